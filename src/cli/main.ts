@@ -1,0 +1,46 @@
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { CheckbridgeError, exitCodeOf } from '../errors.js';
+import { registerValidate } from './validate.js';
+import { registerPrintConfig } from './print-config.js';
+import { registerRender } from './render.js';
+import { translateLegacyArgs } from './legacy-args.js';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('checkbridge')
+    .description('Runs legacy check configuration, serves its APIs, bridges events to v2, compiles to v2 resources')
+    .version(version())
+    .exitOverride()
+    .showHelpAfterError();
+  registerValidate(program);
+  registerPrintConfig(program);
+  registerRender(program);
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(translateLegacyArgs(argv), { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      return exitCodeOf('CB_CLI_USAGE');
+    }
+    if (error instanceof CheckbridgeError) {
+      process.stderr.write(`checkbridge: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`checkbridge: ${(error as Error).stack ?? String(error)}\n`);
+    return exitCodeOf('CB_RUNTIME');
+  }
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;

@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { formatDiagnostic, redact } from '../config/index.js';
+import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+
+export function parseBoolean(value: string): boolean {
+  if (/^(true|yes|1|on)$/i.test(value)) return true;
+  if (/^(false|no|0|off)$/i.test(value)) return false;
+  throw new Error(`expected true or false, got ${value}`);
+}
+
+export function registerPrintConfig(program: Command): void {
+  withSourceOptions(program.command('print-config'))
+    .description('print the merged settings with defaults (legacy --print_config), secrets redacted')
+    .argument('[sources...]', 'conf.d directories or files')
+    .option('--redacted <bool>', 'redact secrets (legacy redact list)', parseBoolean, true)
+    .option('--no-redacted', 'print secrets as configured')
+    .action((positional: string[], flags: SourceFlags & { redacted: boolean }) => {
+      const outcome = loadFrom(flags, positional);
+      if (!outcome.settings) {
+        for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
+        process.stderr.write('configuration is invalid\n');
+        process.exitCode = 2;
+        return;
+      }
+      const printed = { ...outcome.settings.raw, checks: outcome.settings.checks };
+      process.stdout.write(JSON.stringify(flags.redacted ? redact(printed) : printed, null, 2) + '\n');
+    });
+}

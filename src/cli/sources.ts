@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { resolveSources, loadSettings, type ConfigSources } from '../config/index.js';
+import type { LoadOutcome } from '../config/load-settings.js';
+
+export interface SourceFlags {
+  configFile?: string;
+  configDir?: string[];
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',')];
+}
+
+/** Adds the config source flags every settings-reading command takes (legacy -c and -d keep working). */
+export function withSourceOptions(command: Command): Command {
+  return command
+    .option('-c, --config-file <file>', 'a legacy config.json to load first (env CHECKBRIDGE_CONFIG_FILE)')
+    .option('-d, --config-dir <dir>', 'a conf.d directory; repeatable or comma-separated (env CHECKBRIDGE_CONFIG_DIR)', collect);
+}
+
+/** Flag beats environment beats default; positional sources count as directories (or files). */
+export function sourcesFrom(flags: SourceFlags, positional: readonly string[] = [], env = process.env): ConfigSources {
+  const dirs = [...(flags.configDir ?? []), ...positional];
+  return resolveSources({
+    configFile: flags.configFile ?? env.CHECKBRIDGE_CONFIG_FILE,
+    configDirs: dirs.length > 0 ? dirs : env.CHECKBRIDGE_CONFIG_DIR ? [env.CHECKBRIDGE_CONFIG_DIR] : [],
+  });
+}
+
+export function loadFrom(flags: SourceFlags, positional: readonly string[] = []): LoadOutcome {
+  return loadSettings(sourcesFrom(flags, positional));
+}

@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { formatDiagnostic } from '../config/index.js';
+import { isPlainObject } from '../config/merge.js';
+import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+
+function countOf(value: unknown): number {
+  return isPlainObject(value) ? Object.keys(value).length : 0;
+}
+
+export function registerValidate(program: Command): void {
+  withSourceOptions(program.command('validate'))
+    .description('validate configuration (legacy --validate_config); exit 0 when valid, 2 when invalid')
+    .argument('[sources...]', 'conf.d directories or files')
+    .option('--json', 'print a JSON report')
+    .action((positional: string[], flags: SourceFlags & { json?: boolean }) => {
+      const outcome = loadFrom(flags, positional);
+      const valid = outcome.diagnostics.length === 0;
+      if (flags.json) {
+        const report = {
+          valid,
+          errors: outcome.diagnostics.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
+          counts: {
+            checks: countOf(outcome.merged.checks),
+            handlers: countOf(outcome.merged.handlers),
+            filters: countOf(outcome.merged.filters),
+            mutators: countOf(outcome.merged.mutators),
+          },
+        };
+        process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+      } else {
+        for (const warning of outcome.warnings) process.stderr.write(`warning: ${warning}\n`);
+        for (const diagnostic of outcome.diagnostics) process.stdout.write(formatDiagnostic(diagnostic) + '\n');
+        process.stdout.write(valid ? 'configuration is valid\n' : 'configuration is invalid\n');
+      }
+      process.exitCode = valid ? 0 : 2;
+    });
+}

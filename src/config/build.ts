@@ -1,0 +1,86 @@
+import type { Diagnostic } from './diagnostic.js';
+import { pointerOf } from './diagnostic.js';
+import type { LoadedFile } from './load.js';
+import { locate } from './locate.js';
+import { deepMerge, isPlainObject, uniqueDeep } from './merge.js';
+import { settingsFromEnv } from './env.js';
+import { baseSettings, withCheckDefaults } from './defaults.js';
+import { validateSettings, type Violation } from './validate.js';
+import { deepFreeze, type Settings, type CheckDefinition, type ClientDefinition, type Definition } from './settings.js';
+
+export interface BuildOutcome {
+  /** Null when any diagnostic is an error: the caller keeps its last good settings. */
+  readonly settings: Settings | null;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly warnings: readonly string[];
+  /** The merged settings as configured, defaults of the loader included, valid or not. */
+  readonly merged: Record<string, unknown>;
+}
+
+function has(data: unknown, segments: readonly string[]): boolean {
+  let node = data;
+  for (const segment of segments) {
+    if (Array.isArray(node) && /^\d+$/.test(segment)) node = node[Number(segment)];
+    else if (isPlainObject(node) && Object.prototype.hasOwnProperty.call(node, segment)) node = node[segment];
+    else return false;
+  }
+  return true;
+}
+
+// The file that set the offending value last; for a missing attribute, the one that set its parent last.
+function traceViolation(violation: Violation, files: readonly LoadedFile[]): Diagnostic {
+  const { segments, message } = violation;
+  for (let depth = segments.length; depth > 0; depth--) {
+    const prefix = segments.slice(0, depth);
+    for (let i = files.length - 1; i >= 0; i--) {
+      const file = files[i]!;
+      if (file.data && has(file.data, prefix)) {
+        const { line, column } = locate(file, segments);
+        return { code: 'CB_CONFIG_RULE', file: file.path, line, column, path: pointerOf(segments), message };
+      }
+    }
+  }
+  return { code: 'CB_CONFIG_RULE', file: null, line: null, column: null, path: pointerOf(segments), message };
+}
+
+// Legacy client override: subscriptions gain client:<name>.
+function applyClientOverrides(merged: Record<string, unknown>, warnings: string[]): void {
+  const client = merged.client;
+  if (!isPlainObject(client)) return;
+  const subscriptions = client.subscriptions ?? [];
+  if (!Array.isArray(subscriptions)) {
+    warnings.push('unable to apply sensu client overrides');
+    return;
+  }
+  merged.client = { ...client, subscriptions: uniqueDeep([...subscriptions, `client:${String(client.name)}`]) };
+}
+
+function typedSettings(merged: Record<string, unknown>, files: readonly LoadedFile[]): Settings {
+  const category = (name: string) => (merged[name] ?? {}) as Record<string, Definition>;
+  const checks: Record<string, CheckDefinition> = {};
+  for (const [name, definition] of Object.entries(category('checks'))) {
+    checks[name] = withCheckDefaults(name, definition as Record<string, unknown>);
+  }
+  return deepFreeze({
+    checks,
+    handlers: category('handlers'),
+    filters: category('filters'),
+    mutators: category('mutators'),
+    extensions: category('extensions'),
+    client: merged.client as ClientDefinition,
+    raw: structuredClone(merged),
+    files: files.map((f) => f.path),
+  });
+}
+
+/** Merge (loader defaults, environment, files in order), override, validate, apply defaults. */
+export function buildSettings(files: readonly LoadedFile[], env: NodeJS.ProcessEnv = process.env): BuildOutcome {
+  const diagnostics: Diagnostic[] = files.flatMap((f) => f.diagnostics);
+  const warnings: string[] = [];
+  let merged = deepMerge(baseSettings(), settingsFromEnv(env)) as Record<string, unknown>;
+  for (const file of files) if (file.data) merged = deepMerge(merged, file.data) as Record<string, unknown>;
+  applyClientOverrides(merged, warnings);
+  diagnostics.push(...validateSettings(merged).map((v) => traceViolation(v, files)));
+  const settings = diagnostics.length === 0 ? typedSettings(merged, files) : null;
+  return { settings, diagnostics, warnings, merged };
+}

@@ -1,0 +1,65 @@
+import { hostname, networkInterfaces } from 'node:os';
+import type { CheckDefinition } from './settings.js';
+
+// Legacy loader defaults (reference §1.5); the client name and address are the client service's.
+export function baseSettings(): Record<string, unknown> {
+  return {
+    client: { name: defaultClientName(), address: defaultClientAddress() },
+    sensu: { spawn: { limit: 12 }, keepalives: { thresholds: { warning: 120, critical: 180 } } },
+    transport: { name: 'rabbitmq', reconnect_on_error: true },
+    checks: {},
+    filters: {},
+    mutators: {},
+    handlers: {},
+    extensions: {},
+  };
+}
+
+function defaultClientName(): string {
+  try {
+    return hostname() || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function defaultClientAddress(): string {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const address of list ?? []) {
+      if (address.family === 'IPv4' && !address.internal) return address.address;
+    }
+  }
+  return 'unknown';
+}
+
+function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/** The spec's defaults (§2.8, §8), applied after validation. */
+export function withCheckDefaults(name: string, definition: Record<string, unknown>): CheckDefinition {
+  const check: Record<string, unknown> = { ...definition, name };
+  const defaults: Record<string, unknown> = {
+    type: 'standard',
+    publish: true,
+    ttl_status: 1,
+    auto_resolve: true,
+    handle: true,
+    truncate_output_length: 255,
+    occurrences: 1,
+    refresh: 1800,
+  };
+  for (const [key, value] of Object.entries(defaults)) if (!isSet(check[key])) check[key] = value;
+  if (!isSet(check.truncate_output)) check.truncate_output = check.type === 'metric';
+  const proxy = check.proxy_requests as Record<string, unknown> | undefined;
+  if (proxy && typeof proxy === 'object') {
+    check.proxy_requests = { ...proxy, splay: proxy.splay ?? false, splay_coverage: proxy.splay_coverage || 90 };
+  }
+  const hooks = check.hooks as Record<string, Record<string, unknown>> | undefined;
+  if (hooks && typeof hooks === 'object') {
+    check.hooks = Object.fromEntries(
+      Object.entries(hooks).map(([key, hook]) => [key, { ...hook, timeout: hook.timeout ?? 60, stdin: hook.stdin ?? false }]),
+    );
+  }
+  return check as CheckDefinition;
+}

@@ -1,0 +1,19 @@
+import type { ConfigSources } from './sources.js';
+import { listConfigFiles, readConfigFile, type LoadedFile } from './load.js';
+import { buildSettings, type BuildOutcome } from './build.js';
+
+export interface LoadOutcome extends BuildOutcome {
+  readonly files: readonly LoadedFile[];
+}
+
+/** Reads every source afresh and builds settings; `cache` lets the watcher reuse unchanged files. */
+export function loadSettings(
+  sources: ConfigSources,
+  env: NodeJS.ProcessEnv = process.env,
+  reuse: (path: string) => LoadedFile | undefined = () => undefined,
+): LoadOutcome {
+  const listed = listConfigFiles(sources);
+  const files = listed.files.map((path) => reuse(path) ?? readConfigFile(path));
+  const outcome = buildSettings(files, env);
+  return { ...outcome, diagnostics: [...listed.diagnostics, ...outcome.diagnostics], settings: listed.diagnostics.length ? null : outcome.settings, files };
+}

@@ -1,0 +1,51 @@
+import { CATEGORIES } from './settings.js';
+import { isPlainObject } from './merge.js';
+import { schemaProblems, type SchemaName } from './schemas.js';
+
+/** A rule violation in the merged settings, before it is traced back to a file. */
+export interface Violation {
+  readonly segments: readonly string[];
+  readonly message: string;
+}
+
+const SINGULAR: Record<string, string> = { checks: 'check', filters: 'filter', mutators: 'mutator', handlers: 'handler', extensions: 'extension' };
+const SCHEMA: Record<string, SchemaName> = { checks: 'check', filters: 'filter', mutators: 'mutator', handlers: 'handler', extensions: 'extension' };
+
+function splitPointer(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function fromSchema(prefix: readonly string[], name: SchemaName, value: unknown): Violation[] {
+  return schemaProblems(name, value).map((p) => ({ segments: [...prefix, ...splitPointer(p.path)], message: p.message }));
+}
+
+/** Validates one check definition as legacy does: its name is its key. */
+export function validateCheck(name: string, definition: unknown): Violation[] {
+  if (!isPlainObject(definition)) return [{ segments: [], message: 'check must be a hash' }];
+  return fromSchema([], 'check', { ...definition, name });
+}
+
+/** Every rule of reference §1.6 and §2 over the merged settings, all violations, in legacy order. */
+export function validateSettings(merged: Record<string, unknown>): Violation[] {
+  const out: Violation[] = [];
+  out.push(...fromSchema([], 'settings', merged));
+  for (const category of CATEGORIES) {
+    const definitions = merged[category];
+    if (definitions === undefined || definitions === null) continue;
+    if (!isPlainObject(definitions)) {
+      out.push({ segments: [category], message: `${category} must be a hash` });
+      continue;
+    }
+    for (const [key, definition] of Object.entries(definitions)) {
+      const prefix = [category, key];
+      if (!isPlainObject(definition)) {
+        out.push({ segments: prefix, message: `${SINGULAR[category]} must be a hash` });
+        continue;
+      }
+      const value = category === 'checks' ? { ...definition, name: key } : definition;
+      out.push(...fromSchema(prefix, SCHEMA[category]!, value));
+    }
+  }
+  out.push(...fromSchema(['client'], 'client', merged.client));
+  return out;
+}

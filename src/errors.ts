@@ -1,0 +1,43 @@
+// One registry of error codes: message, process exit code and HTTP status live together.
+export interface ErrorSpec {
+  readonly message: string;
+  readonly exitCode: number;
+  readonly httpStatus: number;
+}
+
+export const ERRORS = {
+  CB_CONFIG_INVALID: { message: 'configuration is invalid', exitCode: 2, httpStatus: 400 },
+  CB_CONFIG_PARSE: { message: 'config file must be valid json', exitCode: 2, httpStatus: 400 },
+  CB_CONFIG_UNREADABLE: { message: 'config file does not exist or is not readable', exitCode: 2, httpStatus: 400 },
+  CB_CONFIG_DIR_UNREADABLE: { message: 'insufficient permissions for loading', exitCode: 2, httpStatus: 400 },
+  CB_CONFIG_NOT_OBJECT: { message: 'config file must contain a json object', exitCode: 2, httpStatus: 400 },
+  CB_CONFIG_RULE: { message: 'definition is invalid', exitCode: 2, httpStatus: 400 },
+  CB_CONFIG_REFUSED: { message: 'refusing to start with invalid configuration', exitCode: 78, httpStatus: 500 },
+  CB_CLI_USAGE: { message: 'invalid usage', exitCode: 64, httpStatus: 400 },
+  CB_CLI_CHECK_UNKNOWN: { message: 'unknown check', exitCode: 1, httpStatus: 404 },
+  CB_CLI_CLIENT_FILE: { message: 'client file is invalid', exitCode: 1, httpStatus: 400 },
+  CB_TOKENS_UNMATCHED: { message: 'Unmatched client token(s)', exitCode: 1, httpStatus: 400 },
+  CB_LOG_LEVEL: { message: 'Unknown log level', exitCode: 1, httpStatus: 400 },
+  CB_RUNTIME: { message: 'runtime failure', exitCode: 1, httpStatus: 500 },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class CheckbridgeError extends Error {
+  readonly code: ErrorCode;
+  readonly exitCode: number;
+  readonly httpStatus: number;
+
+  constructor(code: ErrorCode, detail?: string) {
+    const spec = ERRORS[code];
+    super(detail ? `${spec.message}: ${detail}` : spec.message);
+    this.name = 'CheckbridgeError';
+    this.code = code;
+    this.exitCode = spec.exitCode;
+    this.httpStatus = spec.httpStatus;
+  }
+}
+
+export function exitCodeOf(code: ErrorCode): number {
+  return ERRORS[code].exitCode;
+}

@@ -1,0 +1,36 @@
+import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { DEFAULT_REDACT_KEYS } from './config/redact.js';
+
+// The spec's levels; panic maps onto pino's fatal, trace stays trace.
+export const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export function isLogLevel(value: string): value is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(value);
+}
+
+function toPinoLevel(level: LogLevel | 'silent'): LevelWithSilent {
+  return level === 'panic' ? 'fatal' : level;
+}
+
+// SIGUSR1 raises verbosity one step; after trace it wraps to error (spec §7).
+export function nextLogLevel(current: string): LogLevel {
+  const order: LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
+  const index = order.indexOf(current as LogLevel);
+  return index < 0 || index === order.length - 1 ? 'error' : order[index + 1]!;
+}
+
+export function createLogger(level: LogLevel | 'silent' = 'info', destination: number = 2): Logger {
+  const paths = DEFAULT_REDACT_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+  return pino(
+    {
+      level: toPinoLevel(level),
+      base: { name: 'checkbridge' },
+      redact: { paths, censor: 'REDACTED' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    pino.destination({ fd: destination, sync: true }),
+  );
+}
+
+export type { Logger };
