@@ -2,7 +2,7 @@ import type { Diagnostic } from './diagnostic.js';
 import { pointerOf } from './diagnostic.js';
 import type { LoadedFile } from './load.js';
 import { locate } from './locate.js';
-import { deepMerge, isPlainObject, uniqueDeep } from './merge.js';
+import { deepMergeInto, isPlainObject, uniqueDeep } from './merge.js';
 import { settingsFromEnv } from './env.js';
 import { baseSettings, withCheckDefaults } from './defaults.js';
 import { validateSettings, type Violation } from './validate.js';
@@ -55,6 +55,7 @@ function applyClientOverrides(merged: Record<string, unknown>, warnings: string[
   merged.client = { ...client, subscriptions: uniqueDeep([...subscriptions, `client:${String(client.name)}`]) };
 }
 
+// Frozen in place, not copied: values shared with the files' parses are never mutated after load.
 function typedSettings(merged: Record<string, unknown>, files: readonly LoadedFile[]): Settings {
   const category = (name: string) => (merged[name] ?? {}) as Record<string, Definition>;
   const checks: Record<string, CheckDefinition> = {};
@@ -68,7 +69,7 @@ function typedSettings(merged: Record<string, unknown>, files: readonly LoadedFi
     mutators: category('mutators'),
     extensions: category('extensions'),
     client: merged.client as ClientDefinition,
-    raw: structuredClone(merged),
+    raw: merged,
     files: files.map((f) => f.path),
   });
 }
@@ -77,8 +78,10 @@ function typedSettings(merged: Record<string, unknown>, files: readonly LoadedFi
 export function buildSettings(files: readonly LoadedFile[], env: NodeJS.ProcessEnv = process.env): BuildOutcome {
   const diagnostics: Diagnostic[] = files.flatMap((f) => f.diagnostics);
   const warnings: string[] = [];
-  let merged = deepMerge(baseSettings(), settingsFromEnv(env)) as Record<string, unknown>;
-  for (const file of files) if (file.data) merged = deepMerge(merged, file.data) as Record<string, unknown>;
+  const merged = baseSettings();
+  const owned = new WeakSet<object>([merged]);
+  deepMergeInto(merged, settingsFromEnv(env), owned);
+  for (const file of files) if (file.data) deepMergeInto(merged, file.data, owned);
   applyClientOverrides(merged, warnings);
   diagnostics.push(...validateSettings(merged).map((v) => traceViolation(v, files)));
   const settings = diagnostics.length === 0 ? typedSettings(merged, files) : null;

@@ -27,7 +27,7 @@ export function uniqueDeep<T>(items: readonly T[]): T[] {
 
 export function deepMerge(base: unknown, next: unknown): unknown {
   if (isPlainObject(base) && isPlainObject(next)) {
-    const out: Record<string, unknown> = { ...base };
+    const out: Record<string, unknown> = Object.assign({}, base);
     for (const [key, value] of Object.entries(next)) {
       out[key] = key in out ? deepMerge(out[key], value) : value;
     }
@@ -35,4 +35,34 @@ export function deepMerge(base: unknown, next: unknown): unknown {
   }
   if (Array.isArray(base) && Array.isArray(next)) return uniqueDeep([...base, ...next]);
   return next;
+}
+
+/**
+ * The same merge, into `target`, linear where copying `deepMerge` would be quadratic over many files.
+ * Copy-on-write: values of `next` are shared, and an object is copied the first time a later file merges
+ * into it, so no input is ever mutated. `owned` holds the objects this merge created.
+ */
+export function deepMergeInto(
+  target: Record<string, unknown>,
+  next: Record<string, unknown>,
+  owned: WeakSet<object> = new WeakSet([target]),
+): Record<string, unknown> {
+  for (const key of Object.keys(next)) {
+    const current = target[key];
+    const value = next[key];
+    if (isPlainObject(current) && isPlainObject(value)) {
+      let dest = current;
+      if (!owned.has(dest)) {
+        dest = Object.assign({}, current);
+        owned.add(dest);
+        target[key] = dest;
+      }
+      deepMergeInto(dest, value, owned);
+    } else if (Array.isArray(current) && Array.isArray(value)) {
+      target[key] = uniqueDeep([...current, ...value]);
+    } else {
+      target[key] = value;
+    }
+  }
+  return target;
 }

@@ -85,12 +85,20 @@ function problemOf(error: ErrorObject): SchemaProblem | null {
   return { path, message: template.replace('{key}', key) };
 }
 
-// Legacy "set" means non-nil: a null attribute is treated as absent.
+function hasNullProperty(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasNullProperty);
+  for (const inner of Object.values(value)) if (inner === null || hasNullProperty(inner)) return true;
+  return false;
+}
+
+// Legacy "set" means non-nil: a null attribute is treated as absent (copied only when one exists).
 function withoutNulls(value: unknown): unknown {
+  if (!hasNullProperty(value)) return value;
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v);
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = hasNullProperty(v) ? withoutNulls(v) : v;
   return out;
 }
 

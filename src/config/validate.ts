@@ -22,7 +22,7 @@ function fromSchema(prefix: readonly string[], name: SchemaName, value: unknown)
 /** Validates one check definition as legacy does: its name is its key. */
 export function validateCheck(name: string, definition: unknown): Violation[] {
   if (!isPlainObject(definition)) return [{ segments: [], message: 'check must be a hash' }];
-  return fromSchema([], 'check', { ...definition, name });
+  return fromSchema([], 'check', Object.assign({}, definition, { name }));
 }
 
 /** Every rule of reference §1.6 and §2 over the merged settings, all violations, in legacy order. */
@@ -42,7 +42,7 @@ export function validateSettings(merged: Record<string, unknown>): Violation[] {
         out.push({ segments: prefix, message: `${SINGULAR[category]} must be a hash` });
         continue;
       }
-      const value = category === 'checks' ? { ...definition, name: key } : definition;
+      const value = category === 'checks' ? Object.assign({}, definition, { name: key }) : definition;
       out.push(...fromSchema(prefix, SCHEMA[category]!, value));
     }
   }

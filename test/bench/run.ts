@@ -1,0 +1,13 @@
+// npm run bench: every benchmark, one JSON line per figure on stdout.
+import { benchConfigLoad } from './config-load.bench.js';
+
+const only = process.argv[2];
+const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
+  config: benchConfigLoad,
+};
+
+const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
+for (const [name, bench] of Object.entries(benches)) {
+  if (only && only !== name) continue;
+  await bench(report);
+}
