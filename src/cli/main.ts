@@ -4,6 +4,9 @@ import { CheckbridgeError, exitCodeOf } from '../errors.js';
 import { registerValidate } from './validate.js';
 import { registerPrintConfig } from './print-config.js';
 import { registerRender } from './render.js';
+import { registerRun } from './run.js';
+import { registerExec } from './exec.js';
+import { registerSchedule } from './schedule.js';
 import { translateLegacyArgs } from './legacy-args.js';
 
 function version(): string {
@@ -17,6 +20,9 @@ export function buildProgram(): Command {
     .version(version())
     .exitOverride()
     .showHelpAfterError();
+  registerRun(program);
+  registerExec(program);
+  registerSchedule(program);
   registerValidate(program);
   registerPrintConfig(program);
   registerRender(program);

@@ -88,3 +88,9 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** A check as configured (no defaults added), with its name: what requests and results carry. */
+export function definitionOf(settings: Settings, name: string): Record<string, unknown> & { name: string } {
+  const raw = (settings.raw.checks as Record<string, Record<string, unknown>> | undefined)?.[name] ?? {};
+  return { ...structuredClone(raw), name };
+}

@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { definitionOf, formatDiagnostic } from '../config/index.js';
+import { runCheck } from '../execute/check-run.js';
+import { spawnCommand } from '../execute/spawn.js';
+import { CheckbridgeError } from '../errors.js';
+import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+
+export function registerExec(program: Command): void {
+  withSourceOptions(program.command('exec'))
+    .description("run one check now as the client would (tokens, timeout, hooks); exit with the check's status")
+    .argument('<check>', 'check name')
+    .argument('[sources...]', 'conf.d directories or files')
+    .option('--json', 'print the whole result as JSON')
+    .action(async (name: string, positional: string[], flags: SourceFlags & { json?: boolean }) => {
+      const outcome = loadFrom(flags, positional);
+      if (!outcome.settings) {
+        for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
+        process.stderr.write('configuration is invalid\n');
+        process.exitCode = 2;
+        return;
+      }
+      if (!outcome.settings.checks[name]) throw new CheckbridgeError('CB_CLI_CHECK_UNKNOWN', name);
+      const settings = outcome.settings;
+      const result = await runCheck(
+        { ...definitionOf(settings, name), issued: Math.floor(Date.now() / 1000) },
+        {
+          client: settings.client as Record<string, unknown>,
+          run: spawnCommand,
+          now: Date.now,
+          defaultTimeout: (settings.raw.checkbridge as { default_timeout?: number } | undefined)?.default_timeout,
+          onMetricError: (e) => process.stderr.write(`metric line ${e.line} skipped: ${e.reason}\n`),
+        },
+      );
+      if (flags.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+      else process.stdout.write(result.check.output.endsWith('\n') || result.check.output === '' ? result.check.output : result.check.output + '\n');
+      process.exitCode = Math.min(Math.max(result.check.status, 0), 255);
+    });
+}

@@ -1,0 +1,60 @@
+import { substituteObject, unmatchedTokensOutput } from '../tokens/index.js';
+import { parseMetrics } from '../metrics/index.js';
+import type { CheckResult } from './result.js';
+import { round3 } from './result.js';
+import { selectHook, runHook, type Runner } from './hooks.js';
+
+export interface CheckRunContext {
+  /** The full, unredacted local client: tokens and stdin read it. */
+  readonly client: Record<string, unknown>;
+  readonly run: Runner;
+  readonly now: () => number;
+  /** checkbridge.default_timeout: applies when a check has no timeout (off unless set). */
+  readonly defaultTimeout?: number | undefined;
+  readonly onMetricError?: (error: { line: number; text: string; reason: string }) => void;
+}
+
+function publishable(check: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...check };
+  if (out.source === '') delete out.source;
+  return out;
+}
+
+/** Executes one check request as the legacy client does (reference §7, §8; DECISIONS 4). */
+export async function runCheck(request: Record<string, unknown> & { name: string }, context: CheckRunContext): Promise<CheckResult> {
+  const clientName = String(context.client.name);
+  const started = context.now();
+  const executed = Math.floor(started / 1000);
+  const { hooks, ...withoutHooks } = request;
+  const { value: substituted, unmatched } = substituteObject(withoutHooks, context.client);
+  const originals = { command: request.command, ...(hooks !== undefined ? { hooks } : {}) };
+
+  if (unmatched.length > 0) {
+    const check = { ...substituted, ...originals, output: unmatchedTokensOutput(unmatched), status: 3, handle: false, executed };
+    return { client: clientName, check: publishable(check) as CheckResult['check'] };
+  }
+
+  const stdinCheck = { ...substituted, ...originals, executed };
+  const timeout = typeof substituted.timeout === 'number' ? substituted.timeout : context.defaultTimeout;
+  const stdin = substituted.stdin === true ? JSON.stringify({ client: context.client, check: stdinCheck }) : undefined;
+  const spawned = await context.run(String(substituted.command), { timeout, stdin });
+  const duration = round3((context.now() - started) / 1000);
+  const check: Record<string, unknown> = { ...substituted, ...originals, executed, duration, output: spawned.output, status: spawned.status };
+
+  const hookName = selectHook(hooks as Record<string, unknown> | undefined, spawned.status);
+  if (hookName) {
+    const hookDefinitions = hooks as Record<string, Record<string, unknown>>;
+    const ran = await runHook(hookDefinitions[hookName]!, context.client, check, context.now, context.run);
+    check.hooks = { ...hookDefinitions, [hookName]: { ...hookDefinitions[hookName], ...ran } };
+  }
+
+  const result: { -readonly [K in keyof CheckResult]: CheckResult[K] } = { client: clientName, check: publishable(check) as CheckResult['check'] };
+  if (typeof context.client.signature === 'string') result.signature = context.client.signature;
+  if (typeof check.output_metric_format === 'string') {
+    const parsed = parseMetrics(check.output_metric_format, spawned.output, executed, (check.output_metric_tags ?? {}) as Record<string, unknown>);
+    parsed.errors.forEach((e) => context.onMetricError?.(e));
+    const handlers = Array.isArray(check.output_metric_handlers) ? (check.output_metric_handlers as string[]) : [];
+    result.metrics = { handlers, points: parsed.points };
+  }
+  return result;
+}

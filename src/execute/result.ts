@@ -1,0 +1,27 @@
+import type { MetricPoint } from '../metrics/index.js';
+
+/** What a check execution (or a socket, HTTP or API submission) hands to result intake. */
+export interface CheckResult {
+  /** Name of the client that produced the result. */
+  readonly client: string;
+  readonly check: Record<string, unknown> & {
+    readonly name: string;
+    readonly output: string;
+    readonly status: number;
+    readonly executed: number;
+  };
+  readonly signature?: string;
+  /** Points extracted with output_metric_format, when the check has one. */
+  readonly metrics?: { readonly handlers: readonly string[]; readonly points: readonly MetricPoint[] };
+}
+
+export const SEVERITIES = ['ok', 'warning', 'critical', 'unknown'] as const;
+
+/** DECISIONS 9: any status outside 0–2 is unknown. */
+export function severityOf(status: number): (typeof SEVERITIES)[number] {
+  return status >= 0 && status <= 2 && Number.isInteger(status) ? SEVERITIES[status]! : 'unknown';
+}
+
+export function round3(seconds: number): number {
+  return Number(seconds.toFixed(3));
+}

@@ -1,0 +1,1 @@
+export { parseMetrics, METRIC_FORMATS, type MetricPoint, type MetricTag, type MetricParse, type MetricFormat } from './parse.js';

@@ -1,0 +1,105 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config/settings.js';
+import { definitionOf } from '../config/settings.js';
+import { canonicalKey } from '../config/merge.js';
+import type { Clock } from '../schedule/clock.js';
+import { Scheduler } from '../schedule/scheduler.js';
+import { timingOf, spreadSeconds } from '../schedule/plan.js';
+import { isSubdued } from '../schedule/subdue.js';
+import { planProxyRequests } from '../schedule/proxy.js';
+import type { Transport, CheckRequest } from '../transport/index.js';
+import type { ClientRegistry } from './registry.js';
+
+export interface ServerRoleDeps {
+  readonly clock: Clock;
+  readonly transport: Transport;
+  readonly registry: ClientRegistry;
+  readonly logger: Logger;
+  /** The zone subdue windows and cron use; the process's by default. */
+  readonly zone?: string;
+}
+
+/** Request payload: the definition minus subscribers and interval, plus issued (reference §4.1). */
+export function requestOf(definition: Record<string, unknown> & { name: string }, issuedMs: number): CheckRequest {
+  const { subscribers: _s, interval: _i, ...rest } = definition;
+  return { ...rest, name: definition.name, issued: Math.floor(issuedMs / 1000) };
+}
+
+/** Schedules subscription checks and publishes their requests (the legacy server's check_request_publisher). */
+export class ServerRole {
+  private readonly scheduler: Scheduler;
+  private readonly log: Logger;
+  private settings: Settings | null = null;
+  private readonly scheduled = new Map<string, string>();
+
+  constructor(private readonly deps: ServerRoleDeps) {
+    this.log = deps.logger.child({ component: 'server' });
+    this.scheduler = new Scheduler(deps.clock, (name, at) => this.fire(name, at));
+  }
+
+  /** Starts added checks, reschedules changed ones, stops removed ones; the others keep their timers. */
+  apply(settings: Settings): void {
+    this.settings = settings;
+    const wanted = new Map<string, string>();
+    for (const check of Object.values(settings.checks)) {
+      if (check.standalone || check.publish === false) continue;
+      const timing = timingOf(check, String(settings.client.name));
+      if (timing.kind === 'none') continue;
+      wanted.set(check.name, canonicalKey(check));
+    }
+    for (const name of this.scheduled.keys()) if (!wanted.has(name)) this.scheduler.remove(name);
+    for (const [name, key] of wanted) {
+      if (this.scheduled.get(name) === key) continue;
+      this.scheduler.set(name, timingOf(settings.checks[name]!, String(settings.client.name)));
+    }
+    this.scheduled.clear();
+    for (const [name, key] of wanted) this.scheduled.set(name, key);
+  }
+
+  scheduledChecks(): string[] {
+    return this.scheduler.names();
+  }
+
+  stop(): void {
+    this.scheduler.stop();
+  }
+
+  private fire(name: string, at: number): void {
+    const settings = this.settings;
+    const check = settings?.checks[name];
+    if (!settings || !check) return;
+    if (isSubdued(check, at, this.deps.zone)) {
+      this.log.info({ check: name }, 'check request was subdued');
+      return;
+    }
+    const definition = definitionOf(settings, name);
+    const subscribers = (check.subscribers ?? []) as string[];
+    if (check.proxy_requests) {
+      this.publishProxy(definition, subscribers, spreadSeconds(timingOf(check, String(settings.client.name)), at), at);
+      return;
+    }
+    this.publish(subscribers, requestOf(definition, at));
+  }
+
+  private publishProxy(definition: Record<string, unknown> & { name: string }, subscribers: string[], spread: number, at: number): void {
+    const plan = planProxyRequests(definition, this.deps.registry.all(), spread, (expression) => {
+      this.log.error({ check: definition.name, expression }, 'attribute value eval error: eval expressions are not supported yet');
+      return false;
+    });
+    for (const skip of plan.skipped) {
+      this.log.warn({ check: definition.name, client: skip.client, unmatched: skip.unmatched, reason: 'unmatched client tokens' }, 'failed to publish a proxy check request');
+    }
+    for (const target of plan.targets) {
+      const send = () => this.publish(subscribers, requestOf(target.check as typeof definition, this.deps.clock.now()));
+      if (target.delayMs === 0) send();
+      else this.deps.clock.at(at + target.delayMs, send);
+    }
+  }
+
+  private publish(subscribers: readonly string[], request: CheckRequest): void {
+    for (const subscription of subscribers) {
+      this.log.debug({ check: request.name, subscription, issued: request.issued }, 'publishing check request');
+      this.deps.transport.publish(subscription, request);
+    }
+  }
+}
