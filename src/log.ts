@@ -20,7 +20,7 @@ export function nextLogLevel(current: string): LogLevel {
   return index < 0 || index === order.length - 1 ? 'error' : order[index + 1]!;
 }
 
-export function createLogger(level: LogLevel | 'silent' = 'info', destination: number = 2): Logger {
+export function createLogger(level: LogLevel | 'silent' = 'info', destination: number | NodeJS.WritableStream = 2): Logger {
   const paths = DEFAULT_REDACT_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
   return pino(
     {
@@ -29,7 +29,7 @@ export function createLogger(level: LogLevel | 'silent' = 'info', destination: n
       redact: { paths, censor: 'REDACTED' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    pino.destination({ fd: destination, sync: true }),
+    typeof destination === 'number' ? pino.destination({ fd: destination, sync: true }) : destination,
   );
 }
 

@@ -62,12 +62,6 @@ export function registerRun(program: Command): void {
 
       const watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });
       watcher.onChange((_diff, next) => apply(next));
-      await watcher.ready();
-      logger.info(
-        { files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), standalone: client.standaloneChecks(), subscriptions: client.subscriptions(), stateDir },
-        'checkbridge running',
-      );
-
       const keepAlive = setInterval(() => undefined, 1 << 30);
       let stopping = false;
       const stop = async (signal: string) => {
@@ -96,5 +90,11 @@ export function registerRun(program: Command): void {
         logger.level = current === 'panic' ? 'fatal' : current;
         logger.warn({ level: current }, 'log level changed');
       });
+      await watcher.ready();
+      logger.info(
+        { files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), standalone: client.standaloneChecks(), subscriptions: client.subscriptions(), stateDir },
+        'checkbridge running',
+      );
+
     });
 }
