@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 /** What running a command gave: a flat record, as execa's results are. */
@@ -57,56 +57,72 @@ export async function stopAllGroups(graceMs = KILL_GRACE_MS): Promise<void> {
   await Promise.all([...liveGroups].map((pid) => stopGroup(pid, graceMs)));
 }
 
+// Output past this is dropped (with a note) so a runaway check cannot exhaust the daemon's memory.
+const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+
 /**
  * `sh -c COMMAND` as the leader of its own process group, stdout and stderr merged in write order
- * (one descriptor: the shell redirects 2>&1 before the command runs).
+ * (one descriptor: the shell redirects 2>&1 before the command runs). Written on node:child_process
+ * rather than execa: execa 9 spawned 2.6x fewer processes per second here (154/s vs 404/s, sb bench).
  */
-export async function spawnCommand(command: string, options: SpawnOptions = {}): Promise<SpawnResult> {
+export function spawnCommand(command: string, options: SpawnOptions = {}): Promise<SpawnResult> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
-  let timedOut = false;
-  let stopFailure: string | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  let pid: number | undefined;
-  try {
-    const child = execa('sh', ['-c', `exec 2>&1; ${command}`], {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let dropped = false;
+    let timedOut = false;
+    let stopFailure: string | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (result: SpawnResult) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      if (child.pid !== undefined) liveGroups.delete(child.pid);
+      resolve(result);
+    };
+    const child = spawn('sh', ['-c', `exec 2>&1; ${command}`], {
       detached: true,
-      reject: false,
-      stripFinalNewline: false,
-      encoding: 'utf8',
-      all: true,
-      env: options.env,
-      extendEnv: true,
       cwd: options.cwd,
-      ...(options.stdin !== undefined ? { input: options.stdin } : { stdin: 'ignore' as const }),
+      env: options.env ? { ...process.env, ...options.env } : process.env,
+      stdio: [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
-    pid = child.pid;
-    if (pid !== undefined) liveGroups.add(pid);
+    const collect = (chunk: Buffer) => {
+      if (size + chunk.length > MAX_OUTPUT_BYTES) {
+        dropped = true;
+        return;
+      }
+      size += chunk.length;
+      chunks.push(chunk);
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    child.on('error', (error) => finish({ status: 3, output: `Unexpected error: ${error.message}`, timedOut: false, signal: null, durationMs: elapsed() }));
+    if (child.pid !== undefined) liveGroups.add(child.pid);
+    if (options.stdin !== undefined && child.stdin) {
+      child.stdin.on('error', () => undefined); // a command that does not read its stdin is not an error
+      child.stdin.end(options.stdin);
+    }
     const timeout = options.timeout;
-    if (pid !== undefined && typeof timeout === 'number' && timeout > 0) {
-      const group = pid;
+    if (child.pid !== undefined && typeof timeout === 'number' && timeout > 0) {
+      const group = child.pid;
       timer = setTimeout(() => {
         timedOut = true;
         void stopGroup(group).then((failure) => (stopFailure = failure));
       }, timeout * 1000);
     }
-    const result = await child;
-    if (timer) clearTimeout(timer);
-    if (timedOut) {
-      const output = stopFailure ? `${TIMED_OUT_OUTPUT} - Unable to TERM/KILL the process: #${pid}, ${stopFailure}` : TIMED_OUT_OUTPUT;
-      return { status: 2, output, timedOut: true, signal: result.signal ?? null, durationMs: elapsed() };
-    }
-    if (result.exitCode === undefined && !result.signal) {
-      return { status: 3, output: `Unexpected error: ${result.originalMessage || result.shortMessage}`, timedOut: false, signal: null, durationMs: elapsed() };
-    }
-    const signal = result.signal ?? null;
-    // Legacy: a child killed by a signal reports the signal number as its status.
-    const status = result.exitCode ?? (signal ? constants.signals[signal as keyof typeof constants.signals] ?? 3 : 3);
-    return { status, output: String(result.all ?? ''), timedOut: false, signal, durationMs: elapsed() };
-  } catch (error) {
-    if (timer) clearTimeout(timer);
-    return { status: 3, output: `Unexpected error: ${(error as Error).message}`, timedOut: false, signal: null, durationMs: elapsed() };
-  } finally {
-    if (pid !== undefined) liveGroups.delete(pid);
-  }
+    child.on('close', (code, signal) => {
+      if (timedOut) {
+        const output = stopFailure ? `${TIMED_OUT_OUTPUT} - Unable to TERM/KILL the process: #${child.pid}, ${stopFailure}` : TIMED_OUT_OUTPUT;
+        return finish({ status: 2, output, timedOut: true, signal, durationMs: elapsed() });
+      }
+      let output = Buffer.concat(chunks).toString('utf8');
+      if (dropped) output += `\n[checkbridge: output beyond ${MAX_OUTPUT_BYTES} bytes dropped]`;
+      // Legacy: a child killed by a signal reports the signal number as its status.
+      const status = code ?? (signal ? constants.signals[signal] ?? 3 : 3);
+      finish({ status, output, timedOut: false, signal, durationMs: elapsed() });
+    });
+  });
 }
