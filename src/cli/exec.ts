@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { definitionOf, formatDiagnostic } from '../config/index.js';
+import { definitionOf } from '../config/index.js';
 import { runCheck } from '../execute/check-run.js';
 import { spawnCommand } from '../execute/spawn.js';
 import { CheckbridgeError } from '../errors.js';
-import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
 
 export function registerExec(program: Command): void {
   withSourceOptions(program.command('exec'))
@@ -12,15 +12,9 @@ export function registerExec(program: Command): void {
     .argument('[sources...]', 'conf.d directories or files')
     .option('--json', 'print the whole result as JSON')
     .action(async (name: string, positional: string[], flags: SourceFlags & { json?: boolean }) => {
-      const outcome = loadFrom(flags, positional);
-      if (!outcome.settings) {
-        for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
-        process.stderr.write('configuration is invalid\n');
-        process.exitCode = 2;
-        return;
-      }
-      if (!outcome.settings.checks[name]) throw new CheckbridgeError('CB_CLI_CHECK_UNKNOWN', name);
-      const settings = outcome.settings;
+      const settings = loadValidOrReport(flags, positional);
+      if (!settings) return;
+      if (!settings.checks[name]) throw new CheckbridgeError('CB_CLI_CHECK_UNKNOWN', name);
       const result = await runCheck(
         { ...definitionOf(settings, name), issued: Math.floor(Date.now() / 1000) },
         {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { formatDiagnostic, redact } from '../config/index.js';
-import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+import { redact } from '../config/index.js';
+import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
 
 export function parseBoolean(value: string): boolean {
   if (/^(true|yes|1|on)$/i.test(value)) return true;
@@ -15,14 +15,9 @@ export function registerPrintConfig(program: Command): void {
     .option('--redacted <bool>', 'redact secrets (legacy redact list)', parseBoolean, true)
     .option('--no-redacted', 'print secrets as configured')
     .action((positional: string[], flags: SourceFlags & { redacted: boolean }) => {
-      const outcome = loadFrom(flags, positional);
-      if (!outcome.settings) {
-        for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
-        process.stderr.write('configuration is invalid\n');
-        process.exitCode = 2;
-        return;
-      }
-      const printed = { ...outcome.settings.raw, checks: outcome.settings.checks };
+      const settings = loadValidOrReport(flags, positional);
+      if (!settings) return;
+      const printed = { ...settings.raw, checks: settings.checks };
       process.stdout.write(JSON.stringify(flags.redacted ? redact(printed) : printed, null, 2) + '\n');
     });
 }

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { formatDiagnostic } from '../config/index.js';
 import { isPlainObject } from '../config/merge.js';
 import { parseConfigText } from '../config/parse.js';
 import { substituteObject } from '../tokens/index.js';
 import { CheckbridgeError } from '../errors.js';
-import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
 
 // A client file may hold the client itself or a settings object with a `client` key.
 function readClientFile(path: string): Record<string, unknown> {
@@ -28,16 +27,11 @@ export function registerRender(program: Command): void {
     .argument('[sources...]', 'conf.d directories or files')
     .option('--client <file>', 'a client JSON file to substitute from instead of the configured client')
     .action((name: string, positional: string[], flags: SourceFlags & { client?: string }) => {
-      const outcome = loadFrom(flags, positional);
-      if (!outcome.settings) {
-        for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
-        process.stderr.write('configuration is invalid\n');
-        process.exitCode = 2;
-        return;
-      }
-      const definition = (outcome.settings.raw.checks as Record<string, Record<string, unknown>>)[name];
+      const settings = loadValidOrReport(flags, positional);
+      if (!settings) return;
+      const definition = (settings.raw.checks as Record<string, Record<string, unknown>>)[name];
       if (!definition) throw new CheckbridgeError('CB_CLI_CHECK_UNKNOWN', name);
-      const client = flags.client ? readClientFile(flags.client) : (outcome.settings.client as Record<string, unknown>);
+      const client = flags.client ? readClientFile(flags.client) : (settings.client as Record<string, unknown>);
       const { value, unmatched } = substituteObject({ ...definition, name }, client);
       process.stdout.write(JSON.stringify({ ...value, unmatched_tokens: unmatched }, null, 2) + '\n');
       process.exitCode = unmatched.length > 0 ? 1 : 0;

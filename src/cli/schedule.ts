@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { definitionOf, formatDiagnostic, type Settings } from '../config/index.js';
+import { definitionOf, type Settings } from '../config/index.js';
 import { timingOf, instantsBetween, nextInstant, spreadSeconds } from '../schedule/plan.js';
 import { isSubdued } from '../schedule/subdue.js';
 import { planProxyRequests } from '../schedule/proxy.js';
 import { parseConfigText } from '../config/parse.js';
 import { CheckbridgeError } from '../errors.js';
-import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
 import { parseDuration } from './duration.js';
 
 interface Plan {
@@ -73,15 +73,10 @@ export function registerSchedule(program: Command): void {
       if (Number.isNaN(from)) throw new CheckbridgeError('CB_CLI_USAGE', `--at: not an ISO-8601 instant: ${flags.at}`);
       const length = parseDuration(flags.for);
       if (length === null || length <= 0) throw new CheckbridgeError('CB_CLI_USAGE', `--for: not a duration: ${flags.for}`);
-      const outcome = loadFrom(flags, positional);
-      if (!outcome.settings) {
-        for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
-        process.stderr.write('configuration is invalid\n');
-        process.exitCode = 2;
-        return;
-      }
-      const clients = flags.clients ? readClients(flags.clients) : [outcome.settings.client as Record<string, unknown>];
-      const plan = planSchedule(outcome.settings, from, from + length, clients);
+      const settings = loadValidOrReport(flags, positional);
+      if (!settings) return;
+      const clients = flags.clients ? readClients(flags.clients) : [settings.client as Record<string, unknown>];
+      const plan = planSchedule(settings, from, from + length, clients);
       if (flags.json) {
         process.stdout.write(JSON.stringify(plan, null, 2) + '\n');
         return;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveSources, loadSettings, type ConfigSources } from '../config/index.js';
+import { resolveSources, loadSettings, formatDiagnostic, type ConfigSources, type Settings } from '../config/index.js';
 import type { LoadOutcome } from '../config/load-settings.js';
 
 export interface SourceFlags {
@@ -29,4 +29,14 @@ export function sourcesFrom(flags: SourceFlags, positional: readonly string[] = 
 
 export function loadFrom(flags: SourceFlags, positional: readonly string[] = []): LoadOutcome {
   return loadSettings(sourcesFrom(flags, positional));
+}
+
+/** Valid settings, or the diagnostics on stderr, `configuration is invalid`, the exit code set, and null. */
+export function loadValidOrReport(flags: SourceFlags, positional: readonly string[] = [], exitCode = 2): Settings | null {
+  const outcome = loadFrom(flags, positional);
+  if (outcome.settings) return outcome.settings;
+  for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
+  process.stderr.write('configuration is invalid\n');
+  process.exitCode = exitCode;
+  return null;
 }

@@ -5,18 +5,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon } from '../helpers/daemon.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
+import { isRunning } from '../helpers/process.js';
 import { runCli } from '../helpers/cli.js';
 
 const client = { name: 'e2e-box', address: '127.0.0.1', subscriptions: ['web'] };
 const executed = (check: string) => (l: Record<string, unknown>) => l.msg === 'check executed' && l.check === check;
 
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 test('run executes standalone and subscription checks and applies conf.d edits live', async (t) => {
   const root = makeTree({
@@ -73,10 +67,10 @@ test('SIGTERM waits for in-flight checks and leaves no process of theirs behind'
   await daemon.waitFor((l) => l.msg === 'checkbridge running');
   for (let i = 0; i < 100 && !existsSync(pidFile); i++) await sleep(50);
   const grandchild = Number(readFileSync(pidFile, 'utf8'));
-  assert.ok(alive(grandchild));
+  assert.ok(isRunning(grandchild));
   assert.equal(await daemon.stop('SIGTERM'), 0);
   await sleep(100);
-  assert.equal(alive(grandchild), false, 'an in-flight check process survived the daemon');
+  assert.equal(isRunning(grandchild), false, 'an in-flight check process survived the daemon');
 });
 
 test('SIGHUP reloads the configuration through the watcher path', async (t) => {

@@ -4,16 +4,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnCommand, TIMED_OUT_OUTPUT } from '../../src/execute/spawn.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
+import { isRunning } from '../helpers/process.js';
 
-// A zombie (reaped late by a container's init) is dead for our purposes: read its state.
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX] /.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 test('exit statuses 0, 1, 2, 3 pass through', async () => {
   for (const status of [0, 1, 2, 3]) {
@@ -56,7 +48,7 @@ test('a timeout gives exactly "Execution timed out", status 2, and kills the who
   assert.ok(existsSync(pidFile));
   const grandchild = Number(readFileSync(pidFile, 'utf8'));
   await new Promise((r) => setTimeout(r, 100));
-  assert.equal(alive(grandchild), false, 'the grandchild survived the timeout');
+  assert.equal(isRunning(grandchild), false, 'the grandchild survived the timeout');
 });
 
 test('a process that ignores TERM is killed after the grace period', async () => {
