@@ -6,16 +6,22 @@ import { systemClock } from '../schedule/clock.js';
 import { InProcessTransport } from '../transport/index.js';
 import { Limiter } from '../execute/limiter.js';
 import { spawnCommand, stopAllGroups } from '../execute/spawn.js';
-import { ClientRegistry } from '../server/registry.js';
-import { LoggingIntake } from '../server/intake.js';
+import { join } from 'node:path';
+import { SqliteStore } from '../store/index.js';
+import { StoreIntake } from '../server/store-intake.js';
+import { VERSION } from '../server/processor.js';
+import { listenClientSocket } from '../client/socket.js';
+import { buildLegacyApi } from '../api/legacy/server.js';
+import { redact } from '../config/index.js';
+import { listenerFrom, type ListenerFlags } from './listeners.js';
 import { ServerRole } from '../server/server-role.js';
 import { ClientRole } from '../client/client-role.js';
 import { nextLogLevel } from '../log.js';
-import { exitCodeOf } from '../errors.js';
+import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { withSourceOptions, sourcesFrom, type SourceFlags } from './sources.js';
 import { loggerFrom } from './logging.js';
 
-interface RunFlags extends SourceFlags {
+interface RunFlags extends SourceFlags, ListenerFlags {
   stateDir?: string;
   logLevel?: string;
 }
@@ -31,6 +37,10 @@ export function registerRun(program: Command): void {
     .argument('[sources...]', 'conf.d directories or files')
     .option('--state-dir <dir>', 'where state lives (env CHECKBRIDGE_STATE_DIR)', process.env.CHECKBRIDGE_STATE_DIR ?? 'state')
     .option('--log-level <level>', 'panic, fatal, error, warn, info, debug, trace (env CHECKBRIDGE_LOG_LEVEL)')
+    .option('--api-bind <host>', 'legacy API address (env CHECKBRIDGE_API_BIND; settings api.bind; default 127.0.0.1)')
+    .option('--api-port <port>', 'legacy API port, 0 picks one (env CHECKBRIDGE_API_PORT; settings api.port; default 4567)')
+    .option('--socket-bind <host>', 'client socket address (env CHECKBRIDGE_SOCKET_BIND; settings client.socket.bind)')
+    .option('--socket-port <port>', 'client socket TCP+UDP port (env CHECKBRIDGE_SOCKET_PORT; settings client.socket.port; default 3030)')
     .action(async (positional: string[], flags: RunFlags) => {
       const { logger, level } = loggerFrom(flags.logLevel);
       const sources = sourcesFrom(flags, positional);
@@ -47,18 +57,49 @@ export function registerRun(program: Command): void {
 
       const limiter = new Limiter(spawnLimit(settings));
       const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawnCommand(command, options));
+      const store = SqliteStore.open(join(stateDir, 'checkbridge.db'));
+      let current = settings;
       const transport = new InProcessTransport();
-      const registry = new ClientRegistry();
-      const intake = new LoggingIntake(logger);
+      const intake = new StoreIntake(store, () => current, systemClock, logger);
+      intake.onEvent((processed) =>
+        logger.debug({ client: processed.event.client.name, check: processed.event.check.name, action: processed.event.action, occurrences: processed.event.occurrences }, 'event processed'),
+      );
+      const registry = { all: () => store.listClients() };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger });
       const client = new ClientRole({ clock: systemClock, transport, intake, run, logger });
+      // The local client registers itself as a keepalive would: redacted, with version and timestamp.
+      const register = (s: Settings) => {
+        const local = s.client as Record<string, unknown>;
+        store.putClient({ ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: VERSION, timestamp: Math.floor(Date.now() / 1000) });
+      };
       const apply = (s: Settings) => {
+        current = s;
         limiter.setLimit(spawnLimit(s));
-        registry.upsert(s.client as Record<string, unknown>);
+        register(s);
         client.apply(s);
         server.apply(s);
       };
       apply(settings);
+
+      const socketConfig = (settings.client.socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
+      const socket =
+        socketConfig.enabled === false
+          ? null
+          : await listenClientSocket({
+              ...listenerFrom('socket', flags, { bind: socketConfig.bind, port: socketConfig.port }, { bind: '127.0.0.1', port: 3030 }),
+              intake,
+              logger,
+              client: () => ({ name: String(current.client.name), signature: current.client.signature as string | undefined }),
+              now: Date.now,
+            });
+      const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number };
+      const api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now });
+      const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
+      await api.listen({ host: apiListen.bind, port: apiListen.port }).catch((error: NodeJS.ErrnoException) => {
+        throw new CheckbridgeError('CB_LISTEN', `legacy API ${apiListen.bind}:${apiListen.port}: ${error.code ?? error.message}`);
+      });
+      const apiAddress = api.server.address() as { address: string; port: number };
+      logger.info({ address: `${apiAddress.address}:${apiAddress.port}` }, 'legacy API listening');
 
       const watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });
       watcher.onChange((_diff, next) => apply(next));
@@ -69,12 +110,15 @@ export function registerRun(program: Command): void {
         stopping = true;
         logger.info({ signal }, 'stopping');
         server.stop();
+        await socket?.close();
+        await api.close();
         const grace = setTimeout(() => void stopAllGroups(), 10_000);
         await client.stop();
         clearTimeout(grace);
         await stopAllGroups();
         await watcher.close();
         await transport.close();
+        store.close();
         clearInterval(keepAlive);
         logger.info('stopped');
       };
@@ -84,11 +128,11 @@ export function registerRun(program: Command): void {
         logger.info('SIGHUP: reloading configuration');
         void watcher.reload();
       });
-      let current: string = level;
+      let currentLevel: string = level;
       process.on('SIGUSR1', () => {
-        current = nextLogLevel(current);
-        logger.level = current === 'panic' ? 'fatal' : current;
-        logger.warn({ level: current }, 'log level changed');
+        currentLevel = nextLogLevel(currentLevel);
+        logger.level = currentLevel === 'panic' ? 'fatal' : currentLevel;
+        logger.warn({ level: currentLevel }, 'log level changed');
       });
       await watcher.ready();
       logger.info(

@@ -8,12 +8,13 @@ import { timingOf, spreadSeconds } from '../schedule/plan.js';
 import { isSubdued } from '../schedule/subdue.js';
 import { planProxyRequests } from '../schedule/proxy.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
-import type { ClientRegistry } from './registry.js';
+
 
 export interface ServerRoleDeps {
   readonly clock: Clock;
   readonly transport: Transport;
-  readonly registry: ClientRegistry;
+  /** Where proxy requests find their clients: the client registry. */
+  readonly registry: { all(): Record<string, unknown>[] };
   readonly logger: Logger;
   /** The zone subdue windows and cron use; the process's by default. */
   readonly zone?: string;

@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+// Legacy query parsing: split on & and =, values not URL-decoded (reference §12.1).
+export function legacyQuery(url: string): Record<string, string> {
+  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+  const out: Record<string, string> = {};
+  for (const pair of query.split('&')) {
+    if (!pair) continue;
+    const [key, ...rest] = pair.split('=');
+    out[key!] = rest.join('=');
+  }
+  return out;
+}
+
+function matchesFilter(value: unknown, path: string[], expected: string): boolean {
+  let node = value;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return false;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node !== undefined && node !== null && (node === expected || String(typeof node === 'object' ? JSON.stringify(node) : node) === expected);
+}
+
+/** `filter.<dot.path>=value` response filtering, then limit/offset pagination with X-Pagination. */
+export function sendList(request: FastifyRequest, reply: FastifyReply, items: unknown[]): unknown[] {
+  const query = legacyQuery(request.url);
+  let list = items;
+  for (const [key, expected] of Object.entries(query)) {
+    if (!key.startsWith('filter.')) continue;
+    const path = key.slice('filter.'.length).split('.');
+    list = list.filter((item) => matchesFilter(item, path, expected));
+  }
+  const limit = /^[0-9]+$/.test(query.limit ?? '') ? Number(query.limit) : undefined;
+  if (limit !== undefined) {
+    const offset = /^[0-9]+$/.test(query.offset ?? '') ? Number(query.offset) : 0;
+    reply.header('X-Pagination', JSON.stringify({ limit, offset, total: list.length }));
+    list = list.slice(offset, offset + limit);
+  }
+  return list;
+}

@@ -1,0 +1,30 @@
+import { CheckbridgeError } from '../errors.js';
+
+export interface ListenerFlags {
+  apiBind?: string;
+  apiPort?: string;
+  socketBind?: string;
+  socketPort?: string;
+}
+
+function port(text: string, what: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CheckbridgeError('CB_CLI_USAGE', `${what}: not a port: ${text}`);
+  return n;
+}
+
+/** Flag beats environment beats settings beats default, for one listener's address. */
+export function listenerFrom(
+  name: 'api' | 'socket',
+  flags: ListenerFlags,
+  configured: { bind?: string | undefined; port?: number | undefined },
+  defaults: { bind: string; port: number },
+  env = process.env,
+): { bind: string; port: number } {
+  const upper = name.toUpperCase();
+  const flagBind = name === 'api' ? flags.apiBind : flags.socketBind;
+  const flagPort = name === 'api' ? flags.apiPort : flags.socketPort;
+  const bind = flagBind ?? env[`CHECKBRIDGE_${upper}_BIND`] ?? configured.bind ?? defaults.bind;
+  const portText = flagPort ?? env[`CHECKBRIDGE_${upper}_PORT`];
+  return { bind, port: portText !== undefined ? port(portText, `--${name}-port`) : configured.port ?? defaults.port };
+}

@@ -1,0 +1,144 @@
+import { createServer, type Server, type Socket, type AddressInfo } from 'node:net';
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import type { Logger } from 'pino';
+import type { ResultIntake } from '../server/intake.js';
+import type { CheckResult } from '../execute/result.js';
+import { prepareResult } from '../server/result-validation.js';
+import { CheckbridgeError } from '../errors.js';
+
+export interface SocketOptions {
+  readonly bind: string;
+  readonly port: number;
+  readonly intake: ResultIntake;
+  readonly logger: Logger;
+  /** The local client's name and signature: results from the socket are the local client's. */
+  readonly client: () => { name: string; signature?: string | undefined };
+  readonly now: () => number;
+  readonly maxMessageBytes?: number;
+  readonly idleTimeoutMs?: number;
+}
+
+export interface SocketListeners {
+  readonly tcp: AddressInfo;
+  readonly udp: AddressInfo;
+  close(): Promise<void>;
+}
+
+const WATCHDOG_MS = 500;
+export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/** Turns one parsed JSON value (object or array) into results; the first invalid one stops the rest. */
+async function submitAll(value: unknown, options: SocketOptions): Promise<string | null> {
+  const items = Array.isArray(value) ? value : [value];
+  const client = options.client();
+  const now = Math.floor(options.now() / 1000);
+  for (const item of items) {
+    const prepared = prepareResult(item, now);
+    if (!prepared.ok) return prepared.message;
+    const result: CheckResult = { client: client.name, check: { ...prepared.check, issued: now }, ...(client.signature ? { signature: client.signature } : {}) };
+    await options.intake.submit(result);
+  }
+  return null;
+}
+
+function handleTcp(socket: Socket, options: SocketOptions): void {
+  const log = options.logger;
+  const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  let buffer = '';
+  let bytes = 0;
+  let watchdog: NodeJS.Timeout | null = null;
+  let finished = false;
+  const reply = (text: string) => {
+    if (finished) return;
+    finished = true;
+    if (watchdog) clearTimeout(watchdog);
+    socket.end(text);
+  };
+  socket.setTimeout(options.idleTimeoutMs ?? 30_000, () => {
+    log.warn({ remote: socket.remoteAddress }, 'closing idle client socket connection');
+    reply('invalid');
+  });
+  socket.on('error', (error) => log.debug({ err: error }, 'client socket connection error'));
+  socket.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    bytes += chunk.length;
+    if (bytes > max) {
+      log.error({ bytes, max }, 'message exceeds the configured max message size');
+      return reply('invalid');
+    }
+    buffer += chunk.toString('utf8');
+    if (buffer.trim() === 'ping') return reply('pong');
+    let value: unknown;
+    try {
+      value = JSON.parse(buffer);
+    } catch {
+      // Possibly incomplete: wait for more, and give up after 0.5 s of silence (legacy watchdog).
+      if (watchdog) clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        log.warn({ remote: socket.remoteAddress }, 'discarding data buffer for sender and closing connection');
+        reply('invalid');
+      }, WATCHDOG_MS);
+      return;
+    }
+    if (watchdog) clearTimeout(watchdog);
+    finished = true;
+    submitAll(value, options)
+      .then((failure) => {
+        if (failure) log.error({ reason: failure }, 'failed to process check result from socket');
+        socket.end(failure ? 'invalid' : 'ok');
+      })
+      .catch((error) => {
+        log.error({ err: error }, 'failed to process check result from socket');
+        socket.end('invalid');
+      });
+  });
+}
+
+function handleUdp(message: Buffer, options: SocketOptions): void {
+  const text = message.toString('utf8');
+  if (text.trim() === 'ping') return;
+  if (message.length > (options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES)) {
+    options.logger.error({ bytes: message.length }, 'message exceeds the configured max message size');
+    return;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    options.logger.error({ reason: (error as Error).message }, 'failed to process check result from socket');
+    return;
+  }
+  submitAll(value, options)
+    .then((failure) => failure && options.logger.error({ reason: failure }, 'failed to process check result from socket'))
+    .catch((error) => options.logger.error({ err: error }, 'failed to process check result from socket'));
+}
+
+/** The legacy client socket on TCP and UDP (reference §11.1): `ok`, `invalid`, `pong`; UDP never replies. */
+export async function listenClientSocket(options: SocketOptions): Promise<SocketListeners> {
+  const log = options.logger.child({ component: 'client-socket' });
+  const opts = { ...options, logger: log };
+  const tcp: Server = createServer((socket) => handleTcp(socket, opts));
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', (error: NodeJS.ErrnoException) => reject(new CheckbridgeError('CB_LISTEN', `client socket ${options.bind}:${options.port}: ${error.code ?? error.message}`)));
+    tcp.listen(options.port, options.bind, () => resolve());
+  });
+  const tcpAddress = tcp.address() as AddressInfo;
+  const udp: UdpSocket = createSocket(options.bind.includes(':') ? 'udp6' : 'udp4');
+  udp.on('message', (message) => handleUdp(message, opts));
+  udp.on('error', (error) => log.error({ err: error }, 'client UDP socket error'));
+  // UDP takes the same port as TCP (legacy), so port 0 resolves to TCP's choice.
+  await new Promise<void>((resolve, reject) => {
+    udp.once('error', (error: NodeJS.ErrnoException) => reject(new CheckbridgeError('CB_LISTEN', `client UDP socket ${options.bind}:${tcpAddress.port}: ${error.code ?? error.message}`)));
+    udp.bind(tcpAddress.port, options.bind, () => resolve());
+  });
+  const udpAddress = udp.address();
+  log.info({ tcp: `${tcpAddress.address}:${tcpAddress.port}`, udp: `${udpAddress.address}:${udpAddress.port}` }, 'client socket listening');
+  return {
+    tcp: tcpAddress,
+    udp: udpAddress,
+    close: async () => {
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+    },
+  };
+}

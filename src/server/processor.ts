@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { Settings } from '../config/settings.js';
+import { definitionOf } from '../config/settings.js';
+import type { CheckResult } from '../execute/result.js';
+import type { SqliteStore, HistoryEntry } from '../store/index.js';
+import { buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from './event-model.js';
+
+export const VERSION = '1.9.0';
+
+export interface Processed {
+  readonly event: EventDraft;
+  /** Whether the event goes on to handlers (reference §10.7). */
+  readonly handle: boolean;
+}
+
+export type ProcessOutcome = { ok: true; processed: Processed } | { ok: false; reason: string };
+
+/** The legacy server's process_check_result, inside the caller's transaction (reference §10.1–10.7). */
+export function processResult(store: SqliteStore, settings: Settings, result: CheckResult, nowMs: number): ProcessOutcome {
+  const now = Math.floor(nowMs / 1000);
+  const source = typeof result.check.source === 'string' && result.check.source !== '' ? result.check.source : undefined;
+  const key = source ?? result.client;
+  let client = store.getClient(key);
+  if (client) {
+    if (typeof client.signature === 'string' && client.signature !== '' && client.signature !== result.signature) {
+      return { ok: false, reason: 'invalid check result signature' };
+    }
+  } else {
+    // A just-in-time client; `type: proxy` when the result named a source.
+    client = { name: key, address: 'unknown', subscriptions: [`client:${key}`], keepalives: false, version: VERSION, timestamp: now, ...(source ? { type: 'proxy' } : {}) };
+    store.putClient(client);
+  }
+
+  const name = result.check.name;
+  const defined = settings.checks[name];
+  let check: Record<string, unknown> & { name: string; status: number } =
+    defined && !result.check.standalone ? { ...definitionOf(settings, name), ...result.check } : { ...result.check };
+  check.type ??= 'standard';
+  if (source) check.origin = result.client;
+  // Secrets substituted from proxy attributes are not stored (reference §3.3).
+  if (defined && client.type === 'proxy' && typeof defined.command === 'string') check.command = definitionOf(settings, name).command;
+
+  const stored = store.getResult(key, name);
+  const history: HistoryEntry[] = [...(stored?.history ?? []), { status: check.status, executed: Number(check.executed) || now }].slice(-HISTORY_LENGTH);
+  const lastOk = check.status === 0 ? Number(check.executed) || now : stored?.lastOk ?? null;
+  const forStorage = shouldTruncate(check) && typeof check.output === 'string'
+    ? { ...check, output: truncateOutput(check.output, Number(check.truncate_output_length) || 255) }
+    : check;
+  store.putResult(key, forStorage, history, lastOk);
+
+  const storedEvent = store.getEvent(key, name) as StoredEvent | null;
+  const event = buildEvent({ client, check, history: history.map((h) => String(h.status)), lastOk, stored: storedEvent, now, newId: randomUUID });
+  const decision = registryUpdate(event);
+  if (decision.update === 'store') store.putEvent(key, name, event as unknown as Record<string, unknown>);
+  else if (decision.update === 'remove') store.deleteEvent(key, name);
+  return { ok: true, processed: { event, handle: decision.process } };
+}

@@ -1,0 +1,77 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config/settings.js';
+import type { CheckResult } from '../execute/result.js';
+import type { SqliteStore } from '../store/index.js';
+import type { Clock } from '../schedule/clock.js';
+import type { ResultIntake } from './intake.js';
+import { processResult, type Processed } from './processor.js';
+
+interface Pending {
+  readonly result: CheckResult;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * Results become events in the store. Submissions arriving in the same turn share one transaction
+ * (group commit): a submit resolves only after its transaction committed, never on a timer.
+ */
+export class StoreIntake implements ResultIntake {
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private readonly listeners: ((processed: Processed, result: CheckResult) => void)[] = [];
+  private readonly log: Logger;
+
+  constructor(
+    private readonly store: SqliteStore,
+    private settings: () => Settings,
+    private readonly clock: Clock,
+    logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'intake' });
+  }
+
+  onEvent(listener: (processed: Processed, result: CheckResult) => void): void {
+    this.listeners.push(listener);
+  }
+
+  submit(result: CheckResult): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ result, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    const done: { pending: Pending; processed: Processed | null; error: Error | null }[] = [];
+    try {
+      const settings = this.settings();
+      this.store.transaction(() => {
+        for (const pending of batch) {
+          const outcome = processResult(this.store, settings, pending.result, this.clock.now());
+          if (outcome.ok) done.push({ pending, processed: outcome.processed, error: null });
+          else done.push({ pending, processed: null, error: new Error(outcome.reason) });
+        }
+      });
+    } catch (error) {
+      this.log.error({ err: error, results: batch.length }, 'failed to store results');
+      for (const pending of batch) pending.reject(error as Error);
+      return;
+    }
+    for (const { pending, processed, error } of done) {
+      if (error) {
+        this.log.warn({ client: pending.result.client, check: pending.result.check.name }, error.message);
+        pending.reject(error);
+        continue;
+      }
+      pending.resolve();
+      for (const listener of this.listeners) listener(processed!, pending.result);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CheckbridgeError } from '../../errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+
+export interface HistoryEntry {
+  readonly status: number;
+  readonly executed: number;
+}
+
+export interface StoredResult {
+  readonly client: string;
+  readonly check: Record<string, unknown>;
+  readonly history: readonly HistoryEntry[];
+  readonly lastOk: number | null;
+}
+
+type Row = Record<string, unknown>;
+
+/** The local history store: one SQLite file, WAL, migrated on open; a newer file is refused, never touched. */
+export class SqliteStore {
+  readonly db: Database.Database;
+  private readonly statements: Record<string, Database.Statement>;
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+    const prepare = (sql: string) => db.prepare(sql);
+    this.statements = {
+      getClient: prepare('SELECT data FROM clients WHERE name = ?'),
+      putClient: prepare('INSERT INTO clients (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data'),
+      deleteClient: prepare('DELETE FROM clients WHERE name = ?'),
+      listClients: prepare('SELECT data FROM clients ORDER BY name'),
+      getResult: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? AND check_name = ?'),
+      putResult: prepare(
+        'INSERT INTO results (client, check_name, data, history, last_ok) VALUES (?, ?, ?, ?, ?) ' +
+          'ON CONFLICT(client, check_name) DO UPDATE SET data = excluded.data, history = excluded.history, last_ok = excluded.last_ok',
+      ),
+      deleteResult: prepare('DELETE FROM results WHERE client = ? AND check_name = ?'),
+      deleteResultsOfCheck: prepare('DELETE FROM results WHERE check_name = ?'),
+      deleteResultsOfClient: prepare('DELETE FROM results WHERE client = ?'),
+      listResults: prepare('SELECT client, data, history, last_ok FROM results ORDER BY client, check_name'),
+      listResultsOf: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? ORDER BY check_name'),
+      getEvent: prepare('SELECT data FROM events WHERE client = ? AND check_name = ?'),
+      putEvent: prepare('INSERT INTO events (client, check_name, data) VALUES (?, ?, ?) ON CONFLICT(client, check_name) DO UPDATE SET data = excluded.data'),
+      deleteEvent: prepare('DELETE FROM events WHERE client = ? AND check_name = ?'),
+      listEvents: prepare('SELECT data FROM events ORDER BY client, check_name'),
+      listEventsOf: prepare('SELECT data FROM events WHERE client = ? ORDER BY check_name'),
+    };
+  }
+
+  static open(path: string): SqliteStore {
+    let db: Database.Database;
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path);
+    } catch (error) {
+      throw new CheckbridgeError('CB_STORE_OPEN', `${path}: ${(error as Error).message}`);
+    }
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      db.close();
+      throw new CheckbridgeError('CB_STORE_NEWER', `${path} has schema version ${version}, this binary knows ${SCHEMA_VERSION}`);
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      db.transaction(() => {
+        db.exec(MIGRATIONS[v]!);
+        db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+    return new SqliteStore(db);
+  }
+
+  schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  /** Runs `fn` in one transaction: the unit of group commit. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  getClient(name: string): Record<string, unknown> | null {
+    const row = this.statements.getClient!.get(name) as Row | undefined;
+    return row ? JSON.parse(String(row.data)) : null;
+  }
+
+  putClient(client: Record<string, unknown>): void {
+    this.statements.putClient!.run(String(client.name), JSON.stringify(client));
+  }
+
+  deleteClient(name: string): void {
+    this.statements.deleteClient!.run(name);
+    this.statements.deleteResultsOfClient!.run(name);
+  }
+
+  listClients(): Record<string, unknown>[] {
+    return (this.statements.listClients!.all() as Row[]).map((r) => JSON.parse(String(r.data)));
+  }
+
+  private resultOf(row: Row | undefined): StoredResult | null {
+    if (!row) return null;
+    return { client: String(row.client), check: JSON.parse(String(row.data)), history: JSON.parse(String(row.history)), lastOk: (row.last_ok as number | null) ?? null };
+  }
+
+  getResult(client: string, check: string): StoredResult | null {
+    return this.resultOf(this.statements.getResult!.get(client, check) as Row | undefined);
+  }
+
+  putResult(client: string, check: Record<string, unknown>, history: readonly HistoryEntry[], lastOk: number | null): void {
+    this.statements.putResult!.run(client, String(check.name), JSON.stringify(check), JSON.stringify(history), lastOk);
+  }
+
+  deleteResult(client: string, check: string): boolean {
+    return this.statements.deleteResult!.run(client, check).changes > 0;
+  }
+
+  deleteResultsOfCheck(check: string): void {
+    this.statements.deleteResultsOfCheck!.run(check);
+  }
+
+  listResults(client?: string): StoredResult[] {
+    const rows = (client === undefined ? this.statements.listResults!.all() : this.statements.listResultsOf!.all(client)) as Row[];
+    return rows.map((r) => this.resultOf(r)!);
+  }
+
+  getEvent(client: string, check: string): Record<string, unknown> | null {
+    const row = this.statements.getEvent!.get(client, check) as Row | undefined;
+    return row ? JSON.parse(String(row.data)) : null;
+  }
+
+  putEvent(client: string, check: string, event: Record<string, unknown>): void {
+    this.statements.putEvent!.run(client, check, JSON.stringify(event));
+  }
+
+  deleteEvent(client: string, check: string): boolean {
+    return this.statements.deleteEvent!.run(client, check).changes > 0;
+  }
+
+  listEvents(client?: string): Record<string, unknown>[] {
+    const rows = (client === undefined ? this.statements.listEvents!.all() : this.statements.listEventsOf!.all(client)) as Row[];
+    return rows.map((r) => JSON.parse(String(r.data)));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteStore, SCHEMA_VERSION } from '../../src/store/index.js';
+import { CheckbridgeError } from '../../src/errors.js';
+import { makeTree, removeTree } from '../helpers/tree.js';
+
+test('a new file is migrated to the current schema, in WAL mode, and reopens unchanged', (t) => {
+  const dir = makeTree({});
+  t.after(() => removeTree(dir));
+  const path = join(dir, 'state', 'checkbridge.db');
+  const store = SqliteStore.open(path);
+  assert.equal(store.schemaVersion(), SCHEMA_VERSION);
+  assert.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
+  store.putClient({ name: 'a', address: 'x' });
+  store.putResult('a', { name: 'c', output: 'o', status: 1 }, [{ status: 1, executed: 5 }], null);
+  store.putEvent('a', 'c', { id: 'e1' });
+  store.close();
+  const again = SqliteStore.open(path);
+  assert.deepEqual(again.getClient('a'), { name: 'a', address: 'x' });
+  assert.deepEqual(again.getResult('a', 'c')?.history, [{ status: 1, executed: 5 }]);
+  assert.deepEqual(again.listEvents('a'), [{ id: 'e1' }]);
+  again.close();
+});
+
+test('a file from a newer checkbridge is refused and left untouched', (t) => {
+  const dir = makeTree({});
+  t.after(() => removeTree(dir));
+  const path = join(dir, 'newer.db');
+  const raw = new Database(path);
+  raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+  raw.close();
+  assert.throws(() => SqliteStore.open(path), (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_NEWER');
+  const check = new Database(path);
+  assert.equal(check.pragma('user_version', { simple: true }), SCHEMA_VERSION + 1);
+  check.close();
+});
