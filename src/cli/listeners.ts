@@ -5,6 +5,8 @@ export interface ListenerFlags {
   apiPort?: string;
   socketBind?: string;
   socketPort?: string;
+  agentBind?: string;
+  agentPort?: string;
 }
 
 function port(text: string, what: string): number {
@@ -15,15 +17,15 @@ function port(text: string, what: string): number {
 
 /** Flag beats environment beats settings beats default, for one listener's address. */
 export function listenerFrom(
-  name: 'api' | 'socket',
+  name: 'api' | 'socket' | 'agent',
   flags: ListenerFlags,
   configured: { bind?: string | undefined; port?: number | undefined },
   defaults: { bind: string; port: number },
   env = process.env,
 ): { bind: string; port: number } {
   const upper = name.toUpperCase();
-  const flagBind = name === 'api' ? flags.apiBind : flags.socketBind;
-  const flagPort = name === 'api' ? flags.apiPort : flags.socketPort;
+  const flagBind = { api: flags.apiBind, socket: flags.socketBind, agent: flags.agentBind }[name];
+  const flagPort = { api: flags.apiPort, socket: flags.socketPort, agent: flags.agentPort }[name];
   const bind = flagBind ?? env[`CHECKBRIDGE_${upper}_BIND`] ?? configured.bind ?? defaults.bind;
   const portText = flagPort ?? env[`CHECKBRIDGE_${upper}_PORT`];
   return { bind, port: portText !== undefined ? port(portText, `--${name}-port`) : configured.port ?? defaults.port };

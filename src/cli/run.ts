@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { SqliteStore } from '../store/index.js';
 import { StoreIntake } from '../server/store-intake.js';
 import { VERSION } from '../server/processor.js';
+import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../server/keepalives.js';
 import { listenClientSocket } from '../client/socket.js';
 import { buildLegacyApi } from '../api/legacy/server.js';
+import { buildHttpSocket } from '../client/http-socket.js';
 import { redact } from '../config/index.js';
 import { listenerFrom, type ListenerFlags } from './listeners.js';
 import { ServerRole } from '../server/server-role.js';
@@ -39,6 +41,8 @@ export function registerRun(program: Command): void {
     .option('--log-level <level>', 'panic, fatal, error, warn, info, debug, trace (env CHECKBRIDGE_LOG_LEVEL)')
     .option('--api-bind <host>', 'legacy API address (env CHECKBRIDGE_API_BIND; settings api.bind; default 127.0.0.1)')
     .option('--api-port <port>', 'legacy API port, 0 picks one (env CHECKBRIDGE_API_PORT; settings api.port; default 4567)')
+    .option('--agent-bind <host>', 'agent HTTP API address (env CHECKBRIDGE_AGENT_BIND; settings client.http_socket.bind)')
+    .option('--agent-port <port>', 'agent HTTP API port (env CHECKBRIDGE_AGENT_PORT; settings client.http_socket.port; default 3031)')
     .option('--socket-bind <host>', 'client socket address (env CHECKBRIDGE_SOCKET_BIND; settings client.socket.bind)')
     .option('--socket-port <port>', 'client socket TCP+UDP port (env CHECKBRIDGE_SOCKET_PORT; settings client.socket.port; default 3030)')
     .action(async (positional: string[], flags: RunFlags) => {
@@ -64,13 +68,16 @@ export function registerRun(program: Command): void {
       intake.onEvent((processed) =>
         logger.debug({ client: processed.event.client.name, check: processed.event.check.name, action: processed.event.action, occurrences: processed.event.occurrences }, 'event processed'),
       );
-      const registry = { all: () => store.listClients() };
+      const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger });
       const client = new ClientRole({ clock: systemClock, transport, intake, run, logger });
-      // The local client registers itself as a keepalive would: redacted, with version and timestamp.
+      // The client role's keepalive: its settings redacted, with version and timestamp (reference §10.9).
       const register = (s: Settings) => {
         const local = s.client as Record<string, unknown>;
-        store.putClient({ ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: VERSION, timestamp: Math.floor(Date.now() / 1000) });
+        const payload = { ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: VERSION, timestamp: Math.floor(Date.now() / 1000) };
+        const outcome = receiveKeepalive(store, s, payload, Date.now());
+        if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
+        else if (outcome.registration) logger.info({ client: local.name, event: outcome.registration.id }, 'new client registration');
       };
       const apply = (s: Settings) => {
         current = s;
@@ -93,7 +100,7 @@ export function registerRun(program: Command): void {
               now: Date.now,
             });
       const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number };
-      const api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now });
+      const api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
       const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
       await api.listen({ host: apiListen.bind, port: apiListen.port }).catch((error: NodeJS.ErrnoException) => {
         throw new CheckbridgeError('CB_LISTEN', `legacy API ${apiListen.bind}:${apiListen.port}: ${error.code ?? error.message}`);
@@ -101,8 +108,25 @@ export function registerRun(program: Command): void {
       const apiAddress = api.server.address() as { address: string; port: number };
       logger.info({ address: `${apiAddress.address}:${apiAddress.port}` }, 'legacy API listening');
 
+      const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
+      const httpSocket = httpConfig.enabled === false ? null : buildHttpSocket({ settings: () => current, intake, now: Date.now });
+      if (httpSocket) {
+        const listen = listenerFrom('agent', flags, httpConfig, { bind: '127.0.0.1', port: 3031 });
+        await httpSocket.listen({ host: listen.bind, port: listen.port }).catch((error: NodeJS.ErrnoException) => {
+          throw new CheckbridgeError('CB_LISTEN', `agent API ${listen.bind}:${listen.port}: ${error.code ?? error.message}`);
+        });
+        const address = httpSocket.server.address() as { address: string; port: number };
+        logger.info({ address: `${address.address}:${address.port}` }, 'agent API listening');
+      }
+
       const watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });
       watcher.onChange((_diff, next) => apply(next));
+      const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
+      const keepalives = setInterval(() => register(current), (tuning.keepalive_interval ?? 20) * 1000);
+      const monitors = setInterval(() => {
+        void monitorKeepalives(store, current, intake, Date.now());
+        void monitorTtl(store, intake, Date.now());
+      }, (tuning.monitor_interval ?? 30) * 1000);
       const keepAlive = setInterval(() => undefined, 1 << 30);
       let stopping = false;
       const stop = async (signal: string) => {
@@ -110,8 +134,11 @@ export function registerRun(program: Command): void {
         stopping = true;
         logger.info({ signal }, 'stopping');
         server.stop();
+        clearInterval(keepalives);
+        clearInterval(monitors);
         await socket?.close();
         await api.close();
+        await httpSocket?.close();
         const grace = setTimeout(() => void stopAllGroups(), 10_000);
         await client.stop();
         clearTimeout(grace);

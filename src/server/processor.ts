@@ -15,12 +15,19 @@ export interface Processed {
 
 export type ProcessOutcome = { ok: true; processed: Processed } | { ok: false; reason: string };
 
+/** A client deleted with `invalidate` refuses results until its expiry; after it, it is as if absent. */
+export function withoutExpiredTombstone(client: Record<string, unknown> | null, now: number): Record<string, unknown> | null {
+  if (!client?.invalidated) return client;
+  const until = client.invalidated_until;
+  return typeof until === 'number' && until <= now ? null : client;
+}
+
 /** The legacy server's process_check_result, inside the caller's transaction (reference §10.1–10.7). */
 export function processResult(store: SqliteStore, settings: Settings, result: CheckResult, nowMs: number): ProcessOutcome {
   const now = Math.floor(nowMs / 1000);
   const source = typeof result.check.source === 'string' && result.check.source !== '' ? result.check.source : undefined;
   const key = source ?? result.client;
-  let client = store.getClient(key);
+  let client = withoutExpiredTombstone(store.getClient(key), now);
   if (client) {
     if (typeof client.signature === 'string' && client.signature !== '' && client.signature !== result.signature) {
       return { ok: false, reason: 'invalid check result signature' };

@@ -57,6 +57,22 @@ export class ServerRole {
     for (const [name, key] of wanted) this.scheduled.set(name, key);
   }
 
+  /** API POST /request: publish now, ignoring subdue and publish false; proxy fan-out without splay. */
+  requestNow(name: string, subscribers: string[] | undefined, apiRequested: Record<string, unknown>): boolean {
+    const settings = this.settings;
+    if (!settings?.checks[name]) return false;
+    const definition: Record<string, unknown> & { name: string } = { ...definitionOf(settings, name), api_requested: apiRequested };
+    const targets = subscribers ?? ((settings.checks[name]!.subscribers ?? []) as string[]);
+    const now = this.deps.clock.now();
+    if (definition.proxy_requests) {
+      const { splay: _splay, ...noSplay } = definition.proxy_requests as Record<string, unknown>;
+      this.publishProxy({ ...definition, proxy_requests: noSplay }, targets, 0, now);
+    } else {
+      this.publish(targets, requestOf(definition, now));
+    }
+    return true;
+  }
+
   scheduledChecks(): string[] {
     return this.scheduler.names();
   }

@@ -9,7 +9,7 @@ import { tcpExchange, udpSend } from '../helpers/net.js';
 const client = { name: 'e2e', address: '127.0.0.1', subscriptions: ['web'] };
 
 async function start(root: string): Promise<{ daemon: Daemon; socket: number; api: string }> {
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0']);
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0']);
   const socketLine = await daemon.waitFor((l) => l.msg === 'client socket listening');
   const apiLine = await daemon.waitFor((l) => l.msg === 'legacy API listening');
   return { daemon, socket: Number(String(socketLine.tcp).split(':').pop()), api: `http://${apiLine.address}` };

@@ -7,10 +7,13 @@ import { redact } from '../../config/redact.js';
 import type { SqliteStore } from '../../store/index.js';
 import type { ResultIntake } from '../../server/intake.js';
 import { prepareResult } from '../../server/result-validation.js';
-import { sendList } from './http.js';
+import { sendList, legacyQuery } from './http.js';
+import { schemaProblems } from '../../config/schemas.js';
 
 export interface LegacyApiDeps {
   readonly store: SqliteStore;
+  /** Publishes a check request now (POST /request); false when the check is unknown. */
+  readonly requestCheck: (name: string, subscribers: string[] | undefined, apiRequested: Record<string, unknown>) => boolean;
   readonly settings: () => Settings;
   readonly intake: ResultIntake;
   readonly logger: Logger;
@@ -82,12 +85,38 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return /redacted=false/i.test(req.url.split('?')[1] ?? '') ? settings : redact(settings);
   });
 
-  route('GET', '/clients', (req, reply) =>
-    sendList(req, reply, deps.store.listClients().map((c) => redact(c, (c.redact as string[] | undefined) ?? undefined))),
-  );
+  const visible = (client: Record<string, unknown> | null) => (client && !client.invalidated ? client : null);
+  const redactClient = (c: Record<string, unknown>) => redact(c, (c.redact as string[] | undefined) ?? undefined);
+  route('GET', '/clients', (req, reply) => sendList(req, reply, deps.store.listClients().filter((c) => !c.invalidated).map(redactClient)));
   route('GET', '/clients/:client', (req, reply) => {
-    const client = deps.store.getClient((req.params as { client: string }).client);
-    return client ? redact(client, (client.redact as string[] | undefined) ?? undefined) : reply.code(404).send();
+    const client = visible(deps.store.getClient((req.params as { client: string }).client));
+    return client ? redactClient(client) : reply.code(404).send();
+  });
+  route('POST', '/clients', (req, reply) => {
+    const body = req.body as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return reply.code(400).send();
+    const client: Record<string, unknown> = { keepalives: false, ...body, subscriptions: body.subscriptions ?? [], version: '1.9.0', timestamp: Math.floor(deps.now() / 1000) };
+    if (schemaProblems('client', client).length > 0) return reply.code(400).send();
+    client.subscriptions = [...new Set([...(client.subscriptions as string[]), `client:${String(client.name)}`])];
+    deps.store.putClient(client);
+    return reply.code(201).send({ name: client.name });
+  });
+  route('GET', '/clients/:client/history', (req) =>
+    deps.store
+      .listResults((req.params as { client: string }).client)
+      .filter((r) => r.history.length > 0 && r.check.executed !== undefined)
+      .map((r) => ({ check: r.check.name, history: r.history.map((h) => h.status), last_execution: r.check.executed, last_status: r.history.at(-1)!.status, last_result: r.check })),
+  );
+  route('DELETE', '/clients/:client', async (req, reply) => {
+    const name = (req.params as { client: string }).client;
+    if (!visible(deps.store.getClient(name))) return reply.code(404).send();
+    const query = legacyQuery(req.url);
+    const expire = /^[0-9]+$/.test(query.invalidate_expire ?? '') ? Math.floor(deps.now() / 1000) + Number(query.invalidate_expire) : null;
+    const events = deps.store.listEvents(name);
+    void Promise.allSettled(events.map((event) => resolveEvent(event))).then(() =>
+      deps.store.deleteClient(name, 'invalidate' in query ? { until: expire } : undefined),
+    );
+    return reply.code(202).send(issued());
   });
 
   route('GET', '/checks', (req, reply) => {
@@ -105,6 +134,41 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return reply.code(202).send(issued());
   });
 
+  // resolve_event: an OK result with force_resolve, from the event's client (a source targets the proxy).
+  const resolveEvent = (event: Record<string, unknown>) => {
+    const now = Math.floor(deps.now() / 1000);
+    const { history: _history, ...check } = event.check as Record<string, unknown>;
+    const client = event.client as Record<string, unknown>;
+    return deps.intake.submit({
+      client: String(client.name),
+      check: { ...check, name: String(check.name), output: 'Resolving on request of the API', status: 0, force_resolve: true, issued: now, executed: now },
+      ...(typeof client.signature === 'string' ? { signature: client.signature } : {}),
+    });
+  };
+  route('DELETE', '/events/:client/:check', async (req, reply) => {
+    const { client, check } = req.params as { client: string; check: string };
+    const event = deps.store.getEvent(client, check);
+    if (!event) return reply.code(404).send();
+    await resolveEvent(event);
+    return reply.code(202).send(issued());
+  });
+  route('POST', '/resolve', async (req, reply) => {
+    const body = req.body as { client?: unknown; check?: unknown } | null;
+    if (!body || typeof body.client !== 'string' || typeof body.check !== 'string') return reply.code(400).send();
+    const event = deps.store.getEvent(body.client, body.check);
+    if (!event) return reply.code(404).send();
+    await resolveEvent(event);
+    return reply.code(202).send(issued());
+  });
+  route('POST', '/request', (req, reply) => {
+    const body = req.body as { check?: unknown; subscribers?: unknown; reason?: unknown; creator?: unknown } | null;
+    if (!body || typeof body !== 'object' || typeof body.check !== 'string') return reply.code(400).send();
+    if (body.subscribers !== undefined && !Array.isArray(body.subscribers)) return reply.code(400).send();
+    for (const key of ['reason', 'creator'] as const) if (body[key] !== undefined && typeof body[key] !== 'string') return reply.code(400).send();
+    const subscribers = Array.isArray(body.subscribers) ? body.subscribers.map(String) : undefined;
+    const ok = deps.requestCheck(body.check, subscribers, { reason: body.reason, creator: body.creator });
+    return ok ? reply.code(202).send(issued()) : reply.code(404).send();
+  });
   route('GET', '/events', (req, reply) => sendList(req, reply, deps.store.listEvents()));
   route('GET', '/incidents', (req, reply) => sendList(req, reply, deps.store.listEvents()));
   route('GET', '/events/:client', (req, reply) => sendList(req, reply, deps.store.listEvents((req.params as { client: string }).client)));

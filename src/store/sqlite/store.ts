@@ -92,9 +92,12 @@ export class SqliteStore {
     this.statements.putClient!.run(String(client.name), JSON.stringify(client));
   }
 
-  deleteClient(name: string): void {
+  /** Removes a client with its results and events; `tombstone` keeps an invalidated signature (API invalidate). */
+  deleteClient(name: string, tombstone?: { until: number | null }): void {
     this.statements.deleteClient!.run(name);
     this.statements.deleteResultsOfClient!.run(name);
+    this.db.prepare('DELETE FROM events WHERE client = ?').run(name);
+    if (tombstone) this.putClient({ name, signature: 'invalidated', invalidated: true, invalidated_until: tombstone.until });
   }
 
   listClients(): Record<string, unknown>[] {

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { Settings } from '../config/settings.js';
+import { deepMerge } from '../config/merge.js';
+import type { SqliteStore } from '../store/index.js';
+import { substituteObject } from '../tokens/index.js';
+import { buildEvent, type EventDraft } from './event-model.js';
+import { withoutExpiredTombstone } from './processor.js';
+import type { ResultIntake } from './intake.js';
+
+export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };
+
+/** update_client_registry (reference §10.9, §10.11): subscriptions gain client:<name>; a new client may raise a registration event. */
+export function receiveKeepalive(store: SqliteStore, settings: Settings, payload: Record<string, unknown>, nowMs: number): KeepaliveOutcome {
+  const name = String(payload.name);
+  const subscriptions = Array.isArray(payload.subscriptions) ? payload.subscriptions : [];
+  const client: Record<string, unknown> = { ...payload, subscriptions: [...new Set([...subscriptions, `client:${name}`])] };
+  return store.transaction(() => {
+    const existing = withoutExpiredTombstone(store.getClient(name), Math.floor(nowMs / 1000));
+    const storedSignature = typeof existing?.signature === 'string' ? existing.signature : '';
+    if (storedSignature !== '' && storedSignature !== client.signature) return { accepted: false as const, reason: 'invalid client signature' };
+    store.putClient(client);
+    if (existing) return { accepted: true as const, registration: null };
+    const wantsRegistration = Boolean(settings.handlers.registration) || Boolean(client.registration);
+    if (!wantsRegistration) return { accepted: true as const, registration: null };
+    const now = Math.floor(nowMs / 1000);
+    const check = deepMerge({ handler: 'registration', status: 1 }, client.registration ?? {}) as Record<string, unknown>;
+    const registration = { ...check, name: 'registration', output: 'new client registration', issued: now, executed: now, status: Number(check.status) || 1 };
+    return { accepted: true as const, registration: buildEvent({ client, check: registration, history: [], lastOk: null, stored: null, now, newId: randomUUID }) };
+  });
+}
+
+/** The keepalive check of one client (reference §10.9), ready to enter intake as a result. */
+export function keepaliveCheck(settings: Settings, client: Record<string, unknown>, nowMs: number): Record<string, unknown> & { name: string; status: number; output: string; executed: number } {
+  const now = Math.floor(nowMs / 1000);
+  let check: Record<string, unknown> = { thresholds: { warning: 120, critical: 180 } };
+  if (settings.handlers.keepalive) check.handler = 'keepalive';
+  check = deepMerge(check, (settings.raw.sensu as { keepalives?: unknown } | undefined)?.keepalives ?? {}) as Record<string, unknown>;
+  check = deepMerge(check, client.keepalive ?? {}) as Record<string, unknown>;
+  const { value, unmatched } = substituteObject<Record<string, unknown>>({ ...check, name: 'keepalive', issued: now, executed: now }, client);
+  const thresholds = (value.thresholds ?? {}) as { warning?: number; critical?: number };
+  const warning = Number(thresholds.warning ?? 120);
+  const critical = Number(thresholds.critical ?? 180);
+  const age = now - Number(client.timestamp ?? now);
+  let status = 0;
+  let output = `Keepalive sent from client ${age} seconds ago`;
+  if (age >= critical) [status, output] = [2, `No keepalive sent from client for ${age} seconds (>=${critical})`];
+  else if (age >= warning) [status, output] = [1, `No keepalive sent from client for ${age} seconds (>=${warning})`];
+  if (unmatched.length > 0) {
+    output += ` - Unmatched client token(s): ${unmatched.join(', ')}`;
+    if (status === 0) status = 1;
+  }
+  return { ...value, name: 'keepalive', status, output, executed: now };
+}
+
+/** One pass of the keepalive monitor: every client except those with keepalives: false. */
+export async function monitorKeepalives(store: SqliteStore, settings: Settings, intake: ResultIntake, nowMs: number): Promise<void> {
+  const submissions = store
+    .listClients()
+    .filter((client) => client.keepalives !== false && !client.invalidated)
+    .map((client) => intake.submit({ client: String(client.name), check: keepaliveCheck(settings, client, nowMs), ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) }));
+  await Promise.allSettled(submissions);
+}
+
+/** One pass of the TTL monitor (reference §9): stale results raise `Last check execution was N seconds ago`. */
+export async function monitorTtl(store: SqliteStore, intake: ResultIntake, nowMs: number): Promise<void> {
+  const now = Math.floor(nowMs / 1000);
+  const submissions: Promise<void>[] = [];
+  for (const stored of store.listResults()) {
+    const check = stored.check;
+    if (!check.ttl || typeof check.executed !== 'number' || check.force_resolve) continue;
+    const age = now - check.executed;
+    if (age < Number(check.ttl)) continue;
+    if (store.getEvent(stored.client, 'keepalive')) continue;
+    const { history: _h, ...rest } = check;
+    const output = `Last check execution was ${age} seconds ago`;
+    const status = typeof check.ttl_status === 'number' ? check.ttl_status : 1;
+    submissions.push(intake.submit({ client: stored.client, check: { ...rest, name: String(check.name), output, status, executed: check.executed, interval: 30 } }));
+  }
+  await Promise.allSettled(submissions);
+}

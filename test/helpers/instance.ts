@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDaemon, type Daemon } from './daemon.js';
+
+export interface Instance {
+  readonly daemon: Daemon;
+  readonly socket: number;
+  readonly api: string;
+  readonly agent: string;
+}
+
+/** A real `checkbridge run` on port 0 everywhere, with the chosen addresses read from its logs. */
+export async function startInstance(root: string, extra: string[] = []): Promise<Instance> {
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', ...extra]);
+  const socketLine = await daemon.waitFor((l) => l.msg === 'client socket listening');
+  const apiLine = await daemon.waitFor((l) => l.msg === 'legacy API listening');
+  const agentLine = await daemon.waitFor((l) => l.msg === 'agent API listening');
+  return { daemon, socket: Number(String(socketLine.tcp).split(':').pop()), api: `http://${apiLine.address}`, agent: `http://${agentLine.address}` };
+}
+
+export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  return { status: response.status, body, headers: response.headers };
+}
+
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  return getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+/** Polls until `ok` holds or `ms` passes; returns the last value either way. */
+export async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, ms = 8000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await fn();
+    if (ok(value) || Date.now() > deadline) return value;
+    await sleep(50);
+  }
+}
