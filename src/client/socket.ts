@@ -59,6 +59,12 @@ function handleTcp(socket: Socket, options: SocketOptions): void {
     reply('invalid');
   });
   socket.on('error', (error) => log.debug({ err: error }, 'client socket connection error'));
+  // The sender finished and what it sent does not parse: no need to wait for the watchdog.
+  socket.on('end', () => {
+    if (finished) return;
+    if (buffer.trim() !== '') log.warn({ remote: socket.remoteAddress }, 'discarding data buffer for sender and closing connection');
+    reply('invalid');
+  });
   socket.on('data', (chunk: Buffer) => {
     if (finished) return;
     bytes += chunk.length;
