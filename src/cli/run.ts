@@ -14,7 +14,7 @@ import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../server/keepa
 import { listenClientSocket } from '../client/socket.js';
 import { buildLegacyApi } from '../api/legacy/server.js';
 import { buildHttpSocket } from '../client/http-socket.js';
-import { redact } from '../config/index.js';
+import { redact, deepMerge } from '../config/index.js';
 import { listenerFrom, type ListenerFlags } from './listeners.js';
 import { ServerRole } from '../server/server-role.js';
 import { ClientRole } from '../client/client-role.js';
@@ -88,6 +88,16 @@ export function registerRun(program: Command): void {
       };
       apply(settings);
 
+      // Handlers go in first and stay: a stop signal during start-up is remembered and honoured once
+      // start-up completes (removing a listener could drop a signal already received but not dispatched).
+      let early: string | null = null;
+      let stopNow: ((signal: string) => Promise<void>) | null = null;
+      let reloadNow: (() => void) | null = null;
+      const onStop = (signal: string) => () => (stopNow ? void stopNow(signal) : void (early ??= signal));
+      process.on('SIGTERM', onStop('SIGTERM'));
+      process.on('SIGINT', onStop('SIGINT'));
+      process.on('SIGHUP', () => reloadNow?.());
+
       const socketConfig = (settings.client.socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
       const socket =
         socketConfig.enabled === false
@@ -98,6 +108,7 @@ export function registerRun(program: Command): void {
               logger,
               client: () => ({ name: String(current.client.name), signature: current.client.signature as string | undefined }),
               now: Date.now,
+              maxMessageBytes: (settings.raw.sensu as { server?: { max_message_size?: number } } | undefined)?.server?.max_message_size,
             });
       const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number };
       const api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
@@ -121,6 +132,12 @@ export function registerRun(program: Command): void {
 
       const watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });
       watcher.onChange((_diff, next) => apply(next));
+      // Reference §10.11: a client that asks to deregister says so once, on the way out.
+      const deregister = (s: Settings) => {
+        const now = Math.floor(Date.now() / 1000);
+        const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
+        return intake.submit({ client: String(s.client.name), check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status: Number(check.status) || 1, issued: now, executed: now } });
+      };
       const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
       const keepalives = setInterval(() => register(current), (tuning.keepalive_interval ?? 20) * 1000);
       const monitors = setInterval(() => {
@@ -134,6 +151,7 @@ export function registerRun(program: Command): void {
         stopping = true;
         logger.info({ signal }, 'stopping');
         server.stop();
+        if (current.client.deregister === true) await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
         clearInterval(keepalives);
         clearInterval(monitors);
         await socket?.close();
@@ -149,12 +167,11 @@ export function registerRun(program: Command): void {
         clearInterval(keepAlive);
         logger.info('stopped');
       };
-      process.on('SIGTERM', () => void stop('SIGTERM'));
-      process.on('SIGINT', () => void stop('SIGINT'));
-      process.on('SIGHUP', () => {
+      stopNow = stop;
+      reloadNow = () => {
         logger.info('SIGHUP: reloading configuration');
         void watcher.reload();
-      });
+      };
       let currentLevel: string = level;
       process.on('SIGUSR1', () => {
         currentLevel = nextLogLevel(currentLevel);
@@ -166,6 +183,7 @@ export function registerRun(program: Command): void {
         { files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), standalone: client.standaloneChecks(), subscriptions: client.subscriptions(), stateDir },
         'checkbridge running',
       );
+      if (early) await stop(early);
 
     });
 }

@@ -14,7 +14,7 @@ export interface SocketOptions {
   /** The local client's name and signature: results from the socket are the local client's. */
   readonly client: () => { name: string; signature?: string | undefined };
   readonly now: () => number;
-  readonly maxMessageBytes?: number;
+  readonly maxMessageBytes?: number | undefined;
   readonly idleTimeoutMs?: number;
 }
 
@@ -123,7 +123,8 @@ function handleUdp(message: Buffer, options: SocketOptions): void {
 export async function listenClientSocket(options: SocketOptions): Promise<SocketListeners> {
   const log = options.logger.child({ component: 'client-socket' });
   const opts = { ...options, logger: log };
-  const tcp: Server = createServer((socket) => handleTcp(socket, opts));
+  // allowHalfOpen: a sender may finish writing before its answer is ready; the answer still goes out.
+  const tcp: Server = createServer({ allowHalfOpen: true }, (socket) => handleTcp(socket, opts));
   await new Promise<void>((resolve, reject) => {
     tcp.once('error', (error: NodeJS.ErrnoException) => reject(new CheckbridgeError('CB_LISTEN', `client socket ${options.bind}:${options.port}: ${error.code ?? error.message}`)));
     tcp.listen(options.port, options.bind, () => resolve());

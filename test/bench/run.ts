@@ -1,11 +1,13 @@
 // npm run bench: every benchmark, one JSON line per figure on stdout.
 import { benchConfigLoad } from './config-load.bench.js';
 import { benchExecute } from './execute.bench.js';
+import { benchIntake } from './intake.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
   config: benchConfigLoad,
   execute: benchExecute,
+  intake: benchIntake,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');

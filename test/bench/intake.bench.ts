@@ -1,0 +1,80 @@
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SqliteStore } from '../../src/store/index.js';
+import { StoreIntake } from '../../src/server/store-intake.js';
+import { listenClientSocket } from '../../src/client/socket.js';
+import { systemClock } from '../../src/schedule/clock.js';
+import { createLogger } from '../../src/log.js';
+import { makeTree, removeTree } from '../helpers/tree.js';
+import { settingsOf } from '../helpers/settings.js';
+
+function send(port: number, payload: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(payload));
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    socket.on('close', () => (answer === 'ok' ? resolve(performance.now() - started) : reject(new Error(`answer ${answer}`))));
+    socket.on('error', reject);
+  });
+}
+
+async function drive(port: number, payloads: string[], width: number): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < payloads.length) latencies.push(await send(port, payloads[next++]!));
+    }),
+  );
+  return latencies.sort((a, b) => a - b);
+}
+
+const p = (sorted: number[], q: number) => +sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
+
+export async function benchIntake(report: (figure: object) => void): Promise<void> {
+  const dir = makeTree({});
+  const logger = createLogger('silent');
+  const store = SqliteStore.open(join(dir, 'bench.db'));
+  const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } });
+  const intake = new StoreIntake(store, () => settings, systemClock, logger);
+  const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
+  const port = listeners.tcp.port;
+  try {
+    // Raw SQLite rate on the same machine, same run: batched inserts of 1,000 rows, WAL, synchronous=NORMAL.
+    store.db.exec('CREATE TABLE raw_bench (k TEXT, v TEXT)');
+    const insert = store.db.prepare('INSERT INTO raw_bench VALUES (?, ?)');
+    const rows = 200_000;
+    const rawStart = performance.now();
+    for (let b = 0; b < rows; b += 1000) store.transaction(() => { for (let i = b; i < b + 1000; i++) insert.run(`k${i}`, '{"status":0,"output":"ok"}'); });
+    const rawRate = rows / ((performance.now() - rawStart) / 1000);
+
+    const result = (i: number, check: number) => ({ name: `check_${check}`, output: `output ${i}`, status: i % 3 });
+    const arrays = Array.from({ length: 200 }, (_, c) => JSON.stringify(Array.from({ length: 100 }, (_, i) => result(c * 100 + i, i))));
+    let start = performance.now();
+    const arrayLatency = await drive(port, arrays, 8);
+    const arrayRate = (arrays.length * 100) / ((performance.now() - start) / 1000);
+    report({ bench: 'intake.tcp_arrays_of_100', results: arrays.length * 100, results_per_s: Math.round(arrayRate), ack_p50_ms: p(arrayLatency, 0.5), ack_p99_ms: p(arrayLatency, 0.99), raw_sqlite_rows_per_s: Math.round(rawRate), ratio_to_raw: +(arrayRate / rawRate).toFixed(3) });
+
+    const singles = Array.from({ length: 5000 }, (_, i) => JSON.stringify(result(i, i % 500)));
+    start = performance.now();
+    const singleLatency = await drive(port, singles, 16);
+    const singleRate = singles.length / ((performance.now() - start) / 1000);
+    report({ bench: 'intake.tcp_one_per_connection', results: singles.length, results_per_s: Math.round(singleRate), ack_p50_ms: p(singleLatency, 0.5), ack_p99_ms: p(singleLatency, 0.99) });
+
+    // Fill to 1,000,000 history entries: 50,000 client/check pairs × 20 more results each (21 kept per pair).
+    const pairs = 50_000;
+    const fillStart = performance.now();
+    for (let round = 0; round < 20; round++) {
+      const batch = Array.from({ length: pairs }, (_, i) => intake.submit({ client: `c${i % 1000}`, check: { name: `k${Math.floor(i / 1000)}`, output: 'x', status: round % 2, executed: round } }));
+      await Promise.all(batch);
+    }
+    const total = store.db.prepare('SELECT SUM(json_array_length(history)) AS n FROM results').get() as { n: number };
+    report({ bench: 'store.history_rows', history_entries: total.n, pairs, fill_s: +((performance.now() - fillStart) / 1000).toFixed(1), rss_mb: Math.round(process.memoryUsage().rss / 1048576), db_mb: Math.round((store.db.prepare('PRAGMA page_count').pluck().get() as number) * 4096 / 1048576) });
+  } finally {
+    await listeners.close();
+    store.close();
+    removeTree(dir);
+  }
+}

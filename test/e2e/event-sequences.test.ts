@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { makeTree, removeTree } from '../helpers/tree.js';
+import { startInstance, getJson } from '../helpers/instance.js';
+import { tcpExchange } from '../helpers/net.js';
+
+const client = { name: 'seq', address: '127.0.0.1', subscriptions: [] };
+
+test('flapping, total_state_change and truncation through the socket, seen in the legacy API', async (t) => {
+  const root = makeTree({
+    'conf.d/a.json': {
+      client,
+      checks: { flappy: { command: 'true', interval: 60, subscribers: ['none'], low_flap_threshold: 20, high_flap_threshold: 60 } },
+      api: {},
+    },
+  });
+  const { daemon, socket, api } = await startInstance(root);
+  t.after(async () => {
+    await daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  for (let i = 0; i < 21; i++) {
+    assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'flappy', output: `run ${i}`, status: i % 2 ? 2 : 0 })), 'ok');
+  }
+  const event = (await getJson(`${api}/events/seq/flappy`)).body;
+  assert.equal(event.action, 'flapping');
+  assert.equal(event.check.total_state_change, 101);
+  assert.equal(event.check.history.length, 21);
+  // Flapping survives an OK result: the event stays in the registry.
+  assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'flappy', output: 'ok', status: 0 })), 'ok');
+  assert.equal((await getJson(`${api}/events/seq/flappy`)).body.action, 'flapping');
+
+  const long = 'a'.repeat(300) + '\nsecond line';
+  assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'metric_out', type: 'metric', output: long, status: 2 })), 'ok');
+  const stored = (await getJson(`${api}/results/seq/metric_out`)).body;
+  assert.equal(stored.check.output, 'a'.repeat(255) + '\n...');
+  assert.equal((await getJson(`${api}/events/seq/metric_out`)).body.check.output, long, 'the event lost its full output');
+});
+
+test('legacy API basic auth: 401 with the realm, a password with ":" works (DECISIONS 13), OPTIONS bypasses', async (t) => {
+  const root = makeTree({ 'conf.d/a.json': { client, api: { user: 'admin', password: 'se:cret' } } });
+  const { daemon, api } = await startInstance(root);
+  t.after(async () => {
+    await daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  const denied = await getJson(`${api}/events`);
+  assert.equal(denied.status, 401);
+  assert.equal(denied.headers.get('www-authenticate'), 'Basic realm="Restricted Area"');
+  const auth = { authorization: 'Basic ' + Buffer.from('admin:se:cret').toString('base64') };
+  assert.equal((await getJson(`${api}/events`, { headers: auth })).status, 200);
+  assert.equal((await getJson(`${api}/events`, { method: 'OPTIONS' })).status, 200);
+  assert.equal((await getJson(`${api}/events`, { method: 'PUT' })).status, 401, 'auth runs before routing');
+});
+
+test('a client with deregister: true leaves a deregistration event when it stops', async (t) => {
+  const root = makeTree({ 'conf.d/a.json': { client: { ...client, deregister: true, deregistration: { team: 'ops' } } } });
+  let instance = await startInstance(root);
+  t.after(async () => {
+    await instance.daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  assert.equal(await instance.daemon.stop('SIGTERM'), 0);
+  instance = await startInstance(root);
+  const event = (await getJson(`${instance.api}/events/seq/deregistration`)).body;
+  assert.deepEqual([event.check.output, event.check.status, event.check.handler, event.check.team], ['client initiated deregistration', 1, 'deregistration', 'ops']);
+});
