@@ -1,34 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { startDaemon, type Daemon } from '../helpers/daemon.js';
+import { startInstance as start, getJson as get, eventually } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { tcpExchange, udpSend } from '../helpers/net.js';
 
 const client = { name: 'e2e', address: '127.0.0.1', subscriptions: ['web'] };
-
-async function start(root: string): Promise<{ daemon: Daemon; socket: number; api: string }> {
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0']);
-  const socketLine = await daemon.waitFor((l) => l.msg === 'client socket listening');
-  const apiLine = await daemon.waitFor((l) => l.msg === 'legacy API listening');
-  return { daemon, socket: Number(String(socketLine.tcp).split(':').pop()), api: `http://${apiLine.address}` };
-}
-
-async function get(url: string): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const response = await fetch(url);
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
-}
-
-async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (ok(value) || Date.now() > deadline) return value;
-    await sleep(50);
-  }
-}
 
 test('the client socket: ping, ok, invalid, arrays, UDP; events and results through the legacy API', async (t) => {
   const root = makeTree({ 'conf.d/client.json': { client, checks: { app_01: { command: 'true', interval: 60, subscribers: ['nobody'], team: 'ops' } } } });
