@@ -15,16 +15,7 @@ export function pointerOf(segments: readonly (string | number)[]): string {
   return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
 
-export function segmentsOf(pointer: string): string[] {
-  if (pointer === '' || pointer === '/') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
 export function formatDiagnostic(d: Diagnostic): string {
   const where = `${d.file ?? '<settings>'}:${d.line ?? 0}:${d.column ?? 0}`;
   return `${where} ${d.path || '/'}: ${d.message}`;
-}
-
-export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
-  return [...list];
 }

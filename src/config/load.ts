@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync, statSync, realpathSync, accessSync, constants } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { ConfigSources } from './sources.js';
 import type { Diagnostic } from './diagnostic.js';
 import { parseConfigText } from './parse.js';
@@ -100,8 +100,4 @@ export function readConfigFile(path: string): LoadedFile {
     return { path, text, data: null, diagnostics: [fileDiagnostic('CB_CONFIG_NOT_OBJECT', path)] };
   }
   return { path, text, data: data as Record<string, unknown>, diagnostics: [] };
-}
-
-export function absolutePath(path: string): string {
-  return resolve(path);
 }

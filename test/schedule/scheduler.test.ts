@@ -5,7 +5,6 @@ import { ManualClock } from '../../src/schedule/clock.js';
 import { Scheduler } from '../../src/schedule/scheduler.js';
 import { timingOf } from '../../src/schedule/plan.js';
 import { ServerRole } from '../../src/server/server-role.js';
-import { ClientRegistry } from '../../src/server/registry.js';
 import { InProcessTransport, type CheckRequest } from '../../src/transport/index.js';
 import { createLogger } from '../../src/log.js';
 import { settingsOf } from '../helpers/settings.js';
@@ -52,8 +51,7 @@ test('removing a job stops it; re-setting reschedules only that job', () => {
 async function serverWith(config: Record<string, unknown>, clients: Record<string, unknown>[] = []) {
   const clock = new ManualClock(T0);
   const transport = new InProcessTransport();
-  const registry = new ClientRegistry();
-  clients.forEach((c) => registry.upsert(c));
+  const registry = { all: () => clients };
   const server = new ServerRole({ clock, transport, registry, logger, zone: 'UTC' });
   const received: { subscription: string; request: CheckRequest; at: number }[] = [];
   const settings = settingsOf(config);
