@@ -11,7 +11,9 @@ import { makeTree, removeTree } from '../helpers/tree.js';
 
 const check = (interval: number) => ({ command: 'true', interval, subscribers: ['x'] });
 
-function startWatching(root: string) {
+/** A watcher over a fresh tree, closed and removed when the test ends; resolves once it is watching. */
+async function startWatching(t: { after: (fn: () => Promise<void>) => void }, files: Record<string, string | object>) {
+  const root = makeTree(files);
   const sources = { configFile: null, configDirs: [root] };
   const initial = loadSettings(sources, {});
   assert.ok(initial.settings);
@@ -19,17 +21,16 @@ function startWatching(root: string) {
   const events = new EventEmitter();
   watcher.onChange((diff, settings) => events.emit('change', diff, settings));
   const next = async (): Promise<[SettingsDiff, Settings]> => (await once(events, 'change')) as [SettingsDiff, Settings];
-  return { watcher, next };
-}
-
-test('edits, new files and deletions publish a diff of checks', async (t) => {
-  const root = makeTree({ 'a.json': { checks: { one: check(10), two: check(10) } } });
-  const { watcher, next } = startWatching(root);
   t.after(async () => {
     await watcher.close();
     removeTree(root);
   });
   await watcher.ready();
+  return { root, watcher, next };
+}
+
+test('edits, new files and deletions publish a diff of checks', async (t) => {
+  const { root, watcher, next } = await startWatching(t, { 'a.json': { checks: { one: check(10), two: check(10) } } });
 
   let pending = next();
   writeFileSync(join(root, 'a.json'), JSON.stringify({ checks: { one: check(20), two: check(10) } }));
@@ -50,13 +51,7 @@ test('edits, new files and deletions publish a diff of checks', async (t) => {
 });
 
 test('an editor that writes by rename is seen', async (t) => {
-  const root = makeTree({ 'a.json': { checks: { one: check(10) } } });
-  const { watcher, next } = startWatching(root);
-  t.after(async () => {
-    await watcher.close();
-    removeTree(root);
-  });
-  await watcher.ready();
+  const { root, watcher, next } = await startWatching(t, { 'a.json': { checks: { one: check(10) } } });
   const pending = next();
   writeFileSync(join(root, '.a.json.swp'), JSON.stringify({ checks: { one: check(99) } }));
   renameSync(join(root, '.a.json.swp'), join(root, 'a.json'));
@@ -66,13 +61,7 @@ test('an editor that writes by rename is seen', async (t) => {
 });
 
 test('an invalid edit keeps the last good settings, and a fix recovers', async (t) => {
-  const root = makeTree({ 'a.json': { checks: { one: check(10) } } });
-  const { watcher, next } = startWatching(root);
-  t.after(async () => {
-    await watcher.close();
-    removeTree(root);
-  });
-  await watcher.ready();
+  const { root, watcher, next } = await startWatching(t, { 'a.json': { checks: { one: check(10) } } });
   writeFileSync(join(root, 'a.json'), '{"checks": {"one": {"command": "true", "interval": "soon"');
   await watcher.reload();
   assert.equal(watcher.current().checks.one!.interval, 10);
@@ -91,13 +80,7 @@ test('an invalid edit keeps the last good settings, and a fix recovers', async (
 });
 
 test('a client change is reported as such', async (t) => {
-  const root = makeTree({ 'c.json': { client: { name: 'a', address: 'x', subscriptions: [] } } });
-  const { watcher, next } = startWatching(root);
-  t.after(async () => {
-    await watcher.close();
-    removeTree(root);
-  });
-  await watcher.ready();
+  const { root, watcher, next } = await startWatching(t, { 'c.json': { client: { name: 'a', address: 'x', subscriptions: [] } } });
   const pending = next();
   writeFileSync(join(root, 'c.json'), JSON.stringify({ client: { name: 'a', address: 'x', subscriptions: ['web'] } }));
   const [diff, settings] = await pending;
