@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
 import { parseCron } from '../time/cron.js';
 import { isValidTime } from '../time/parse-time.js';
+import { expressionProblem } from '../eval/index.js';
 
 export type SchemaName =
   | 'check' | 'hook' | 'proxy-requests' | 'subdue' | 'when' | 'client' | 'handler' | 'filter' | 'mutator'
@@ -42,6 +43,28 @@ function validTimes(props: string[], data: unknown): boolean {
   return props.every((p) => isValidTime(record[p]));
 }
 
+// Every `eval:` string must be inside the safe subset (DECISIONS); the first one outside is named.
+function evalAttributes(_schema: boolean, data: unknown, parentSchema?: unknown): boolean {
+  const problem = firstEvalProblem(data);
+  if (!problem) return true;
+  (evalAttributes as unknown as { errors: unknown[] }).errors = [{ keyword: 'x-eval-attributes', message: problem, params: { detail: problem }, parentSchema }];
+  return false;
+}
+
+function firstEvalProblem(data: unknown): string | null {
+  if (typeof data === 'string') {
+    if (!data.startsWith('eval:')) return null;
+    const problem = expressionProblem(data);
+    return problem ? `${JSON.stringify(data)}: ${problem}` : null;
+  }
+  if (data === null || typeof data !== 'object') return null;
+  for (const inner of Object.values(data)) {
+    const problem = firstEvalProblem(inner);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 let compiled: Map<SchemaName, ValidateFunction> | null = null;
 
 // Compiled once per process (about 11 ms a schema); validation itself is then cheap.
@@ -53,7 +76,7 @@ export function validatorFor(name: SchemaName): ValidateFunction {
     ajv.addKeyword({ keyword: 'x-times', schemaType: 'array', errors: false, validate: validTimes });
     ajv.addKeyword({ keyword: 'x-nonempty-strings', schemaType: ['boolean', 'string'], errors: false, validate: nonEmptyStrings });
     ajv.addKeyword({ keyword: 'x-subset-of', schemaType: 'array', errors: false, validate: subsetOf });
-    ajv.addKeyword({ keyword: 'x-eval-attributes', schemaType: 'boolean', errors: false, validate: () => true });
+    ajv.addKeyword({ keyword: 'x-eval-attributes', schemaType: 'boolean', errors: true, validate: evalAttributes });
     const dir = schemasDir();
     for (const file of FILES) ajv.addSchema(JSON.parse(readFileSync(join(dir, `${file}.json`), 'utf8')));
     // The filter `when` window is the subdue schema with the filter's wording.
@@ -78,11 +101,11 @@ function problemOf(error: ErrorObject): SchemaProblem | null {
   const template = parent?.['x-message'];
   if (typeof template !== 'string') return null;
   let path = error.instancePath;
-  const params = error.params as { missingProperty?: string; propertyName?: string };
+  const params = error.params as { missingProperty?: string; propertyName?: string; detail?: string };
   if (error.keyword === 'required' && params.missingProperty) path += '/' + params.missingProperty;
   if (error.keyword === 'propertyNames' && params.propertyName) path += '/' + params.propertyName;
   const key = decodeURIComponent(path.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
-  return { path, message: template.replace('{key}', key) };
+  return { path, message: template.replace('{key}', key).replace('{detail}', params.detail ?? '') };
 }
 
 function hasNullProperty(value: unknown): boolean {

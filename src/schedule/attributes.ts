@@ -19,16 +19,17 @@ function toS(value: unknown): string {
   return value === undefined || value === null ? '' : rubyToS(value);
 }
 
-export type EvalHook = (expression: string, value: unknown) => boolean;
+/** Evaluates an `eval: ...` attribute against the value found; `root` is the object matched (its tokens). */
+export type EvalHook = (attribute: string, value: unknown, root: Record<string, unknown>) => boolean;
 
 /** Legacy attributes_match?: equality, recursion into objects, to_s equality, then `eval:` when a hook is given. */
-export function attributesMatch(values: Record<string, unknown>, match: Record<string, unknown>, evaluate?: EvalHook): boolean {
+export function attributesMatch(values: Record<string, unknown>, match: Record<string, unknown>, evaluate?: EvalHook, root = values): boolean {
   return Object.entries(match).every(([key, expected]) => {
     const actual = values[key];
     if (deepEqual(expected, actual)) return true;
-    if (isObject(expected) && isObject(actual)) return attributesMatch(actual, expected, evaluate);
+    if (isObject(expected) && isObject(actual)) return attributesMatch(actual, expected, evaluate, root);
     if (toS(expected) === toS(actual)) return true;
-    if (typeof expected === 'string' && expected.startsWith('eval:') && evaluate) return evaluate(expected.slice(5), actual);
+    if (typeof expected === 'string' && expected.startsWith('eval:') && evaluate) return evaluate(expected, actual, root);
     return false;
   });
 }

@@ -8,6 +8,7 @@ import { timingOf, spreadSeconds } from '../schedule/plan.js';
 import { isSubdued } from '../schedule/subdue.js';
 import { planProxyRequests } from '../schedule/proxy.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
+import { evalAttribute } from '../eval/index.js';
 
 
 export interface ServerRoleDeps {
@@ -99,8 +100,10 @@ export class ServerRole {
   }
 
   private publishProxy(definition: Record<string, unknown> & { name: string }, subscribers: string[], spread: number, at: number): void {
-    const plan = planProxyRequests(definition, this.deps.registry.all(), spread, (expression) => {
-      this.log.error({ check: definition.name, expression }, 'attribute value eval error: eval expressions are not supported yet');
+    const plan = planProxyRequests(definition, this.deps.registry.all(), spread, (attribute, value, client) => {
+      const outcome = evalAttribute(attribute, value, client);
+      if (outcome.ok) return outcome.matched;
+      this.log.error({ check: definition.name, client: client.name, expression: attribute, error: outcome.error }, 'failed to evaluate ruby expression');
       return false;
     });
     for (const skip of plan.skipped) {

@@ -154,3 +154,13 @@ test('check results follow the legacy result rules', () => {
     'check name cannot contain spaces or special characters',
   ]);
 });
+
+test('eval: expressions outside the safe subset are refused, naming the expression; the subset passes', () => {
+  assert.deepEqual(schemaProblems('filter', { attributes: { check: { status: 'eval: value == 2' }, occurrences: 'eval: value % 515 == 0' } }), []);
+  assert.deepEqual(schemaProblems('filter', { attributes: { check: { status: 'eval: `rm -rf /`' } } }), [
+    { path: '/attributes', message: 'filter attributes eval expression is not supported: "eval: `rm -rf /`": unexpected character \'`\' at 1' },
+  ]);
+  assert.deepEqual(messages('proxy-requests', { client_attributes: { subscriptions: 'eval: Kernel.exit' } }), [
+    'check proxy_requests client_attributes eval expression is not supported: "eval: Kernel.exit": unknown name \'Kernel\' at 1: only value (and block parameters) can be read',
+  ]);
+});
