@@ -6,6 +6,7 @@ import { substituteObject } from '../tokens/index.js';
 import { buildEvent, type EventDraft } from './event-model.js';
 import { withoutExpiredTombstone } from './processor.js';
 import type { ResultIntake } from './intake.js';
+import { applySilencing } from './silencing.js';
 
 export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };
 
@@ -25,7 +26,9 @@ export function receiveKeepalive(store: SqliteStore, settings: Settings, payload
     const now = Math.floor(nowMs / 1000);
     const check = deepMerge({ handler: 'registration', status: 1 }, client.registration ?? {}) as Record<string, unknown>;
     const registration = { ...check, name: 'registration', output: 'new client registration', issued: now, executed: now, status: Number(check.status) || 1 };
-    return { accepted: true as const, registration: buildEvent({ client, check: registration, history: [], lastOk: null, stored: null, now, newId: randomUUID }) };
+    const event = buildEvent({ client, check: registration, history: [], lastOk: null, stored: null, now, newId: randomUUID });
+    applySilencing(store, event, now);
+    return { accepted: true as const, registration: event };
   });
 }
 

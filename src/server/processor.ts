@@ -3,6 +3,8 @@ import type { Settings } from '../config/settings.js';
 import { definitionOf } from '../config/settings.js';
 import type { CheckResult } from '../execute/result.js';
 import type { SqliteStore, HistoryEntry } from '../store/index.js';
+import { applySilencing } from './silencing.js';
+import { aggregateNames } from './aggregates.js';
 import { buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from './event-model.js';
 
 export const VERSION = '1.9.0';
@@ -47,6 +49,7 @@ export function processResult(store: SqliteStore, settings: Settings, result: Ch
   // Secrets substituted from proxy attributes are not stored (reference §3.3).
   if (defined && client.type === 'proxy' && typeof defined.command === 'string') check.command = definitionOf(settings, name).command;
 
+  for (const aggregate of aggregateNames(check)) store.aggregates.add(aggregate, key, name);
   const stored = store.getResult(key, name);
   const history: HistoryEntry[] = [...(stored?.history ?? []), { status: check.status, executed: Number(check.executed) || now }].slice(-HISTORY_LENGTH);
   const lastOk = check.status === 0 ? Number(check.executed) || now : stored?.lastOk ?? null;
@@ -57,6 +60,7 @@ export function processResult(store: SqliteStore, settings: Settings, result: Ch
 
   const storedEvent = store.getEvent(key, name) as StoredEvent | null;
   const event = buildEvent({ client, check, history: history.map((h) => String(h.status)), lastOk, stored: storedEvent, now, newId: randomUUID });
+  applySilencing(store, event, now);
   const decision = registryUpdate(event);
   if (decision.update === 'store') store.putEvent(key, name, event as unknown as Record<string, unknown>);
   else if (decision.update === 'remove') store.deleteEvent(key, name);

@@ -9,6 +9,9 @@ import type { ResultIntake } from '../../server/intake.js';
 import { prepareResult } from '../../server/result-validation.js';
 import { sendList, legacyQuery } from './http.js';
 import { schemaProblems } from '../../config/schemas.js';
+import { registerSilencedRoutes } from './silenced.js';
+import { registerAggregateRoutes } from './aggregates.js';
+import { registerStashRoutes } from './stashes.js';
 
 export interface LegacyApiDeps {
   readonly store: SqliteStore;
@@ -30,6 +33,9 @@ interface RouteSpec {
   pattern: RegExp;
 }
 
+/** Adds a route (GET also answers HEAD); `pattern` is the legacy path regex used for 405 `Allow` when `:param` is not `[\w.-]+`. */
+export type AddRoute = (method: RouteSpec['method'], path: string, handler: (req: FastifyRequest, reply: FastifyReply) => unknown, pattern?: RegExp) => void;
+
 function toPattern(path: string): RegExp {
   return new RegExp('^' + path.replace(/:[a-z]+/g, NAME) + '$');
 }
@@ -43,8 +49,8 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024 });
   const routes: RouteSpec[] = [];
   const issued = () => ({ issued: Math.floor(deps.now() / 1000) });
-  const route = (method: RouteSpec['method'], path: string, handler: (req: FastifyRequest, reply: FastifyReply) => unknown) => {
-    routes.push({ method, path, pattern: toPattern(path) });
+  const route: AddRoute = (method, path, handler, pattern) => {
+    routes.push({ method, path, pattern: pattern ?? toPattern(path) });
     app.route({ method: method === 'GET' ? ['GET', 'HEAD'] : method, url: path, handler: handler as never });
   };
 
@@ -196,5 +202,8 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return reply.code(202).send({ issued: now });
   });
 
+  registerSilencedRoutes(route, deps);
+  registerAggregateRoutes(route, deps);
+  registerStashRoutes(route, deps);
   return app;
 }

@@ -3,6 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CheckbridgeError } from '../../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { ExpiringTable } from './expiring-table.js';
+import { AggregateTable } from './aggregate-table.js';
 
 export interface HistoryEntry {
   readonly status: number;
@@ -22,9 +24,16 @@ type Row = Record<string, unknown>;
 export class SqliteStore {
   readonly db: Database.Database;
   private readonly statements: Record<string, Database.Statement>;
+  /** Silence entries by id (`sub:check`), with the legacy expiry. */
+  readonly silences: ExpiringTable<Record<string, unknown>>;
+  readonly stashes: ExpiringTable<unknown>;
+  readonly aggregates: AggregateTable;
 
   private constructor(db: Database.Database) {
     this.db = db;
+    this.silences = new ExpiringTable(db, 'silences', 'id', 'data');
+    this.stashes = new ExpiringTable(db, 'stashes', 'path', 'content');
+    this.aggregates = new AggregateTable(db);
     const prepare = (sql: string) => db.prepare(sql);
     this.statements = {
       getClient: prepare('SELECT data FROM clients WHERE name = ?'),

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AddRoute, LegacyApiDeps } from './server.js';
+import { readData } from './body.js';
+import { sendList } from './http.js';
+
+const SUBSCRIPTION = /^[\w.\-:]+$/;
+const CHECK = /^[\w.-]+$/;
+
+// Legacy `fetch(key, '*')`: absent gives '*', a JSON null gives an empty part (DECISIONS 12 keeps it).
+const part = (data: Record<string, unknown>, key: string) => (key in data ? (data[key] === null ? '' : String(data[key])) : '*');
+const idOf = (data: Record<string, unknown>) => `${part(data, 'subscription')}:${part(data, 'check')}`;
+const escape = (text: string) => text.replace(/[\\^$+?()[\]{}|]/g, '\\$&');
+
+/** The silence registry (reference §12.9); entries expire like the Redis keys they replace. */
+export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): void {
+  const now = () => Math.floor(deps.now() / 1000);
+  const entries = () => deps.store.silences.list(now()).map((e) => ({ key: `silence:${e.key}`, entry: { ...e.value, expire: e.expireAt === null ? -1 : e.expireAt - now() } }));
+  // Lookups build regexes from the raw segment, as legacy did ('.' stays a wildcard).
+  const matching = (re: RegExp) => entries().filter((e) => re.test(e.key)).map((e) => e.entry);
+
+  route('POST', '/silenced', (req, reply) => {
+    const data = readData(req.body, {
+      subscription: { type: 'string', nilOk: true, regex: SUBSCRIPTION },
+      check: { type: 'string', nilOk: true, regex: CHECK },
+      begin: { type: 'integer', nilOk: true },
+      expire: { type: 'integer', nilOk: true },
+      reason: { type: 'string', nilOk: true },
+      creator: { type: 'string', nilOk: true },
+      expire_on_resolve: { type: 'boolean', nilOk: true },
+    });
+    if (!data || (data.subscription == null && data.check == null)) return reply.code(400).send();
+    const at = now();
+    const id = idOf(data);
+    const entry = {
+      id,
+      subscription: data.subscription ?? null,
+      check: data.check ?? null,
+      reason: data.reason ?? null,
+      creator: data.creator ?? null,
+      begin: data.begin ?? null,
+      expire_on_resolve: data.expire_on_resolve ?? false,
+      timestamp: at,
+    };
+    const expire = data.expire as number | null | undefined;
+    const expireAt = typeof expire === 'number' ? at + expire + Math.max(0, Number(data.begin ?? at) - at) : null;
+    deps.store.silences.put(id, entry, expireAt);
+    return reply.code(201).send();
+  });
+  route('GET', '/silenced', (req, reply) => sendList(req, reply, entries().map((e) => e.entry)));
+  route('GET', '/silenced/subscriptions/:subscription', (req, reply) => {
+    const sub = (req.params as { subscription: string }).subscription;
+    if (!SUBSCRIPTION.test(sub)) return reply.code(404).send();
+    return sendList(req, reply, matching(new RegExp(`^silence:${escape(sub)}:`)));
+  }, /^\/silenced\/subscriptions\/[\w.\-:]+$/);
+  route('GET', '/silenced/checks/:check', (req, reply) => sendList(req, reply, matching(new RegExp(`.*:${escape((req.params as { check: string }).check)}$`))));
+  route('GET', '/silenced/ids/:id', (req: FastifyRequest, reply: FastifyReply) => {
+    const id = (req.params as { id: string }).id;
+    if (!/^[\w.\-*:]+$/.test(id)) return reply.code(404).send();
+    const found = matching(new RegExp(`${escape(id).replace(/\*/g, '\\*')}$`));
+    return found.length > 0 ? found.at(-1) : reply.code(404).send();
+  }, /^\/silenced\/ids\/[\w.\-*:]+$/);
+  route('POST', '/silenced/clear', (req, reply) => {
+    const data = readData(req.body, {
+      id: { type: 'string', nilOk: true },
+      subscription: { type: 'string', nilOk: true, regex: SUBSCRIPTION },
+      check: { type: 'string', nilOk: true, regex: CHECK },
+    });
+    if (!data || (data.id == null && data.subscription == null && data.check == null)) return reply.code(400).send();
+    const id = typeof data.id === 'string' ? data.id : idOf(data);
+    return reply.code(deps.store.silences.delete(id, now()) ? 204 : 404).send();
+  });
+}

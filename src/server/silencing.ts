@@ -1,0 +1,28 @@
+import type { SqliteStore } from '../store/index.js';
+import type { EventDraft } from './event-model.js';
+
+/** The entry keys that can silence `check` on a client, in the legacy lookup order (reference §10.6). */
+export function silenceKeys(subscriptions: readonly string[], check: string): string[] {
+  const keys = subscriptions.flatMap((sub) => [`${sub}:*`, `${sub}:${check}`]);
+  keys.push(`*:${check}`);
+  return [...new Set(keys)];
+}
+
+/** Sets `silenced`/`silenced_by`; an `expire_on_resolve` entry is consumed by a resolve instead of silencing it. */
+export function applySilencing(store: SqliteStore, event: EventDraft, now: number): void {
+  event.silenced = false;
+  event.silenced_by = [];
+  if (event.check.status === 0 && event.action === 'create') return;
+  const subscriptions = Array.isArray(event.client.subscriptions) ? (event.client.subscriptions as unknown[]).map(String) : [];
+  for (const key of silenceKeys(subscriptions, String(event.check.name))) {
+    const found = store.silences.get(key, now);
+    if (!found) continue;
+    const entry = found.value;
+    if (entry.expire_on_resolve === true && event.action === 'resolve') {
+      store.silences.delete(key, now);
+      continue;
+    }
+    if (entry.begin === null || entry.begin === undefined || Number(entry.begin) <= now) event.silenced_by.push(String(entry.id ?? key));
+  }
+  event.silenced = event.silenced_by.length > 0;
+}

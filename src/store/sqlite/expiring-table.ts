@@ -1,0 +1,52 @@
+import type Database from 'better-sqlite3';
+
+export interface Expiring<T> {
+  readonly key: string;
+  readonly value: T;
+  /** Epoch seconds, or null for never (legacy: a Redis key without TTL). */
+  readonly expireAt: number | null;
+}
+
+type Row = { key: string; data: string; expire_at: number | null };
+
+/** A key → JSON table whose rows vanish at `expire_at`, as Redis keys with a TTL did: expired rows are never returned. */
+export class ExpiringTable<T> {
+  private readonly get$: Database.Statement;
+  private readonly put$: Database.Statement;
+  private readonly delete$: Database.Statement;
+  private readonly list$: Database.Statement;
+  private readonly purge$: Database.Statement;
+
+  constructor(db: Database.Database, table: string, key: string, data: string) {
+    const columns = `${key} AS key, ${data} AS data, expire_at`;
+    this.get$ = db.prepare(`SELECT ${columns} FROM ${table} WHERE ${key} = ? AND (expire_at IS NULL OR expire_at > ?)`);
+    this.put$ = db.prepare(`INSERT INTO ${table} (${key}, ${data}, expire_at) VALUES (?, ?, ?) ON CONFLICT(${key}) DO UPDATE SET ${data} = excluded.${data}, expire_at = excluded.expire_at`);
+    this.delete$ = db.prepare(`DELETE FROM ${table} WHERE ${key} = ? AND (expire_at IS NULL OR expire_at > ?)`);
+    this.list$ = db.prepare(`SELECT ${columns} FROM ${table} WHERE expire_at IS NULL OR expire_at > ? ORDER BY ${key}`);
+    this.purge$ = db.prepare(`DELETE FROM ${table} WHERE expire_at IS NOT NULL AND expire_at <= ?`);
+  }
+
+  private of(row: Row | undefined): Expiring<T> | null {
+    return row ? { key: row.key, value: JSON.parse(row.data) as T, expireAt: row.expire_at } : null;
+  }
+
+  get(key: string, now: number): Expiring<T> | null {
+    return this.of(this.get$.get(key, now) as Row | undefined);
+  }
+
+  put(key: string, value: T, expireAt: number | null): void {
+    this.put$.run(key, JSON.stringify(value), expireAt);
+  }
+
+  /** True when a live row was removed. */
+  delete(key: string, now: number): boolean {
+    const removed = this.delete$.run(key, now).changes > 0;
+    this.purge$.run(now);
+    return removed;
+  }
+
+  list(now: number): Expiring<T>[] {
+    this.purge$.run(now);
+    return (this.list$.all(now) as Row[]).map((row) => this.of(row)!);
+  }
+}
