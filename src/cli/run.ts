@@ -17,6 +17,8 @@ import { buildHttpSocket } from '../client/http-socket.js';
 import { redact, deepMerge } from '../config/index.js';
 import { listenerFrom, type ListenerFlags } from './listeners.js';
 import { ServerRole } from '../server/server-role.js';
+import { HandlerPipeline } from '../server/handling/index.js';
+import { removeClient } from '../server/client-removal.js';
 import { ClientRole } from '../client/client-role.js';
 import { nextLogLevel } from '../log.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
@@ -65,9 +67,18 @@ export function registerRun(program: Command): void {
       let current = settings;
       const transport = new InProcessTransport();
       const intake = new StoreIntake(store, () => current, systemClock, logger);
-      intake.onEvent((processed) =>
-        logger.debug({ client: processed.event.client.name, check: processed.event.check.name, action: processed.event.action, occurrences: processed.event.occurrences }, 'event processed'),
-      );
+      const handlers = new HandlerPipeline({
+        settings: () => current,
+        store,
+        logger,
+        now: Date.now,
+        spawn: spawnCommand,
+        deleteClient: (name) => removeClient(store, intake, name, Date.now()),
+      });
+      intake.onEvent((processed) => {
+        logger.debug({ client: processed.event.client.name, check: processed.event.check.name, action: processed.event.action, occurrences: processed.event.occurrences }, 'event processed');
+        if (processed.handle) handlers.handle(processed.event);
+      });
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger });
       const client = new ClientRole({ clock: systemClock, transport, intake, run, logger });
@@ -77,11 +88,15 @@ export function registerRun(program: Command): void {
         const payload = { ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: VERSION, timestamp: Math.floor(Date.now() / 1000) };
         const outcome = receiveKeepalive(store, s, payload, Date.now());
         if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
-        else if (outcome.registration) logger.info({ client: local.name, event: outcome.registration.id }, 'new client registration');
+        else if (outcome.registration) {
+          logger.info({ client: local.name, event: outcome.registration.id }, 'new client registration');
+          handlers.handle(outcome.registration);
+        }
       };
       const apply = (s: Settings) => {
         current = s;
         limiter.setLimit(spawnLimit(s));
+        handlers.checkSettings(s);
         register(s);
         client.apply(s);
         server.apply(s);
@@ -159,6 +174,7 @@ export function registerRun(program: Command): void {
         await httpSocket?.close();
         const grace = setTimeout(() => void stopAllGroups(), 10_000);
         await client.stop();
+        if (!(await handlers.drain(10_000))) logger.warn({ pending: handlers.pending }, 'handlers still running at stop: their processes are stopped');
         clearTimeout(grace);
         await stopAllGroups();
         await watcher.close();

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeTree, removeTree } from '../helpers/tree.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTree, removeTree, writeTree } from '../helpers/tree.js';
 import { startInstance, getJson } from '../helpers/instance.js';
 import { tcpExchange } from '../helpers/net.js';
 
@@ -53,15 +55,36 @@ test('legacy API basic auth: 401 with the realm, a password with ":" works (DECI
   assert.equal((await getJson(`${api}/events`, { method: 'PUT' })).status, 401, 'auth runs before routing');
 });
 
-test('a client with deregister: true leaves a deregistration event when it stops', async (t) => {
-  const root = makeTree({ 'conf.d/a.json': { client: { ...client, deregister: true, deregistration: { team: 'ops' } } } });
+test('a client with deregister: true sends its deregistration event through its handler when it stops', async (t) => {
+  const root = makeTree({});
+  const record = join(root, 'deregistration.json');
+  writeTree(root, {
+    'conf.d/a.json': {
+      client: { ...client, deregister: true, deregistration: { team: 'ops', handler: 'record' } },
+      handlers: { record: { type: 'pipe', command: `cat > ${record}` } },
+    },
+  });
+  const instance = await startInstance(root);
+  t.after(async () => {
+    await instance.daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  assert.equal(await instance.daemon.stop('SIGTERM'), 0);
+  const event = JSON.parse(readFileSync(record, 'utf8'));
+  assert.deepEqual([event.check.output, event.check.status, event.check.handler, event.check.team, event.action], ['client initiated deregistration', 1, 'record', 'ops', 'create']);
+});
+
+test('the built-in deregistration handler deletes the client when it stops', async (t) => {
+  const root = makeTree({ 'conf.d/a.json': { client: { ...client, deregister: true } } });
   let instance = await startInstance(root);
   t.after(async () => {
     await instance.daemon.stop('SIGKILL');
     removeTree(root);
   });
   assert.equal(await instance.daemon.stop('SIGTERM'), 0);
+  const output = instance.daemon.logs.find((l) => l.msg === 'handler extension output' && l.handler === 'deregistration');
+  assert.deepEqual(output?.output, ['deleted client seq']);
   instance = await startInstance(root);
-  const event = (await getJson(`${instance.api}/events/seq/deregistration`)).body;
-  assert.deepEqual([event.check.output, event.check.status, event.check.handler, event.check.team], ['client initiated deregistration', 1, 'deregistration', 'ops']);
+  assert.equal((await getJson(`${instance.api}/events/seq/deregistration`)).status, 404, 'the deletion resolved the deregistration event');
+  assert.equal((await getJson(`${instance.api}/results/seq/deregistration`)).status, 404, 'and removed its results');
 });

@@ -9,6 +9,7 @@ import type { ResultIntake } from '../../server/intake.js';
 import { prepareResult } from '../../server/result-validation.js';
 import { sendList, legacyQuery } from './http.js';
 import { schemaProblems } from '../../config/schemas.js';
+import { removeClient, resolveEvent } from '../../server/client-removal.js';
 import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
@@ -118,9 +119,8 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     if (!visible(deps.store.getClient(name))) return reply.code(404).send();
     const query = legacyQuery(req.url);
     const expire = /^[0-9]+$/.test(query.invalidate_expire ?? '') ? Math.floor(deps.now() / 1000) + Number(query.invalidate_expire) : null;
-    const events = deps.store.listEvents(name);
-    void Promise.allSettled(events.map((event) => resolveEvent(event))).then(() =>
-      deps.store.deleteClient(name, 'invalidate' in query ? { until: expire } : undefined),
+    void removeClient(deps.store, deps.intake, name, deps.now(), 'invalidate' in query ? { until: expire } : undefined).catch((error) =>
+      deps.logger.error({ err: error, client: name }, 'failed to delete client'),
     );
     return reply.code(202).send(issued());
   });
@@ -140,22 +140,12 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return reply.code(202).send(issued());
   });
 
-  // resolve_event: an OK result with force_resolve, from the event's client (a source targets the proxy).
-  const resolveEvent = (event: Record<string, unknown>) => {
-    const now = Math.floor(deps.now() / 1000);
-    const { history: _history, ...check } = event.check as Record<string, unknown>;
-    const client = event.client as Record<string, unknown>;
-    return deps.intake.submit({
-      client: String(client.name),
-      check: { ...check, name: String(check.name), output: 'Resolving on request of the API', status: 0, force_resolve: true, issued: now, executed: now },
-      ...(typeof client.signature === 'string' ? { signature: client.signature } : {}),
-    });
-  };
+  const resolve = (event: Record<string, unknown>) => resolveEvent(deps.intake, event, deps.now());
   route('DELETE', '/events/:client/:check', async (req, reply) => {
     const { client, check } = req.params as { client: string; check: string };
     const event = deps.store.getEvent(client, check);
     if (!event) return reply.code(404).send();
-    await resolveEvent(event);
+    await resolve(event);
     return reply.code(202).send(issued());
   });
   route('POST', '/resolve', async (req, reply) => {
@@ -163,7 +153,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     if (!body || typeof body.client !== 'string' || typeof body.check !== 'string') return reply.code(400).send();
     const event = deps.store.getEvent(body.client, body.check);
     if (!event) return reply.code(404).send();
-    await resolveEvent(event);
+    await resolve(event);
     return reply.code(202).send(issued());
   });
   route('POST', '/request', (req, reply) => {

@@ -1,0 +1,52 @@
+import type { SqliteStore } from '../../store/index.js';
+import type { EventDraft } from '../event-model.js';
+
+/** Built-in extension filters (reference §10.12), effective only where a handler lists them. */
+export const EXTENSION_FILTERS = new Set(['occurrences', 'check_dependencies']);
+
+/** The `occurrences` extension (occ 1.2.0): the reason it filters, or null to pass. Non-integer settings disable it. */
+export function occurrencesFilter(event: EventDraft): string | null {
+  const check = event.check;
+  const n = check.occurrences ?? 1;
+  const refresh = check.refresh ?? 1800;
+  if (event.action === 'resolve') {
+    if (typeof n !== 'number') return null; // Ruby raises comparing; safe_run's status 2 passes the event
+    if (event.occurrences_watermark >= n) return null;
+  }
+  if (!Number.isInteger(n) || !Number.isInteger(refresh)) return null;
+  const wanted = n as number;
+  if (event.occurrences < wanted) return 'not enough occurrences';
+  if (event.occurrences > wanted && (event.action === 'create' || event.action === 'flapping')) {
+    const interval = Number.isInteger(check.interval) && (check.interval as number) > 0 ? (check.interval as number) : 60;
+    const count = Math.floor((refresh as number) / interval);
+    if (count !== 0 && (event.occurrences - wanted) % count !== 0) return `only handling every ${count} occurrences`;
+  }
+  return null;
+}
+
+/** The `check_dependencies` extension: filtered while any dependency has a current event. Read from the store, not over HTTP. */
+export function checkDependenciesFilter(event: EventDraft, store: SqliteStore): string | null {
+  const dependencies = event.check.dependencies;
+  if (!Array.isArray(dependencies)) return null;
+  const client = String(event.client.name);
+  for (const raw of dependencies) {
+    const dependency = String(raw);
+    const slash = dependency.lastIndexOf('/');
+    if (slash < 0) {
+      if (store.getEvent(client, dependency)) return 'event exists for check dependency';
+      continue;
+    }
+    const [owner, check] = [dependency.slice(0, slash), dependency.slice(slash + 1)];
+    if (owner.startsWith('subscription:')) {
+      const subscription = owner.slice('subscription:'.length);
+      const found = store.listEvents().some((e) => {
+        const subs = (e.client as { subscriptions?: unknown } | undefined)?.subscriptions;
+        return (e.check as { name?: unknown }).name === check && Array.isArray(subs) && subs.includes(subscription);
+      });
+      if (found) return 'event exists for check dependency';
+    } else if (store.getEvent(owner, check)) {
+      return 'event exists for check dependency';
+    }
+  }
+  return null;
+}

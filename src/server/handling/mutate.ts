@@ -1,0 +1,29 @@
+import type { Settings } from '../../config/settings.js';
+import type { SpawnResult, SpawnOptions } from '../../execute/spawn.js';
+import type { EventDraft } from '../event-model.js';
+import type { Handler } from './resolve.js';
+
+export type Spawner = (command: string, options: SpawnOptions) => Promise<SpawnResult>;
+export type Mutation = { ok: true; data: string } | { ok: false; error: string; output?: string; status?: number };
+
+/** The event as handlers see it (reference §13.6): full output, string history, no null last_state_change. */
+export function eventJson(event: EventDraft): string {
+  if (event.last_state_change !== null) return JSON.stringify(event);
+  const { last_state_change: _absent, ...rest } = event;
+  return JSON.stringify(rest);
+}
+
+/** Legacy mutate_event (reference §13.4): a settings mutator is a pipe; `json` and `only_check_output` are built in. */
+export async function mutateEvent(handler: Handler, event: EventDraft, json: () => string, settings: Settings, spawn: Spawner): Promise<Mutation> {
+  const name = typeof handler.mutator === 'string' ? handler.mutator : 'json';
+  const mutator = settings.mutators[name] as { command?: string; timeout?: number } | undefined;
+  if (mutator) {
+    if (typeof mutator.command !== 'string') return { ok: false, error: `mutator ${name} has no command` };
+    const run = await spawn(mutator.command, { stdin: json(), timeout: mutator.timeout });
+    if (run.status !== 0) return { ok: false, error: 'mutator error', output: run.output, status: run.status };
+    return { ok: true, data: run.output };
+  }
+  if (name === 'json' || name === 'ruby_hash') return { ok: true, data: json() };
+  if (name === 'only_check_output') return { ok: true, data: String(event.check.output ?? '') };
+  return { ok: false, error: 'unknown mutator' };
+}

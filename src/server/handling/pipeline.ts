@@ -1,0 +1,154 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../../config/settings.js';
+import type { SqliteStore } from '../../store/index.js';
+import { Limiter } from '../../execute/limiter.js';
+import type { EventDraft } from '../event-model.js';
+import { resolveHandlers, handlerNames, type Handler } from './resolve.js';
+import { filterEvent } from './filter.js';
+import { mutateEvent, eventJson, type Spawner } from './mutate.js';
+import { deliver, type Delivery } from './deliver.js';
+
+export interface PipelineDeps {
+  readonly settings: () => Settings;
+  readonly store: SqliteStore;
+  readonly logger: Logger;
+  /** Milliseconds; filters' `when` windows are read against it. */
+  readonly now: () => number;
+  readonly spawn: Spawner;
+  /** The built-in `deregistration` handler: removes the client as the API's DELETE /clients does. */
+  readonly deleteClient: (name: string) => Promise<boolean>;
+  readonly zone?: string;
+}
+
+interface Tuning {
+  handler_concurrency?: number;
+  handler_queue_limit?: number;
+  handler_timeout?: number;
+}
+
+export interface PipelineCounters {
+  events: number;
+  handled: number;
+  filtered: number;
+  failed: number;
+  dropped: number;
+}
+
+const lines = (output: string | undefined) => (output ?? '').split(/\n+/).filter((l) => l !== '');
+
+/**
+ * Events to handlers, off the intake path (reference §13): each handler has its own queue and a share of the
+ * concurrency, so a hung or slow handler only delays itself; filters run at once, mutators and handlers in the queue.
+ */
+export class HandlerPipeline {
+  private readonly log: Logger;
+  private readonly overall = new Limiter(16);
+  private readonly queues = new Map<string, Limiter>();
+  private readonly inFlight = new Set<Promise<void>>();
+  readonly counters: PipelineCounters = { events: 0, handled: 0, filtered: 0, failed: 0, dropped: 0 };
+
+  constructor(private readonly deps: PipelineDeps) {
+    this.log = deps.logger.child({ component: 'handlers' });
+  }
+
+  private tuning(): Required<Pick<Tuning, 'handler_concurrency' | 'handler_queue_limit'>> & Tuning {
+    const raw = (this.deps.settings().raw.checkbridge ?? {}) as Tuning;
+    return { handler_concurrency: raw.handler_concurrency ?? 16, handler_queue_limit: raw.handler_queue_limit ?? 10_000, handler_timeout: raw.handler_timeout ?? 600 };
+  }
+
+  /** Warns once per settings load about handlers that can never run here. */
+  checkSettings(settings: Settings): void {
+    for (const [name, handler] of Object.entries(settings.handlers)) {
+      if ((handler as { type?: string }).type === 'transport') this.log.warn({ handler: name }, 'transport handlers are not supported: checkbridge has no message broker; events for this handler are logged and skipped');
+    }
+  }
+
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  /** process_event: resolve the handlers, filter each, and queue the survivors. Never throws, never waits. */
+  handle(event: EventDraft): void {
+    this.counters.events++;
+    const settings = this.deps.settings();
+    const ids = { client: event.client.name, check: event.check.name, event: event.id, action: event.action };
+    const { handlers, errors } = resolveHandlers(settings, handlerNames(event.check));
+    for (const error of errors) this.log.error({ ...ids, handler: error.name }, error.message);
+    let json: string | undefined;
+    const lazyJson = () => (json ??= eventJson(event));
+    const now = this.deps.now();
+    for (const handler of handlers) {
+      let filtered;
+      try {
+        filtered = filterEvent(handler, event, { settings, store: this.deps.store, now, log: this.log, ...(this.deps.zone ? { zone: this.deps.zone } : {}) });
+      } catch (error) {
+        this.log.error({ ...ids, handler: handler.name, err: error }, 'filter failed; event handled');
+        filtered = null;
+      }
+      if (filtered) {
+        this.counters.filtered++;
+        this.log.info({ ...ids, handler: handler.name, ...(filtered.filter ? { filter: filtered.filter } : {}), ...(filtered.reason ? { reason: filtered.reason } : {}) }, filtered.message);
+        continue;
+      }
+      this.enqueue(handler, event, lazyJson, ids);
+    }
+  }
+
+  private enqueue(handler: Handler, event: EventDraft, json: () => string, ids: Record<string, unknown>): void {
+    const tuning = this.tuning();
+    this.overall.setLimit(tuning.handler_concurrency);
+    let queue = this.queues.get(handler.name);
+    if (!queue) this.queues.set(handler.name, (queue = new Limiter(1)));
+    queue.setLimit(Math.max(1, Math.ceil(tuning.handler_concurrency / 4)));
+    if (queue.queued >= tuning.handler_queue_limit) {
+      this.counters.dropped++;
+      this.log.error({ ...ids, handler: handler.name, queued: queue.queued }, 'handler queue is full: event not handled by this handler');
+      return;
+    }
+    const job = queue
+      .run(() => this.overall.run(() => this.run(handler, event, json, tuning.handler_timeout)))
+      .then((delivery) => this.report(handler, delivery, ids))
+      .catch((error: unknown) => {
+        this.counters.failed++;
+        this.log.error({ ...ids, handler: handler.name, err: error }, 'handler error');
+      })
+      .finally(() => this.inFlight.delete(job));
+    this.inFlight.add(job);
+  }
+
+  private async run(handler: Handler, event: EventDraft, json: () => string, timeout: number | undefined): Promise<Delivery> {
+    if (handler.type === 'extension') return this.extension(handler, event, json);
+    const mutation = await mutateEvent(handler, event, json, this.deps.settings(), this.deps.spawn);
+    if (!mutation.ok) return { ok: false, error: mutation.error, ...(mutation.output !== undefined ? { output: mutation.output } : {}), ...(mutation.status !== undefined ? { status: mutation.status } : {}) };
+    return deliver(handler, mutation.data, this.deps.spawn, timeout);
+  }
+
+  private async extension(handler: Handler, event: EventDraft, json: () => string): Promise<Delivery> {
+    if (handler.name === 'debug') return { ok: true, output: json(), status: 0 };
+    const name = String(event.client.name);
+    const deleted = await this.deps.deleteClient(name).catch(() => false);
+    return deleted ? { ok: true, output: `deleted client ${name}`, status: 0 } : { ok: false, output: `error deleting client ${name}`, status: 2 };
+  }
+
+  private report(handler: Handler, delivery: Delivery, ids: Record<string, unknown>): void {
+    const fields = { ...ids, handler: handler.name, type: handler.type ?? 'pipe' };
+    if (delivery.ok) this.counters.handled++;
+    else this.counters.failed++;
+    if (delivery.skipped) return void this.log.debug({ ...fields, reason: delivery.skipped }, 'handler skipped');
+    if (delivery.error) return void this.log.error({ ...fields, error: delivery.error, ...(delivery.output !== undefined ? { output: lines(delivery.output), status: delivery.status } : {}) }, delivery.error === 'mutator error' ? 'mutator error' : 'handler error');
+    if (delivery.output !== undefined) {
+      const message = handler.type === 'extension' ? 'handler extension output' : 'handler output';
+      if (delivery.ok) this.log.info({ ...fields, output: lines(delivery.output), status: delivery.status }, message);
+      else this.log.error({ ...fields, output: lines(delivery.output), status: delivery.status }, message);
+    }
+  }
+
+  /** Waits for queued and running handlers, at most `ms`; true when all finished. */
+  async drain(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.inFlight.size > 0 && Date.now() < deadline) {
+      await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, Math.max(1, deadline - Date.now())))]);
+    }
+    return this.inFlight.size === 0;
+  }
+}
