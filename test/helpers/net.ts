@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { createSocket } from 'node:dgram';
 
 /** Sends `payload` over one TCP connection (optionally in pieces) and returns everything the peer answered. */
@@ -29,4 +29,39 @@ export function udpSend(port: number, payload: string): Promise<void> {
       else resolve();
     });
   });
+}
+
+export interface Collector {
+  readonly port: number;
+  /** One entry per TCP connection (its whole payload) or per UDP datagram. */
+  readonly received: string[];
+  close(): Promise<void>;
+}
+
+/** A TCP server on 127.0.0.1, port 0, that keeps what each connection sent. */
+export function tcpCollector(): Promise<Collector> {
+  const received: string[] = [];
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk.toString()));
+    socket.on('end', () => {
+      received.push(data);
+      socket.end();
+    });
+    socket.on('error', () => undefined);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ port: (server.address() as { port: number }).port, received, close: () => new Promise((r) => server.close(() => r())) }),
+    ),
+  );
+}
+
+export function udpCollector(): Promise<Collector> {
+  const received: string[] = [];
+  const socket = createSocket('udp4');
+  socket.on('message', (message) => received.push(message.toString()));
+  return new Promise((resolve) =>
+    socket.bind(0, '127.0.0.1', () => resolve({ port: socket.address().port, received, close: () => new Promise((r) => socket.close(() => r())) })),
+  );
 }

@@ -34,7 +34,13 @@ export interface PipelineCounters {
   dropped: number;
 }
 
-const lines = (output: string | undefined) => (output ?? '').split(/\n+/).filter((l) => l !== '');
+// Logged output is capped: a handler that floods its output must not flood the log.
+const MAX_LOGGED_OUTPUT = 64 * 1024;
+function lines(output: string | undefined): string[] {
+  let text = output ?? '';
+  if (text.length > MAX_LOGGED_OUTPUT) text = `${text.slice(0, MAX_LOGGED_OUTPUT)}\n[checkbridge: ${text.length - MAX_LOGGED_OUTPUT} more characters not logged]`;
+  return text.split(/\n+/).filter((l) => l !== '');
+}
 
 /**
  * Events to handlers, off the intake path (reference §13): each handler has its own queue and a share of the
