@@ -6,6 +6,7 @@ import { systemClock } from '../schedule/clock.js';
 import { InProcessTransport } from '../transport/index.js';
 import { Limiter } from '../execute/limiter.js';
 import { spawnCommand, stopAllGroups } from '../execute/spawn.js';
+import { RemoteSpawner } from '../execute/remote-spawner.js';
 import { join } from 'node:path';
 import { SqliteStore } from '../store/index.js';
 import { StoreIntake } from '../server/store-intake.js';
@@ -67,12 +68,14 @@ export function registerRun(program: Command): void {
       let current = settings;
       const transport = new InProcessTransport();
       const intake = new StoreIntake(store, () => current, systemClock, logger);
+      // Handlers fork from a helper process: pipe handlers at full rate must not stall intake (test/bench/handlers).
+      const handlerSpawner = new RemoteSpawner();
       const handlers = new HandlerPipeline({
         settings: () => current,
         store,
         logger,
         now: Date.now,
-        spawn: spawnCommand,
+        spawn: handlerSpawner.spawn,
         deleteClient: (name) => removeClient(store, intake, name, Date.now()),
       });
       intake.onEvent((processed) => {
@@ -177,6 +180,7 @@ export function registerRun(program: Command): void {
         if (!(await handlers.drain(10_000))) logger.warn({ pending: handlers.pending }, 'handlers still running at stop: their processes are stopped');
         clearTimeout(grace);
         await stopAllGroups();
+        await handlerSpawner.close();
         await watcher.close();
         await transport.close();
         store.close();

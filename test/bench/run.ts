@@ -2,12 +2,14 @@
 import { benchConfigLoad } from './config-load.bench.js';
 import { benchExecute } from './execute.bench.js';
 import { benchIntake } from './intake.bench.js';
+import { benchHandlers } from './handlers.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
   config: benchConfigLoad,
   execute: benchExecute,
   intake: benchIntake,
+  handlers: benchHandlers,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
