@@ -7,6 +7,8 @@ export interface ListenerFlags {
   socketPort?: string;
   agentBind?: string;
   agentPort?: string;
+  v2Bind?: string;
+  v2Port?: string;
 }
 
 function port(text: string, what: string): number {
@@ -17,15 +19,15 @@ function port(text: string, what: string): number {
 
 /** Flag beats environment beats settings beats default, for one listener's address. */
 export function listenerFrom(
-  name: 'api' | 'socket' | 'agent',
+  name: 'api' | 'socket' | 'agent' | 'v2',
   flags: ListenerFlags,
   configured: { bind?: string | undefined; port?: number | undefined },
   defaults: { bind: string; port: number },
   env = process.env,
 ): { bind: string; port: number } {
   const upper = name.toUpperCase();
-  const flagBind = { api: flags.apiBind, socket: flags.socketBind, agent: flags.agentBind }[name];
-  const flagPort = { api: flags.apiPort, socket: flags.socketPort, agent: flags.agentPort }[name];
+  const flagBind = { api: flags.apiBind, socket: flags.socketBind, agent: flags.agentBind, v2: flags.v2Bind }[name];
+  const flagPort = { api: flags.apiPort, socket: flags.socketPort, agent: flags.agentPort, v2: flags.v2Port }[name];
   const bind = flagBind ?? env[`CHECKBRIDGE_${upper}_BIND`] ?? configured.bind ?? defaults.bind;
   const portText = flagPort ?? env[`CHECKBRIDGE_${upper}_PORT`];
   return { bind, port: portText !== undefined ? port(portText, `--${name}-port`) : configured.port ?? defaults.port };

@@ -20,6 +20,11 @@ import { listenerFrom, type ListenerFlags } from './listeners.js';
 import { ServerRole } from '../server/server-role.js';
 import { HandlerPipeline } from '../server/handling/index.js';
 import { removeClient } from '../server/client-removal.js';
+import { translateEvent } from '../v2/translate.js';
+import { runPipelines } from '../v2/pipelines.js';
+import { buildV2Api } from '../api/v2/server.js';
+import { TokenIssuer, newSigningKey } from '../auth/tokens.js';
+import { ensureAdmin } from '../auth/bootstrap.js';
 import { ClientRole } from '../client/client-role.js';
 import { nextLogLevel } from '../log.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
@@ -47,6 +52,8 @@ export function registerRun(program: Command): void {
     .option('--agent-bind <host>', 'agent HTTP API address (env CHECKBRIDGE_AGENT_BIND; settings client.http_socket.bind)')
     .option('--agent-port <port>', 'agent HTTP API port (env CHECKBRIDGE_AGENT_PORT; settings client.http_socket.port; default 3031)')
     .option('--socket-bind <host>', 'client socket address (env CHECKBRIDGE_SOCKET_BIND; settings client.socket.bind)')
+    .option('--v2-bind <host>', 'v2 API address (env CHECKBRIDGE_V2_BIND; settings checkbridge.v2_api.bind; default 127.0.0.1)')
+    .option('--v2-port <port>', 'v2 API port, 0 picks one (env CHECKBRIDGE_V2_PORT; settings checkbridge.v2_api.port; default 8080)')
     .option('--socket-port <port>', 'client socket TCP+UDP port (env CHECKBRIDGE_SOCKET_PORT; settings client.socket.port; default 3030)')
     .action(async (positional: string[], flags: RunFlags) => {
       const { logger, level } = loggerFrom(flags.logLevel);
@@ -77,6 +84,13 @@ export function registerRun(program: Command): void {
         now: Date.now,
         spawn: handlerSpawner.spawn,
         deleteClient: (name) => removeClient(store, intake, name, Date.now()),
+      });
+      // Every legacy event is also a core/v2 event, written in the same transaction (the two APIs tell one story).
+      const namespace = () => String((current.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
+      intake.withinTransaction((processed) => {
+        const v2 = translateEvent(processed.event, processed.history, namespace());
+        store.v2.putEntity(namespace(), String(v2.entity.metadata.name), v2.entity);
+        store.v2.putEvent(namespace(), String(v2.entity.metadata.name), String(v2.check.metadata.name), v2);
       });
       intake.onEvent((processed) => {
         logger.debug({ client: processed.event.client.name, check: processed.event.check.name, action: processed.event.action, occurrences: processed.event.occurrences }, 'event processed');
@@ -137,6 +151,23 @@ export function registerRun(program: Command): void {
       const apiAddress = api.server.address() as { address: string; port: number };
       logger.info({ address: `${apiAddress.address}:${apiAddress.port}` }, 'legacy API listening');
 
+      await ensureAdmin(store.v2, process.env, (line) => process.stderr.write(line + '\n'));
+      const v2Api = buildV2Api({
+        store,
+        tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)),
+        logger,
+        now: Date.now,
+        spawn: handlerSpawner.spawn,
+        runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, handlerSpawner.spawn, logger).catch((error) => logger.error({ err: error }, 'pipeline failed')),
+      });
+      const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number } } | undefined)?.v2_api ?? {});
+      const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
+      await v2Api.listen({ host: v2Listen.bind, port: v2Listen.port }).catch((error: NodeJS.ErrnoException) => {
+        throw new CheckbridgeError('CB_LISTEN', `v2 API ${v2Listen.bind}:${v2Listen.port}: ${error.code ?? error.message}`);
+      });
+      const v2Address = v2Api.server.address() as { address: string; port: number };
+      logger.info({ address: `${v2Address.address}:${v2Address.port}` }, 'v2 API listening');
+
       const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
       const httpSocket = httpConfig.enabled === false ? null : buildHttpSocket({ settings: () => current, intake, now: Date.now });
       if (httpSocket) {
@@ -174,6 +205,7 @@ export function registerRun(program: Command): void {
         clearInterval(monitors);
         await socket?.close();
         await api.close();
+        await v2Api.close();
         await httpSocket?.close();
         const grace = setTimeout(() => void stopAllGroups(), 10_000);
         await client.stop();

@@ -13,6 +13,8 @@ export interface Processed {
   readonly event: EventDraft;
   /** Whether the event goes on to handlers (reference §10.7). */
   readonly handle: boolean;
+  /** The stored history with execution times (the v2 translation needs them). */
+  readonly history: readonly HistoryEntry[];
 }
 
 export type ProcessOutcome = { ok: true; processed: Processed } | { ok: false; reason: string };
@@ -64,5 +66,5 @@ export function processResult(store: SqliteStore, settings: Settings, result: Ch
   const decision = registryUpdate(event);
   if (decision.update === 'store') store.putEvent(key, name, event as unknown as Record<string, unknown>);
   else if (decision.update === 'remove') store.deleteEvent(key, name);
-  return { ok: true, processed: { event, handle: decision.process } };
+  return { ok: true, processed: { event, handle: decision.process, history } };
 }

@@ -20,6 +20,7 @@ export class StoreIntake implements ResultIntake {
   private queue: Pending[] = [];
   private scheduled = false;
   private readonly listeners: ((processed: Processed, result: CheckResult) => void)[] = [];
+  private readonly committers: ((processed: Processed) => void)[] = [];
   private readonly log: Logger;
 
   constructor(
@@ -33,6 +34,11 @@ export class StoreIntake implements ResultIntake {
 
   onEvent(listener: (processed: Processed, result: CheckResult) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Runs inside the transaction that stores the event: what it writes commits with the event, or not at all. */
+  withinTransaction(writer: (processed: Processed) => void): void {
+    this.committers.push(writer);
   }
 
   submit(result: CheckResult): Promise<void> {
@@ -55,7 +61,10 @@ export class StoreIntake implements ResultIntake {
       this.store.transaction(() => {
         for (const pending of batch) {
           const outcome = processResult(this.store, settings, pending.result, this.clock.now());
-          if (outcome.ok) done.push({ pending, processed: outcome.processed, error: null });
+          if (outcome.ok) {
+            for (const writer of this.committers) writer(outcome.processed);
+            done.push({ pending, processed: outcome.processed, error: null });
+          }
           else done.push({ pending, processed: null, error: new Error(outcome.reason) });
         }
       });

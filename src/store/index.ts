@@ -1,2 +1,3 @@
 export { SqliteStore, type StoredResult, type HistoryEntry } from './sqlite/store.js';
+export { V2Store, type ApiKeyRow } from './sqlite/v2-store.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';

@@ -7,15 +7,24 @@ export interface Instance {
   readonly socket: number;
   readonly api: string;
   readonly agent: string;
+  /** The v2 API's base URL. */
+  readonly v2: string;
 }
 
+/** The admin password every test instance starts with. */
+export const ADMIN_PASSWORD = 'checkbridge-test-admin';
+export const adminBasic = { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') };
+
 /** A real `checkbridge run` on port 0 everywhere, with the chosen addresses read from its logs. */
-export async function startInstance(root: string, extra: string[] = []): Promise<Instance> {
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', ...extra]);
+export async function startInstance(root: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Instance> {
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', ...extra], {
+    env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
+  });
   const socketLine = await daemon.waitFor((l) => l.msg === 'client socket listening');
   const apiLine = await daemon.waitFor((l) => l.msg === 'legacy API listening');
   const agentLine = await daemon.waitFor((l) => l.msg === 'agent API listening');
-  return { daemon, socket: Number(String(socketLine.tcp).split(':').pop()), api: `http://${apiLine.address}`, agent: `http://${agentLine.address}` };
+  const v2Line = await daemon.waitFor((l) => l.msg === 'v2 API listening');
+  return { daemon, socket: Number(String(socketLine.tcp).split(':').pop()), api: `http://${apiLine.address}`, agent: `http://${agentLine.address}`, v2: `http://${v2Line.address}` };
 }
 
 export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {

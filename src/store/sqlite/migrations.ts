@@ -12,6 +12,16 @@ export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE silences (id TEXT PRIMARY KEY, data TEXT NOT NULL, expire_at INTEGER) WITHOUT ROWID;
    CREATE TABLE aggregate_members (name TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (name, member)) WITHOUT ROWID;
    CREATE TABLE stashes (path TEXT PRIMARY KEY, content TEXT NOT NULL, expire_at INTEGER) WITHOUT ROWID;`,
+  // 3: the v2 API: events, entities and resources by namespace; users, API keys (hashes only), sessions, secrets.
+  `CREATE TABLE v2_events (namespace TEXT NOT NULL, entity TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL,
+     PRIMARY KEY (namespace, entity, check_name)) WITHOUT ROWID;
+   CREATE TABLE v2_entities (namespace TEXT NOT NULL, name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (namespace, name)) WITHOUT ROWID;
+   CREATE TABLE v2_resources (kind TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL, data TEXT NOT NULL,
+     PRIMARY KEY (kind, namespace, name)) WITHOUT ROWID;
+   CREATE TABLE users (name TEXT PRIMARY KEY, data TEXT NOT NULL) WITHOUT ROWID;
+   CREATE TABLE api_keys (key_hash TEXT PRIMARY KEY, username TEXT NOT NULL, created_by TEXT NOT NULL, created_at INTEGER NOT NULL, hint TEXT NOT NULL) WITHOUT ROWID;
+   CREATE TABLE auth_sessions (id TEXT PRIMARY KEY, username TEXT NOT NULL, refresh_id TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+   CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

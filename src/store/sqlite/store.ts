@@ -5,6 +5,7 @@ import { CheckbridgeError } from '../../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ExpiringTable } from './expiring-table.js';
 import { AggregateTable } from './aggregate-table.js';
+import { V2Store } from './v2-store.js';
 
 export interface HistoryEntry {
   readonly status: number;
@@ -28,12 +29,15 @@ export class SqliteStore {
   readonly silences: ExpiringTable<Record<string, unknown>>;
   readonly stashes: ExpiringTable<unknown>;
   readonly aggregates: AggregateTable;
+  /** The v2 API's tables. */
+  readonly v2: V2Store;
 
   private constructor(db: Database.Database) {
     this.db = db;
     this.silences = new ExpiringTable(db, 'silences', 'id', 'data');
     this.stashes = new ExpiringTable(db, 'stashes', 'path', 'content');
     this.aggregates = new AggregateTable(db);
+    this.v2 = new V2Store(db);
     const prepare = (sql: string) => db.prepare(sql);
     this.statements = {
       getClient: prepare('SELECT data FROM clients WHERE name = ?'),

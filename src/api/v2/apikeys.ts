@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
+import { paginate } from './paginate.js';
+import { hashApiKey } from '../../auth/tokens.js';
+import type { ApiKeyRow } from '../../store/index.js';
+
+/** A stored key shows only its hint: the key itself is never stored, only its hash. */
+const view = (row: ApiKeyRow, name = `${row.hint}…`) => ({ metadata: { name, created_by: row.createdBy }, username: row.username, created_at: row.createdAt });
+
+/** API keys (spec 2.3/4.5, reference v2-api §3.3); the routes are for cluster admins only (checked by the server). */
+export function registerApiKeyRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
+  const v2 = deps.store.v2;
+  app.post('/api/core/v2/apikeys', (request, reply) => {
+    const body = request.body as { username?: unknown } | null;
+    if (!body || typeof body.username !== 'string' || body.username === '') return fail(reply, 'invalid', 'username is required');
+    const user = v2.getUser(body.username);
+    if (!user) return fail(reply, 'invalid', 'user does not exist');
+    if (user.provider && user.provider !== 'basic') return fail(reply, 'invalid', `API keys are not supported for users of external authentication providers (${String(user.provider)})`);
+    const key = randomUUID();
+    v2.putApiKey({ keyHash: hashApiKey(key), username: body.username, createdBy: callerOf(request).username, createdAt: nowS(deps), hint: key.slice(0, 8) });
+    return reply.code(201).header('Location', `/api/core/v2/apikeys/${key}`).type('application/json').send();
+  });
+  app.get('/api/core/v2/apikeys', (request, reply) => paginate(request, reply, v2.listApiKeys().map((row) => view(row))));
+  app.get('/api/core/v2/apikeys/:key', (request, reply) => {
+    const key = (request.params as { key: string }).key;
+    const row = v2.getApiKey(hashApiKey(key));
+    return row ? view(row, key) : fail(reply, 'notFound', 'not found');
+  });
+  app.delete('/api/core/v2/apikeys/:key', (request, reply) => {
+    const key = (request.params as { key: string }).key;
+    return v2.deleteApiKey(hashApiKey(key)) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+  });
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { verifyPassword } from '../../auth/passwords.js';
+import { hashApiKey } from '../../auth/tokens.js';
+import { nowS, type Caller, type V2ApiDeps } from './context.js';
+
+const text = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/plain; charset=utf-8').send(body);
+
+function basic(request: FastifyRequest): { user: string; password: string } | null {
+  const header = request.headers.authorization ?? '';
+  if (!header.startsWith('Basic ')) return null;
+  const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** A local user whose password matches, and who is not disabled. */
+export async function checkPassword(deps: V2ApiDeps, user: string, password: string): Promise<Record<string, any> | null> {
+  const record = deps.store.v2.getUser(user);
+  if (!record || record.disabled || typeof record.password_hash !== 'string') return null;
+  return (await verifyPassword(password, record.password_hash)) ? record : null;
+}
+
+/** Who is calling, from `Bearer <access token>` (its session still open) or `Key <api key>` (not revoked). */
+export async function authenticate(deps: V2ApiDeps, request: FastifyRequest): Promise<Caller | null> {
+  const header = request.headers.authorization ?? '';
+  if (header.startsWith('Bearer ')) {
+    const claims = await deps.tokens.verify(header.slice(7), 'access', { nowS: nowS(deps) });
+    if (!claims || !deps.store.v2.getSession(claims.session_id)) return null;
+    const user = deps.store.v2.getUser(claims.sub);
+    return user && !user.disabled ? { username: claims.sub, groups: (user.groups ?? []) as string[], viaKey: false } : null;
+  }
+  if (header.startsWith('Key ')) {
+    const key = deps.store.v2.getApiKey(hashApiKey(header.slice(4).trim()));
+    const user = key ? deps.store.v2.getUser(key.username) : null;
+    return key && user && !user.disabled ? { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true } : null;
+  }
+  return null;
+}
+
+/** The `/auth` family (reference v2-api §3.1): tokens from basic credentials, refresh, test, logout. */
+export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
+  const issue = async (username: string, groups: string[], sessionId: string) => {
+    const pair = await deps.tokens.issue(username, groups, sessionId, nowS(deps));
+    deps.store.v2.putSession(sessionId, username, pair.refresh_id, nowS(deps) + 12 * 3600, nowS(deps));
+    return { access_token: pair.access_token, expires_at: pair.expires_at, refresh_token: pair.refresh_token };
+  };
+  app.get('/auth', async (request, reply) => {
+    const credentials = basic(request);
+    if (!credentials) return text(reply, 401, 'Request unauthorized\n');
+    const user = await checkPassword(deps, credentials.user, credentials.password);
+    if (!user) return text(reply, 401, 'Unauthorized\n');
+    return issue(credentials.user, (user.groups ?? []) as string[], randomUUID());
+  });
+  app.get('/auth/test', async (request, reply) => {
+    const credentials = basic(request);
+    const user = credentials && (await checkPassword(deps, credentials.user, credentials.password));
+    return user ? reply.code(200).send() : text(reply, 401, 'Request unauthorized\n');
+  });
+  // Refresh: an access token (expired or not) and its session's current refresh token; reuse ends the session.
+  const refreshed = async (request: FastifyRequest, reply: FastifyReply, logout: boolean) => {
+    const header = request.headers.authorization ?? '';
+    const access = header.startsWith('Bearer ') ? await deps.tokens.verify(header.slice(7), 'access', { allowExpired: true, nowS: nowS(deps) }) : null;
+    if (!access) return text(reply, 401, 'Request unauthorized\n');
+    const body = request.body as { refresh_token?: unknown } | null;
+    if (!body || typeof body.refresh_token !== 'string') return text(reply, 400, 'refresh_token is required\n');
+    const refresh = await deps.tokens.verify(body.refresh_token, 'refresh', { nowS: nowS(deps) });
+    if (!refresh || refresh.sub !== access.sub || refresh.session_id !== access.session_id) return text(reply, 401, 'Request unauthorized\n');
+    const session = deps.store.v2.getSession(refresh.session_id);
+    if (!session || session.refreshId !== refresh.jti) {
+      deps.store.v2.deleteSession(refresh.session_id);
+      return text(reply, 400, 'invalid access token\n');
+    }
+    if (logout) {
+      deps.store.v2.deleteSession(refresh.session_id);
+      return reply.code(200).send();
+    }
+    const user = deps.store.v2.getUser(refresh.sub);
+    if (!user || user.disabled) return text(reply, 401, 'Unauthorized\n');
+    return issue(refresh.sub, (user.groups ?? []) as string[], refresh.session_id);
+  };
+  app.post('/auth/token', (request, reply) => refreshed(request, reply, false));
+  app.post('/auth/logout', (request, reply) => refreshed(request, reply, true));
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
+import { paginate } from './paginate.js';
+import { publishEvent } from '../../v2/events-service.js';
+import { shapeEvent } from '../../v2/event-shape.js';
+import { parseSelector, matchesSelector, eventFields, labelFields, SelectorError } from '../../v2/selectors.js';
+
+type Json = Record<string, any>;
+type Params = { namespace: string; entity?: string; check?: string };
+
+/** `fieldSelector` and `labelSelector`, each repeatable (joined with &&); null when one does not parse. */
+function selected(request: FastifyRequest, reply: FastifyReply, events: Json[]): Json[] | null {
+  const raw = new URLSearchParams(request.url.split('?')[1] ?? '');
+  let out = events;
+  for (const [param, fields] of [['fieldSelector', eventFields], ['labelSelector', labelFields]] as const) {
+    const values = raw.getAll(param);
+    if (values.length === 0) continue;
+    try {
+      const ops = parseSelector(values.join(' && '));
+      out = out.filter((event) => matchesSelector(ops, fields(event)));
+    } catch (error) {
+      if (!(error instanceof SelectorError)) throw error;
+      fail(reply, 'invalid', `failed to parse ${param}: ${error.message}`);
+      return null;
+    }
+  }
+  return out;
+}
+
+/** The events API (spec 4.2, reference v2-api §2): list, get, create or replace (201, empty), delete (204). */
+export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
+  const v2 = deps.store.v2;
+  const list = (request: FastifyRequest, reply: FastifyReply, events: Json[]) => {
+    const filtered = selected(request, reply, events);
+    return filtered === null ? reply : paginate(request, reply, filtered).map(shapeEvent);
+  };
+  app.get('/api/core/v2/events', (request, reply) => list(request, reply, v2.listEvents(null)));
+  app.get('/api/core/v2/namespaces/:namespace/events', (request, reply) => list(request, reply, v2.listEvents((request.params as Params).namespace)));
+  app.get('/api/core/v2/namespaces/:namespace/events/:entity', (request, reply) => {
+    const { namespace, entity } = request.params as Params;
+    return list(request, reply, v2.listEvents(namespace, entity));
+  });
+  app.get('/api/core/v2/namespaces/:namespace/events/:entity/:check', (request, reply) => {
+    const { namespace, entity, check } = request.params as Params;
+    const event = v2.getEvent(namespace, entity!, check!);
+    return event ? shapeEvent(event) : fail(reply, 'notFound', 'not found');
+  });
+  app.delete('/api/core/v2/namespaces/:namespace/events/:entity/:check', (request, reply) => {
+    const { namespace, entity, check } = request.params as Params;
+    return v2.deleteEvent(namespace, entity!, check!) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+  });
+
+  const write = (request: FastifyRequest, reply: FastifyReply) => {
+    const { namespace, entity, check } = request.params as Params;
+    const body = request.body as Json | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (event)');
+    // The URL names what the body may leave out; a body that says otherwise is refused (reference v2-api §2.2).
+    for (const [part, urlName] of [['entity', entity], ['check', check]] as const) {
+      const value = body[part];
+      if (!value || typeof value !== 'object') continue;
+      value.metadata ??= {};
+      if (value.metadata.namespace && value.metadata.namespace !== namespace) {
+        return fail(reply, 'invalid', `the namespace of the resource (${value.metadata.namespace}) does not match the namespace of the URI (${namespace})`);
+      }
+      if (urlName !== undefined) {
+        value.metadata.name ||= urlName;
+        if (value.metadata.name !== urlName) return fail(reply, 'invalid', `the name of the resource (${value.metadata.name}) does not match the name of the URI (${urlName})`);
+      }
+    }
+    if (request.method === 'PUT' && body.check && !body.check.interval && !body.check.cron) {
+      return fail(reply, 'invalid', 'check is invalid: check.interval or check.cron is required');
+    }
+    const outcome = publishEvent(v2, namespace, body, nowS(deps), callerOf(request)?.username);
+    if (!outcome.ok) return fail(reply, 'invalid', outcome.message);
+    deps.runPipelines(namespace, outcome.event);
+    return reply.code(201).type('application/json').send();
+  };
+  app.post('/api/core/v2/namespaces/:namespace/events', write);
+  app.post('/api/core/v2/namespaces/:namespace/events/:entity/:check', write);
+  app.put('/api/core/v2/namespaces/:namespace/events/:entity/:check', write);
+}

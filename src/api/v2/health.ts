@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { V2ApiDeps } from './context.js';
+
+const MEMBER_ID = 1;
+
+/** GET /health (spec 2.7, 4.3): always 200; the embedded SQLite store is the one cluster member. */
+export function registerHealthRoute(app: FastifyInstance, deps: V2ApiDeps): void {
+  app.get('/health', (request, reply) => {
+    const timeout = (request.query as { timeout?: string }).timeout;
+    if (timeout !== undefined && !/^-?\d+$/.test(timeout)) return reply.code(400).type('text/plain; charset=utf-8').send(`strconv.Atoi: parsing ${JSON.stringify(timeout)}: invalid syntax\n`);
+    let err = '';
+    try {
+      deps.store.db.prepare('SELECT 1').get();
+    } catch (error) {
+      err = (error as Error).message;
+    }
+    return {
+      Alarms: null,
+      ClusterHealth: [{ MemberID: MEMBER_ID, MemberIDHex: MEMBER_ID.toString(16), Name: 'checkbridge', Err: err, Healthy: err === '' }],
+      Header: { cluster_id: MEMBER_ID, member_id: MEMBER_ID, raft_term: 0 },
+    };
+  });
+}

@@ -1,0 +1,139 @@
+import type Database from 'better-sqlite3';
+
+type Json = Record<string, unknown>;
+type DataRow = { data: string };
+const parse = (row: DataRow | undefined) => (row ? (JSON.parse(row.data) as Json) : null);
+
+export interface ApiKeyRow {
+  readonly keyHash: string;
+  readonly username: string;
+  readonly createdBy: string;
+  readonly createdAt: number;
+  /** A non-secret hint shown in lists: the key's first 8 characters. */
+  readonly hint: string;
+}
+
+/** The v2 API's tables: events and entities per namespace, generic resources, users, API keys, sessions, secrets. */
+export class V2Store {
+  private readonly s: Record<string, Database.Statement>;
+
+  constructor(private readonly db: Database.Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      getEvent: p('SELECT data FROM v2_events WHERE namespace = ? AND entity = ? AND check_name = ?'),
+      putEvent: p('INSERT INTO v2_events VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
+      deleteEvent: p('DELETE FROM v2_events WHERE namespace = ? AND entity = ? AND check_name = ?'),
+      listEvents: p('SELECT data FROM v2_events WHERE namespace = ? ORDER BY entity, check_name'),
+      listEventsOf: p('SELECT data FROM v2_events WHERE namespace = ? AND entity = ? ORDER BY check_name'),
+      listAllEvents: p('SELECT data FROM v2_events ORDER BY namespace, entity, check_name'),
+      getEntity: p('SELECT data FROM v2_entities WHERE namespace = ? AND name = ?'),
+      putEntity: p('INSERT INTO v2_entities VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
+      getResource: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
+      putResource: p('INSERT INTO v2_resources VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
+      deleteResource: p('DELETE FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
+      listResources: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? ORDER BY name'),
+      getUser: p('SELECT data FROM users WHERE name = ?'),
+      putUser: p('INSERT INTO users VALUES (?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
+      countUsers: p('SELECT COUNT(*) AS n FROM users'),
+      getKey: p('SELECT key_hash AS keyHash, username, created_by AS createdBy, created_at AS createdAt, hint FROM api_keys WHERE key_hash = ?'),
+      putKey: p('INSERT INTO api_keys VALUES (?, ?, ?, ?, ?)'),
+      deleteKey: p('DELETE FROM api_keys WHERE key_hash = ?'),
+      listKeys: p('SELECT key_hash AS keyHash, username, created_by AS createdBy, created_at AS createdAt, hint FROM api_keys ORDER BY created_at, hint'),
+      getSession: p('SELECT id, username, refresh_id AS refreshId, expires_at AS expiresAt FROM auth_sessions WHERE id = ?'),
+      putSession: p('INSERT INTO auth_sessions VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET refresh_id = excluded.refresh_id, expires_at = excluded.expires_at'),
+      deleteSession: p('DELETE FROM auth_sessions WHERE id = ?'),
+      purgeSessions: p('DELETE FROM auth_sessions WHERE expires_at <= ?'),
+      getSecret: p('SELECT value FROM secrets WHERE name = ?'),
+      putSecret: p('INSERT OR IGNORE INTO secrets VALUES (?, ?)'),
+    };
+  }
+
+  getEvent(namespace: string, entity: string, check: string): Json | null {
+    return parse(this.s.getEvent!.get(namespace, entity, check) as DataRow | undefined);
+  }
+
+  putEvent(namespace: string, entity: string, check: string, event: Json): void {
+    this.s.putEvent!.run(namespace, entity, check, JSON.stringify(event));
+  }
+
+  deleteEvent(namespace: string, entity: string, check: string): boolean {
+    return this.s.deleteEvent!.run(namespace, entity, check).changes > 0;
+  }
+
+  /** Events of a namespace (all namespaces when null), optionally of one entity, in key order. */
+  listEvents(namespace: string | null, entity?: string): Json[] {
+    const rows = namespace === null ? this.s.listAllEvents!.all() : entity === undefined ? this.s.listEvents!.all(namespace) : this.s.listEventsOf!.all(namespace, entity);
+    return (rows as DataRow[]).map((r) => JSON.parse(r.data) as Json);
+  }
+
+  getEntity(namespace: string, name: string): Json | null {
+    return parse(this.s.getEntity!.get(namespace, name) as DataRow | undefined);
+  }
+
+  putEntity(namespace: string, name: string, entity: Json): void {
+    this.s.putEntity!.run(namespace, name, JSON.stringify(entity));
+  }
+
+  getResource(kind: string, namespace: string, name: string): Json | null {
+    return parse(this.s.getResource!.get(kind, namespace, name) as DataRow | undefined);
+  }
+
+  putResource(kind: string, namespace: string, name: string, resource: Json): void {
+    this.s.putResource!.run(kind, namespace, name, JSON.stringify(resource));
+  }
+
+  deleteResource(kind: string, namespace: string, name: string): boolean {
+    return this.s.deleteResource!.run(kind, namespace, name).changes > 0;
+  }
+
+  listResources(kind: string, namespace: string): Json[] {
+    return (this.s.listResources!.all(kind, namespace) as DataRow[]).map((r) => JSON.parse(r.data) as Json);
+  }
+
+  getUser(name: string): Json | null {
+    return parse(this.s.getUser!.get(name) as DataRow | undefined);
+  }
+
+  putUser(name: string, user: Json): void {
+    this.s.putUser!.run(name, JSON.stringify(user));
+  }
+
+  userCount(): number {
+    return (this.s.countUsers!.get() as { n: number }).n;
+  }
+
+  getApiKey(keyHash: string): ApiKeyRow | null {
+    return (this.s.getKey!.get(keyHash) as ApiKeyRow | undefined) ?? null;
+  }
+
+  putApiKey(row: ApiKeyRow): void {
+    this.s.putKey!.run(row.keyHash, row.username, row.createdBy, row.createdAt, row.hint);
+  }
+
+  deleteApiKey(keyHash: string): boolean {
+    return this.s.deleteKey!.run(keyHash).changes > 0;
+  }
+
+  listApiKeys(): ApiKeyRow[] {
+    return this.s.listKeys!.all() as ApiKeyRow[];
+  }
+
+  getSession(id: string): { id: string; username: string; refreshId: string; expiresAt: number } | null {
+    return (this.s.getSession!.get(id) as { id: string; username: string; refreshId: string; expiresAt: number } | undefined) ?? null;
+  }
+
+  putSession(id: string, username: string, refreshId: string, expiresAt: number, now: number): void {
+    this.s.purgeSessions!.run(now);
+    this.s.putSession!.run(id, username, refreshId, expiresAt);
+  }
+
+  deleteSession(id: string): void {
+    this.s.deleteSession!.run(id);
+  }
+
+  /** The named secret, created with `make()` on first use (for example the JWT signing key). */
+  secret(name: string, make: () => string): string {
+    this.s.putSecret!.run(name, make());
+    return (this.s.getSecret!.get(name) as { value: string }).value;
+  }
+}

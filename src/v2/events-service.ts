@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { V2Store } from '../store/index.js';
+import { eventProblem } from './validate.js';
+import { updateEvent } from './event-update.js';
+
+type Json = Record<string, any>;
+export type Publish = { ok: true; event: Json } | { ok: false; message: string };
+
+/** Reference v2-api §2.6: events about unknown proxies create the entity; a stored entity replaces the posted one. */
+function attachEntity(store: V2Store, namespace: string, event: Json): void {
+  const proxyName = event.check?.proxy_entity_name;
+  const name = proxyName || event.entity.metadata.name;
+  if (!proxyName && event.entity.entity_class === 'agent') return;
+  const stored = store.getEntity(namespace, name);
+  if (stored) {
+    event.entity = stored;
+    return;
+  }
+  const base: Json = proxyName ? { metadata: { name, namespace } } : structuredClone(event.entity);
+  const subscriptions = [...new Set([...((base.subscriptions ?? []) as string[]), `entity:${name}`])];
+  const entity = { ...base, entity_class: 'proxy', subscriptions, metadata: { ...base.metadata, name, namespace, ...(event.entity.metadata?.created_by ? { created_by: event.entity.metadata.created_by } : {}) } };
+  store.putEntity(namespace, name, entity);
+  event.entity = entity;
+}
+
+/**
+ * CreateOrReplace and the event store update: defaults, validation, id, created_by, proxy entity, history.
+ * Returns the stored event (metrics are passed on, never stored); the caller runs its pipelines.
+ */
+export function publishEvent(store: V2Store, namespace: string, body: Json, nowS: number, createdBy?: string): Publish {
+  const event: Json = structuredClone(body);
+  event.entity ??= undefined;
+  if (event.entity && typeof event.entity === 'object' && !event.entity.entity_class) event.entity.entity_class = 'proxy';
+  for (const part of ['entity', 'check'] as const) {
+    if (event[part] && typeof event[part] === 'object') {
+      event[part].metadata ??= {};
+      event[part].metadata.namespace ||= namespace;
+    }
+  }
+  const problem = eventProblem(event);
+  if (problem) return { ok: false, message: problem };
+  event.id ||= randomUUID();
+  if (createdBy) for (const part of [event, event.entity, event.check]) if (part) (part.metadata ??= {}).created_by = createdBy;
+  event.metadata = { ...(event.metadata ?? {}), namespace };
+  attachEntity(store, namespace, event);
+  if (!event.check) return { ok: true, event };
+  const entityName = String(event.entity.metadata.name);
+  const checkName = String(event.check.metadata.name);
+  const previous = store.getEvent(namespace, entityName, checkName);
+  const { metrics, ...rest } = event;
+  const updated = updateEvent(previous, rest, nowS);
+  store.putEvent(namespace, entityName, checkName, updated);
+  return { ok: true, event: metrics ? { ...updated, metrics } : updated };
+}

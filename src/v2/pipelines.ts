@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import type { V2Store } from '../store/index.js';
+import type { Spawner } from '../server/handling/mutate.js';
+import { deliver } from '../server/handling/deliver.js';
+import type { Handler } from '../server/handling/resolve.js';
+import { shapeEvent } from './event-shape.js';
+
+type Json = Record<string, any>;
+
+/** Built-in event filters of v2 pipelines. */
+const BUILTIN_FILTERS: Record<string, (event: Json) => boolean> = {
+  is_incident: (e) => Boolean(e.check && (e.check.status !== 0 || isResolution(e))),
+  not_silenced: (e) => !e.check?.is_silenced,
+  has_metrics: (e) => Boolean(e.metrics),
+};
+
+function isResolution(event: Json): boolean {
+  const history = (event.check?.history ?? []) as { status: number }[];
+  return history.length >= 2 && history.at(-2)!.status !== 0 && event.check.status === 0;
+}
+
+interface Step {
+  readonly handler: string;
+  readonly filters: string[];
+  readonly mutator: string | null;
+}
+
+/** The handler steps an event asks for: its pipelines' workflows, else `check.handlers`, plus `metrics.handlers`. */
+function stepsOf(store: V2Store, namespace: string, event: Json, log: Logger): Step[] {
+  const steps: Step[] = [];
+  for (const ref of (event.pipelines ?? []) as Json[]) {
+    const pipeline = store.getResource('Pipeline', namespace, String(ref.name));
+    if (!pipeline) {
+      log.error({ pipeline: ref.name, namespace }, 'pipeline not found');
+      continue;
+    }
+    for (const workflow of (pipeline.workflows ?? []) as Json[]) {
+      if (!workflow.handler?.name) continue;
+      steps.push({ handler: String(workflow.handler.name), filters: ((workflow.filters ?? []) as Json[]).map((f) => String(f.name)), mutator: workflow.mutator?.name ?? null });
+    }
+  }
+  if (steps.length === 0) for (const name of (event.check?.handlers ?? []) as string[]) steps.push({ handler: name, filters: [], mutator: null });
+  for (const name of (event.metrics?.handlers ?? []) as string[]) steps.push({ handler: name, filters: [], mutator: null });
+  return steps;
+}
+
+/** Runs an event through its pipelines (spec 4.2 rule 6): filters, mutator, then a pipe, tcp or udp handler. */
+export async function runPipelines(store: V2Store, namespace: string, event: Json, spawn: Spawner, log: Logger): Promise<void> {
+  const json = JSON.stringify(shapeEvent(event));
+  await Promise.all(
+    stepsOf(store, namespace, event, log).map(async (step) => {
+      const fields = { event: event.id, handler: step.handler, namespace };
+      const handler = store.getResource('Handler', namespace, step.handler);
+      if (!handler) return void log.error(fields, 'handler not found');
+      const filters = [...step.filters, ...((handler.filters ?? []) as string[])];
+      for (const name of filters) {
+        const builtin = BUILTIN_FILTERS[name];
+        if (!builtin) return void log.error({ ...fields, filter: name }, 'filter not found: only is_incident, not_silenced and has_metrics are built in');
+        if (!builtin(event)) return void log.info({ ...fields, filter: name }, 'event was filtered');
+      }
+      let data = json;
+      const mutatorName = step.mutator ?? handler.mutator ?? null;
+      if (mutatorName === 'only_check_output') data = String(event.check?.output ?? '');
+      else if (mutatorName && mutatorName !== 'json') {
+        const mutator = store.getResource('Mutator', namespace, String(mutatorName)) as { command?: string; timeout?: number } | null;
+        if (!mutator?.command) return void log.error({ ...fields, mutator: mutatorName }, 'mutator not found');
+        const run = await spawn(mutator.command, { stdin: json, timeout: mutator.timeout || undefined });
+        if (run.status !== 0) return void log.error({ ...fields, mutator: mutatorName, output: run.output, status: run.status }, 'mutator error');
+        data = run.output;
+      }
+      const delivery = await deliver({ ...handler, name: step.handler, type: String(handler.type ?? 'pipe'), timeout: handler.timeout || undefined } as Handler, data, spawn, 600);
+      if (delivery.error) log.error({ ...fields, error: delivery.error }, 'handler error');
+      else log[delivery.ok ? 'info' : 'error']({ ...fields, output: delivery.output, status: delivery.status }, 'handler output');
+    }),
+  );
+}

@@ -1,0 +1,63 @@
+import type { EventDraft } from '../server/event-model.js';
+import type { HistoryEntry } from '../store/index.js';
+
+type Json = Record<string, any>;
+
+const handlersOf = (check: Json): string[] => {
+  const list = check.handlers ?? check.handler;
+  return list === undefined || list === null ? [] : (Array.isArray(list) ? list : [list]).map(String);
+};
+
+/** A legacy event as a core/v2 Event (client → agent or proxy entity, `source` → proxy entity, history with times). */
+export function translateEvent(event: EventDraft, history: readonly HistoryEntry[], namespace: string): Json {
+  const client = event.client as Json;
+  const check = event.check as Json;
+  const name = String(client.name);
+  const subscriptions = ((client.subscriptions ?? []) as string[]).map((s) => (s === `client:${name}` ? `entity:${name}` : s));
+  if (!subscriptions.includes(`entity:${name}`)) subscriptions.push(`entity:${name}`);
+  const status = Number(check.status);
+  const state = event.action === 'flapping' ? 'flapping' : status === 0 ? 'passing' : 'failing';
+  const entity: Json = {
+    entity_class: client.type === 'proxy' || client.keepalives === false ? 'proxy' : 'agent',
+    system: { hostname: client.hostname ?? (client.type === 'proxy' ? undefined : name), network: { interfaces: null } },
+    subscriptions,
+    last_seen: Number(client.timestamp ?? 0),
+    deregister: client.deregister === true,
+    deregistration: client.deregistration?.handler ? { handler: client.deregistration.handler } : {},
+    metadata: { name, namespace },
+    svc_agent_version: client.type === 'proxy' ? '' : String(client.version ?? ''),
+  };
+  const v2Check: Json = {
+    command: check.command,
+    handlers: handlersOf(check),
+    high_flap_threshold: check.high_flap_threshold ?? 0,
+    interval: check.interval ?? 0,
+    low_flap_threshold: check.low_flap_threshold ?? 0,
+    publish: check.publish ?? false,
+    subscriptions: check.subscribers ?? [],
+    proxy_entity_name: check.source ?? '',
+    stdin: check.stdin ?? false,
+    cron: check.cron,
+    ttl: check.ttl ?? 0,
+    timeout: check.timeout ?? 0,
+    duration: check.duration,
+    executed: Number(check.executed ?? 0),
+    history: history.map((h) => ({ status: h.status, executed: h.executed })),
+    issued: Number(check.issued ?? 0),
+    output: String(check.output ?? ''),
+    state,
+    status,
+    total_state_change: Number(check.total_state_change ?? 0),
+    last_ok: event.last_ok ?? 0,
+    occurrences: event.occurrences,
+    occurrences_watermark: event.occurrences_watermark,
+    silenced: event.silenced_by.length > 0 ? event.silenced_by : undefined,
+    output_metric_format: check.output_metric_format ?? '',
+    output_metric_handlers: check.output_metric_handlers ?? null,
+    metadata: { name: String(check.name), namespace },
+    is_silenced: event.silenced,
+    scheduler: 'memory',
+    processed_by: 'checkbridge',
+  };
+  return { check: v2Check, entity, id: event.id, metadata: { namespace }, pipelines: null, sequence: 0, timestamp: event.timestamp };
+}
