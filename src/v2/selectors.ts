@@ -23,7 +23,8 @@ function tokenize(text: string): string[] {
       tokens.push(c);
       i++;
     } else {
-      const word = /^[A-Za-z_][\w./-]*/.exec(text.slice(i));
+      // Bare numbers (and values like 10.0.0.1) are accepted too; the reference lexer wanted them quoted.
+      const word = /^[A-Za-z_][\w./-]*|^[\d][\w.:-]*/.exec(text.slice(i));
       if (!word) throw new SelectorError(`unexpected '${c}'`);
       if (word[0].endsWith('.') || text[i + word[0].length] === '=') throw new SelectorError(`bad identifier ${word[0]}`);
       tokens.push(word[0]);
