@@ -7,6 +7,7 @@ import { registerRender } from './render.js';
 import { registerRun } from './run.js';
 import { registerExec } from './exec.js';
 import { registerSchedule } from './schedule.js';
+import { registerApiKey } from './api-key.js';
 import { translateLegacyArgs } from './legacy-args.js';
 
 function version(): string {
@@ -18,6 +19,8 @@ export function buildProgram(): Command {
   const program = new Command('checkbridge')
     .description('Runs legacy check configuration, serves its APIs, bridges events to v2, compiles to v2 resources')
     .version(version())
+    .option('--url <url>', 'a v2 API, for the client commands (env CHECKBRIDGE_URL; default http://127.0.0.1:8080)')
+    .option('--api-key <key>', 'authenticate the client commands with an API key (env CHECKBRIDGE_API_KEY)')
     .exitOverride()
     .showHelpAfterError();
   registerRun(program);
@@ -26,6 +29,7 @@ export function buildProgram(): Command {
   registerValidate(program);
   registerPrintConfig(program);
   registerRender(program);
+  registerApiKey(program);
   return program;
 }
 

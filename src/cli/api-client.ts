@@ -1,0 +1,50 @@
+import { CheckbridgeError } from '../errors.js';
+
+export interface ApiTarget {
+  readonly url: string;
+  readonly authorization: string;
+}
+
+interface ClientFlags {
+  url?: string;
+  apiKey?: string;
+}
+
+/** Where and how to call the v2 API: --url / CHECKBRIDGE_URL, then --api-key / CHECKBRIDGE_API_KEY, else a user's token. */
+export async function apiTarget(flags: ClientFlags, env = process.env): Promise<ApiTarget> {
+  const url = (flags.url ?? env.CHECKBRIDGE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  const key = flags.apiKey ?? env.CHECKBRIDGE_API_KEY;
+  if (key) return { url, authorization: `Key ${key}` };
+  const user = env.CHECKBRIDGE_USERNAME;
+  const password = env.CHECKBRIDGE_PASSWORD;
+  if (!user || password === undefined) throw new CheckbridgeError('CB_CLI_USAGE', 'no credentials: pass --api-key (or CHECKBRIDGE_API_KEY), or set CHECKBRIDGE_USERNAME and CHECKBRIDGE_PASSWORD');
+  const reply = await request({ url, authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') }, 'GET', '/auth');
+  if (reply.status !== 200) throw new CheckbridgeError('CB_RUNTIME', `${url}/auth: ${reply.status} ${reply.text.trim()}`);
+  return { url, authorization: `Bearer ${(JSON.parse(reply.text) as { access_token: string }).access_token}` };
+}
+
+export async function request(target: ApiTarget, method: string, path: string, body?: unknown): Promise<{ status: number; text: string; headers: Headers }> {
+  let response: Response;
+  try {
+    response = await fetch(target.url + path, {
+      method,
+      headers: { authorization: target.authorization, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch (error) {
+    throw new CheckbridgeError('CB_RUNTIME', `${target.url}: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}`);
+  }
+  return { status: response.status, text: await response.text(), headers: response.headers };
+}
+
+/** The API's message when the body is {"message","code"}, else the raw body, else the status (as sensuctl shows them). */
+export function apiError(reply: { status: number; text: string }): CheckbridgeError {
+  let message = reply.text.trim() || `the API returned: ${reply.status}`;
+  try {
+    const body = JSON.parse(reply.text) as { message?: string; Message?: string };
+    message = body.message ?? body.Message ?? message;
+  } catch {
+    /* not JSON */
+  }
+  return new CheckbridgeError('CB_RUNTIME', message);
+}
