@@ -3,6 +3,7 @@ import { benchConfigLoad } from './config-load.bench.js';
 import { benchExecute } from './execute.bench.js';
 import { benchIntake } from './intake.bench.js';
 import { benchHandlers } from './handlers.bench.js';
+import { benchV2Api } from './v2-api.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -10,6 +11,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   execute: benchExecute,
   intake: benchIntake,
   handlers: benchHandlers,
+  v2: benchV2Api,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
