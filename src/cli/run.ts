@@ -20,7 +20,10 @@ import { listenerFrom, type ListenerFlags } from './listeners.js';
 import { ServerRole } from '../server/server-role.js';
 import { HandlerPipeline } from '../server/handling/index.js';
 import { removeClient } from '../server/client-removal.js';
-import { translateEvent } from '../v2/translate.js';
+import { translateEvent, bridgeBody } from '../v2/translate.js';
+import { bridgeConfigOf } from '../bridge/config.js';
+import { BridgeSender } from '../bridge/sender.js';
+import { bridgeSummary, prometheusText } from '../bridge/metrics.js';
 import { runPipelines } from '../v2/pipelines.js';
 import { buildV2Api } from '../api/v2/server.js';
 import { TokenIssuer, newSigningKey } from '../auth/tokens.js';
@@ -32,6 +35,8 @@ import { withSourceOptions, sourcesFrom, type SourceFlags } from './sources.js';
 import { loggerFrom } from './logging.js';
 
 interface RunFlags extends SourceFlags, ListenerFlags {
+  bridgeUrl?: string;
+  bridgeApiKey?: string;
   stateDir?: string;
   logLevel?: string;
 }
@@ -54,6 +59,8 @@ export function registerRun(program: Command): void {
     .option('--socket-bind <host>', 'client socket address (env CHECKBRIDGE_SOCKET_BIND; settings client.socket.bind)')
     .option('--v2-bind <host>', 'v2 API address (env CHECKBRIDGE_V2_BIND; settings checkbridge.v2_api.bind; default 127.0.0.1)')
     .option('--v2-port <port>', 'v2 API port, 0 picks one (env CHECKBRIDGE_V2_PORT; settings checkbridge.v2_api.port; default 8080)')
+    .option('--bridge-url <url>', 'send every event to this v2 backend (env CHECKBRIDGE_BRIDGE_URL; settings bridge.url)')
+    .option('--bridge-api-key <key>', 'the backend API key (env CHECKBRIDGE_BRIDGE_API_KEY; settings bridge.api_key)')
     .option('--socket-port <port>', 'client socket TCP+UDP port (env CHECKBRIDGE_SOCKET_PORT; settings client.socket.port; default 3030)')
     .action(async (positional: string[], flags: RunFlags) => {
       const { logger, level } = loggerFrom(flags.logLevel);
@@ -87,15 +94,25 @@ export function registerRun(program: Command): void {
       });
       // Every legacy event is also a core/v2 event, written in the same transaction (the two APIs tell one story).
       const namespace = () => String((current.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
+      const bridge = bridgeConfigOf(settings.raw.bridge, flags);
       intake.withinTransaction((processed) => {
         const v2 = translateEvent(processed.event, processed.history, namespace());
-        store.v2.putEntity(namespace(), String(v2.entity.metadata.name), v2.entity);
-        store.v2.putEvent(namespace(), String(v2.entity.metadata.name), String(v2.check.metadata.name), v2);
+        const entity = String(v2.entity.metadata.name);
+        const check = String(v2.check.metadata.name);
+        store.v2.putEntity(namespace(), entity, v2.entity);
+        store.v2.putEvent(namespace(), entity, check, v2);
+        // The outbox row commits with the event, or neither does: nothing lost, nothing sent that was not stored.
+        if (bridge) store.outbox.add(bridge.namespace, entity, check, (seq) => JSON.stringify(bridgeBody(processed.event, processed.history, bridge.namespace, seq)), Date.now());
       });
+      const sender = bridge ? new BridgeSender(store.outbox, bridge, logger) : null;
+      const bridgeView = sender ? { status: () => sender.status, outbox: store.outbox } : null;
       intake.onEvent((processed) => {
         logger.debug({ client: processed.event.client.name, check: processed.event.check.name, action: processed.event.action, occurrences: processed.event.occurrences }, 'event processed');
         if (processed.handle) handlers.handle(processed.event);
+        sender?.kick();
       });
+      sender?.start();
+      const bridgeTimer = setInterval(() => sender?.kick(), 1000);
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger });
       const client = new ClientRole({ clock: systemClock, transport, intake, run, logger });
@@ -143,7 +160,7 @@ export function registerRun(program: Command): void {
               maxMessageBytes: (settings.raw.sensu as { server?: { max_message_size?: number } } | undefined)?.server?.max_message_size,
             });
       const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number };
-      const api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
+      const api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
       const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
       await api.listen({ host: apiListen.bind, port: apiListen.port }).catch((error: NodeJS.ErrnoException) => {
         throw new CheckbridgeError('CB_LISTEN', `legacy API ${apiListen.bind}:${apiListen.port}: ${error.code ?? error.message}`);
@@ -158,6 +175,8 @@ export function registerRun(program: Command): void {
         logger,
         now: Date.now,
         spawn: handlerSpawner.spawn,
+        annotations: () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])),
+        metrics: () => prometheusText(bridgeView, Date.now()),
         runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, handlerSpawner.spawn, logger).catch((error) => logger.error({ err: error }, 'pipeline failed')),
       });
       const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number } } | undefined)?.v2_api ?? {});
@@ -213,6 +232,8 @@ export function registerRun(program: Command): void {
         clearTimeout(grace);
         await stopAllGroups();
         await handlerSpawner.close();
+        clearInterval(bridgeTimer);
+        await sender?.stop();
         await watcher.close();
         await transport.close();
         store.close();

@@ -4,7 +4,7 @@ import { eventProblem } from './validate.js';
 import { updateEvent } from './event-update.js';
 
 type Json = Record<string, any>;
-export type Publish = { ok: true; event: Json } | { ok: false; message: string };
+export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string };
 
 /** Reference v2-api §2.6: events about unknown proxies create the entity; a stored entity replaces the posted one. */
 function attachEntity(store: V2Store, namespace: string, event: Json): void {
@@ -47,6 +47,8 @@ export function publishEvent(store: V2Store, namespace: string, body: Json, nowS
   const entityName = String(event.entity.metadata.name);
   const checkName = String(event.check.metadata.name);
   const previous = store.getEvent(namespace, entityName, checkName);
+  // A sender's replay (same event id and sequence, after a crash before it saw our answer) changes nothing.
+  if (previous && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence) return { ok: true, event: previous, replay: true };
   const { metrics, ...rest } = event;
   const updated = updateEvent(previous, rest, nowS);
   store.putEvent(namespace, entityName, checkName, updated);

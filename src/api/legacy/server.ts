@@ -10,6 +10,7 @@ import { prepareResult } from '../../server/result-validation.js';
 import { sendList, legacyQuery } from './http.js';
 import { schemaProblems } from '../../config/schemas.js';
 import { removeClient, resolveEvent } from '../../server/client-removal.js';
+import { bridgeSummary, type BridgeView } from '../../bridge/metrics.js';
 import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
@@ -22,6 +23,8 @@ export interface LegacyApiDeps {
   readonly intake: ResultIntake;
   readonly logger: Logger;
   readonly now: () => number;
+  /** The bridge's state for /info and /bridge; null when no bridge is configured. */
+  readonly bridge?: BridgeView | null;
 }
 
 /** DECISIONS 11: API-posted results without `source` belong to our own API client, under a neutral name. */
@@ -85,7 +88,11 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return reply.code(status >= 400 && status < 600 ? status : 500).send();
   });
 
-  route('GET', '/info', () => ({ sensu: { version: '1.9.0' }, transport: { name: 'in-process', connected: true }, redis: { connected: true }, servers: [] }));
+  route('GET', '/info', () => ({ sensu: { version: '1.9.0' }, transport: { name: 'in-process', connected: true }, redis: { connected: true }, servers: [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
+  route('GET', '/bridge', (_req, reply) => bridgeSummary(deps.bridge ?? null, deps.now()) ?? reply.code(404).send());
+  route('GET', '/bridge/dead_letters', (req, reply) =>
+    sendList(req, reply, (deps.bridge?.outbox.deadLetters() ?? []).map((d) => ({ seq: d.seq, namespace: d.namespace, entity: d.entity, check: d.check, status: d.status, message: d.message, failed_at: d.failedAt, event: JSON.parse(d.body) }))),
+  );
   route('GET', '/health', (_req, reply) => reply.code(204).send());
   route('GET', '/settings', (req) => {
     const settings = deps.settings().raw;

@@ -13,6 +13,10 @@ export interface V2ApiDeps {
   readonly spawn: Spawner;
   /** Events created through the API go through their pipelines here (after the store write). */
   readonly runPipelines: (namespace: string, event: Record<string, unknown>) => void;
+  /** Extra figures for the health body's `Annotations` (the bridge's outbox). */
+  readonly annotations?: () => Record<string, string>;
+  /** Prometheus text for GET /metrics. */
+  readonly metrics?: () => string;
 }
 
 export interface Caller {

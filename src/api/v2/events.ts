@@ -67,12 +67,13 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
         if (value.metadata.name !== urlName) return fail(reply, 'invalid', `the name of the resource (${value.metadata.name}) does not match the name of the URI (${urlName})`);
       }
     }
-    if (request.method === 'PUT' && body.check && !body.check.interval && !body.check.cron) {
-      return fail(reply, 'invalid', 'check is invalid: check.interval or check.cron is required');
+    // PUT names a check to schedule unless it says `publish: false` (results need no interval: reference v2-api §1.4).
+    if (request.method === 'PUT' && body.check && !body.check.interval && !body.check.cron && body.check.publish !== false) {
+      return fail(reply, 'invalid', 'check is invalid: check.interval or check.cron is required (or publish: false)');
     }
     const outcome = publishEvent(v2, namespace, body, nowS(deps), callerOf(request)?.username);
     if (!outcome.ok) return fail(reply, 'invalid', outcome.message);
-    deps.runPipelines(namespace, outcome.event);
+    if (!outcome.replay) deps.runPipelines(namespace, outcome.event);
     return reply.code(201).type('application/json').send();
   };
   app.post('/api/core/v2/namespaces/:namespace/events', write);

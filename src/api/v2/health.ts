@@ -18,6 +18,8 @@ export function registerHealthRoute(app: FastifyInstance, deps: V2ApiDeps): void
       Alarms: null,
       ClusterHealth: [{ MemberID: MEMBER_ID, MemberIDHex: MEMBER_ID.toString(16), Name: 'checkbridge', Err: err, Healthy: err === '' }],
       Header: { cluster_id: MEMBER_ID, member_id: MEMBER_ID, raft_term: 0 },
+      ...(deps.annotations ? { Annotations: deps.annotations() } : {}),
     };
   });
+  app.get('/metrics', (_request, reply) => reply.type('text/plain; version=0.0.4').send(deps.metrics?.() ?? ''));
 }

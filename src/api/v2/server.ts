@@ -27,7 +27,9 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   app.setErrorHandler((error, _request, reply) => {
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err: error }, 'v2 API error');
-    return fail(reply, status === 413 ? 'invalid' : status < 500 ? 'invalid' : 'internal', status < 500 ? (error as Error).message : 'internal error occurred');
+    if (status >= 500) return fail(reply, 'internal', 'internal error occurred');
+    // Fastify's own 4xx (bad JSON, 413 body too large, 415) keep their status, with code 1 (invalid argument).
+    return reply.code(status).header('X-Content-Type-Options', 'nosniff').send({ message: (error as Error).message, code: 1 });
   });
   registerHealthRoute(app, deps);
   registerAuthRoutes(app, deps);

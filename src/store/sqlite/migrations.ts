@@ -22,6 +22,13 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE api_keys (key_hash TEXT PRIMARY KEY, username TEXT NOT NULL, created_by TEXT NOT NULL, created_at INTEGER NOT NULL, hint TEXT NOT NULL) WITHOUT ROWID;
    CREATE TABLE auth_sessions (id TEXT PRIMARY KEY, username TEXT NOT NULL, refresh_id TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
    CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
+  // 4: the bridge's durable outbox (filled in the transaction that stores the event), dead letters, counters.
+  `CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, namespace TEXT NOT NULL, entity TEXT NOT NULL,
+     check_name TEXT NOT NULL, body TEXT NOT NULL, enqueued_at INTEGER NOT NULL);
+   CREATE INDEX outbox_by_key ON outbox (namespace, entity, check_name, seq);
+   CREATE TABLE dead_letters (seq INTEGER PRIMARY KEY, namespace TEXT NOT NULL, entity TEXT NOT NULL, check_name TEXT NOT NULL,
+     body TEXT NOT NULL, status INTEGER NOT NULL, message TEXT NOT NULL, failed_at INTEGER NOT NULL);
+   CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

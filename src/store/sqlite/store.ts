@@ -6,6 +6,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ExpiringTable } from './expiring-table.js';
 import { AggregateTable } from './aggregate-table.js';
 import { V2Store } from './v2-store.js';
+import { Outbox } from './outbox.js';
 
 export interface HistoryEntry {
   readonly status: number;
@@ -31,6 +32,8 @@ export class SqliteStore {
   readonly aggregates: AggregateTable;
   /** The v2 API's tables. */
   readonly v2: V2Store;
+  /** The bridge's outbox and dead letters. */
+  readonly outbox: Outbox;
 
   private constructor(db: Database.Database) {
     this.db = db;
@@ -38,6 +41,7 @@ export class SqliteStore {
     this.stashes = new ExpiringTable(db, 'stashes', 'path', 'content');
     this.aggregates = new AggregateTable(db);
     this.v2 = new V2Store(db);
+    this.outbox = new Outbox(db);
     const prepare = (sql: string) => db.prepare(sql);
     this.statements = {
       getClient: prepare('SELECT data FROM clients WHERE name = ?'),

@@ -1,0 +1,137 @@
+import { Agent, request } from 'undici';
+import type { Logger } from 'pino';
+import type { Outbox, OutboxRow } from '../store/index.js';
+import type { BridgeConfig } from './config.js';
+
+type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number; message: string } | { kind: 'retry'; reason: string };
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 30_000;
+
+/** 2xx delivered; 408, 429, 401, 403 and 5xx are the backend's state (retry); other 4xx are this event's fault (dead letter). */
+export function classify(status: number, text: string): Outcome {
+  if (status >= 200 && status < 300) return { kind: 'delivered' };
+  let message = text.trim();
+  try {
+    message = (JSON.parse(text) as { message?: string; Message?: string }).message ?? (JSON.parse(text) as { Message?: string }).Message ?? message;
+  } catch {
+    /* not JSON */
+  }
+  if (status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status)) return { kind: 'dead', status, message: message || `HTTP ${status}` };
+  return { kind: 'retry', reason: `HTTP ${status}${message ? `: ${message}` : ''}` };
+}
+
+/**
+ * Drains the outbox to a v2 backend: one PUT per event over keep-alive connections, at most one in flight per
+ * entity/check (order kept), several checks at once; a failing backend pauses all sends with capped, jittered backoff.
+ */
+export class BridgeSender {
+  private readonly agent: Agent;
+  private readonly inFlight = new Set<string>();
+  private active = 0;
+  private failures = 0;
+  private pausedUntil = 0;
+  private state = 'starting';
+  private stopped = false;
+  private scheduled: NodeJS.Timeout | null = null;
+  private readonly idle: (() => void)[] = [];
+  private readonly log: Logger;
+
+  constructor(private readonly outbox: Outbox, private readonly config: BridgeConfig, logger: Logger, private readonly now: () => number = Date.now) {
+    this.log = logger.child({ component: 'bridge', url: config.url });
+    this.agent = new Agent({ connections: config.concurrency, keepAliveTimeout: 30_000, connect: { timeout: config.timeout * 1000, ...(config.tls ?? {}) } });
+  }
+
+  get status(): string {
+    return this.state;
+  }
+
+  start(): void {
+    this.kick();
+  }
+
+  /** New rows may be waiting: pump soon (coalesced). */
+  kick(delayMs = 0): void {
+    if (this.stopped || this.scheduled) return;
+    this.scheduled = setTimeout(() => {
+      this.scheduled = null;
+      this.pump();
+    }, delayMs);
+  }
+
+  private setState(next: string, fields: Record<string, unknown> = {}): void {
+    if (next === this.state) return;
+    const previous = this.state;
+    this.state = next;
+    if (next === 'delivering') this.log.info({ ...fields, previous, ...this.outbox.stats(this.now()) }, 'bridge delivering');
+    else this.log.warn({ ...fields, reason: next, ...this.outbox.stats(this.now()) }, 'bridge cannot deliver: retrying with backoff');
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    const wait = this.pausedUntil - this.now();
+    if (wait > 0) return this.kick(wait);
+    if (this.active >= this.config.concurrency) return;
+    const heads = this.outbox.heads(this.config.concurrency * 4);
+    for (const row of heads) {
+      if (this.active >= this.config.concurrency) break;
+      const key = `${row.namespace}\u0000${row.entity}\u0000${row.check}`;
+      if (this.inFlight.has(key)) continue;
+      this.inFlight.add(key);
+      this.active++;
+      void this.send(row).then((outcome) => this.settle(row, key, outcome));
+    }
+    if (this.active === 0) this.idle.splice(0).forEach((resolve) => resolve());
+  }
+
+  private async send(row: OutboxRow): Promise<Outcome> {
+    const path = `/api/core/v2/namespaces/${encodeURIComponent(row.namespace)}/events/${encodeURIComponent(row.entity)}/${encodeURIComponent(row.check)}`;
+    try {
+      const response = await request(this.config.url + path, {
+        method: 'PUT',
+        dispatcher: this.agent,
+        headers: { authorization: `Key ${this.config.apiKey}`, 'content-type': 'application/json' },
+        body: row.body,
+        headersTimeout: this.config.timeout * 1000,
+        bodyTimeout: this.config.timeout * 1000,
+      });
+      return classify(response.statusCode, await response.body.text());
+    } catch (error) {
+      const e = error as { code?: string; message?: string; cause?: { code?: string } };
+      return { kind: 'retry', reason: e.code ?? e.cause?.code ?? e.message ?? String(error) };
+    }
+  }
+
+  private settle(row: OutboxRow, key: string, outcome: Outcome): void {
+    this.inFlight.delete(key);
+    this.active--;
+    if (this.stopped) {
+      if (outcome.kind === 'delivered') this.outbox.delivered(row.seq);
+      if (this.active === 0) this.idle.splice(0).forEach((resolve) => resolve());
+      return;
+    }
+    if (outcome.kind === 'delivered') {
+      this.outbox.delivered(row.seq);
+      this.failures = 0;
+      this.setState('delivering');
+    } else if (outcome.kind === 'dead') {
+      this.outbox.deadLetter(row, outcome.status, outcome.message, this.now());
+      this.log.error({ seq: row.seq, entity: row.entity, check: row.check, status: outcome.status, message: outcome.message }, 'bridge: backend refused the event; moved to dead letters');
+    } else {
+      // Sends that fail together (one outage seen by every connection) count as one failure.
+      if (this.now() >= this.pausedUntil) this.failures++;
+      const delay = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(this.failures - 1, 16)) * (0.5 + Math.random() * 0.5);
+      this.pausedUntil = Math.max(this.pausedUntil, this.now() + delay);
+      this.setState(outcome.reason);
+    }
+    this.pump();
+  }
+
+  /** Stops sending; waits (at most `ms`) for sends in flight, whose rows stay in the outbox unless delivered. */
+  async stop(ms = 5000): Promise<void> {
+    this.stopped = true;
+    if (this.scheduled) clearTimeout(this.scheduled);
+    if (this.active > 0) await Promise.race([new Promise<void>((resolve) => this.idle.push(resolve)), new Promise((r) => setTimeout(r, ms))]);
+    await this.agent.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,75 @@
+import type Database from 'better-sqlite3';
+
+export interface OutboxRow {
+  readonly seq: number;
+  readonly namespace: string;
+  readonly entity: string;
+  readonly check: string;
+  readonly body: string;
+  readonly enqueuedAt: number;
+}
+
+export interface DeadLetter extends Omit<OutboxRow, 'enqueuedAt'> {
+  readonly status: number;
+  readonly message: string;
+  readonly failedAt: number;
+}
+
+const COLUMNS = 'seq, namespace, entity, check_name AS "check", body, enqueued_at AS enqueuedAt';
+
+/** The bridge's outbox: rows leave only when delivered (or dead-lettered); order is kept per entity/check. */
+export class Outbox {
+  private readonly s: Record<string, Database.Statement>;
+
+  constructor(db: Database.Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      add: p('INSERT INTO outbox (namespace, entity, check_name, body, enqueued_at) VALUES (?, ?, ?, ?, ?)'),
+      heads: p(`SELECT ${COLUMNS} FROM outbox WHERE seq IN (SELECT MIN(seq) FROM outbox GROUP BY namespace, entity, check_name) ORDER BY seq LIMIT ?`),
+      remove: p('DELETE FROM outbox WHERE seq = ?'),
+      depth: p('SELECT COUNT(*) AS depth, MIN(enqueued_at) AS oldest FROM outbox'),
+      dead: p('INSERT OR REPLACE INTO dead_letters VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      deadList: p('SELECT seq, namespace, entity, check_name AS "check", body, status, message, failed_at AS failedAt FROM dead_letters ORDER BY seq'),
+      count: p('INSERT INTO counters VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value'),
+      counter: p('SELECT value FROM counters WHERE name = ?'),
+    };
+  }
+
+  /** Enqueues one event body; call inside the transaction that stores the event. Returns its sequence. */
+  add(namespace: string, entity: string, check: string, body: (seq: number) => string, nowMs: number): number {
+    // The body carries its own sequence (the backend's replay guard), so the row is written, then its body.
+    const seq = Number(this.s.add!.run(namespace, entity, check, '', nowMs).lastInsertRowid);
+    this.s.addBody ??= this.s.remove!.database.prepare('UPDATE outbox SET body = ? WHERE seq = ?');
+    this.s.addBody.run(body(seq), seq);
+    return seq;
+  }
+
+  /** The oldest undelivered row of each entity/check, oldest first. */
+  heads(limit: number): OutboxRow[] {
+    return this.s.heads!.all(limit) as OutboxRow[];
+  }
+
+  delivered(seq: number): void {
+    this.s.remove!.run(seq);
+    this.s.count!.run('delivered', 1);
+  }
+
+  deadLetter(row: OutboxRow, status: number, message: string, nowMs: number): void {
+    const db = this.s.remove!.database;
+    db.transaction(() => {
+      this.s.dead!.run(row.seq, row.namespace, row.entity, row.check, row.body, status, message, nowMs);
+      this.s.remove!.run(row.seq);
+      this.s.count!.run('dead_lettered', 1);
+    })();
+  }
+
+  deadLetters(): DeadLetter[] {
+    return this.s.deadList!.all() as DeadLetter[];
+  }
+
+  stats(nowMs: number): { depth: number; oldest_age_s: number; delivered: number; dead_lettered: number } {
+    const { depth, oldest } = this.s.depth!.get() as { depth: number; oldest: number | null };
+    const counter = (name: string) => (this.s.counter!.get(name) as { value: number } | undefined)?.value ?? 0;
+    return { depth, oldest_age_s: oldest === null ? 0 : Math.max(0, Math.round((nowMs - oldest) / 1000)), delivered: counter('delivered'), dead_lettered: counter('dead_lettered') };
+  }
+}
