@@ -28,6 +28,10 @@ export function classify(status: number, text: string): Outcome {
 export class BridgeSender {
   private readonly agent: Agent;
   private readonly inFlight = new Set<string>();
+  // Heads read in one query and sent from memory: re-reading per send was quadratic in the outbox depth.
+  private ready: OutboxRow[] = [];
+  // The last sequence sent per entity/check: a stale head read before its delivery is never sent twice.
+  private readonly sentUpTo = new Map<string, number>();
   private active = 0;
   private failures = 0;
   private pausedUntil = 0;
@@ -71,13 +75,19 @@ export class BridgeSender {
     if (this.stopped) return;
     const wait = this.pausedUntil - this.now();
     if (wait > 0) return this.kick(wait);
-    if (this.active >= this.config.concurrency) return;
-    const heads = this.outbox.heads(this.config.concurrency * 4);
-    for (const row of heads) {
-      if (this.active >= this.config.concurrency) break;
+    let refilled = false;
+    while (this.active < this.config.concurrency) {
+      if (this.ready.length === 0) {
+        if (refilled) break;
+        this.ready = this.outbox.heads(1000);
+        refilled = true;
+        continue;
+      }
+      const row = this.ready.shift()!;
       const key = `${row.namespace}\u0000${row.entity}\u0000${row.check}`;
-      if (this.inFlight.has(key)) continue;
+      if (this.inFlight.has(key) || row.seq <= (this.sentUpTo.get(key) ?? 0)) continue;
       this.inFlight.add(key);
+      this.sentUpTo.set(key, row.seq);
       this.active++;
       void this.send(row).then((outcome) => this.settle(row, key, outcome));
     }
@@ -118,6 +128,7 @@ export class BridgeSender {
       this.outbox.deadLetter(row, outcome.status, outcome.message, this.now());
       this.log.error({ seq: row.seq, entity: row.entity, check: row.check, status: outcome.status, message: outcome.message }, 'bridge: backend refused the event; moved to dead letters');
     } else {
+      this.sentUpTo.delete(key); // this row is the key's head again
       // Sends that fail together (one outage seen by every connection) count as one failure.
       if (this.now() >= this.pausedUntil) this.failures++;
       const delay = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(this.failures - 1, 16)) * (0.5 + Math.random() * 0.5);

@@ -4,6 +4,7 @@ import { benchExecute } from './execute.bench.js';
 import { benchIntake } from './intake.bench.js';
 import { benchHandlers } from './handlers.bench.js';
 import { benchV2Api } from './v2-api.bench.js';
+import { benchBridge } from './bridge.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -12,6 +13,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   intake: benchIntake,
   handlers: benchHandlers,
   v2: benchV2Api,
+  bridge: benchBridge,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');

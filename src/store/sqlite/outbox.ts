@@ -49,9 +49,12 @@ export class Outbox {
     return this.s.heads!.all(limit) as OutboxRow[];
   }
 
+  /** One commit for the row and the counter. */
   delivered(seq: number): void {
-    this.s.remove!.run(seq);
-    this.s.count!.run('delivered', 1);
+    this.s.remove!.database.transaction(() => {
+      this.s.remove!.run(seq);
+      this.s.count!.run('delivered', 1);
+    })();
   }
 
   deadLetter(row: OutboxRow, status: number, message: string, nowMs: number): void {
