@@ -24,6 +24,7 @@ export const ERRORS = {
   CB_RESULT_TOO_LARGE: { message: 'message exceeds the configured max message size', exitCode: 1, httpStatus: 413 },
   CB_LISTEN: { message: 'cannot listen', exitCode: 1, httpStatus: 500 },
   CB_RUNTIME: { message: 'runtime failure', exitCode: 1, httpStatus: 500 },
+  CB_COMPILE_UNMAPPED: { message: 'no v2 equivalent: kept as an annotation', exitCode: 0, httpStatus: 200 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

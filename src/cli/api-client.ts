@@ -39,6 +39,10 @@ export async function request(target: ApiTarget, method: string, path: string, b
 
 /** The API's message when the body is {"message","code"}, else the raw body, else the status (as sensuctl shows them). */
 export function apiError(reply: { status: number; text: string }): CheckbridgeError {
+  return new CheckbridgeError('CB_RUNTIME', apiMessage(reply));
+}
+
+export function apiMessage(reply: { status: number; text: string }): string {
   let message = reply.text.trim() || `the API returned: ${reply.status}`;
   try {
     const body = JSON.parse(reply.text) as { message?: string; Message?: string };
@@ -46,5 +50,5 @@ export function apiError(reply: { status: number; text: string }): CheckbridgeEr
   } catch {
     /* not JSON */
   }
-  return new CheckbridgeError('CB_RUNTIME', message);
+  return message;
 }

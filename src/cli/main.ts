@@ -8,6 +8,8 @@ import { registerRun } from './run.js';
 import { registerExec } from './exec.js';
 import { registerSchedule } from './schedule.js';
 import { registerApiKey } from './api-key.js';
+import { registerCompile } from './compile.js';
+import { registerCreate } from './create.js';
 import { translateLegacyArgs } from './legacy-args.js';
 
 function version(): string {
@@ -30,6 +32,8 @@ export function buildProgram(): Command {
   registerPrintConfig(program);
   registerRender(program);
   registerApiKey(program);
+  registerCompile(program);
+  registerCreate(program);
   return program;
 }
 

@@ -27,6 +27,12 @@ function has(data: unknown, segments: readonly string[]): boolean {
   return true;
 }
 
+/** Where a setting came from: the file that set it last (or its parent), with line and column. */
+export function locateSetting(files: readonly LoadedFile[], segments: readonly string[], message: string, code: Diagnostic['code'] = 'CB_CONFIG_RULE'): Diagnostic {
+  const diagnostic = traceViolation({ segments: [...segments], message } as Violation, files);
+  return { ...diagnostic, code };
+}
+
 // The file that set the offending value last; for a missing attribute, the one that set its parent last.
 function traceViolation(violation: Violation, files: readonly LoadedFile[]): Diagnostic {
   const { segments, message } = violation;

@@ -2,7 +2,7 @@ export type { Diagnostic } from './diagnostic.js';
 export { formatDiagnostic, pointerOf } from './diagnostic.js';
 export { resolveSources, type ConfigSources, type SourceOptions } from './sources.js';
 export { listConfigFiles, readConfigFile, type LoadedFile } from './load.js';
-export { buildSettings, type BuildOutcome } from './build.js';
+export { buildSettings, locateSetting, type BuildOutcome } from './build.js';
 export { loadSettings } from './load-settings.js';
 export { deepMerge } from './merge.js';
 export { redact, DEFAULT_REDACT_KEYS } from './redact.js';

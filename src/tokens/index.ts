@@ -1,2 +1,2 @@
-export { substituteTokens, substituteObject, unmatchedTokensOutput, type Substituted } from './substitute.js';
+export { substituteTokens, substituteObject, unmatchedTokensOutput, TOKEN, type Substituted } from './substitute.js';
 export { rubyToS, rubyInspect } from './render.js';

@@ -6,7 +6,8 @@ export interface Substituted<T> {
   readonly unmatched: readonly string[];
 }
 
-const TOKEN = /:::([^:].*?):::/g;
+/** A `:::path|default:::` token (shared with the compiler, which turns tokens into v2 templates). */
+export const TOKEN = /:::([^:].*?):::/g;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

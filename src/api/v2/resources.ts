@@ -36,11 +36,48 @@ export const KINDS: ResourceKind[] = [
       : null,
   },
   { path: 'mutators', type: 'Mutator', validate: (m) => (typeof m.command !== 'string' && m.type !== 'javascript' ? 'missing command' : null) },
+  {
+    path: 'checks',
+    type: 'CheckConfig',
+    validate: (c) =>
+      typeof c.command !== 'string' || c.command === '' ? 'missing command'
+      : c.publish === true && !c.cron && !(Number.isInteger(c.interval) && c.interval >= 1) ? 'interval must be greater than or equal to 1 (or set cron)'
+      : c.subscriptions !== undefined && c.subscriptions !== null && (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === '')) ? 'subscriptions must be non-empty strings'
+      : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0) ? 'ttl must be greater than the check interval'
+      : null,
+  },
+  { path: 'hooks', type: 'HookConfig', validate: (h) => (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null) },
+  {
+    path: 'filters',
+    type: 'EventFilter',
+    validate: (f) =>
+      !['allow', 'deny'].includes(f.action) ? 'action must be allow or deny'
+      : !Array.isArray(f.expressions) || f.expressions.some((e: unknown) => typeof e !== 'string') ? 'expressions must be an array of strings'
+      : null,
+  },
+  { path: 'entities', type: 'Entity', validate: (e) => (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null) },
+  { path: 'silenced', type: 'Silenced', validate: (s) => (!s.subscription && !s.check ? 'a silence needs a subscription or a check' : null) },
 ];
+
+/** Entities live with the ones events create; every other kind in the generic table. */
+function tableOf(v2: V2ApiDeps['store']['v2'], kind: ResourceKind) {
+  if (kind.type !== 'Entity') return {
+    get: (ns: string, name: string) => v2.getResource(kind.type, ns, name),
+    put: (ns: string, name: string, value: Json) => v2.putResource(kind.type, ns, name, value),
+    delete: (ns: string, name: string) => v2.deleteResource(kind.type, ns, name),
+    list: (ns: string) => v2.listResources(kind.type, ns),
+  };
+  return {
+    get: (ns: string, name: string) => v2.getEntity(ns, name),
+    put: (ns: string, name: string, value: Json) => v2.putEntity(ns, name, value),
+    delete: (ns: string, name: string) => v2.deleteEntity(ns, name),
+    list: (ns: string) => v2.listEntities(ns),
+  };
+}
 
 /** Generic namespaced CRUD (reference v2-api §2.2): POST creates (409 if it exists), PUT creates or replaces. */
 export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): void {
-  const v2 = deps.store.v2;
+  const table = tableOf(deps.store.v2, kind);
   const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
   const write = (mode: 'create' | 'upsert') => (request: FastifyRequest, reply: FastifyReply) => {
     const { namespace, name } = request.params as { namespace: string; name?: string };
@@ -54,20 +91,43 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must not be empty and may hold only letters, digits, _ . - :');
     const problem = kind.validate(body);
     if (problem) return fail(reply, 'invalid', problem);
-    if (mode === 'create' && v2.getResource(kind.type, namespace, metadata.name)) return fail(reply, 'exists', 'resource already exists');
+    if (mode === 'create' && table.get(namespace, metadata.name)) return fail(reply, 'exists', 'resource already exists');
     metadata.created_by = callerOf(request).username;
-    v2.putResource(kind.type, namespace, String(metadata.name), { ...body, metadata: shapeMetadata(metadata) });
+    table.put(namespace, String(metadata.name), { ...body, metadata: shapeMetadata(metadata) });
     return reply.code(201).type('application/json').send();
   };
-  app.get(base, (request, reply) => paginate(request, reply, v2.listResources(kind.type, (request.params as { namespace: string }).namespace)));
+  app.get(base, (request, reply) => paginate(request, reply, table.list((request.params as { namespace: string }).namespace)));
   app.get(`${base}/:name`, (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
-    return v2.getResource(kind.type, namespace, name) ?? fail(reply, 'notFound', 'not found');
+    return table.get(namespace, name) ?? fail(reply, 'notFound', 'not found');
   });
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));
   app.delete(`${base}/:name`, (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
-    return v2.deleteResource(kind.type, namespace, name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+    return table.delete(namespace, name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+  });
+}
+
+/** Namespaces (cluster-wide): PUT creates or keeps, GET lists, DELETE refuses while anything lives in it. */
+export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
+  const v2 = deps.store.v2;
+  app.get('/api/core/v2/namespaces', (request, reply) => paginate(request, reply, v2.listResources('Namespace', '').map((n) => ({ name: n.name }))));
+  app.get('/api/core/v2/namespaces/:name', (request, reply) => {
+    const found = v2.getResource('Namespace', '', (request.params as { name: string }).name);
+    return found ? { name: found.name } : fail(reply, 'notFound', 'not found');
+  });
+  app.put('/api/core/v2/namespaces/:name', (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    const body = (request.body ?? {}) as Json;
+    if (body.name !== undefined && body.name !== name) return fail(reply, 'invalid', `the name of the resource (${String(body.name)}) does not match the name of the URI (${name})`);
+    if (!NAME.test(name)) return fail(reply, 'invalid', 'name must not be empty and may hold only letters, digits, _ . - :');
+    v2.putResource('Namespace', '', name, { name });
+    return reply.code(201).type('application/json').send();
+  });
+  app.delete('/api/core/v2/namespaces/:name', (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    if (v2.listEvents(name).length > 0 || v2.listEntities(name).length > 0) return fail(reply, 'invalid', `namespace ${name} is not empty`);
+    return v2.deleteResource('Namespace', '', name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });
 }

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { ADMIN_GROUP, fail, type V2ApiDeps } from './context.js';
 import { authenticate, registerAuthRoutes } from './auth.js';
 import { registerEventRoutes } from './events.js';
-import { registerResourceRoutes, KINDS } from './resources.js';
+import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resources.js';
 import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
 import { registerHealthRoute } from './health.js';
@@ -35,6 +35,7 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerAuthRoutes(app, deps);
   registerEventRoutes(app, deps);
   for (const kind of KINDS) registerResourceRoutes(app, deps, kind);
+  registerNamespaceRoutes(app, deps);
   registerApiKeyRoutes(app, deps);
   registerUserRoutes(app, deps);
   return app;

@@ -28,6 +28,8 @@ export class V2Store {
       listAllEvents: p('SELECT data FROM v2_events ORDER BY namespace, entity, check_name'),
       getEntity: p('SELECT data FROM v2_entities WHERE namespace = ? AND name = ?'),
       putEntity: p('INSERT INTO v2_entities VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
+      deleteEntity: p('DELETE FROM v2_entities WHERE namespace = ? AND name = ?'),
+      listEntities: p('SELECT data FROM v2_entities WHERE namespace = ? ORDER BY name'),
       getResource: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
       putResource: p('INSERT INTO v2_resources VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
       deleteResource: p('DELETE FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
@@ -72,6 +74,14 @@ export class V2Store {
 
   putEntity(namespace: string, name: string, entity: Json): void {
     this.s.putEntity!.run(namespace, name, JSON.stringify(entity));
+  }
+
+  deleteEntity(namespace: string, name: string): boolean {
+    return this.s.deleteEntity!.run(namespace, name).changes > 0;
+  }
+
+  listEntities(namespace: string): Json[] {
+    return (this.s.listEntities!.all(namespace) as DataRow[]).map((r) => JSON.parse(r.data) as Json);
   }
 
   getResource(kind: string, namespace: string, name: string): Json | null {

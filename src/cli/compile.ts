@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { formatDiagnostic } from '../config/index.js';
+import { compileSettings, formatResources, writeResources, type OutputFormat } from '../compile/index.js';
+import { SqliteStore } from '../store/index.js';
+import { CheckbridgeError } from '../errors.js';
+import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+
+interface CompileFlags extends SourceFlags {
+  namespace: string;
+  format: string;
+  out?: string;
+  fromState?: string;
+}
+
+const FORMATS: OutputFormat[] = ['yaml', 'wrapped-json', 'json'];
+
+/** Silence entries from a checkbridge state directory, with their remaining expiry. */
+function silencesFrom(dir: string): Record<string, unknown>[] {
+  const path = join(dir, 'checkbridge.db');
+  if (!existsSync(path)) throw new CheckbridgeError('CB_CLI_USAGE', `--from-state: ${path} does not exist`);
+  const store = SqliteStore.open(path);
+  try {
+    const now = Math.floor(Date.now() / 1000);
+    return store.silences.list(now).map((e) => ({ ...e.value, expire: e.expireAt === null ? -1 : e.expireAt - now }));
+  } finally {
+    store.close();
+  }
+}
+
+export function registerCompile(program: Command): void {
+  withSourceOptions(program.command('compile'))
+    .description('compile legacy configuration into core/v2 resources (exit 1 when it is invalid)')
+    .argument('[sources...]', 'conf.d directories or files')
+    .option('--namespace <ns>', 'the namespace of the resources', 'default')
+    .option('--format <format>', 'yaml, wrapped-json or json', 'yaml')
+    .option('--out <dir>', 'write one file per resource kind into DIR instead of stdout')
+    .option('--from-state <dir>', 'also emit the silences stored in this state directory')
+    .action((positional: string[], flags: CompileFlags) => {
+      if (!FORMATS.includes(flags.format as OutputFormat)) throw new CheckbridgeError('CB_CLI_USAGE', `--format must be one of ${FORMATS.join(', ')}`);
+      const outcome = loadFrom(flags, positional);
+      if (!outcome.settings) {
+        for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
+        process.stderr.write('configuration is invalid: nothing compiled\n');
+        process.exitCode = 1;
+        return;
+      }
+      const silences = flags.fromState ? silencesFrom(flags.fromState) : [];
+      const result = compileSettings(outcome.settings, outcome.files, flags.namespace, silences);
+      const format = flags.format as OutputFormat;
+      if (flags.out) for (const path of writeResources(flags.out, result.resources, format)) process.stderr.write(`wrote ${path}\n`);
+      else process.stdout.write(formatResources(result.resources, format));
+      for (const warning of result.warnings) process.stderr.write(`warning: ${formatDiagnostic(warning)}\n`);
+      for (const [check, labels] of Object.entries(result.labelReport)) process.stderr.write(`labels: check ${check} reads entity labels ${labels.join(', ')}\n`);
+      const counts = new Map<string, number>();
+      for (const r of result.resources) counts.set(r.type, (counts.get(r.type) ?? 0) + 1);
+      process.stderr.write(`compiled ${result.resources.length} resources (${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}), ${result.warnings.length} warnings\n`);
+    });
+}

@@ -1,0 +1,80 @@
+import type { Command } from 'commander';
+import { stringify } from 'yaml';
+import { CheckbridgeError } from '../errors.js';
+import { apiTarget, request, apiError, apiMessage } from './api-client.js';
+import { readResourceFiles, PATHS } from './resource-files.js';
+
+type Json = Record<string, any>;
+type Globals = { url?: string; apiKey?: string };
+
+/** `create -f FILE|DIR`: one PUT per resource (create or replace, so a re-run is harmless); every failure reported. */
+export function registerCreate(program: Command): void {
+  program
+    .command('create')
+    .description('apply core/v2 resources (YAML or wrapped JSON) to a v2 API, one PUT each')
+    .requiredOption('-f, --file <path...>', 'files or directories of resources')
+    .option('--namespace <ns>', 'namespace for resources that name none', 'default')
+    .action(async (flags: { file: string[]; namespace: string }, command: Command) => {
+      const target = await apiTarget(command.optsWithGlobals() as Globals);
+      let index = 0;
+      let failed = 0;
+      let applied = 0;
+      for (const path of flags.file) {
+        for (const { resources } of readResourceFiles(path)) {
+          for (const resource of resources) {
+            index++;
+            const type = String(resource.type ?? '');
+            const metadata = { ...(resource.spec?.metadata ?? {}), ...(resource.metadata ?? {}) } as Json;
+            const name = String(metadata.name ?? '');
+            let url: string;
+            let body: Json;
+            if (type === 'Namespace') {
+              url = `/api/core/v2/namespaces/${encodeURIComponent(name || resource.spec?.name)}`;
+              body = { name: name || resource.spec?.name };
+            } else if (PATHS[type] && (resource.api_version ?? 'core/v2') === 'core/v2') {
+              metadata.namespace ||= flags.namespace;
+              url = `/api/core/v2/namespaces/${encodeURIComponent(metadata.namespace)}/${PATHS[type]}/${encodeURIComponent(name)}`;
+              body = { ...(resource.spec ?? {}), metadata };
+            } else {
+              process.stderr.write(`resource #${index} with name "${name}": unknown type ${resource.api_version ?? 'core/v2'}.${type}\n`);
+              failed++;
+              continue;
+            }
+            const reply = await request(target, 'PUT', url, body);
+            if (reply.status >= 200 && reply.status < 300) applied++;
+            else {
+              failed++;
+              process.stderr.write(`error putting resource #${index} with name "${name}" and namespace "${metadata.namespace ?? ''}" (${url}): ${apiMessage(reply)}\n`);
+            }
+          }
+        }
+      }
+      process.stdout.write(`applied ${applied} of ${index} resources\n`);
+      if (failed > 0) throw new CheckbridgeError('CB_RUNTIME', `${failed} resources failed`);
+    });
+
+  program
+    .command('dump')
+    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, namespaces, or all')
+    .argument('<types>', 'comma-separated types, or all')
+    .option('--format <format>', 'yaml or wrapped-json', 'yaml')
+    .option('--namespace <ns>', 'namespace', 'default')
+    .action(async (types: string, flags: { format: string; namespace: string }, command: Command) => {
+      const target = await apiTarget(command.optsWithGlobals() as Globals);
+      const byPath = Object.fromEntries(Object.entries(PATHS).filter(([t]) => !['Check', 'Hook'].includes(t)).map(([type, path]) => [path, type]));
+      const wanted = types === 'all' ? ['namespaces', ...Object.keys(byPath)] : types.split(',').map((t) => t.trim().replace(/^core\/v2\./, ''));
+      const documents: Json[] = [];
+      for (const want of wanted) {
+        const path = byPath[want] ? want : Object.entries(byPath).find(([, type]) => type === want)?.[0] ?? (want === 'namespaces' || want === 'Namespace' ? 'namespaces' : null);
+        if (!path) throw new CheckbridgeError('CB_CLI_USAGE', `unknown type ${want}`);
+        const url = path === 'namespaces' ? '/api/core/v2/namespaces' : `/api/core/v2/namespaces/${encodeURIComponent(flags.namespace)}/${path}`;
+        const reply = await request(target, 'GET', url);
+        if (reply.status !== 200) throw apiError(reply);
+        for (const item of JSON.parse(reply.text) as Json[]) {
+          const { metadata, ...spec } = item;
+          documents.push(path === 'namespaces' ? { type: 'Namespace', api_version: 'core/v2', metadata: { name: item.name }, spec: { name: item.name } } : { type: byPath[path], api_version: 'core/v2', metadata, spec });
+        }
+      }
+      process.stdout.write(flags.format === 'wrapped-json' ? documents.map((d) => JSON.stringify(d, null, 2) + '\n').join('') : documents.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
+    });
+}

@@ -1,0 +1,69 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { CheckbridgeError } from '../errors.js';
+
+type Json = Record<string, any>;
+
+/** Back-to-back JSON values (wrapped-json), split where each top-level value closes. */
+function splitJson(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) out.push(text.slice(start, i + 1));
+    }
+  }
+  return out;
+}
+
+/** Resources of one file: documents split at lines starting with `---`; JSON documents may hold several objects. */
+export function parseResources(text: string, source: string): Json[] {
+  const out: Json[] = [];
+  for (const document of text.split(/^---.*$/m)) {
+    const trimmed = document.trim();
+    if (!trimmed) continue;
+    try {
+      if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+        for (const chunk of splitJson(trimmed)) {
+          const value = JSON.parse(chunk) as Json | Json[];
+          out.push(...(Array.isArray(value) ? value : [value]));
+        }
+      } else out.push(parse(trimmed) as Json);
+    } catch (error) {
+      throw new CheckbridgeError('CB_CLI_USAGE', `${source}: ${(error as Error).message}`);
+    }
+  }
+  return out;
+}
+
+/** A file, or the .yaml/.yml/.json files of a directory (sorted, not recursive). */
+export function readResourceFiles(path: string): { source: string; resources: Json[] }[] {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    throw new CheckbridgeError('CB_CLI_USAGE', `${path}: no such file or directory`);
+  }
+  const files = stats.isDirectory() ? readdirSync(path).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(path, f)) : [path];
+  return files.map((file) => ({ source: file, resources: parseResources(readFileSync(file, 'utf8'), file) }));
+}
+
+/** URL segment of each namespaced core/v2 kind. */
+export const PATHS: Record<string, string> = {
+  CheckConfig: 'checks', Check: 'checks', HookConfig: 'hooks', Hook: 'hooks', EventFilter: 'filters', Handler: 'handlers', Mutator: 'mutators',
+  Pipeline: 'pipelines', Entity: 'entities', Silenced: 'silenced',
+};

@@ -1,0 +1,48 @@
+import type { Settings } from '../config/index.js';
+import { rubyToS } from '../tokens/index.js';
+import { resource, type CompileContext, type Resource } from './model.js';
+
+type Json = Record<string, any>;
+
+function lookup(tree: Json, path: string): unknown {
+  let node: unknown = tree;
+  for (const part of path.split('.')) {
+    if (!node || typeof node !== 'object') return undefined;
+    node = (node as Json)[part];
+  }
+  return node;
+}
+
+/** The client as an agent Entity carrying the labels the checks' templates read; proxy entities named by `source`. */
+export function emitEntities(settings: Settings, ctx: CompileContext, labelPaths: Map<string, string>): Resource[] {
+  const client = settings.client as Json;
+  const name = String(client.name);
+  const labels: Record<string, string> = {};
+  for (const [label, path] of labelPaths) {
+    const value = lookup(client, path);
+    if (value !== undefined && value !== null && typeof value !== 'object') labels[label] = rubyToS(value);
+    else if (Array.isArray(value)) labels[label] = rubyToS(value);
+  }
+  if (typeof client.address === 'string') labels.address ??= client.address;
+  const subscriptions = ((client.subscriptions ?? []) as string[]).map((s) => (s === `client:${name}` ? `entity:${name}` : s));
+  const out = [
+    resource('Entity', name, ctx.namespace, {
+      entity_class: 'agent',
+      subscriptions: [...new Set([...subscriptions, `entity:${name}`])].sort(),
+      deregister: client.deregister === true,
+      deregistration: client.deregistration?.handler ? { handler: client.deregistration.handler } : {},
+      ...(Array.isArray(client.redact) ? { redact: client.redact } : {}),
+      ...(client.keepalive?.handler ? { keepalive_handlers: [client.keepalive.handler] } : {}),
+    }, {}, labels),
+  ];
+  const proxies = new Set<string>();
+  for (const check of Object.values((settings.raw.checks ?? {}) as Record<string, Json>)) {
+    if (typeof check.source === 'string' && !check.source.includes(':::')) proxies.add(check.source);
+  }
+  for (const proxy of [...proxies].sort()) {
+    if (proxy === name) continue;
+    out.push(resource('Entity', proxy, ctx.namespace, { entity_class: 'proxy', subscriptions: [`entity:${proxy}`], deregister: false, deregistration: {} }));
+  }
+  return out;
+}
+

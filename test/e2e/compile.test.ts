@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { loadSettings } from '../../src/config/load-settings.js';
+import { compileSettings, formatResources } from '../../src/compile/index.js';
+import { parseResources, PATHS } from '../../src/cli/resource-files.js';
+import { CORPUS, sharedSkipReason } from '../helpers/paths.js';
+import { startInstance, getJson, adminBasic, ADMIN_PASSWORD } from '../helpers/instance.js';
+import { makeTree, removeTree, writeTree } from '../helpers/tree.js';
+import { runCli } from '../helpers/cli.js';
+import { call } from '../api/v2/v2-helpers.js';
+
+const skip = sharedSkipReason();
+const env = { SENSU_CLIENT_NAME: 'corpus-client', SENSU_CLIENT_ADDRESS: '127.0.0.1' };
+
+test('every valid real configuration compiles, and the v2 API of a running checkbridge accepts every resource', { skip }, async (t) => {
+  const root = makeTree({ 'conf.d/client.json': { client: { name: 'target', address: '127.0.0.1', subscriptions: [] } } });
+  const { daemon, v2 } = await startInstance(root);
+  t.after(async () => {
+    await daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  const token = `Bearer ${(await getJson(`${v2}/auth`, { headers: adminBasic })).body.access_token}`;
+  let compiled = 0;
+  let resources = 0;
+  for (const file of readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort()) {
+    const outcome = loadSettings({ configFile: null, configDirs: [join(CORPUS, file)] }, env);
+    if (!outcome.settings) continue;
+    const result = compileSettings(outcome.settings, outcome.files, 'corpus');
+    compiled++;
+    // Through the same text create -f reads: YAML out, parsed back.
+    for (const resource of parseResources(formatResources(result.resources, 'yaml'), file)) {
+      resources++;
+      const name = resource.metadata.name;
+      const url = resource.type === 'Namespace' ? `${v2}/api/core/v2/namespaces/${name}` : `${v2}/api/core/v2/namespaces/corpus/${PATHS[resource.type]}/${encodeURIComponent(name)}`;
+      const reply = await call(url, 'PUT', token, resource.type === 'Namespace' ? resource.spec : { ...resource.spec, metadata: resource.metadata });
+      assert.equal(reply.status, 201, `${file}: ${resource.type} ${name}: ${JSON.stringify(reply.body)}`);
+    }
+    for (const warning of result.warnings) assert.ok(warning.file && warning.line, `${file}: unlocated warning ${JSON.stringify(warning)}`);
+  }
+  assert.ok(compiled >= 280, `compiled ${compiled} files`);
+  assert.ok(resources > compiled * 2);
+});
+
+test("the prior tool's fixture compiles; compile --out, create -f (twice, harmless) and dump round-trip through the CLI", { skip }, async (t) => {
+  const root = makeTree({});
+  writeTree(root, { 'conf.d/client.json': { client: { name: 'target', address: '127.0.0.1', subscriptions: [] } } });
+  const { daemon, v2 } = await startInstance(root);
+  t.after(async () => {
+    await daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  const fixture = join(CORPUS, '..', '..', 'reference', 'translator-golden', 'spec-fixture-input');
+  const out = join(root, 'out');
+  const compiled = runCli(['compile', '-c', join(fixture, 'config.json'), '-d', join(fixture, 'conf.d'), '--namespace', 'migrated', '--out', out]);
+  assert.equal(compiled.code, 0, compiled.stderr);
+  assert.match(compiled.stderr, /compiled \d+ resources \(.*CheckConfig 9.*\), \d+ warnings/);
+  assert.match(compiled.stderr, /warning: .*config\.json:\d+:\d+ \/handlers\/transport\/type: handler type transport has no v2 equivalent/);
+  const checks = parseAllDocuments(readFileSync(join(out, 'checkconfig.yaml'), 'utf8')).map((d) => d.toJSON());
+  assert.equal(checks.length, 9);
+  assert.equal(checks.find((c) => c.metadata.name === 'tokens').spec.command.includes('{{ .name }}'), true);
+
+  const asAdmin = { env: { CHECKBRIDGE_USERNAME: 'admin', CHECKBRIDGE_PASSWORD: ADMIN_PASSWORD, CHECKBRIDGE_API_KEY: '' } };
+  for (let run = 0; run < 2; run++) {
+    const created = runCli(['create', '-f', out, '--url', v2], asAdmin);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout, /^applied (\d+) of \1 resources\n$/);
+  }
+  const dumped = runCli(['dump', 'checks', '--namespace', 'migrated', '--url', v2], asAdmin);
+  assert.equal(dumped.code, 0, dumped.stderr);
+  const back = parseAllDocuments(dumped.stdout).map((d) => d.toJSON());
+  assert.deepEqual(back.map((c) => c.metadata.name).sort(), checks.map((c) => c.metadata.name).sort());
+  assert.equal(back.find((c) => c.metadata.name === 'cron').spec.cron, '* * * * *');
+
+  // A resource the server refuses is named with the server's message; the rest still apply.
+  writeTree(root, { 'bad/bad.yaml': 'type: CheckConfig\napi_version: core/v2\nmetadata:\n  name: broken\nspec:\n  publish: true\n  interval: 10\n---\ntype: Handler\napi_version: core/v2\nmetadata:\n  name: fine\nspec:\n  type: pipe\n  command: "true"\n' });
+  const bad = runCli(['create', '-f', join(root, 'bad'), '--url', v2], asAdmin);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /error putting resource #1 with name "broken" and namespace "default" \(.*\/checks\/broken\): missing command/);
+  assert.match(bad.stdout, /applied 1 of 2 resources/);
+  assert.equal(parse(JSON.stringify((await call(`${v2}/api/core/v2/namespaces/default/handlers/fine`, 'GET', `Bearer ${(await getJson(`${v2}/auth`, { headers: adminBasic })).body.access_token}`)).body)).command, 'true');
+
+  const invalid = runCli(['compile', join(CORPUS, 'sensu__sensu__spec__conf.d__merger.json')]);
+  assert.equal(invalid.code, 1);
+  assert.match(invalid.stderr, /configuration is invalid: nothing compiled/);
+});
