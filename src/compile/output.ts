@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { toYaml } from './yaml-emit.js';
 import type { Resource } from './model.js';
 
 export type OutputFormat = 'yaml' | 'wrapped-json' | 'json';
@@ -9,7 +9,7 @@ export type OutputFormat = 'yaml' | 'wrapped-json' | 'json';
 export function formatResources(resources: readonly Resource[], format: OutputFormat): string {
   if (format === 'json') return JSON.stringify(resources, null, 2) + '\n';
   if (format === 'wrapped-json') return resources.map((r) => JSON.stringify(r, null, 2) + '\n').join('');
-  return resources.map((r) => stringify(r, { lineWidth: 0 })).join('---\n');
+  return resources.map((r) => toYaml(r as unknown as Record<string, unknown>)).join('---\n');
 }
 
 /** One file per resource kind, e.g. `checkconfig.yaml`; returns the paths written. */

@@ -5,6 +5,7 @@ import { benchIntake } from './intake.bench.js';
 import { benchHandlers } from './handlers.bench.js';
 import { benchV2Api } from './v2-api.bench.js';
 import { benchBridge } from './bridge.bench.js';
+import { benchCompile } from './compile.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -14,6 +15,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   handlers: benchHandlers,
   v2: benchV2Api,
   bridge: benchBridge,
+  compile: benchCompile,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
