@@ -9,12 +9,12 @@ const CHECK_FIELDS = new Set(['status', 'output', 'command', 'interval', 'occurr
 function eventPath(segments: string[]): string | null {
   const [head, field, ...rest] = segments;
   if (head === 'client') {
-    if (field === 'name') return 'event.entity.metadata.name';
+    if (field === 'name') return 'event.entity.name';
     if (field === 'subscriptions') return 'event.entity.subscriptions';
     return field ? `event.entity.labels.${labelOf([field, ...rest].join('.'))}` : null;
   }
   if (head === 'check') {
-    if (field === 'name') return 'event.check.metadata.name';
+    if (field === 'name') return 'event.check.name';
     if (field === 'subscribers') return 'event.check.subscriptions';
     if (field === 'source') return 'event.check.proxy_entity_name';
     // Legacy history is a list of status strings; v2 history holds {status, executed}.

@@ -4,11 +4,12 @@ import type { Spawner } from '../server/handling/mutate.js';
 import { deliver } from '../server/handling/deliver.js';
 import type { Handler } from '../server/handling/resolve.js';
 import { shapeEvent } from './event-shape.js';
+import { filterAllows } from './event-filters.js';
 
 type Json = Record<string, any>;
 
 /** Built-in event filters of v2 pipelines. */
-const BUILTIN_FILTERS: Record<string, (event: Json) => boolean> = {
+const BUILTIN_FILTERS: Partial<Record<string, (event: Json) => boolean>> = {
   is_incident: (e) => Boolean(e.check && (e.check.status !== 0 || isResolution(e))),
   not_silenced: (e) => !e.check?.is_silenced,
   has_metrics: (e) => Boolean(e.metrics),
@@ -55,8 +56,11 @@ export async function runPipelines(store: V2Store, namespace: string, event: Jso
       const filters = [...step.filters, ...((handler.filters ?? []) as string[])];
       for (const name of filters) {
         const builtin = BUILTIN_FILTERS[name];
-        if (!builtin) return void log.error({ ...fields, filter: name }, 'filter not found: only is_incident, not_silenced and has_metrics are built in');
-        if (!builtin(event)) return void log.info({ ...fields, filter: name }, 'event was filtered');
+        const resource = builtin ? null : store.getResource('EventFilter', namespace, name);
+        if (!builtin && !resource) return void log.error({ ...fields, filter: name }, 'filter not found');
+        const verdict = builtin ? { allowed: builtin(event) } : filterAllows(resource!, event, Date.now());
+        if ('error' in verdict && verdict.error) log.error({ ...fields, filter: name, error: verdict.error }, 'filter expression failed');
+        if (!verdict.allowed) return void log.info({ ...fields, filter: name }, 'event was filtered');
       }
       let data = json;
       const mutatorName = step.mutator ?? handler.mutator ?? null;

@@ -7,7 +7,7 @@ import { loadSettings } from '../../src/config/load-settings.js';
 import { compileSettings, formatResources } from '../../src/compile/index.js';
 import { parseResources, PATHS } from '../../src/cli/resource-files.js';
 import { CORPUS, sharedSkipReason } from '../helpers/paths.js';
-import { startInstance, getJson, adminBasic, ADMIN_PASSWORD } from '../helpers/instance.js';
+import { startInstance, getJson, postJson, adminBasic, ADMIN_PASSWORD } from '../helpers/instance.js';
 import { makeTree, removeTree, writeTree } from '../helpers/tree.js';
 import { runCli } from '../helpers/cli.js';
 import { call } from '../api/v2/v2-helpers.js';
@@ -47,7 +47,7 @@ test('every valid real configuration compiles, and the v2 API of a running check
 test("the prior tool's fixture compiles; compile --out, create -f (twice, harmless) and dump round-trip through the CLI", { skip }, async (t) => {
   const root = makeTree({});
   writeTree(root, { 'conf.d/client.json': { client: { name: 'target', address: '127.0.0.1', subscriptions: [] } } });
-  const { daemon, v2 } = await startInstance(root);
+  const { daemon, v2, api } = await startInstance(root);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);
@@ -81,6 +81,14 @@ test("the prior tool's fixture compiles; compile --out, create -f (twice, harmle
   assert.match(bad.stderr, /error putting resource #1 with name "broken" and namespace "default" \(.*\/checks\/broken\): missing command/);
   assert.match(bad.stdout, /applied 1 of 2 resources/);
   assert.equal(parse(JSON.stringify((await call(`${v2}/api/core/v2/namespaces/default/handlers/fine`, 'GET', `Bearer ${(await getJson(`${v2}/auth`, { headers: adminBasic })).body.access_token}`)).body)).command, 'true');
+
+  // Silences stored by a running instance come along with --from-state.
+  assert.equal((await postJson(`${api}/silenced`, { subscription: 'web', check: 'disk', reason: 'maintenance', expire: 600 })).status, 201);
+  const withState = runCli(['compile', join(root, 'conf.d'), '--from-state', join(root, 'state'), '--format', 'wrapped-json']);
+  assert.equal(withState.code, 0, withState.stderr);
+  const silenced = parseResources(withState.stdout, 'stdout').find((r) => r.type === 'Silenced')!;
+  assert.deepEqual([silenced.metadata.name, silenced.spec.subscription, silenced.spec.check, silenced.spec.reason], ['web:disk', 'web', 'disk', 'maintenance']);
+  assert.ok(silenced.spec.expire > 590 && silenced.spec.expire <= 600);
 
   const invalid = runCli(['compile', join(CORPUS, 'sensu__sensu__spec__conf.d__merger.json')]);
   assert.equal(invalid.code, 1);

@@ -1,0 +1,34 @@
+import { Script, createContext } from 'node:vm';
+import { inTimeWindows, type WindowSet } from '../schedule/subdue.js';
+
+type Json = Record<string, any>;
+const scripts = new Map<string, Script>();
+
+// Expressions are configuration written by administrators, run in a fresh context with a 100 ms limit; the
+// event is a copy, so an expression cannot change what other filters and handlers see.
+function evaluate(expression: string, event: Json): boolean {
+  let script = scripts.get(expression);
+  if (!script) {
+    script = new Script(`(${expression})`);
+    if (scripts.size > 1000) scripts.clear();
+    scripts.set(expression, script);
+  }
+  return Boolean(script.runInContext(createContext({ event: structuredClone(event) }), { timeout: 100 }));
+}
+
+/** A v2 EventFilter: every expression true means it matches; `allow` passes matches, `deny` drops them; outside `when` it does not apply. */
+export function filterAllows(filter: Json, event: Json, nowMs: number): { allowed: boolean; error?: string } {
+  if (filter.when && !inTimeWindows(filter.when as WindowSet, nowMs)) return { allowed: true };
+  // As the reference backend does, metadata fields (name, namespace, labels, annotations) read from the object itself.
+  const lift = (o: Json | undefined) => (o ? { ...o, ...(o.metadata ?? {}) } : o);
+  const check = lift(event.check) ?? {};
+  const history = (check.history ?? []) as { status: number }[];
+  const subject = { ...event, entity: lift(event.entity), check: event.check ? check : undefined, is_resolution: history.length >= 2 && history.at(-2)!.status !== 0 && check.status === 0, is_incident: check.status !== 0, has_check: Boolean(event.check), has_metrics: Boolean(event.metrics), is_silenced: Boolean(check.is_silenced) };
+  try {
+    const matched = ((filter.expressions ?? []) as string[]).every((e) => evaluate(e, subject));
+    return { allowed: filter.action === 'deny' ? !matched : matched };
+  } catch (error) {
+    // A failing expression does not match: an allow filter drops the event, a deny filter lets it through.
+    return { allowed: filter.action === 'deny', error: (error as Error).message };
+  }
+}
