@@ -1,6 +1,10 @@
 import type { Settings } from '../config/index.js';
 import { rubyToS } from '../tokens/index.js';
-import { resource, type CompileContext, type Resource } from './model.js';
+import { resource, LEGACY_ANNOTATION, type CompileContext, type Resource } from './model.js';
+import { labelOf } from './tokens.js';
+
+// Client attributes with a v2 entity field of their own (or read by the client service only).
+const ENTITY_FIELDS = new Set(['name', 'subscriptions', 'deregister', 'deregistration', 'redact', 'keepalive', 'address']);
 
 type Json = Record<string, any>;
 
@@ -24,6 +28,17 @@ export function emitEntities(settings: Settings, ctx: CompileContext, labelPaths
     else if (Array.isArray(value)) labels[label] = rubyToS(value);
   }
   if (typeof client.address === 'string') labels.address ??= client.address;
+  // Custom scalar attributes become labels (what v2 templates and filters read); the rest is kept as an annotation.
+  const kept: Json = {};
+  for (const [key, value] of Object.entries(client)) {
+    if (ENTITY_FIELDS.has(key)) continue;
+    if (value === null || typeof value !== 'object') labels[labelOf(key)] ??= rubyToS(value);
+    else if (![...labelPaths.values()].some((path) => path.split('.')[0] === key)) {
+      kept[key] = value;
+      ctx.warn(['client', key], `client attribute ${key} has no v2 entity field: kept in the ${LEGACY_ANNOTATION} annotation`);
+    }
+  }
+  if (client.keepalive !== undefined) ctx.warn(['client', 'keepalive'], 'keepalive thresholds are agent settings in v2 (keepalive-warning-timeout, keepalive-critical-timeout); only the handler is kept');
   const subscriptions = ((client.subscriptions ?? []) as string[]).map((s) => (s === `client:${name}` ? `entity:${name}` : s));
   const out = [
     resource('Entity', name, ctx.namespace, {
@@ -33,7 +48,7 @@ export function emitEntities(settings: Settings, ctx: CompileContext, labelPaths
       deregistration: client.deregistration?.handler ? { handler: client.deregistration.handler } : {},
       ...(Array.isArray(client.redact) ? { redact: client.redact } : {}),
       ...(client.keepalive?.handler ? { keepalive_handlers: [client.keepalive.handler] } : {}),
-    }, {}, labels),
+    }, Object.keys(kept).length ? { [LEGACY_ANNOTATION]: JSON.stringify(kept) } : {}, labels),
   ];
   const proxies = new Set<string>();
   for (const check of Object.values((settings.raw.checks ?? {}) as Record<string, Json>)) {

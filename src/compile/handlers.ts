@@ -11,7 +11,13 @@ export function emitFilters(settings: Settings, ctx: CompileContext): Resource[]
   return Object.keys(settings.filters).sort().map((name) => {
     const filter = settings.filters[name] as Json;
     const { action, ...attributes } = (filter.attributes ?? {}) as Json;
-    const { expressions, unmapped } = attributesToExpressions(attributes, filterPath);
+    // Entity labels a filter reads must be on the entity: record them like the ones templates read.
+    const pathOf = (segments: string[]) => {
+      const path = filterPath(segments);
+      if (path?.startsWith('event.entity.labels.')) ctx.labelsRead.set(path.slice('event.entity.labels.'.length), segments.slice(1).join('.'));
+      return path;
+    };
+    const { expressions, unmapped } = attributesToExpressions(attributes, pathOf);
     if (action !== undefined) {
       if (ACTIONS[String(action)]) expressions.push(ACTIONS[String(action)]!);
       else unmapped.push({ segments: ['action'], reason: `unknown action ${String(action)}` });
@@ -46,6 +52,9 @@ export function emitHandlers(settings: Settings, ctx: CompileContext): Resource[
       continue;
     }
     const spec: Json = { type, timeout: handler.timeout ?? 0, env_vars: null, runtime_assets: null, secrets: null, filters: null, handlers: null };
+    const known = new Set(['type', 'command', 'timeout', 'socket', 'handlers', 'filters', 'filter', 'severities', 'handle_silenced', 'handle_flapping', 'mutator']);
+    const kept = Object.fromEntries(Object.entries(handler).filter(([k]) => !known.has(k)));
+    for (const k of Object.keys(kept)) ctx.warn(at(k), `handler attribute ${k} has no v2 equivalent: kept in the ${LEGACY_ANNOTATION} annotation`);
     if (type === 'pipe') spec.command = handler.command ?? '';
     if (type === 'tcp' || type === 'udp') spec.socket = { host: handler.socket?.host ?? '127.0.0.1', port: handler.socket?.port ?? 0 };
     if (type === 'set') spec.handlers = [...((handler.handlers ?? []) as string[])];
@@ -74,7 +83,7 @@ export function emitHandlers(settings: Settings, ctx: CompileContext): Resource[
     }
     const mutator = handler.mutator as string | undefined;
     if (mutator && !settings.mutators[mutator] && mutator !== 'json' && mutator !== 'only_check_output') ctx.warn(at('mutator'), `mutator ${mutator} is not defined: left out`);
-    out.push(resource('Handler', name, ctx.namespace, spec));
+    out.push(resource('Handler', name, ctx.namespace, spec, Object.keys(kept).length ? { [LEGACY_ANNOTATION]: JSON.stringify(kept) } : {}));
     if (type !== 'set') {
       const workflow: Json = { name, filters: filters.map((f) => ref(f.type, f.name)), handler: ref('Handler', name) };
       if (mutator && mutator !== 'json') workflow.mutator = ref('Mutator', mutator);
