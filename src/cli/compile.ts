@@ -22,8 +22,8 @@ function silencesFrom(dir: string): Record<string, unknown>[] {
   if (!existsSync(path)) throw new CheckbridgeError('CB_CLI_USAGE', `--from-state: ${path} does not exist`);
   const store = SqliteStore.open(path);
   try {
-    const now = Math.floor(Date.now() / 1000);
-    return store.silences.list(now).map((e) => ({ ...e.value, expire: e.expireAt === null ? -1 : e.expireAt - now }));
+    const nowMs = Date.now();
+    return store.silences.list(nowMs).map((e) => ({ ...e.value, expire: e.expireAt === null ? -1 : Math.round((e.expireAt - nowMs) / 1000) }));
   } finally {
     store.close();
   }

@@ -27,7 +27,7 @@ export function receiveKeepalive(store: SqliteStore, settings: Settings, payload
     const check = deepMerge({ handler: 'registration', status: 1 }, client.registration ?? {}) as Record<string, unknown>;
     const registration = { ...check, name: 'registration', output: 'new client registration', issued: now, executed: now, status: Number(check.status) || 1 };
     const event = buildEvent({ client, check: registration, history: [], lastOk: null, stored: null, now, newId: randomUUID });
-    applySilencing(store, event, now);
+    applySilencing(store, event, nowMs);
     return { accepted: true as const, registration: event };
   });
 }

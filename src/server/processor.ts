@@ -62,7 +62,7 @@ export function processResult(store: SqliteStore, settings: Settings, result: Ch
 
   const storedEvent = store.getEvent(key, name) as StoredEvent | null;
   const event = buildEvent({ client, check, history: history.map((h) => String(h.status)), lastOk, stored: storedEvent, now, newId: randomUUID });
-  applySilencing(store, event, now);
+  applySilencing(store, event, nowMs);
   const decision = registryUpdate(event);
   if (decision.update === 'store') store.putEvent(key, name, event as unknown as Record<string, unknown>);
   else if (decision.update === 'remove') store.deleteEvent(key, name);

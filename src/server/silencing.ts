@@ -9,17 +9,18 @@ export function silenceKeys(subscriptions: readonly string[], check: string): st
 }
 
 /** Sets `silenced`/`silenced_by`; an `expire_on_resolve` entry is consumed by a resolve instead of silencing it. */
-export function applySilencing(store: SqliteStore, event: EventDraft, now: number): void {
+export function applySilencing(store: SqliteStore, event: EventDraft, nowMs: number): void {
+  const now = Math.floor(nowMs / 1000);
   event.silenced = false;
   event.silenced_by = [];
   if (event.check.status === 0 && event.action === 'create') return;
   const subscriptions = Array.isArray(event.client.subscriptions) ? (event.client.subscriptions as unknown[]).map(String) : [];
   for (const key of silenceKeys(subscriptions, String(event.check.name))) {
-    const found = store.silences.get(key, now);
+    const found = store.silences.get(key, nowMs);
     if (!found) continue;
     const entry = found.value;
     if (entry.expire_on_resolve === true && event.action === 'resolve') {
-      store.silences.delete(key, now);
+      store.silences.delete(key, nowMs);
       continue;
     }
     if (entry.begin === null || entry.begin === undefined || Number(entry.begin) <= now) event.silenced_by.push(String(entry.id ?? key));

@@ -1,17 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { startInstance, ADMIN_PASSWORD, getJson } from '../helpers/instance.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
+import { instanceFor, startInstance, ADMIN_PASSWORD, getJson } from '../helpers/instance.js';
 import { runCli } from '../helpers/cli.js';
 
 test('api-key grant, info (tabular, json, wrapped-json, yaml), list, revoke against a running server', async (t) => {
-  const root = makeTree({ 'conf.d/client.json': { client: { name: 'cli-host', address: '127.0.0.1', subscriptions: [] } } });
-  const { daemon, v2 } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { v2 } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'cli-host', address: '127.0.0.1', subscriptions: [] } } });
   const asAdmin = { env: { CHECKBRIDGE_USERNAME: 'admin', CHECKBRIDGE_PASSWORD: ADMIN_PASSWORD, CHECKBRIDGE_API_KEY: '' } };
   const granted = runCli(['api-key', 'grant', 'admin', '--url', v2], asAdmin);
   assert.equal(granted.code, 0, granted.stderr);

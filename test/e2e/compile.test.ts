@@ -7,7 +7,7 @@ import { loadSettings } from '../../src/config/load-settings.js';
 import { compileSettings, formatResources } from '../../src/compile/index.js';
 import { parseResources, PATHS } from '../../src/cli/resource-files.js';
 import { CORPUS, sharedSkipReason } from '../helpers/paths.js';
-import { startInstance, getJson, postJson, adminBasic, ADMIN_PASSWORD } from '../helpers/instance.js';
+import { instanceFor, startInstance, getJson, postJson, adminBasic, ADMIN_PASSWORD } from '../helpers/instance.js';
 import { makeTree, removeTree, writeTree } from '../helpers/tree.js';
 import { runCli } from '../helpers/cli.js';
 import { call } from '../api/v2/v2-helpers.js';
@@ -16,12 +16,7 @@ const skip = sharedSkipReason();
 const env = { SENSU_CLIENT_NAME: 'corpus-client', SENSU_CLIENT_ADDRESS: '127.0.0.1' };
 
 test('every valid real configuration compiles, and the v2 API of a running checkbridge accepts every resource', { skip }, async (t) => {
-  const root = makeTree({ 'conf.d/client.json': { client: { name: 'target', address: '127.0.0.1', subscriptions: [] } } });
-  const { daemon, v2 } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { daemon, v2 } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'target', address: '127.0.0.1', subscriptions: [] } } });
   const token = `Bearer ${(await getJson(`${v2}/auth`, { headers: adminBasic })).body.access_token}`;
   let compiled = 0;
   let resources = 0;

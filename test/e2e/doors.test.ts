@@ -1,19 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeTree, removeTree } from '../helpers/tree.js';
-import { startInstance, getJson, postJson, eventually } from '../helpers/instance.js';
+import { instanceFor, startInstance, getJson, postJson, eventually } from '../helpers/instance.js';
 import { tcpExchange } from '../helpers/net.js';
 
 const client = { name: 'doors', address: '127.0.0.1', subscriptions: ['web'], http_socket: { user: 'u', password: 'p:w' } };
 const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 
 test('agent HTTP: POST /results 202/400/415, POST /events, /info, /settings with basic auth, /brew, 404, 405', async (t) => {
-  const root = makeTree({ 'conf.d/a.json': { client } });
-  const { daemon, agent, api } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { daemon, agent, api } = await instanceFor(t, { 'conf.d/a.json': { client } });
   const ok = await postJson(`${agent}/results`, { name: 'http_check', output: 'via http', status: 1 });
   assert.deepEqual([ok.status, ok.body], [202, { response: 'ok' }]);
   assert.equal((await getJson(`${api}/events/doors/http_check`)).status, 200);
@@ -43,12 +38,7 @@ test('agent HTTP: POST /results 202/400/415, POST /events, /info, /settings with
 });
 
 test('TTL: a stale result raises "Last check execution was N seconds ago" with ttl_status; a fresh result resolves it', async (t) => {
-  const root = makeTree({ 'conf.d/a.json': { client, checkbridge: { monitor_interval: 0.5 } } });
-  const { daemon, socket, api } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { daemon, socket, api } = await instanceFor(t, { 'conf.d/a.json': { client, checkbridge: { monitor_interval: 0.5 } } });
   const past = Math.floor(Date.now() / 1000) - 10;
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'heartbeat', output: 'alive', ttl: 5, ttl_status: 2, executed: past })), 'ok');
   const event = await eventually(() => getJson(`${api}/events/doors/heartbeat`), (r) => r.status === 200);
@@ -61,12 +51,7 @@ test('TTL: a stale result raises "Last check execution was N seconds ago" with t
 });
 
 test('keepalives: the client registers; a client gone silent gets a keepalive event with the legacy output', async (t) => {
-  const root = makeTree({ 'conf.d/a.json': { client, checkbridge: { monitor_interval: 0.5 } } });
-  const { daemon, api } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { daemon, api } = await instanceFor(t, { 'conf.d/a.json': { client, checkbridge: { monitor_interval: 0.5 } } });
   const self = await getJson(`${api}/clients/doors`);
   assert.equal(self.status, 200);
   assert.deepEqual(self.body.subscriptions, ['web', 'client:doors']);

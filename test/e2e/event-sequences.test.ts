@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTree, removeTree, writeTree } from '../helpers/tree.js';
-import { startInstance, getJson } from '../helpers/instance.js';
+import { instanceFor, startInstance, getJson } from '../helpers/instance.js';
 import { tcpExchange } from '../helpers/net.js';
 
 const client = { name: 'seq', address: '127.0.0.1', subscriptions: [] };
@@ -40,12 +40,7 @@ test('flapping, total_state_change and truncation through the socket, seen in th
 });
 
 test('legacy API basic auth: 401 with the realm, a password with ":" works (DECISIONS 13), OPTIONS bypasses', async (t) => {
-  const root = makeTree({ 'conf.d/a.json': { client, api: { user: 'admin', password: 'se:cret' } } });
-  const { daemon, api } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { daemon, api } = await instanceFor(t, { 'conf.d/a.json': { client, api: { user: 'admin', password: 'se:cret' } } });
   const denied = await getJson(`${api}/events`);
   assert.equal(denied.status, 401);
   assert.equal(denied.headers.get('www-authenticate'), 'Basic realm="Restricted Area"');

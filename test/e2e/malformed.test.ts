@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { makeTree, removeTree } from '../helpers/tree.js';
-import { startInstance, getJson, eventually } from '../helpers/instance.js';
+import { instanceFor, startInstance, getJson, eventually } from '../helpers/instance.js';
 import { tcpExchange, udpSend } from '../helpers/net.js';
 
 const COUNT = 1000;
@@ -47,12 +46,7 @@ async function inBatches<T>(count: number, width: number, task: (i: number) => P
 }
 
 test('1,000 malformed inputs through each door: each refused as documented, the process keeps serving, nothing accepted is lost', async (t) => {
-  const root = makeTree({ 'conf.d/a.json': { client: { name: 'flood', address: '127.0.0.1', subscriptions: [] } } });
-  const { daemon, socket, api, agent } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { daemon, socket, api, agent } = await instanceFor(t, { 'conf.d/a.json': { client: { name: 'flood', address: '127.0.0.1', subscriptions: [] } } });
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'before', output: 'kept', status: 2 })), 'ok');
 
   const tcpInputs = generator(1);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, type Daemon } from './daemon.js';
+import { makeTree, removeTree } from './tree.js';
 
 export interface Instance {
   readonly daemon: Daemon;
@@ -51,4 +52,15 @@ export async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => bool
     if (ok(value) || Date.now() > deadline) return value;
     await sleep(50);
   }
+}
+
+/** A running instance over a fresh tree of `files`, stopped (SIGKILL) and removed when the test ends. */
+export async function instanceFor(t: { after(fn: () => Promise<void>): void }, files: Record<string, string | object>, extra: string[] = []): Promise<Instance & { root: string }> {
+  const root = makeTree(files);
+  const instance = await startInstance(root, extra);
+  t.after(async () => {
+    await instance.daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  return { ...instance, root };
 }

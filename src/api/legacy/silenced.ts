@@ -14,7 +14,12 @@ const escape = (text: string) => text.replace(/[\\^$+?()[\]{}|]/g, '\\$&');
 /** The silence registry (reference §12.9); entries expire like the Redis keys they replace. */
 export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   const now = () => Math.floor(deps.now() / 1000);
-  const entries = () => deps.store.silences.list(now()).map((e) => ({ key: `silence:${e.key}`, entry: { ...e.value, expire: e.expireAt === null ? -1 : e.expireAt - now() } }));
+  // Expiries are kept in ms (a 1 s expiry must last a second); `expire` is the remaining TTL in seconds, as Redis gave it.
+  const ttl = (expireAt: number | null, nowMs: number) => (expireAt === null ? -1 : Math.round((expireAt - nowMs) / 1000));
+  const entries = () => {
+    const nowMs = deps.now();
+    return deps.store.silences.list(nowMs).map((e) => ({ key: `silence:${e.key}`, entry: { ...e.value, expire: ttl(e.expireAt, nowMs) } }));
+  };
   // Lookups build regexes from the raw segment, as legacy did ('.' stays a wildcard).
   const matching = (re: RegExp) => entries().filter((e) => re.test(e.key)).map((e) => e.entry);
 
@@ -42,7 +47,7 @@ export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): vo
       timestamp: at,
     };
     const expire = data.expire as number | null | undefined;
-    const expireAt = typeof expire === 'number' ? at + expire + Math.max(0, Number(data.begin ?? at) - at) : null;
+    const expireAt = typeof expire === 'number' ? deps.now() + (expire + Math.max(0, Number(data.begin ?? at) - at)) * 1000 : null;
     deps.store.silences.put(id, entry, expireAt);
     return reply.code(201).send();
   });
@@ -67,6 +72,6 @@ export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): vo
     });
     if (!data || (data.id == null && data.subscription == null && data.check == null)) return reply.code(400).send();
     const id = typeof data.id === 'string' ? data.id : idOf(data);
-    return reply.code(deps.store.silences.delete(id, now()) ? 204 : 404).send();
+    return reply.code(deps.store.silences.delete(id, deps.now()) ? 204 : 404).send();
   });
 }

@@ -6,15 +6,15 @@ import { sendList } from './http.js';
 /** Stashes (reference §12.8): JSON documents at a path, which may hold '/', with an optional expiry. */
 export function registerStashRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   const store = deps.store.stashes;
-  const now = () => Math.floor(deps.now() / 1000);
+  const now = () => deps.now(); // ms: expiries are kept in ms
   const pathOf = (req: FastifyRequest) => (req.params as { '*': string })['*'];
   const put = (path: string, content: unknown, expire: number | null, reply: FastifyReply) => {
-    store.put(path, content, expire === null ? null : now() + expire);
+    store.put(path, content, expire === null ? null : now() + expire * 1000);
     return reply.code(201).send({ path });
   };
 
   route('GET', '/stashes', (req, reply) =>
-    sendList(req, reply, store.list(now()).map((s) => ({ path: s.key, content: s.value, expire: s.expireAt === null ? -1 : s.expireAt - now() }))),
+    sendList(req, reply, store.list(now()).map((s) => ({ path: s.key, content: s.value, expire: s.expireAt === null ? -1 : Math.round((s.expireAt - now()) / 1000) }))),
   );
   route('POST', '/stashes', (req, reply) => {
     const data = readData(req.body, { path: { type: 'string' }, content: { type: 'object' }, expire: { type: 'integer', nilOk: true } });

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 export interface Expiring<T> {
   readonly key: string;
   readonly value: T;
-  /** Epoch seconds, or null for never (legacy: a Redis key without TTL). */
+  /** Epoch milliseconds, or null for never (legacy: a Redis key without TTL). */
   readonly expireAt: number | null;
 }
 

@@ -8,7 +8,7 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (client, check_name)) WITHOUT ROWID;
    CREATE TABLE events (client TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL,
      PRIMARY KEY (client, check_name)) WITHOUT ROWID;`,
-  // 2: silences, aggregate members, stashes; expire_at is epoch seconds (the legacy Redis TTLs).
+  // 2: silences, aggregate members, stashes; expire_at is epoch milliseconds (the legacy Redis TTLs).
   `CREATE TABLE silences (id TEXT PRIMARY KEY, data TEXT NOT NULL, expire_at INTEGER) WITHOUT ROWID;
    CREATE TABLE aggregate_members (name TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (name, member)) WITHOUT ROWID;
    CREATE TABLE stashes (path TEXT PRIMARY KEY, content TEXT NOT NULL, expire_at INTEGER) WITHOUT ROWID;`,

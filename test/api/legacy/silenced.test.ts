@@ -1,18 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startInstance, getJson as get, postJson as post } from '../../helpers/instance.js';
-import { makeTree, removeTree } from '../../helpers/tree.js';
+import { instanceFor, startInstance, getJson as get, postJson as post } from '../../helpers/instance.js';
 import { tcpExchange } from '../../helpers/net.js';
 
 const client = { name: 'i-424242', address: '127.0.0.1', subscriptions: ['test'] };
 
 test('silenced routes: create, list, lookups, clear, validation; events carry silenced_by in legacy order', async (t) => {
-  const root = makeTree({ 'conf.d/client.json': { client } });
-  const { daemon, api, socket } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { api, socket } = await instanceFor(t, { 'conf.d/client.json': { client } });
 
   // Reference §10.6 vector: entries test:*, *:test, test:test give ["test:*","test:test","*:test"].
   for (const body of [{ subscription: 'test' }, { check: 'test' }, { subscription: 'test', check: 'test', reason: 'deploy', creator: 'ops' }]) {
@@ -66,12 +60,7 @@ test('silenced routes: create, list, lookups, clear, validation; events carry si
 });
 
 test('silencing across a sequence: expire_on_resolve consumed by the resolve, future begin does not silence, expiry ends it', async (t) => {
-  const root = makeTree({ 'conf.d/client.json': { client } });
-  const { daemon, api, socket } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { api, socket } = await instanceFor(t, { 'conf.d/client.json': { client } });
   const send = (status: number, name = 'disk') => tcpExchange(socket, JSON.stringify({ name, output: `s${status}`, status }));
   assert.equal((await post(`${api}/silenced`, { check: 'disk', expire_on_resolve: true })).status, 201);
   await send(2);

@@ -1,15 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startInstance, getJson as get, postJson as post } from '../../helpers/instance.js';
-import { makeTree, removeTree } from '../../helpers/tree.js';
+import { instanceFor, startInstance, getJson as get, postJson as post } from '../../helpers/instance.js';
 
 test('stashes: create with and without expire, paths with slashes and encoded spaces, HEAD, list, delete, 400s', async (t) => {
-  const root = makeTree({ 'conf.d/client.json': { client: { name: 'local', address: '127.0.0.1', subscriptions: [] } } });
-  const { daemon, api } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { api } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'local', address: '127.0.0.1', subscriptions: [] } } });
   assert.deepEqual((await post(`${api}/stashes`, { path: 'tester', content: { key: 'value' } })).body, { path: 'tester' });
   assert.equal((await post(`${api}/stashes`, { path: 'brief', content: {}, expire: 1 })).status, 201);
   assert.equal((await post(`${api}/stashes`, { content: {} })).status, 400, 'missing path');

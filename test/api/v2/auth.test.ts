@@ -3,19 +3,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SignJWT } from 'jose';
-import { startInstance, getJson, adminBasic } from '../../helpers/instance.js';
-import { makeTree, removeTree } from '../../helpers/tree.js';
+import { instanceFor, startInstance, getJson, adminBasic } from '../../helpers/instance.js';
 import { call } from './v2-helpers.js';
 
 const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 
 test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every route against every kind of credential', async (t) => {
-  const root = makeTree({ 'conf.d/client.json': { client: { name: 'auth-host', address: '127.0.0.1', subscriptions: [] } } });
-  const { daemon, v2 } = await startInstance(root);
-  t.after(async () => {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
-  });
+  const { v2, root } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'auth-host', address: '127.0.0.1', subscriptions: [] } } });
 
   // Health needs nothing and reports the embedded store as the member.
   const health = await getJson(`${v2}/health`);
