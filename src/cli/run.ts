@@ -113,7 +113,12 @@ export function registerRun(program: Command): void {
         sender?.kick();
       });
       sender?.start();
-      const bridgeTimer = setInterval(() => sender?.kick(), 1000);
+      let bridgeTicks = 0;
+      const bridgeTimer = setInterval(() => {
+        sender?.kick();
+        // The outbox figures, once a minute while a bridge is configured.
+        if (bridgeView && ++bridgeTicks % 60 === 0) logger.info({ component: 'bridge', ...bridgeSummary(bridgeView, Date.now()) }, 'bridge outbox');
+      }, 1000);
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger });
       const client = new ClientRole({ clock: systemClock, transport, intake, run, logger });
