@@ -101,7 +101,8 @@ export class BridgeSender {
         method: 'PUT',
         dispatcher: this.agent,
         headers: { authorization: `Key ${this.config.apiKey}`, 'content-type': 'application/json' },
-        body: row.body,
+        // The row's sequence goes in front: the backend's replay guard (same id and sequence: already applied).
+        body: `{"sequence":${row.seq},${row.body.slice(1)}`,
         headersTimeout: this.config.timeout * 1000,
         bodyTimeout: this.config.timeout * 1000,
       });

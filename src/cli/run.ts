@@ -20,7 +20,7 @@ import { listenerFrom, type ListenerFlags } from './listeners.js';
 import { ServerRole } from '../server/server-role.js';
 import { HandlerPipeline } from '../server/handling/index.js';
 import { removeClient } from '../server/client-removal.js';
-import { translateEvent, bridgeBody } from '../v2/translate.js';
+import { legacyToV2Writer } from '../v2/legacy-sink.js';
 import { bridgeConfigOf } from '../bridge/config.js';
 import { BridgeSender } from '../bridge/sender.js';
 import { bridgeSummary, prometheusText } from '../bridge/metrics.js';
@@ -93,18 +93,9 @@ export function registerRun(program: Command): void {
         spawn: spawner.spawn,
         deleteClient: (name) => removeClient(store, intake, name, Date.now()),
       });
-      // Every legacy event is also a core/v2 event, written in the same transaction (the two APIs tell one story).
       const namespace = () => String((current.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
       const bridge = bridgeConfigOf(settings.raw.bridge, flags);
-      intake.withinTransaction((processed) => {
-        const v2 = translateEvent(processed.event, processed.history, namespace());
-        const entity = String(v2.entity.metadata.name);
-        const check = String(v2.check.metadata.name);
-        store.v2.putEntity(namespace(), entity, v2.entity);
-        store.v2.putEvent(namespace(), entity, check, v2);
-        // The outbox row commits with the event, or neither does: nothing lost, nothing sent that was not stored.
-        if (bridge) store.outbox.add(bridge.namespace, entity, check, (seq) => JSON.stringify(bridgeBody(processed.event, processed.history, bridge.namespace, seq)), Date.now());
-      });
+      intake.withinTransaction(legacyToV2Writer(store, namespace, bridge ? bridge.namespace : null));
       const sender = bridge ? new BridgeSender(store.outbox, bridge, logger) : null;
       const bridgeView = sender ? { status: () => sender.status, outbox: store.outbox } : null;
       intake.onEvent((processed) => {

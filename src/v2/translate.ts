@@ -62,10 +62,3 @@ export function translateEvent(event: EventDraft, history: readonly HistoryEntry
   return { check: v2Check, entity, id: event.id, metadata: { namespace }, pipelines: null, sequence: 0, timestamp: event.timestamp };
 }
 
-/** What the bridge sends: the same translation, without history (the backend keeps its own), with the outbox sequence. */
-export function bridgeBody(event: EventDraft, history: readonly HistoryEntry[], namespace: string, sequence: number): Json {
-  const body = translateEvent(event, history, namespace);
-  delete body.check.history;
-  body.sequence = sequence;
-  return body;
-}

@@ -12,8 +12,8 @@ import { makeTree, removeTree } from '../helpers/tree.js';
 
 const KEY = '11111111-2222-4333-8444-555555555555';
 
-function body(i: number, seq: number): string {
-  return JSON.stringify({ entity: { entity_class: 'proxy', metadata: { name: `host-${i % 100}` } }, check: { metadata: { name: `check-${i % 10}` }, publish: false, status: i % 3, output: `output ${i}`, executed: 1_700_000_000 + i }, sequence: seq });
+function body(i: number): string {
+  return JSON.stringify({ entity: { entity_class: 'proxy', metadata: { name: `host-${i % 100}` } }, check: { metadata: { name: `check-${i % 10}` }, publish: false, status: i % 3, output: `output ${i}`, executed: 1_700_000_000 + i } });
 }
 
 async function freePort(): Promise<number> {
@@ -36,7 +36,7 @@ export async function benchBridge(report: (figure: object) => void): Promise<voi
   const senderStore = SqliteStore.open(join(dir, 'sender.db'));
   const enqueue = (count: number, offset: number) =>
     senderStore.transaction(() => {
-      for (let i = offset; i < offset + count; i++) senderStore.outbox.add('default', `host-${i % 100}`, `check-${i % 10}`, (seq) => body(i, seq), Date.now());
+      for (let i = offset; i < offset + count; i++) senderStore.outbox.add('default', `host-${i % 100}`, `check-${i % 10}`, body(i), Date.now());
     });
   const sender = new BridgeSender(senderStore.outbox, { url: `http://127.0.0.1:${port}`, apiKey: KEY, namespace: 'default', timeout: 10, concurrency: 16 }, logger);
   const drained = async () => {

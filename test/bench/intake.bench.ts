@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SqliteStore } from '../../src/store/index.js';
 import { StoreIntake } from '../../src/server/store-intake.js';
+import { legacyToV2Writer } from '../../src/v2/legacy-sink.js';
 import { listenClientSocket } from '../../src/client/socket.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { createLogger } from '../../src/log.js';
@@ -56,6 +57,16 @@ export async function benchIntake(report: (figure: object) => void): Promise<voi
     const arrayLatency = await drive(port, arrays, 8);
     const arrayRate = (arrays.length * 100) / ((performance.now() - start) / 1000);
     report({ bench: 'intake.tcp_arrays_of_100', results: arrays.length * 100, results_per_s: Math.round(arrayRate), ack_p50_ms: p(arrayLatency, 0.5), ack_p99_ms: p(arrayLatency, 0.99), raw_sqlite_rows_per_s: Math.round(rawRate), ratio_to_raw: +(arrayRate / rawRate).toFixed(3) });
+
+    // The same arrays with what `run` adds in each transaction: the core/v2 event and entity, and a bridge outbox row.
+    const v2Intake = new StoreIntake(store, () => settings, systemClock, logger);
+    v2Intake.withinTransaction(legacyToV2Writer(store, () => 'default', 'default'));
+    const v2Listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake: v2Intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
+    start = performance.now();
+    const v2Latency = await drive(v2Listeners.tcp.port, arrays, 8);
+    await v2Listeners.close();
+    const v2Rate = (arrays.length * 100) / ((performance.now() - start) / 1000);
+    report({ bench: 'intake.tcp_arrays_of_100.with_v2_and_outbox', results: arrays.length * 100, results_per_s: Math.round(v2Rate), ack_p50_ms: p(v2Latency, 0.5), ack_p99_ms: p(v2Latency, 0.99), ratio_to_legacy_only: +(v2Rate / arrayRate).toFixed(2) });
 
     const singles = Array.from({ length: 5000 }, (_, i) => JSON.stringify(result(i, i % 500)));
     start = performance.now();

@@ -35,13 +35,9 @@ export class Outbox {
     };
   }
 
-  /** Enqueues one event body; call inside the transaction that stores the event. Returns its sequence. */
-  add(namespace: string, entity: string, check: string, body: (seq: number) => string, nowMs: number): number {
-    // The body carries its own sequence (the backend's replay guard), so the row is written, then its body.
-    const seq = Number(this.s.add!.run(namespace, entity, check, '', nowMs).lastInsertRowid);
-    this.s.addBody ??= this.s.remove!.database.prepare('UPDATE outbox SET body = ? WHERE seq = ?');
-    this.s.addBody.run(body(seq), seq);
-    return seq;
+  /** Enqueues one event body (a JSON object); call inside the transaction that stores the event. Returns its sequence. */
+  add(namespace: string, entity: string, check: string, body: string, nowMs: number): number {
+    return Number(this.s.add!.run(namespace, entity, check, body, nowMs).lastInsertRowid);
   }
 
   /** The oldest undelivered row of each entity/check, oldest first. */
