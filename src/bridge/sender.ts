@@ -2,6 +2,7 @@ import { Agent, request } from 'undici';
 import type { Logger } from 'pino';
 import type { Outbox, OutboxRow } from '../store/index.js';
 import type { BridgeConfig } from './config.js';
+import { errorBodyMessage } from '../v2/error-body.js';
 
 type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number; message: string } | { kind: 'retry'; reason: string };
 
@@ -11,12 +12,7 @@ const BACKOFF_CAP_MS = 30_000;
 /** 2xx delivered; 408, 429, 401, 403 and 5xx are the backend's state (retry); other 4xx are this event's fault (dead letter). */
 export function classify(status: number, text: string): Outcome {
   if (status >= 200 && status < 300) return { kind: 'delivered' };
-  let message = text.trim();
-  try {
-    message = (JSON.parse(text) as { message?: string; Message?: string }).message ?? (JSON.parse(text) as { Message?: string }).Message ?? message;
-  } catch {
-    /* not JSON */
-  }
+  const message = errorBodyMessage(text);
   if (status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status)) return { kind: 'dead', status, message: message || `HTTP ${status}` };
   return { kind: 'retry', reason: `HTTP ${status}${message ? `: ${message}` : ''}` };
 }

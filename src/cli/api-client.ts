@@ -1,4 +1,5 @@
 import { CheckbridgeError } from '../errors.js';
+import { errorBodyMessage } from '../v2/error-body.js';
 
 export interface ApiTarget {
   readonly url: string;
@@ -43,12 +44,5 @@ export function apiError(reply: { status: number; text: string }): CheckbridgeEr
 }
 
 export function apiMessage(reply: { status: number; text: string }): string {
-  let message = reply.text.trim() || `the API returned: ${reply.status}`;
-  try {
-    const body = JSON.parse(reply.text) as { message?: string; Message?: string };
-    message = body.message ?? body.Message ?? message;
-  } catch {
-    /* not JSON */
-  }
-  return message;
+  return errorBodyMessage(reply.text) || `the API returned: ${reply.status}`;
 }

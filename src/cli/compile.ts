@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../config/index.js';
 import { compileSettings, formatResources, writeResources, type OutputFormat } from '../compile/index.js';
-import { SqliteStore } from '../store/index.js';
+import { SqliteStore, remainingSeconds } from '../store/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
 
@@ -23,7 +23,7 @@ function silencesFrom(dir: string): Record<string, unknown>[] {
   const store = SqliteStore.open(path);
   try {
     const nowMs = Date.now();
-    return store.silences.list(nowMs).map((e) => ({ ...e.value, expire: e.expireAt === null ? -1 : Math.round((e.expireAt - nowMs) / 1000) }));
+    return store.silences.list(nowMs).map((e) => ({ ...e.value, expire: remainingSeconds(e, nowMs) }));
   } finally {
     store.close();
   }

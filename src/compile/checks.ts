@@ -2,6 +2,7 @@ import type { Settings } from '../config/index.js';
 import { resource, LEGACY_ANNOTATION, type CompileContext, type Resource } from './model.js';
 import { templateDeep } from './tokens.js';
 import { attributesToExpressions, entityPath } from './expressions.js';
+import { resolveHandlers } from '../server/handling/resolve.js';
 
 type Json = Record<string, any>;
 
@@ -28,18 +29,10 @@ const HOOK_TYPES: Record<string, string> = { ok: 'ok', warning: 'warning', criti
 
 /** Handler names → pipeline references (one per non-set handler, sets expanded two levels) and names left as handlers. */
 export function routeHandlers(settings: Settings, names: readonly string[]): { pipelines: Json[]; handlers: string[] } {
-  const pipelines = new Set<string>();
-  const handlers = new Set<string>();
-  const walk = (list: readonly string[], depth: number) => {
-    for (const name of list) {
-      const handler = settings.handlers[name] as Json | undefined;
-      if (!handler) handlers.add(name);
-      else if (handler.type === 'set') {
-        if (depth < 2) walk(((handler.handlers ?? []) as string[]).map(String), depth + 1);
-      } else if (handler.type !== 'transport' && handler.type !== 'extension') pipelines.add(name);
-    }
-  };
-  walk(names, 0);
+  const resolved = resolveHandlers(settings, names);
+  const pipelines = new Set(resolved.handlers.filter((h) => h.type !== 'transport' && h.type !== 'extension').map((h) => h.name));
+  // Built-in and unknown names stay handler names; transport handlers and refused sets are reported elsewhere.
+  const handlers = new Set([...resolved.handlers.filter((h) => h.type === 'extension').map((h) => h.name), ...resolved.errors.filter((e) => e.message === 'unknown handler').map((e) => e.name)]);
   return { pipelines: [...pipelines].sort().map((name) => ({ name, type: 'Pipeline', api_version: 'core/v2' })), handlers: [...handlers].sort() };
 }
 

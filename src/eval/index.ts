@@ -6,15 +6,20 @@ export { ExpressionError } from './parse.js';
 
 const cache = new Map<string, Node>();
 
+function children(node: Node): Node[] {
+  switch (node.kind) {
+    case 'array': return node.items;
+    case 'not': case 'neg': return [node.operand];
+    case 'binary': return [node.left, node.right];
+    case 'index': return [node.target, node.index];
+    case 'call': return [node.target, ...node.args, ...(node.block ? [node.block.body] : [])];
+    default: return [];
+  }
+}
+
 function unknownMethods(node: Node, found: string[] = []): string[] {
   if (node.kind === 'call' && !METHODS.has(node.method)) found.push(node.method);
-  for (const child of Object.values(node)) {
-    if (child && typeof child === 'object') {
-      if (Array.isArray(child)) for (const item of child) if (item && typeof item === 'object' && 'kind' in item) unknownMethods(item as Node, found);
-      if ('kind' in child) unknownMethods(child as Node, found);
-      if ('body' in child && (child as { body: Node }).body) unknownMethods((child as { body: Node }).body, found);
-    }
-  }
+  for (const child of children(node)) unknownMethods(child, found);
   return found;
 }
 

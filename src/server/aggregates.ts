@@ -22,15 +22,17 @@ export interface AggregateMember {
   readonly result: StoredResult | null;
 }
 
-const splitMember = (member: string) => {
-  const at = member.indexOf(':');
-  return { client: member.slice(0, at), check: member.slice(at + 1) };
-};
+/** The `client:check` members of an aggregate, without reading their results. */
+export function memberNames(store: SqliteStore, name: string): { client: string; check: string; member: string }[] {
+  return store.aggregates.members(name).map((member) => {
+    const at = member.indexOf(':');
+    return { client: member.slice(0, at), check: member.slice(at + 1), member };
+  });
+}
 
 /** The members of an aggregate with their stored (truncated) results; missing results leave the set. */
 export function aggregateMembers(store: SqliteStore, name: string): AggregateMember[] {
-  return store.aggregates.members(name).map((member) => {
-    const { client, check } = splitMember(member);
+  return memberNames(store, name).map(({ client, check, member }) => {
     const result = store.getResult(client, check);
     if (!result) store.aggregates.remove(name, member);
     return { client, check, result };

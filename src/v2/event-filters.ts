@@ -2,6 +2,13 @@ import { Script, createContext } from 'node:vm';
 import { inTimeWindows, type WindowSet } from '../schedule/subdue.js';
 
 type Json = Record<string, any>;
+
+/** A resolution: the previous history entry was not OK and this status is (needs two entries). */
+export function isResolution(event: Json): boolean {
+  const history = (event.check?.history ?? []) as { status: number }[];
+  return history.length >= 2 && history.at(-2)!.status !== 0 && event.check.status === 0;
+}
+
 const scripts = new Map<string, Script>();
 
 // Expressions are configuration written by administrators, run in a fresh context with a 100 ms limit; the
@@ -22,8 +29,7 @@ export function filterAllows(filter: Json, event: Json, nowMs: number): { allowe
   // As the reference backend does, metadata fields (name, namespace, labels, annotations) read from the object itself.
   const lift = (o: Json | undefined) => (o ? { ...o, ...(o.metadata ?? {}) } : o);
   const check = lift(event.check) ?? {};
-  const history = (check.history ?? []) as { status: number }[];
-  const subject = { ...event, entity: lift(event.entity), check: event.check ? check : undefined, is_resolution: history.length >= 2 && history.at(-2)!.status !== 0 && check.status === 0, is_incident: check.status !== 0, has_check: Boolean(event.check), has_metrics: Boolean(event.metrics), is_silenced: Boolean(check.is_silenced) };
+  const subject = { ...event, entity: lift(event.entity), check: event.check ? check : undefined, is_resolution: isResolution(event), is_incident: check.status !== 0, has_check: Boolean(event.check), has_metrics: Boolean(event.metrics), is_silenced: Boolean(check.is_silenced) };
   try {
     const matched = ((filter.expressions ?? []) as string[]).every((e) => evaluate(e, subject));
     return { allowed: filter.action === 'deny' ? !matched : matched };

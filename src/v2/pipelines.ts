@@ -4,7 +4,7 @@ import type { Spawner } from '../server/handling/mutate.js';
 import { deliver } from '../server/handling/deliver.js';
 import type { Handler } from '../server/handling/resolve.js';
 import { shapeEvent } from './event-shape.js';
-import { filterAllows } from './event-filters.js';
+import { filterAllows, isResolution } from './event-filters.js';
 
 type Json = Record<string, any>;
 
@@ -14,11 +14,6 @@ const BUILTIN_FILTERS: Partial<Record<string, (event: Json) => boolean>> = {
   not_silenced: (e) => !e.check?.is_silenced,
   has_metrics: (e) => Boolean(e.metrics),
 };
-
-function isResolution(event: Json): boolean {
-  const history = (event.check?.history ?? []) as { status: number }[];
-  return history.length >= 2 && history.at(-2)!.status !== 0 && event.check.status === 0;
-}
 
 interface Step {
   readonly handler: string;

@@ -1,6 +1,6 @@
 import type { AddRoute, LegacyApiDeps } from './server.js';
 import { sendList, legacyQuery } from './http.js';
-import { aggregateMembers, summarize, resultsOfSeverity, groupBy, SEVERITIES, type Severity } from '../../server/aggregates.js';
+import { aggregateMembers, memberNames, summarize, resultsOfSeverity, groupBy, SEVERITIES, type Severity } from '../../server/aggregates.js';
 
 /** Aggregates (reference §12.7): membership is stored, summaries are computed from the stored results on request. */
 export function registerAggregateRoutes(route: AddRoute, deps: LegacyApiDeps): void {
@@ -10,11 +10,7 @@ export function registerAggregateRoutes(route: AddRoute, deps: LegacyApiDeps): v
     const maxAge = legacyQuery(url).max_age ?? '';
     return /^[0-9]+$/.test(maxAge) ? Math.floor(deps.now() / 1000) - Number(maxAge) : null;
   };
-  const rawMembers = (name: string) =>
-    store.aggregates.members(name).map((member) => {
-      const at = member.indexOf(':');
-      return { client: member.slice(0, at), check: member.slice(at + 1), result: null };
-    });
+  const rawMembers = (name: string) => memberNames(store, name).map(({ client, check }) => ({ client, check, result: null }));
   const name = (req: { params: unknown }) => (req.params as { name: string }).name;
 
   route('GET', '/aggregates', (req, reply) => sendList(req, reply, store.aggregates.names().map((n) => ({ name: n }))));

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AddRoute, LegacyApiDeps } from './server.js';
 import { readData } from './body.js';
+import { remainingSeconds } from '../../store/index.js';
 import { sendList } from './http.js';
 
 const SUBSCRIPTION = /^[\w.\-:]+$/;
@@ -15,10 +16,9 @@ const escape = (text: string) => text.replace(/[\\^$+?()[\]{}|]/g, '\\$&');
 export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   const now = () => Math.floor(deps.now() / 1000);
   // Expiries are kept in ms (a 1 s expiry must last a second); `expire` is the remaining TTL in seconds, as Redis gave it.
-  const ttl = (expireAt: number | null, nowMs: number) => (expireAt === null ? -1 : Math.round((expireAt - nowMs) / 1000));
   const entries = () => {
     const nowMs = deps.now();
-    return deps.store.silences.list(nowMs).map((e) => ({ key: `silence:${e.key}`, entry: { ...e.value, expire: ttl(e.expireAt, nowMs) } }));
+    return deps.store.silences.list(nowMs).map((e) => ({ key: `silence:${e.key}`, entry: { ...e.value, expire: remainingSeconds(e, nowMs) } }));
   };
   // Lookups build regexes from the raw segment, as legacy did ('.' stays a wildcard).
   const matching = (re: RegExp) => entries().filter((e) => re.test(e.key)).map((e) => e.entry);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AddRoute, LegacyApiDeps } from './server.js';
 import { readData } from './body.js';
+import { remainingSeconds } from '../../store/index.js';
 import { sendList } from './http.js';
 
 /** Stashes (reference §12.8): JSON documents at a path, which may hold '/', with an optional expiry. */
@@ -14,7 +15,7 @@ export function registerStashRoutes(route: AddRoute, deps: LegacyApiDeps): void 
   };
 
   route('GET', '/stashes', (req, reply) =>
-    sendList(req, reply, store.list(now()).map((s) => ({ path: s.key, content: s.value, expire: s.expireAt === null ? -1 : Math.round((s.expireAt - now()) / 1000) }))),
+    sendList(req, reply, store.list(now()).map((s) => ({ path: s.key, content: s.value, expire: remainingSeconds(s, now()) }))),
   );
   route('POST', '/stashes', (req, reply) => {
     const data = readData(req.body, { path: { type: 'string' }, content: { type: 'object' }, expire: { type: 'integer', nilOk: true } });

@@ -9,6 +9,11 @@ export interface Expiring<T> {
 
 type Row = { key: string; data: string; expire_at: number | null };
 
+/** Seconds left, as Redis TTL reported them; -1 for a row that never expires. */
+export function remainingSeconds(row: { expireAt: number | null }, nowMs: number): number {
+  return row.expireAt === null ? -1 : Math.round((row.expireAt - nowMs) / 1000);
+}
+
 /** A key → JSON table whose rows vanish at `expire_at`, as Redis keys with a TTL did: expired rows are never returned. */
 export class ExpiringTable<T> {
   private readonly get$: Database.Statement;
