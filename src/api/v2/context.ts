@@ -42,6 +42,9 @@ export function fail(reply: FastifyReply, kind: keyof typeof ERRORS, message: st
   return reply.code(status).header('X-Content-Type-Options', 'nosniff').send({ message, code });
 }
 
-export const callerOf = (request: FastifyRequest) => (request as unknown as { caller: Caller }).caller;
+// Set by the matched route's access hook (access.ts); a WeakMap so a request cannot carry a caller any other way.
+const callers = new WeakMap<FastifyRequest, Caller>();
+export const callerOf = (request: FastifyRequest): Caller => callers.get(request)!;
+export const setCaller = (request: FastifyRequest, caller: Caller): void => void callers.set(request, caller);
 export const nowS = (deps: V2ApiDeps) => Math.floor(deps.now() / 1000);
 export const NAME = /^[\w.\-:]+$/;

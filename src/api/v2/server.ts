@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { ADMIN_GROUP, fail, type V2ApiDeps } from './context.js';
-import { authenticate, registerAuthRoutes } from './auth.js';
+import { fail, type V2ApiDeps } from './context.js';
+import { registerAuthRoutes } from './auth.js';
+import { enforceAccess } from './access.js';
 import { registerEventRoutes } from './events.js';
 import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resources.js';
 import { registerApiKeyRoutes } from './apikeys.js';
@@ -9,20 +10,13 @@ import { registerHealthRoute } from './health.js';
 
 export type { V2ApiDeps } from './context.js';
 
-/** The v2 HTTP API (spec 4): every `/api/` route needs a Bearer token or an API key; `/health` and `/auth` do not. */
+// Long enough for the longest name any door accepts, so every stored name can be read back and deleted.
+const MAX_PARAM_LENGTH = 1024;
+
+/** The v2 HTTP API (spec 4): every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 512_000, return503OnClosing: false, forceCloseConnections: true });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
-    const caller = await authenticate(deps, request);
-    if (!caller) {
-      const header = request.headers.authorization ?? '';
-      return fail(reply, 'unauthenticated', header.startsWith('Bearer ') || header.startsWith('Key ') ? 'invalid credentials' : 'bad credentials');
-    }
-    (request as unknown as { caller: typeof caller }).caller = caller;
-    // API keys are cluster-wide: only cluster admins grant, view and revoke them (spec 5.3).
-    if (request.url.startsWith('/api/core/v2/apikeys') && !caller.groups.includes(ADMIN_GROUP)) return fail(reply, 'forbidden', 'unauthorized to perform action');
-  });
+  const app = Fastify({ logger: false, bodyLimit: 512_000, maxParamLength: MAX_PARAM_LENGTH, return503OnClosing: false, forceCloseConnections: true });
+  enforceAccess(app, deps);
   app.setNotFoundHandler((_request, reply) => fail(reply, 'notFound', 'not found'));
   app.setErrorHandler((error, _request, reply) => {
     const status = (error as { statusCode?: number }).statusCode ?? 500;
