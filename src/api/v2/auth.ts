@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { verifyPassword } from '../../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { LoginLimiter } from '../../auth/login-limiter.js';
 import { hashApiKey } from '../../auth/tokens.js';
 import { nowS, type Caller, type V2ApiDeps } from './context.js';
 
@@ -14,11 +15,16 @@ function basic(request: FastifyRequest): { user: string; password: string } | nu
   return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** A local user whose password matches, and who is not disabled. */
+// A hash of a password nobody knows: an unknown user costs one scrypt too, so timing does not tell which names exist.
+let dummyHash: Promise<string> | null = null;
+const dummy = () => (dummyHash ??= hashPassword(randomUUID()));
+
+/** A local user whose password matches, and who is not disabled; every path verifies one hash (constant time). */
 export async function checkPassword(deps: V2ApiDeps, user: string, password: string): Promise<Record<string, any> | null> {
   const record = deps.store.v2.getUser(user);
-  if (!record || record.disabled || typeof record.password_hash !== 'string') return null;
-  return (await verifyPassword(password, record.password_hash)) ? record : null;
+  const stored = record && typeof record.password_hash === 'string' ? record.password_hash : await dummy();
+  const matches = await verifyPassword(password, stored);
+  return matches && record && !record.disabled ? record : null;
 }
 
 /** Who is calling, from `Bearer <access token>` (its session still open) or `Key <api key>` (not revoked). */
@@ -45,18 +51,27 @@ export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     deps.store.v2.putSession(sessionId, username, pair.refresh_id, nowS(deps) + 12 * 3600, nowS(deps));
     return { access_token: pair.access_token, expires_at: pair.expires_at, refresh_token: pair.refresh_token };
   };
-  app.get('/auth', async (request, reply) => {
-    const credentials = basic(request);
-    if (!credentials) return text(reply, 401, 'Request unauthorized\n');
-    const user = await checkPassword(deps, credentials.user, credentials.password);
-    if (!user) return text(reply, 401, 'Unauthorized\n');
-    return issue(credentials.user, (user.groups ?? []) as string[], randomUUID());
-  });
-  app.get('/auth/test', async (request, reply) => {
+  void dummy();
+  const limiter = new LoginLimiter(deps.now);
+  // Basic credentials checked under the per-address limit of failed attempts; null after replying.
+  const login = async (request: FastifyRequest, reply: FastifyReply, refusal: string) => {
+    const wait = limiter.retryAfter(request.ip);
+    if (wait > 0) {
+      text(reply.header('Retry-After', String(wait)), 429, 'too many failed login attempts\n');
+      return null;
+    }
     const credentials = basic(request);
     const user = credentials && (await checkPassword(deps, credentials.user, credentials.password));
-    return user ? reply.code(200).send() : text(reply, 401, 'Request unauthorized\n');
+    if (user) return { name: credentials.user, user };
+    if (credentials) limiter.recordFailure(request.ip);
+    text(reply, 401, credentials ? refusal : 'Request unauthorized\n');
+    return null;
+  };
+  app.get('/auth', async (request, reply) => {
+    const found = await login(request, reply, 'Unauthorized\n');
+    return found ? issue(found.name, (found.user.groups ?? []) as string[], randomUUID()) : reply;
   });
+  app.get('/auth/test', async (request, reply) => ((await login(request, reply, 'Request unauthorized\n')) ? reply.code(200).send() : reply));
   // Refresh: an access token (expired or not) and its session's current refresh token; reuse ends the session.
   const refreshed = async (request: FastifyRequest, reply: FastifyReply, logout: boolean) => {
     const header = request.headers.authorization ?? '';

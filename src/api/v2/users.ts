@@ -30,6 +30,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     const body = request.body as { password?: unknown } | null;
     if (!body || typeof body.password !== 'string' || body.password.length < 8) return fail(reply, 'invalid', 'password must be at least 8 characters');
     v2.putUser(name, { ...user, password_hash: await hashPassword(body.password) });
+    v2.deleteUserSessions(name);
     return reply.code(204).send();
   });
 }

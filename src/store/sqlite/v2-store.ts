@@ -44,6 +44,7 @@ export class V2Store {
       getSession: p('SELECT id, username, refresh_id AS refreshId, expires_at AS expiresAt FROM auth_sessions WHERE id = ?'),
       putSession: p('INSERT INTO auth_sessions VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET refresh_id = excluded.refresh_id, expires_at = excluded.expires_at'),
       deleteSession: p('DELETE FROM auth_sessions WHERE id = ?'),
+      deleteUserSessions: p('DELETE FROM auth_sessions WHERE username = ?'),
       purgeSessions: p('DELETE FROM auth_sessions WHERE expires_at <= ?'),
       getSecret: p('SELECT value FROM secrets WHERE name = ?'),
       putSecret: p('INSERT OR IGNORE INTO secrets VALUES (?, ?)'),
@@ -139,6 +140,11 @@ export class V2Store {
 
   deleteSession(id: string): void {
     this.s.deleteSession!.run(id);
+  }
+
+  /** Ends every session of a user (a password change): their access and refresh tokens stop working at once. */
+  deleteUserSessions(username: string): number {
+    return this.s.deleteUserSessions!.run(username).changes;
   }
 
   /** The named secret, created with `make()` on first use (for example the JWT signing key). */
