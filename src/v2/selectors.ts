@@ -1,6 +1,8 @@
 // fieldSelector / labelSelector (reference v2-api §2.5): `a == b`, `!=`, `in`, `notin`, `matches`, joined by `&&`.
+import { selectorValue as str, type FieldSet } from './resource-fields.js';
+
 type Json = Record<string, any>;
-type Op = { left: string; op: '==' | '!=' | 'in' | 'notin' | 'matches'; right: string[] };
+export type Op = { left: string; op: '==' | '!=' | 'in' | 'notin' | 'matches'; right: string[] };
 
 export class SelectorError extends Error {}
 
@@ -67,13 +69,12 @@ export function parseSelector(text: string): Op[] {
   return ops;
 }
 
-const str = (v: unknown) => (Array.isArray(v) ? v.join(',') : v === undefined || v === null ? '' : String(v));
 
 /** The flat field set of an event (reference v2-api §2.5). */
 export function eventFields(event: Json): Record<string, string> {
   const check = (event.check ?? {}) as Json;
   const entity = (event.entity ?? {}) as Json;
-  const fields: Record<string, string> = {
+  const fields: Record<string, string> = Object.assign(Object.create(null), {
     'event.name': `${entity.metadata?.name ?? ''}/${check.metadata?.name ?? ''}`,
     'event.namespace': str(event.metadata?.namespace ?? entity.metadata?.namespace),
     'event.is_silenced': str(Boolean(check.is_silenced)),
@@ -92,7 +93,7 @@ export function eventFields(event: Json): Record<string, string> {
     'event.entity.name': str(entity.metadata?.name),
     'event.entity.entity_class': str(entity.entity_class),
     'event.entity.subscriptions': str(entity.subscriptions ?? []),
-  };
+  });
   for (const labels of [event.metadata?.labels, entity.metadata?.labels, check.metadata?.labels]) {
     for (const [k, v] of Object.entries((labels ?? {}) as Json)) fields[`event.labels.${k}`] = str(v);
   }
@@ -101,7 +102,7 @@ export function eventFields(event: Json): Record<string, string> {
 
 /** Label selectors read labels by bare key, from event, entity, then check labels. */
 export function labelFields(event: Json): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null);
   for (const labels of [event.metadata?.labels, event.entity?.metadata?.labels, event.check?.metadata?.labels]) {
     for (const [k, v] of Object.entries((labels ?? {}) as Json)) out[k] = str(v);
   }
@@ -110,11 +111,11 @@ export function labelFields(event: Json): Record<string, string> {
 
 export function matchesSelector(ops: readonly Op[], fields: Record<string, string>): boolean {
   return ops.every(({ left, op, right }) => {
-    if ((op === 'in' || op === 'notin') && right.length === 1 && right[0]! in fields) {
+    if ((op === 'in' || op === 'notin') && right.length === 1 && Object.hasOwn(fields, right[0]!)) {
       const members = fields[right[0]!]!.replace(/^\[|\]$/g, '').split(',').map((s) => s.trim());
       return members.includes(left) === (op === 'in');
     }
-    const present = left in fields;
+    const present = Object.hasOwn(fields, left);
     const actual = fields[left];
     switch (op) {
       case '==':
@@ -128,3 +129,5 @@ export function matchesSelector(ops: readonly Op[], fields: Record<string, strin
     }
   });
 }
+
+export const EVENT_FIELDS: FieldSet = { prefix: 'event', names: Object.keys(eventFields({})), fields: eventFields, labels: labelFields };

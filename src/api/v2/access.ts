@@ -5,14 +5,16 @@ import { authenticate } from './auth.js';
 /** Routes anyone may call (the matched route's pattern, not the request's URL): health, metrics and the login family. */
 const ANONYMOUS = new Set(['/health', '/metrics', '/auth', '/auth/test', '/auth/token', '/auth/logout']);
 
-/** Routes only cluster admins may call: API keys are cluster-wide (spec 5.3). */
-const ADMIN_ONLY = (pattern: string) => pattern === '/api/core/v2/apikeys' || pattern.startsWith('/api/core/v2/apikeys/');
+/** Routes only cluster admins may call: API keys are cluster-wide (spec 5.3), and so is managing users. */
+const ADMIN_ONLY = new Set(['POST /api/core/v2/users', 'GET /api/core/v2/users', 'PUT /api/core/v2/users/:name', 'DELETE /api/core/v2/users/:name']);
+const isAdminOnly = (method: string, pattern: string) =>
+  pattern === '/api/core/v2/apikeys' || pattern.startsWith('/api/core/v2/apikeys/') || ADMIN_ONLY.has(`${method} ${pattern}`);
 
 export type Access = 'anonymous' | 'user' | 'admin';
 
-export function accessOf(pattern: string): Access {
+export function accessOf(method: string, pattern: string): Access {
   if (ANONYMOUS.has(pattern)) return 'anonymous';
-  return ADMIN_ONLY(pattern) ? 'admin' : 'user';
+  return isAdminOnly(method, pattern) ? 'admin' : 'user';
 }
 
 /**
@@ -59,7 +61,10 @@ export function enforceAccess(app: FastifyInstance, deps: V2ApiDeps): void {
     if (problem) return fail(reply, 'invalid', problem);
   });
   app.addHook('onRoute', (route: RouteOptions) => {
-    const access = accessOf(route.url);
+    const methods = [route.method].flat();
+    const levels = new Set(methods.map((method) => accessOf(method, route.url)));
+    // One route answering several methods must not mix levels: the strictest applies to all.
+    const access: Access = levels.has('admin') ? 'admin' : levels.has('user') ? 'user' : 'anonymous';
     if (access === 'anonymous') return;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [hooks[access], ...existing] as onRequestHookHandler[];

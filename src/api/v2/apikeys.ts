@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
-import { paginate } from './paginate.js';
+import { listResponse } from './listing.js';
+import { APIKEY_FIELDS } from '../../v2/resource-fields.js';
 import { hashApiKey } from '../../auth/tokens.js';
 import type { ApiKeyRow } from '../../store/index.js';
 
@@ -21,7 +22,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: V2ApiDeps): voi
     v2.putApiKey({ keyHash: hashApiKey(key), username: body.username, createdBy: callerOf(request).username, createdAt: nowS(deps), hint: key.slice(0, 8) });
     return reply.code(201).header('Location', `/api/core/v2/apikeys/${key}`).type('application/json').send();
   });
-  app.get('/api/core/v2/apikeys', (request, reply) => paginate(request, reply, v2.listApiKeys().map((row) => view(row))));
+  app.get('/api/core/v2/apikeys', (request, reply) => listResponse(request, reply, v2.listApiKeys().map((row) => view(row)), APIKEY_FIELDS, (k) => `${String(k.created_at).padStart(12, '0')}/${k.metadata.name}`));
   app.get('/api/core/v2/apikeys/:key', (request, reply) => {
     const key = (request.params as { key: string }).key;
     const row = v2.getApiKey(hashApiKey(key));

@@ -33,6 +33,8 @@ export const ERRORS = {
   invalid: { code: 1, status: 400 },
   notFound: { code: 2, status: 404 },
   exists: { code: 3, status: 409 },
+  // In use: refused while other resources depend on it (Sensu Go answers 409 too).
+  conflict: { code: 3, status: 409 },
   forbidden: { code: 4, status: 403 },
   unauthenticated: { code: 5, status: 401 },
 } as const;

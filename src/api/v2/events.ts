@@ -1,38 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
-import { paginate } from './paginate.js';
+import { listResponse } from './listing.js';
 import { publishEvent } from '../../v2/events-service.js';
 import { shapeEvent } from '../../v2/event-shape.js';
-import { parseSelector, matchesSelector, eventFields, labelFields, SelectorError } from '../../v2/selectors.js';
+import { EVENT_FIELDS } from '../../v2/selectors.js';
 
 type Json = Record<string, any>;
 type Params = { namespace: string; entity?: string; check?: string };
 
-/** `fieldSelector` and `labelSelector`, each repeatable (joined with &&); null when one does not parse. */
-function selected(request: FastifyRequest, reply: FastifyReply, events: Json[]): Json[] | null {
-  const raw = new URLSearchParams(request.url.split('?')[1] ?? '');
-  let out = events;
-  for (const [param, fields] of [['fieldSelector', eventFields], ['labelSelector', labelFields]] as const) {
-    const values = raw.getAll(param);
-    if (values.length === 0) continue;
-    try {
-      const ops = parseSelector(values.join(' && '));
-      out = out.filter((event) => matchesSelector(ops, fields(event)));
-    } catch (error) {
-      if (!(error instanceof SelectorError)) throw error;
-      fail(reply, 'invalid', `failed to parse ${param}: ${error.message}`);
-      return null;
-    }
-  }
-  return out;
-}
+// Paging order and resume key: namespace, entity, check (Sensu Go's etcd key order).
+const eventKey = (e: Json) => `${e.metadata?.namespace ?? e.entity?.metadata?.namespace ?? ''}/${e.entity?.metadata?.name ?? ''}/${e.check?.metadata?.name ?? ''}`;
 
 /** The events API (spec 4.2, reference v2-api §2): list, get, create or replace (201, empty), delete (204). */
 export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const v2 = deps.store.v2;
   const list = (request: FastifyRequest, reply: FastifyReply, events: Json[]) => {
-    const filtered = selected(request, reply, events);
-    return filtered === null ? reply : paginate(request, reply, filtered).map(shapeEvent);
+    const listed = listResponse(request, reply, events, EVENT_FIELDS, eventKey);
+    return Array.isArray(listed) ? listed.map(shapeEvent) : listed;
   };
   app.get('/api/core/v2/events', (request, reply) => list(request, reply, v2.listEvents(null)));
   app.get('/api/core/v2/namespaces/:namespace/events', (request, reply) => list(request, reply, v2.listEvents((request.params as Params).namespace)));

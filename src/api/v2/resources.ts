@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
-import { paginate } from './paginate.js';
+import { listResponse } from './listing.js';
+import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
 
 type Json = Record<string, any>;
@@ -13,6 +14,8 @@ export interface ResourceKind {
   /** The first reason a resource is invalid, or null. */
   readonly validate: (resource: Json) => string | null;
 }
+
+export const DEFAULT_NAMESPACE = 'default';
 
 const HANDLER_TYPES = ['pipe', 'tcp', 'udp', 'set', 'grpc'];
 
@@ -96,7 +99,8 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     table.put(namespace, String(metadata.name), { ...body, metadata: shapeMetadata(metadata) });
     return reply.code(201).type('application/json').send();
   };
-  app.get(base, (request, reply) => paginate(request, reply, table.list((request.params as { namespace: string }).namespace)));
+  const fields = RESOURCE_FIELDS.get(kind.path)!;
+  app.get(base, (request, reply) => listResponse(request, reply, table.list((request.params as { namespace: string }).namespace) as Json[], fields, (r) => String(r.metadata?.name ?? '')));
   app.get(`${base}/:name`, (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
     return table.get(namespace, name) ?? fail(reply, 'notFound', 'not found');
@@ -112,7 +116,9 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
 /** Namespaces (cluster-wide): PUT creates or keeps, GET lists, DELETE refuses while anything lives in it. */
 export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const v2 = deps.store.v2;
-  app.get('/api/core/v2/namespaces', (request, reply) => paginate(request, reply, v2.listResources('Namespace', '').map((n) => ({ name: n.name }))));
+  // The default namespace exists from the first start: every legacy event lives there.
+  if (!v2.getResource('Namespace', '', DEFAULT_NAMESPACE)) v2.putResource('Namespace', '', DEFAULT_NAMESPACE, { name: DEFAULT_NAMESPACE });
+  app.get('/api/core/v2/namespaces', (request, reply) => listResponse(request, reply, v2.listResources('Namespace', '').map((n) => ({ name: n.name })), NAMESPACE_FIELDS, (n) => String(n.name)));
   app.get('/api/core/v2/namespaces/:name', (request, reply) => {
     const found = v2.getResource('Namespace', '', (request.params as { name: string }).name);
     return found ? { name: found.name } : fail(reply, 'notFound', 'not found');
@@ -127,7 +133,8 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
   });
   app.delete('/api/core/v2/namespaces/:name', (request, reply) => {
     const name = (request.params as { name: string }).name;
-    if (v2.listEvents(name).length > 0 || v2.listEntities(name).length > 0) return fail(reply, 'invalid', `namespace ${name} is not empty`);
+    if (name === DEFAULT_NAMESPACE) return fail(reply, 'conflict', 'the default namespace cannot be deleted');
+    if (v2.listEvents(name).length > 0 || v2.listEntities(name).length > 0) return fail(reply, 'conflict', `namespace ${name} is not empty`);
     return v2.deleteResource('Namespace', '', name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });
 }

@@ -37,6 +37,7 @@ export class V2Store {
       getUser: p('SELECT data FROM users WHERE name = ?'),
       putUser: p('INSERT INTO users VALUES (?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
       countUsers: p('SELECT COUNT(*) AS n FROM users'),
+      listUsers: p('SELECT data FROM users ORDER BY name'),
       getKey: p('SELECT key_hash AS keyHash, username, created_by AS createdBy, created_at AS createdAt, hint FROM api_keys WHERE key_hash = ?'),
       putKey: p('INSERT INTO api_keys VALUES (?, ?, ?, ?, ?)'),
       deleteKey: p('DELETE FROM api_keys WHERE key_hash = ?'),
@@ -136,6 +137,10 @@ export class V2Store {
   putSession(id: string, username: string, refreshId: string, expiresAt: number, now: number): void {
     this.s.purgeSessions!.run(now);
     this.s.putSession!.run(id, username, refreshId, expiresAt);
+  }
+
+  listUsers(): Json[] {
+    return (this.s.listUsers!.all() as DataRow[]).map((r) => JSON.parse(r.data) as Json);
   }
 
   deleteSession(id: string): void {

@@ -1,0 +1,69 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fail } from './context.js';
+import { parseSelector, matchesSelector, SelectorError, type Op } from '../../v2/selectors.js';
+import type { FieldSet } from '../../v2/resource-fields.js';
+
+type Json = Record<string, any>;
+
+/** Every selector operation must name a field the resource has (or one of its labels): a typo is a 400, not "everything". */
+function unknownField(ops: readonly Op[], set: FieldSet): string | null {
+  const known = (field: string) => set.names.includes(field) || field.startsWith(`${set.prefix}.labels.`);
+  for (const { left, op, right } of ops) {
+    // `linux in check.subscriptions` names the field on the right.
+    if ((op === 'in' || op === 'notin') && right.length === 1 && known(right[0]!)) continue;
+    if (!known(left)) return left;
+  }
+  return null;
+}
+
+/** `fieldSelector` and `labelSelector`, each repeatable (joined with &&); null after a 400. */
+function select(request: FastifyRequest, reply: FastifyReply, items: Json[], set: FieldSet): Json[] | null {
+  const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+  let out = items;
+  for (const param of ['fieldSelector', 'labelSelector'] as const) {
+    const values = query.getAll(param);
+    if (values.length === 0) continue;
+    let ops: Op[];
+    try {
+      ops = parseSelector(values.join(' && '));
+    } catch (error) {
+      if (!(error instanceof SelectorError)) throw error;
+      fail(reply, 'invalid', `failed to parse ${param}: ${error.message}`);
+      return null;
+    }
+    if (param === 'fieldSelector') {
+      const unknown = unknownField(ops, set);
+      if (unknown !== null) {
+        fail(reply, 'invalid', `failed to parse fieldSelector: unknown field ${JSON.stringify(unknown)}; fields: ${set.names.join(', ')}, ${set.prefix}.labels.<key>`);
+        return null;
+      }
+    }
+    const read = param === 'fieldSelector' ? set.fields : set.labels;
+    out = out.filter((item) => matchesSelector(ops, read(item)));
+  }
+  return out;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * `limit` and `continue` (reference v2-api §2.4) by key, as Sensu Go's etcd store does: the token is the last returned
+ * key plus NUL, so items deleted or added while a client pages never make it skip or repeat others.
+ */
+function page(request: FastifyRequest, reply: FastifyReply, items: Json[], key: (item: Json) => string): Json[] {
+  const query = request.query as { limit?: string; continue?: string };
+  const limit = /^\d+$/.test(query.limit ?? '') ? Number(query.limit) : 0;
+  const keyed = items.map((item) => ({ item, key: key(item) })).sort((a, b) => compare(a.key, b.key));
+  const from = query.continue ? Buffer.from(query.continue, 'base64url').toString('utf8') : '';
+  const rest = from === '' ? keyed : keyed.filter((entry) => compare(entry.key, from) >= 0);
+  if (limit === 0 || rest.length <= limit) return rest.map((entry) => entry.item);
+  const shown = rest.slice(0, limit);
+  reply.header('Sensu-Continue', Buffer.from(`${shown[shown.length - 1]!.key}\u0000`).toString('base64url'));
+  return shown.map((entry) => entry.item);
+}
+
+/** One list response: selectors on the resource's fields, then a page by key; the reply itself after a 400. */
+export function listResponse<T extends Json>(request: FastifyRequest, reply: FastifyReply, items: T[], set: FieldSet, key: (item: T) => string): T[] | FastifyReply {
+  const selected = select(request, reply, items, set);
+  return selected === null ? reply : (page(request, reply, selected, key as (item: Json) => string) as T[]);
+}
