@@ -3,6 +3,7 @@ import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
 import { paginate } from './paginate.js';
 import { publishEvent } from '../../v2/events-service.js';
 import { shapeEvent } from '../../v2/event-shape.js';
+import { redactOutput } from '../../config/redact.js';
 import { parseSelector, matchesSelector, eventFields, labelFields, SelectorError } from '../../v2/selectors.js';
 
 type Json = Record<string, any>;
@@ -17,7 +18,8 @@ function selected(request: FastifyRequest, reply: FastifyReply, events: Json[]):
     if (values.length === 0) continue;
     try {
       const ops = parseSelector(values.join(' && '));
-      out = out.filter((event) => matchesSelector(ops, fields(event)));
+      // Selectors read what the caller may see: a selector on a secret label must not confirm a guess.
+      out = out.filter((event) => matchesSelector(ops, fields(redactOutput(event) as Json)));
     } catch (error) {
       if (!(error instanceof SelectorError)) throw error;
       fail(reply, 'invalid', `failed to parse ${param}: ${error.message}`);
