@@ -6,12 +6,14 @@ import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resour
 import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
 import { registerHealthRoute } from './health.js';
+import { registerRedaction } from '../redaction.js';
 
 export type { V2ApiDeps } from './context.js';
 
 /** The v2 HTTP API (spec 4): every `/api/` route needs a Bearer token or an API key; `/health` and `/auth` do not. */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 512_000, return503OnClosing: false, forceCloseConnections: true });
+  registerRedaction(app, ['/auth', '/auth/token']);
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
     const caller = await authenticate(deps, request);
