@@ -1,5 +1,5 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import { DEFAULT_REDACT_KEYS } from './config/redact.js';
+import { redactOutput } from './config/redact.js';
 
 // The spec's levels; panic maps onto pino's fatal, trace stays trace.
 export const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -21,12 +21,12 @@ export function nextLogLevel(current: string): LogLevel {
 }
 
 export function createLogger(level: LogLevel | 'silent' = 'info', destination: number | NodeJS.WritableStream = 2): Logger {
-  const paths = DEFAULT_REDACT_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
   return pino(
     {
       level: toPinoLevel(level),
       base: { name: 'checkbridge' },
-      redact: { paths, censor: 'REDACTED' },
+      // The APIs' policy for log lines too: any depth, any case.
+      formatters: { log: (object) => redactOutput(object) as Record<string, unknown> },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     typeof destination === 'number' ? pino.destination({ fd: destination, sync: true }) : destination,

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Settings } from '../config/settings.js';
 import { redact } from '../config/redact.js';
+import { registerRedaction, unredacted } from '../api/redaction.js';
 import type { ResultIntake } from '../server/intake.js';
 import { prepareResult } from '../server/result-validation.js';
 import { rubyInspect } from '../tokens/index.js';
@@ -40,6 +41,7 @@ function unauthorized(reply: FastifyReply) {
 /** The agent's HTTP socket (reference §11.2; DECISIONS 10: an invalid result is a 400 with the reason). */
 export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024 });
+  registerRedaction(app);
   const config = () => (deps.settings().client.http_socket ?? {}) as HttpConfig;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -84,7 +86,7 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
   app.get('/brew', async (_req, reply) => reply.code(418).send({ response: "I'm a teapot!" }));
   app.get('/settings', async (request) => {
     const raw = deps.settings().raw;
-    return /redacted=false/i.test(request.url.split('?')[1] ?? '') ? raw : redact(raw);
+    return /redacted=false/i.test(request.url.split('?')[1] ?? '') ? unredacted(request, raw) : redact(raw);
   });
   app.post('/results', (request, reply) => submit(request, reply, (value) => (Array.isArray(value) ? value : [value])));
   // Spec 4.6: {check: {metadata: {name}, status, output, handlers}} becomes a result of the local client.

@@ -6,13 +6,58 @@ export const DEFAULT_REDACT_KEYS: readonly string[] = [
   'proxy_password', 'access_key_id', 'secret_access_key',
 ];
 
-// Replaces the value of every sensitive key, at any depth, through arrays of objects too.
-export function redact(value: unknown, keys: readonly string[] = DEFAULT_REDACT_KEYS): unknown {
-  if (Array.isArray(value)) return value.map((item) => redact(item, keys));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    out[key] = keys.includes(key) ? 'REDACTED' : redact(inner, keys);
+const CENSOR = 'REDACTED';
+
+type KeySet = ReadonlySet<string>;
+
+const lowered = (keys: readonly string[]): KeySet => new Set(keys.map((key) => key.toLowerCase()));
+const DEFAULT_SET = lowered(DEFAULT_REDACT_KEYS);
+
+// Only plain JSON objects are walked: class instances (errors, dates) serialize themselves.
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A non-empty `redact` list of strings carried by the object itself (a legacy client, a v2 entity). */
+function ownList(value: Record<string, unknown>): KeySet | null {
+  if (!Object.hasOwn(value, 'redact')) return null;
+  const list = value.redact;
+  return Array.isArray(list) && list.length > 0 && list.every((key) => typeof key === 'string') ? lowered(list) : null;
+}
+
+// Copy-on-write: untouched subtrees are returned as they are, so a body with no secret costs one walk and no copy.
+function walk(value: unknown, keys: KeySet, scoped: boolean): unknown {
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const next = walk(value[i], keys, scoped);
+      if (next !== value[i]) (out ??= value.slice())[i] = next;
+    }
+    return out ?? value;
   }
-  return out;
+  if (!isPlainObject(value)) return value;
+  const inScope = (scoped && ownList(value)) || keys;
+  let out: Record<string, unknown> | null = null;
+  for (const key of Object.keys(value)) {
+    const inner = value[key];
+    const next = inScope.has(key.toLowerCase()) ? CENSOR : walk(inner, inScope, scoped);
+    if (next !== inner) Object.defineProperty((out ??= { ...value }), key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out ?? value;
+}
+
+/** Replaces the value of every key in `keys` (case-insensitive), at any depth, through arrays too (print-config, /settings, keepalives). */
+export function redact(value: unknown, keys: readonly string[] = DEFAULT_REDACT_KEYS): unknown {
+  return walk(value, keys === DEFAULT_REDACT_KEYS ? DEFAULT_SET : lowered(keys), false);
+}
+
+/**
+ * The one policy for every API body and log line: the default keys, case-insensitive, at any depth; inside an object
+ * that carries its own non-empty `redact` list (a client, an entity) that list replaces the defaults (reference §10.9).
+ * v2 labels and annotations are plain maps, so a label whose key matches has its value redacted.
+ */
+export function redactOutput(value: unknown): unknown {
+  return walk(value, DEFAULT_SET, true);
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { redactOutput } from '../../config/redact.js';
 
 // Legacy query parsing: split on & and =, values not URL-decoded (reference §12.1).
 export function legacyQuery(url: string): Record<string, string> {
@@ -28,7 +29,8 @@ export function sendList(request: FastifyRequest, reply: FastifyReply, items: un
   for (const [key, expected] of Object.entries(query)) {
     if (!key.startsWith('filter.')) continue;
     const path = key.slice('filter.'.length).split('.');
-    list = list.filter((item) => matchesFilter(item, path, expected));
+    // Filters read what the caller may see: a filter on a secret must not confirm a guess.
+    list = list.filter((item) => matchesFilter(redactOutput(item), path, expected));
   }
   const limit = /^[0-9]+$/.test(query.limit ?? '') ? Number(query.limit) : undefined;
   if (limit !== undefined) {

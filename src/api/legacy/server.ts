@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Settings } from '../../config/settings.js';
 import { definitionOf } from '../../config/settings.js';
 import { redact } from '../../config/redact.js';
+import { registerRedaction, unredacted } from '../redaction.js';
 import type { SqliteStore } from '../../store/index.js';
 import type { ResultIntake } from '../../server/intake.js';
 import { prepareResult } from '../../server/result-validation.js';
@@ -51,6 +52,7 @@ function resultView(r: { client: string; check: Record<string, unknown>; history
 /** The legacy REST API (reference §12): events, results, clients, checks, info, health, settings. */
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024 });
+  registerRedaction(app);
   const routes: RouteSpec[] = [];
   const issued = () => ({ issued: Math.floor(deps.now() / 1000) });
   const route: AddRoute = (method, path, handler, pattern) => {
@@ -96,15 +98,14 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   route('GET', '/health', (_req, reply) => reply.code(204).send());
   route('GET', '/settings', (req) => {
     const settings = deps.settings().raw;
-    return /redacted=false/i.test(req.url.split('?')[1] ?? '') ? settings : redact(settings);
+    return /redacted=false/i.test(req.url.split('?')[1] ?? '') ? unredacted(req, settings) : redact(settings);
   });
 
   const visible = (client: Record<string, unknown> | null) => (client && !client.invalidated ? client : null);
-  const redactClient = (c: Record<string, unknown>) => redact(c, (c.redact as string[] | undefined) ?? undefined);
-  route('GET', '/clients', (req, reply) => sendList(req, reply, deps.store.listClients().filter((c) => !c.invalidated).map(redactClient)));
+  route('GET', '/clients', (req, reply) => sendList(req, reply, deps.store.listClients().filter((c) => !c.invalidated)));
   route('GET', '/clients/:client', (req, reply) => {
     const client = visible(deps.store.getClient((req.params as { client: string }).client));
-    return client ? redactClient(client) : reply.code(404).send();
+    return client ?? reply.code(404).send();
   });
   route('POST', '/clients', (req, reply) => {
     const body = req.body as Record<string, unknown> | null;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from './context.js';
 import { parseSelector, matchesSelector, SelectorError, type Op } from '../../v2/selectors.js';
 import type { FieldSet } from '../../v2/resource-fields.js';
+import { redactOutput } from '../../config/redact.js';
 
 type Json = Record<string, any>;
 
@@ -39,7 +40,8 @@ function select(request: FastifyRequest, reply: FastifyReply, items: Json[], set
       }
     }
     const read = param === 'fieldSelector' ? set.fields : set.labels;
-    out = out.filter((item) => matchesSelector(ops, read(item)));
+    // Selectors read what the caller may see: a selector on a secret label must not confirm a guess.
+    out = out.filter((item) => matchesSelector(ops, read(redactOutput(item) as Json)));
   }
   return out;
 }

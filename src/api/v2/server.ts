@@ -7,6 +7,7 @@ import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resour
 import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
 import { registerHealthRoute } from './health.js';
+import { registerRedaction } from '../redaction.js';
 
 export type { V2ApiDeps } from './context.js';
 
@@ -17,6 +18,7 @@ const MAX_PARAM_LENGTH = 1024;
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 512_000, maxParamLength: MAX_PARAM_LENGTH, return503OnClosing: false, forceCloseConnections: true });
   enforceAccess(app, deps);
+  registerRedaction(app, ['/auth', '/auth/token']);
   app.setNotFoundHandler((_request, reply) => fail(reply, 'notFound', 'not found'));
   app.setErrorHandler((error, _request, reply) => {
     const status = (error as { statusCode?: number }).statusCode ?? 500;
