@@ -4,6 +4,7 @@ import { paginate } from './paginate.js';
 import { publishEvent } from '../../v2/events-service.js';
 import { shapeEvent } from '../../v2/event-shape.js';
 import { parseSelector, matchesSelector, eventFields, labelFields, SelectorError } from '../../v2/selectors.js';
+import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 
 type Json = Record<string, any>;
 type Params = { namespace: string; entity?: string; check?: string };
@@ -54,6 +55,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
     const { namespace, entity, check } = request.params as Params;
     const body = request.body as Json | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (event)');
+    if (nestedTooDeep(body)) return fail(reply, 'invalid', DEPTH_MESSAGE);
     // The URL names what the body may leave out; a body that says otherwise is refused (reference v2-api §2.2).
     for (const [part, urlName] of [['entity', entity], ['check', check]] as const) {
       const value = body[part];
