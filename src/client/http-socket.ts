@@ -5,6 +5,8 @@ import { registerRedaction, unredacted } from '../api/redaction.js';
 import type { ResultIntake } from '../server/intake.js';
 import { prepareResult } from '../server/result-validation.js';
 import { rubyInspect } from '../tokens/index.js';
+import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
+import { MAX_PARAM_LENGTH } from '../name-limits.js';
 
 export interface HttpSocketDeps {
   readonly settings: () => Settings;
@@ -40,7 +42,7 @@ function unauthorized(reply: FastifyReply) {
 
 /** The agent's HTTP socket (reference §11.2; DECISIONS 10: an invalid result is a 400 with the reason). */
 export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024 });
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, maxParamLength: MAX_PARAM_LENGTH });
   registerRedaction(app);
   const config = () => (deps.settings().client.http_socket ?? {}) as HttpConfig;
   app.removeAllContentTypeParsers();
@@ -56,6 +58,7 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
     } catch {
       return reply.code(400).send({ response: 'Failed to parse JSON body' });
     }
+    if (nestedTooDeep(value)) return reply.code(400).send({ response: DEPTH_MESSAGE });
     const now = Math.floor(deps.now() / 1000);
     const client = deps.settings().client;
     const prepared = [];

@@ -63,8 +63,9 @@ function applyClientOverrides(merged: Record<string, unknown>, warnings: string[
 
 // Frozen in place, not copied: values shared with the files' parses are never mutated after load.
 function typedSettings(merged: Record<string, unknown>, files: readonly LoadedFile[]): Settings {
-  const category = (name: string) => (merged[name] ?? {}) as Record<string, Definition>;
-  const checks: Record<string, CheckDefinition> = {};
+  // Null-prototype maps: a name such as `constructor` looked up in them is data, never an Object member.
+  const category = (name: string) => Object.assign(Object.create(null), merged[name] ?? {}) as Record<string, Definition>;
+  const checks: Record<string, CheckDefinition> = Object.create(null);
   for (const [name, definition] of Object.entries(category('checks'))) {
     checks[name] = withCheckDefaults(name, definition as Record<string, unknown>);
   }

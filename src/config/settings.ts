@@ -91,6 +91,7 @@ export function deepFreeze<T>(value: T): T {
 
 /** A check as configured (no defaults added), with its name: what requests and results carry. */
 export function definitionOf(settings: Settings, name: string): Record<string, unknown> & { name: string } {
-  const raw = (settings.raw.checks as Record<string, Record<string, unknown>> | undefined)?.[name] ?? {};
+  const checks = (settings.raw.checks ?? {}) as Record<string, Record<string, unknown>>;
+  const raw = Object.hasOwn(checks, name) ? checks[name]! : {};
   return { ...structuredClone(raw), name };
 }

@@ -51,6 +51,20 @@ export class StoreIntake implements ResultIntake {
     });
   }
 
+  /** One result in its own savepoint (a nested transaction): a throw undoes and fails this result only, never its neighbours. */
+  private processOne(settings: Settings, result: CheckResult): { processed: Processed | null; error: Error | null } {
+    try {
+      return this.store.transaction(() => {
+        const outcome = processResult(this.store, settings, result, this.clock.now());
+        if (!outcome.ok) return { processed: null, error: new Error(outcome.reason) };
+        for (const writer of this.committers) writer(outcome.processed);
+        return { processed: outcome.processed, error: null };
+      });
+    } catch (error) {
+      return { processed: null, error: error as Error };
+    }
+  }
+
   private flush(): void {
     this.scheduled = false;
     const batch = this.queue;
@@ -59,14 +73,7 @@ export class StoreIntake implements ResultIntake {
     try {
       const settings = this.settings();
       this.store.transaction(() => {
-        for (const pending of batch) {
-          const outcome = processResult(this.store, settings, pending.result, this.clock.now());
-          if (outcome.ok) {
-            for (const writer of this.committers) writer(outcome.processed);
-            done.push({ pending, processed: outcome.processed, error: null });
-          }
-          else done.push({ pending, processed: null, error: new Error(outcome.reason) });
-        }
+        for (const pending of batch) done.push({ pending, ...this.processOne(settings, pending.result) });
       });
     } catch (error) {
       this.log.error({ err: error, results: batch.length }, 'failed to store results');
@@ -75,7 +82,7 @@ export class StoreIntake implements ResultIntake {
     }
     for (const { pending, processed, error } of done) {
       if (error) {
-        this.log.warn({ client: pending.result.client, check: pending.result.check.name }, error.message);
+        this.log.warn({ err: error, client: pending.result.client, check: pending.result.check.name }, error.message);
         pending.reject(error);
         continue;
       }

@@ -9,11 +9,11 @@ import { filterAllows, isResolution } from './event-filters.js';
 type Json = Record<string, any>;
 
 /** Built-in event filters of v2 pipelines. */
-const BUILTIN_FILTERS: Partial<Record<string, (event: Json) => boolean>> = {
-  is_incident: (e) => Boolean(e.check && (e.check.status !== 0 || isResolution(e))),
-  not_silenced: (e) => !e.check?.is_silenced,
-  has_metrics: (e) => Boolean(e.metrics),
-};
+const BUILTIN_FILTERS = new Map<string, (event: Json) => boolean>([
+  ['is_incident', (e) => Boolean(e.check && (e.check.status !== 0 || isResolution(e)))],
+  ['not_silenced', (e) => !e.check?.is_silenced],
+  ['has_metrics', (e) => Boolean(e.metrics)],
+]);
 
 interface Step {
   readonly handler: string;
@@ -50,7 +50,7 @@ export async function runPipelines(store: V2Store, namespace: string, event: Jso
       if (!handler) return void log.error(fields, 'handler not found');
       const filters = [...step.filters, ...((handler.filters ?? []) as string[])];
       for (const name of filters) {
-        const builtin = BUILTIN_FILTERS[name];
+        const builtin = BUILTIN_FILTERS.get(name);
         const resource = builtin ? null : store.getResource('EventFilter', namespace, name);
         if (!builtin && !resource) return void log.error({ ...fields, filter: name }, 'filter not found');
         const verdict = builtin ? { allowed: builtin(event) } : filterAllows(resource!, event, Date.now());

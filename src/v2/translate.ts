@@ -8,6 +8,9 @@ const handlersOf = (check: Json): string[] => {
   return list === undefined || list === null ? [] : (Array.isArray(list) ? list : [list]).map(String);
 };
 
+// v2 statuses are unsigned; a negative legacy status is unknown (DECISIONS 9), which v2 spells 3.
+const v2Status = (status: unknown) => (Number(status) < 0 ? 3 : Number(status));
+
 /** A legacy event as a core/v2 Event (client → agent or proxy entity, `source` → proxy entity, history with times). */
 export function translateEvent(event: EventDraft, history: readonly HistoryEntry[], namespace: string): Json {
   const client = event.client as Json;
@@ -15,7 +18,7 @@ export function translateEvent(event: EventDraft, history: readonly HistoryEntry
   const name = String(client.name);
   const subscriptions = ((client.subscriptions ?? []) as string[]).map((s) => (s === `client:${name}` ? `entity:${name}` : s));
   if (!subscriptions.includes(`entity:${name}`)) subscriptions.push(`entity:${name}`);
-  const status = Number(check.status);
+  const status = v2Status(check.status);
   const state = event.action === 'flapping' ? 'flapping' : status === 0 ? 'passing' : 'failing';
   const entity: Json = {
     entity_class: client.type === 'proxy' || client.keepalives === false ? 'proxy' : 'agent',
@@ -42,7 +45,7 @@ export function translateEvent(event: EventDraft, history: readonly HistoryEntry
     timeout: check.timeout ?? 0,
     duration: check.duration,
     executed: Number(check.executed ?? 0),
-    history: history.map((h) => ({ status: h.status, executed: h.executed })),
+    history: history.map((h) => ({ status: v2Status(h.status), executed: h.executed })),
     issued: Number(check.issued ?? 0),
     output: String(check.output ?? ''),
     state,

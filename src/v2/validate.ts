@@ -1,11 +1,17 @@
 // Event.Validate (reference v2-api §1.2), in order, with the messages the API returns.
+import { MAX_NAME_LENGTH } from '../name-limits.js';
+
 type Json = Record<string, any>;
 const NAME = /^[\w.\-:]+$/;
+const UINT32_MAX = 4294967295;
+const TOO_LONG = `name must be at most ${MAX_NAME_LENGTH} characters`;
+const tooLong = (name: unknown) => String(name).length > MAX_NAME_LENGTH;
 
 function entityProblem(entity: Json): string | null {
   const name = entity.metadata?.name;
   if (!name) return 'entity name must not be empty';
   if (!NAME.test(String(name))) return `name must match ${NAME.source.replace('^', '\\A').replace('$', '\\z')}`;
+  if (tooLong(name)) return TOO_LONG;
   if (!entity.metadata?.namespace) return 'namespace must be set';
   if (entity.entity_class !== undefined && !NAME.test(String(entity.entity_class))) return 'entity class must match name rules';
   return null;
@@ -15,13 +21,15 @@ function checkProblem(check: Json): string | null {
   const name = check.metadata?.name;
   if (!name) return 'check name must not be empty';
   if (!NAME.test(String(name))) return `name must match ${NAME.source}`;
-  if (check.status !== undefined && (!Number.isInteger(check.status) || check.status < 0)) return 'status must be an unsigned integer';
+  if (tooLong(name)) return TOO_LONG;
+  // uint32 as in the backend: no negatives, no float, nothing JSON.parse rounded (2^53 + 1) or made Infinity (1e400).
+  if (check.status !== undefined && (!Number.isInteger(check.status) || check.status < 0 || check.status > UINT32_MAX)) return 'status must be an unsigned 32-bit integer';
   if (check.publish === true && !check.cron && !(Number(check.interval) >= 1)) return 'interval must be greater than or equal to 1';
   if (Number(check.ttl) > 0 && (Number(check.ttl) <= Number(check.interval ?? 0) || Number(check.ttl) < 5)) return 'ttl must be greater than the check interval and at least 5';
   const low = Number(check.low_flap_threshold ?? 0);
   const high = Number(check.high_flap_threshold ?? 0);
   if (low !== 0 && high !== 0 && low >= high) return 'invalid flap thresholds';
-  if (check.proxy_entity_name && !NAME.test(String(check.proxy_entity_name))) return 'proxy entity name must match name rules';
+  if (check.proxy_entity_name && (!NAME.test(String(check.proxy_entity_name)) || tooLong(check.proxy_entity_name))) return 'proxy entity name must match name rules';
   return null;
 }
 

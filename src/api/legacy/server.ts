@@ -15,6 +15,8 @@ import { bridgeSummary, type BridgeView } from '../../bridge/metrics.js';
 import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
+import { MAX_PARAM_LENGTH } from '../../name-limits.js';
+import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 
 export interface LegacyApiDeps {
   readonly store: SqliteStore;
@@ -51,7 +53,7 @@ function resultView(r: { client: string; check: Record<string, unknown>; history
 
 /** The legacy REST API (reference §12): events, results, clients, checks, info, health, settings. */
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
-  const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024 });
+  const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, maxParamLength: MAX_PARAM_LENGTH });
   registerRedaction(app);
   const routes: RouteSpec[] = [];
   const issued = () => ({ issued: Math.floor(deps.now() / 1000) });
@@ -76,6 +78,11 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
         return reply.code(401).header('WWW-Authenticate', 'Basic realm="Restricted Area"').send();
       }
     }
+  });
+
+  // Every body, whatever the route, before any handler walks it.
+  app.addHook('preValidation', async (request, reply) => {
+    if (nestedTooDeep(request.body)) return reply.code(400).send({ error: DEPTH_MESSAGE });
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -195,7 +202,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   route('POST', '/results', async (req, reply) => {
     const now = Math.floor(deps.now() / 1000);
     const prepared = prepareResult(req.body, now);
-    if (!prepared.ok) return reply.code(400).send();
+    if (!prepared.ok) return reply.code(400).send({ error: prepared.message });
     await deps.intake.submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
     return reply.code(202).send({ issued: now });
   });

@@ -8,6 +8,7 @@ import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
 import { registerHealthRoute } from './health.js';
 import { registerRedaction } from '../redaction.js';
+import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 
 export type { V2ApiDeps } from './context.js';
 
@@ -19,6 +20,10 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 512_000, maxParamLength: MAX_PARAM_LENGTH, return503OnClosing: false, forceCloseConnections: true });
   enforceAccess(app, deps);
   registerRedaction(app, ['/auth', '/auth/token']);
+  // Every body, on every route: our recursive walks must never meet more nesting than the stack holds.
+  app.addHook('preValidation', async (request, reply) => {
+    if (nestedTooDeep(request.body)) return fail(reply, 'invalid', DEPTH_MESSAGE);
+  });
   app.setNotFoundHandler((_request, reply) => fail(reply, 'notFound', 'not found'));
   app.setErrorHandler((error, _request, reply) => {
     const status = (error as { statusCode?: number }).statusCode ?? 500;

@@ -95,7 +95,7 @@ export class SqliteStore {
     return this.db.pragma('user_version', { simple: true }) as number;
   }
 
-  /** Runs `fn` in one transaction: the unit of group commit. */
+  /** Runs `fn` in one transaction: the unit of group commit; called inside another, it is a savepoint. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
