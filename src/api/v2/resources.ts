@@ -134,7 +134,11 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
   app.delete('/api/core/v2/namespaces/:name', (request, reply) => {
     const name = (request.params as { name: string }).name;
     if (name === DEFAULT_NAMESPACE) return fail(reply, 'conflict', 'the default namespace cannot be deleted');
-    if (v2.listEvents(name).length > 0 || v2.listEntities(name).length > 0) return fail(reply, 'conflict', `namespace ${name} is not empty`);
+    const references = v2.namespaceReferences(name);
+    if (references.length > 0) {
+      const named = references.slice(0, 10).map((r) => `${r.kind} ${r.name}`).join(', ');
+      return fail(reply, 'conflict', `namespace ${name} is referenced by ${named}${references.length > 10 ? ` and ${references.length - 10} more` : ''}: delete them first`);
+    }
     return v2.deleteResource('Namespace', '', name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });
 }

@@ -34,6 +34,9 @@ export class V2Store {
       putResource: p('INSERT INTO v2_resources VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
       deleteResource: p('DELETE FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
       listResources: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? ORDER BY name'),
+      namespaceReferences: p(`SELECT 'Event' AS kind, entity || '/' || check_name AS name FROM v2_events WHERE namespace = @ns
+        UNION ALL SELECT 'Entity', name FROM v2_entities WHERE namespace = @ns
+        UNION ALL SELECT kind, name FROM v2_resources WHERE namespace = @ns AND kind != 'Namespace'`),
       getUser: p('SELECT data FROM users WHERE name = ?'),
       putUser: p('INSERT INTO users VALUES (?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
       countUsers: p('SELECT COUNT(*) AS n FROM users'),
@@ -96,6 +99,11 @@ export class V2Store {
 
   deleteResource(kind: string, namespace: string, name: string): boolean {
     return this.s.deleteResource!.run(kind, namespace, name).changes > 0;
+  }
+
+  /** What lives in a namespace (kind and name of each), so that deleting it can be refused by name. */
+  namespaceReferences(namespace: string): { kind: string; name: string }[] {
+    return this.s.namespaceReferences!.all({ ns: namespace }) as { kind: string; name: string }[];
   }
 
   listResources(kind: string, namespace: string): Json[] {

@@ -117,6 +117,14 @@ test('v2 namespaces and users: default exists and stays; users listed, created o
   const refused = await call(`${v2}/api/core/v2/namespaces/default`, 'DELETE', auth);
   assert.equal(refused.status, 409);
   assert.match(refused.body.message, /default namespace cannot be deleted/);
+  // A namespace that resources live in is not deleted, and the refusal names them.
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/team`, 'PUT', auth, {})).status, 201);
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/team/checks/disk`, 'PUT', auth, { command: 'true', interval: 60, publish: true })).status, 201);
+  const referenced = await call(`${v2}/api/core/v2/namespaces/team`, 'DELETE', auth);
+  assert.equal(referenced.status, 409);
+  assert.match(referenced.body.message, /CheckConfig disk/);
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/team/checks/disk`, 'DELETE', auth)).status, 204);
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/team`, 'DELETE', auth)).status, 204);
 
   const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
   assert.equal((await call(`${v2}/api/core/v2/users/erin`, 'PUT', auth, { username: 'erin', password: 'erin-pass-1', groups: ['dev'] })).status, 201);
