@@ -1,5 +1,4 @@
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
 import { CheckbridgeError, exitCodeOf } from '../errors.js';
 import { registerValidate } from './validate.js';
 import { registerPrintConfig } from './print-config.js';
@@ -11,16 +10,12 @@ import { registerApiKey } from './api-key.js';
 import { registerCompile } from './compile.js';
 import { registerCreate } from './create.js';
 import { translateLegacyArgs } from './legacy-args.js';
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
+import { registerVersion, versionText } from './version.js';
 
 export function buildProgram(): Command {
   const program = new Command('checkbridge')
     .description('Runs legacy check configuration, serves its APIs, bridges events to v2, compiles to v2 resources')
-    .version(version())
+    .version(versionText(), '-V, --version')
     .option('--url <url>', 'a v2 API, for the client commands (env CHECKBRIDGE_URL; default http://127.0.0.1:8080)')
     .option('--api-key <key>', 'authenticate the client commands with an API key (env CHECKBRIDGE_API_KEY)')
     .exitOverride()
@@ -34,6 +29,7 @@ export function buildProgram(): Command {
   registerApiKey(program);
   registerCompile(program);
   registerCreate(program);
+  registerVersion(program);
   return program;
 }
 
