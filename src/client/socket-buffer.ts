@@ -95,12 +95,21 @@ export class MessageReader {
     const needed = this.#length + chunk.length;
     const capacity = this.#store?.byteLength ?? 0;
     if (needed > capacity) {
+      // The most one message may ever hold: it reserves address space only, pages come as it grows.
+      const room = Math.min(this.maxBytes, this.budget.limit);
+      if (needed > room) return false;
       let grown = Math.max(capacity * 2, FIRST_CAPACITY);
       while (grown < needed) grown *= 2;
-      grown = Math.max(needed, Math.min(grown, this.maxBytes));
+      grown = Math.min(grown, room);
       if (!this.budget.take(grown - capacity, grown > SMALL_MESSAGE_BYTES)) return false;
-      this.#store ??= new ArrayBuffer(0, { maxByteLength: Math.max(grown, this.maxBytes) });
-      this.#store.resize(grown);
+      try {
+        this.#store ??= new ArrayBuffer(0, { maxByteLength: room });
+        this.#store.resize(grown);
+      } catch {
+        // The system refused the memory: as good as a full budget.
+        this.budget.give(grown - capacity);
+        return false;
+      }
       this.#bytes = Buffer.from(this.#store, 0, grown);
     }
     chunk.copy(this.#bytes!, this.#length);

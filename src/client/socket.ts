@@ -71,6 +71,7 @@ function handleTcp(socket: Socket, options: SocketOptions, budget: ByteBudget): 
   };
   // A peer that keeps the connection open after the answer is dropped once it has had time to read it.
   const answer = (text: string) => {
+    if (socket.destroyed) return;
     socket.end(text);
     linger = setTimeout(() => socket.destroy(), LINGER_MS);
   };

@@ -7,6 +7,7 @@ import { instanceFor, getJson, eventually } from '../helpers/instance.js';
 import { tcpExchange } from '../helpers/net.js';
 
 const client = { name: 'sock', address: '127.0.0.1', subscriptions: [] };
+const MiB = 1024 * 1024;
 
 /** Writes `parts` one by one (Nagle off, a pause between), so each arrives as its own read; resolves with the answer. */
 function sendInPieces(port: number, parts: Buffer[], gapMs: number): Promise<string> {
@@ -26,12 +27,12 @@ function sendInPieces(port: number, parts: Buffer[], gapMs: number): Promise<str
   });
 }
 
-/** Cuts `bytes` right after the first byte of every multi-byte character, so each cut falls inside a character. */
-function cutInsideCharacters(bytes: Buffer): Buffer[] {
+/** Cuts `bytes` inside every multi-byte character and right after every backslash. */
+function cutAtHardPlaces(bytes: Buffer): Buffer[] {
   const parts: Buffer[] = [];
   let start = 0;
   for (let i = 0; i + 1 < bytes.length; i++) {
-    if (bytes[i]! >= 0xc0 && (bytes[i + 1]! & 0xc0) === 0x80) {
+    if ((bytes[i]! >= 0xc0 && (bytes[i + 1]! & 0xc0) === 0x80) || bytes[i] === 0x5c) {
       parts.push(bytes.subarray(start, i + 1));
       start = i + 1;
     }
@@ -40,21 +41,22 @@ function cutInsideCharacters(bytes: Buffer): Buffer[] {
   return parts;
 }
 
-test('non-ASCII text split across TCP reads arrives intact (a single result and an array)', async (t) => {
+test('non-ASCII text and escapes split across TCP reads arrive intact (a single result, an array, ping)', async (t) => {
   const { socket, api } = await instanceFor(t, { 'conf.d/a.json': { client } });
-  const output = 'café é 日本語 😀 ünïcödé — ok';
+  const output = 'café é 日本語 😀 ünïcödé — ok {"quoted": ["x\\"]} ]} \\';
   const single = Buffer.from(JSON.stringify({ name: 'unicode_one', output, status: 1 }));
-  const parts = cutInsideCharacters(single);
-  assert.ok(parts.length >= 8, 'the payload was not cut inside characters');
+  const parts = cutAtHardPlaces(single);
+  assert.ok(parts.length >= 8, 'the payload was not cut at enough places');
   assert.equal(await sendInPieces(socket, parts, 25), 'ok');
   const event = await getJson(`${api}/events/sock/unicode_one`);
   assert.equal(event.body.check.output, output);
   assert.equal((await getJson(`${api}/results/sock/unicode_one`)).body.check.output, output);
 
   const batch = Buffer.from(JSON.stringify([{ name: 'unicode_a', output: '日本', status: 0 }, { name: 'unicode_b', output: '🚀 é', status: 2 }]));
-  assert.equal(await sendInPieces(socket, cutInsideCharacters(batch), 25), 'ok');
+  assert.equal(await sendInPieces(socket, cutAtHardPlaces(batch), 25), 'ok');
   assert.equal((await getJson(`${api}/results/sock/unicode_a`)).body.check.output, '日本');
   assert.equal((await getJson(`${api}/events/sock/unicode_b`)).body.check.output, '🚀 é');
+  assert.equal(await sendInPieces(socket, [Buffer.from(' pi'), Buffer.from('ng\n')], 25), 'pong');
 });
 
 function rssBytes(pid: number): number {
@@ -98,7 +100,7 @@ test('slow senders holding large unfinished results cannot exhaust memory or sta
   const baseline = rssBytes(pid);
 
   // Just under the 1 MiB max message size, so only the total bound can stop them.
-  const prefix = Buffer.from('{"name":"flood","output":"' + 'x'.repeat(1024 * 1024 - 200));
+  const prefix = Buffer.from('{"name":"flood","output":"' + 'x'.repeat(MiB - 200));
   const attackers = Array.from({ length: 200 }, () => attack(socket, prefix, 300));
   t.after(() => attackers.forEach((a) => a.socket.destroy()));
 
@@ -115,7 +117,7 @@ test('slow senders holding large unfinished results cannot exhaust memory or sta
   await sleep(1000);
   clearInterval(sampler);
   const refusedEarly = attackers.filter((a) => a.answer === 'invalid').length;
-  assert.ok(peak < baseline + 256 * 1024 * 1024, `daemon RSS went from ${baseline >> 20} MiB to ${peak >> 20} MiB`);
+  assert.ok(peak < baseline + 256 * MiB, `daemon RSS went from ${baseline >> 20} MiB to ${peak >> 20} MiB`);
   assert.ok(refusedEarly > 0, 'no attacker was refused while the buffers were full');
   assert.ok(pingMs < 2000, `ping took ${pingMs} ms`);
 
@@ -126,7 +128,10 @@ test('slow senders holding large unfinished results cannot exhaust memory or sta
   assert.ok(slowest < 15_000, `an attacker was held ${slowest} ms`);
   assert.equal((await getJson(`${api}/events/sock/during`)).body.check.output, 'still served');
 
-  const after = await eventually(async () => rssBytes(pid), (rss) => rss < baseline + 64 * 1024 * 1024, 8000);
-  assert.ok(after < baseline + 64 * 1024 * 1024, `daemon RSS stayed at ${after >> 20} MiB (baseline ${baseline >> 20} MiB, peak ${peak >> 20} MiB)`);
+  // Handed back, not merely bounded: the held messages' pages leave the process (V8 and malloc keep some of the churn).
+  const released = (rss: number) => rss < baseline + 96 * MiB && rss < peak - 24 * MiB;
+  const after = await eventually(async () => rssBytes(pid), released, 8000);
+  t.diagnostic(`RSS baseline ${baseline >> 20} MiB, peak ${peak >> 20} MiB, after ${after >> 20} MiB; ping ${pingMs} ms; ${refusedEarly} refused early`);
+  assert.ok(released(after), `daemon RSS stayed at ${after >> 20} MiB (baseline ${baseline >> 20} MiB, peak ${peak >> 20} MiB)`);
   assert.equal(await tcpExchange(socket, 'ping'), 'pong');
 });
