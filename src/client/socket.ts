@@ -5,6 +5,7 @@ import type { ResultIntake } from '../server/intake.js';
 import type { CheckResult } from '../execute/result.js';
 import { prepareResult } from '../server/result-validation.js';
 import { CheckbridgeError } from '../errors.js';
+import { ByteBudget, MessageReader } from './socket-buffer.js';
 
 export interface SocketOptions {
   readonly bind: string;
@@ -16,6 +17,10 @@ export interface SocketOptions {
   readonly now: () => number;
   readonly maxMessageBytes?: number | undefined;
   readonly idleTimeoutMs?: number;
+  /** checkbridge.socket_buffer_limit: bytes all TCP connections may hold at once (unfinished messages). */
+  readonly bufferLimitBytes?: number | undefined;
+  /** checkbridge.socket_message_timeout (in ms here): a message must be complete this long after its first byte. */
+  readonly messageDeadlineMs?: number | undefined;
 }
 
 export interface SocketListeners {
@@ -25,7 +30,11 @@ export interface SocketListeners {
 }
 
 const WATCHDOG_MS = 500;
+// After the answer, the time a peer gets to read it before a connection it keeps open is dropped.
+const LINGER_MS = 2000;
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+export const DEFAULT_BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MESSAGE_DEADLINE_MS = 10_000;
 
 /** Turns one parsed JSON value (object or array) into results; the first invalid one stops the rest. */
 async function submitAll(value: unknown, options: SocketOptions): Promise<string | null> {
@@ -41,20 +50,42 @@ async function submitAll(value: unknown, options: SocketOptions): Promise<string
   return null;
 }
 
-function handleTcp(socket: Socket, options: SocketOptions): void {
+function handleTcp(socket: Socket, options: SocketOptions, budget: ByteBudget): void {
   const log = options.logger;
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  let buffer = '';
+  const reader = new MessageReader(budget, max);
   let bytes = 0;
   let watchdog: NodeJS.Timeout | null = null;
+  let deadline: NodeJS.Timeout | null = null;
+  let linger: NodeJS.Timeout | null = null;
   let finished = false;
+  const stopTimers = () => {
+    if (watchdog) clearTimeout(watchdog);
+    if (deadline) clearTimeout(deadline);
+  };
+  // Done reading: nothing more is kept.
+  const finish = () => {
+    finished = true;
+    stopTimers();
+    reader.release();
+  };
+  // A peer that keeps the connection open after the answer is dropped once it has had time to read it.
+  const answer = (text: string) => {
+    if (socket.destroyed) return;
+    socket.end(text);
+    linger = setTimeout(() => socket.destroy(), LINGER_MS);
+  };
   const reply = (text: string) => {
     if (finished) return;
-    finished = true;
-    if (watchdog) clearTimeout(watchdog);
-    socket.end(text);
+    finish();
+    answer(text);
+  };
+  const discard = () => {
+    log.warn({ remote: socket.remoteAddress }, 'discarding data buffer for sender and closing connection');
+    reply('invalid');
   };
   socket.setTimeout(options.idleTimeoutMs ?? 30_000, () => {
+    if (finished) return;
     log.warn({ remote: socket.remoteAddress }, 'closing idle client socket connection');
     reply('invalid');
   });
@@ -62,40 +93,47 @@ function handleTcp(socket: Socket, options: SocketOptions): void {
   // The sender finished and what it sent does not parse: no need to wait for the watchdog.
   socket.on('end', () => {
     if (finished) return;
-    if (buffer.trim() !== '') log.warn({ remote: socket.remoteAddress }, 'discarding data buffer for sender and closing connection');
+    if (bytes > 0) log.warn({ remote: socket.remoteAddress }, 'discarding data buffer for sender and closing connection');
     reply('invalid');
+  });
+  socket.on('close', () => {
+    stopTimers();
+    if (linger) clearTimeout(linger);
+    reader.release();
   });
   socket.on('data', (chunk: Buffer) => {
     if (finished) return;
+    // Legacy waits for 0.5 s of silence; a sender that keeps trickling still has to finish in time.
+    deadline ??= setTimeout(() => {
+      log.warn({ remote: socket.remoteAddress, bytes }, 'client socket message not complete in time, closing connection');
+      reply('invalid');
+    }, options.messageDeadlineMs ?? DEFAULT_MESSAGE_DEADLINE_MS);
     bytes += chunk.length;
     if (bytes > max) {
       log.error({ bytes, max }, 'message exceeds the configured max message size');
       return reply('invalid');
     }
-    buffer += chunk.toString('utf8');
-    if (buffer.trim() === 'ping') return reply('pong');
-    let value: unknown;
-    try {
-      value = JSON.parse(buffer);
-    } catch {
+    const reading = reader.push(chunk);
+    if (reading.kind === 'over-budget') {
+      log.error({ bytes, buffered: budget.used, limit: budget.limit }, 'client socket buffers full, refusing message');
+      return reply('invalid');
+    }
+    if (reading.kind === 'ping') return reply('pong');
+    if (reading.kind !== 'value') {
       // Possibly incomplete: wait for more, and give up after 0.5 s of silence (legacy watchdog).
       if (watchdog) clearTimeout(watchdog);
-      watchdog = setTimeout(() => {
-        log.warn({ remote: socket.remoteAddress }, 'discarding data buffer for sender and closing connection');
-        reply('invalid');
-      }, WATCHDOG_MS);
+      watchdog = setTimeout(discard, WATCHDOG_MS);
       return;
     }
-    if (watchdog) clearTimeout(watchdog);
-    finished = true;
-    submitAll(value, options)
+    finish();
+    submitAll(reading.value, options)
       .then((failure) => {
         if (failure) log.error({ reason: failure }, 'failed to process check result from socket');
-        socket.end(failure ? 'invalid' : 'ok');
+        answer(failure ? 'invalid' : 'ok');
       })
       .catch((error) => {
         log.error({ err: error }, 'failed to process check result from socket');
-        socket.end('invalid');
+        answer('invalid');
       });
   });
 }
@@ -124,7 +162,8 @@ export async function listenClientSocket(options: SocketOptions): Promise<Socket
   const log = options.logger.child({ component: 'client-socket' });
   const opts = { ...options, logger: log };
   // allowHalfOpen: a sender may finish writing before its answer is ready; the answer still goes out.
-  const tcp: Server = createServer({ allowHalfOpen: true }, (socket) => handleTcp(socket, opts));
+  const budget = new ByteBudget(options.bufferLimitBytes ?? DEFAULT_BUFFER_LIMIT_BYTES);
+  const tcp: Server = createServer({ allowHalfOpen: true }, (socket) => handleTcp(socket, opts, budget));
   await new Promise<void>((resolve, reject) => {
     tcp.once('error', (error: NodeJS.ErrnoException) => reject(new CheckbridgeError('CB_LISTEN', `client socket ${options.bind}:${options.port}: ${error.code ?? error.message}`)));
     tcp.listen(options.port, options.bind, () => resolve());
