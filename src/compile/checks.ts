@@ -2,7 +2,7 @@ import type { Settings } from '../config/index.js';
 import { resource, LEGACY_ANNOTATION, type CompileContext, type Resource } from './model.js';
 import { templateDeep } from './tokens.js';
 import { attributesToExpressions, entityPath } from './expressions.js';
-import { resolveHandlers } from '../server/handling/resolve.js';
+import { resolveHandlers } from '../handling-rules/handler-sets.js';
 
 type Json = Record<string, any>;
 
