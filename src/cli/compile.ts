@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../config/index.js';
-import { compileSettings, formatResources, writeResources, type OutputFormat } from '../compile/index.js';
+import { compileSettings, formatReport, formatResources, parseTarget, writeResources, type OutputFormat, type ReportFormat } from '../compile/index.js';
 import { SqliteStore, remainingSeconds } from '../store/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
@@ -12,6 +12,10 @@ interface CompileFlags extends SourceFlags {
   format: string;
   out?: string;
   fromState?: string;
+  target: string;
+  strict?: boolean;
+  report?: string;
+  reportFormat?: string;
 }
 
 const FORMATS: OutputFormat[] = ['yaml', 'wrapped-json', 'json'];
@@ -37,8 +41,16 @@ export function registerCompile(program: Command): void {
     .option('--format <format>', 'yaml, wrapped-json or json', 'yaml')
     .option('--out <dir>', 'write one file per resource kind into DIR instead of stdout')
     .option('--from-state <dir>', 'also emit the silences stored in this state directory')
+    .option('--target <version>', 'the Sensu Go version the output is for (6.0 … 6.x)', '6.x')
+    .option('--strict', 'fail (exit 1) on any warning, for CI')
+    .option('--report <file>', 'write a migration report: Markdown, or JSON when FILE ends in .json')
+    .option('--report-format <format>', 'markdown or json (default from the --report file name)')
     .action((positional: string[], flags: CompileFlags) => {
       if (!FORMATS.includes(flags.format as OutputFormat)) throw new CheckbridgeError('CB_CLI_USAGE', `--format must be one of ${FORMATS.join(', ')}`);
+      const target = parseTarget(flags.target);
+      if (!target) throw new CheckbridgeError('CB_CLI_USAGE', `--target must be a Sensu Go 6 version (6.0 … 6.x), not ${flags.target}`);
+      const reportFormat = (flags.reportFormat ?? (flags.report?.endsWith('.json') ? 'json' : 'markdown')) as ReportFormat;
+      if (reportFormat !== 'markdown' && reportFormat !== 'json') throw new CheckbridgeError('CB_CLI_USAGE', '--report-format must be markdown or json');
       const outcome = loadFrom(flags, positional);
       if (!outcome.settings) {
         for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
@@ -47,14 +59,21 @@ export function registerCompile(program: Command): void {
         return;
       }
       const silences = flags.fromState ? silencesFrom(flags.fromState) : [];
-      const result = compileSettings(outcome.settings, outcome.files, flags.namespace, silences);
+      const result = compileSettings(outcome.settings, outcome.files, flags.namespace, { silences, target });
       const format = flags.format as OutputFormat;
+      if (flags.report) writeFileSync(flags.report, formatReport(result, target, reportFormat));
       if (flags.out) for (const path of writeResources(flags.out, result.resources, format)) process.stderr.write(`wrote ${path}\n`);
       else process.stdout.write(formatResources(result.resources, format));
       for (const warning of result.warnings) process.stderr.write(`warning: ${formatDiagnostic(warning)}\n`);
       for (const [check, labels] of Object.entries(result.labelReport)) process.stderr.write(`labels: check ${check} reads entity labels ${labels.join(', ')}\n`);
       const counts = new Map<string, number>();
       for (const r of result.resources) counts.set(r.type, (counts.get(r.type) ?? 0) + 1);
+      for (const r of result.refused) process.stderr.write(`error: ${r.resource} would be refused by Sensu Go (${r.reason}): not written\n`);
       process.stderr.write(`compiled ${result.resources.length} resources (${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}), ${result.warnings.length} warnings\n`);
+      if (result.refused.length > 0) process.exitCode = 1;
+      else if (flags.strict && result.warnings.length > 0) {
+        process.stderr.write(`--strict: ${result.warnings.length} warnings\n`);
+        process.exitCode = 1;
+      }
     });
 }

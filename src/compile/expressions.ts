@@ -1,11 +1,21 @@
 import { parseExpression, type Node } from '../eval/parse.js';
 import { labelOf } from './tokens.js';
+import { rubyRegexToJs } from './js-dialect.js';
+import { rubyToS } from '../tokens/index.js';
 
 type Json = Record<string, any>;
 
 const CHECK_FIELDS = new Set(['status', 'output', 'command', 'interval', 'occurrences', 'occurrences_watermark', 'history', 'total_state_change', 'executed', 'issued', 'duration', 'handlers', 'subscriptions', 'ttl', 'timeout', 'state', 'last_ok', 'is_silenced', 'proxy_entity_name']);
 
-/** A legacy event path as a v2 event path (client → entity; check custom attributes are not v2 fields). */
+/** An `eval:` clause or regular expression with no faithful JavaScript spelling, and why. */
+export class Untranslatable extends Error {}
+
+// Check attributes compile maps onto other v2 fields (or drops): an event carries no copy of them.
+const CHECK_CONFIG_ONLY = new Set(['publish', 'standalone', 'cron', 'subdue', 'hooks', 'proxy_requests', 'refresh', 'auto_resolve', 'handle', 'stdin', 'low_flap_threshold', 'high_flap_threshold', 'output_metric_format', 'output_metric_handlers', 'handler', 'extension']);
+// Custom check attributes travel in the check's legacy-attributes annotation (JSON), which events carry.
+const LEGACY_CHECK = '(JSON.parse((event.check.annotations || {})["checkbridge.io/legacy-attributes"] || "{}"))';
+
+/** A legacy event path as a v2 event path (client → entity labels; custom check attributes → the legacy annotation). */
 function eventPath(segments: string[]): string | null {
   const [head, field, ...rest] = segments;
   if (head === 'client') {
@@ -19,7 +29,9 @@ function eventPath(segments: string[]): string | null {
     if (field === 'source') return 'event.check.proxy_entity_name';
     // Legacy history is a list of status strings; v2 history holds {status, executed}.
     if (field === 'history' && rest.length === 0) return 'event.check.history.map(function(h) { return String(h.status); })';
-    return field && CHECK_FIELDS.has(field) && rest.length === 0 ? `event.check.${field}` : null;
+    if (field && CHECK_FIELDS.has(field)) return rest.length === 0 ? `event.check.${field}` : null;
+    if (!field || CHECK_CONFIG_ONLY.has(field)) return null;
+    return [field, ...rest].reduce((path, key, i) => (i === 0 ? `${path}[${JSON.stringify(key)}]` : `(${path} || {})[${JSON.stringify(key)}]`), LEGACY_CHECK);
   }
   if (head === 'occurrences' && !field) return 'event.check.occurrences';
   if (head === 'occurrences_watermark' && !field) return 'event.check.occurrences_watermark';
@@ -33,8 +45,11 @@ export function rubyToJs(node: Node, subject: string, params: Record<string, str
   switch (node.kind) {
     case 'literal':
       return JSON.stringify(node.value);
-    case 'regex':
-      return `/${node.source}/${node.flags.includes('i') ? 'i' : ''}`;
+    case 'regex': {
+      const regex = rubyRegexToJs(node.source, node.flags);
+      if ('problem' in regex) throw new Untranslatable(`regular expression /${node.source}/: ${regex.problem}`);
+      return `/${regex.source}/${regex.flags}`;
+    }
     case 'array': {
       const items = node.items.map(js);
       return items.includes(null) ? null : `[${items.join(', ')}]`;
@@ -115,22 +130,30 @@ export function attributesToExpressions(attributes: Json, pathOf: (segments: str
       out.unmapped.push({ segments, reason: `no v2 event field for ${segments.join('.')}` });
       continue;
     }
+    // Labels are strings: equality compares legacy's to_s, and eval reads the value back as the JSON type it had.
+    const label = path.includes('.labels.');
     if (typeof expected === 'string' && expected.startsWith('eval:')) {
       let js: string | null = null;
+      let why = `eval expression has no JavaScript equivalent here: ${expected}`;
       try {
-        js = rubyToJs(parseExpression(expected.slice(5)), path);
-      } catch {
-        js = null;
+        js = rubyToJs(parseExpression(expected.slice(5)), label ? typedLabel(path) : path);
+      } catch (error) {
+        if (error instanceof Untranslatable) why = `${error.message}: ${expected}`;
       }
       if (js) out.expressions.push(js);
-      else out.unmapped.push({ segments, reason: `eval expression has no JavaScript equivalent here: ${expected}` });
+      else out.unmapped.push({ segments, reason: why });
       continue;
     }
-    if (Array.isArray(expected)) out.expressions.push(`JSON.stringify(${path}) == ${JSON.stringify(JSON.stringify(expected))}`);
+    if (expected === null) out.expressions.push(`${path} == null`);
+    else if (label) out.expressions.push(`${path} == ${JSON.stringify(rubyToS(expected))}`);
+    else if (Array.isArray(expected)) out.expressions.push(`JSON.stringify(${path}) == ${JSON.stringify(JSON.stringify(expected))}`);
     else out.expressions.push(`${path} == ${JSON.stringify(expected)}`);
   }
   return out;
 }
+
+// A label holding "true", "false" or a number reads back as that value, as the legacy attribute was.
+const typedLabel = (path: string) => `(function (v) { return v === "true" ? true : v === "false" ? false : v !== undefined && v !== "" && !isNaN(Number(v)) ? Number(v) : v; })(${path})`;
 
 export const filterPath = (segments: string[]) => (segments.length === 1 && segments[0] === 'action' ? null : eventPath(segments));
 

@@ -1,31 +1,71 @@
 import type { Settings } from '../config/index.js';
 import { resource, LEGACY_ANNOTATION, type CompileContext, type Resource } from './model.js';
 import { attributesToExpressions, filterPath } from './expressions.js';
+import { windowsExpression } from './time-windows.js';
+import { redactDeep } from './secrets.js';
+import { seconds } from './sensu-rules.js';
+import { AUTO_RESOLVE_ANNOTATION, TYPE_ANNOTATION } from './checks.js';
 
 type Json = Record<string, any>;
 const ref = (type: string, name: string) => ({ name, type, api_version: 'core/v2' });
 const ACTIONS: Record<string, string> = { resolve: 'event.is_resolution', create: '!event.is_resolution && event.check.state != "flapping"', flapping: 'event.check.state == "flapping"' };
 
-/** EventFilter per legacy filter: attributes as JavaScript expressions, `negate` as deny, `when` as is. */
-export function emitFilters(settings: Settings, ctx: CompileContext): Resource[] {
-  return Object.keys(settings.filters).sort().map((name) => {
-    const filter = settings.filters[name] as Json;
-    const { action, ...attributes } = (filter.attributes ?? {}) as Json;
-    // Entity labels a filter reads must be on the entity: record them like the ones templates read.
-    const pathOf = (segments: string[]) => {
-      const path = filterPath(segments);
-      if (path?.startsWith('event.entity.labels.')) ctx.labelsRead.set(path.slice('event.entity.labels.'.length), segments.slice(1).join('.'));
-      return path;
-    };
-    const { expressions, unmapped } = attributesToExpressions(attributes, pathOf);
-    if (action !== undefined) {
-      if (ACTIONS[String(action)]) expressions.push(ACTIONS[String(action)]!);
-      else unmapped.push({ segments: ['action'], reason: `unknown action ${String(action)}` });
+/** EventFilter per legacy filter, or null (with warnings) when it cannot be expressed without handling less than legacy. */
+function emitFilter(name: string, filter: Json, ctx: CompileContext): Resource | null {
+  const at = (...rest: string[]) => ['filters', name, ...rest];
+  const { action, ...attributes } = (filter.attributes ?? {}) as Json;
+  // Entity labels a filter reads must be on the entity: record them like the ones templates read.
+  const pathOf = (segments: string[]) => {
+    const path = filterPath(segments);
+    if (path?.startsWith('event.entity.labels.')) ctx.labelsRead.set(path.slice('event.entity.labels.'.length), segments.slice(1).join('.'));
+    return path;
+  };
+  const { expressions, unmapped } = attributesToExpressions(attributes, pathOf);
+  if (action !== undefined) {
+    if (ACTIONS[String(action)]) expressions.push(ACTIONS[String(action)]!);
+    else unmapped.push({ segments: ['action'], reason: `unknown action ${String(action)}` });
+  }
+  const negate = filter.negate === true;
+  for (const u of unmapped) ctx.warn(at('attributes', ...u.segments), negate ? `${u.reason}: the negated filter would deny more events than legacy without it` : `${u.reason}: left out, so the filter passes more events than legacy`);
+  // A deny filter missing a condition would drop events legacy handled; an allow filter with none has nothing to test.
+  if ((negate && unmapped.length > 0) || expressions.length === 0) {
+    ctx.warn(at('attributes'), `filter ${name} is not emitted and is left out of its handlers' pipelines, which therefore handle more events than legacy`);
+    return null;
+  }
+  // Sensu Go denies when any expression of a deny filter matches; legacy negate needed all attributes: one conjunction.
+  const all = expressions.length === 1 ? expressions[0]! : expressions.map((e) => `(${e})`).join(' && ');
+  let spec: Json = { action: negate ? 'deny' : 'allow', expressions: negate ? [all] : expressions, runtime_assets: null };
+  if (filter.when) {
+    // Legacy applied the filter only inside its windows; outside, events passed.
+    const windows = windowsExpression(filter.when);
+    if ('problem' in windows) {
+      ctx.warn(at('when'), `when not translated (${windows.problem}): the filter is not emitted and is left out of its handlers' pipelines, which therefore handle more events than legacy`);
+      return null;
     }
-    for (const u of unmapped) ctx.warn(['filters', name, 'attributes', ...u.segments], u.reason);
-    const annotations: Record<string, string> = unmapped.length ? { [LEGACY_ANNOTATION]: JSON.stringify({ attributes: filter.attributes }) } : {};
-    return resource('EventFilter', name, ctx.namespace, { action: filter.negate === true ? 'deny' : 'allow', expressions, runtime_assets: null, ...(filter.when ? { when: filter.when } : {}) }, annotations);
-  });
+    spec = { ...spec, expressions: [negate ? `(${windows.expression}) && (${all})` : `!(${windows.expression}) || (${all})`] };
+    ctx.warn(at('when'), 'when → part of the expression (the filter applies inside its windows, in the backend\'s local time), because sensuctl drops when and Sensu Go applies it differently');
+  }
+  const annotations: Record<string, string> = unmapped.length ? { [LEGACY_ANNOTATION]: JSON.stringify(redactDeep({ attributes: filter.attributes }, ctx.secretKeys)) } : {};
+  return resource('EventFilter', name, ctx.namespace, spec, annotations);
+}
+
+/** EventFilters for the legacy filters that can be expressed. */
+export function emitFilters(settings: Settings, ctx: CompileContext): Resource[] {
+  const out: Resource[] = [];
+  for (const name of Object.keys(settings.filters).sort()) {
+    const emitted = emitFilter(name, settings.filters[name] as Json, ctx);
+    ctx.became.set(`filters/${name}`, emitted ? [`EventFilter/${name}`] : []);
+    if (emitted) out.push(emitted);
+  }
+  return out;
+}
+
+/** Legacy handled non-OK results, resolutions, flapping and every metric result (reference §10.7); v2 handles every event. */
+export const HANDLED_FILTER = 'checkbridge-handled';
+function handledFilter(ctx: CompileContext): Resource {
+  const annotation = (key: string) => `(event.check.annotations || {})[${JSON.stringify(key)}]`;
+  const expression = `event.check.status != 0 || (event.is_resolution && ${annotation(AUTO_RESOLVE_ANNOTATION)} != "false") || event.check.state == "flapping" || ${annotation(TYPE_ANNOTATION)} == "metric"`;
+  return resource('EventFilter', HANDLED_FILTER, ctx.namespace, { action: 'allow', expressions: [expression], runtime_assets: null });
 }
 
 /** The built-in legacy filters a handler may list, as v2 filters reading the check's fatigue annotations. */
@@ -40,28 +80,35 @@ function builtinFilter(name: string, ctx: CompileContext): Resource | null {
 }
 
 /** Handler per legacy handler; a Pipeline wherever a handler uses filters, severities, flapping, silencing or a mutator. */
-export function emitHandlers(settings: Settings, ctx: CompileContext): Resource[] {
+export function emitHandlers(settings: Settings, ctx: CompileContext, emittedFilters: ReadonlySet<string>): Resource[] {
   const out: Resource[] = [];
   const builtins = new Map<string, Resource>();
+  const handled = handledFilter(ctx);
   for (const name of Object.keys(settings.handlers).sort()) {
     const handler = settings.handlers[name] as Json;
     const at = (...rest: string[]) => ['handlers', name, ...rest];
     const type = String(handler.type ?? 'pipe');
+    const became: string[] = [];
+    ctx.became.set(`handlers/${name}`, became);
     if (type === 'transport' || type === 'extension') {
       ctx.warn(at('type'), `handler type ${type} has no v2 equivalent: not emitted`);
       continue;
     }
-    const spec: Json = { type, timeout: handler.timeout ?? 0, env_vars: null, runtime_assets: null, secrets: null, filters: null, handlers: null };
+    const timeout = seconds(handler.timeout);
+    if (handler.timeout !== undefined && timeout !== handler.timeout) ctx.warn(at('timeout'), `timeout ${JSON.stringify(handler.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`);
+    const spec: Json = { type, timeout, env_vars: null, runtime_assets: null, secrets: null, filters: null, handlers: null };
     const known = new Set(['type', 'command', 'timeout', 'socket', 'handlers', 'filters', 'filter', 'severities', 'handle_silenced', 'handle_flapping', 'mutator']);
     const kept = Object.fromEntries(Object.entries(handler).filter(([k]) => !known.has(k)));
-    for (const k of Object.keys(kept)) ctx.warn(at(k), `handler attribute ${k} has no v2 equivalent: kept in the ${LEGACY_ANNOTATION} annotation`);
+    for (const k of Object.keys(kept)) ctx.warn(at(k), `handler attribute ${k} has no v2 equivalent: kept in the ${LEGACY_ANNOTATION} annotation (secrets redacted)`);
     if (type === 'pipe') spec.command = handler.command ?? '';
     if (type === 'tcp' || type === 'udp') spec.socket = { host: handler.socket?.host ?? '127.0.0.1', port: handler.socket?.port ?? 0 };
     if (type === 'set') spec.handlers = [...((handler.handlers ?? []) as string[])];
-    const filters: { name: string; type: string }[] = [];
+    // Legacy handled only non-OK results, resolutions, flapping and metrics: that test comes first.
+    const filters: { name: string; type: string }[] = [{ name: HANDLED_FILTER, type: 'EventFilter' }];
     const listed = [...((handler.filters ?? []) as string[]), ...(handler.filter ? [handler.filter as string] : [])];
     for (const filter of listed) {
-      if (settings.filters[filter]) filters.push({ name: filter, type: 'EventFilter' });
+      if (emittedFilters.has(filter)) filters.push({ name: filter, type: 'EventFilter' });
+      else if (settings.filters[filter]) ctx.warn(at('filters'), `filter ${filter} could not be emitted (see its warnings): left out of this pipeline`);
       else if (filter === 'occurrences') {
         if (!builtins.has(filter)) builtins.set(filter, builtinFilter(filter, ctx)!);
         filters.push({ name: filter, type: 'EventFilter' });
@@ -73,6 +120,7 @@ export function emitHandlers(settings: Settings, ctx: CompileContext): Resource[
       const unknown = (handler.severities as string[]).includes('unknown');
       const match = [...statuses.map((s) => `event.check.status == ${s}`), ...(unknown ? ['event.check.status > 2'] : [])].join(' || ') || 'false';
       out.push(resource('EventFilter', fname, ctx.namespace, { action: 'allow', expressions: [`(${match}) || (event.is_resolution && event.check.history.some(function(h) { return ${match.replace(/event\.check\.status/g, 'h.status')}; }))`], runtime_assets: null }));
+      became.push(`EventFilter/${fname}`);
       filters.push({ name: fname, type: 'EventFilter' });
     }
     if (handler.handle_silenced !== true) filters.push({ name: 'not_silenced', type: 'EventFilter' });
@@ -81,13 +129,20 @@ export function emitHandlers(settings: Settings, ctx: CompileContext): Resource[
       if (!builtins.has(fname)) builtins.set(fname, resource('EventFilter', fname, ctx.namespace, { action: 'deny', expressions: ['event.check.state == "flapping"'], runtime_assets: null }));
       filters.push({ name: fname, type: 'EventFilter' });
     }
-    const mutator = handler.mutator as string | undefined;
-    if (mutator && !settings.mutators[mutator] && mutator !== 'json' && mutator !== 'only_check_output') ctx.warn(at('mutator'), `mutator ${mutator} is not defined: left out`);
-    out.push(resource('Handler', name, ctx.namespace, spec, Object.keys(kept).length ? { [LEGACY_ANNOTATION]: JSON.stringify(kept) } : {}));
+    for (const filter of ctx.pipelineFilters.get(name) ?? []) filters.push({ name: filter, type: 'EventFilter' });
+    let mutator = handler.mutator as string | undefined;
+    if (mutator && !settings.mutators[mutator] && mutator !== 'json' && mutator !== 'only_check_output') {
+      ctx.warn(at('mutator'), `mutator ${mutator} is not defined: not referenced, the handler gets the event as JSON (legacy failed such events)`);
+      mutator = undefined;
+    }
+    out.push(resource('Handler', name, ctx.namespace, spec, Object.keys(kept).length ? { [LEGACY_ANNOTATION]: JSON.stringify(redactDeep(kept, ctx.secretKeys)) } : {}));
+    became.unshift(`Handler/${name}`);
     if (type !== 'set') {
       const workflow: Json = { name, filters: filters.map((f) => ref(f.type, f.name)), handler: ref('Handler', name) };
       if (mutator && mutator !== 'json') workflow.mutator = ref('Mutator', mutator);
       out.push(resource('Pipeline', name, ctx.namespace, { workflows: [workflow] }));
+      became.push(`Pipeline/${name}`);
+      builtins.set(HANDLED_FILTER, handled);
     }
   }
   return [...out, ...builtins.values()];
@@ -96,6 +151,9 @@ export function emitHandlers(settings: Settings, ctx: CompileContext): Resource[
 export function emitMutators(settings: Settings, ctx: CompileContext): Resource[] {
   return Object.keys(settings.mutators).sort().map((name) => {
     const mutator = settings.mutators[name] as Json;
-    return resource('Mutator', name, ctx.namespace, { command: mutator.command ?? '', timeout: mutator.timeout ?? 0, env_vars: null, runtime_assets: null, secrets: null });
+    const timeout = seconds(mutator.timeout);
+    if (mutator.timeout !== undefined && timeout !== mutator.timeout) ctx.warn(['mutators', name, 'timeout'], `timeout ${JSON.stringify(mutator.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`);
+    ctx.became.set(`mutators/${name}`, [`Mutator/${name}`]);
+    return resource('Mutator', name, ctx.namespace, { command: mutator.command ?? '', timeout, env_vars: null, runtime_assets: null, secrets: null });
   });
 }

@@ -1,31 +1,64 @@
+import { DateTime } from 'luxon';
 import type { Settings, LoadedFile, Diagnostic } from '../config/index.js';
 import { locateSetting } from '../config/index.js';
-import { KIND_ORDER, resource, type CompileContext, type CompileResult, type Resource } from './model.js';
+import { KIND_ORDER, resource, type CompileContext, type CompileResult, type Resource, type Target } from './model.js';
 import { emitChecks } from './checks.js';
 import { emitFilters, emitHandlers, emitMutators } from './handlers.js';
 import { emitEntities } from './entities.js';
+import { secretKeysOf } from './secrets.js';
+import { sensuProblem } from './sensu-rules.js';
 
 export { formatResources, writeResources, type OutputFormat } from './output.js';
-export type { Resource, CompileResult } from './model.js';
+export { parseTarget } from './sensu-rules.js';
+export { formatReport, type ReportFormat } from './report.js';
+export type { Resource, CompileResult, Target } from './model.js';
 
-/** Legacy settings → core/v2 resources, sorted by kind then name; every unmapped attribute is a located warning. */
-export function compileSettings(settings: Settings, files: readonly LoadedFile[], namespace: string, silences: Record<string, unknown>[] = []): CompileResult {
+export interface CompileOptions {
+  readonly silences?: Record<string, unknown>[];
+  /** The Sensu Go version the output is for; the latest 6.x by default. */
+  readonly target?: Target;
+  /** UTC offset (minutes) for legacy times without a zone; the compiling process's by default. */
+  readonly localOffsetMinutes?: number;
+}
+
+// What changes for every migrated configuration, said once in the report.
+const ALWAYS_DIFFERENT = [
+  'Every pipeline starts with the checkbridge-handled filter: like legacy, only non-OK results, resolutions, flapping and metric checks\' results are handled (a resolution is Sensu Go\'s: the previous status was not OK).',
+  'Time windows (filter when, subdue filters) use the Sensu Go backend\'s local time where legacy used the legacy server\'s.',
+];
+
+/** Legacy settings → core/v2 resources Sensu Go accepts, sorted by kind then name; every difference is a located warning. */
+export function compileSettings(settings: Settings, files: readonly LoadedFile[], namespace: string, options: CompileOptions = {}): CompileResult {
+  const { silences = [] } = options;
   const warnings: Diagnostic[] = [];
   const ctx: CompileContext = {
     namespace,
     warn: (segments, message) => warnings.push(locateSetting(files, segments, message, 'CB_COMPILE_UNMAPPED')),
     labelsRead: new Map(),
     labelReport: {},
+    target: options.target ?? { major: 6, minor: Infinity },
+    localOffsetMinutes: options.localOffsetMinutes ?? DateTime.local().offset,
+    secretKeys: secretKeysOf(settings.client as Record<string, unknown>),
+    became: new Map(),
+    differences: new Set(ALWAYS_DIFFERENT),
+    checkFilters: new Map(),
+    pipelineFilters: new Map(),
   };
   for (const name of Object.keys(settings.extensions).sort()) ctx.warn(['extensions', name], 'extensions have no v2 equivalent: not emitted');
+  const checks = emitChecks(settings, ctx, String(settings.client.name));
+  const filters = emitFilters(settings, ctx);
   const resources: Resource[] = [
     resource('Namespace', namespace, null, { name: namespace }),
-    ...emitChecks(settings, ctx, String(settings.client.name)),
-    ...emitFilters(settings, ctx),
+    ...checks,
+    ...filters,
+    ...ctx.checkFilters.values(),
     ...emitMutators(settings, ctx),
-    ...emitHandlers(settings, ctx),
+    ...emitHandlers(settings, ctx, new Set(filters.map((f) => f.metadata.name))),
   ];
-  resources.push(...emitEntities(settings, ctx, ctx.labelsRead));
+  const proxies = checks.filter((r) => r.type === 'CheckConfig' && r.spec.proxy_entity_name).map((r) => String(r.spec.proxy_entity_name));
+  const entities = emitEntities(settings, ctx, ctx.labelsRead, proxies);
+  ctx.became.set('client', entities.map((e) => `Entity/${e.metadata.name}`));
+  resources.push(...entities);
   for (const entry of silences) {
     const id = String(entry.id);
     const name = id.replace(/\*/g, '_').replace(/[^\w.\-:]/g, '_');
@@ -39,7 +72,14 @@ export function compileSettings(settings: Settings, files: readonly LoadedFile[]
       reason: entry.reason ?? '',
     }));
   }
+  // Nothing Sensu Go would refuse is written: one refused document aborts a whole `sensuctl create -f`.
+  const refused: { resource: string; reason: string }[] = [];
+  const accepted = resources.filter((r) => {
+    const reason = sensuProblem(r, ctx.target);
+    if (reason) refused.push({ resource: `${r.type}/${r.metadata.name}`, reason });
+    return !reason;
+  });
   const rank = (r: Resource) => KIND_ORDER.indexOf(r.type);
-  resources.sort((a, b) => rank(a) - rank(b) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
-  return { resources, warnings, labelReport: ctx.labelReport };
+  accepted.sort((a, b) => rank(a) - rank(b) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  return { resources: accepted, warnings, refused, labelReport: ctx.labelReport, became: ctx.became, differences: [...ctx.differences] };
 }

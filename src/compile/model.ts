@@ -17,11 +17,35 @@ export interface CompileContext {
   readonly labelsRead: Map<string, string>;
   /** Per check, the labels its templates read. */
   readonly labelReport: Record<string, string[]>;
+  /** The Sensu Go version the output is for. */
+  readonly target: Target;
+  /** The backend's UTC offset assumed for legacy times without a zone (minutes). */
+  readonly localOffsetMinutes: number;
+  /** Keys whose values are secrets (legacy redact list plus the client's own), lower case. */
+  readonly secretKeys: ReadonlySet<string>;
+  /** Per legacy definition (`checks/NAME`, …), the resources it became. */
+  readonly became: Map<string, string[]>;
+  /** What will behave differently from legacy, once each. */
+  readonly differences: Set<string>;
+  /** Filters that checks need (quiet hours before `subdues`), by name. */
+  readonly checkFilters: Map<string, Resource>;
+  /** Per pipeline, the names of check filters to add to its workflow. */
+  readonly pipelineFilters: Map<string, string[]>;
+}
+
+/** A Sensu Go version, `6.x` being the latest 6 (minor Infinity). */
+export interface Target {
+  readonly major: number;
+  readonly minor: number;
 }
 
 export interface CompileResult {
   readonly resources: Resource[];
   readonly warnings: Diagnostic[];
+  /** Documents Sensu Go would refuse, left out, each named with why. */
+  readonly refused: { resource: string; reason: string }[];
+  readonly became: Map<string, string[]>;
+  readonly differences: string[];
   /** Per check, the entity labels its templates read. */
   readonly labelReport: Record<string, string[]>;
 }

@@ -1,4 +1,7 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { buildSettings } from '../../src/config/build.js';
 import { compileSettings, type Resource } from '../../src/compile/index.js';
@@ -40,7 +43,8 @@ test('checks: subdue, hooks, standalone, round robin, source, proxy requests, fa
     },
   });
   const hooked = find(resources, 'CheckConfig', 'hooked');
-  assert.deepEqual(hooked.spec.subdue, subdue);
+  assert.equal(hooked.spec.subdue, null, 'sensuctl drops subdue: it becomes subdues');
+  assert.equal(hooked.spec.subdues.length, 2);
   assert.deepEqual(hooked.spec.check_hooks, [{ critical: ['hooked-critical'] }, { 'non-zero': ['hooked-non-zero'] }]);
   assert.deepEqual(find(resources, 'HookConfig', 'hooked-critical').spec, { command: 'ps aux', timeout: 5, stdin: false, runtime_assets: null });
   assert.equal(find(resources, 'HookConfig', 'hooked-non-zero').spec.timeout, 60);
@@ -53,7 +57,7 @@ test('checks: subdue, hooks, standalone, round robin, source, proxy requests, fa
   assert.equal(find(resources, 'Entity', 'switch-1').spec.entity_class, 'proxy');
   assert.deepEqual(JSON.parse(proxied.metadata.annotations!['checkbridge.io/legacy-attributes']!), { aggregate: 'switches', team: 'net' });
   const fleet = find(resources, 'CheckConfig', 'fleet');
-  assert.deepEqual(fleet.spec.proxy_requests, { entity_attributes: ['entity.labels.keepalives == false', '(entity.subscriptions.indexOf("http") >= 0)'], splay: true, splay_coverage: 50 });
+  assert.deepEqual(fleet.spec.proxy_requests, { entity_attributes: ['entity.labels.keepalives == "false"', '(entity.subscriptions.indexOf("http") >= 0)'], splay: true, splay_coverage: 50 });
   const messages = warnings.map((w) => `${w.file}:${w.line} ${w.path}: ${w.message}`);
   assert.ok(messages.some((m) => /^conf\.d\/test\.json:\d+ \/checks\/proxied\/aggregate: aggregate: v2 has no aggregates/.test(m)), messages.join('\n'));
   assert.ok(messages.some((m) => m.includes('/checks/proxied/team: custom attribute team')));
@@ -79,13 +83,15 @@ test('filters become JavaScript expressions; handlers become pipelines that keep
   });
   assert.deepEqual(find(resources, 'EventFilter', 'production').spec, { action: 'allow', expressions: ['event.entity.labels.environment == "production"', 'event.check.status == 2'], runtime_assets: null });
   const negated = find(resources, 'EventFilter', 'not_resolves').spec;
-  assert.deepEqual([negated.action, negated.expressions, negated.when.days.monday[0].begin], ['deny', ['event.is_resolution'], '9:00 AM']);
+  assert.equal(negated.action, 'deny');
+  assert.equal(negated.when, undefined, 'when becomes part of the expression');
+  assert.match(negated.expressions[0], /^\(\(function \(t\) \{.*\}\)\(event\.timestamp\)\) && \(event\.is_resolution\)$/);
   assert.deepEqual(find(resources, 'EventFilter', 'recurrences').spec.expressions, ['((event.check.occurrences == 1) || ((event.check.occurrences % 30) == 0))', '(event.check.history.map(function(h) { return String(h.status); }).slice(-1)[0] == event.check.history.map(function(h) { return String(h.status); }).slice(-2)[0])']);
-  assert.ok(warnings.some((w) => w.path === '/filters/custom/attributes/check/team'));
+  assert.deepEqual(find(resources, 'EventFilter', 'custom').spec.expressions, ['(JSON.parse((event.check.annotations || {})["checkbridge.io/legacy-attributes"] || "{}"))["team"] == "ops"'], 'custom check attributes are read from the legacy annotation');
   const pipeline = find(resources, 'Pipeline', 'mail').spec.workflows[0];
-  assert.deepEqual(pipeline.filters.map((f: { name: string }) => f.name), ['production', 'occurrences', 'mail-severities', 'not_silenced', 'not-flapping']);
+  assert.deepEqual(pipeline.filters.map((f: { name: string }) => f.name), ['checkbridge-handled', 'production', 'occurrences', 'mail-severities', 'not_silenced', 'not-flapping']);
   assert.deepEqual(pipeline.mutator, { name: 'tag', type: 'Mutator', api_version: 'core/v2' });
-  assert.deepEqual(find(resources, 'Pipeline', 'loud').spec.workflows[0].filters, []);
+  assert.deepEqual(find(resources, 'Pipeline', 'loud').spec.workflows[0].filters.map((f: { name: string }) => f.name), ['checkbridge-handled']);
   assert.deepEqual(find(resources, 'Handler', 'loud').spec.socket, { host: 'graphite', port: 2003 });
   assert.equal(find(resources, 'Handler', 'broker'), undefined);
   assert.ok(warnings.some((w) => w.path === '/handlers/broker/type'));
@@ -93,6 +99,19 @@ test('filters become JavaScript expressions; handlers become pipelines that keep
   assert.deepEqual(web.spec.pipelines.map((p: { name: string }) => p.name), ['loud', 'mail'], 'the set expands to its members\' pipelines');
   assert.deepEqual(web.spec.handlers, []);
   assert.deepEqual(find(resources, 'Mutator', 'tag').spec.command, 'tag-event');
+});
+
+test('compiling needs no runtime: the compile modules never import the server', () => {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^import [^'"]*['"](\.[^'"]+)['"]/gm)) visit(resolve(dirname(file), spec!));
+  };
+  visit(fileURLToPath(new URL('../../src/compile/index.js', import.meta.url)));
+  const server = [...seen].filter((f) => f.includes(`${sep}server${sep}`));
+  assert.deepEqual(server, []);
+  assert.ok(seen.size > 10);
 });
 
 test('output is deterministic: the same input gives the same resources in the same order', () => {

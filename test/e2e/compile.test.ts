@@ -11,6 +11,8 @@ import { instanceFor, startInstance, getJson, postJson, adminBasic, ADMIN_PASSWO
 import { makeTree, removeTree, writeTree } from '../helpers/tree.js';
 import { runCli } from '../helpers/cli.js';
 import { call } from '../api/v2/v2-helpers.js';
+import { sensuProblem, parseTarget } from '../../src/compile/sensu-rules.js';
+import { CRAFTED } from '../compile/crafted.js';
 
 const skip = sharedSkipReason();
 const env = { SENSU_CLIENT_NAME: 'corpus-client', SENSU_CLIENT_ADDRESS: '127.0.0.1' };
@@ -25,6 +27,9 @@ test('every valid real configuration compiles, and the v2 API of a running check
     if (!outcome.settings) continue;
     const result = compileSettings(outcome.settings, outcome.files, 'corpus');
     compiled++;
+    // Nothing Sensu Go would refuse: none left out, and every emitted document passes its rules.
+    assert.deepEqual(result.refused, [], file);
+    for (const r of result.resources) assert.equal(sensuProblem(r, parseTarget('6.x')!), null, `${file}: ${r.type}/${r.metadata.name}`);
     // Through the same text create -f reads: YAML out, parsed back.
     for (const resource of parseResources(formatResources(result.resources, 'yaml'), file)) {
       resources++;
@@ -88,4 +93,45 @@ test("the prior tool's fixture compiles; compile --out, create -f (twice, harmle
   const invalid = runCli(['compile', join(CORPUS, 'sensu__sensu__spec__conf.d__merger.json')]);
   assert.equal(invalid.code, 1);
   assert.match(invalid.stderr, /configuration is invalid: nothing compiled/);
+});
+
+test('the crafted configuration through the CLI: --target, --report (JSON and Markdown), --strict, and create -f accepts it all', async (t) => {
+  const root = makeTree({ 'crafted/all.json': CRAFTED, 'conf.d/client.json': { client: { name: 'target', address: '127.0.0.1', subscriptions: [] } } });
+  const { daemon, v2 } = await startInstance(root);
+  t.after(async () => {
+    await daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  const out = join(root, 'out');
+  const early = runCli(['compile', join(root, 'crafted'), '--target', '6.0', '--out', out, '--report', join(root, 'report.json')]);
+  assert.equal(early.code, 0, early.stderr);
+  assert.match(early.stderr, /warning: .*all\.json:\d+:\d+ \/checks\/last-day\/cron: cron "0 0 L \* \*" has no Sensu Go equivalent/);
+  const report = JSON.parse(readFileSync(join(root, 'report.json'), 'utf8'));
+  assert.equal(report.target, '6.0');
+  assert.deepEqual(report.refused, []);
+  const quiet = report.definitions.find((d: { definition: string }) => d.definition === 'checks/quiet');
+  assert.deepEqual(quiet.became, ['CheckConfig/quiet', 'EventFilter/checkbridge-subdue-quiet']);
+  assert.ok(quiet.warnings.some((w: string) => /subdue → EventFilter checkbridge-subdue-quiet/.test(w)));
+  assert.deepEqual(report.definitions.find((d: { definition: string }) => d.definition === 'checks/last-day').became, []);
+  assert.ok(report.differences.some((d: string) => /checkbridge-handled/.test(d)));
+
+  const markdown = runCli(['compile', join(root, 'crafted'), '--report', join(root, 'report.md')]);
+  assert.equal(markdown.code, 0, markdown.stderr);
+  const text = readFileSync(join(root, 'report.md'), 'utf8');
+  assert.match(text, /^# Migration report \(Sensu Go 6\.x\)/);
+  assert.match(text, /### checks\/quiet\n\nBecame: `CheckConfig\/quiet`\n\n- .*subdue → subdues \(Sensu Go 6\.7 and later\)/);
+  assert.match(text, /## What behaves differently/);
+
+  const strict = runCli(['compile', join(root, 'crafted'), '--strict']);
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /--strict: \d+ warnings/);
+  assert.equal(runCli(['compile', join(root, 'conf.d'), '--strict']).code, 0, 'no warnings, no failure');
+  const bad = runCli(['compile', join(root, 'crafted'), '--target', '5.21']);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /--target must be a Sensu Go 6 version/);
+
+  const asAdmin = { env: { CHECKBRIDGE_USERNAME: 'admin', CHECKBRIDGE_PASSWORD: ADMIN_PASSWORD, CHECKBRIDGE_API_KEY: '' } };
+  const created = runCli(['create', '-f', out, '--url', v2], asAdmin);
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(created.stdout, /^applied (\d+) of \1 resources\n$/);
 });
