@@ -155,6 +155,8 @@ export function registerRun(program: Command): void {
               client: () => ({ name: String(current.client.name), signature: current.client.signature as string | undefined }),
               now: Date.now,
               maxMessageBytes: (settings.raw.sensu as { server?: { max_message_size?: number } } | undefined)?.server?.max_message_size,
+              bufferLimitBytes: (settings.raw.checkbridge as { socket_buffer_limit?: number } | undefined)?.socket_buffer_limit,
+              messageDeadlineMs: ((settings.raw.checkbridge as { socket_message_timeout?: number } | undefined)?.socket_message_timeout ?? 10) * 1000,
             });
       const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number };
       const api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });

@@ -135,3 +135,20 @@ test('slow senders holding large unfinished results cannot exhaust memory or sta
   assert.ok(released(after), `daemon RSS stayed at ${after >> 20} MiB (baseline ${baseline >> 20} MiB, peak ${peak >> 20} MiB)`);
   assert.equal(await tcpExchange(socket, 'ping'), 'pong');
 });
+
+test('socket: checkbridge.socket_buffer_limit and socket_message_timeout are read from the settings', async (t) => {
+  const { socket, daemon } = await instanceFor(t, {
+    'conf.d/client.json': { client, checkbridge: { socket_buffer_limit: 256 * 1024, socket_message_timeout: 1 } },
+  });
+  // 300 KB unfinished is over a 256 KiB bound: refused at once, with the bound named.
+  const big = Buffer.from('{"name":"big","output":"' + 'a'.repeat(300_000));
+  assert.equal(await sendInPieces(socket, [big], 10), 'invalid');
+  const full = await daemon.waitFor((l) => l.msg === 'client socket buffers full, refusing message', 5000);
+  assert.equal(full.limit, 256 * 1024);
+  // A trickle that never finishes is closed by the 1 s deadline, before the 0.5 s watchdog could ever fire.
+  const trickle = Array.from({ length: 10 }, (_, i) => Buffer.from(i === 0 ? '{"name":"slow","output":"' : 'x'));
+  const started = Date.now();
+  assert.equal(await sendInPieces(socket, trickle, 300), 'invalid');
+  await daemon.waitFor((l) => l.msg === 'client socket message not complete in time, closing connection', 5000);
+  assert.ok(Date.now() - started < 3000);
+});
