@@ -32,6 +32,7 @@ import { ClientRole } from '../client/client-role.js';
 import { nextLogLevel } from '../log.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { withSourceOptions, sourcesFrom, type SourceFlags } from './sources.js';
+import { LoadedTempfile } from '../config/loaded-tempfile.js';
 import { loggerFrom } from './logging.js';
 
 interface RunFlags extends SourceFlags, ListenerFlags {
@@ -75,6 +76,7 @@ export function registerRun(program: Command): void {
       const settings = initial.settings;
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true });
+      const loadedTempfile = new LoadedTempfile(stateDir); // SENSU_LOADED_TEMPFILE for every child (reference §1.2)
 
       const limiter = new Limiter(spawnLimit(settings));
       // Checks and handlers fork from one helper process: in a daemon grown to ~380 MB, forking in-process managed
@@ -125,6 +127,7 @@ export function registerRun(program: Command): void {
         }
       };
       const apply = (s: Settings) => {
+        loadedTempfile.write(s.files);
         current = s;
         limiter.setLimit(spawnLimit(s));
         handlers.checkSettings(s);
@@ -236,6 +239,7 @@ export function registerRun(program: Command): void {
         await transport.close();
         store.close();
         clearInterval(keepAlive);
+        loadedTempfile.remove();
         logger.info('stopped');
       };
       stopNow = stop;

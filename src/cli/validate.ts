@@ -19,6 +19,7 @@ export function registerValidate(program: Command): void {
         const report = {
           valid,
           errors: outcome.diagnostics.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
+          warnings: outcome.notices.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
           counts: {
             checks: countOf(outcome.merged.checks),
             handlers: countOf(outcome.merged.handlers),
@@ -29,6 +30,7 @@ export function registerValidate(program: Command): void {
         process.stdout.write(JSON.stringify(report, null, 2) + '\n');
       } else {
         for (const warning of outcome.warnings) process.stderr.write(`warning: ${warning}\n`);
+        for (const notice of outcome.notices) process.stderr.write(`warning: ${formatDiagnostic(notice)}\n`);
         for (const diagnostic of outcome.diagnostics) process.stdout.write(formatDiagnostic(diagnostic) + '\n');
         process.stdout.write(valid ? 'configuration is valid\n' : 'configuration is invalid\n');
       }

@@ -6,6 +6,7 @@ import { deepMergeInto, isPlainObject, uniqueDeep } from './merge.js';
 import { settingsFromEnv } from './env.js';
 import { baseSettings, withCheckDefaults } from './defaults.js';
 import { validateSettings, type Violation } from './validate.js';
+import { legacyMeaningNotes } from './legacy-meaning.js';
 import { deepFreeze, type Settings, type CheckDefinition, type ClientDefinition, type Definition } from './settings.js';
 
 export interface BuildOutcome {
@@ -13,6 +14,8 @@ export interface BuildOutcome {
   readonly settings: Settings | null;
   readonly diagnostics: readonly Diagnostic[];
   readonly warnings: readonly string[];
+  /** Located warnings (code CB_CONFIG_LEGACY_MEANING): what loads as legacy loaded it but means other than it says. */
+  readonly notices: readonly Diagnostic[];
   /** The merged settings as configured, defaults of the loader included, valid or not. */
   readonly merged: Record<string, unknown>;
 }
@@ -91,6 +94,7 @@ export function buildSettings(files: readonly LoadedFile[], env: NodeJS.ProcessE
   for (const file of files) if (file.data) deepMergeInto(merged, file.data, owned);
   applyClientOverrides(merged, warnings);
   diagnostics.push(...validateSettings(merged).map((v) => traceViolation(v, files)));
+  const notices = legacyMeaningNotes(merged).map((v) => locateSetting(files, v.segments, v.message, 'CB_CONFIG_LEGACY_MEANING'));
   const settings = diagnostics.length === 0 ? typedSettings(merged, files) : null;
-  return { settings, diagnostics, warnings, merged };
+  return { settings, diagnostics, warnings, notices, merged };
 }

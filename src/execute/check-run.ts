@@ -51,7 +51,7 @@ export async function runCheck(request: Record<string, unknown> & { name: string
   const result: { -readonly [K in keyof CheckResult]: CheckResult[K] } = { client: clientName, check: publishable(check) as CheckResult['check'] };
   if (typeof context.client.signature === 'string') result.signature = context.client.signature;
   if (typeof check.output_metric_format === 'string') {
-    const parsed = parseMetrics(check.output_metric_format, spawned.output, executed, (check.output_metric_tags ?? {}) as Record<string, unknown>);
+    const parsed = parseMetrics(check.output_metric_format, spawned.output, executed, check.output_metric_tags);
     parsed.errors.forEach((e) => context.onMetricError?.(e));
     const handlers = Array.isArray(check.output_metric_handlers) ? (check.output_metric_handlers as string[]) : [];
     result.metrics = { handlers, points: parsed.points };

@@ -1,4 +1,6 @@
 // output_metric_format parsers: a bad line is skipped and reported, the rest kept.
+import { metricTagList } from './tags.js';
+
 export interface MetricTag {
   readonly name: string;
   readonly value: string;
@@ -108,8 +110,8 @@ const LINE_PARSERS: Record<Exclude<MetricFormat, 'nagios_perfdata'>, LineParser>
   prometheus_text: prometheus,
 };
 
-/** Extracts points; `extraTags` (output_metric_tags) are added to every point. */
-export function parseMetrics(format: string, output: string, executed: number, extraTags: Record<string, unknown> = {}): MetricParse {
+/** Extracts points; `extraTags` (output_metric_tags, either form) are added to every point. */
+export function parseMetrics(format: string, output: string, executed: number, extraTags: unknown = []): MetricParse {
   let parsed: MetricParse;
   if (format === 'nagios_perfdata') {
     parsed = parseNagios(output, executed);
@@ -126,7 +128,7 @@ export function parseMetrics(format: string, output: string, executed: number, e
       }
     });
   }
-  const tags = Object.entries(extraTags).map(([name, value]) => ({ name, value: String(value) }));
+  const tags = metricTagList(extraTags);
   if (tags.length > 0) parsed.points.forEach((p, i) => (parsed.points[i] = { ...p, tags: [...p.tags, ...tags] }));
   return parsed;
 }

@@ -12,7 +12,7 @@ export type Timing =
 export function timingOf(check: CheckDefinition, clientName: string): Timing {
   if (check.cron) {
     const schedule = parseCron(check.cron);
-    if (schedule) return { kind: 'cron', schedule };
+    if (schedule) return schedule.fires ? { kind: 'cron', schedule } : { kind: 'none' }; // legacy-accepted, never fires
   }
   if (typeof check.interval === 'number' && check.interval > 0) {
     const key = check.standalone ? standaloneSplayKey(clientName, check.name) : subscriptionSplayKey(check.name);

@@ -1,8 +1,16 @@
 import { CronExpressionParser } from 'cron-parser';
+import { readLegacyCron } from './legacy-cron.js';
 
 export interface CronSchedule {
+  /** What runs: the expression as written, or as legacy read it when an element matches nothing. */
   readonly expression: string;
   readonly timezone: string | undefined;
+  /** False for an expression legacy accepted that never fires as written (`0 0 31 2 *`): it is never scheduled. */
+  readonly fires: boolean;
+  /** Why it differs from what is written, for a warning; empty when it runs as written. */
+  readonly notes: readonly string[];
+  /** For one that never fires: what legacy ran instead. */
+  readonly legacyFallback: string | null;
 }
 
 const ALIASES: Record<string, string> = {
@@ -34,16 +42,26 @@ export function parseCron(input: unknown): CronSchedule | null {
     if (fields.length < 5 || fields.length > 6) return null;
     expression = fields.slice(0, 5).join(' ');
   }
+  const legacy = readLegacyCron(expression.split(' '));
   try {
     // Prefixing a zero seconds field keeps cron-parser from reading five fields any other way.
-    CronExpressionParser.parse('0 ' + expression, { tz: timezone ?? undefined, strict: false });
+    CronExpressionParser.parse('0 ' + (legacy?.expression ?? expression), { tz: timezone ?? undefined, strict: false });
   } catch {
     return null;
   }
-  return { expression, timezone };
+  if (!legacy) return { expression, timezone, fires: true, notes: [], legacyFallback: null };
+  return { expression: legacy.expression, timezone, fires: legacy.fires, notes: legacy.notes, legacyFallback: legacy.legacyFallback };
 }
 
-/** The next instant strictly after `after` (epoch ms). */
+/** A warning for a cron that does not run as written: what legacy read, and what runs now; null when it does. */
+export function cronWarning(written: string, schedule: CronSchedule): string | null {
+  if (schedule.notes.length === 0) return null;
+  const read = schedule.notes.join('; ');
+  if (!schedule.fires) return `check cron ${JSON.stringify(written)} never fires as written: ${read}; checkbridge never runs it (${schedule.legacyFallback})`;
+  return `check cron ${JSON.stringify(written)}: ${read}; runs as ${JSON.stringify(schedule.expression)}`;
+}
+
+/** The next instant strictly after `after` (epoch ms); only for a schedule that fires. */
 export function nextCronInstant(schedule: CronSchedule, after: number): number {
   const it = CronExpressionParser.parse('0 ' + schedule.expression, {
     currentDate: new Date(after),

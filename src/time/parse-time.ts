@@ -6,6 +6,8 @@ export interface ParsedTime {
   readonly offsetMinutes: number | null;
   /** A fixed calendar date (full timestamps), or only a day of the month (`9.30` quirk). */
   readonly date: { year?: number; month?: number; day: number } | null;
+  /** A zone name Ruby's Time.parse does not know (`America/Vancouver`): legacy ignored it and read local time. */
+  readonly ignoredZone: string | null;
 }
 
 // Ruby's Date zone table, the abbreviations seen in configurations.
@@ -16,18 +18,23 @@ const ZONES: Record<string, number> = {
   pst: -480, pdt: -420, akst: -540, akdt: -480, hst: -600,
 };
 
-function zoneOffset(zone: string | undefined): number | null | undefined {
+// Words Ruby's date parser takes as a month or weekday, never as a zone; single letters are military zones.
+const NOT_A_ZONE_NAME = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|sun|mon|tue|wed|thu|fri|sat)|^[a-z]$/i;
+
+/** The zone's fixed offset, null for local time, `ignored` for a name legacy read as local time, undefined if invalid. */
+function zoneOffset(zone: string | undefined): number | null | 'ignored' | undefined {
   if (!zone) return null;
   const named = ZONES[zone.toLowerCase()];
   if (named !== undefined) return named;
   const m = /^([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(zone);
-  if (!m) return undefined;
+  if (!m) return /^[A-Za-z]/.test(zone) && !NOT_A_ZONE_NAME.test(zone) ? 'ignored' : undefined;
   const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
   return m[1] === '-' ? -minutes : minutes;
 }
 
+// A meridian is not the start of a word (`Am` of `America`). The zone: an abbreviation, an IANA name (`America/Argentina/Buenos_Aires`), or a numeric offset.
 const CLOCK =
-  /^(?:(\d{4})-(\d{1,2})-(\d{1,2})[ T]+)?(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([ap])\.?\s*m\.?)?\s*([A-Za-z]{1,5}|[+-]\d{1,2}(?::?\d{2})?)?$/i;
+  /^(?:(\d{4})-(\d{1,2})-(\d{1,2})[ T]+)?(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([ap])\.?\s*m\.?(?![a-z]))?\s*([A-Za-z][\w+-]*(?:\/[\w+-]+)*|[+-]\d{1,2}(?::?\d{2})?)?$/i;
 
 /** Parses a window bound; null when Ruby's Time.parse would raise. */
 export function parseTime(input: unknown): ParsedTime | null {
@@ -36,7 +43,7 @@ export function parseTime(input: unknown): ParsedTime | null {
   const dayOnly = /^(\d{1,2})(?:\.(\d{1,2}))?$/.exec(text);
   if (dayOnly) {
     const day = Number(dayOnly[2] ?? dayOnly[1]);
-    if (day >= 1 && day <= 31) return { secondsOfDay: 0, offsetMinutes: null, date: { day } };
+    if (day >= 1 && day <= 31) return { secondsOfDay: 0, offsetMinutes: null, date: { day }, ignoredZone: null };
     return null;
   }
   const m = CLOCK.exec(text);
@@ -55,10 +62,11 @@ export function parseTime(input: unknown): ParsedTime | null {
   }
   const offset = zoneOffset(zone);
   if (offset === undefined) return null;
+  const ignoredZone = offset === 'ignored' ? zone! : null;
   const fraction = frac ? Number('0.' + frac) : 0;
   const date = year ? { year: Number(year), month: Number(month), day: Number(day) } : null;
   if (date && (date.month < 1 || date.month > 12 || date.day < 1 || date.day > 31)) return null;
-  return { secondsOfDay: hour * 3600 + minute * 60 + second + fraction, offsetMinutes: offset, date };
+  return { secondsOfDay: hour * 3600 + minute * 60 + second + fraction, offsetMinutes: ignoredZone ? null : (offset as number | null), date, ignoredZone };
 }
 
 export function isValidTime(input: unknown): boolean {

@@ -1,5 +1,6 @@
 import type { EventDraft } from '../server/event-model.js';
 import type { HistoryEntry } from '../store/index.js';
+import { metricTagList } from '../metrics/index.js';
 
 type Json = Record<string, any>;
 
@@ -57,6 +58,7 @@ export function translateEvent(event: EventDraft, history: readonly HistoryEntry
     silenced: event.silenced_by.length > 0 ? event.silenced_by : undefined,
     output_metric_format: check.output_metric_format ?? '',
     output_metric_handlers: check.output_metric_handlers ?? null,
+    output_metric_tags: check.output_metric_tags === undefined || check.output_metric_tags === null ? undefined : metricTagList(check.output_metric_tags),
     metadata: { name: String(check.name), namespace },
     is_silenced: event.silenced,
     scheduler: 'memory',

@@ -164,3 +164,16 @@ test('eval: expressions outside the safe subset are refused, naming the expressi
     'check proxy_requests client_attributes eval expression is not supported: "eval: Kernel.exit": unknown name \'Kernel\' at 1: only value (and block parameters) can be read',
   ]);
 });
+
+test('output_metric_tags: the list of {name, value} and the hash pass; anything else is named', () => {
+  const tagged = (tags: unknown) => messages('check', { ...base, output_metric_tags: tags });
+  assert.deepEqual(tagged([{ name: 'env', value: 'prod' }, { name: 'port', value: 8080 }]), []);
+  assert.deepEqual(tagged({ env: 'prod', port: 8080 }), []);
+  assert.deepEqual(tagged([]), []);
+  assert.deepEqual(tagged(null), []);
+  const wrong = ['check output_metric_tags must be a list of {name, value} or a hash'];
+  for (const bad of ['env=prod', 3, [{ name: 'env' }], [{ value: 'prod' }], [{ name: '', value: 'x' }], ['env'], [{ name: 'env', value: { nested: 1 } }], { env: ['a'] }, { env: { a: 1 } }]) {
+    assert.deepEqual(tagged(bad), wrong, JSON.stringify(bad));
+  }
+  assert.deepEqual(schemaProblems('check', { ...base, output_metric_tags: 'x' })[0]?.path, '/output_metric_tags');
+});

@@ -46,6 +46,7 @@ test('validate --json reports validity, located errors and counts', (t) => {
   assert.deepEqual(report, {
     valid: false,
     errors: [{ file: join(root, 'a.json'), line: 8, column: 5, path: '/checks/bad/interval', message: 'check interval must be an integer greater than 0' }],
+    warnings: [],
     counts: { checks: 2, handlers: 0, filters: 1, mutators: 0 },
   });
 });

@@ -101,3 +101,11 @@ test('output_metric_format: points extracted with output_metric_tags; bad lines 
   });
   assert.equal(errors.length, 1);
 });
+
+test('output_metric_tags as a list of {name, value} tags every point (not indices and [object Object])', async () => {
+  const result = await runCheck(
+    { name: 'm', command: "printf 'a.b 1 100\\n'", output_metric_format: 'graphite_plaintext', output_metric_tags: [{ name: 'env', value: 'prod' }, { name: 'dc', value: 'eu-1' }] },
+    context,
+  );
+  assert.deepEqual(result.metrics?.points, [{ name: 'a.b', value: 1, timestamp: 100, tags: [{ name: 'env', value: 'prod' }, { name: 'dc', value: 'eu-1' }] }]);
+});

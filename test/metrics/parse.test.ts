@@ -35,3 +35,10 @@ test('a bad line is skipped, the rest kept', () => {
   assert.deepEqual(parsed.points.map((p) => p.name), ['a', 'c']);
   assert.deepEqual(parsed.errors.map((e) => e.line), [2]);
 });
+
+test('output_metric_tags: the list form and the hash form both tag every point, in order, values as strings', () => {
+  const list = parseMetrics('graphite_plaintext', 'a.b 1 100\n', 0, [{ name: 'env', value: 'prod' }, { name: 'port', value: 8080 }]);
+  assert.deepEqual(list.points, [{ name: 'a.b', value: 1, timestamp: 100, tags: [{ name: 'env', value: 'prod' }, { name: 'port', value: '8080' }] }]);
+  const hash = parseMetrics('influxdb_line', 'cpu,host=a user=1 1700000000000000000\n', 0, { env: 'prod' });
+  assert.deepEqual(hash.points[0]!.tags, [{ name: 'host', value: 'a' }, { name: 'env', value: 'prod' }]);
+});

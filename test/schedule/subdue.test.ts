@@ -43,3 +43,16 @@ test('all applies every day; the weekday uses the process zone', () => {
   // 2026-11-19 03:00Z is still Wednesday in New York.
   assert.equal(inTimeWindows({ days: { wednesday: [{ begin: '9:00 PM', end: '11:00 PM' }] } }, utc('2026-11-19T03:00:00'), 'America/New_York'), true);
 });
+
+test('a zone name legacy did not know is ignored: the time is process local time (here America/New_York)', () => {
+  const local = 'America/New_York';
+  const window = { begin: '17:00 America/Vancouver', end: '18:00 America/Vancouver' };
+  const newYork = (time: string) => Date.parse(`2026-11-18T${time}-05:00`);
+  assert.equal(inTimeWindow(window, newYork('16:59:59'), local), false);
+  assert.equal(inTimeWindow(window, newYork('17:00:00'), local), true, '17:00 New York, not Vancouver');
+  assert.equal(inTimeWindow(window, newYork('18:00:00'), local), true);
+  assert.equal(inTimeWindow(window, newYork('20:30:00'), local), false, '17:30 in Vancouver is outside');
+  assert.equal(inTimeWindows({ days: { wednesday: [window] } }, newYork('17:30:00'), local), true);
+  // A zone in Ruby's table still applies.
+  assert.equal(inTimeWindow({ begin: '17:00 PST', end: '18:00 PST' }, newYork('20:30:00'), local), true);
+});
