@@ -59,7 +59,9 @@ export function registerCompile(program: Command): void {
         return;
       }
       const silences = flags.fromState ? silencesFrom(flags.fromState) : [];
-      const result = compileSettings(outcome.settings, outcome.files, flags.namespace, { silences, target });
+      const compiled = compileSettings(outcome.settings, outcome.files, flags.namespace, { silences, target });
+      // What the legacy configuration really did (zone names ignored, crons that never fire) is a migration warning too.
+      const result = { ...compiled, warnings: [...(outcome.notices ?? []), ...compiled.warnings] };
       const format = flags.format as OutputFormat;
       if (flags.report) writeFileSync(flags.report, formatReport(result, target, reportFormat));
       if (flags.out) for (const path of writeResources(flags.out, result.resources, format)) process.stderr.write(`wrote ${path}\n`);

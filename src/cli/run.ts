@@ -74,6 +74,7 @@ export function registerRun(program: Command): void {
         return;
       }
       const settings = initial.settings;
+      for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true });
       const loadedTempfile = new LoadedTempfile(stateDir); // SENSU_LOADED_TEMPFILE for every child (reference §1.2)
