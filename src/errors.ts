@@ -20,6 +20,8 @@ export const ERRORS = {
   CB_TOKENS_UNMATCHED: { message: 'Unmatched client token(s)', exitCode: 1, httpStatus: 400 },
   CB_LOG_LEVEL: { message: 'Unknown log level', exitCode: 1, httpStatus: 400 },
   CB_STORE_NEWER: { message: 'the state file was written by a newer checkbridge; refusing to open it', exitCode: 1, httpStatus: 500 },
+  CB_STORE_UPGRADE: { message: 'the state store needs `checkbridge upgrade`', exitCode: 1, httpStatus: 500 },
+  CB_UPGRADE_REFUSED: { message: 'upgrade refused', exitCode: 1, httpStatus: 500 },
   CB_STORE_OPEN: { message: 'cannot open the state store', exitCode: 1, httpStatus: 500 },
   CB_RESULT_INVALID: { message: 'invalid check result', exitCode: 1, httpStatus: 400 },
   CB_RESULT_TOO_LARGE: { message: 'message exceeds the configured max message size', exitCode: 1, httpStatus: 413 },

@@ -11,6 +11,7 @@ import { registerCompile } from './compile.js';
 import { registerCreate } from './create.js';
 import { translateLegacyArgs } from './legacy-args.js';
 import { registerVersion, versionText } from './version.js';
+import { registerUpgrade } from './upgrade.js';
 
 export function buildProgram(): Command {
   const program = new Command('checkbridge')
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerCompile(program);
   registerCreate(program);
   registerVersion(program);
+  registerUpgrade(program);
   return program;
 }
 

@@ -8,7 +8,7 @@ import { Limiter } from '../execute/limiter.js';
 import type { spawnCommand } from '../execute/spawn.js';
 import { RemoteSpawner } from '../execute/remote-spawner.js';
 import { join } from 'node:path';
-import { SqliteStore } from '../store/index.js';
+import { openStateStore } from './state-store.js';
 import { StoreIntake } from '../server/store-intake.js';
 import { VERSION } from '../server/processor.js';
 import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../server/keepalives.js';
@@ -84,7 +84,7 @@ export function registerRun(program: Command): void {
       // 44 executions/s against 394/s through the helper (test/bench/execute), and it stalled intake.
       const spawner = new RemoteSpawner();
       const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawner.spawn(command, options));
-      const store = SqliteStore.open(join(stateDir, 'checkbridge.db'));
+      const store = openStateStore(join(stateDir, 'checkbridge.db'), logger);
       let current = settings;
       const transport = new InProcessTransport();
       const intake = new StoreIntake(store, () => current, systemClock, logger);

@@ -29,6 +29,23 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE dead_letters (seq INTEGER PRIMARY KEY, namespace TEXT NOT NULL, entity TEXT NOT NULL, check_name TEXT NOT NULL,
      body TEXT NOT NULL, status INTEGER NOT NULL, message TEXT NOT NULL, failed_at INTEGER NOT NULL);
    CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;`,
+  // 5: a record of each `checkbridge upgrade`, so running it again can say it already ran.
+  // The default namespace is part of every store: every legacy event lives in it.
+  `CREATE TABLE upgrades (version INTEGER PRIMARY KEY, from_version INTEGER NOT NULL, upgraded_at INTEGER NOT NULL, backup TEXT) WITHOUT ROWID;
+   INSERT OR IGNORE INTO v2_resources VALUES ('Namespace', '', 'default', '{"name":"default"}');`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Versions whose step changes or drops what is there (not only adds): the daemon never applies these on its own;
+ * `checkbridge upgrade` does, after a backup. Every step so far only adds tables and indexes.
+ */
+export const NON_ADDITIVE: ReadonlySet<number> = new Set<number>();
+
+/** The steps from `version` to the binary's schema, and whether any of them needs `checkbridge upgrade`. */
+export function pendingMigrations(version: number, nonAdditive: ReadonlySet<number> = NON_ADDITIVE): { versions: number[]; needsUpgradeCommand: boolean } {
+  const versions: number[] = [];
+  for (let v = version + 1; v <= SCHEMA_VERSION; v++) versions.push(v);
+  return { versions, needsUpgradeCommand: versions.some((v) => nonAdditive.has(v)) };
+}

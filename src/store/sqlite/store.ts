@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CheckbridgeError } from '../../errors.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION, pendingMigrations } from './migrations.js';
 import { ExpiringTable } from './expiring-table.js';
 import { AggregateTable } from './aggregate-table.js';
 import { V2Store } from './v2-store.js';
@@ -66,7 +66,14 @@ export class SqliteStore {
     };
   }
 
-  static open(path: string): SqliteStore {
+  /** The schema version the file had when opened (lower than `schemaVersion()` after an in-place migration). */
+  openedAtVersion = SCHEMA_VERSION;
+
+  /**
+   * Opens (creating) the store and applies pending migrations when every one is additive; `upgrade` also applies
+   * the others (only `checkbridge upgrade` passes it, after a backup).
+   */
+  static open(path: string, options: { upgrade?: boolean } = {}): SqliteStore {
     let db: Database.Database;
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -79,16 +86,23 @@ export class SqliteStore {
       db.close();
       throw new CheckbridgeError('CB_STORE_NEWER', `${path} has schema version ${version}, this binary knows ${SCHEMA_VERSION}`);
     }
+    const pending = pendingMigrations(version);
+    if (version > 0 && pending.needsUpgradeCommand && !options.upgrade) {
+      db.close();
+      throw new CheckbridgeError('CB_STORE_UPGRADE', `${path} has schema version ${version} and this binary needs ${SCHEMA_VERSION}: run \`checkbridge upgrade --state-dir ${dirname(path)}\` (it backs the store up first)`);
+    }
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
-    for (let v = version; v < SCHEMA_VERSION; v++) {
+    for (const v of pending.versions) {
       db.transaction(() => {
-        db.exec(MIGRATIONS[v]!);
-        db.pragma(`user_version = ${v + 1}`);
+        db.exec(MIGRATIONS[v - 1]!);
+        db.pragma(`user_version = ${v}`);
       })();
     }
-    return new SqliteStore(db);
+    const store = new SqliteStore(db);
+    store.openedAtVersion = version;
+    return store;
   }
 
   schemaVersion(): number {
