@@ -25,6 +25,7 @@ export const ERRORS = {
   CB_STORE_OPEN: { message: 'cannot open the state store', exitCode: 1, httpStatus: 500 },
   CB_RESULT_INVALID: { message: 'invalid check result', exitCode: 1, httpStatus: 400 },
   CB_RESULT_TOO_LARGE: { message: 'message exceeds the configured max message size', exitCode: 1, httpStatus: 413 },
+  CB_ENTITY_LIMIT: { message: 'entity limit reached: no license for more entities', exitCode: 1, httpStatus: 402 },
   CB_LISTEN: { message: 'cannot listen', exitCode: 1, httpStatus: 500 },
   CB_RUNTIME: { message: 'runtime failure', exitCode: 1, httpStatus: 500 },
   CB_COMPILE_UNMAPPED: { message: 'no v2 equivalent: kept as an annotation', exitCode: 0, httpStatus: 200 },

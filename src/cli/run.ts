@@ -26,6 +26,7 @@ import { BridgeSender } from '../bridge/sender.js';
 import { bridgeSummary, prometheusText } from '../bridge/metrics.js';
 import { runPipelines } from '../v2/pipelines.js';
 import { buildV2Api } from '../api/v2/server.js';
+import { atEntityLimit, entityLimitMessage, entityLimitOf } from '../server/entity-limit.js';
 import { TokenIssuer, newSigningKey } from '../auth/tokens.js';
 import { ensureAdmin } from '../auth/bootstrap.js';
 import { ClientRole } from '../client/client-role.js';
@@ -174,6 +175,7 @@ export function registerRun(program: Command): void {
       await ensureAdmin(store.v2, process.env, (line) => process.stderr.write(line + '\n'));
       const v2Api = buildV2Api({
         store,
+        entityGate: () => (atEntityLimit(store.countEntities(), entityLimitOf(current)) ? entityLimitMessage(entityLimitOf(current)) : null),
         tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)),
         logger,
         now: Date.now,

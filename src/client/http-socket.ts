@@ -5,6 +5,7 @@ import { registerRedaction, unredacted } from '../api/redaction.js';
 import type { ResultIntake } from '../server/intake.js';
 import { prepareResult } from '../server/result-validation.js';
 import { rubyInspect } from '../tokens/index.js';
+import { EntityLimitError } from '../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
 import { MAX_PARAM_LENGTH } from '../name-limits.js';
 
@@ -67,8 +68,13 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
       if (!result.ok) return reply.code(400).send({ response: result.message });
       prepared.push(result.check);
     }
-    for (const check of prepared) {
-      await deps.intake.submit({ client: String(client.name), check: { ...check, issued: now }, ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) });
+    try {
+      for (const check of prepared) {
+        await deps.intake.submit({ client: String(client.name), check: { ...check, issued: now }, ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) });
+      }
+    } catch (error) {
+      if (error instanceof EntityLimitError) return reply.code(402).send({ response: error.message });
+      throw error;
     }
     return reply.code(202).send({ response: 'ok' });
   };

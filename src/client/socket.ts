@@ -5,6 +5,7 @@ import type { ResultIntake } from '../server/intake.js';
 import type { CheckResult } from '../execute/result.js';
 import { prepareResult } from '../server/result-validation.js';
 import { CheckbridgeError } from '../errors.js';
+import { EntityLimitError } from '../server/entity-limit.js';
 import { ByteBudget, MessageReader } from './socket-buffer.js';
 
 export interface SocketOptions {
@@ -132,7 +133,8 @@ function handleTcp(socket: Socket, options: SocketOptions, budget: ByteBudget): 
         answer(failure ? 'invalid' : 'ok');
       })
       .catch((error) => {
-        log.error({ err: error }, 'failed to process check result from socket');
+        // The intake logs an entity-limit refusal once per client name; a line per result would flood.
+        if (!(error instanceof EntityLimitError)) log.error({ err: error }, 'failed to process check result from socket');
         answer('invalid');
       });
   });
@@ -154,7 +156,7 @@ function handleUdp(message: Buffer, options: SocketOptions): void {
   }
   submitAll(value, options)
     .then((failure) => failure && options.logger.error({ reason: failure }, 'failed to process check result from socket'))
-    .catch((error) => options.logger.error({ err: error }, 'failed to process check result from socket'));
+    .catch((error) => error instanceof EntityLimitError || options.logger.error({ err: error }, 'failed to process check result from socket'));
 }
 
 /** The legacy client socket on TCP and UDP (reference §11.1): `ok`, `invalid`, `pong`; UDP never replies. */

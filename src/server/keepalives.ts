@@ -7,6 +7,7 @@ import { buildEvent, type EventDraft } from './event-model.js';
 import { withoutExpiredTombstone } from './processor.js';
 import type { ResultIntake } from './intake.js';
 import { applySilencing } from './silencing.js';
+import { entityLimitOf, atEntityLimit, entityLimitMessage } from './entity-limit.js';
 
 export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };
 
@@ -19,6 +20,8 @@ export function receiveKeepalive(store: SqliteStore, settings: Settings, payload
     const existing = withoutExpiredTombstone(store.getClient(name), Math.floor(nowMs / 1000));
     const storedSignature = typeof existing?.signature === 'string' ? existing.signature : '';
     if (storedSignature !== '' && storedSignature !== client.signature) return { accepted: false as const, reason: 'invalid client signature' };
+    const limit = entityLimitOf(settings);
+    if (!existing && !store.hasV2Entity(name) && atEntityLimit(store.countEntities(), limit)) return { accepted: false as const, reason: entityLimitMessage(limit) };
     store.putClient(client);
     if (existing) return { accepted: true as const, registration: null };
     const wantsRegistration = Boolean(settings.handlers.registration) || Boolean(client.registration);

@@ -5,6 +5,7 @@ import type { CheckResult } from '../execute/result.js';
 import type { SqliteStore, HistoryEntry } from '../store/index.js';
 import { applySilencing } from './silencing.js';
 import { aggregateNames } from './aggregates.js';
+import { entityLimitOf, atEntityLimit, entityLimitMessage } from './entity-limit.js';
 import { buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from './event-model.js';
 
 export const VERSION = '1.9.0';
@@ -17,7 +18,7 @@ export interface Processed {
   readonly history: readonly HistoryEntry[];
 }
 
-export type ProcessOutcome = { ok: true; processed: Processed } | { ok: false; reason: string };
+export type ProcessOutcome = { ok: true; processed: Processed } | { ok: false; reason: string; code?: 'CB_ENTITY_LIMIT' };
 
 /** A client deleted with `invalidate` refuses results until its expiry; after it, it is as if absent. */
 export function withoutExpiredTombstone(client: Record<string, unknown> | null, now: number): Record<string, unknown> | null {
@@ -37,6 +38,8 @@ export function processResult(store: SqliteStore, settings: Settings, result: Ch
       return { ok: false, reason: 'invalid check result signature' };
     }
   } else {
+    const limit = entityLimitOf(settings);
+    if (!store.hasV2Entity(key) && atEntityLimit(store.countEntities(), limit)) return { ok: false, reason: entityLimitMessage(limit), code: 'CB_ENTITY_LIMIT' };
     // A just-in-time client; `type: proxy` when the result named a source.
     client = { name: key, address: 'unknown', subscriptions: [`client:${key}`], keepalives: false, version: VERSION, timestamp: now, ...(source ? { type: 'proxy' } : {}) };
     store.putClient(client);

@@ -5,6 +5,7 @@ import type { SqliteStore } from '../store/index.js';
 import type { Clock } from '../schedule/clock.js';
 import type { ResultIntake } from './intake.js';
 import { processResult, type Processed } from './processor.js';
+import { EntityLimitError } from './entity-limit.js';
 
 interface Pending {
   readonly result: CheckResult;
@@ -56,13 +57,22 @@ export class StoreIntake implements ResultIntake {
     try {
       return this.store.transaction(() => {
         const outcome = processResult(this.store, settings, result, this.clock.now());
-        if (!outcome.ok) return { processed: null, error: new Error(outcome.reason) };
+        if (!outcome.ok) return { processed: null, error: outcome.code === 'CB_ENTITY_LIMIT' ? new EntityLimitError(outcome.reason) : new Error(outcome.reason) };
         for (const writer of this.committers) writer(outcome.processed);
         return { processed: outcome.processed, error: null };
       });
     } catch (error) {
       return { processed: null, error: error as Error };
     }
+  }
+
+  // One line per refused client name, not one per result: a fleet past the limit would flood the log.
+  private readonly refusedClients = new Set<string>();
+  private refuseOnce(result: CheckResult, error: Error): void {
+    const name = typeof result.check.source === 'string' && result.check.source !== '' ? result.check.source : result.client;
+    if (this.refusedClients.has(name) || this.refusedClients.size >= 10_000) return;
+    this.refusedClients.add(name);
+    this.log.warn({ client: name }, error.message);
   }
 
   private flush(): void {
@@ -81,6 +91,11 @@ export class StoreIntake implements ResultIntake {
       return;
     }
     for (const { pending, processed, error } of done) {
+      if (error instanceof EntityLimitError) {
+        this.refuseOnce(pending.result, error);
+        pending.reject(error);
+        continue;
+      }
       if (error) {
         this.log.warn({ err: error, client: pending.result.client, check: pending.result.check.name }, error.message);
         pending.reject(error);

@@ -4,30 +4,36 @@ import { eventProblem } from './validate.js';
 import { updateEvent } from './event-update.js';
 
 type Json = Record<string, any>;
-export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string };
+export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };
+
+/** Whether one more entity may be created; a message saying why not otherwise. */
+export type EntityGate = () => string | null;
 
 /** Reference v2-api §2.6: events about unknown proxies create the entity; a stored entity replaces the posted one. */
-function attachEntity(store: V2Store, namespace: string, event: Json): void {
+function attachEntity(store: V2Store, namespace: string, event: Json, gate: EntityGate): string | null {
   const proxyName = event.check?.proxy_entity_name;
   const name = proxyName || event.entity.metadata.name;
-  if (!proxyName && event.entity.entity_class === 'agent') return;
+  if (!proxyName && event.entity.entity_class === 'agent') return null;
   const stored = store.getEntity(namespace, name);
   if (stored) {
     event.entity = stored;
-    return;
+    return null;
   }
+  const refusal = gate();
+  if (refusal) return refusal;
   const base: Json = proxyName ? { metadata: { name, namespace } } : structuredClone(event.entity);
   const subscriptions = [...new Set([...((base.subscriptions ?? []) as string[]), `entity:${name}`])];
   const entity = { ...base, entity_class: 'proxy', subscriptions, metadata: { ...base.metadata, name, namespace, ...(event.entity.metadata?.created_by ? { created_by: event.entity.metadata.created_by } : {}) } };
   store.putEntity(namespace, name, entity);
   event.entity = entity;
+  return null;
 }
 
 /**
  * CreateOrReplace and the event store update: defaults, validation, id, created_by, proxy entity, history.
  * Returns the stored event (metrics are passed on, never stored); the caller runs its pipelines.
  */
-export function publishEvent(store: V2Store, namespace: string, body: Json, nowS: number, createdBy?: string): Publish {
+export function publishEvent(store: V2Store, namespace: string, body: Json, nowS: number, createdBy?: string, gate: EntityGate = () => null): Publish {
   const event: Json = structuredClone(body);
   event.entity ??= undefined;
   if (event.entity && typeof event.entity === 'object' && !event.entity.entity_class) event.entity.entity_class = 'proxy';
@@ -42,7 +48,8 @@ export function publishEvent(store: V2Store, namespace: string, body: Json, nowS
   event.id ||= randomUUID();
   if (createdBy) for (const part of [event, event.entity, event.check]) if (part) (part.metadata ??= {}).created_by = createdBy;
   event.metadata = { ...(event.metadata ?? {}), namespace };
-  attachEntity(store, namespace, event);
+  const refusal = attachEntity(store, namespace, event, gate);
+  if (refusal) return { ok: false, message: refusal, limited: true };
   if (!event.check) return { ok: true, event };
   const entityName = String(event.entity.metadata.name);
   const checkName = String(event.check.metadata.name);

@@ -16,6 +16,7 @@ import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
 import { MAX_PARAM_LENGTH } from '../../name-limits.js';
+import { EntityLimitError } from '../../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 
 export interface LegacyApiDeps {
@@ -203,7 +204,12 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     const now = Math.floor(deps.now() / 1000);
     const prepared = prepareResult(req.body, now);
     if (!prepared.ok) return reply.code(400).send({ error: prepared.message });
-    await deps.intake.submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
+    try {
+      await deps.intake.submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
+    } catch (error) {
+      if (error instanceof EntityLimitError) return reply.code(402).send({ error: error.message });
+      throw error;
+    }
     return reply.code(202).send({ issued: now });
   });
 

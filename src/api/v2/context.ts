@@ -15,6 +15,8 @@ export interface V2ApiDeps {
   readonly runPipelines: (namespace: string, event: Record<string, unknown>) => void;
   /** Extra figures for the health body's `Annotations` (the bridge's outbox). */
   readonly annotations?: () => Record<string, string>;
+  /** Whether one more entity may be created: a message about the missing license when not (spec §3). */
+  readonly entityGate?: () => string | null;
   /** Prometheus text for GET /metrics. */
   readonly metrics?: () => string;
 }
@@ -37,6 +39,8 @@ export const ERRORS = {
   conflict: { code: 3, status: 409 },
   forbidden: { code: 4, status: 403 },
   unauthenticated: { code: 5, status: 401 },
+  // The entity limit of an instance without a license (spec §3, §7).
+  unlicensed: { code: 4, status: 402 },
 } as const;
 
 export function fail(reply: FastifyReply, kind: keyof typeof ERRORS, message: string) {

@@ -55,8 +55,8 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
     if (request.method === 'PUT' && body.check && !body.check.interval && !body.check.cron && body.check.publish !== false) {
       return fail(reply, 'invalid', 'check is invalid: check.interval or check.cron is required (or publish: false)');
     }
-    const outcome = publishEvent(v2, namespace, body, nowS(deps), callerOf(request)?.username);
-    if (!outcome.ok) return fail(reply, 'invalid', outcome.message);
+    const outcome = publishEvent(v2, namespace, body, nowS(deps), callerOf(request)?.username, deps.entityGate);
+    if (!outcome.ok) return fail(reply, outcome.limited ? 'unlicensed' : 'invalid', outcome.message);
     if (!outcome.replay) deps.runPipelines(namespace, outcome.event);
     return reply.code(201).type('application/json').send();
   };

@@ -94,7 +94,10 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must not be empty and may hold only letters, digits, _ . - :');
     const problem = kind.validate(body);
     if (problem) return fail(reply, 'invalid', problem);
-    if (mode === 'create' && table.get(namespace, metadata.name)) return fail(reply, 'exists', 'resource already exists');
+    const existing = table.get(namespace, metadata.name);
+    if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
+    const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
+    if (refusal) return fail(reply, 'unlicensed', refusal);
     metadata.created_by = callerOf(request).username;
     table.put(namespace, String(metadata.name), { ...body, metadata: shapeMetadata(metadata) });
     return reply.code(201).type('application/json').send();

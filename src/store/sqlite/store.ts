@@ -48,6 +48,8 @@ export class SqliteStore {
       putClient: prepare('INSERT INTO clients (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data'),
       deleteClient: prepare('DELETE FROM clients WHERE name = ?'),
       listClients: prepare('SELECT data FROM clients ORDER BY name'),
+      countEntities: prepare('SELECT COUNT(*) AS n FROM (SELECT name FROM clients UNION SELECT name FROM v2_entities)'),
+      hasV2Entity: prepare('SELECT 1 FROM v2_entities WHERE name = ? LIMIT 1'),
       getResult: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? AND check_name = ?'),
       putResult: prepare(
         'INSERT INTO results (client, check_name, data, history, last_ok) VALUES (?, ?, ?, ?, ?) ' +
@@ -117,6 +119,16 @@ export class SqliteStore {
   getClient(name: string): Record<string, unknown> | null {
     const row = this.statements.getClient!.get(name) as Row | undefined;
     return row ? JSON.parse(String(row.data)) : null;
+  }
+
+  /** Legacy clients and v2 entities, each name once: what the entity limit counts. */
+  countEntities(): number {
+    return Number((this.statements.countEntities!.get() as { n: number }).n);
+  }
+
+  /** Whether a v2 entity of this name exists in any namespace (a legacy client by that name is then not a new entity). */
+  hasV2Entity(name: string): boolean {
+    return this.statements.hasV2Entity!.get(name) !== undefined;
   }
 
   putClient(client: Record<string, unknown>): void {

@@ -9,7 +9,8 @@ import { adminToken, call } from './v2-helpers.js';
 
 test('v2 events: CRUD with the minimum payloads, proxy entities, store update, selectors, pagination, pipelines, legacy events', async (t) => {
   const root = makeTree({});
-  writeTree(root, { 'conf.d/client.json': { client: { name: 'agent-1', address: '127.0.0.1', subscriptions: ['linux'] } } });
+  // 250 proxy entities below: past the unlicensed limit of 100, so this instance raises it.
+  writeTree(root, { 'conf.d/client.json': { client: { name: 'agent-1', address: '127.0.0.1', subscriptions: ['linux'] }, checkbridge: { entity_limit: 0 } } });
   const { daemon, v2, socket } = await startInstance(root);
   t.after(async () => {
     await daemon.stop('SIGKILL');
