@@ -177,6 +177,8 @@ export function registerRun(program: Command): void {
         if (stopping) return;
         stopping = true;
         logger.info({ signal }, 'stopping');
+        // First, so that no reload restarts what is being stopped.
+        await watcher?.close();
         server.stop();
         if (current.client.deregister === true && signal !== 'start-up failure') await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
         clearInterval(keepalives);
@@ -195,7 +197,6 @@ export function registerRun(program: Command): void {
         await within(Promise.all([client.stop(), handlers.drain(SETTLE_MS)]), SETTLE_MS);
         clearInterval(bridgeTimer);
         await sender?.stop();
-        await watcher?.close();
         await transport.close();
         store.close();
         clearInterval(alive);
@@ -260,7 +261,9 @@ export function registerRun(program: Command): void {
         }
 
         watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });
-        watcher.onChange((_diff, next) => apply(next));
+        watcher.onChange((_diff, next) => {
+          if (!stopping) apply(next);
+        });
         const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
         keepalives = setInterval(() => register(current), (tuning.keepalive_interval ?? 20) * 1000);
         monitors = setInterval(() => {

@@ -64,6 +64,7 @@ test('SIGTERM with handlers hung and queued: exits 0 within a bound and leaves n
   assert.ok(Date.now() - started < 15_000);
   const survivors = await eventually(async () => treeOf(marker), (p) => p.length === 0, 2000);
   assert.deepEqual(survivors, [], 'processes of the daemon survived it');
+  assert.equal(isRunning(first[0]!), false, 'the hung handler survived the daemon');
   assert.ok(daemon.logs.some((l) => l.msg === 'stopped'));
   assert.ok(!daemon.logs.some((l) => l.msg === 'still busy after stopping: exiting'), 'it had to be forced out');
   assert.ok(daemon.logs.some((l) => l.msg === 'stopping: queued handlers dropped'), 'dropped queued work is logged');
