@@ -43,6 +43,18 @@ interface RunFlags extends SourceFlags, ListenerFlags {
   logLevel?: string;
 }
 
+// Checks and handlers get this long to finish at stop before their process groups are stopped.
+const STOP_GRACE_MS = 10_000;
+// After the grace: how long stopped work gets to settle, and the stopped daemon to exit.
+const SETTLE_MS = 3000;
+
+/** Whether `work` settled within `ms` (the timer never outlives the answer). */
+function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, ms))));
+  return Promise.race([work.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
 function spawnLimit(settings: Settings): number {
   return (settings.raw.sensu as { spawn?: { limit?: number } } | undefined)?.spawn?.limit ?? 12;
 }
@@ -149,106 +161,134 @@ export function registerRun(program: Command): void {
       process.on('SIGINT', onStop('SIGINT'));
       process.on('SIGHUP', () => reloadNow?.());
 
-      const socketConfig = (settings.client.socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
-      const socket =
-        socketConfig.enabled === false
-          ? null
-          : await listenClientSocket({
-              ...listenerFrom('socket', flags, { bind: socketConfig.bind, port: socketConfig.port }, { bind: '127.0.0.1', port: 3030 }),
-              intake,
-              logger,
-              client: () => ({ name: String(current.client.name), signature: current.client.signature as string | undefined }),
-              now: Date.now,
-              maxMessageBytes: (settings.raw.sensu as { server?: { max_message_size?: number } } | undefined)?.server?.max_message_size,
-              bufferLimitBytes: (settings.raw.checkbridge as { socket_buffer_limit?: number } | undefined)?.socket_buffer_limit,
-              messageDeadlineMs: ((settings.raw.checkbridge as { socket_message_timeout?: number } | undefined)?.socket_message_timeout ?? 10) * 1000,
-            });
-      const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number };
-      const api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
-      const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
-      await api.listen({ host: apiListen.bind, port: apiListen.port }).catch((error: NodeJS.ErrnoException) => {
-        throw new CheckbridgeError('CB_LISTEN', `legacy API ${apiListen.bind}:${apiListen.port}: ${error.code ?? error.message}`);
-      });
-      const apiAddress = api.server.address() as { address: string; port: number };
-      logger.info({ address: `${apiAddress.address}:${apiAddress.port}` }, 'legacy API listening');
-
-      await ensureAdmin(store.v2, process.env, (line) => process.stderr.write(line + '\n'));
-      const v2Api = buildV2Api({
-        store,
-        entityGate: () => (atEntityLimit(store.countEntities(), entityLimitOf(current)) ? entityLimitMessage(entityLimitOf(current)) : null),
-        tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)),
-        logger,
-        now: Date.now,
-        spawn: spawner.spawn,
-        annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
-        metrics: () => prometheusText(bridgeView, Date.now()),
-        runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger).catch((error) => logger.error({ err: error }, 'pipeline failed')),
-      });
-      const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number } } | undefined)?.v2_api ?? {});
-      const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
-      await v2Api.listen({ host: v2Listen.bind, port: v2Listen.port }).catch((error: NodeJS.ErrnoException) => {
-        throw new CheckbridgeError('CB_LISTEN', `v2 API ${v2Listen.bind}:${v2Listen.port}: ${error.code ?? error.message}`);
-      });
-      const v2Address = v2Api.server.address() as { address: string; port: number };
-      logger.info({ address: `${v2Address.address}:${v2Address.port}` }, 'v2 API listening');
-
-      const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
-      const httpSocket = httpConfig.enabled === false ? null : buildHttpSocket({ settings: () => current, intake, now: Date.now });
-      if (httpSocket) {
-        const listen = listenerFrom('agent', flags, httpConfig, { bind: '127.0.0.1', port: 3031 });
-        await httpSocket.listen({ host: listen.bind, port: listen.port }).catch((error: NodeJS.ErrnoException) => {
-          throw new CheckbridgeError('CB_LISTEN', `agent API ${listen.bind}:${listen.port}: ${error.code ?? error.message}`);
-        });
-        const address = httpSocket.server.address() as { address: string; port: number };
-        logger.info({ address: `${address.address}:${address.port}` }, 'agent API listening');
-      }
-
-      const watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });
-      watcher.onChange((_diff, next) => apply(next));
+      // Holds the event loop open from here until stop ends, whatever is listening.
+      const alive = setInterval(() => undefined, 1 << 30);
+      // What start-up opened so far; stop closes whatever is there, so a failed start-up leaves nothing behind.
+      let socket: Awaited<ReturnType<typeof listenClientSocket>> | null = null;
+      let api: ReturnType<typeof buildLegacyApi> | null = null;
+      let v2Api: ReturnType<typeof buildV2Api> | null = null;
+      let httpSocket: ReturnType<typeof buildHttpSocket> | null = null;
+      let watcher: ReturnType<typeof watchSettings> | null = null;
+      let keepalives: NodeJS.Timeout | undefined;
+      let monitors: NodeJS.Timeout | undefined;
       // Reference §10.11: a client that asks to deregister says so once, on the way out.
       const deregister = (s: Settings) => {
         const now = Math.floor(Date.now() / 1000);
         const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
         return intake.submit({ client: String(s.client.name), check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status: Number(check.status) || 1, issued: now, executed: now } });
       };
-      const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
-      const keepalives = setInterval(() => register(current), (tuning.keepalive_interval ?? 20) * 1000);
-      const monitors = setInterval(() => {
-        void monitorKeepalives(store, current, intake, Date.now());
-        void monitorTtl(store, intake, Date.now());
-      }, (tuning.monitor_interval ?? 30) * 1000);
-      const keepAlive = setInterval(() => undefined, 1 << 30);
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) return;
         stopping = true;
         logger.info({ signal }, 'stopping');
+        // First, so that no reload restarts what is being stopped.
+        await watcher?.close();
         server.stop();
-        if (current.client.deregister === true) await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
+        if (current.client.deregister === true && signal !== 'start-up failure') await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
         clearInterval(keepalives);
         clearInterval(monitors);
         await socket?.close();
-        await api.close();
-        await v2Api.close();
+        await api?.close();
+        await v2Api?.close();
         await httpSocket?.close();
-        const grace = setTimeout(() => void spawner.close(), 10_000);
-        await client.stop();
-        if (!(await handlers.drain(10_000))) logger.warn({ pending: handlers.pending }, 'handlers still running at stop: their processes are stopped');
-        clearTimeout(grace);
+        // One grace for checks and handlers together; what still runs after it has its process group stopped.
+        const deadline = Date.now() + STOP_GRACE_MS;
+        const checksDone = await within(client.stop(), deadline - Date.now());
+        const handlersDone = await handlers.stop(deadline - Date.now());
+        if (!checksDone || !handlersDone) logger.warn({ checks: !checksDone, handlers: handlers.pending }, 'still running at stop: their processes are stopped');
+        // No command runs and no helper starts after this.
         await spawner.close();
+        await within(Promise.all([client.stop(), handlers.drain(SETTLE_MS)]), SETTLE_MS);
         clearInterval(bridgeTimer);
         await sender?.stop();
-        await watcher.close();
         await transport.close();
         store.close();
-        clearInterval(keepAlive);
+        clearInterval(alive);
         loadedTempfile.remove();
         logger.info('stopped');
+        // A handler's socket can outlive its timeout budget; the stop stays bounded regardless.
+        setTimeout(() => {
+          logger.warn('still busy after stopping: exiting');
+          process.exit();
+        }, SETTLE_MS).unref();
       };
+
+      try {
+        const socketConfig = (settings.client.socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
+        socket =
+          socketConfig.enabled === false
+            ? null
+            : await listenClientSocket({
+                ...listenerFrom('socket', flags, { bind: socketConfig.bind, port: socketConfig.port }, { bind: '127.0.0.1', port: 3030 }),
+                intake,
+                logger,
+                client: () => ({ name: String(current.client.name), signature: current.client.signature as string | undefined }),
+                now: Date.now,
+                maxMessageBytes: (settings.raw.sensu as { server?: { max_message_size?: number } } | undefined)?.server?.max_message_size,
+                bufferLimitBytes: (settings.raw.checkbridge as { socket_buffer_limit?: number } | undefined)?.socket_buffer_limit,
+                messageDeadlineMs: ((settings.raw.checkbridge as { socket_message_timeout?: number } | undefined)?.socket_message_timeout ?? 10) * 1000,
+              });
+        const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number };
+        api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
+        const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
+        await api.listen({ host: apiListen.bind, port: apiListen.port }).catch((error: NodeJS.ErrnoException) => {
+          throw new CheckbridgeError('CB_LISTEN', `legacy API ${apiListen.bind}:${apiListen.port}: ${error.code ?? error.message}`);
+        });
+        const apiAddress = api.server.address() as { address: string; port: number };
+        logger.info({ address: `${apiAddress.address}:${apiAddress.port}` }, 'legacy API listening');
+
+        await ensureAdmin(store.v2, process.env, (line) => process.stderr.write(line + '\n'));
+        v2Api = buildV2Api({
+          store,
+          entityGate: () => (atEntityLimit(store.countEntities(), entityLimitOf(current)) ? entityLimitMessage(entityLimitOf(current)) : null),
+          tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)),
+          logger,
+          now: Date.now,
+          spawn: spawner.spawn,
+          annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
+          metrics: () => prometheusText(bridgeView, Date.now()),
+          runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger).catch((error) => logger.error({ err: error }, 'pipeline failed')),
+        });
+        const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number } } | undefined)?.v2_api ?? {});
+        const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
+        await v2Api.listen({ host: v2Listen.bind, port: v2Listen.port }).catch((error: NodeJS.ErrnoException) => {
+          throw new CheckbridgeError('CB_LISTEN', `v2 API ${v2Listen.bind}:${v2Listen.port}: ${error.code ?? error.message}`);
+        });
+        const v2Address = v2Api.server.address() as { address: string; port: number };
+        logger.info({ address: `${v2Address.address}:${v2Address.port}` }, 'v2 API listening');
+
+        const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
+        httpSocket = httpConfig.enabled === false ? null : buildHttpSocket({ settings: () => current, intake, now: Date.now });
+        if (httpSocket) {
+          const listen = listenerFrom('agent', flags, httpConfig, { bind: '127.0.0.1', port: 3031 });
+          await httpSocket.listen({ host: listen.bind, port: listen.port }).catch((error: NodeJS.ErrnoException) => {
+            throw new CheckbridgeError('CB_LISTEN', `agent API ${listen.bind}:${listen.port}: ${error.code ?? error.message}`);
+          });
+          const address = httpSocket.server.address() as { address: string; port: number };
+          logger.info({ address: `${address.address}:${address.port}` }, 'agent API listening');
+        }
+
+        watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });
+        watcher.onChange((_diff, next) => {
+          if (!stopping) apply(next);
+        });
+        const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
+        keepalives = setInterval(() => register(current), (tuning.keepalive_interval ?? 20) * 1000);
+        monitors = setInterval(() => {
+          void monitorKeepalives(store, current, intake, Date.now());
+          void monitorTtl(store, intake, Date.now());
+        }, (tuning.monitor_interval ?? 30) * 1000);
+        await watcher.ready();
+      } catch (error) {
+        await stop('start-up failure');
+        throw error;
+      }
       stopNow = stop;
+      const reloader = watcher;
       reloadNow = () => {
         logger.info('SIGHUP: reloading configuration');
-        void watcher.reload();
+        void reloader.reload();
       };
       let currentLevel: string = level;
       process.on('SIGUSR1', () => {
@@ -256,12 +296,10 @@ export function registerRun(program: Command): void {
         logger.level = currentLevel === 'panic' ? 'fatal' : currentLevel;
         logger.warn({ level: currentLevel }, 'log level changed');
       });
-      await watcher.ready();
       logger.info(
         { files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), standalone: client.standaloneChecks(), subscriptions: client.subscriptions(), stateDir },
         'checkbridge running',
       );
-      if (early) await stop(early);
-
+      if (early) await stopNow(early);
     });
 }

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { statSync, watch as watchNative, type FSWatcher as NativeWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from 'pino';
 import type { ConfigSources } from './sources.js';
@@ -47,7 +48,7 @@ export interface SettingsWatcher {
   /** Diagnostics of the newest load; empty when it was good. */
   diagnostics(): readonly Diagnostic[];
   onChange(listener: (diff: SettingsDiff, settings: Settings) => void): void;
-  /** Reload now (SIGHUP uses this, the watcher too): everything is re-read. */
+  /** Reload now (SIGHUP uses this, the watcher too): the watches are set up afresh and everything is re-read. */
   reload(): Promise<void>;
   /** Resolves once chokidar has its initial scan done. */
   ready(): Promise<void>;
@@ -62,7 +63,21 @@ export interface WatchOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** Watches every source; on change re-reads only the changed files, re-merges, re-validates, publishes a diff. */
+/** A path's identity: a directory deleted and recreated, or renamed over, is another one. */
+function identity(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.dev}:${s.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * Watches every source; on change re-reads only the changed files, re-merges, re-validates, publishes a diff.
+ * Each source's parent is watched too: when a source is replaced (deleted and recreated, or renamed over, as
+ * deployment tools do) the watch on the old one is dead, so the watches are set up again on the new one.
+ */
 export function watchSettings(options: WatchOptions): SettingsWatcher {
   const { sources, logger } = options;
   const log = logger.child({ component: 'config-watch' });
@@ -113,27 +128,73 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
   };
 
   const paths = [...(sources.configFile ? [sources.configFile] : []), ...sources.configDirs];
-  const watcher: FSWatcher = watch(paths, { ignoreInitial: true, atomic: true, ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p) && !paths.includes(p) });
+  const names = new Set(paths.map((p) => basename(p)));
+  let closed = false;
   const onEvent = () => {
+    if (closed) return;
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
       void schedule(false);
     }, options.debounceMs ?? 100);
   };
-  watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent).on('unlinkDir', onEvent).on('addDir', onEvent);
-  watcher.on('error', (error) => log.error({ err: error }, 'config watcher error'));
-  const readyPromise = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+
+  let watcher: FSWatcher;
+  let parents: NativeWatcher[] = [];
+  let armedAs: string[] = [];
+  const replaced = () => paths.some((p, i) => identity(p) !== armedAs[i]);
+  const onParentEvent = (name: string | Buffer | null) => {
+    if ((name === null || names.has(String(name))) && replaced()) void rearm(false);
+  };
+  const arm = (): Promise<void> => {
+    armedAs = paths.map(identity);
+    watcher = watch(paths, { ignoreInitial: true, atomic: true, ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p) && !paths.includes(p) });
+    watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent).on('unlinkDir', onEvent).on('addDir', onEvent);
+    watcher.on('error', (error) => log.error({ err: error }, 'config watcher error'));
+    parents = [...new Set(paths.map((p) => dirname(p)))].flatMap((dir) => {
+      try {
+        const parent = watchNative(dir, (_kind, name) => onParentEvent(name));
+        parent.on('error', (error) => log.warn({ err: error, dir }, 'config parent watcher error'));
+        return [parent];
+      } catch (error) {
+        log.warn({ err: error, dir }, 'cannot watch the parent of a configuration source: a replaced source is seen on SIGHUP only');
+        return [];
+      }
+    });
+    const armed = watcher;
+    return new Promise<void>((resolve) => armed.once('ready', () => resolve()));
+  };
+  const disarm = async (): Promise<void> => {
+    for (const parent of parents.splice(0)) parent.close();
+    await watcher.close();
+  };
+  // One re-arm at a time; a re-arm asked for by the parent watch only when a source really was replaced.
+  let arming: Promise<void> = Promise.resolve();
+  const rearm = (always: boolean): Promise<void> => {
+    arming = arming
+      .then(async () => {
+        if (closed || (!always && !replaced())) return;
+        await disarm();
+        if (!always) log.info({ paths }, 'a configuration source was replaced: watching it afresh');
+        await arm();
+        if (!always) onEvent();
+      })
+      .catch((error) => log.error({ err: error }, 'config watcher could not be set up again'));
+    return arming;
+  };
+  const readyPromise = arm();
 
   return {
     current: () => good,
     diagnostics: () => lastDiagnostics,
     onChange: (listener) => void listeners.push(listener),
-    reload: () => schedule(true),
+    reload: () => rearm(true).then(() => schedule(true)),
     ready: () => readyPromise,
     close: async () => {
+      closed = true;
       if (timer) clearTimeout(timer);
-      await watcher.close();
+      await arming;
+      await disarm();
       await running;
     },
   };

@@ -10,14 +10,18 @@ interface Reply {
 
 const HOST = fileURLToPath(new URL('./spawner-host.js', import.meta.url));
 
+const NOT_RUN: SpawnResult = { status: 3, output: 'Unexpected error: not run, checkbridge is stopping', timedOut: false, signal: null, durationMs: 0 };
+
 /**
  * Runs commands in a small helper process (spawner-host). The daemon's event loop only pays for a message;
  * if the helper dies, the commands it was running report status 3 and the next command starts a new helper.
+ * Once close() began no helper starts again: later commands report status 3 without running.
  */
 export class RemoteSpawner {
   private child: ChildProcess | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, (reply: Reply) => void>();
+  private closing: Promise<void> | null = null;
 
   private host(): ChildProcess {
     if (this.child && this.child.connected) return this.child;
@@ -63,16 +67,24 @@ export class RemoteSpawner {
   }
 
   readonly spawn = async (command: string, options: SpawnOptions = {}): Promise<SpawnResult> => {
+    if (this.closing) return NOT_RUN;
     const reply = await this.request({ command, options });
     return reply.result!;
   };
 
-  /** Stops every running command's process group, then the helper. */
-  async close(graceMs = 3000): Promise<void> {
-    if (!this.child) return;
-    await this.request({ stopAll: graceMs });
+  /** Stops every running command's process group, then the helper; the helper is gone when this resolves. */
+  close(graceMs = 3000): Promise<void> {
+    this.closing ??= this.stopHelper(graceMs);
+    return this.closing;
+  }
+
+  private async stopHelper(graceMs: number): Promise<void> {
     const child = this.child;
-    this.child = null;
-    child?.disconnect();
+    if (!child?.connected) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    await this.request({ stopAll: graceMs });
+    if (child.connected) child.disconnect();
+    child.ref(); // waited for on purpose: the daemon must not exit before its helper has
+    await exited;
   }
 }

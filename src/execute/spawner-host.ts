@@ -9,7 +9,8 @@ interface Request {
   readonly stopAll?: number;
 }
 
-const send = (message: unknown) => process.send?.(message);
+// Once the daemon disconnected, results have nowhere to go (sending would throw).
+const send = (message: unknown) => void (process.connected && process.send?.(message));
 
 process.on('message', (request: Request) => {
   if (request.stopAll !== undefined) {

@@ -51,6 +51,9 @@ export class HandlerPipeline {
   private readonly overall = new Limiter(16);
   private readonly queues = new Map<string, Limiter>();
   private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
+  // Set once the stop's wait ran out: queued runs then end without starting.
+  private dropping = false;
   readonly counters: PipelineCounters = { events: 0, handled: 0, filtered: 0, failed: 0, dropped: 0 };
 
   constructor(private readonly deps: PipelineDeps) {
@@ -76,8 +79,12 @@ export class HandlerPipeline {
   /** process_event: resolve the handlers, filter each, and queue the survivors. Never throws, never waits. */
   handle(event: EventDraft): void {
     this.counters.events++;
-    const settings = this.deps.settings();
     const ids = { client: event.client.name, check: event.check.name, event: event.id, action: event.action };
+    if (this.stopping) {
+      this.counters.dropped++;
+      return void this.log.warn(ids, 'stopping: event not handled');
+    }
+    const settings = this.deps.settings();
     const { handlers, errors } = resolveHandlers(settings, handlerNames(event.check));
     for (const error of errors) this.log.error({ ...ids, handler: error.name }, error.message);
     let json: string | undefined;
@@ -112,8 +119,8 @@ export class HandlerPipeline {
       return;
     }
     const job = queue
-      .run(() => this.overall.run(() => this.run(handler, event, json, tuning.handler_timeout)))
-      .then((delivery) => this.report(handler, delivery, ids))
+      .run(() => this.overall.run(async () => (this.dropping ? null : this.run(handler, event, json, tuning.handler_timeout))))
+      .then((delivery) => (delivery ? this.report(handler, delivery, ids) : void this.counters.dropped++))
       .catch((error: unknown) => {
         this.counters.failed++;
         this.log.error({ ...ids, handler: handler.name, err: error }, 'handler error');
@@ -147,6 +154,19 @@ export class HandlerPipeline {
       if (delivery.ok) this.log.info({ ...fields, output: lines(delivery.output), status: delivery.status }, message);
       else this.log.error({ ...fields, output: lines(delivery.output), status: delivery.status }, message);
     }
+  }
+
+  /**
+   * Stops taking events, then gives queued and running handlers up to `ms`; what is still queued after that
+   * never starts (logged once). True when all finished; running handlers are the caller's to stop.
+   */
+  async stop(ms: number): Promise<boolean> {
+    this.stopping = true;
+    if (await this.drain(ms)) return true;
+    this.dropping = true;
+    const running = this.overall.active;
+    this.log.warn({ running, queued: this.inFlight.size - running }, 'stopping: queued handlers dropped');
+    return false;
   }
 
   /** Waits for queued and running handlers, at most `ms`; true when all finished. */
