@@ -22,7 +22,7 @@ export function ConfigPage(_props: PageProps) {
         {error && <Notice>{error}</Notice>}
         {value && (
           <p role="status" class={value.valid ? 'notice ok' : 'notice error'} data-testid="config-state">
-            {value.valid ? `The configuration is valid (${value.files.length} files).` : `The configuration is invalid: ${value.diagnostics.length} problems. The daemon keeps running the last valid configuration.`}
+            {value.valid ? `The configuration is valid (${value.files.length} files).` : `The configuration is invalid: ${value.diagnostics.length} ${value.diagnostics.length === 1 ? 'problem' : 'problems'}. The daemon keeps running the last valid configuration.`}
           </p>
         )}
         {value && value.diagnostics.length > 0 && (
