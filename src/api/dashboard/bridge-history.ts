@@ -18,10 +18,10 @@ export function registerBridgeHistory(app: FastifyInstance, bridge: BridgeView |
   const timer = setInterval(sample, EVERY_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
-  app.get(`${PREFIX}/bridge/history`, () => ({
-    configured: bridge !== null,
-    status: bridge?.status() ?? null,
-    stats: bridge ? bridge.outbox.stats(now()) : null,
-    samples,
-  }));
+  app.get(`${PREFIX}/bridge/history`, () => {
+    const stats = bridge ? bridge.outbox.stats(now()) : null;
+    // The figures of this moment close the series, so the chart ends now.
+    const latest = stats ? [{ at: Math.floor(now() / 1000), depth: stats.depth, oldest_age_s: stats.oldest_age_s }] : [];
+    return { configured: bridge !== null, status: bridge?.status() ?? null, stats, samples: [...samples, ...latest] };
+  });
 }

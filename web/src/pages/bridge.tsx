@@ -93,11 +93,14 @@ function Chart({ samples }: { samples: History['samples'] }) {
   useEffect(() => {
     if (!box.current) return;
     const width = Math.max(280, Math.min(900, box.current.clientWidth));
+    const end = samples.at(-1)?.at ?? Date.now() / 1000;
     const plot = new uPlot(
       {
         width,
         height: 220,
-        series: [{}, { label: 'depth', stroke: '#1f5fbf', width: 2 }, { label: 'oldest age (s)', stroke: '#b3261e', width: 2, scale: 's' }],
+        // Always the whole last hour, however few samples a freshly started daemon has.
+        scales: { x: { time: true, range: () => [end - 3600, end] }, y: { range: (_u, _min, max) => [0, Math.max(5, max)] }, s: { range: (_u, _min, max) => [0, Math.max(5, max)] } },
+        series: [{}, { label: 'depth', stroke: '#1f5fbf', width: 2, points: { show: true } }, { label: 'oldest age (s)', stroke: '#b3261e', width: 2, scale: 's', points: { show: true } }],
         axes: [{}, { label: 'events' }, { side: 1, scale: 's', label: 'seconds', grid: { show: false } }],
       },
       [samples.map((s) => s.at), samples.map((s) => s.depth), samples.map((s) => s.oldest_age_s)],
