@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onReq
 import { ADMIN_GROUP, fail, setCaller, type V2ApiDeps } from './context.js';
 import { authenticate } from './auth.js';
 
-/** Routes anyone may call (the matched route's pattern, not the request's URL): health, metrics and the login family. */
-const ANONYMOUS = new Set(['/health', '/metrics', '/auth', '/auth/test', '/auth/token', '/auth/logout']);
+/** Routes anyone may call (the matched route's pattern, not the request's URL): health, metrics, the login family and the dashboard's page (its data needs a login). */
+const ANONYMOUS = new Set(['/health', '/metrics', '/auth', '/auth/test', '/auth/token', '/auth/logout', '/', '/assets/:file']);
 
 /** Routes only cluster admins may call: API keys are cluster-wide (spec 5.3), and so is managing users. */
 const ADMIN_ONLY = new Set(['POST /api/core/v2/users', 'GET /api/core/v2/users', 'PUT /api/core/v2/users/:name', 'DELETE /api/core/v2/users/:name']);

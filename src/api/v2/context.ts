@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { SqliteStore } from '../../store/index.js';
 import type { TokenIssuer } from '../../auth/tokens.js';
 import type { Spawner } from '../../server/handling/mutate.js';
+import type { DashboardDeps } from '../dashboard/deps.js';
 
 export interface V2ApiDeps {
   readonly store: SqliteStore;
@@ -19,6 +20,8 @@ export interface V2ApiDeps {
   readonly entityGate?: () => string | null;
   /** Prometheus text for GET /metrics. */
   readonly metrics?: () => string;
+  /** The built-in dashboard (page at `/`, data under /api/checkbridge/v1); absent, the listener serves the API alone. */
+  readonly dashboard?: DashboardDeps;
 }
 
 export interface Caller {

@@ -1,0 +1,188 @@
+import { useState } from 'preact/hooks';
+import { act, DASH, getJson, legacy, segment } from '../api';
+import { age } from '../format';
+import { History, Notice, StatusBadge, useLoad } from '../ui';
+import type { PageProps } from './props';
+
+interface CheckSummary {
+  name: string;
+  command: string | null;
+  standalone: boolean;
+  publish: boolean;
+  interval: number | null;
+  cron: string | null;
+  subscribers: string[];
+  subdue: unknown;
+  handlers: string[];
+  file: string | null;
+  line: number | null;
+}
+interface Timeline {
+  from: string;
+  to: string;
+  zone: string;
+  timing: { kind: string; interval_s?: number | null; cron?: string };
+  splay: { interval_s: number; offset_s: number; key: string } | null;
+  executions: { at: string; subdued: boolean }[];
+  subdue_bands: { start: string; end: string }[];
+}
+interface Result {
+  client: string;
+  status: number;
+  output: string;
+  executed: number | null;
+  history: number[];
+}
+
+const schedule = (c: CheckSummary) => (c.cron ? `cron ${c.cron}` : c.interval ? `every ${c.interval}s` : 'not scheduled');
+
+export function ChecksPage({ rest, generation }: PageProps) {
+  const { value: checks, error } = useLoad(() => getJson<CheckSummary[]>(`${DASH}/checks`), [generation]);
+  const chosen = checks?.find((c) => c.name === rest);
+  return (
+    <div class="split">
+      <section aria-labelledby="check-list">
+        <h2 id="check-list">Definitions</h2>
+        {error && <Notice>{error}</Notice>}
+        <ul class="check-list">
+          {checks?.map((c) => (
+            <li key={c.name}>
+              <a href={`#/checks/${encodeURIComponent(c.name)}`} aria-current={c.name === rest ? 'true' : undefined}>
+                <strong>{c.name}</strong>
+              </a>
+              <span class="meta">
+                {schedule(c)}
+                {c.standalone ? ' · standalone' : c.subscribers.length ? ` · ${c.subscribers.join(', ')}` : ''}
+                {c.subdue ? ' · subdued windows' : ''}
+              </span>
+              <code class="source">{c.file ? `${c.file}:${c.line ?? 0}` : 'defaults'}</code>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {chosen ? <CheckDetail check={chosen} generation={generation} /> : <p>Choose a check to see its timeline and results.</p>}
+    </div>
+  );
+}
+
+function CheckDetail({ check, generation }: { check: CheckSummary; generation: number }) {
+  const [hours, setHours] = useState(24);
+  const [message, setMessage] = useState<string | null>(null);
+  const { value: timeline, error } = useLoad(() => getJson<Timeline>(`${DASH}/checks/${segment(check.name)}/timeline?hours=${hours}`), [check.name, hours]);
+  const { value: results } = useLoad(() => getJson<Result[]>(`${DASH}/checks/${segment(check.name)}/results`), [check.name, generation]);
+  const runNow = async () => setMessage((await act('POST', legacy('/request'), { check: check.name, creator: 'dashboard', reason: 'requested from the dashboard' })) ?? 'Requested.');
+  return (
+    <section aria-labelledby="check-title" class="detail">
+      <h2 id="check-title">{check.name}</h2>
+      <p>
+        <code>{check.file ? `${check.file}:${check.line ?? 0}` : 'defaults'}</code> · {schedule(check)}
+        {check.handlers.length > 0 && ` · handlers ${check.handlers.join(', ')}`}
+      </p>
+      {check.command && <pre class="command">{check.command}</pre>}
+      <div class="buttons">
+        <label>
+          Show the next
+          <select value={String(hours)} onChange={(e) => setHours(Number((e.currentTarget as HTMLSelectElement).value))}>
+            {[6, 24, 48].map((h) => (
+              <option key={h} value={String(h)}>
+                {h} hours
+              </option>
+            ))}
+          </select>
+        </label>
+        {!check.standalone && (
+          <button type="button" onClick={() => void runNow()}>
+            Run now
+          </button>
+        )}
+      </div>
+      {message && <Notice kind="info">{message}</Notice>}
+      {error && <Notice>{error}</Notice>}
+      {timeline && <TimelineChart timeline={timeline} />}
+      <h3>Last result per client</h3>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Client</th>
+              <th scope="col">Status</th>
+              <th scope="col">Executed</th>
+              <th scope="col">History</th>
+              <th scope="col">Output</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results?.map((r) => (
+              <tr key={r.client}>
+                <td>{r.client}</td>
+                <td>
+                  <StatusBadge status={r.status} />
+                </td>
+                <td>{age(r.executed)}</td>
+                <td>
+                  <History history={r.history} />
+                </td>
+                <td class="output">{r.output.split('\n')[0]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {results?.length === 0 && <p>No results yet.</p>}
+    </section>
+  );
+}
+
+const W = 1000;
+const H = 90;
+const hhmm = (ms: number, zone: string) => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: zone }).format(ms);
+
+/** Executions as ticks over the window, subdue windows as shaded bands, hours in the daemon's zone. */
+function TimelineChart({ timeline }: { timeline: Timeline }) {
+  const from = Date.parse(timeline.from);
+  const to = Date.parse(timeline.to);
+  const x = (ms: number) => ((ms - from) / (to - from)) * W;
+  const hours: number[] = [];
+  for (let h = Math.ceil(from / 3600_000) * 3600_000; h < to; h += 3600_000) hours.push(h);
+  const labelEvery = Math.ceil(hours.length / 12);
+  const shown = timeline.executions.length > 2000 ? timeline.executions.filter((_, i) => i % Math.ceil(timeline.executions.length / 2000) === 0) : timeline.executions;
+  const next = timeline.executions.filter((e) => !e.subdued).slice(0, 5);
+  return (
+    <figure class="timeline">
+      <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-labelledby="timeline-caption">
+        {timeline.subdue_bands.map((band) => (
+          <rect key={band.start} class="subdue-band" data-start={band.start} data-end={band.end} x={x(Date.parse(band.start))} y={0} width={Math.max(1, x(Date.parse(band.end)) - x(Date.parse(band.start)))} height={H - 20}>
+            <title>
+              subdued {hhmm(Date.parse(band.start), timeline.zone)}–{hhmm(Date.parse(band.end), timeline.zone)}
+            </title>
+          </rect>
+        ))}
+        {hours.map((h, i) => (
+          <g key={h}>
+            <line class="hour" x1={x(h)} x2={x(h)} y1={0} y2={H - 20} />
+            {i % labelEvery === 0 && x(h) > 20 && x(h) < W - 20 && (
+              <text class="hour-label" x={x(h)} y={H - 6} text-anchor="middle">
+                {hhmm(h, timeline.zone)}
+              </text>
+            )}
+          </g>
+        ))}
+        {shown.map((e) => (
+          <line key={e.at} class={e.subdued ? 'run subdued' : 'run'} x1={x(Date.parse(e.at))} x2={x(Date.parse(e.at))} y1={12} y2={H - 28} />
+        ))}
+      </svg>
+      <figcaption id="timeline-caption">
+        {timeline.executions.length} executions from {new Date(from).toLocaleString()} to {new Date(to).toLocaleString()} ({timeline.zone}).{' '}
+        {timeline.splay ? `Splay: each run falls ${timeline.splay.offset_s}s into its ${timeline.splay.interval_s}s interval.` : timeline.timing.kind === 'cron' ? `Cron ${timeline.timing.cron}.` : ''}{' '}
+        {timeline.subdue_bands.length > 0
+          ? `Subdued: ${timeline.subdue_bands.map((b) => `${hhmm(Date.parse(b.start), timeline.zone)}–${hhmm(Date.parse(b.end), timeline.zone)}`).join(', ')}.`
+          : 'Not subdued in this window.'}
+      </figcaption>
+      {next.length > 0 && (
+        <p class="next-runs">
+          Next: {next.map((e) => new Date(e.at).toLocaleTimeString()).join(', ')}
+        </p>
+      )}
+    </figure>
+  );
+}
