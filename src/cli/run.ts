@@ -21,6 +21,7 @@ import { ServerRole } from '../server/server-role.js';
 import { HandlerPipeline } from '../server/handling/index.js';
 import { removeClient } from '../server/client-removal.js';
 import { legacyToV2Writer } from '../v2/legacy-sink.js';
+import { startEventStores } from '../store/postgres/start.js';
 import { bridgeConfigOf } from '../bridge/config.js';
 import { BridgeSender } from '../bridge/sender.js';
 import { bridgeSummary, prometheusText } from '../bridge/metrics.js';
@@ -95,7 +96,9 @@ export function registerRun(program: Command): void {
       });
       const namespace = () => String((current.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
       const bridge = bridgeConfigOf(settings.raw.bridge, flags);
-      intake.withinTransaction(legacyToV2Writer(store, namespace, bridge ? bridge.namespace : null));
+      // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
+      const events = await startEventStores(store, intake, logger);
+      intake.withinTransaction(legacyToV2Writer(store, namespace, bridge ? bridge.namespace : null, events));
       const sender = bridge ? new BridgeSender(store.outbox, bridge, logger) : null;
       const bridgeView = sender ? { status: () => sender.status, outbox: store.outbox } : null;
       intake.onEvent((processed) => {
@@ -168,6 +171,8 @@ export function registerRun(program: Command): void {
       await ensureAdmin(store.v2, process.env, (line) => process.stderr.write(line + '\n'));
       const v2Api = buildV2Api({
         store,
+        events,
+        postgres: events,
         tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)),
         logger,
         now: Date.now,
@@ -232,6 +237,7 @@ export function registerRun(program: Command): void {
         await sender?.stop();
         await watcher.close();
         await transport.close();
+        await events.close();
         store.close();
         clearInterval(keepAlive);
         logger.info('stopped');

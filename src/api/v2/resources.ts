@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
+import { fail, callerOf, NAME, eventStoreOf, type V2ApiDeps } from './context.js';
 import { listResponse } from './listing.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
@@ -131,10 +131,10 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
     v2.putResource('Namespace', '', name, { name });
     return reply.code(201).type('application/json').send();
   });
-  app.delete('/api/core/v2/namespaces/:name', (request, reply) => {
+  app.delete('/api/core/v2/namespaces/:name', async (request, reply) => {
     const name = (request.params as { name: string }).name;
     if (name === DEFAULT_NAMESPACE) return fail(reply, 'conflict', 'the default namespace cannot be deleted');
-    if (v2.listEvents(name).length > 0 || v2.listEntities(name).length > 0) return fail(reply, 'conflict', `namespace ${name} is not empty`);
+    if ((await eventStoreOf(deps).hasEvents(name)) || v2.listEntities(name).length > 0) return fail(reply, 'conflict', `namespace ${name} is not empty`);
     return v2.deleteResource('Namespace', '', name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });
 }

@@ -10,7 +10,10 @@ type Json = Record<string, any>;
 export class SqliteEventStore implements V2EventStore {
   readonly label = 'sqlite';
 
-  constructor(private readonly v2: V2Store) {}
+  constructor(
+    private readonly v2: V2Store,
+    private readonly transaction: (fn: () => void) => void = (fn) => fn(),
+  ) {}
 
   async get(namespace: string, entity: string, check: string): Promise<Json | null> {
     return this.v2.getEvent(namespace, entity, check);
@@ -30,7 +33,7 @@ export class SqliteEventStore implements V2EventStore {
   }
 
   async putMany(rows: readonly EventRow[]): Promise<void> {
-    this.putManySync(rows);
+    this.transaction(() => this.putManySync(rows));
   }
 
   /** For writers inside an SQLite transaction (the intake's group commit). */
