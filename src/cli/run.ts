@@ -82,7 +82,7 @@ export function registerRun(program: Command): void {
       // 44 executions/s against 394/s through the helper (test/bench/execute), and it stalled intake.
       const spawner = new RemoteSpawner();
       const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawner.spawn(command, options));
-      const store = SqliteStore.open(join(stateDir, 'checkbridge.db'));
+      const store = SqliteStore.open(join(stateDir, 'checkbridge.db'), { quotaBytes: (settings.raw.checkbridge as { store_quota?: number } | undefined)?.store_quota });
       let current = settings;
       const transport = new InProcessTransport();
       const intake = new StoreIntake(store, () => current, systemClock, logger);

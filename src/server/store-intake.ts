@@ -70,6 +70,8 @@ export class StoreIntake implements ResultIntake {
         return { processed: outcome.processed, error: null };
       });
     } catch (error) {
+      // Some failures (a full database) end the whole transaction, not just the savepoint: the group fails with them.
+      if (!this.store.db.inTransaction) throw error;
       return { processed: null, error: error as Error };
     }
   }
