@@ -35,7 +35,9 @@ export class EventStoreRouter implements V2EventStore {
   /** Whether events go to each non-strict backend now (strict ones always). */
   private readonly using = new Map<string, boolean>();
   private staged: EventRow[] = [];
-  private tail: Promise<void> = Promise.resolve();
+  /** Committed batches waiting for the writer; it writes all of them in one statement (group commit on PostgreSQL). */
+  private waiting: { rows: EventRow[]; resolve: () => void; reject: (error: Error) => void }[] = [];
+  private writing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly retryMs: number;
   private readonly strictWaitMs: number;
@@ -100,14 +102,31 @@ export class EventStoreRouter implements V2EventStore {
     else this.staged.push(...rows);
   }
 
-  /** Writes the staged rows in one statement, after the previous batch (order kept); `committed` false drops them. */
+  /**
+   * Writes the staged rows; `committed` false drops them. One writer at a time, in commit order: batches committed
+   * while a write is in flight go together in the next statement, so the batch grows with the load.
+   */
   flushStaged(committed = true): Promise<void> {
     const rows = this.staged;
     this.staged = [];
     if (!committed || rows.length === 0) return Promise.resolve();
-    const done = this.tail.then(() => this.run((store) => store.putMany(rows)));
-    this.tail = done.catch(() => undefined);
+    const done = new Promise<void>((resolve, reject) => this.waiting.push({ rows, resolve, reject }));
+    this.writing ??= this.writeWaiting();
     return done;
+  }
+
+  private async writeWaiting(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const group = this.waiting;
+      this.waiting = [];
+      try {
+        await this.run((store) => store.putMany(group.flatMap((g) => g.rows)));
+        for (const g of group) g.resolve();
+      } catch (error) {
+        for (const g of group) g.reject(error as Error);
+      }
+    }
+    this.writing = null;
   }
 
   get(namespace: string, entity: string, check: string): Promise<Json | null> {
@@ -136,7 +155,7 @@ export class EventStoreRouter implements V2EventStore {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.tail;
+    await this.writing;
     for (const name of [...this.backends.keys()]) await this.drop(name);
   }
 
