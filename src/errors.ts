@@ -29,6 +29,9 @@ export const ERRORS = {
   CB_LISTEN: { message: 'cannot listen', exitCode: 1, httpStatus: 500 },
   CB_RUNTIME: { message: 'runtime failure', exitCode: 1, httpStatus: 500 },
   CB_COMPILE_UNMAPPED: { message: 'no v2 equivalent: kept as an annotation', exitCode: 0, httpStatus: 200 },
+  CB_PG_DSN: { message: 'invalid PostgreSQL connection settings', exitCode: 1, httpStatus: 400 },
+  CB_EVENT_STORE_UNAVAILABLE: { message: 'the PostgreSQL event store is unavailable', exitCode: 1, httpStatus: 503 },
+  CB_STORE_QUOTA: { message: 'the embedded datastore is over its quota; write refused', exitCode: 1, httpStatus: 507 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

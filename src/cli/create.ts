@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { CheckbridgeError } from '../errors.js';
 import { apiTarget, request, apiError, apiMessage } from './api-client.js';
 import { readResourceFiles, PATHS } from './resource-files.js';
+import { enterprisePut, enterpriseList } from './enterprise-resources.js';
 
 type Json = Record<string, any>;
 type Globals = { url?: string; apiKey?: string };
@@ -28,7 +29,10 @@ export function registerCreate(program: Command): void {
             const name = String(metadata.name ?? '');
             let url: string;
             let body: Json;
-            if (type === 'Namespace') {
+            const enterprise = enterprisePut(resource);
+            if (enterprise) {
+              ({ url, body } = enterprise);
+            } else if (type === 'Namespace') {
               url = `/api/core/v2/namespaces/${encodeURIComponent(name || resource.spec?.name)}`;
               body = { name: name || resource.spec?.name };
             } else if (PATHS[type] && (resource.api_version ?? 'core/v2') === 'core/v2') {
@@ -55,7 +59,7 @@ export function registerCreate(program: Command): void {
 
   program
     .command('dump')
-    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, namespaces, or all')
+    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, namespaces, store/v1.PostgresConfig, or all')
     .argument('<types>', 'comma-separated types, or all')
     .option('--format <format>', 'yaml or wrapped-json', 'yaml')
     .option('--namespace <ns>', 'namespace', 'default')
@@ -65,6 +69,13 @@ export function registerCreate(program: Command): void {
       const wanted = types === 'all' ? ['namespaces', ...Object.keys(byPath)] : types.split(',').map((t) => t.trim().replace(/^core\/v2\./, ''));
       const documents: Json[] = [];
       for (const want of wanted) {
+        const enterpriseUrl = enterpriseList(want);
+        if (enterpriseUrl) {
+          const reply = await request(target, 'GET', enterpriseUrl);
+          if (reply.status !== 200) throw apiError(reply);
+          documents.push(...(JSON.parse(reply.text) as Json[]));
+          continue;
+        }
         const path = byPath[want] ? want : Object.entries(byPath).find(([, type]) => type === want)?.[0] ?? (want === 'namespaces' || want === 'Namespace' ? 'namespaces' : null);
         if (!path) throw new CheckbridgeError('CB_CLI_USAGE', `unknown type ${want}`);
         const url = path === 'namespaces' ? '/api/core/v2/namespaces' : `/api/core/v2/namespaces/${encodeURIComponent(flags.namespace)}/${path}`;

@@ -21,6 +21,7 @@ import { ServerRole } from '../server/server-role.js';
 import { HandlerPipeline } from '../server/handling/index.js';
 import { removeClient } from '../server/client-removal.js';
 import { legacyToV2Writer } from '../v2/legacy-sink.js';
+import { startEventStores } from '../store/postgres/start.js';
 import { bridgeConfigOf } from '../bridge/config.js';
 import { BridgeSender } from '../bridge/sender.js';
 import { bridgeSummary, prometheusText } from '../bridge/metrics.js';
@@ -97,7 +98,7 @@ export function registerRun(program: Command): void {
       // 44 executions/s against 394/s through the helper (test/bench/execute), and it stalled intake.
       const spawner = new RemoteSpawner();
       const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawner.spawn(command, options));
-      const store = openStateStore(join(stateDir, 'checkbridge.db'), logger);
+      const store = openStateStore(join(stateDir, 'checkbridge.db'), logger, (settings.raw.checkbridge as { store_quota?: number } | undefined)?.store_quota);
       let current = settings;
       const transport = new InProcessTransport();
       const intake = new StoreIntake(store, () => current, systemClock, logger);
@@ -111,7 +112,9 @@ export function registerRun(program: Command): void {
       });
       const namespace = () => String((current.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
       const bridge = bridgeConfigOf(settings.raw.bridge, flags);
-      intake.withinTransaction(legacyToV2Writer(store, namespace, bridge ? bridge.namespace : null));
+      // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
+      const events = await startEventStores(store, intake, logger);
+      intake.withinTransaction(legacyToV2Writer(store, namespace, bridge ? bridge.namespace : null, events));
       const sender = bridge ? new BridgeSender(store.outbox, bridge, logger) : null;
       const bridgeView = sender ? { status: () => sender.status, outbox: store.outbox } : null;
       intake.onEvent((processed) => {
@@ -203,6 +206,7 @@ export function registerRun(program: Command): void {
         clearInterval(bridgeTimer);
         await sender?.stop();
         await transport.close();
+        await events.close();
         store.close();
         clearInterval(alive);
         loadedTempfile.remove();
@@ -241,6 +245,8 @@ export function registerRun(program: Command): void {
         await ensureAdmin(store.v2, process.env, (line) => process.stderr.write(line + '\n'));
         v2Api = buildV2Api({
           store,
+          events,
+          postgres: events,
           entityGate: () => (atEntityLimit(store.countEntities(), entityLimitOf(current)) ? entityLimitMessage(entityLimitOf(current)) : null),
           tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)),
           logger,

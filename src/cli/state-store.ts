@@ -6,8 +6,8 @@ import { CheckbridgeError } from '../errors.js';
  * The daemon's store: additive schema changes are applied in place (and logged); anything else, or checks in
  * namespaces that do not exist (the 6.2.0 rule), refuses the start with what to do.
  */
-export function openStateStore(path: string, logger: Logger): SqliteStore {
-  const store = SqliteStore.open(path);
+export function openStateStore(path: string, logger: Logger, quotaBytes?: number): SqliteStore {
+  const store = SqliteStore.open(path, { quotaBytes });
   const missing = checksInMissingNamespaces(store.db);
   if (missing.length > 0) {
     store.close();

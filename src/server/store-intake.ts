@@ -22,6 +22,7 @@ export class StoreIntake implements ResultIntake {
   private scheduled = false;
   private readonly listeners: ((processed: Processed, result: CheckResult) => void)[] = [];
   private readonly committers: ((processed: Processed) => void)[] = [];
+  private readonly afterCommits: ((committed: boolean) => Promise<void>)[] = [];
   private readonly log: Logger;
 
   constructor(
@@ -40,6 +41,14 @@ export class StoreIntake implements ResultIntake {
   /** Runs inside the transaction that stores the event: what it writes commits with the event, or not at all. */
   withinTransaction(writer: (processed: Processed) => void): void {
     this.committers.push(writer);
+  }
+
+  /**
+   * Runs once the group's transaction ended (`committed` false when it rolled back): the PostgreSQL event store's batch.
+   * Results are answered only after it settles, and fail if it fails: an `ok` means committed where events live.
+   */
+  afterCommit(hook: (committed: boolean) => Promise<void>): void {
+    this.afterCommits.push(hook);
   }
 
   submit(result: CheckResult): Promise<void> {
@@ -62,6 +71,8 @@ export class StoreIntake implements ResultIntake {
         return { processed: outcome.processed, error: null };
       });
     } catch (error) {
+      // Some failures (a full database) end the whole transaction, not just the savepoint: the group fails with them.
+      if (!this.store.db.inTransaction) throw error;
       return { processed: null, error: error as Error };
     }
   }
@@ -86,10 +97,22 @@ export class StoreIntake implements ResultIntake {
         for (const pending of batch) done.push({ pending, ...this.processOne(settings, pending.result) });
       });
     } catch (error) {
+      for (const hook of this.afterCommits) void hook(false);
       this.log.error({ err: error, results: batch.length }, 'failed to store results');
       for (const pending of batch) pending.reject(error as Error);
       return;
     }
+    if (this.afterCommits.length === 0) return this.settle(done);
+    Promise.all(this.afterCommits.map((hook) => hook(true))).then(
+      () => this.settle(done),
+      (error: Error) => {
+        this.log.error({ err: error, results: batch.length }, 'failed to store events');
+        this.settle(done.map((entry) => ({ ...entry, error: entry.error ?? error })));
+      },
+    );
+  }
+
+  private settle(done: { pending: Pending; processed: Processed | null; error: Error | null }[]): void {
     for (const { pending, processed, error } of done) {
       if (error instanceof EntityLimitError) {
         this.refuseOnce(pending.result, error);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { V2Store } from '../store/index.js';
+import type { V2EventStore } from '../store/event-store.js';
 import { eventProblem } from './validate.js';
-import { updateEvent } from './event-update.js';
 
 type Json = Record<string, any>;
 export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };
@@ -33,7 +33,7 @@ function attachEntity(store: V2Store, namespace: string, event: Json, gate: Enti
  * CreateOrReplace and the event store update: defaults, validation, id, created_by, proxy entity, history.
  * Returns the stored event (metrics are passed on, never stored); the caller runs its pipelines.
  */
-export function publishEvent(store: V2Store, namespace: string, body: Json, nowS: number, createdBy?: string, gate: EntityGate = () => null): Publish {
+export async function publishEvent(store: V2Store, events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy?: string, gate: EntityGate = () => null): Promise<Publish> {
   const event: Json = structuredClone(body);
   event.entity ??= undefined;
   if (event.entity && typeof event.entity === 'object' && !event.entity.entity_class) event.entity.entity_class = 'proxy';
@@ -53,11 +53,10 @@ export function publishEvent(store: V2Store, namespace: string, body: Json, nowS
   if (!event.check) return { ok: true, event };
   const entityName = String(event.entity.metadata.name);
   const checkName = String(event.check.metadata.name);
-  const previous = store.getEvent(namespace, entityName, checkName);
+  const previous = await events.get(namespace, entityName, checkName);
   // A sender's replay (same event id and sequence, after a crash before it saw our answer) changes nothing.
   if (previous && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence) return { ok: true, event: previous, replay: true };
   const { metrics, ...rest } = event;
-  const updated = updateEvent(previous, rest, nowS);
-  store.putEvent(namespace, entityName, checkName, updated);
+  const updated = await events.update({ namespace, entity: entityName, check: checkName, event: rest }, nowS);
   return { ok: true, event: metrics ? { ...updated, metrics } : updated };
 }

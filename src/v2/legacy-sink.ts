@@ -1,23 +1,32 @@
 import type { SqliteStore } from '../store/index.js';
+import type { EventRow } from '../store/event-store.js';
 import type { Processed } from '../server/processor.js';
 import { translateEvent } from './translate.js';
 
 /**
  * What each processed legacy event writes, inside the transaction that stores it: the core/v2 event and its entity
  * (the two APIs tell one story) and, with a bridge, its outbox row (nothing lost, nothing sent that was not stored).
+ * With `events` (the event store router) the event goes where events live now: staged last, so a failure before it
+ * stages nothing; the intake writes the staged rows to PostgreSQL before it answers.
  */
-export function legacyToV2Writer(store: SqliteStore, namespace: () => string, bridgeNamespace: string | null): (processed: Processed) => void {
+export function legacyToV2Writer(
+  store: SqliteStore,
+  namespace: () => string,
+  bridgeNamespace: string | null,
+  events?: { stage(rows: readonly EventRow[]): void },
+): (processed: Processed) => void {
   return (processed) => {
     const ns = namespace();
     const v2 = translateEvent(processed.event, processed.history, ns);
     const entity = String(v2.entity.metadata.name);
     const check = String(v2.check.metadata.name);
     store.v2.putEntity(ns, entity, v2.entity);
-    store.v2.putEvent(ns, entity, check, v2);
+    if (!events) store.v2.putEvent(ns, entity, check, v2);
     if (bridgeNamespace !== null) {
       // The bridge sends the same translation without history (the backend keeps its own); the sender adds `sequence`.
       const { sequence: _sequence, ...body } = bridgeNamespace === ns ? v2 : translateEvent(processed.event, processed.history, bridgeNamespace);
       store.outbox.add(bridgeNamespace, entity, check, JSON.stringify({ ...body, check: { ...body.check, history: undefined } }), Date.now());
     }
+    events?.stage([{ namespace: ns, entity, check, event: v2 }]);
   };
 }

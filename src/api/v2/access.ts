@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
 import { ADMIN_GROUP, fail, setCaller, type V2ApiDeps } from './context.js';
 import { authenticate } from './auth.js';
+import { STORE_ROUTES } from '../enterprise/store.js';
 
 /** Routes anyone may call (the matched route's pattern, not the request's URL): health, metrics, the login family and the dashboard's page (its data needs a login). */
 const ANONYMOUS = new Set(['/health', '/metrics', '/auth', '/auth/test', '/auth/token', '/auth/logout', '/', '/assets/:file']);
@@ -8,7 +9,7 @@ const ANONYMOUS = new Set(['/health', '/metrics', '/auth', '/auth/test', '/auth/
 /** Routes only cluster admins may call: API keys are cluster-wide (spec 5.3), and so is managing users. */
 const ADMIN_ONLY = new Set(['POST /api/core/v2/users', 'GET /api/core/v2/users', 'PUT /api/core/v2/users/:name', 'DELETE /api/core/v2/users/:name']);
 const isAdminOnly = (method: string, pattern: string) =>
-  pattern === '/api/core/v2/apikeys' || pattern.startsWith('/api/core/v2/apikeys/') || ADMIN_ONLY.has(`${method} ${pattern}`);
+  pattern === '/api/core/v2/apikeys' || pattern.startsWith('/api/core/v2/apikeys/') || ADMIN_ONLY.has(`${method} ${pattern}`) || STORE_ROUTES.includes(pattern);
 
 export type Access = 'anonymous' | 'user' | 'admin';
 

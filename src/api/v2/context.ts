@@ -1,12 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { SqliteStore } from '../../store/index.js';
+import type { V2EventStore } from '../../store/event-store.js';
+import { SqliteEventStore } from '../../store/sqlite/event-store.js';
+import type { EventStoreRouter } from '../../store/postgres/event-router.js';
 import type { TokenIssuer } from '../../auth/tokens.js';
 import type { Spawner } from '../../server/handling/mutate.js';
 import type { DashboardDeps } from '../dashboard/deps.js';
 
 export interface V2ApiDeps {
   readonly store: SqliteStore;
+  /** Where v2 events live: the embedded store (the default), or PostgreSQL while a PostgresConfig is in use. */
+  readonly events?: V2EventStore;
+  /** The PostgresConfig resources and their health; absent: the routes answer 404 (no PostgreSQL support wired). */
+  readonly postgres?: EventStoreRouter;
   readonly tokens: TokenIssuer;
   readonly logger: Logger;
   /** Milliseconds. */
@@ -57,3 +64,11 @@ export const callerOf = (request: FastifyRequest): Caller => callers.get(request
 export const setCaller = (request: FastifyRequest, caller: Caller): void => void callers.set(request, caller);
 export const nowS = (deps: V2ApiDeps) => Math.floor(deps.now() / 1000);
 export const NAME = /^[\w.\-:]+$/;
+
+const embeddedEvents = new WeakMap<SqliteStore, V2EventStore>();
+/** The deps' event store, or the embedded one. */
+export function eventStoreOf(deps: V2ApiDeps): V2EventStore {
+  if (deps.events) return deps.events;
+  if (!embeddedEvents.has(deps.store)) embeddedEvents.set(deps.store, new SqliteEventStore(deps.store.v2));
+  return embeddedEvents.get(deps.store)!;
+}

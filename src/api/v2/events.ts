@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
-import { listResponse } from './listing.js';
+import { fail, callerOf, nowS, eventStoreOf, type V2ApiDeps } from './context.js';
+import { selectorsOf, page } from './listing.js';
 import { publishEvent } from '../../v2/events-service.js';
 import { shapeEvent } from '../../v2/event-shape.js';
 import { EVENT_FIELDS } from '../../v2/selectors.js';
@@ -13,28 +13,30 @@ const eventKey = (e: Json) => `${e.metadata?.namespace ?? e.entity?.metadata?.na
 
 /** The events API (spec 4.2, reference v2-api §2): list, get, create or replace (201, empty), delete (204). */
 export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const v2 = deps.store.v2;
-  const list = (request: FastifyRequest, reply: FastifyReply, events: Json[]) => {
-    const listed = listResponse(request, reply, events, EVENT_FIELDS, eventKey);
-    return Array.isArray(listed) ? listed.map(shapeEvent) : listed;
+  const events = eventStoreOf(deps);
+  // Selectors go to the event store: PostgreSQL answers them in the database, SQLite in memory.
+  const list = async (request: FastifyRequest, reply: FastifyReply, namespace: string | null, entity?: string) => {
+    const selectors = selectorsOf(request, reply, EVENT_FIELDS);
+    if (!selectors) return reply;
+    return page(request, reply, await events.list({ namespace, entity, ...selectors }), eventKey).map(shapeEvent);
   };
-  app.get('/api/core/v2/events', (request, reply) => list(request, reply, v2.listEvents(null)));
-  app.get('/api/core/v2/namespaces/:namespace/events', (request, reply) => list(request, reply, v2.listEvents((request.params as Params).namespace)));
+  app.get('/api/core/v2/events', (request, reply) => list(request, reply, null));
+  app.get('/api/core/v2/namespaces/:namespace/events', (request, reply) => list(request, reply, (request.params as Params).namespace));
   app.get('/api/core/v2/namespaces/:namespace/events/:entity', (request, reply) => {
     const { namespace, entity } = request.params as Params;
-    return list(request, reply, v2.listEvents(namespace, entity));
+    return list(request, reply, namespace, entity);
   });
-  app.get('/api/core/v2/namespaces/:namespace/events/:entity/:check', (request, reply) => {
+  app.get('/api/core/v2/namespaces/:namespace/events/:entity/:check', async (request, reply) => {
     const { namespace, entity, check } = request.params as Params;
-    const event = v2.getEvent(namespace, entity!, check!);
+    const event = await events.get(namespace, entity!, check!);
     return event ? shapeEvent(event) : fail(reply, 'notFound', 'not found');
   });
-  app.delete('/api/core/v2/namespaces/:namespace/events/:entity/:check', (request, reply) => {
+  app.delete('/api/core/v2/namespaces/:namespace/events/:entity/:check', async (request, reply) => {
     const { namespace, entity, check } = request.params as Params;
-    return v2.deleteEvent(namespace, entity!, check!) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+    return (await events.delete(namespace, entity!, check!)) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });
 
-  const write = (request: FastifyRequest, reply: FastifyReply) => {
+  const write = async (request: FastifyRequest, reply: FastifyReply) => {
     const { namespace, entity, check } = request.params as Params;
     const body = request.body as Json | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (event)');
@@ -55,7 +57,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
     if (request.method === 'PUT' && body.check && !body.check.interval && !body.check.cron && body.check.publish !== false) {
       return fail(reply, 'invalid', 'check is invalid: check.interval or check.cron is required (or publish: false)');
     }
-    const outcome = publishEvent(v2, namespace, body, nowS(deps), callerOf(request)?.username, deps.entityGate);
+    const outcome = await publishEvent(deps.store.v2, events, namespace, body, nowS(deps), callerOf(request)?.username, deps.entityGate);
     if (!outcome.ok) return fail(reply, outcome.limited ? 'unlicensed' : 'invalid', outcome.message);
     if (!outcome.replay) deps.runPipelines(namespace, outcome.event);
     return reply.code(201).type('application/json').send();

@@ -15,9 +15,11 @@ export function registerHealthRoute(app: FastifyInstance, deps: V2ApiDeps): void
       err = (error as Error).message;
     }
     return {
-      Alarms: null,
+      Alarms: deps.store.alarm(),
       ClusterHealth: [{ MemberID: MEMBER_ID, MemberIDHex: MEMBER_ID.toString(16), Name: 'checkbridge', Err: err, Healthy: err === '' }],
       Header: { cluster_id: MEMBER_ID, member_id: MEMBER_ID, raft_term: 0 },
+      // One entry per PostgresConfig, absent when there is none (spec 2.7).
+      ...(deps.postgres?.health() ? { PostgresHealth: deps.postgres.health() } : {}),
       ...(deps.annotations ? { Annotations: deps.annotations() } : {}),
     };
   });

@@ -17,10 +17,10 @@ function unknownField(ops: readonly Op[], set: FieldSet): string | null {
   return null;
 }
 
-/** `fieldSelector` and `labelSelector`, each repeatable (joined with &&); null after a 400. */
-function select(request: FastifyRequest, reply: FastifyReply, items: Json[], set: FieldSet): Json[] | null {
+/** The parsed `fieldSelector` and `labelSelector` (each repeatable, joined with &&); null after a 400. */
+export function selectorsOf(request: FastifyRequest, reply: FastifyReply, set: FieldSet): { fields?: Op[]; labels?: Op[] } | null {
   const query = new URLSearchParams(request.url.split('?')[1] ?? '');
-  let out = items;
+  const out: { fields?: Op[]; labels?: Op[] } = {};
   for (const param of ['fieldSelector', 'labelSelector'] as const) {
     const values = query.getAll(param);
     if (values.length === 0) continue;
@@ -39,9 +39,19 @@ function select(request: FastifyRequest, reply: FastifyReply, items: Json[], set
         return null;
       }
     }
-    const read = param === 'fieldSelector' ? set.fields : set.labels;
+    out[param === 'fieldSelector' ? 'fields' : 'labels'] = ops;
+  }
+  return out;
+}
+
+/** `fieldSelector` and `labelSelector` matched in memory; null after a 400. */
+function select(request: FastifyRequest, reply: FastifyReply, items: Json[], set: FieldSet): Json[] | null {
+  const selectors = selectorsOf(request, reply, set);
+  if (!selectors) return null;
+  let out = items;
+  for (const [ops, read] of [[selectors.fields, set.fields], [selectors.labels, set.labels]] as const) {
     // Selectors read what the caller may see: a selector on a secret label must not confirm a guess.
-    out = out.filter((item) => matchesSelector(ops, read(redactOutput(item) as Json)));
+    if (ops) out = out.filter((item) => matchesSelector(ops, read(redactOutput(item) as Json)));
   }
   return out;
 }
@@ -52,7 +62,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * `limit` and `continue` (reference v2-api §2.4) by key, as Sensu Go's etcd store does: the token is the last returned
  * key plus NUL, so items deleted or added while a client pages never make it skip or repeat others.
  */
-function page(request: FastifyRequest, reply: FastifyReply, items: Json[], key: (item: Json) => string): Json[] {
+export function page(request: FastifyRequest, reply: FastifyReply, items: Json[], key: (item: Json) => string): Json[] {
   const query = request.query as { limit?: string; continue?: string };
   const limit = /^\d+$/.test(query.limit ?? '') ? Number(query.limit) : 0;
   const keyed = items.map((item) => ({ item, key: key(item) })).sort((a, b) => compare(a.key, b.key));

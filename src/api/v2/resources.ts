@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
+import { fail, callerOf, NAME, eventStoreOf, type V2ApiDeps } from './context.js';
 import { listResponse } from './listing.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
@@ -134,10 +134,12 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
     v2.putResource('Namespace', '', name, { name });
     return reply.code(201).type('application/json').send();
   });
-  app.delete('/api/core/v2/namespaces/:name', (request, reply) => {
+  app.delete('/api/core/v2/namespaces/:name', async (request, reply) => {
     const name = (request.params as { name: string }).name;
     if (name === DEFAULT_NAMESPACE) return fail(reply, 'conflict', 'the default namespace cannot be deleted');
-    const references = v2.namespaceReferences(name);
+    // Events may live in PostgreSQL: ask the event store in use; everything else is in the embedded store.
+    const references = v2.namespaceReferences(name).filter((r) => r.kind !== 'Event');
+    if (await eventStoreOf(deps).hasEvents(name)) references.unshift({ kind: 'Event', name: '(its events)' });
     if (references.length > 0) {
       const named = references.slice(0, 10).map((r) => `${r.kind} ${r.name}`).join(', ');
       return fail(reply, 'conflict', `namespace ${name} is referenced by ${named}${references.length > 10 ? ` and ${references.length - 10} more` : ''}: delete them first`);

@@ -8,8 +8,10 @@ import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
 import { registerHealthRoute } from './health.js';
 import { registerDashboard } from '../dashboard/index.js';
+import { registerStoreRoutes } from '../enterprise/store.js';
 import { registerRedaction } from '../redaction.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
+import { CheckbridgeError } from '../../errors.js';
 
 export type { V2ApiDeps } from './context.js';
 
@@ -27,6 +29,9 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   });
   app.setNotFoundHandler((_request, reply) => fail(reply, 'notFound', 'not found'));
   app.setErrorHandler((error, _request, reply) => {
+    // Over the embedded datastore's quota: say so (507), reads keep working.
+    const quota = deps.store.failure(error);
+    if (quota instanceof CheckbridgeError) return reply.code(quota.httpStatus).header('X-Content-Type-Options', 'nosniff').send({ message: quota.message, code: 0 });
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err: error }, 'v2 API error');
     if (status >= 500) return fail(reply, 'internal', 'internal error occurred');
@@ -41,5 +46,6 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerApiKeyRoutes(app, deps);
   registerUserRoutes(app, deps);
   if (deps.dashboard) registerDashboard(app, deps, deps.dashboard);
+  if (deps.postgres) registerStoreRoutes(app, deps, deps.postgres);
   return app;
 }

@@ -7,6 +7,7 @@ import { ExpiringTable } from './expiring-table.js';
 import { AggregateTable } from './aggregate-table.js';
 import { V2Store } from './v2-store.js';
 import { Outbox } from './outbox.js';
+import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './quota.js';
 
 export interface HistoryEntry {
   readonly status: number;
@@ -30,12 +31,18 @@ export class SqliteStore {
   readonly silences: ExpiringTable<Record<string, unknown>>;
   readonly stashes: ExpiringTable<unknown>;
   readonly aggregates: AggregateTable;
+  /** The size in use when a write was last refused over the quota: the alarm holds until the store shrinks below it. */
+  private refusedAt: number | null = null;
   /** The v2 API's tables. */
   readonly v2: V2Store;
   /** The bridge's outbox and dead letters. */
   readonly outbox: Outbox;
 
-  private constructor(db: Database.Database) {
+  private constructor(
+    db: Database.Database,
+    /** The maximum size in bytes (spec 8: 4 GB by default). */
+    readonly quotaBytes: number,
+  ) {
     this.db = db;
     this.silences = new ExpiringTable(db, 'silences', 'id', 'data');
     this.stashes = new ExpiringTable(db, 'stashes', 'path', 'content');
@@ -73,9 +80,9 @@ export class SqliteStore {
 
   /**
    * Opens (creating) the store and applies pending migrations when every one is additive; `upgrade` also applies
-   * the others (only `checkbridge upgrade` passes it, after a backup).
+   * the others (only `checkbridge upgrade` passes it, after a backup). `quotaBytes` bounds the file (spec §1.6).
    */
-  static open(path: string, options: { upgrade?: boolean } = {}): SqliteStore {
+  static open(path: string, options: { upgrade?: boolean; quotaBytes?: number } = {}): SqliteStore {
     let db: Database.Database;
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -102,9 +109,25 @@ export class SqliteStore {
         db.pragma(`user_version = ${v}`);
       })();
     }
-    const store = new SqliteStore(db);
+    const quotaBytes = options.quotaBytes ?? DEFAULT_STORE_QUOTA;
+    applyQuota(db, quotaBytes);
+    const store = new SqliteStore(db, quotaBytes);
     store.openedAtVersion = version;
     return store;
+  }
+
+  /** The datastore alarm for `/health`: set while the quota leaves no room to grow. */
+  alarm(): string | null {
+    const alarm = quotaAlarm(this.db, this.quotaBytes, this.refusedAt);
+    if (alarm === null) this.refusedAt = null;
+    return alarm;
+  }
+
+  /** A write error as callers should see it: over the quota, a clear CB_STORE_QUOTA (and the alarm raised). */
+  failure(error: unknown): unknown {
+    const mapped = quotaFailure(error, this.quotaBytes);
+    if (mapped !== error && this.db.open) this.refusedAt = usedBytes(this.db);
+    return mapped;
   }
 
   schemaVersion(): number {
@@ -113,7 +136,11 @@ export class SqliteStore {
 
   /** Runs `fn` in one transaction: the unit of group commit; called inside another, it is a savepoint. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (error) {
+      throw this.failure(error);
+    }
   }
 
   getClient(name: string): Record<string, unknown> | null {

@@ -1,0 +1,38 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fail, callerOf, type V2ApiDeps } from '../v2/context.js';
+import { parsePostgresConfig } from '../../store/postgres/config.js';
+import type { EventStoreRouter } from '../../store/postgres/event-router.js';
+
+const BASE = '/api/enterprise/store/v1/provider';
+/** Admin-only route patterns (access.ts): the event store is cluster-wide. */
+export const STORE_ROUTES = [BASE, `${BASE}/:name`];
+
+/**
+ * `PostgresConfig` (spec 2.5, reference v2-api §6.1): GET lists or reads, PUT creates or replaces (strict: only after
+ * connecting and checking the user may create tables, else 400 and nothing stored), DELETE 204/404.
+ */
+export function registerStoreRoutes(app: FastifyInstance, deps: V2ApiDeps, router: EventStoreRouter): void {
+  const find = (name: string) => router.configs().find((c) => c.metadata.name === name);
+  app.get(BASE, () => router.configs());
+  app.get(`${BASE}/:name`, (request, reply) => find((request.params as { name: string }).name) ?? fail(reply, 'notFound', 'not found'));
+  const put = async (request: FastifyRequest, reply: FastifyReply) => {
+    const parsed = parsePostgresConfig(request.body, (request.params as { name?: string }).name);
+    if ('problem' in parsed) return fail(reply, 'invalid', parsed.problem);
+    const config = { ...parsed.config, metadata: { ...parsed.config.metadata, created_by: callerOf(request).username } };
+    if (config.spec.strict === true) {
+      const problem = await router.check(config);
+      if (problem) return fail(reply, 'invalid', `PostgresConfig ${config.metadata.name} refused (strict): ${problem}`);
+    }
+    await router.configure(config);
+    deps.logger.info({ postgres: config.metadata.name, strict: config.spec.strict === true, by: callerOf(request).username }, 'PostgresConfig stored');
+    return reply.code(201).type('application/json').send();
+  };
+  app.put(BASE, put);
+  app.put(`${BASE}/:name`, put);
+  app.delete(`${BASE}/:name`, async (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    if (!(await router.remove(name))) return fail(reply, 'notFound', 'not found');
+    deps.logger.info({ postgres: name, by: callerOf(request).username }, 'PostgresConfig deleted');
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,36 @@
+// The v2 event store: one interface, an SQLite and a PostgreSQL implementation, one shared test suite.
+import type { Op } from '../v2/selectors.js';
+
+type Json = Record<string, any>;
+
+export interface EventRow {
+  readonly namespace: string;
+  readonly entity: string;
+  readonly check: string;
+  readonly event: Json;
+}
+
+export interface EventQuery {
+  /** null: every namespace. */
+  readonly namespace: string | null;
+  readonly entity?: string;
+  /** fieldSelector operations over the event's fields (reference v2-api §2.5), read from the redacted event. */
+  readonly fields?: readonly Op[];
+  /** labelSelector operations over its labels by bare key. */
+  readonly labels?: readonly Op[];
+}
+
+export interface V2EventStore {
+  /** `sqlite`, or `postgres` with the configuration's name. */
+  readonly label: string;
+  get(namespace: string, entity: string, check: string): Promise<Json | null>;
+  /** Matching events in key order (namespace, entity, check). */
+  list(query: EventQuery): Promise<Json[]>;
+  delete(namespace: string, entity: string, check: string): Promise<boolean>;
+  /** Stores events as given (legacy translations carry their own history); the last row of a key wins. */
+  putMany(rows: readonly EventRow[]): Promise<void>;
+  /** The backend's event update (reference v2-api §1.6): history ring of 21, occurrences, watermark, last_ok, state. */
+  update(row: EventRow, nowSeconds: number): Promise<Json>;
+  /** Whether any event lives in the namespace. */
+  hasEvents(namespace: string): Promise<boolean>;
+}

@@ -1,0 +1,53 @@
+import type { V2Store } from './v2-store.js';
+import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
+import { EVENT_FIELDS, matchesSelector } from '../../v2/selectors.js';
+import { updateEvent } from '../../v2/event-update.js';
+import { redactOutput } from '../../config/redact.js';
+
+type Json = Record<string, any>;
+
+/** The embedded event store: the v2_events table; selectors are matched in memory over the redacted events. */
+export class SqliteEventStore implements V2EventStore {
+  readonly label = 'sqlite';
+
+  constructor(
+    private readonly v2: V2Store,
+    private readonly transaction: (fn: () => void) => void = (fn) => fn(),
+  ) {}
+
+  async get(namespace: string, entity: string, check: string): Promise<Json | null> {
+    return this.v2.getEvent(namespace, entity, check);
+  }
+
+  async list(query: EventQuery): Promise<Json[]> {
+    const events = this.v2.listEvents(query.namespace, query.entity);
+    if (!query.fields?.length && !query.labels?.length) return events;
+    return events.filter((event) => {
+      const seen = redactOutput(event) as Json;
+      return (!query.fields || matchesSelector(query.fields, EVENT_FIELDS.fields(seen))) && (!query.labels || matchesSelector(query.labels, EVENT_FIELDS.labels(seen)));
+    });
+  }
+
+  async delete(namespace: string, entity: string, check: string): Promise<boolean> {
+    return this.v2.deleteEvent(namespace, entity, check);
+  }
+
+  async putMany(rows: readonly EventRow[]): Promise<void> {
+    this.transaction(() => this.putManySync(rows));
+  }
+
+  /** For writers inside an SQLite transaction (the intake's group commit). */
+  putManySync(rows: readonly EventRow[]): void {
+    for (const row of rows) this.v2.putEvent(row.namespace, row.entity, row.check, row.event);
+  }
+
+  async update(row: EventRow, nowSeconds: number): Promise<Json> {
+    const updated = updateEvent(this.v2.getEvent(row.namespace, row.entity, row.check), row.event, nowSeconds);
+    this.v2.putEvent(row.namespace, row.entity, row.check, updated);
+    return updated;
+  }
+
+  async hasEvents(namespace: string): Promise<boolean> {
+    return this.v2.listEvents(namespace).length > 0;
+  }
+}
