@@ -6,6 +6,7 @@ import { registerEventRoutes } from './events.js';
 import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resources.js';
 import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
+import { registerRbacRoutes } from './rbac-routes.js';
 import { registerHealthRoute } from './health.js';
 import { registerRedaction } from '../redaction.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
@@ -39,5 +40,6 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerNamespaceRoutes(app, deps);
   registerApiKeyRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerRbacRoutes(app, deps);
   return app;
 }
