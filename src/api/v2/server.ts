@@ -7,6 +7,7 @@ import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resour
 import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
 import { registerRbacRoutes } from './rbac-routes.js';
+import { registerAuthProviderRoutes } from '../enterprise/authproviders.js';
 import { registerHealthRoute } from './health.js';
 import { registerRedaction } from '../redaction.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
@@ -41,5 +42,6 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerApiKeyRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerRbacRoutes(app, deps);
+  registerAuthProviderRoutes(app, deps);
   return app;
 }
