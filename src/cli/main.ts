@@ -10,6 +10,7 @@ import { registerSchedule } from './schedule.js';
 import { registerApiKey } from './api-key.js';
 import { registerCompile } from './compile.js';
 import { registerCreate } from './create.js';
+import { registerLogin } from './login.js';
 import { translateLegacyArgs } from './legacy-args.js';
 
 function version(): string {
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerApiKey(program);
   registerCompile(program);
   registerCreate(program);
+  registerLogin(program);
   return program;
 }
 

@@ -46,12 +46,15 @@ export async function authenticate(deps: V2ApiDeps, request: FastifyRequest): Pr
 }
 
 /** The `/auth` family (reference v2-api §3.1): tokens from basic credentials, refresh, test, logout. */
+/** A new session's (or a refreshed session's) access and refresh tokens, as `/auth` returns them. */
+export async function issueTokens(deps: V2ApiDeps, username: string, groups: string[], sessionId: string = randomUUID()) {
+  const pair = await deps.tokens.issue(username, groups, sessionId, nowS(deps));
+  deps.store.v2.putSession(sessionId, username, pair.refresh_id, nowS(deps) + 12 * 3600, nowS(deps));
+  return { access_token: pair.access_token, expires_at: pair.expires_at, refresh_token: pair.refresh_token };
+}
+
 export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const issue = async (username: string, groups: string[], sessionId: string) => {
-    const pair = await deps.tokens.issue(username, groups, sessionId, nowS(deps));
-    deps.store.v2.putSession(sessionId, username, pair.refresh_id, nowS(deps) + 12 * 3600, nowS(deps));
-    return { access_token: pair.access_token, expires_at: pair.expires_at, refresh_token: pair.refresh_token };
-  };
+  const issue = (username: string, groups: string[], sessionId: string) => issueTokens(deps, username, groups, sessionId);
   void dummy();
   const limiter = new LoginLimiter(deps.now);
   // Basic credentials checked under the per-address limit of failed attempts; null after replying.

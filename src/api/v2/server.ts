@@ -8,6 +8,7 @@ import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
 import { registerRbacRoutes } from './rbac-routes.js';
 import { registerAuthProviderRoutes } from '../enterprise/authproviders.js';
+import { registerOidcRoutes } from '../enterprise/oidc.js';
 import { registerHealthRoute } from './health.js';
 import { registerRedaction } from '../redaction.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
@@ -43,5 +44,6 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerUserRoutes(app, deps);
   registerRbacRoutes(app, deps);
   registerAuthProviderRoutes(app, deps);
+  registerOidcRoutes(app, deps);
   return app;
 }
