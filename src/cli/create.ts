@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { CheckbridgeError } from '../errors.js';
 import { apiTarget, request, apiError, apiMessage } from './api-client.js';
-import { readResourceFiles, PATHS } from './resource-files.js';
+import { readResourceFiles, PATHS, CLUSTER_KINDS, clusterPut, clusterDocuments } from './resource-files.js';
 import { enterprisePut, enterpriseList } from './enterprise-resources.js';
 
 type Json = Record<string, any>;
@@ -39,6 +39,8 @@ export function registerCreate(program: Command): void {
               metadata.namespace ||= flags.namespace;
               url = `/api/core/v2/namespaces/${encodeURIComponent(metadata.namespace)}/${PATHS[type]}/${encodeURIComponent(name)}`;
               body = { ...(resource.spec ?? {}), metadata };
+            } else if (CLUSTER_KINDS.has(`${resource.api_version ?? 'core/v2'}.${type || String(resource.Type ?? '')}`)) {
+              ({ url, body } = clusterPut(CLUSTER_KINDS.get(`${resource.api_version ?? 'core/v2'}.${type || String(resource.Type ?? '')}`)!, resource, name));
             } else {
               process.stderr.write(`resource #${index} with name "${name}": unknown type ${resource.api_version ?? 'core/v2'}.${type}\n`);
               failed++;
@@ -59,7 +61,7 @@ export function registerCreate(program: Command): void {
 
   program
     .command('dump')
-    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, namespaces, store/v1.PostgresConfig, or all')
+    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, roles, rolebindings, namespaces, clusterroles, clusterrolebindings, authproviders, store/v1.PostgresConfig, or all')
     .argument('<types>', 'comma-separated types, or all')
     .option('--format <format>', 'yaml or wrapped-json', 'yaml')
     .option('--namespace <ns>', 'namespace', 'default')
@@ -68,12 +70,21 @@ export function registerCreate(program: Command): void {
       const byPath = Object.fromEntries(Object.entries(PATHS).filter(([t]) => !['Check', 'Hook'].includes(t)).map(([type, path]) => [path, type]));
       const wanted = types === 'all' ? ['namespaces', ...Object.keys(byPath)] : types.split(',').map((t) => t.trim().replace(/^core\/v2\./, ''));
       const documents: Json[] = [];
+      const clusterDumps = new Map([...CLUSTER_KINDS].map(([key, kind]) => [kind.dumpName, { key, kind }]));
+      if (types === 'all') wanted.push(...clusterDumps.keys());
       for (const want of wanted) {
         const enterpriseUrl = enterpriseList(want);
         if (enterpriseUrl) {
           const reply = await request(target, 'GET', enterpriseUrl);
           if (reply.status !== 200) throw apiError(reply);
           documents.push(...(JSON.parse(reply.text) as Json[]));
+          continue;
+        }
+        const cluster = clusterDumps.get(want) ?? [...clusterDumps.values()].find(({ key }) => key === want || key.endsWith(`.${want}`));
+        if (cluster) {
+          const reply = await request(target, 'GET', cluster.kind.collection);
+          if (reply.status !== 200) throw apiError(reply);
+          documents.push(...clusterDocuments(cluster.key, cluster.kind, JSON.parse(reply.text) as Json[]));
           continue;
         }
         const path = byPath[want] ? want : Object.entries(byPath).find(([, type]) => type === want)?.[0] ?? (want === 'namespaces' || want === 'Namespace' ? 'namespaces' : null);

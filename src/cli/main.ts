@@ -9,6 +9,7 @@ import { registerSchedule } from './schedule.js';
 import { registerApiKey } from './api-key.js';
 import { registerCompile } from './compile.js';
 import { registerCreate } from './create.js';
+import { registerLogin } from './login.js';
 import { translateLegacyArgs } from './legacy-args.js';
 import { registerVersion, versionText } from './version.js';
 import { registerUpgrade } from './upgrade.js';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerCreate(program);
   registerVersion(program);
   registerUpgrade(program);
+  registerLogin(program);
   return program;
 }
 

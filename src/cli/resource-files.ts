@@ -65,5 +65,35 @@ export function readResourceFiles(path: string): { source: string; resources: Js
 /** URL segment of each namespaced core/v2 kind. */
 export const PATHS: Record<string, string> = {
   CheckConfig: 'checks', Check: 'checks', HookConfig: 'hooks', Hook: 'hooks', EventFilter: 'filters', Handler: 'handlers', Mutator: 'mutators',
-  Pipeline: 'pipelines', Entity: 'entities', Silenced: 'silenced',
+  Pipeline: 'pipelines', Entity: 'entities', Silenced: 'silenced', Role: 'roles', RoleBinding: 'rolebindings',
 };
+
+/** Cluster-wide kinds by `api_version.type`: their collection URL, the dump name, and whether the API takes them wrapped. */
+export interface ClusterKind {
+  readonly collection: string;
+  readonly dumpName: string;
+  readonly wrapped: boolean;
+}
+const PROVIDERS = '/api/enterprise/authentication/v2/authproviders';
+export const CLUSTER_KINDS: ReadonlyMap<string, ClusterKind> = new Map([
+  ['core/v2.ClusterRole', { collection: '/api/core/v2/clusterroles', dumpName: 'clusterroles', wrapped: false }],
+  ['core/v2.ClusterRoleBinding', { collection: '/api/core/v2/clusterrolebindings', dumpName: 'clusterrolebindings', wrapped: false }],
+  ['authentication/v2.ldap', { collection: PROVIDERS, dumpName: 'authproviders', wrapped: true }],
+  ['authentication/v2.ad', { collection: PROVIDERS, dumpName: 'authproviders', wrapped: true }],
+  ['authentication/v2.oidc', { collection: PROVIDERS, dumpName: 'authproviders', wrapped: true }],
+]);
+
+/** The PUT of one cluster-wide resource: core/v2 flat with its metadata; providers wrapped, `Type` with a capital T (spec 4.1). */
+export function clusterPut(kind: ClusterKind, resource: Json, name: string): { url: string; body: Json } {
+  const url = `${kind.collection}/${encodeURIComponent(name)}`;
+  if (!kind.wrapped) return { url, body: { ...(resource.spec ?? {}), metadata: { ...(resource.metadata ?? {}) } } };
+  const { type, Type, ...rest } = resource;
+  return { url, body: { ...rest, Type: Type ?? type } };
+}
+
+/** Dumped documents of a cluster-wide list: core/v2 items wrapped here, providers as the API gives them. */
+export function clusterDocuments(key: string, kind: ClusterKind, items: Json[]): Json[] {
+  if (kind.wrapped) return items;
+  const [apiVersion, type] = key.split('.') as [string, string];
+  return items.map(({ metadata, ...spec }) => ({ type, api_version: apiVersion, metadata, spec }));
+}

@@ -51,6 +51,14 @@ export const RESOURCE_FIELDS: ReadonlyMap<string, FieldSet> = new Map([
   ['mutators', fieldSet('mutator', { name, namespace, runtime_assets: (m) => m.runtime_assets ?? [] })],
   ['silenced', fieldSet('silenced', { name, namespace, check: (s) => s.check, creator: (s) => s.creator, expire_on_resolve: (s) => bool(s.expire_on_resolve), subscription: (s) => s.subscription })],
   ['pipelines', fieldSet('pipeline', { name, namespace })],
+  ['roles', fieldSet('role', { name, namespace })],
+  ['rolebindings', fieldSet('rolebinding', { name, namespace, 'role_ref.name': (b) => b.role_ref?.name, 'role_ref.type': (b) => b.role_ref?.type })],
+]);
+
+/** The cluster-wide RBAC kinds. */
+export const RBAC_FIELDS: ReadonlyMap<string, FieldSet> = new Map([
+  ['clusterroles', fieldSet('clusterrole', { name })],
+  ['clusterrolebindings', fieldSet('clusterrolebinding', { name, 'role_ref.name': (b) => b.role_ref?.name, 'role_ref.type': (b) => b.role_ref?.type })],
 ]);
 
 export const NAMESPACE_FIELDS = fieldSet('namespace', { name: (n) => n.name }, () => ({}));

@@ -5,7 +5,7 @@ import type { EventStoreRouter } from '../../store/postgres/event-router.js';
 
 const BASE = '/api/enterprise/store/v1/provider';
 /** Admin-only route patterns (access.ts): the event store is cluster-wide. */
-export const STORE_ROUTES = [BASE, `${BASE}/:name`];
+
 
 /**
  * `PostgresConfig` (spec 2.5, reference v2-api §6.1): GET lists or reads, PUT creates or replaces (strict: only after

@@ -1,21 +1,48 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
-import { ADMIN_GROUP, fail, setCaller, type V2ApiDeps } from './context.js';
+import { fail, setCaller, type V2ApiDeps } from './context.js';
+import { authorize, type Verb } from '../../auth/rbac.js';
+import { rbacView } from './rbac-store.js';
 import { authenticate } from './auth.js';
-import { STORE_ROUTES } from '../enterprise/store.js';
 
-/** Routes anyone may call (the matched route's pattern, not the request's URL): health, metrics, the login family and the dashboard's page (its data needs a login). */
+/**
+ * Routes anyone may call (the matched route's pattern, not the request's URL): health, metrics, the login family and
+ * the dashboard's static page (every piece of data it shows comes through authenticated routes).
+ */
 const ANONYMOUS = new Set(['/health', '/metrics', '/auth', '/auth/test', '/auth/token', '/auth/logout', '/', '/assets/:file']);
+// The single-sign-on redirects: the browser arrives without credentials, the flow itself authenticates.
+const OIDC_FLOW = '/api/enterprise/authentication/v2/oidc/';
 
-/** Routes only cluster admins may call: API keys are cluster-wide (spec 5.3), and so is managing users. */
-const ADMIN_ONLY = new Set(['POST /api/core/v2/users', 'GET /api/core/v2/users', 'PUT /api/core/v2/users/:name', 'DELETE /api/core/v2/users/:name']);
-const isAdminOnly = (method: string, pattern: string) =>
-  pattern === '/api/core/v2/apikeys' || pattern.startsWith('/api/core/v2/apikeys/') || ADMIN_ONLY.has(`${method} ${pattern}`) || STORE_ROUTES.includes(pattern);
+export type Access = 'anonymous' | 'rbac';
 
-export type Access = 'anonymous' | 'user' | 'admin';
+export function accessOf(pattern: string): Access {
+  return ANONYMOUS.has(pattern) || pattern.startsWith(OIDC_FLOW) ? 'anonymous' : 'rbac';
+}
 
-export function accessOf(method: string, pattern: string): Access {
-  if (ANONYMOUS.has(pattern)) return 'anonymous';
-  return isAdminOnly(method, pattern) ? 'admin' : 'user';
+/** What a route acts on, read from its pattern: the RBAC resource, the namespace and name parameters, the verb. */
+export interface RouteTarget {
+  readonly resource: string;
+  readonly namespaceParam: string | null;
+  readonly nameParams: readonly string[];
+  readonly verb: Verb;
+  /** A user may read themselves and change their own password whatever their roles (Sensu Go's localselfuser). */
+  readonly self: boolean;
+}
+
+const SELF = new Set(['GET /api/core/v2/users/:name', 'PUT /api/core/v2/users/:name/password']);
+
+export function targetOf(method: string, pattern: string): RouteTarget {
+  let rest = pattern.split('/').filter(Boolean);
+  // /api/<group>/<version>/… and /api/enterprise/<group>/<version>/…
+  if (rest[0] === 'api') rest = rest.slice(rest[1] === 'enterprise' ? 4 : 3);
+  const namespaced = rest[0] === 'namespaces' && rest[1]?.startsWith(':') && rest.length > 2;
+  const namespaceParam = namespaced ? rest[1]!.slice(1) : null;
+  if (namespaced) rest = rest.slice(2);
+  const resource = rest[0] ?? '*';
+  const nameParams = rest.slice(1).filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+  // `GET …/events/:entity` lists that entity's events (reference v2-api §3.2).
+  const named = nameParams.length > 0 && !(resource === 'events' && nameParams.length === 1);
+  const verb: Verb = method === 'GET' || method === 'HEAD' ? (named ? 'get' : 'list') : method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : 'update';
+  return { resource, namespaceParam, nameParams, verb, self: SELF.has(`${method === 'HEAD' ? 'GET' : method} ${pattern}`) };
 }
 
 /**
@@ -39,7 +66,7 @@ export function unsafeTarget(rawUrl: string): string | null {
   return null;
 }
 
-function guard(deps: V2ApiDeps, access: Exclude<Access, 'anonymous'>): onRequestHookHandler {
+function guard(deps: V2ApiDeps, targets: ReadonlyMap<string, RouteTarget>): onRequestHookHandler {
   return async function authorise(request: FastifyRequest, reply: FastifyReply) {
     const caller = await authenticate(deps, request);
     if (!caller) {
@@ -47,7 +74,13 @@ function guard(deps: V2ApiDeps, access: Exclude<Access, 'anonymous'>): onRequest
       return fail(reply, 'unauthenticated', header.startsWith('Bearer ') || header.startsWith('Key ') ? 'invalid credentials' : 'bad credentials');
     }
     setCaller(request, caller);
-    if (access === 'admin' && !caller.groups.includes(ADMIN_GROUP)) return fail(reply, 'forbidden', 'unauthorized to perform action');
+    const target = targets.get(request.method)!;
+    const params = request.params as Record<string, string>;
+    const name = target.nameParams.length > 0 ? target.nameParams.map((p) => params[p]).join('/') : null;
+    if (target.self && name === caller.username) return;
+    const namespace = target.namespaceParam === null ? null : params[target.namespaceParam]!;
+    const decision = authorize(rbacView(deps.store.v2), caller.username, caller.groups, target.verb, target.resource, namespace, target.verb === 'list' ? null : name);
+    if (!decision.allowed) return fail(reply, 'forbidden', decision.reason);
   };
 }
 
@@ -56,18 +89,14 @@ function guard(deps: V2ApiDeps, access: Exclude<Access, 'anonymous'>): onRequest
  * router matched, after decoding, so no spelling of a URL can reach a handler without it. Call before adding routes.
  */
 export function enforceAccess(app: FastifyInstance, deps: V2ApiDeps): void {
-  const hooks = { user: guard(deps, 'user'), admin: guard(deps, 'admin') };
   app.addHook('onRequest', async (request, reply) => {
     const problem = unsafeTarget(request.raw.url ?? '');
     if (problem) return fail(reply, 'invalid', problem);
   });
   app.addHook('onRoute', (route: RouteOptions) => {
-    const methods = [route.method].flat();
-    const levels = new Set(methods.map((method) => accessOf(method, route.url)));
-    // One route answering several methods must not mix levels: the strictest applies to all.
-    const access: Access = levels.has('admin') ? 'admin' : levels.has('user') ? 'user' : 'anonymous';
-    if (access === 'anonymous') return;
+    if (accessOf(route.url) === 'anonymous') return;
+    const targets = new Map([route.method].flat().map((method) => [method, targetOf(method, route.url)] as const));
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [hooks[access], ...existing] as onRequestHookHandler[];
+    route.onRequest = [guard(deps, targets), ...existing] as onRequestHookHandler[];
   });
 }

@@ -4,6 +4,7 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { LoginLimiter } from '../../auth/login-limiter.js';
 import { hashApiKey } from '../../auth/tokens.js';
 import { nowS, type Caller, type V2ApiDeps } from './context.js';
+import { directoryLogin, isActive } from '../../auth/providers/external-login.js';
 
 const text = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/plain; charset=utf-8').send(body);
 
@@ -34,44 +35,49 @@ export async function authenticate(deps: V2ApiDeps, request: FastifyRequest): Pr
     const claims = await deps.tokens.verify(header.slice(7), 'access', { nowS: nowS(deps) });
     if (!claims || !deps.store.v2.getSession(claims.session_id)) return null;
     const user = deps.store.v2.getUser(claims.sub);
-    return user && !user.disabled ? { username: claims.sub, groups: (user.groups ?? []) as string[], viaKey: false } : null;
+    return isActive(deps.store.v2, user) ? { username: claims.sub, groups: (user.groups ?? []) as string[], viaKey: false } : null;
   }
   if (header.startsWith('Key ')) {
     const key = deps.store.v2.getApiKey(hashApiKey(header.slice(4).trim()));
     const user = key ? deps.store.v2.getUser(key.username) : null;
-    return key && user && !user.disabled ? { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true } : null;
+    return key && isActive(deps.store.v2, user) ? { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true } : null;
   }
   return null;
 }
 
 /** The `/auth` family (reference v2-api §3.1): tokens from basic credentials, refresh, test, logout. */
+/** A new session's (or a refreshed session's) access and refresh tokens, as `/auth` returns them. */
+export async function issueTokens(deps: V2ApiDeps, username: string, groups: string[], sessionId: string = randomUUID()) {
+  const pair = await deps.tokens.issue(username, groups, sessionId, nowS(deps));
+  deps.store.v2.putSession(sessionId, username, pair.refresh_id, nowS(deps) + 12 * 3600, nowS(deps));
+  return { access_token: pair.access_token, expires_at: pair.expires_at, refresh_token: pair.refresh_token };
+}
+
 export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const issue = async (username: string, groups: string[], sessionId: string) => {
-    const pair = await deps.tokens.issue(username, groups, sessionId, nowS(deps));
-    deps.store.v2.putSession(sessionId, username, pair.refresh_id, nowS(deps) + 12 * 3600, nowS(deps));
-    return { access_token: pair.access_token, expires_at: pair.expires_at, refresh_token: pair.refresh_token };
-  };
+  const issue = (username: string, groups: string[], sessionId: string) => issueTokens(deps, username, groups, sessionId);
   void dummy();
   const limiter = new LoginLimiter(deps.now);
   // Basic credentials checked under the per-address limit of failed attempts; null after replying.
-  const login = async (request: FastifyRequest, reply: FastifyReply, refusal: string) => {
+  // `/auth` also asks the directories (LDAP, AD) after the local users; `/auth/test` only the local users (reference §3.1).
+  const login = async (request: FastifyRequest, reply: FastifyReply, refusal: string, directories: boolean) => {
     const wait = limiter.retryAfter(request.ip);
     if (wait > 0) {
       text(reply.header('Retry-After', String(wait)), 429, 'too many failed login attempts\n');
       return null;
     }
     const credentials = basic(request);
-    const user = credentials && (await checkPassword(deps, credentials.user, credentials.password));
-    if (user) return { name: credentials.user, user };
+    const local = credentials && (await checkPassword(deps, credentials.user, credentials.password));
+    const user = local || (credentials && directories ? await directoryLogin(deps.store.v2, deps.logger, credentials.user, credentials.password) : null);
+    if (credentials && user) return { name: String(user.username ?? credentials.user), user };
     if (credentials) limiter.recordFailure(request.ip);
     text(reply, 401, credentials ? refusal : 'Request unauthorized\n');
     return null;
   };
   app.get('/auth', async (request, reply) => {
-    const found = await login(request, reply, 'Unauthorized\n');
+    const found = await login(request, reply, 'Unauthorized\n', true);
     return found ? issue(found.name, (found.user.groups ?? []) as string[], randomUUID()) : reply;
   });
-  app.get('/auth/test', async (request, reply) => ((await login(request, reply, 'Request unauthorized\n')) ? reply.code(200).send() : reply));
+  app.get('/auth/test', async (request, reply) => ((await login(request, reply, 'Request unauthorized\n', false)) ? reply.code(200).send() : reply));
   // Refresh: an access token (expired or not) and its session's current refresh token; reuse ends the session.
   const refreshed = async (request: FastifyRequest, reply: FastifyReply, logout: boolean) => {
     const header = request.headers.authorization ?? '';
@@ -91,7 +97,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
       return reply.code(200).send();
     }
     const user = deps.store.v2.getUser(refresh.sub);
-    if (!user || user.disabled) return text(reply, 401, 'Unauthorized\n');
+    if (!isActive(deps.store.v2, user)) return text(reply, 401, 'Unauthorized\n');
     return issue(refresh.sub, (user.groups ?? []) as string[], refresh.session_id);
   };
   app.post('/auth/token', (request, reply) => refreshed(request, reply, false));

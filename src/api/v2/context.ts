@@ -37,8 +37,6 @@ export interface Caller {
   readonly viaKey: boolean;
 }
 
-export const ADMIN_GROUP = 'cluster-admins';
-
 /** Error codes and statuses of the v2 API (reference v2-api §2.3). */
 export const ERRORS = {
   internal: { code: 0, status: 500 },

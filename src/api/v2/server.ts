@@ -6,6 +6,9 @@ import { registerEventRoutes } from './events.js';
 import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resources.js';
 import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
+import { registerRbacRoutes } from './rbac-routes.js';
+import { registerAuthProviderRoutes } from '../enterprise/authproviders.js';
+import { registerOidcRoutes } from '../enterprise/oidc.js';
 import { registerHealthRoute } from './health.js';
 import { registerDashboard } from '../dashboard/index.js';
 import { registerStoreRoutes } from '../enterprise/store.js';
@@ -47,5 +50,8 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerUserRoutes(app, deps);
   if (deps.dashboard) registerDashboard(app, deps, deps.dashboard);
   if (deps.postgres) registerStoreRoutes(app, deps, deps.postgres);
+  registerRbacRoutes(app, deps);
+  registerAuthProviderRoutes(app, deps);
+  registerOidcRoutes(app, deps);
   return app;
 }

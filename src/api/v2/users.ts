@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { fail, callerOf, ADMIN_GROUP, NAME, type V2ApiDeps } from './context.js';
+import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { listResponse } from './listing.js';
 import { USER_FIELDS } from '../../v2/resource-fields.js';
@@ -12,8 +12,8 @@ const view = (user: Json) => ({ username: user.username, groups: user.groups ?? 
 const passwordProblem = (password: unknown) => (typeof password !== 'string' || password.length < 8 ? 'password must be at least 8 characters' : null);
 
 /**
- * Local users (reference v2-api §3): admins list, create (POST, or PUT create-or-update) and disable them (DELETE);
- * a user may read themselves and change their own password. A change of password or a disabling ends the user's sessions.
+ * Local users (reference v2-api §3): whoever RBAC lets (cluster-wide `users`) lists, creates (POST, or PUT
+ * create-or-update) and disables them (DELETE); a user may always read themselves and change their own password (access.ts). A change of password or a disabling ends the user's sessions.
  */
 export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const v2 = deps.store.v2;
@@ -48,8 +48,6 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
   app.get('/api/core/v2/users', (request, reply) => listResponse(request, reply, v2.listUsers().map(view), USER_FIELDS, (u) => String(u.username)));
   app.get('/api/core/v2/users/:name', (request, reply) => {
     const name = (request.params as { name: string }).name;
-    const caller = callerOf(request);
-    if (caller.username !== name && !caller.groups.includes(ADMIN_GROUP)) return fail(reply, 'forbidden', 'unauthorized to perform action');
     const user = v2.getUser(name);
     return user ? view(user) : fail(reply, 'notFound', 'not found');
   });
@@ -65,8 +63,6 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
   });
   app.put('/api/core/v2/users/:name/password', async (request, reply) => {
     const name = (request.params as { name: string }).name;
-    const caller = callerOf(request);
-    if (caller.username !== name && !caller.groups.includes(ADMIN_GROUP)) return fail(reply, 'forbidden', 'unauthorized to perform action');
     const user = v2.getUser(name);
     if (!user) return fail(reply, 'notFound', 'not found');
     const body = request.body as { password?: unknown } | null;

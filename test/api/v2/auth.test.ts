@@ -46,6 +46,7 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
   const location = grant.headers.get('location')!;
   assert.match(location, /^\/api\/core\/v2\/apikeys\/[0-9a-f-]{36}$/);
   const aliceKey = `Key ${location.split('/').pop()}`;
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/rolebindings/dev-edit`, 'PUT', token, { subjects: [{ type: 'Group', name: 'dev' }], role_ref: { type: 'ClusterRole', name: 'edit' } })).status, 201);
   assert.equal((await call(`${v2}/api/core/v2/apikeys`, 'POST', token, { username: 'ghost' })).body.message, 'user does not exist');
   assert.match((await call(`${v2}/api/core/v2/apikeys`, 'POST', token, { username: 'ldap-bob' })).body.message, /external authentication providers/);
   const adminKey = `Key ${(await call(`${v2}/api/core/v2/apikeys`, 'POST', token, { username: 'admin' })).headers.get('location')!.split('/').pop()}`;
@@ -64,7 +65,7 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
   // Alice: namespaced resources yes, key management no (403); her key survives a password change.
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', aliceKey)).status, 200);
   assert.equal((await call(`${v2}/api/core/v2/apikeys`, 'GET', aliceKey)).status, 403);
-  assert.deepEqual((await call(`${v2}/api/core/v2/apikeys`, 'GET', aliceKey)).body, { message: 'unauthorized to perform action', code: 4 });
+  assert.deepEqual((await call(`${v2}/api/core/v2/apikeys`, 'GET', aliceKey)).body, { message: 'unauthorized to perform action: user "alice" may not list apikeys (cluster-wide)', code: 4 });
   assert.equal((await call(`${v2}/api/core/v2/users/alice/password`, 'PUT', aliceKey, { password: 'alice-pass-2' })).status, 204);
   assert.equal((await getJson(`${v2}/auth/test`, { headers: basic('alice', 'alice-pass-2') })).status, 200);
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', aliceKey)).status, 200, 'the key outlives the password');

@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fail, type V2ApiDeps } from '../v2/context.js';
+import { issueTokens } from '../v2/auth.js';
+import { getProvider, listProviders } from '../../auth/providers/store.js';
+import { recordExternalUser } from '../../auth/providers/external-login.js';
+import { OidcFlows, authorizeUrl, completeSignIn } from '../../auth/providers/oidc.js';
+
+const OIDC = '/api/enterprise/authentication/v2/oidc';
+export const CALLBACK_PATH = `${OIDC}/callback`;
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// JSON inside <script>: no `<` can close the element early.
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** The library's message with the claim or check it names (`exp`, `aud`, `nonce`, a signature). */
+function refusalReason(error: unknown): string {
+  const e = error as { message?: string; code?: string; cause?: { claim?: string; message?: string } };
+  const detail = e.cause?.claim ? ` (${e.cause.claim})` : e.cause?.message ? ` (${e.cause.message})` : '';
+  return `${e.message ?? String(error)}${detail}`;
+}
+
+/** Only a loopback address may receive tokens (the CLI waiting on its own port): never an arbitrary site. */
+function loopback(returnTo: string): string | null {
+  if (!URL.canParse(returnTo)) return null;
+  const url = new URL(returnTo);
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.port !== '' && !url.username && !url.password ? url.href : null;
+}
+
+function page(reply: FastifyReply, status: number, title: string, body: string, formAction = "'none'") {
+  return reply
+    .code(status)
+    .header('Cache-Control', 'no-store')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('Content-Security-Policy', `default-src 'none'; script-src 'unsafe-inline'; form-action ${formAction}`)
+    .type('text/html; charset=utf-8')
+    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>\n`);
+}
+
+/**
+ * Single sign-on with OpenID Connect (spec 5.5): `authorize` sends the browser to the provider (authorization code
+ * with PKCE), `callback` takes the code back, validates the ID token and answers with a page holding the tokens: as
+ * JSON for the dashboard (`#checkbridge-tokens`, also posted to the opener), or posted to the CLI's loopback port.
+ */
+export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
+  const flows = new OidcFlows(deps.now);
+  app.get(`${OIDC}/authorize`, async (request, reply) => {
+    const query = request.query as { provider?: string; return_to?: string };
+    const oidc = listProviders(deps.store.v2).filter((p) => p.type === 'oidc');
+    const provider = typeof query.provider === 'string' ? oidc.find((p) => p.metadata.name === query.provider) : oidc.length === 1 ? oidc[0] : undefined;
+    if (!provider) return fail(reply, typeof query.provider === 'string' || oidc.length === 0 ? 'notFound' : 'invalid', typeof query.provider === 'string' || oidc.length === 0 ? 'no such OIDC provider' : 'several OIDC providers: choose one with ?provider=');
+    const returnTo = query.return_to === undefined ? null : loopback(String(query.return_to));
+    if (query.return_to !== undefined && !returnTo) return fail(reply, 'invalid', 'return_to must be an http URL on a loopback address with a port');
+    const spec = provider.spec as { redirect_uri: string };
+    const redirectUri = spec.redirect_uri || `${request.protocol}://${request.headers.host}${CALLBACK_PATH}`;
+    let url: URL;
+    try {
+      url = await authorizeUrl(provider, flows, redirectUri, returnTo);
+    } catch (error) {
+      deps.logger.warn({ provider: provider.metadata.name, reason: (error as Error).message }, 'OIDC discovery failed');
+      return fail(reply, 'internal', 'the identity provider could not be reached');
+    }
+    return reply.redirect(url.href, 302);
+  });
+
+  app.get(CALLBACK_PATH, async (request: FastifyRequest, reply) => {
+    const query = request.query as { state?: string; error?: string; error_description?: string };
+    const flow = typeof query.state === 'string' ? flows.take(query.state) : null;
+    if (!flow) return page(reply, 400, 'Sign-in failed', '<p>Unknown or expired sign-in: start again.</p>');
+    const provider = getProvider(deps.store.v2, flow.provider);
+    if (!provider) return page(reply, 401, 'Sign-in failed', '<p>The provider no longer exists.</p>');
+    if (typeof query.error === 'string') return page(reply, 401, 'Sign-in failed', `<p>${escapeHtml(query.error)}: ${escapeHtml(String(query.error_description ?? ''))}</p>`);
+    const callbackUrl = new URL(flow.redirectUri);
+    callbackUrl.search = request.url.split('?')[1] ?? '';
+    let identity;
+    try {
+      identity = await completeSignIn(provider, flow, callbackUrl, query.state!);
+    } catch (error) {
+      const reason = refusalReason(error);
+      deps.logger.warn({ provider: provider.metadata.name, reason }, 'OIDC sign-in refused');
+      return page(reply, 401, 'Sign-in failed', `<p>The sign-in was refused: ${escapeHtml(reason)}</p>`);
+    }
+    const user = recordExternalUser(deps.store.v2, deps.logger, provider, identity.name, identity.groups);
+    if (!user) return page(reply, 401, 'Sign-in failed', '<p>This account may not sign in here.</p>');
+    const tokens = await issueTokens(deps, String(user.username), user.groups as string[]);
+    if (flow.returnTo) {
+      const origin = new URL(flow.returnTo).origin;
+      const inputs = Object.entries(tokens).map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(String(v))}">`).join('');
+      return page(reply, 200, 'Signed in', `<form id="checkbridge-return" method="post" action="${escapeHtml(flow.returnTo)}">${inputs}<button type="submit">Continue</button></form><script>document.getElementById('checkbridge-return').submit()</script>`, origin);
+    }
+    return page(reply, 200, 'Signed in', `<p>Signed in as ${escapeHtml(String(user.username))}.</p><script type="application/json" id="checkbridge-tokens">${scriptJson(tokens)}</script><script>if (window.opener) window.opener.postMessage(JSON.parse(document.getElementById('checkbridge-tokens').textContent), location.origin)</script>`);
+  });
+}

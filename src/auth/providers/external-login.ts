@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { V2Store } from '../../store/index.js';
+import { listProviders, getProvider } from './store.js';
+import { ldapAuthenticate } from './ldap.js';
+import type { LdapSpec, Provider } from './provider-spec.js';
+
+type Json = Record<string, any>;
+
+/** A user of an external provider is recorded by name with that provider, never with a password. */
+export const isExternal = (user: Json) => typeof user.provider === 'string' && user.provider !== '' && user.provider !== 'basic';
+
+/** Not disabled, and, for an external user, their provider still configured (spec 5.4: deleting it ends their access). */
+export function isActive(v2: V2Store, user: Json | null): user is Json {
+  return Boolean(user && !user.disabled && (!isExternal(user) || getProvider(v2, String(user.provider))));
+}
+
+/**
+ * Records a user authenticated by `provider`: `username_prefix + name` with `groups_prefix + group`. Refused (null)
+ * when the name belongs to a local user (a directory must not take over a local account) or is disabled.
+ */
+export function recordExternalUser(v2: V2Store, logger: Logger, provider: Provider, name: string, groups: string[]): Json | null {
+  const spec = provider.spec as { username_prefix: string; groups_prefix: string };
+  const username = spec.username_prefix + name;
+  const existing = v2.getUser(username);
+  if (existing && !isExternal(existing)) {
+    logger.warn({ user: username, provider: provider.metadata.name }, 'external login refused: a local user has that name');
+    return null;
+  }
+  if (existing?.disabled) return null;
+  const user = { username, groups: groups.map((g) => spec.groups_prefix + g), disabled: false, provider: provider.metadata.name, provider_type: provider.type };
+  v2.putUser(username, user);
+  return user;
+}
+
+/** Basic credentials checked against each LDAP or AD provider in name order; the user record, or null. */
+export async function directoryLogin(v2: V2Store, logger: Logger, name: string, password: string): Promise<Json | null> {
+  for (const provider of listProviders(v2).filter((p) => p.type === 'ldap' || p.type === 'ad')) {
+    const found = await ldapAuthenticate(provider.type, provider.spec as LdapSpec, name, password, (server, reason) => logger.info({ provider: provider.metadata.name, server, user: name, reason }, 'LDAP authentication failed'));
+    if (found) return recordExternalUser(v2, logger, provider, found.name, found.groups);
+  }
+  return null;
+}

@@ -1,0 +1,101 @@
+import * as client from 'openid-client';
+import type { OidcSpec, Provider } from './provider-spec.js';
+
+/** One sign-in in progress: what the callback needs to check the answer (PKCE verifier, state, nonce). */
+export interface OidcFlow {
+  readonly provider: string;
+  readonly verifier: string;
+  readonly nonce: string;
+  readonly redirectUri: string;
+  /** A loopback address (the CLI's) the tokens are handed to, if any. */
+  readonly returnTo: string | null;
+  readonly expiresAt: number;
+}
+
+// Ten minutes to sign in; bounded so that unfinished flows cannot grow memory without end.
+const FLOW_TTL_MS = 10 * 60_000;
+const MAX_FLOWS = 10_000;
+
+/** Flows by their `state`; each is taken once. */
+export class OidcFlows {
+  private readonly flows = new Map<string, OidcFlow>();
+
+  constructor(private readonly now: () => number) {}
+
+  add(flow: Omit<OidcFlow, 'expiresAt'>): string {
+    for (const [state, f] of this.flows) if (f.expiresAt <= this.now() || this.flows.size >= MAX_FLOWS) this.flows.delete(state);
+    const state = client.randomState();
+    this.flows.set(state, { ...flow, expiresAt: this.now() + FLOW_TTL_MS });
+    return state;
+  }
+
+  take(state: string): OidcFlow | null {
+    const flow = this.flows.get(state);
+    this.flows.delete(state);
+    return flow && flow.expiresAt > this.now() ? flow : null;
+  }
+}
+
+// Plain HTTP only to an identity provider on this machine (tests, a local proxy); anywhere else it must be HTTPS.
+const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+
+const discovered = new Map<string, Promise<client.Configuration>>();
+
+/** The provider's discovered configuration (issuer, endpoints, JWKS), cached per provider settings. */
+function configuration(spec: OidcSpec): Promise<client.Configuration> {
+  const key = JSON.stringify([spec.server, spec.client_id, spec.client_secret]);
+  let config = discovered.get(key);
+  if (!config) {
+    const server = new URL(spec.server);
+    // Non-repudiation checks: the ID token's signature is verified against the provider's JWKS, not only trusted from TLS.
+    const execute = [client.enableNonRepudiationChecks, ...(isLoopback(server) ? [client.allowInsecureRequests] : [])];
+    config = client.discovery(server, spec.client_id, spec.client_secret, undefined, { execute, timeout: 10 });
+    // A failed discovery is not kept: the next sign-in tries again.
+    config.catch(() => discovered.delete(key));
+    discovered.set(key, config);
+  }
+  return config;
+}
+
+/** Where to send the browser: the provider's authorization endpoint with PKCE (S256), state and nonce. */
+export async function authorizeUrl(provider: Provider, flows: OidcFlows, redirectUri: string, returnTo: string | null): Promise<URL> {
+  const spec = provider.spec as OidcSpec;
+  const config = await configuration(spec);
+  const verifier = client.randomPKCECodeVerifier();
+  const nonce = client.randomNonce();
+  const state = flows.add({ provider: provider.metadata.name, verifier, nonce, redirectUri, returnTo });
+  const scopes = ['openid', ...spec.additional_scopes, ...(spec.disable_offline_access ? [] : ['offline_access'])];
+  return client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: [...new Set(scopes)].join(' '),
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    // offline_access is only granted with consent (OpenID Connect Core 11).
+    ...(spec.disable_offline_access ? {} : { prompt: 'consent' }),
+  });
+}
+
+/** The signed-in user's name and groups (without prefixes) from the validated ID token. */
+export interface OidcIdentity {
+  readonly name: string;
+  readonly groups: string[];
+}
+
+/**
+ * Exchanges the code (with the PKCE verifier) and validates the ID token: signature through the provider's JWKS,
+ * issuer, audience, expiry, nonce. Throws with the reason when anything does not hold.
+ */
+export async function completeSignIn(provider: Provider, flow: OidcFlow, callbackUrl: URL, state: string): Promise<OidcIdentity> {
+  const spec = provider.spec as OidcSpec;
+  const config = await configuration(spec);
+  const tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.verifier, expectedNonce: flow.nonce, expectedState: state, idTokenExpected: true }, { redirect_uri: flow.redirectUri });
+  const claims = tokens.claims();
+  if (!claims) throw new Error('the provider returned no ID token');
+  const name = claims[spec.username_claim];
+  if (typeof name !== 'string' || name === '') throw new Error(`the ID token has no ${spec.username_claim} claim`);
+  const raw = spec.groups_claim ? claims[spec.groups_claim] : undefined;
+  const groups = Array.isArray(raw) ? raw.filter((g): g is string => typeof g === 'string') : typeof raw === 'string' ? [raw] : [];
+  return { name, groups };
+}
