@@ -65,5 +65,5 @@ export function readResourceFiles(path: string): { source: string; resources: Js
 /** URL segment of each namespaced core/v2 kind. */
 export const PATHS: Record<string, string> = {
   CheckConfig: 'checks', Check: 'checks', HookConfig: 'hooks', Hook: 'hooks', EventFilter: 'filters', Handler: 'handlers', Mutator: 'mutators',
-  Pipeline: 'pipelines', Entity: 'entities', Silenced: 'silenced',
+  Pipeline: 'pipelines', Entity: 'entities', Silenced: 'silenced', Asset: 'assets',
 };

@@ -51,6 +51,7 @@ export const RESOURCE_FIELDS: ReadonlyMap<string, FieldSet> = new Map([
   ['mutators', fieldSet('mutator', { name, namespace, runtime_assets: (m) => m.runtime_assets ?? [] })],
   ['silenced', fieldSet('silenced', { name, namespace, check: (s) => s.check, creator: (s) => s.creator, expire_on_resolve: (s) => bool(s.expire_on_resolve), subscription: (s) => s.subscription })],
   ['pipelines', fieldSet('pipeline', { name, namespace })],
+  ['assets', fieldSet('asset', { name, namespace, filters: (a) => a.filters ?? [] })],
 ]);
 
 export const NAMESPACE_FIELDS = fieldSet('namespace', { name: (n) => n.name }, () => ({}));
