@@ -61,10 +61,14 @@ export async function stopAllGroups(graceMs = KILL_GRACE_MS): Promise<void> {
   await Promise.all([...liveGroups].map((pid) => stopGroup(pid, graceMs)));
 }
 
+// A plain copy of this process's environment, taken once: spreading process.env itself costs ~0.1 ms a command.
+let inherited: NodeJS.ProcessEnv | null = null;
+
 /** The command's environment: this process's, the overlay, then the prepended directories (no empty entry left behind). */
 export function environmentOf(options: SpawnOptions): NodeJS.ProcessEnv {
   if (!options.env && !options.prepend) return process.env;
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  inherited ??= { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...inherited, ...options.env };
   for (const key of ['PATH', 'LD_LIBRARY_PATH', 'CPATH'] as const) {
     const dirs = options.prepend?.[key] ?? [];
     if (dirs.length > 0) env[key] = [...dirs, env[key]].filter(Boolean).join(':');

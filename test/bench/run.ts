@@ -6,6 +6,7 @@ import { benchHandlers } from './handlers.bench.js';
 import { benchV2Api } from './v2-api.bench.js';
 import { benchBridge } from './bridge.bench.js';
 import { benchCompile } from './compile.bench.js';
+import { benchAssets } from './assets.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -16,6 +17,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   v2: benchV2Api,
   bridge: benchBridge,
   compile: benchCompile,
+  assets: benchAssets,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
