@@ -189,6 +189,7 @@ test('legacy checks, hooks, handlers and mutators run with downloaded assets; fa
     assert.equal(check.status, 127);
     assert.match(check.output, /hello-asset: .*not found/);
     assert.equal(server.hits('/never.tar.gz'), 0);
+    await instance.daemon.waitFor((l) => l.msg === 'asset filters do not match this entity: not installed' && l.asset === 'elsewhere');
   });
 
   await t.test(`builds: a platform filter on ${sibling} does not match ${platform}; platform_family ${family} does`, async () => {
