@@ -17,7 +17,7 @@ export class AssetCache {
   constructor(
     private readonly dir: string,
     private readonly log: Logger,
-    /** checkbridge.assets.trusted_ca_file, read at each download so a reload applies. */
+    /** checkbridge.assets.trusted_ca_file: its path is read at each download, so a reload naming another file applies. */
     private readonly caFile: () => string | undefined,
   ) {}
 
