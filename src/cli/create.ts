@@ -61,7 +61,7 @@ export function registerCreate(program: Command): void {
 
   program
     .command('dump')
-    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, roles, rolebindings, namespaces, clusterroles, clusterrolebindings, authproviders, store/v1.PostgresConfig, or all')
+    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, assets, roles, rolebindings, namespaces, clusterroles, clusterrolebindings, authproviders, store/v1.PostgresConfig, or all')
     .argument('<types>', 'comma-separated types, or all')
     .option('--format <format>', 'yaml or wrapped-json', 'yaml')
     .option('--namespace <ns>', 'namespace', 'default')

@@ -65,7 +65,7 @@ export function readResourceFiles(path: string): { source: string; resources: Js
 /** URL segment of each namespaced core/v2 kind. */
 export const PATHS: Record<string, string> = {
   CheckConfig: 'checks', Check: 'checks', HookConfig: 'hooks', Hook: 'hooks', EventFilter: 'filters', Handler: 'handlers', Mutator: 'mutators',
-  Pipeline: 'pipelines', Entity: 'entities', Silenced: 'silenced', Role: 'roles', RoleBinding: 'rolebindings',
+  Pipeline: 'pipelines', Entity: 'entities', Silenced: 'silenced', Asset: 'assets', Role: 'roles', RoleBinding: 'rolebindings',
 };
 
 /** Cluster-wide kinds by `api_version.type`: their collection URL, the dump name, and whether the API takes them wrapped. */

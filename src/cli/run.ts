@@ -36,6 +36,7 @@ import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { withSourceOptions, sourcesFrom, type SourceFlags } from './sources.js';
 import { LoadedTempfile } from '../config/loaded-tempfile.js';
 import { loggerFrom } from './logging.js';
+import { daemonAssets } from '../assets/index.js';
 
 interface RunFlags extends SourceFlags, ListenerFlags {
   bridgeUrl?: string;
@@ -102,6 +103,7 @@ export function registerRun(program: Command): void {
       let current = settings;
       const transport = new InProcessTransport();
       const intake = new StoreIntake(store, () => current, systemClock, logger);
+      const assets = daemonAssets(stateDir, () => current, logger);
       const handlers = new HandlerPipeline({
         settings: () => current,
         store,
@@ -109,6 +111,7 @@ export function registerRun(program: Command): void {
         now: Date.now,
         spawn: spawner.spawn,
         deleteClient: (name) => removeClient(store, intake, name, Date.now()),
+        assets: assets.legacy,
       });
       const namespace = () => String((current.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
       const bridge = bridgeConfigOf(settings.raw.bridge, flags);
@@ -131,7 +134,7 @@ export function registerRun(program: Command): void {
       }, 1000);
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger });
-      const client = new ClientRole({ clock: systemClock, transport, intake, run, logger });
+      const client = new ClientRole({ clock: systemClock, transport, intake, run, logger, assets: assets.legacy });
       // The client role's keepalive: its settings redacted, with version and timestamp (reference §10.9).
       const register = (s: Settings) => {
         const local = s.client as Record<string, unknown>;
@@ -254,7 +257,7 @@ export function registerRun(program: Command): void {
           spawn: spawner.spawn,
           annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
           metrics: () => prometheusText(bridgeView, Date.now()),
-          runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger).catch((error) => logger.error({ err: error }, 'pipeline failed')),
+          runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger, assets.v2(store.v2, ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
           dashboard: { legacy: api, settings: () => current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener) },
         });
         const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number } } | undefined)?.v2_api ?? {});

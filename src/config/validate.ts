@@ -47,5 +47,31 @@ export function validateSettings(merged: Record<string, unknown>): Violation[] {
     }
   }
   out.push(...fromSchema(['client'], 'client', merged.client));
+  out.push(...assetViolations(merged));
+  return out;
+}
+
+/** checkbridge's `assets` category: each definition's shape, then every `runtime_assets` name defined there. */
+function assetViolations(merged: Record<string, unknown>): Violation[] {
+  const out: Violation[] = [];
+  const assets = merged.assets ?? {};
+  if (!isPlainObject(assets)) return [{ segments: ['assets'], message: 'assets must be a hash' }];
+  for (const [name, definition] of Object.entries(assets)) out.push(...fromSchema(['assets', name], 'asset', definition));
+  const unknown = (segments: string[], definition: unknown) => {
+    const names = isPlainObject(definition) ? definition.runtime_assets : undefined;
+    if (!Array.isArray(names)) return;
+    for (const name of names) {
+      if (typeof name === 'string' && !Object.hasOwn(assets, name)) out.push({ segments: [...segments, 'runtime_assets'], message: `runtime_assets names an unknown asset: ${name} (define it under the top-level assets)` });
+    }
+  };
+  for (const category of ['checks', 'handlers', 'mutators'] as const) {
+    const definitions = merged[category];
+    if (!isPlainObject(definitions)) continue;
+    for (const [key, definition] of Object.entries(definitions)) {
+      unknown([category, key], definition);
+      const hooks = category === 'checks' && isPlainObject(definition) ? definition.hooks : undefined;
+      if (isPlainObject(hooks)) for (const [hook, hookDefinition] of Object.entries(hooks)) unknown([category, key, 'hooks', hook], hookDefinition);
+    }
+  }
   return out;
 }

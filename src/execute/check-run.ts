@@ -3,6 +3,7 @@ import { parseMetrics } from '../metrics/index.js';
 import type { CheckResult } from './result.js';
 import { round3 } from './result.js';
 import { selectHook, runHook, type Runner } from './hooks.js';
+import { withAssets, type AssetResolver } from '../assets/index.js';
 
 export interface CheckRunContext {
   /** The full, unredacted local client: tokens and stdin read it. */
@@ -11,6 +12,8 @@ export interface CheckRunContext {
   readonly now: () => number;
   /** checkbridge.default_timeout: applies when a check has no timeout (off unless set). */
   readonly defaultTimeout?: number | undefined;
+  /** Installs `runtime_assets` and puts them on the command's paths. */
+  readonly assets?: AssetResolver | undefined;
   readonly onMetricError?: (error: { line: number; text: string; reason: string }) => void;
 }
 
@@ -37,14 +40,15 @@ export async function runCheck(request: Record<string, unknown> & { name: string
   const stdinCheck = { ...substituted, ...originals, executed };
   const timeout = typeof substituted.timeout === 'number' ? substituted.timeout : context.defaultTimeout;
   const stdin = substituted.stdin === true ? JSON.stringify({ client: context.client, check: stdinCheck }) : undefined;
-  const spawned = await context.run(String(substituted.command), { timeout, stdin });
+  const spawned = await withAssets(context.run, context.assets, request.runtime_assets)(String(substituted.command), { timeout, stdin });
   const duration = round3((context.now() - started) / 1000);
   const check: Record<string, unknown> = { ...substituted, ...originals, executed, duration, output: spawned.output, status: spawned.status };
 
   const hookName = selectHook(hooks as Record<string, unknown> | undefined, spawned.status);
   if (hookName) {
     const hookDefinitions = hooks as Record<string, Record<string, unknown>>;
-    const ran = await runHook(hookDefinitions[hookName]!, context.client, check, context.now, context.run);
+    const hook = hookDefinitions[hookName]!;
+    const ran = await runHook(hook, context.client, check, context.now, withAssets(context.run, context.assets, hook.runtime_assets));
     check.hooks = { ...hookDefinitions, [hookName]: { ...hookDefinitions[hookName], ...ran } };
   }
 

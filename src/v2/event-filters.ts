@@ -12,16 +12,18 @@ export function isResolution(event: Json): boolean {
 const scripts = new Map<string, Script>();
 
 // Expressions are configuration written by administrators, run in a fresh context with a 100 ms limit; the
-// event is a copy, so an expression cannot change what other filters and handlers see.
-function evaluate(expression: string, event: Json): boolean {
+// scope is a copy, so an expression cannot change what other filters and handlers see.
+export function evaluateExpression(expression: string, scope: Json): boolean {
   let script = scripts.get(expression);
   if (!script) {
     script = new Script(`(${expression})`);
     if (scripts.size > 1000) scripts.clear();
     scripts.set(expression, script);
   }
-  return Boolean(script.runInContext(createContext({ event: structuredClone(event) }), { timeout: 100 }));
+  return Boolean(script.runInContext(createContext(structuredClone(scope)), { timeout: 100 }));
 }
+
+const evaluate = (expression: string, event: Json) => evaluateExpression(expression, { event });
 
 /** A v2 EventFilter: every expression true means it matches; `allow` passes matches, `deny` drops them; outside `when` it does not apply. */
 export function filterAllows(filter: Json, event: Json, nowMs: number): { allowed: boolean; error?: string } {

@@ -51,6 +51,7 @@ export const RESOURCE_FIELDS: ReadonlyMap<string, FieldSet> = new Map([
   ['mutators', fieldSet('mutator', { name, namespace, runtime_assets: (m) => m.runtime_assets ?? [] })],
   ['silenced', fieldSet('silenced', { name, namespace, check: (s) => s.check, creator: (s) => s.creator, expire_on_resolve: (s) => bool(s.expire_on_resolve), subscription: (s) => s.subscription })],
   ['pipelines', fieldSet('pipeline', { name, namespace })],
+  ['assets', fieldSet('asset', { name, namespace, filters: (a) => a.filters ?? [] })],
   ['roles', fieldSet('role', { name, namespace })],
   ['rolebindings', fieldSet('rolebinding', { name, namespace, 'role_ref.name': (b) => b.role_ref?.name, 'role_ref.type': (b) => b.role_ref?.type })],
 ]);

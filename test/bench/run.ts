@@ -7,6 +7,7 @@ import { benchV2Api } from './v2-api.bench.js';
 import { benchBridge } from './bridge.bench.js';
 import { benchCompile } from './compile.bench.js';
 import { benchPostgres } from './postgres.bench.js';
+import { benchAssets } from './assets.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -18,6 +19,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   bridge: benchBridge,
   compile: benchCompile,
   postgres: benchPostgres,
+  assets: benchAssets,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');

@@ -3,6 +3,7 @@ import { fail, callerOf, NAME, eventStoreOf, type V2ApiDeps } from './context.js
 import { listResponse } from './listing.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
+import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 
 type Json = Record<string, any>;
 
@@ -24,11 +25,12 @@ export const KINDS: ResourceKind[] = [
     path: 'handlers',
     type: 'Handler',
     validate: (h) =>
-      !HANDLER_TYPES.includes(h.type) ? `handler type must be one of ${HANDLER_TYPES.join(', ')}`
+      runtimeAssetsProblem(h) ??
+      (!HANDLER_TYPES.includes(h.type) ? `handler type must be one of ${HANDLER_TYPES.join(', ')}`
       : h.type === 'pipe' && typeof h.command !== 'string' ? 'missing command'
       : (h.type === 'tcp' || h.type === 'udp') && !(h.socket?.host && Number.isInteger(h.socket?.port)) ? 'missing socket host or port'
       : h.timeout !== undefined && !(Number.isInteger(h.timeout) && h.timeout >= 0) ? 'timeout must be a non-negative integer'
-      : null,
+      : null),
   },
   {
     path: 'pipelines',
@@ -38,18 +40,20 @@ export const KINDS: ResourceKind[] = [
       : ((p.workflows ?? []) as Json[]).some((w) => !w?.name || !w?.handler?.name) ? 'each workflow needs a name and a handler reference'
       : null,
   },
-  { path: 'mutators', type: 'Mutator', validate: (m) => (typeof m.command !== 'string' && m.type !== 'javascript' ? 'missing command' : null) },
+  { path: 'mutators', type: 'Mutator', validate: (m) => runtimeAssetsProblem(m) ?? (typeof m.command !== 'string' && m.type !== 'javascript' ? 'missing command' : null) },
   {
     path: 'checks',
     type: 'CheckConfig',
     validate: (c) =>
-      typeof c.command !== 'string' || c.command === '' ? 'missing command'
+      runtimeAssetsProblem(c) ??
+      (typeof c.command !== 'string' || c.command === '' ? 'missing command'
       : c.publish === true && !c.cron && !(Number.isInteger(c.interval) && c.interval >= 1) ? 'interval must be greater than or equal to 1 (or set cron)'
       : c.subscriptions !== undefined && c.subscriptions !== null && (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === '')) ? 'subscriptions must be non-empty strings'
       : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0) ? 'ttl must be greater than the check interval'
-      : null,
+      : null),
   },
-  { path: 'hooks', type: 'HookConfig', validate: (h) => (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null) },
+  { path: 'hooks', type: 'HookConfig', validate: (h) => runtimeAssetsProblem(h) ?? (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null) },
+  { path: 'assets', type: 'Asset', validate: assetProblem },
   {
     path: 'filters',
     type: 'EventFilter',

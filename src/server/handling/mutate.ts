@@ -2,6 +2,7 @@ import type { Settings } from '../../config/settings.js';
 import type { SpawnResult, SpawnOptions } from '../../execute/spawn.js';
 import type { EventDraft } from '../event-model.js';
 import type { Handler } from './resolve.js';
+import { withAssets, type AssetResolver } from '../../assets/index.js';
 
 export type Spawner = (command: string, options: SpawnOptions) => Promise<SpawnResult>;
 export type Mutation = { ok: true; data: string } | { ok: false; error: string; output?: string; status?: number };
@@ -14,12 +15,12 @@ export function eventJson(event: EventDraft): string {
 }
 
 /** Legacy mutate_event (reference §13.4): a settings mutator is a pipe; `json` and `only_check_output` are built in. */
-export async function mutateEvent(handler: Handler, event: EventDraft, json: () => string, settings: Settings, spawn: Spawner): Promise<Mutation> {
+export async function mutateEvent(handler: Handler, event: EventDraft, json: () => string, settings: Settings, spawn: Spawner, assets?: AssetResolver): Promise<Mutation> {
   const name = typeof handler.mutator === 'string' ? handler.mutator : 'json';
-  const mutator = settings.mutators[name] as { command?: string; timeout?: number } | undefined;
+  const mutator = settings.mutators[name] as { command?: string; timeout?: number; runtime_assets?: string[] } | undefined;
   if (mutator) {
     if (typeof mutator.command !== 'string') return { ok: false, error: `mutator ${name} has no command` };
-    const run = await spawn(mutator.command, { stdin: json(), timeout: mutator.timeout });
+    const run = await withAssets(spawn, assets, mutator.runtime_assets)(mutator.command, { stdin: json(), timeout: mutator.timeout });
     if (run.status !== 0) return { ok: false, error: 'mutator error', output: run.output, status: run.status };
     return { ok: true, data: run.output };
   }

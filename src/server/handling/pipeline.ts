@@ -7,6 +7,7 @@ import { resolveHandlers, handlerNames, type Handler } from './resolve.js';
 import { filterEvent } from './filter.js';
 import { mutateEvent, eventJson, type Spawner } from './mutate.js';
 import { deliver, type Delivery } from './deliver.js';
+import { withAssets, type AssetResolver } from '../../assets/index.js';
 
 export interface PipelineDeps {
   readonly settings: () => Settings;
@@ -18,6 +19,8 @@ export interface PipelineDeps {
   /** The built-in `deregistration` handler: removes the client as the API's DELETE /clients does. */
   readonly deleteClient: (name: string) => Promise<boolean>;
   readonly zone?: string;
+  /** Runtime assets for these settings' handlers and mutators. */
+  readonly assets?: (settings: Settings) => AssetResolver;
 }
 
 interface Tuning {
@@ -131,9 +134,11 @@ export class HandlerPipeline {
 
   private async run(handler: Handler, event: EventDraft, json: () => string, timeout: number | undefined): Promise<Delivery> {
     if (handler.type === 'extension') return this.extension(handler, event, json);
-    const mutation = await mutateEvent(handler, event, json, this.deps.settings(), this.deps.spawn);
+    const settings = this.deps.settings();
+    const assets = this.deps.assets?.(settings);
+    const mutation = await mutateEvent(handler, event, json, settings, this.deps.spawn, assets);
     if (!mutation.ok) return { ok: false, error: mutation.error, ...(mutation.output !== undefined ? { output: mutation.output } : {}), ...(mutation.status !== undefined ? { status: mutation.status } : {}) };
-    return deliver(handler, mutation.data, this.deps.spawn, timeout);
+    return deliver(handler, mutation.data, withAssets(this.deps.spawn, assets, handler.runtime_assets), timeout);
   }
 
   private async extension(handler: Handler, event: EventDraft, json: () => string): Promise<Delivery> {

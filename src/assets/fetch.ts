@@ -1,0 +1,69 @@
+// Downloads one asset archive into a file, hashing as it arrives; the caller unpacks only a verified file.
+import { createHash } from 'node:crypto';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { rootCertificates } from 'node:tls';
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import type { AssetBuild } from './definitions.js';
+
+/** The download did not hash to the configured sha512 (a truncated download lands here too). */
+export class ChecksumMismatch extends Error {
+  constructor(readonly expected: string, readonly actual: string, readonly bytes: number, readonly transport: Error | null) {
+    super(`sha512 mismatch: the download (${bytes} bytes${transport ? `, ended early: ${transport.message}` : ''}) does not match the asset's sha512`);
+  }
+}
+
+// Where distributions keep the system's trusted CAs (Node's own list is Mozilla's, which misses local additions).
+const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem', '/etc/ssl/ca-bundle.pem'];
+
+function systemBundle(): string[] {
+  for (const path of SYSTEM_BUNDLES) {
+    try {
+      return [readFileSync(path, 'utf8')];
+    } catch {
+      /* try the next */
+    }
+  }
+  return [];
+}
+
+const dispatchers = new Map<string, Dispatcher>();
+
+/** Certificates checked against the system store plus the configured CA file; TLS 1.2 or later only. */
+export function dispatcherFor(caFile: string | undefined): Dispatcher {
+  const key = caFile ?? '';
+  let dispatcher = dispatchers.get(key);
+  if (!dispatcher) {
+    const ca = [...rootCertificates, ...systemBundle(), ...(caFile ? [readFileSync(caFile, 'utf8')] : [])];
+    dispatcher = new Agent({ connect: { ca, minVersion: 'TLSv1.2', rejectUnauthorized: true } }).compose(interceptors.redirect({ maxRedirections: 5 }));
+    dispatchers.set(key, dispatcher);
+  }
+  return dispatcher;
+}
+
+/** Writes the build's archive to `file` and resolves once its sha512 matched; rejects with the reason otherwise. */
+export async function download(build: AssetBuild, file: string, dispatcher: Dispatcher): Promise<void> {
+  const response = await request(build.url, { dispatcher, headers: { ...build.headers }, headersTimeout: 30_000, bodyTimeout: 60_000 });
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    await response.body.dump();
+    throw new Error(`HTTP ${response.statusCode} from ${build.url}`);
+  }
+  const hash = createHash('sha512');
+  const out = createWriteStream(file);
+  let bytes = 0;
+  let transport: Error | null = null;
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+  } catch (error) {
+    transport = error as Error;
+  }
+  out.end();
+  await once(out, 'close');
+  const actual = hash.digest('hex');
+  if (actual !== build.sha512) throw new ChecksumMismatch(build.sha512, actual, bytes, transport);
+  if (transport) throw transport;
+}

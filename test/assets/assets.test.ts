@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { makeTree, removeTree } from '../helpers/tree.js';
+import { runCli } from '../helpers/cli.js';
+import { platformFromOsRelease } from '../../src/assets/host-system.js';
+import { filtersMatch, selectBuild } from '../../src/assets/definitions.js';
+import { entryProblem } from '../../src/assets/unpack.js';
+
+const SHA = 'a'.repeat(128);
+const UBUNTU = 'NAME="Ubuntu"\nVERSION_ID="22.04"\nID=ubuntu\nID_LIKE=debian\n';
+const DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_ID="12"\nID=debian\n';
+const ROCKY = 'ID="rocky"\nID_LIKE="rhel centos fedora"\nVERSION_ID="9.3"\n';
+
+test('the host platform and family come from os-release as the agent reports them', () => {
+  assert.deepEqual(platformFromOsRelease(UBUNTU), { platform: 'ubuntu', platform_family: 'debian', platform_version: '22.04' });
+  assert.deepEqual(platformFromOsRelease(DEBIAN), { platform: 'debian', platform_family: 'debian', platform_version: '12' });
+  assert.deepEqual(platformFromOsRelease(ROCKY), { platform: 'rocky', platform_family: 'rhel', platform_version: '9.3' });
+});
+
+test('a debian platform filter does not match ubuntu; the platform_family filter does', () => {
+  const ubuntu = { metadata: { name: 'u', labels: { tier: 'web' } }, system: { os: 'linux', arch: 'amd64', ...platformFromOsRelease(UBUNTU) } };
+  assert.equal(filtersMatch(["entity.system.platform == 'debian'"], ubuntu), false);
+  assert.equal(filtersMatch(["entity.system.platform_family == 'debian'", "entity.system.arch == 'amd64'"], ubuntu), true);
+  assert.equal(filtersMatch(["entity.labels.tier == 'web'"], ubuntu), true, 'labels read from metadata');
+  assert.equal(filtersMatch(['entity.nothing.here == 1'], ubuntu), false, 'a failing expression does not match');
+  const asset = { builds: [{ url: 'https://a/deb', sha512: SHA, filters: ["entity.system.platform == 'debian'"] }, { url: 'https://a/family', sha512: SHA, filters: ["entity.system.platform_family == 'debian'"] }] };
+  assert.equal(selectBuild(asset, (f) => filtersMatch(f, ubuntu))?.url, 'https://a/family');
+  assert.equal(selectBuild({ url: 'https://a/x', sha512: SHA, filters: ["entity.system.os == 'windows'"] }, (f) => filtersMatch(f, ubuntu)), null);
+});
+
+test('archive entries that escape the asset directory are refused', () => {
+  assert.equal(entryProblem({ path: 'bin/tool', type: 'File', linkpath: '' }), null);
+  assert.equal(entryProblem({ path: 'lib/libx.so', type: 'SymbolicLink', linkpath: 'libx.so.1' }), null);
+  assert.equal(entryProblem({ path: 'bin/x', type: 'Link', linkpath: 'bin/tool' }), null);
+  assert.match(entryProblem({ path: '../x', type: 'File', linkpath: '' })!, /escapes/);
+  assert.match(entryProblem({ path: 'a/../../x', type: 'File', linkpath: '' })!, /escapes/);
+  assert.match(entryProblem({ path: '/etc/passwd', type: 'File', linkpath: '' })!, /escapes/);
+  assert.match(entryProblem({ path: 'bin/sh', type: 'SymbolicLink', linkpath: '/bin/sh' })!, /outside/);
+  assert.match(entryProblem({ path: 'bin/up', type: 'SymbolicLink', linkpath: '../../etc' })!, /outside/);
+  assert.match(entryProblem({ path: 'bin/hard', type: 'Link', linkpath: '../outside' })!, /outside/);
+  assert.match(entryProblem({ path: 'dev/null', type: 'CharacterDevice', linkpath: '' })!, /not allowed/);
+});
+
+test('legacy configuration: assets are validated and an unknown runtime_assets name is named', (t) => {
+  const root = makeTree({
+    'conf.d/config.json': {
+      assets: { good: { url: 'https://example.com/good.tar.gz', sha512: SHA }, broken: { url: 'ftp://x', sha512: 'abc' } },
+      checks: { uses: { command: 'tool', interval: 60, subscribers: ['x'], runtime_assets: ['good', 'missing'], hooks: { critical: { command: 'tool', runtime_assets: ['gone'] } } } },
+      handlers: { h: { type: 'pipe', command: 'tool', runtime_assets: ['good', 'absent'] } },
+      mutators: { m: { command: 'tool', runtime_assets: 'good' } },
+    },
+  });
+  t.after(() => removeTree(root));
+  const result = runCli(['validate', '--json', join(root, 'conf.d')]);
+  assert.equal(result.code, 2, result.stderr);
+  const messages = (JSON.parse(result.stdout).errors as { path: string; message: string }[]).map((e) => `${e.path}: ${e.message}`);
+  for (const expected of [
+    '/assets/broken/url: asset url must be an http or https URL',
+    '/assets/broken/sha512: asset sha512 must be 128 hexadecimal characters',
+    '/checks/uses/runtime_assets: runtime_assets names an unknown asset: missing (define it under the top-level assets)',
+    '/checks/uses/hooks/critical/runtime_assets: runtime_assets names an unknown asset: gone (define it under the top-level assets)',
+    '/handlers/h/runtime_assets: runtime_assets names an unknown asset: absent (define it under the top-level assets)',
+    '/mutators/m/runtime_assets: mutator runtime_assets must be an array',
+  ]) assert.ok(messages.includes(expected), `${expected}\n in ${messages.join('\n')}`);
+  assert.equal(messages.some((m) => m.includes('good')), false, 'a defined asset is not reported');
+});
