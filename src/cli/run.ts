@@ -34,6 +34,8 @@ import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { withSourceOptions, sourcesFrom, type SourceFlags } from './sources.js';
 import { LoadedTempfile } from '../config/loaded-tempfile.js';
 import { loggerFrom } from './logging.js';
+import { SecretsResolver } from '../secrets/resolver.js';
+import { outageResult } from '../secrets/outage.js';
 
 interface RunFlags extends SourceFlags, ListenerFlags {
   bridgeUrl?: string;
@@ -88,12 +90,15 @@ export function registerRun(program: Command): void {
       let current = settings;
       const transport = new InProcessTransport();
       const intake = new StoreIntake(store, () => current, systemClock, logger);
+      // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
+      const secrets = new SecretsResolver({ store: store.v2, logger, onOutage: (change) => void intake.submit(outageResult(String(current.client.name), change, Date.now())) });
       const handlers = new HandlerPipeline({
         settings: () => current,
         store,
         logger,
         now: Date.now,
         spawn: spawner.spawn,
+        secrets: secrets.in(() => namespace()),
         deleteClient: (name) => removeClient(store, intake, name, Date.now()),
       });
       const namespace = () => String((current.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
@@ -115,7 +120,7 @@ export function registerRun(program: Command): void {
       }, 1000);
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger });
-      const client = new ClientRole({ clock: systemClock, transport, intake, run, logger });
+      const client = new ClientRole({ clock: systemClock, transport, intake, run, logger, secrets: secrets.in(() => namespace()) });
       // The client role's keepalive: its settings redacted, with version and timestamp (reference §10.9).
       const register = (s: Settings) => {
         const local = s.client as Record<string, unknown>;
@@ -180,7 +185,7 @@ export function registerRun(program: Command): void {
         spawn: spawner.spawn,
         annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
         metrics: () => prometheusText(bridgeView, Date.now()),
-        runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger).catch((error) => logger.error({ err: error }, 'pipeline failed')),
+        runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger, secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
       });
       const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number } } | undefined)?.v2_api ?? {});
       const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
@@ -236,6 +241,7 @@ export function registerRun(program: Command): void {
         await spawner.close();
         clearInterval(bridgeTimer);
         await sender?.stop();
+        secrets.close();
         await watcher.close();
         await transport.close();
         store.close();

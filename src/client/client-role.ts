@@ -11,6 +11,7 @@ import { runCheck } from '../execute/check-run.js';
 import type { Runner } from '../execute/hooks.js';
 import type { CheckResult } from '../execute/result.js';
 import type { ResultIntake } from '../server/intake.js';
+import type { SecretsLookup } from '../secrets/resolver.js';
 
 export interface ClientRoleDeps {
   readonly clock: Clock;
@@ -19,6 +20,8 @@ export interface ClientRoleDeps {
   readonly run: Runner;
   readonly logger: Logger;
   readonly zone?: string;
+  /** This client runs in the server's process: its checks' secrets are resolved here (spec §1.8). */
+  readonly secrets?: SecretsLookup;
 }
 
 export const SAFE_MODE_OUTPUT = 'Check is not locally defined (safe mode)';
@@ -144,6 +147,7 @@ export class ClientRole {
       run: this.deps.run,
       now: () => this.deps.clock.now(),
       defaultTimeout,
+      secrets: this.deps.secrets,
       onMetricError: (error) => this.log.warn({ check: request.name, ...error }, 'metric line skipped'),
     })
       .then((result) => {

@@ -3,6 +3,8 @@ import { parseMetrics } from '../metrics/index.js';
 import type { CheckResult } from './result.js';
 import { round3 } from './result.js';
 import { selectHook, runHook, type Runner } from './hooks.js';
+import { withSecrets } from '../secrets/with-secrets.js';
+import type { SecretsLookup } from '../secrets/resolver.js';
 
 export interface CheckRunContext {
   /** The full, unredacted local client: tokens and stdin read it. */
@@ -12,6 +14,8 @@ export interface CheckRunContext {
   /** checkbridge.default_timeout: applies when a check has no timeout (off unless set). */
   readonly defaultTimeout?: number | undefined;
   readonly onMetricError?: (error: { line: number; text: string; reason: string }) => void;
+  /** Resolves the check's and its hook's `secrets` (the server's resolver; in-process for the local client). */
+  readonly secrets?: SecretsLookup | undefined;
 }
 
 function publishable(check: Record<string, unknown>): Record<string, unknown> {
@@ -37,14 +41,14 @@ export async function runCheck(request: Record<string, unknown> & { name: string
   const stdinCheck = { ...substituted, ...originals, executed };
   const timeout = typeof substituted.timeout === 'number' ? substituted.timeout : context.defaultTimeout;
   const stdin = substituted.stdin === true ? JSON.stringify({ client: context.client, check: stdinCheck }) : undefined;
-  const spawned = await context.run(String(substituted.command), { timeout, stdin });
+  const spawned = await withSecrets(context.run, request, context.secrets)(String(substituted.command), { timeout, stdin });
   const duration = round3((context.now() - started) / 1000);
   const check: Record<string, unknown> = { ...substituted, ...originals, executed, duration, output: spawned.output, status: spawned.status };
 
   const hookName = selectHook(hooks as Record<string, unknown> | undefined, spawned.status);
   if (hookName) {
     const hookDefinitions = hooks as Record<string, Record<string, unknown>>;
-    const ran = await runHook(hookDefinitions[hookName]!, context.client, check, context.now, context.run);
+    const ran = await runHook(hookDefinitions[hookName]!, context.client, check, context.now, withSecrets(context.run, hookDefinitions[hookName], context.secrets));
     check.hooks = { ...hookDefinitions, [hookName]: { ...hookDefinitions[hookName], ...ran } };
   }
 

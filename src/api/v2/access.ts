@@ -7,8 +7,9 @@ const ANONYMOUS = new Set(['/health', '/metrics', '/auth', '/auth/test', '/auth/
 
 /** Routes only cluster admins may call: API keys are cluster-wide (spec 5.3), and so is managing users. */
 const ADMIN_ONLY = new Set(['POST /api/core/v2/users', 'GET /api/core/v2/users', 'PUT /api/core/v2/users/:name', 'DELETE /api/core/v2/users/:name']);
+// Secrets providers and secrets: cluster-wide configuration that reaches every command's environment.
 const isAdminOnly = (method: string, pattern: string) =>
-  pattern === '/api/core/v2/apikeys' || pattern.startsWith('/api/core/v2/apikeys/') || ADMIN_ONLY.has(`${method} ${pattern}`);
+  pattern === '/api/core/v2/apikeys' || pattern.startsWith('/api/core/v2/apikeys/') || pattern.startsWith('/api/enterprise/secrets/') || ADMIN_ONLY.has(`${method} ${pattern}`);
 
 export type Access = 'anonymous' | 'user' | 'admin';
 

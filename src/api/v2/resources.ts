@@ -3,6 +3,7 @@ import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
 import { listResponse } from './listing.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
+import { SECRET_USERS, secretRefsProblem } from '../../secrets/model.js';
 
 type Json = Record<string, any>;
 
@@ -92,7 +93,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (metadata.namespace !== namespace) return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
     if (name !== undefined && metadata.name !== name) return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
     if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must not be empty and may hold only letters, digits, _ . - :');
-    const problem = kind.validate(body);
+    const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
     if (problem) return fail(reply, 'invalid', problem);
     if (mode === 'create' && table.get(namespace, metadata.name)) return fail(reply, 'exists', 'resource already exists');
     metadata.created_by = callerOf(request).username;

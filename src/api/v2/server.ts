@@ -7,6 +7,7 @@ import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resour
 import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
 import { registerHealthRoute } from './health.js';
+import { registerSecretsRoutes } from '../../secrets/api.js';
 import { registerRedaction } from '../redaction.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 
@@ -39,5 +40,6 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerNamespaceRoutes(app, deps);
   registerApiKeyRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerSecretsRoutes(app, deps);
   return app;
 }

@@ -7,6 +7,8 @@ import { resolveHandlers, handlerNames, type Handler } from './resolve.js';
 import { filterEvent } from './filter.js';
 import { mutateEvent, eventJson, type Spawner } from './mutate.js';
 import { deliver, type Delivery } from './deliver.js';
+import { withSecrets } from '../../secrets/with-secrets.js';
+import type { SecretsLookup } from '../../secrets/resolver.js';
 
 export interface PipelineDeps {
   readonly settings: () => Settings;
@@ -18,6 +20,8 @@ export interface PipelineDeps {
   /** The built-in `deregistration` handler: removes the client as the API's DELETE /clients does. */
   readonly deleteClient: (name: string) => Promise<boolean>;
   readonly zone?: string;
+  /** Resolves handlers' and mutators' `secrets`. */
+  readonly secrets?: SecretsLookup;
 }
 
 interface Tuning {
@@ -124,9 +128,11 @@ export class HandlerPipeline {
 
   private async run(handler: Handler, event: EventDraft, json: () => string, timeout: number | undefined): Promise<Delivery> {
     if (handler.type === 'extension') return this.extension(handler, event, json);
-    const mutation = await mutateEvent(handler, event, json, this.deps.settings(), this.deps.spawn);
+    const settings = this.deps.settings();
+    const mutator = typeof handler.mutator === 'string' && Object.hasOwn(settings.mutators, handler.mutator) ? settings.mutators[handler.mutator] : undefined;
+    const mutation = await mutateEvent(handler, event, json, settings, withSecrets(this.deps.spawn, mutator, this.deps.secrets));
     if (!mutation.ok) return { ok: false, error: mutation.error, ...(mutation.output !== undefined ? { output: mutation.output } : {}), ...(mutation.status !== undefined ? { status: mutation.status } : {}) };
-    return deliver(handler, mutation.data, this.deps.spawn, timeout);
+    return deliver(handler, mutation.data, withSecrets(this.deps.spawn, handler, this.deps.secrets), timeout);
   }
 
   private async extension(handler: Handler, event: EventDraft, json: () => string): Promise<Delivery> {
