@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { CheckbridgeError } from '../errors.js';
 import { apiTarget, request, apiError, apiMessage } from './api-client.js';
 import { readResourceFiles, PATHS } from './resource-files.js';
+import { isSecretsResource, secretsPut, secretsDumpUrl, SECRETS_DUMP_TYPES } from '../secrets/cli.js';
 
 type Json = Record<string, any>;
 type Globals = { url?: string; apiKey?: string };
@@ -11,7 +12,7 @@ type Globals = { url?: string; apiKey?: string };
 export function registerCreate(program: Command): void {
   program
     .command('create')
-    .description('apply core/v2 resources (YAML or wrapped JSON) to a v2 API, one PUT each')
+    .description('apply core/v2 and secrets/v1 resources (YAML or wrapped JSON) to a v2 API, one PUT each')
     .requiredOption('-f, --file <path...>', 'files or directories of resources')
     .option('--namespace <ns>', 'namespace for resources that name none', 'default')
     .action(async (flags: { file: string[]; namespace: string }, command: Command) => {
@@ -28,7 +29,16 @@ export function registerCreate(program: Command): void {
             const name = String(metadata.name ?? '');
             let url: string;
             let body: Json;
-            if (type === 'Namespace') {
+            if (isSecretsResource(resource)) {
+              const put = secretsPut(resource, flags.namespace);
+              if ('error' in put) {
+                process.stderr.write(`resource #${index} with name "${name}": ${put.error}\n`);
+                failed++;
+                continue;
+              }
+              ({ url, body } = put);
+              metadata.namespace = put.namespace;
+            } else if (type === 'Namespace') {
               url = `/api/core/v2/namespaces/${encodeURIComponent(name || resource.spec?.name)}`;
               body = { name: name || resource.spec?.name };
             } else if (PATHS[type] && (resource.api_version ?? 'core/v2') === 'core/v2') {
@@ -55,16 +65,23 @@ export function registerCreate(program: Command): void {
 
   program
     .command('dump')
-    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, namespaces, or all')
+    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, namespaces, providers, secrets, or all')
     .argument('<types>', 'comma-separated types, or all')
     .option('--format <format>', 'yaml or wrapped-json', 'yaml')
     .option('--namespace <ns>', 'namespace', 'default')
     .action(async (types: string, flags: { format: string; namespace: string }, command: Command) => {
       const target = await apiTarget(command.optsWithGlobals() as Globals);
       const byPath = Object.fromEntries(Object.entries(PATHS).filter(([t]) => !['Check', 'Hook'].includes(t)).map(([type, path]) => [path, type]));
-      const wanted = types === 'all' ? ['namespaces', ...Object.keys(byPath)] : types.split(',').map((t) => t.trim().replace(/^core\/v2\./, ''));
+      const wanted = types === 'all' ? ['namespaces', ...Object.keys(byPath), ...SECRETS_DUMP_TYPES] : types.split(',').map((t) => t.trim().replace(/^core\/v2\./, ''));
       const documents: Json[] = [];
       for (const want of wanted) {
+        const secretsUrl = secretsDumpUrl(want, flags.namespace);
+        if (secretsUrl) {
+          const reply = await request(target, 'GET', secretsUrl);
+          if (reply.status !== 200) throw apiError(reply);
+          documents.push(...(JSON.parse(reply.text) as Json[]));
+          continue;
+        }
         const path = byPath[want] ? want : Object.entries(byPath).find(([, type]) => type === want)?.[0] ?? (want === 'namespaces' || want === 'Namespace' ? 'namespaces' : null);
         if (!path) throw new CheckbridgeError('CB_CLI_USAGE', `unknown type ${want}`);
         const url = path === 'namespaces' ? '/api/core/v2/namespaces' : `/api/core/v2/namespaces/${encodeURIComponent(flags.namespace)}/${path}`;

@@ -56,6 +56,7 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
     if (existing && (existing.type !== body.type || existing.api_version !== body.api_version)) return fail(reply, 'invalid', `the type and API version of provider ${name} (${existing.api_version}.${existing.type}) cannot be changed`);
     if (!existing && body.type === ENV_TYPE) return fail(reply, 'invalid', 'exactly one Env provider exists: a second cannot be created');
     let spec: Json = {};
+    if (body.type === EXTERNAL_TYPE && body.spec.client.token === REDACTED && !existing) return fail(reply, 'invalid', 'spec.client.token is REDACTED, as reads show it: give the vault token');
     if (body.type === EXTERNAL_TYPE) {
       // A read shows the token as REDACTED: writing that back (dump, then create -f) keeps the stored token.
       const token = body.spec.client.token === REDACTED && existing ? existing.spec.client.token : body.spec.client.token;
