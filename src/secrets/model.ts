@@ -52,6 +52,12 @@ export function secretRefsOf(definition: unknown): SecretRef[] {
   return refs.filter((r): r is SecretRef => isObject(r) && nonEmpty(r.name) && nonEmpty(r.secret)).map((r) => ({ name: r.name, secret: r.secret }));
 }
 
+/** A definition's references as a v2 resource carries them (compile): null when it has none. */
+export function v2SecretsOf(definition: unknown): SecretRef[] | null {
+  const refs = secretRefsOf(definition);
+  return refs.length > 0 ? refs : null;
+}
+
 export interface VaultClientSpec {
   readonly address: string;
   readonly token: string;

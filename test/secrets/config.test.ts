@@ -21,6 +21,12 @@ test('conf.d: secrets on checks, hooks, handlers and mutators are validated with
   t.after(() => removeTree(root));
   const ok = runCli(['validate', join(root, 'ok/conf.d')]);
   assert.equal(ok.code, 0, ok.stderr);
+  // compile carries the references to Sensu Go's `secrets` (hooks there take none, which is said).
+  const compiled = runCli(['compile', join(root, 'ok/conf.d'), '--format', 'json']);
+  assert.equal(compiled.code, 0, compiled.stderr);
+  const resources = JSON.parse(compiled.stdout) as { type: string; spec: { secrets?: unknown } }[];
+  for (const type of ['CheckConfig', 'Handler', 'Mutator']) assert.deepEqual(resources.find((r) => r.type === type)?.spec.secrets, good, type);
+  assert.match(compiled.stderr, /\/checks\/a\/hooks\/critical\/secrets: Sensu Go hooks take no secrets/);
   const bad = runCli(['validate', join(root, 'bad/conf.d')]);
   assert.equal(bad.code, 2);
   const messages = bad.stdout.split('\n').filter((l) => l.includes(' /')).map((l) => l.slice(l.indexOf(' /') + 1));
