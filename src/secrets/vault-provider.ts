@@ -37,8 +37,6 @@ export class VaultProvider {
   private agent: Agent | null = null;
   private readonly limiter: RateLimiter | null;
   private readonly timeoutMs: number;
-  /** Requests sent, attempts included (tests read retries from the vault's side too). */
-  requests = 0;
 
   constructor(private readonly client: VaultClientSpec) {
     const limit = client.rate_limiter?.limit;
@@ -93,13 +91,13 @@ export class VaultProvider {
       if (wait === null) throw new SecretFailure(`rate limit exceeded (rate_limiter limit ${this.client.rate_limiter?.limit}/s, burst ${this.client.rate_limiter?.burst ?? 1})`, false);
       if (wait > 0) await sleep(wait, undefined, { signal });
     }
-    this.requests++;
+    const dispatcher = this.dispatcher();
     let response;
     try {
       response = await request(this.client.address.replace(/\/+$/, '') + path, {
         method: 'GET',
         headers: { 'x-vault-token': this.client.token, accept: 'application/json' },
-        dispatcher: this.dispatcher(),
+        dispatcher,
         signal,
       });
     } catch (error) {
