@@ -4,6 +4,7 @@ import { CheckbridgeError } from '../errors.js';
 import { apiTarget, request, apiError, apiMessage } from './api-client.js';
 import { readResourceFiles, PATHS, CLUSTER_KINDS, clusterPut, clusterDocuments } from './resource-files.js';
 import { enterprisePut, enterpriseList } from './enterprise-resources.js';
+import { isSecretsResource, secretsPut, secretsDumpUrl, SECRETS_DUMP_TYPES } from '../secrets/cli.js';
 
 type Json = Record<string, any>;
 type Globals = { url?: string; apiKey?: string };
@@ -12,7 +13,7 @@ type Globals = { url?: string; apiKey?: string };
 export function registerCreate(program: Command): void {
   program
     .command('create')
-    .description('apply core/v2 resources (YAML or wrapped JSON) to a v2 API, one PUT each')
+    .description('apply core/v2 and secrets/v1 resources (YAML or wrapped JSON) to a v2 API, one PUT each')
     .requiredOption('-f, --file <path...>', 'files or directories of resources')
     .option('--namespace <ns>', 'namespace for resources that name none', 'default')
     .action(async (flags: { file: string[]; namespace: string }, command: Command) => {
@@ -30,7 +31,16 @@ export function registerCreate(program: Command): void {
             let url: string;
             let body: Json;
             const enterprise = enterprisePut(resource);
-            if (enterprise) {
+            if (isSecretsResource(resource)) {
+              const put = secretsPut(resource, flags.namespace);
+              if ('error' in put) {
+                process.stderr.write(`resource #${index} with name "${name}": ${put.error}\n`);
+                failed++;
+                continue;
+              }
+              ({ url, body } = put);
+              metadata.namespace = put.namespace;
+            } else if (enterprise) {
               ({ url, body } = enterprise);
             } else if (type === 'Namespace') {
               url = `/api/core/v2/namespaces/${encodeURIComponent(name || resource.spec?.name)}`;
@@ -61,19 +71,19 @@ export function registerCreate(program: Command): void {
 
   program
     .command('dump')
-    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, assets, roles, rolebindings, namespaces, clusterroles, clusterrolebindings, authproviders, store/v1.PostgresConfig, or all')
+    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, assets, roles, rolebindings, namespaces, clusterroles, clusterrolebindings, authproviders, store/v1.PostgresConfig, providers, secrets, or all')
     .argument('<types>', 'comma-separated types, or all')
     .option('--format <format>', 'yaml or wrapped-json', 'yaml')
     .option('--namespace <ns>', 'namespace', 'default')
     .action(async (types: string, flags: { format: string; namespace: string }, command: Command) => {
       const target = await apiTarget(command.optsWithGlobals() as Globals);
       const byPath = Object.fromEntries(Object.entries(PATHS).filter(([t]) => !['Check', 'Hook'].includes(t)).map(([type, path]) => [path, type]));
-      const wanted = types === 'all' ? ['namespaces', ...Object.keys(byPath)] : types.split(',').map((t) => t.trim().replace(/^core\/v2\./, ''));
+      const wanted = types === 'all' ? ['namespaces', ...Object.keys(byPath), ...SECRETS_DUMP_TYPES] : types.split(',').map((t) => t.trim().replace(/^core\/v2\./, ''));
       const documents: Json[] = [];
       const clusterDumps = new Map([...CLUSTER_KINDS].map(([key, kind]) => [kind.dumpName, { key, kind }]));
       if (types === 'all') wanted.push(...clusterDumps.keys());
       for (const want of wanted) {
-        const enterpriseUrl = enterpriseList(want);
+        const enterpriseUrl = enterpriseList(want) ?? secretsDumpUrl(want, flags.namespace);
         if (enterpriseUrl) {
           const reply = await request(target, 'GET', enterpriseUrl);
           if (reply.status !== 200) throw apiError(reply);

@@ -37,6 +37,8 @@ import { withSourceOptions, sourcesFrom, type SourceFlags } from './sources.js';
 import { LoadedTempfile } from '../config/loaded-tempfile.js';
 import { loggerFrom } from './logging.js';
 import { daemonAssets } from '../assets/index.js';
+import { SecretsResolver } from '../secrets/resolver.js';
+import { outageResult } from '../secrets/outage.js';
 
 interface RunFlags extends SourceFlags, ListenerFlags {
   bridgeUrl?: string;
@@ -104,12 +106,15 @@ export function registerRun(program: Command): void {
       const transport = new InProcessTransport();
       const intake = new StoreIntake(store, () => current, systemClock, logger);
       const assets = daemonAssets(stateDir, () => current, logger);
+      // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
+      const secrets = new SecretsResolver({ store: store.v2, logger, onOutage: (change) => void intake.submit(outageResult(String(current.client.name), change, Date.now())) });
       const handlers = new HandlerPipeline({
         settings: () => current,
         store,
         logger,
         now: Date.now,
         spawn: spawner.spawn,
+        secrets: secrets.in(() => namespace()),
         deleteClient: (name) => removeClient(store, intake, name, Date.now()),
         assets: assets.legacy,
       });
@@ -134,7 +139,7 @@ export function registerRun(program: Command): void {
       }, 1000);
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger });
-      const client = new ClientRole({ clock: systemClock, transport, intake, run, logger, assets: assets.legacy });
+      const client = new ClientRole({ clock: systemClock, transport, intake, run, logger, assets: assets.legacy, secrets: secrets.in(() => namespace()) });
       // The client role's keepalive: its settings redacted, with version and timestamp (reference §10.9).
       const register = (s: Settings) => {
         const local = s.client as Record<string, unknown>;
@@ -210,6 +215,7 @@ export function registerRun(program: Command): void {
         await sender?.stop();
         await transport.close();
         await events.close();
+        secrets.close();
         store.close();
         clearInterval(alive);
         loadedTempfile.remove();
@@ -257,7 +263,7 @@ export function registerRun(program: Command): void {
           spawn: spawner.spawn,
           annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
           metrics: () => prometheusText(bridgeView, Date.now()),
-          runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger, assets.v2(store.v2, ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
+          runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger, assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
           dashboard: { legacy: api, settings: () => current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener) },
         });
         const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number } } | undefined)?.v2_api ?? {});

@@ -12,6 +12,7 @@ import type { Runner } from '../execute/hooks.js';
 import type { CheckResult } from '../execute/result.js';
 import type { ResultIntake } from '../server/intake.js';
 import type { AssetResolver } from '../assets/index.js';
+import type { SecretsLookup } from '../secrets/resolver.js';
 
 export interface ClientRoleDeps {
   readonly clock: Clock;
@@ -22,6 +23,8 @@ export interface ClientRoleDeps {
   readonly zone?: string;
   /** Runtime assets for these settings' checks and hooks. */
   readonly assets?: (settings: Settings) => AssetResolver;
+  /** This client runs in the server's process: its checks' secrets are resolved here (spec §1.8). */
+  readonly secrets?: SecretsLookup;
 }
 
 export const SAFE_MODE_OUTPUT = 'Check is not locally defined (safe mode)';
@@ -148,6 +151,7 @@ export class ClientRole {
       now: () => this.deps.clock.now(),
       defaultTimeout,
       assets: this.deps.assets?.(settings),
+      secrets: this.deps.secrets,
       onMetricError: (error) => this.log.warn({ check: request.name, ...error }, 'metric line skipped'),
     })
       .then((result) => {

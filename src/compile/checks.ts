@@ -7,6 +7,7 @@ import { resolveHandlers } from '../handling-rules/handler-sets.js';
 import { translateCron } from './go-cron.js';
 import { windowsExpression, windowsToSubdues } from './time-windows.js';
 import { isSecretPath, redactDeep } from './secrets.js';
+import { v2SecretsOf } from '../secrets/model.js';
 import { escapeTemplateText } from './go-template.js';
 import { atLeast, seconds, NAME } from './sensu-rules.js';
 
@@ -17,7 +18,7 @@ const MAPPED = new Set([
   'command', 'subscribers', 'standalone', 'publish', 'interval', 'cron', 'handlers', 'handler', 'source', 'ttl', 'timeout', 'stdin',
   'low_flap_threshold', 'high_flap_threshold', 'proxy_requests', 'subdue', 'hooks', 'output_metric_format', 'output_metric_handlers',
   'occurrences', 'refresh', 'aggregate', 'aggregates', 'type', 'name', 'extension', 'ttl_status', 'auto_resolve', 'force_resolve', 'handle',
-  'truncate_output', 'truncate_output_length',
+  'truncate_output', 'truncate_output_length', 'secrets',
 ]);
 // Attributes with no v2 equivalent, with the reason given in the warning.
 const NO_EQUIVALENT: Record<string, string> = {
@@ -160,7 +161,7 @@ export function emitChecks(settings: Settings, ctx: CompileContext, clientName: 
       runtime_assets: null,
       check_hooks: null,
       env_vars: null,
-      secrets: null,
+      secrets: v2SecretsOf(check),
       pipelines,
     };
     const proxy = proxyName(check, settings, at, ctx);
@@ -177,6 +178,7 @@ export function emitChecks(settings: Settings, ctx: CompileContext, clientName: 
       for (const [status, hook] of Object.entries(check.hooks as Record<string, Json>)) {
         const hookName = `${name}-${status}`;
         const timeout = hook.timeout === undefined ? 60 : wholeSeconds(hook.timeout, at('hooks', status, 'timeout'), 'hook timeout', ctx);
+        if (v2SecretsOf(hook)) ctx.warn(at('hooks', status, 'secrets'), 'Sensu Go hooks take no secrets: not emitted, so the hook runs without them');
         out.push(resource('HookConfig', hookName, ctx.namespace, { command: templateDeep(hook.command ?? '', read), timeout, stdin: hook.stdin === true, runtime_assets: null }));
         became.push(`HookConfig/${hookName}`);
         hooks.push({ [HOOK_TYPES[status] ?? status]: [hookName] });

@@ -27,6 +27,11 @@ function ownList(value: Record<string, unknown>): KeySet | null {
   return Array.isArray(list) && list.length > 0 && list.every((key) => typeof key === 'string') ? lowered(list) : null;
 }
 
+// A `secrets` list of a check, hook, handler or mutator names Secret resources, never values: its `secret` keys stay.
+function isSecretRefList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((ref) => isPlainObject(ref) && Object.keys(ref).every((k) => (k === 'name' || k === 'secret') && typeof ref[k] === 'string'));
+}
+
 // Copy-on-write: untouched subtrees are returned as they are, so a body with no secret costs one walk and no copy.
 function walk(value: unknown, keys: KeySet, scoped: boolean): unknown {
   if (Array.isArray(value)) {
@@ -42,7 +47,7 @@ function walk(value: unknown, keys: KeySet, scoped: boolean): unknown {
   let out: Record<string, unknown> | null = null;
   for (const key of Object.keys(value)) {
     const inner = value[key];
-    const next = inScope.has(key.toLowerCase()) ? CENSOR : walk(inner, inScope, scoped);
+    const next = inScope.has(key.toLowerCase()) ? CENSOR : key === 'secrets' && isSecretRefList(inner) ? inner : walk(inner, inScope, scoped);
     if (next !== inner) Object.defineProperty((out ??= { ...value }), key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   return out ?? value;
@@ -60,4 +65,15 @@ export function redact(value: unknown, keys: readonly string[] = DEFAULT_REDACT_
  */
 export function redactOutput(value: unknown): unknown {
   return walk(value, DEFAULT_SET, true);
+}
+
+/**
+ * Value-based redaction for one execution: every resolved secret value in a command's captured output is replaced
+ * before the output is logged or stored (the values themselves are known only to that execution), longest first so
+ * a value that contains another is replaced whole.
+ */
+export function redactValues(text: string, values: readonly string[]): string {
+  let out = text;
+  for (const value of [...values].filter((v) => v !== '').sort((a, b) => b.length - a.length)) out = out.split(value).join(CENSOR);
+  return out;
 }

@@ -8,9 +8,9 @@ import { expressionProblem } from '../eval/index.js';
 
 export type SchemaName =
   | 'check' | 'hook' | 'proxy-requests' | 'subdue' | 'when' | 'client' | 'handler' | 'filter' | 'mutator'
-  | 'settings' | 'extension' | 'result' | 'asset';
+  | 'settings' | 'extension' | 'result' | 'asset' | 'secrets';
 
-const FILES = ['check', 'hook', 'proxy-requests', 'subdue', 'client', 'handler', 'filter', 'mutator', 'settings', 'extension', 'result', 'asset'];
+const FILES = ['check', 'hook', 'proxy-requests', 'subdue', 'client', 'handler', 'filter', 'mutator', 'settings', 'extension', 'result', 'asset', 'secrets'];
 
 // schemas/ sits at the package root, two levels above dist/src/config or src/config.
 export function schemasDir(): string {

@@ -4,6 +4,8 @@ import type { CheckResult } from './result.js';
 import { round3 } from './result.js';
 import { selectHook, runHook, type Runner } from './hooks.js';
 import { withAssets, type AssetResolver } from '../assets/index.js';
+import { withSecrets } from '../secrets/with-secrets.js';
+import type { SecretsLookup } from '../secrets/resolver.js';
 
 export interface CheckRunContext {
   /** The full, unredacted local client: tokens and stdin read it. */
@@ -15,6 +17,8 @@ export interface CheckRunContext {
   /** Installs `runtime_assets` and puts them on the command's paths. */
   readonly assets?: AssetResolver | undefined;
   readonly onMetricError?: (error: { line: number; text: string; reason: string }) => void;
+  /** Resolves the check's and its hook's `secrets` (the server's resolver; in-process for the local client). */
+  readonly secrets?: SecretsLookup | undefined;
 }
 
 function publishable(check: Record<string, unknown>): Record<string, unknown> {
@@ -40,7 +44,7 @@ export async function runCheck(request: Record<string, unknown> & { name: string
   const stdinCheck = { ...substituted, ...originals, executed };
   const timeout = typeof substituted.timeout === 'number' ? substituted.timeout : context.defaultTimeout;
   const stdin = substituted.stdin === true ? JSON.stringify({ client: context.client, check: stdinCheck }) : undefined;
-  const spawned = await withAssets(context.run, context.assets, request.runtime_assets)(String(substituted.command), { timeout, stdin });
+  const spawned = await withSecrets(withAssets(context.run, context.assets, request.runtime_assets), request, context.secrets)(String(substituted.command), { timeout, stdin });
   const duration = round3((context.now() - started) / 1000);
   const check: Record<string, unknown> = { ...substituted, ...originals, executed, duration, output: spawned.output, status: spawned.status };
 
@@ -48,7 +52,7 @@ export async function runCheck(request: Record<string, unknown> & { name: string
   if (hookName) {
     const hookDefinitions = hooks as Record<string, Record<string, unknown>>;
     const hook = hookDefinitions[hookName]!;
-    const ran = await runHook(hook, context.client, check, context.now, withAssets(context.run, context.assets, hook.runtime_assets));
+    const ran = await runHook(hook, context.client, check, context.now, withSecrets(withAssets(context.run, context.assets, hook.runtime_assets), hook, context.secrets));
     check.hooks = { ...hookDefinitions, [hookName]: { ...hookDefinitions[hookName], ...ran } };
   }
 

@@ -6,6 +6,8 @@ import type { Handler } from '../server/handling/resolve.js';
 import { shapeEvent } from './event-shape.js';
 import { filterAllows, isResolution } from './event-filters.js';
 import { withAssets, type AssetResolver } from '../assets/index.js';
+import { withSecrets } from '../secrets/with-secrets.js';
+import type { SecretsLookup } from '../secrets/resolver.js';
 
 type Json = Record<string, any>;
 
@@ -42,7 +44,7 @@ function stepsOf(store: V2Store, namespace: string, event: Json, log: Logger): S
 }
 
 /** Runs an event through its pipelines (spec 4.2 rule 6): filters, mutator, then a pipe, tcp or udp handler. */
-export async function runPipelines(store: V2Store, namespace: string, event: Json, spawn: Spawner, log: Logger, assets?: AssetResolver): Promise<void> {
+export async function runPipelines(store: V2Store, namespace: string, event: Json, spawn: Spawner, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<void> {
   const json = JSON.stringify(shapeEvent(event));
   await Promise.all(
     stepsOf(store, namespace, event, log).map(async (step) => {
@@ -64,11 +66,11 @@ export async function runPipelines(store: V2Store, namespace: string, event: Jso
       else if (mutatorName && mutatorName !== 'json') {
         const mutator = store.getResource('Mutator', namespace, String(mutatorName)) as { command?: string; timeout?: number; runtime_assets?: string[] } | null;
         if (!mutator?.command) return void log.error({ ...fields, mutator: mutatorName }, 'mutator not found');
-        const run = await withAssets(spawn, assets, mutator.runtime_assets)(mutator.command, { stdin: json, timeout: mutator.timeout || undefined });
+        const run = await withSecrets(withAssets(spawn, assets, mutator.runtime_assets), mutator, secrets)(mutator.command, { stdin: json, timeout: mutator.timeout || undefined });
         if (run.status !== 0) return void log.error({ ...fields, mutator: mutatorName, output: run.output, status: run.status }, 'mutator error');
         data = run.output;
       }
-      const delivery = await deliver({ ...handler, name: step.handler, type: String(handler.type ?? 'pipe'), timeout: handler.timeout || undefined } as Handler, data, withAssets(spawn, assets, handler.runtime_assets), 600);
+      const delivery = await deliver({ ...handler, name: step.handler, type: String(handler.type ?? 'pipe'), timeout: handler.timeout || undefined } as Handler, data, withSecrets(withAssets(spawn, assets, handler.runtime_assets), handler, secrets), 600);
       if (delivery.error) log.error({ ...fields, error: delivery.error }, 'handler error');
       else log[delivery.ok ? 'info' : 'error']({ ...fields, output: delivery.output, status: delivery.status }, 'handler output');
     }),

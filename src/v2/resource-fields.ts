@@ -65,3 +65,5 @@ export const RBAC_FIELDS: ReadonlyMap<string, FieldSet> = new Map([
 export const NAMESPACE_FIELDS = fieldSet('namespace', { name: (n) => n.name }, () => ({}));
 export const APIKEY_FIELDS = fieldSet('apikey', { name, username: (k) => k.username });
 export const USER_FIELDS = fieldSet('user', { username: (u) => u.username, disabled: (u) => bool(u.disabled), groups: (u) => u.groups ?? [] }, () => ({}));
+export const PROVIDER_FIELDS = fieldSet('provider', { name });
+export const SECRET_FIELDS = fieldSet('secret', { name, namespace, provider: (s) => s.spec?.provider, id: (s) => s.spec?.id });

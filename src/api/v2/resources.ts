@@ -4,6 +4,7 @@ import { listResponse } from './listing.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
+import { SECRET_USERS, secretRefsProblem } from '../../secrets/model.js';
 
 type Json = Record<string, any>;
 
@@ -96,7 +97,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (metadata.namespace !== namespace) return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
     if (name !== undefined && metadata.name !== name) return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
     if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must not be empty and may hold only letters, digits, _ . - :');
-    const problem = kind.validate(body);
+    const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
     if (problem) return fail(reply, 'invalid', problem);
     const existing = table.get(namespace, metadata.name);
     if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');

@@ -12,6 +12,7 @@ import { registerOidcRoutes } from '../enterprise/oidc.js';
 import { registerHealthRoute } from './health.js';
 import { registerDashboard } from '../dashboard/index.js';
 import { registerStoreRoutes } from '../enterprise/store.js';
+import { registerSecretsRoutes } from '../../secrets/api.js';
 import { registerRedaction } from '../redaction.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
@@ -53,5 +54,6 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerRbacRoutes(app, deps);
   registerAuthProviderRoutes(app, deps);
   registerOidcRoutes(app, deps);
+  registerSecretsRoutes(app, deps);
   return app;
 }

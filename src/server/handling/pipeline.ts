@@ -8,6 +8,8 @@ import { filterEvent } from './filter.js';
 import { mutateEvent, eventJson, type Spawner } from './mutate.js';
 import { deliver, type Delivery } from './deliver.js';
 import { withAssets, type AssetResolver } from '../../assets/index.js';
+import { withSecrets } from '../../secrets/with-secrets.js';
+import type { SecretsLookup } from '../../secrets/resolver.js';
 
 export interface PipelineDeps {
   readonly settings: () => Settings;
@@ -21,6 +23,8 @@ export interface PipelineDeps {
   readonly zone?: string;
   /** Runtime assets for these settings' handlers and mutators. */
   readonly assets?: (settings: Settings) => AssetResolver;
+  /** Resolves handlers' and mutators' `secrets`. */
+  readonly secrets?: SecretsLookup;
 }
 
 interface Tuning {
@@ -136,9 +140,10 @@ export class HandlerPipeline {
     if (handler.type === 'extension') return this.extension(handler, event, json);
     const settings = this.deps.settings();
     const assets = this.deps.assets?.(settings);
-    const mutation = await mutateEvent(handler, event, json, settings, this.deps.spawn, assets);
+    const mutator = typeof handler.mutator === 'string' && Object.hasOwn(settings.mutators, handler.mutator) ? settings.mutators[handler.mutator] : undefined;
+    const mutation = await mutateEvent(handler, event, json, settings, withSecrets(this.deps.spawn, mutator, this.deps.secrets), assets);
     if (!mutation.ok) return { ok: false, error: mutation.error, ...(mutation.output !== undefined ? { output: mutation.output } : {}), ...(mutation.status !== undefined ? { status: mutation.status } : {}) };
-    return deliver(handler, mutation.data, withAssets(this.deps.spawn, assets, handler.runtime_assets), timeout);
+    return deliver(handler, mutation.data, withSecrets(withAssets(this.deps.spawn, assets, handler.runtime_assets), handler, this.deps.secrets), timeout);
   }
 
   private async extension(handler: Handler, event: EventDraft, json: () => string): Promise<Delivery> {

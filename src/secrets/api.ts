@@ -1,0 +1,109 @@
+// /api/enterprise/secrets/v1 (reference v2-api §5.1): wrapped JSON, admins only (src/api/v2/access.ts).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { fail, callerOf, NAME, type V2ApiDeps } from '../api/v2/context.js';
+import { listResponse } from '../api/v2/listing.js';
+import { PROVIDER_FIELDS, SECRET_FIELDS } from '../v2/resource-fields.js';
+import {
+  API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME, REDACTED,
+  providerProblem, secretProblem, providerForRead, withClientDefaults,
+} from './model.js';
+
+type Json = Record<string, any>;
+type Store = V2ApiDeps['store']['v2'];
+
+export const SECRETS_BASE = '/api/enterprise/secrets/v1';
+
+/** Exactly one Env provider exists: created at start with an empty spec (spec §1.8). */
+export function ensureEnvProvider(store: Store): void {
+  if (store.listResources(PROVIDER_KIND, '').some((p) => p.type === ENV_TYPE)) return;
+  store.putResource(PROVIDER_KIND, '', ENV_PROVIDER_NAME, { type: ENV_TYPE, api_version: API_VERSION, metadata: { name: ENV_PROVIDER_NAME }, spec: {} });
+}
+
+const bodyOf = (request: FastifyRequest): Json | null => {
+  const body = request.body as unknown;
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Json) : null;
+};
+
+/** metadata with the URL's name filled in; a message when they disagree or the name is unusable. */
+function metadataFor(body: Json, name: string): Json | string {
+  const metadata = { ...(body.metadata ?? {}) } as Json;
+  metadata.name ||= name;
+  if (metadata.name !== name) return `the name of the resource (${String(metadata.name)}) does not match the name of the URI (${name})`;
+  if (!NAME.test(name)) return 'name must not be empty and may hold only letters, digits, _ . - :';
+  return metadata;
+}
+
+export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
+  const store = deps.store.v2;
+  ensureEnvProvider(store);
+  const providers = `${SECRETS_BASE}/providers`;
+
+  app.get(providers, (request, reply) =>
+    listResponse(request, reply, store.listResources(PROVIDER_KIND, '').map(providerForRead), PROVIDER_FIELDS, (p) => String(p.metadata?.name ?? '')));
+  app.get(`${providers}/:name`, (request, reply) => {
+    const found = store.getResource(PROVIDER_KIND, '', (request.params as { name: string }).name);
+    return found ? providerForRead(found) : fail(reply, 'notFound', 'not found');
+  });
+  app.put(`${providers}/:name`, (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    const body = bodyOf(request);
+    if (!body) return fail(reply, 'invalid', 'request body must be a JSON object');
+    const metadata = metadataFor(body, name);
+    if (typeof metadata === 'string') return fail(reply, 'invalid', metadata);
+    const problem = providerProblem(body);
+    if (problem) return fail(reply, 'invalid', problem);
+    const existing = store.getResource(PROVIDER_KIND, '', name) as Json | null;
+    if (existing && (existing.type !== body.type || existing.api_version !== body.api_version)) return fail(reply, 'invalid', `the type and API version of provider ${name} (${existing.api_version}.${existing.type}) cannot be changed`);
+    if (!existing && body.type === ENV_TYPE) return fail(reply, 'invalid', 'exactly one Env provider exists: a second cannot be created');
+    let spec: Json = {};
+    if (body.type === EXTERNAL_TYPE && body.spec.client.token === REDACTED && !existing) return fail(reply, 'invalid', 'spec.client.token is REDACTED, as reads show it: give the vault token');
+    if (body.type === EXTERNAL_TYPE) {
+      // A read shows the token as REDACTED: writing that back (dump, then create -f) keeps the stored token.
+      const token = body.spec.client.token === REDACTED && existing ? existing.spec.client.token : body.spec.client.token;
+      spec = { client: withClientDefaults({ ...body.spec.client, token }) };
+    }
+    metadata.created_by = callerOf(request).username;
+    store.putResource(PROVIDER_KIND, '', name, { type: body.type, api_version: API_VERSION, metadata, spec });
+    return reply.code(201).type('application/json').send();
+  });
+  app.delete(`${providers}/:name`, (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    const found = store.getResource(PROVIDER_KIND, '', name);
+    if (!found) return fail(reply, 'notFound', 'not found');
+    if (found.type === ENV_TYPE) return fail(reply, 'conflict', 'the Env provider cannot be deleted');
+    store.deleteResource(PROVIDER_KIND, '', name);
+    return reply.code(204).send();
+  });
+
+  const secretKey = (s: Json) => `${s.metadata?.namespace ?? ''}/${s.metadata?.name ?? ''}`;
+  app.get(`${SECRETS_BASE}/secrets`, (request, reply) => {
+    const all = store.listResources('Namespace', '').flatMap((n) => store.listResources(SECRET_KIND, String(n.name))) as Json[];
+    return listResponse(request, reply, all, SECRET_FIELDS, secretKey);
+  });
+  const secrets = `${SECRETS_BASE}/namespaces/:namespace/secrets`;
+  app.get(secrets, (request, reply) =>
+    listResponse(request, reply, store.listResources(SECRET_KIND, (request.params as { namespace: string }).namespace) as Json[], SECRET_FIELDS, (s) => String(s.metadata?.name ?? '')));
+  app.get(`${secrets}/:name`, (request, reply) => {
+    const { namespace, name } = request.params as { namespace: string; name: string };
+    return store.getResource(SECRET_KIND, namespace, name) ?? fail(reply, 'notFound', 'not found');
+  });
+  app.put(`${secrets}/:name`, (request, reply) => {
+    const { namespace, name } = request.params as { namespace: string; name: string };
+    const body = bodyOf(request);
+    if (!body) return fail(reply, 'invalid', 'request body must be a JSON object');
+    const metadata = metadataFor(body, name);
+    if (typeof metadata === 'string') return fail(reply, 'invalid', metadata);
+    metadata.namespace ||= namespace;
+    if (metadata.namespace !== namespace) return fail(reply, 'invalid', `the namespace of the resource (${String(metadata.namespace)}) does not match the namespace of the URI (${namespace})`);
+    const problem = secretProblem(body);
+    if (problem) return fail(reply, 'invalid', problem);
+    if (!store.getResource('Namespace', '', namespace)) return fail(reply, 'notFound', `namespace ${namespace} does not exist`);
+    metadata.created_by = callerOf(request).username;
+    store.putResource(SECRET_KIND, namespace, name, { type: SECRET_KIND, api_version: API_VERSION, metadata, spec: { id: body.spec.id, provider: body.spec.provider } });
+    return reply.code(201).type('application/json').send();
+  });
+  app.delete(`${secrets}/:name`, (request, reply) => {
+    const { namespace, name } = request.params as { namespace: string; name: string };
+    return store.deleteResource(SECRET_KIND, namespace, name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+  });
+}

@@ -1,0 +1,149 @@
+// Secrets resources (spec §2.4, reference v2-api §5.1): providers are cluster-wide, secrets namespaced.
+import { parseDuration } from '../cli/duration.js';
+
+type Json = Record<string, any>;
+
+export const API_VERSION = 'secrets/v1';
+/** Store kinds (v2_resources.kind); providers live in namespace ''. */
+export const PROVIDER_KIND = 'SecretsProvider';
+export const SECRET_KIND = 'Secret';
+export const ENV_TYPE = 'Env';
+export const EXTERNAL_TYPE = 'ExternalProvider';
+export const ENV_PROVIDER_NAME = 'env';
+export const REDACTED = 'REDACTED';
+
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_TIMEOUT = '60s';
+
+/** The v2 kinds whose commands take `secrets`. */
+export const SECRET_USERS: ReadonlySet<string> = new Set(['CheckConfig', 'HookConfig', 'Handler', 'Mutator']);
+
+/** One `secrets` entry of a check, hook, handler or mutator. */
+export interface SecretRef {
+  readonly name: string;
+  readonly secret: string;
+}
+
+/** What a command's environment variable may be called: a POSIX name. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+/** The first reason a `secrets` attribute is malformed, or null (an absent one is fine). */
+export function secretRefsProblem(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) return 'secrets must be an array of {"name", "secret"} objects';
+  const seen = new Set<string>();
+  for (const ref of value) {
+    if (!isObject(ref)) return 'secrets must be an array of {"name", "secret"} objects';
+    if (!nonEmpty(ref.name) || !ENV_NAME.test(ref.name)) return 'each secret needs a name that is an environment variable name (letters, digits and _, not starting with a digit)';
+    if (!nonEmpty(ref.secret)) return `secret ${ref.name} needs the name of a Secret resource in "secret"`;
+    if (seen.has(ref.name)) return `secret name ${ref.name} is given twice`;
+    seen.add(ref.name);
+  }
+  return null;
+}
+
+/** The references of a definition, empty when it has none (malformed ones were refused when loaded). */
+export function secretRefsOf(definition: unknown): SecretRef[] {
+  const refs = isObject(definition) ? definition.secrets : undefined;
+  if (!Array.isArray(refs)) return [];
+  return refs.filter((r): r is SecretRef => isObject(r) && nonEmpty(r.name) && nonEmpty(r.secret)).map((r) => ({ name: r.name, secret: r.secret }));
+}
+
+/** A definition's references as a v2 resource carries them (compile): null when it has none. */
+export function v2SecretsOf(definition: unknown): SecretRef[] | null {
+  const refs = secretRefsOf(definition);
+  return refs.length > 0 ? refs : null;
+}
+
+export interface VaultClientSpec {
+  readonly address: string;
+  readonly token: string;
+  readonly version: 'v1' | 'v2';
+  readonly max_retries: number;
+  readonly timeout: string;
+  readonly tls?: { ca_cert?: string; client_cert?: string; client_key?: string; cname?: string };
+  readonly rate_limiter?: { limit?: number; burst?: number };
+}
+
+const CLIENT_KEYS = new Set(['address', 'token', 'version', 'max_retries', 'timeout', 'tls', 'rate_limiter']);
+const TLS_KEYS = new Set(['ca_cert', 'client_cert', 'client_key', 'cname']);
+const LIMITER_KEYS = new Set(['limit', 'burst']);
+
+function unknownKey(value: Json, known: ReadonlySet<string>, where: string): string | null {
+  const extra = Object.keys(value).find((key) => !known.has(key));
+  return extra === undefined ? null : `unknown field ${where}.${extra}`;
+}
+
+/** The first reason an ExternalProvider `spec.client` is refused, or null. */
+export function vaultClientProblem(client: unknown): string | null {
+  if (!isObject(client)) return 'spec.client is required';
+  const extra = unknownKey(client, CLIENT_KEYS, 'spec.client');
+  if (extra) return extra;
+  if (!nonEmpty(client.address)) return 'spec.client.address is required';
+  let url: URL;
+  try {
+    url = new URL(client.address);
+  } catch {
+    return 'spec.client.address must be a URL';
+  }
+  if (url.protocol === 'http:') return 'spec.client.address: the vault works only over TLS; use an https:// address';
+  if (url.protocol !== 'https:') return 'spec.client.address must be an https:// URL';
+  if (!nonEmpty(client.token)) return 'spec.client.token is required';
+  if (client.version !== 'v1' && client.version !== 'v2') return 'spec.client.version must be v1 or v2';
+  if (client.max_retries !== undefined && !(Number.isInteger(client.max_retries) && client.max_retries >= 0)) return 'spec.client.max_retries must be a non-negative integer';
+  if (client.timeout !== undefined && !(typeof client.timeout === 'string' && (parseDuration(client.timeout) ?? 0) > 0)) return 'spec.client.timeout must be a duration such as 20s';
+  if (client.tls !== undefined) {
+    if (!isObject(client.tls)) return 'spec.client.tls must be a map';
+    const tlsExtra = unknownKey(client.tls, TLS_KEYS, 'spec.client.tls');
+    if (tlsExtra) return tlsExtra;
+    for (const key of TLS_KEYS) if (client.tls[key] !== undefined && typeof client.tls[key] !== 'string') return `spec.client.tls.${key} must be a string`;
+    if ((client.tls.client_cert === undefined) !== (client.tls.client_key === undefined)) return 'spec.client.tls.client_cert and client_key go together';
+  }
+  if (client.rate_limiter !== undefined) {
+    if (!isObject(client.rate_limiter)) return 'spec.client.rate_limiter must be a map';
+    const limiterExtra = unknownKey(client.rate_limiter, LIMITER_KEYS, 'spec.client.rate_limiter');
+    if (limiterExtra) return limiterExtra;
+    const { limit, burst } = client.rate_limiter;
+    if (limit !== undefined && !(typeof limit === 'number' && Number.isFinite(limit) && limit >= 0)) return 'spec.client.rate_limiter.limit must be a non-negative number (requests per second)';
+    if (burst !== undefined && !(Number.isInteger(burst) && burst >= 1)) return 'spec.client.rate_limiter.burst must be a positive integer';
+  }
+  return null;
+}
+
+/** The client spec as stored: defaults written in, so a GET shows what applies. */
+export function withClientDefaults(client: Json): VaultClientSpec {
+  return { ...client, max_retries: client.max_retries ?? DEFAULT_MAX_RETRIES, timeout: client.timeout ?? DEFAULT_TIMEOUT } as VaultClientSpec;
+}
+
+/** The first reason a wrapped provider body is refused (spec §2.4: type, api_version and spec are required), or null. */
+export function providerProblem(body: Json): string | null {
+  if (typeof body.type !== 'string' || body.type === '') return 'type is required';
+  if (body.api_version !== API_VERSION) return `api_version is required and must be ${API_VERSION}`;
+  if (!isObject(body.spec)) return 'spec is required';
+  if (isObject(body.metadata) && nonEmpty(body.metadata.namespace)) return 'secrets providers are cluster-wide: metadata.namespace is not allowed';
+  if (body.type === ENV_TYPE) return Object.keys(body.spec).length === 0 ? null : 'the Env provider takes an empty spec';
+  if (body.type === EXTERNAL_TYPE) {
+    const extra = unknownKey(body.spec, new Set(['client']), 'spec');
+    return extra ?? vaultClientProblem(body.spec.client);
+  }
+  return `type must be ${ENV_TYPE} or ${EXTERNAL_TYPE}`;
+}
+
+/** The first reason a wrapped Secret body is refused, or null. */
+export function secretProblem(body: Json): string | null {
+  if (body.type !== SECRET_KIND) return `type is required and must be ${SECRET_KIND}`;
+  if (body.api_version !== API_VERSION) return `api_version is required and must be ${API_VERSION}`;
+  if (!isObject(body.spec)) return 'spec is required';
+  if (!nonEmpty(body.spec.id)) return 'spec.id is required';
+  if (!nonEmpty(body.spec.provider)) return 'spec.provider is required';
+  return null;
+}
+
+/** A provider as an API read shows it: the vault token is a credential and never leaves the server. */
+export function providerForRead(provider: Json): Json {
+  if (provider.type !== EXTERNAL_TYPE || !isObject(provider.spec?.client)) return provider;
+  return { ...provider, spec: { ...provider.spec, client: { ...provider.spec.client, token: REDACTED } } };
+}

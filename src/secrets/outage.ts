@@ -1,0 +1,15 @@
+import type { CheckResult } from '../execute/result.js';
+import type { OutageChange } from './resolver.js';
+
+/** The check of the server's own entity that carries a provider's outage (a name legacy check names accept). */
+export const outageCheckName = (provider: string) => `secrets-provider-${provider.replace(/[^\w.-]/g, '_')}`;
+
+/**
+ * A provider outage as a result of the server's own entity (Sensu Go raises a backend event when a provider is
+ * unavailable): critical while it is down, ok when it answers again, which resolves the event.
+ */
+export function outageResult(entity: string, change: OutageChange, nowMs: number): CheckResult {
+  const now = Math.floor(nowMs / 1000);
+  const output = change.down ? `secrets provider ${change.provider} is unavailable: ${change.reason}` : `secrets provider ${change.provider} is available`;
+  return { client: entity, check: { name: outageCheckName(change.provider), output, status: change.down ? 2 : 0, executed: now, issued: now } };
+}

@@ -1,0 +1,129 @@
+// The ExternalProvider: a vault's key/value store read over HTTPS (the KV v1 and v2 HTTP API of HashiCorp Vault 1.x).
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import { parseDuration } from '../cli/duration.js';
+import { RateLimiter } from './rate-limiter.js';
+import { SecretFailure } from './failure.js';
+import type { VaultClientSpec } from './model.js';
+
+/** `path#field` (for example `secret/database#password`) as the URL path to read and the field to take. */
+export function vaultPathOf(id: string, version: 'v1' | 'v2'): { path: string; field: string } {
+  const hash = id.lastIndexOf('#');
+  const path = hash < 0 ? '' : id.slice(0, hash).replace(/^\/+|\/+$/g, '');
+  const field = hash < 0 ? '' : id.slice(hash + 1);
+  if (path === '' || field === '') throw new SecretFailure(`the id ${JSON.stringify(id)} is not path#field`, false);
+  const segments = path.split('/').map(encodeURIComponent);
+  if (version === 'v1') return { path: `/v1/${segments.join('/')}`, field };
+  // KV v2 keeps the data under `<mount>/data/<path>`; ids name the secret as `vault kv get` does, without `data/`.
+  if (segments.length < 2) throw new SecretFailure(`the id ${JSON.stringify(id)} needs <mount>/<path>#field for a KV v2 store`, false);
+  return { path: `/v1/${segments[0]}/data/${segments.slice(1).join('/')}`, field };
+}
+
+function readTlsFile(path: string | undefined, key: string): Buffer | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new SecretFailure(`cannot read tls.${key} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, false);
+  }
+}
+
+// Vault's client retries connection errors, 5xx and 429 (its retryablehttp policy); others are final answers.
+const retryable = (status: number) => status >= 500 || status === 429;
+
+/** One configured vault: its TLS agent, its rate limiter and its retry and timeout policy. */
+export class VaultProvider {
+  private agent: Agent | null = null;
+  private readonly limiter: RateLimiter | null;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly client: VaultClientSpec) {
+    const limit = client.rate_limiter?.limit;
+    this.limiter = typeof limit === 'number' && limit > 0 ? new RateLimiter(limit, client.rate_limiter?.burst ?? 1) : null;
+    this.timeoutMs = parseDuration(client.timeout) ?? 60_000;
+  }
+
+  private dispatcher(): Agent {
+    if (this.agent) return this.agent;
+    const tls = this.client.tls ?? {};
+    this.agent = new Agent({
+      connect: {
+        ca: readTlsFile(tls.ca_cert, 'ca_cert'),
+        cert: readTlsFile(tls.client_cert, 'client_cert'),
+        key: readTlsFile(tls.client_key, 'client_key'),
+        ...(tls.cname ? { servername: tls.cname } : {}),
+        minVersion: 'TLSv1.2',
+        rejectUnauthorized: true,
+      },
+    });
+    return this.agent;
+  }
+
+  /** The field's value; a SecretFailure (never holding the value) otherwise. `timeout` bounds the whole call. */
+  async get(id: string): Promise<string> {
+    if (!this.client.address.startsWith('https://')) throw new SecretFailure('the vault works only over TLS (an https:// address)', false);
+    const { path, field } = vaultPathOf(id, this.client.version);
+    const deadline = Date.now() + this.timeoutMs;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const outcome = await this.attempt(path, field, deadline, timeout.signal).catch((error: unknown) => {
+          if (timeout.signal.aborted) throw new SecretFailure(`the vault did not answer within the timeout (${this.client.timeout})`, true);
+          throw error;
+        });
+        if (outcome.value !== undefined) return outcome.value;
+        const failure = outcome.failure!;
+        if (!failure.retry || attempt >= this.client.max_retries) throw failure.error;
+        const pause = Math.min(1000, 100 * 2 ** attempt);
+        if (Date.now() + pause >= deadline) throw new SecretFailure(`the vault did not answer within the timeout (${this.client.timeout}); last: ${failure.error.reason}`, true);
+        await sleep(pause, undefined, { signal: timeout.signal }).catch(() => undefined);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async attempt(path: string, field: string, deadline: number, signal: AbortSignal): Promise<{ value?: string; failure?: { error: SecretFailure; retry: boolean } }> {
+    if (this.limiter) {
+      const wait = this.limiter.reserve(deadline - Date.now());
+      if (wait === null) throw new SecretFailure(`rate limit exceeded (rate_limiter limit ${this.client.rate_limiter?.limit}/s, burst ${this.client.rate_limiter?.burst ?? 1})`, false);
+      if (wait > 0) await sleep(wait, undefined, { signal });
+    }
+    const dispatcher = this.dispatcher();
+    let response;
+    try {
+      response = await request(this.client.address.replace(/\/+$/, '') + path, {
+        method: 'GET',
+        headers: { 'x-vault-token': this.client.token, accept: 'application/json' },
+        dispatcher,
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+      return { failure: { error: new SecretFailure(`the vault is unreachable: ${e.code ?? e.cause?.code ?? e.message}`, true), retry: true } };
+    }
+    const text = await response.body.text();
+    const status = response.statusCode;
+    if (status === 404) return { failure: { error: new SecretFailure('no such path in the vault', false), retry: false } };
+    if (status === 403) return { failure: { error: new SecretFailure('the vault refused the token (403 permission denied)', false), retry: false } };
+    if (status !== 200) return { failure: { error: new SecretFailure(`the vault answered ${status}`, retryable(status)), retry: retryable(status) } };
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return { failure: { error: new SecretFailure('the vault answered with a body that is not JSON', true), retry: true } };
+    }
+    const data = this.client.version === 'v2' ? body?.data?.data : body?.data;
+    if (data === null || typeof data !== 'object' || !Object.hasOwn(data, field)) return { failure: { error: new SecretFailure(`the vault has no field ${JSON.stringify(field)} at that path`, false), retry: false } };
+    const value: unknown = data[field];
+    return { value: typeof value === 'string' ? value : JSON.stringify(value) };
+  }
+
+  close(): void {
+    void this.agent?.close();
+    this.agent = null;
+  }
+}
