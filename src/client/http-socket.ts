@@ -43,7 +43,7 @@ function unauthorized(reply: FastifyReply) {
 
 /** The agent's HTTP socket (reference §11.2; DECISIONS 10: an invalid result is a 400 with the reason). */
 export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, maxParamLength: MAX_PARAM_LENGTH });
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH } });
   registerRedaction(app);
   const config = () => (deps.settings().client.http_socket ?? {}) as HttpConfig;
   app.removeAllContentTypeParsers();

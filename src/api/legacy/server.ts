@@ -54,7 +54,7 @@ function resultView(r: { client: string; check: Record<string, unknown>; history
 
 /** The legacy REST API (reference §12): events, results, clients, checks, info, health, settings. */
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
-  const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, maxParamLength: MAX_PARAM_LENGTH });
+  const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH } });
   registerRedaction(app);
   const routes: RouteSpec[] = [];
   const issued = () => ({ issued: Math.floor(deps.now() / 1000) });

@@ -88,12 +88,20 @@ function guard(deps: V2ApiDeps, targets: ReadonlyMap<string, RouteTarget>): onRe
  * Every route gets its access decision when it is registered, from its own pattern: the hook runs on the route the
  * router matched, after decoding, so no spelling of a URL can reach a handler without it. Call before adding routes.
  */
+const registered = new WeakMap<FastifyInstance, { method: string; url: string; access: Access }[]>();
+
+/** Every route the app registered, with the access decided for it: what the adversarial suite walks. */
+export const registeredRoutes = (app: FastifyInstance) => [...(registered.get(app) ?? [])];
+
 export function enforceAccess(app: FastifyInstance, deps: V2ApiDeps): void {
   app.addHook('onRequest', async (request, reply) => {
     const problem = unsafeTarget(request.raw.url ?? '');
     if (problem) return fail(reply, 'invalid', problem);
   });
+  const routes: { method: string; url: string; access: Access }[] = [];
+  registered.set(app, routes);
   app.addHook('onRoute', (route: RouteOptions) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, access: accessOf(route.url) });
     if (accessOf(route.url) === 'anonymous') return;
     const targets = new Map([route.method].flat().map((method) => [method, targetOf(method, route.url)] as const));
     const existing = route.onRequest ? [route.onRequest].flat() : [];

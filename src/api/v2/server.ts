@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fail, type V2ApiDeps } from './context.js';
+import { MAX_PARAM_LENGTH } from '../../name-limits.js';
 import { registerAuthRoutes } from './auth.js';
-import { enforceAccess } from './access.js';
+import { enforceAccess, registeredRoutes } from './access.js';
 import { registerEventRoutes } from './events.js';
 import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resources.js';
 import { registerApiKeyRoutes } from './apikeys.js';
@@ -19,12 +20,10 @@ import { CheckbridgeError } from '../../errors.js';
 
 export type { V2ApiDeps } from './context.js';
 
-// Long enough for the longest name any door accepts, so every stored name can be read back and deleted.
-const MAX_PARAM_LENGTH = 1024;
 
 /** The v2 HTTP API (spec 4): every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 512_000, maxParamLength: MAX_PARAM_LENGTH, return503OnClosing: false, forceCloseConnections: true });
+  const app = Fastify({ logger: false, bodyLimit: 512_000, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, return503OnClosing: false, forceCloseConnections: true });
   enforceAccess(app, deps);
   registerRedaction(app, ['/auth', '/auth/token']);
   // Every body, on every route: our recursive walks must never meet more nesting than the stack holds.
@@ -55,5 +54,7 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerAuthProviderRoutes(app, deps);
   registerOidcRoutes(app, deps);
   registerSecretsRoutes(app, deps);
+  // The whole route table at debug level: what an operator (and the adversarial suite) can check access against.
+  app.addHook('onReady', async () => deps.logger.debug({ routes: registeredRoutes(app) }, 'v2 API routes'));
   return app;
 }
