@@ -10,6 +10,8 @@ import { isSecretPath, redactDeep } from './secrets.js';
 import { v2SecretsOf } from '../secrets/model.js';
 import { escapeTemplateText } from './go-template.js';
 import { atLeast, seconds, NAME } from './sensu-rules.js';
+import { runtimeAssetsOf } from './assets.js';
+import { metricTagList } from '../metrics/tags.js';
 
 type Json = Record<string, any>;
 
@@ -18,7 +20,7 @@ const MAPPED = new Set([
   'command', 'subscribers', 'standalone', 'publish', 'interval', 'cron', 'handlers', 'handler', 'source', 'ttl', 'timeout', 'stdin',
   'low_flap_threshold', 'high_flap_threshold', 'proxy_requests', 'subdue', 'hooks', 'output_metric_format', 'output_metric_handlers',
   'occurrences', 'refresh', 'aggregate', 'aggregates', 'type', 'name', 'extension', 'ttl_status', 'auto_resolve', 'force_resolve', 'handle',
-  'truncate_output', 'truncate_output_length', 'secrets',
+  'truncate_output', 'truncate_output_length', 'secrets', 'output_metric_tags', 'runtime_assets',
 ]);
 // Attributes with no v2 equivalent, with the reason given in the warning.
 const NO_EQUIVALENT: Record<string, string> = {
@@ -158,7 +160,8 @@ export function emitChecks(settings: Settings, ctx: CompileContext, clientName: 
       subdue: null,
       output_metric_format: check.output_metric_format ?? '',
       output_metric_handlers: check.output_metric_handlers ?? null,
-      runtime_assets: null,
+      ...(check.output_metric_tags !== undefined ? { output_metric_tags: metricTagList(check.output_metric_tags) } : {}),
+      runtime_assets: runtimeAssetsOf(check),
       check_hooks: null,
       env_vars: null,
       secrets: v2SecretsOf(check),
@@ -179,7 +182,7 @@ export function emitChecks(settings: Settings, ctx: CompileContext, clientName: 
         const hookName = `${name}-${status}`;
         const timeout = hook.timeout === undefined ? 60 : wholeSeconds(hook.timeout, at('hooks', status, 'timeout'), 'hook timeout', ctx);
         if (v2SecretsOf(hook)) ctx.warn(at('hooks', status, 'secrets'), 'Sensu Go hooks take no secrets: not emitted, so the hook runs without them');
-        out.push(resource('HookConfig', hookName, ctx.namespace, { command: templateDeep(hook.command ?? '', read), timeout, stdin: hook.stdin === true, runtime_assets: null }));
+        out.push(resource('HookConfig', hookName, ctx.namespace, { command: templateDeep(hook.command ?? '', read), timeout, stdin: hook.stdin === true, runtime_assets: runtimeAssetsOf(hook) }));
         became.push(`HookConfig/${hookName}`);
         hooks.push({ [HOOK_TYPES[status] ?? status]: [hookName] });
       }

@@ -1,3 +1,4 @@
+import { runtimeAssetsOf } from './assets.js';
 import type { Settings } from '../config/index.js';
 import { resource, LEGACY_ANNOTATION, type CompileContext, type Resource } from './model.js';
 import { attributesToExpressions, filterPath } from './expressions.js';
@@ -97,8 +98,8 @@ export function emitHandlers(settings: Settings, ctx: CompileContext, emittedFil
     }
     const timeout = seconds(handler.timeout);
     if (handler.timeout !== undefined && timeout !== handler.timeout) ctx.warn(at('timeout'), `timeout ${JSON.stringify(handler.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`);
-    const spec: Json = { type, timeout, env_vars: null, runtime_assets: null, secrets: v2SecretsOf(handler), filters: null, handlers: null };
-    const known = new Set(['type', 'command', 'timeout', 'socket', 'handlers', 'filters', 'filter', 'severities', 'handle_silenced', 'handle_flapping', 'mutator', 'secrets']);
+    const spec: Json = { type, timeout, env_vars: null, runtime_assets: runtimeAssetsOf(handler), secrets: v2SecretsOf(handler), filters: null, handlers: null };
+    const known = new Set(['type', 'command', 'timeout', 'socket', 'handlers', 'filters', 'filter', 'severities', 'handle_silenced', 'handle_flapping', 'mutator', 'secrets', 'runtime_assets']);
     const kept = Object.fromEntries(Object.entries(handler).filter(([k]) => !known.has(k)));
     for (const k of Object.keys(kept)) ctx.warn(at(k), `handler attribute ${k} has no v2 equivalent: kept in the ${LEGACY_ANNOTATION} annotation (secrets redacted)`);
     if (type === 'pipe') spec.command = handler.command ?? '';
@@ -155,6 +156,6 @@ export function emitMutators(settings: Settings, ctx: CompileContext): Resource[
     const timeout = seconds(mutator.timeout);
     if (mutator.timeout !== undefined && timeout !== mutator.timeout) ctx.warn(['mutators', name, 'timeout'], `timeout ${JSON.stringify(mutator.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`);
     ctx.became.set(`mutators/${name}`, [`Mutator/${name}`]);
-    return resource('Mutator', name, ctx.namespace, { command: mutator.command ?? '', timeout, env_vars: null, runtime_assets: null, secrets: v2SecretsOf(mutator) });
+    return resource('Mutator', name, ctx.namespace, { command: mutator.command ?? '', timeout, env_vars: null, runtime_assets: runtimeAssetsOf(mutator), secrets: v2SecretsOf(mutator) });
   });
 }

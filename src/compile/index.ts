@@ -5,6 +5,7 @@ import { KIND_ORDER, resource, type CompileContext, type CompileResult, type Res
 import { emitChecks } from './checks.js';
 import { emitFilters, emitHandlers, emitMutators } from './handlers.js';
 import { emitEntities } from './entities.js';
+import { emitAssets } from './assets.js';
 import { secretKeysOf } from './secrets.js';
 import { sensuProblem } from './sensu-rules.js';
 
@@ -54,6 +55,7 @@ export function compileSettings(settings: Settings, files: readonly LoadedFile[]
     ...ctx.checkFilters.values(),
     ...emitMutators(settings, ctx),
     ...emitHandlers(settings, ctx, new Set(filters.map((f) => f.metadata.name))),
+    ...emitAssets(settings, ctx),
   ];
   const proxies = checks.filter((r) => r.type === 'CheckConfig' && r.spec.proxy_entity_name).map((r) => String(r.spec.proxy_entity_name));
   const entities = emitEntities(settings, ctx, ctx.labelsRead, proxies);

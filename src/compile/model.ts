@@ -50,7 +50,7 @@ export interface CompileResult {
   readonly labelReport: Record<string, string[]>;
 }
 
-export const KIND_ORDER = ['Namespace', 'Entity', 'HookConfig', 'Mutator', 'EventFilter', 'Handler', 'Pipeline', 'CheckConfig', 'Silenced'];
+export const KIND_ORDER = ['Namespace', 'Asset', 'Entity', 'HookConfig', 'Mutator', 'EventFilter', 'Handler', 'Pipeline', 'CheckConfig', 'Silenced'];
 
 export function resource(type: string, name: string, namespace: string | null, spec: Json, annotations: Record<string, string> = {}, labels: Record<string, string> = {}): Resource {
   return {

@@ -120,3 +120,30 @@ test('output is deterministic: the same input gives the same resources in the sa
   assert.deepEqual(compile(config).resources, first);
   assert.deepEqual(first.map((r) => `${r.type}/${r.metadata.name}`), ['Namespace/prod', 'Entity/web-1', 'CheckConfig/a', 'CheckConfig/b']);
 });
+
+test('assets become Asset resources and runtime_assets carry over; output_metric_tags in either form become the v2 list', () => {
+  const sha = 'ab'.repeat(64);
+  const { resources, warnings, refused } = compile({
+    client,
+    assets: {
+      tools: { url: 'https://example.com/tools.tar.gz', sha512: sha, filters: ["entity.system.os == 'linux'"] },
+      multi: { headers: { Authorization: 'Bearer x' }, builds: [{ url: 'https://example.com/a.tar.gz', sha512: sha, filters: ["entity.system.arch == 'amd64'"] }] },
+    },
+    checks: {
+      disk: { command: 'check-disk', interval: 60, subscribers: ['web'], runtime_assets: ['tools'], output_metric_format: 'graphite_plaintext', output_metric_tags: { dc: 'eu', rack: 4 } },
+      load: { command: 'check-load', interval: 60, subscribers: ['web'], output_metric_tags: [{ name: 'tier', value: 'web' }], hooks: { critical: { command: 'uptime', runtime_assets: ['multi'] } } },
+    },
+    handlers: { store: { type: 'pipe', command: 'cat', runtime_assets: ['tools', 'multi'] } },
+    mutators: { shape: { command: 'cat', runtime_assets: ['tools'] } },
+  });
+  assert.deepEqual(refused, []);
+  assert.deepEqual(find(resources, 'Asset', 'tools').spec, { url: 'https://example.com/tools.tar.gz', sha512: sha, filters: ["entity.system.os == 'linux'"], headers: null });
+  assert.deepEqual(find(resources, 'Asset', 'multi').spec.builds, [{ url: 'https://example.com/a.tar.gz', sha512: sha, filters: ["entity.system.arch == 'amd64'"], headers: { Authorization: 'Bearer x' } }]);
+  assert.deepEqual(find(resources, 'CheckConfig', 'disk').spec.runtime_assets, ['tools']);
+  assert.deepEqual(find(resources, 'CheckConfig', 'disk').spec.output_metric_tags, [{ name: 'dc', value: 'eu' }, { name: 'rack', value: '4' }]);
+  assert.deepEqual(find(resources, 'CheckConfig', 'load').spec.output_metric_tags, [{ name: 'tier', value: 'web' }]);
+  assert.deepEqual(find(resources, 'HookConfig', 'load-critical')?.spec.runtime_assets ?? resources.find((r) => r.type === 'HookConfig')!.spec.runtime_assets, ['multi']);
+  assert.deepEqual(find(resources, 'Handler', 'store').spec.runtime_assets, ['tools', 'multi']);
+  assert.deepEqual(find(resources, 'Mutator', 'shape').spec.runtime_assets, ['tools']);
+  assert.ok(!warnings.some((w) => /runtime_assets|output_metric_tags/.test(w.message)), JSON.stringify(warnings.map((w) => w.message)));
+});
