@@ -25,7 +25,8 @@ test('legacy API: POST /results refuses a status that is not an integer from -2^
   for (const status of BAD_STATUSES) {
     const reply = await postJson(`${api}/results`, resultText('bad_status', status));
     assert.equal(reply.status, 400, `status ${status}`);
-    assert.match(reply.body.error, /^check status must be an integer/, `status ${status}`);
+    assert.match(String(reply.headers.get('x-checkbridge-error')), /^check status must be an integer/, `status ${status}`);
+    assert.equal(reply.body, null, 'legacy 400 bodies are empty');
   }
   assert.equal((await getJson(`${api}/results/checkbridge-api/bad_status`)).status, 404, 'nothing stored');
   assert.equal((await postJson(`${api}/results`, resultText('max_status', String(MAX_STATUS)))).status, 202);
@@ -34,8 +35,8 @@ test('legacy API: POST /results refuses a status that is not an integer from -2^
 
 test('legacy API: the longest accepted client and check names round-trip through GET and DELETE; one more character is a 400', async (t) => {
   const { api } = await instanceFor(t, config);
-  assert.deepEqual((await postJson(`${api}/results`, resultText(TOO_LONG_NAME, '1'))).body, { error: 'check name must be at most 255 characters' });
-  assert.deepEqual((await postJson(`${api}/results`, { name: 'short', source: TOO_LONG_NAME, output: 'x', status: 1 })).body, { error: 'check source must be at most 255 characters' });
+  assert.equal((await postJson(`${api}/results`, resultText(TOO_LONG_NAME, '1'))).headers.get('x-checkbridge-error'), 'check name must be at most 255 characters');
+  assert.equal((await postJson(`${api}/results`, { name: 'short', source: TOO_LONG_NAME, output: 'x', status: 1 })).headers.get('x-checkbridge-error'), 'check source must be at most 255 characters');
 
   assert.equal((await postJson(`${api}/results`, { name: LONGEST_NAME, source: LONGEST_NAME, output: 'longest', status: 2 })).status, 202);
   const path = `${LONGEST_NAME}/${LONGEST_NAME}`;
@@ -50,11 +51,11 @@ test('legacy API: the longest accepted client and check names round-trip through
 
 test('legacy API: 10,000 levels of nesting are a 400 naming the depth, on /results and any other body; the API keeps answering', async (t) => {
   const { daemon, api } = await instanceFor(t, config);
-  const expected = { error: 'JSON nested deeper than 100 levels' };
+  const expected = 'JSON nested deeper than 100 levels';
   const deep = nested(10_000);
   for (const [path, body] of [['/results', resultText('deep', '1', `,"custom":${deep}`)], ['/stashes', `{"path":"deep","content":{"x":${deep}}}`], ['/clients', `{"name":"deep","address":"x","subscriptions":[],"custom":${deep}}`]] as const) {
     const reply = await postJson(`${api}${path}`, body);
-    assert.deepEqual([reply.status, reply.body], [400, expected], path);
+    assert.deepEqual([reply.status, reply.body, reply.headers.get('x-checkbridge-error')], [400, null, expected], path);
   }
   assert.equal((await postJson(`${api}/results`, resultText('after', '0'))).status, 202);
   assert.equal((await eventually(() => getJson(`${api}/results/checkbridge-api/after`), (r) => r.status === 200)).status, 200);

@@ -31,6 +31,14 @@ export interface LegacyApiDeps {
   readonly bridge?: BridgeView | null;
 }
 
+/**
+ * A 400 as legacy answered it, with an empty body (reference §12: clients rely on it); the reason travels in a header
+ * (printable ASCII only) so that a person debugging still sees what was wrong.
+ */
+function refuse(reply: FastifyReply, reason: string) {
+  return reply.code(400).header('X-Checkbridge-Error', reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 512)).send();
+}
+
 /** DECISIONS 11: API-posted results without `source` belong to our own API client, under a neutral name. */
 export const API_CLIENT_NAME = 'checkbridge-api';
 const NAME = '[\\w.-]+';
@@ -83,7 +91,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
 
   // Every body, whatever the route, before any handler walks it.
   app.addHook('preValidation', async (request, reply) => {
-    if (nestedTooDeep(request.body)) return reply.code(400).send({ error: DEPTH_MESSAGE });
+    if (nestedTooDeep(request.body)) return refuse(reply, DEPTH_MESSAGE);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -203,7 +211,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   route('POST', '/results', async (req, reply) => {
     const now = Math.floor(deps.now() / 1000);
     const prepared = prepareResult(req.body, now);
-    if (!prepared.ok) return reply.code(400).send({ error: prepared.message });
+    if (!prepared.ok) return refuse(reply, prepared.message);
     try {
       await deps.intake.submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
     } catch (error) {
