@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fail, type V2ApiDeps } from './context.js';
+import { httpsOption } from '../../tls/https-option.js';
 import { registerAuthRoutes } from './auth.js';
 import { enforceAccess } from './access.js';
 import { registerEventRoutes } from './events.js';
@@ -24,7 +25,7 @@ const MAX_PARAM_LENGTH = 1024;
 
 /** The v2 HTTP API (spec 4): every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 512_000, maxParamLength: MAX_PARAM_LENGTH, return503OnClosing: false, forceCloseConnections: true });
+  const app = Fastify({ logger: false, bodyLimit: 512_000, maxParamLength: MAX_PARAM_LENGTH, return503OnClosing: false, forceCloseConnections: true, ...httpsOption(deps.https) });
   enforceAccess(app, deps);
   registerRedaction(app, ['/auth', '/auth/token']);
   // Every body, on every route: our recursive walks must never meet more nesting than the stack holds.
