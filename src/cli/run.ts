@@ -98,6 +98,16 @@ export function registerRun(program: Command): void {
       }
       const settings = initial.settings;
       const { logger, level } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
+      // At once: until a handler is there, SIGUSR1 would open Node's inspector instead.
+      let currentLevel: string = level;
+      process.on('SIGUSR1', () => {
+        const next = nextLogLevel(currentLevel);
+        // Reported at info even when the new level is quieter: the line is written before the quieter level applies.
+        logger.level = 'info';
+        logger.info({ log_level: next, previous_log_level: currentLevel }, 'SIGUSR1: log level changed');
+        logger.level = pinoLevelOf(next);
+        currentLevel = next;
+      });
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true });
@@ -322,15 +332,6 @@ export function registerRun(program: Command): void {
         logger.info('SIGHUP: reloading configuration');
         void reloader.reload();
       };
-      let currentLevel: string = level;
-      // Its own level: the change is reported even at the quietest levels.
-      const levelReport = logger.child({}, { level: 'info' });
-      process.on('SIGUSR1', () => {
-        const next = nextLogLevel(currentLevel);
-        logger.level = pinoLevelOf(next);
-        levelReport.info({ level: next, previous: currentLevel }, 'SIGUSR1: log level changed');
-        currentLevel = next;
-      });
       logger.info(
         { files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), standalone: client.standaloneChecks(), subscriptions: client.subscriptions(), stateDir },
         'checkbridge running',
