@@ -1,4 +1,5 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { build as prettyStream } from 'pino-pretty';
 import { redactOutput } from './config/redact.js';
 
 // The spec's levels; panic maps onto pino's fatal, trace stays trace.
@@ -13,14 +14,22 @@ function toPinoLevel(level: LogLevel | 'silent'): LevelWithSilent {
   return level === 'panic' ? 'fatal' : level;
 }
 
-// SIGUSR1 raises verbosity one step; after trace it wraps to error (spec §7).
+// SIGUSR1 raises verbosity one step (panic, fatal, error, … trace); after trace it wraps to error (spec §7).
 export function nextLogLevel(current: string): LogLevel {
-  const order: LogLevel[] = ['error', 'warn', 'info', 'debug', 'trace'];
-  const index = order.indexOf(current as LogLevel);
-  return index < 0 || index === order.length - 1 ? 'error' : order[index + 1]!;
+  const index = LOG_LEVELS.indexOf(current as LogLevel);
+  return index < 0 || index === LOG_LEVELS.length - 1 ? 'error' : LOG_LEVELS[index + 1]!;
 }
 
-export function createLogger(level: LogLevel | 'silent' = 'info', destination: number | NodeJS.WritableStream = 2): Logger {
+/** The level pino runs at for one of ours. */
+export function pinoLevelOf(level: LogLevel): LevelWithSilent {
+  return toPinoLevel(level);
+}
+
+export type LogFormat = 'json' | 'pretty';
+
+/** JSON lines, or human-readable lines (for a terminal) written synchronously to the same file descriptor. */
+export function createLogger(level: LogLevel | 'silent' = 'info', destination: number | NodeJS.WritableStream = 2, format: LogFormat = 'json'): Logger {
+  const out = typeof destination === 'number' ? (format === 'pretty' ? prettyStream({ destination, sync: true, colorize: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' }) : pino.destination({ fd: destination, sync: true })) : destination;
   return pino(
     {
       level: toPinoLevel(level),
@@ -29,7 +38,7 @@ export function createLogger(level: LogLevel | 'silent' = 'info', destination: n
       formatters: { log: (object) => redactOutput(object) as Record<string, unknown> },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    typeof destination === 'number' ? pino.destination({ fd: destination, sync: true }) : destination,
+    out,
   );
 }
 

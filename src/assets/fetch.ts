@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { rootCertificates } from 'node:tls';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import type { AssetBuild } from './definitions.js';
+import { checkServerIdentity } from '../tls/identity.js';
 
 /** The download did not hash to the configured sha512 (a truncated download lands here too). */
 export class ChecksumMismatch extends Error {
@@ -35,7 +36,7 @@ export function dispatcherFor(caFile: string | undefined): Dispatcher {
   let dispatcher = dispatchers.get(key);
   if (!dispatcher) {
     const ca = [...rootCertificates, ...systemBundle(), ...(caFile ? [readFileSync(caFile, 'utf8')] : [])];
-    dispatcher = new Agent({ connect: { ca, minVersion: 'TLSv1.2', rejectUnauthorized: true } }).compose(interceptors.redirect({ maxRedirections: 5 }));
+    dispatcher = new Agent({ connect: { ca, minVersion: 'TLSv1.2', rejectUnauthorized: true, checkServerIdentity } }).compose(interceptors.redirect({ maxRedirections: 5 }));
     dispatchers.set(key, dispatcher);
   }
   return dispatcher;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Outbox, OutboxRow } from '../store/index.js';
 import type { BridgeConfig } from './config.js';
 import { errorBodyMessage } from '../v2/error-body.js';
+import { checkServerIdentity, connectFailureText } from '../tls/identity.js';
 
 type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number; message: string } | { kind: 'retry'; reason: string };
 
@@ -39,7 +40,7 @@ export class BridgeSender {
 
   constructor(private readonly outbox: Outbox, private readonly config: BridgeConfig, logger: Logger, private readonly now: () => number = Date.now) {
     this.log = logger.child({ component: 'bridge', url: config.url });
-    this.agent = new Agent({ connections: config.concurrency, keepAliveTimeout: 30_000, connect: { timeout: config.timeout * 1000, ...(config.tls ?? {}) } });
+    this.agent = new Agent({ connections: config.concurrency, keepAliveTimeout: 30_000, connect: { timeout: config.timeout * 1000, ...(config.tls ?? {}), checkServerIdentity } });
   }
 
   get status(): string {
@@ -104,8 +105,7 @@ export class BridgeSender {
       });
       return classify(response.statusCode, await response.body.text());
     } catch (error) {
-      const e = error as { code?: string; message?: string; cause?: { code?: string } };
-      return { kind: 'retry', reason: e.code ?? e.cause?.code ?? e.message ?? String(error) };
+      return { kind: 'retry', reason: connectFailureText(error) };
     }
   }
 

@@ -31,16 +31,19 @@ import { atEntityLimit, entityLimitMessage, entityLimitOf } from '../server/enti
 import { TokenIssuer, newSigningKey } from '../auth/tokens.js';
 import { ensureAdmin } from '../auth/bootstrap.js';
 import { ClientRole } from '../client/client-role.js';
-import { nextLogLevel } from '../log.js';
+import { nextLogLevel, pinoLevelOf } from '../log.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { withSourceOptions, sourcesFrom, type SourceFlags } from './sources.js';
 import { LoadedTempfile } from '../config/loaded-tempfile.js';
-import { loggerFrom } from './logging.js';
+import { loggerFrom, settingsLogLevel } from './logging.js';
+import { listenerHttps, type TlsFlags } from './tls-options.js';
+import { warnIfInsecure } from './insecure-listener.js';
 import { daemonAssets } from '../assets/index.js';
 import { SecretsResolver } from '../secrets/resolver.js';
 import { outageResult } from '../secrets/outage.js';
 
-interface RunFlags extends SourceFlags, ListenerFlags {
+interface RunFlags extends SourceFlags, ListenerFlags, TlsFlags {
+  logFormat?: string;
   bridgeUrl?: string;
   bridgeApiKey?: string;
   stateDir?: string;
@@ -69,7 +72,11 @@ export function registerRun(program: Command): void {
     .description('run the server and client roles: schedule, execute, take results (the daemon)')
     .argument('[sources...]', 'conf.d directories or files')
     .option('--state-dir <dir>', 'where state lives (env CHECKBRIDGE_STATE_DIR)', process.env.CHECKBRIDGE_STATE_DIR ?? 'state')
-    .option('--log-level <level>', 'panic, fatal, error, warn, info, debug, trace (env CHECKBRIDGE_LOG_LEVEL)')
+    .option('--log-level <level>', 'panic, fatal, error, warn, info, debug, trace (env CHECKBRIDGE_LOG_LEVEL; settings log-level, read at start)')
+    .option('--log-format <format>', 'json or pretty (env CHECKBRIDGE_LOG_FORMAT; default pretty when stderr is a terminal, json otherwise)')
+    .option('--tls-cert-file <file>', 'HTTPS certificate for every HTTP listener (env CHECKBRIDGE_TLS_CERT_FILE; settings api.tls, checkbridge.v2_api.tls, client.http_socket.tls)')
+    .option('--tls-key-file <file>', 'the certificate\'s private key (env CHECKBRIDGE_TLS_KEY_FILE)')
+    .option('--tls-ca-file <file>', 'CA whose client certificates are required: mutual TLS (env CHECKBRIDGE_TLS_CA_FILE)')
     .option('--api-bind <host>', 'legacy API address (env CHECKBRIDGE_API_BIND; settings api.bind; default 127.0.0.1)')
     .option('--api-port <port>', 'legacy API port, 0 picks one (env CHECKBRIDGE_API_PORT; settings api.port; default 4567)')
     .option('--agent-bind <host>', 'agent HTTP API address (env CHECKBRIDGE_AGENT_BIND; settings client.http_socket.bind)')
@@ -81,7 +88,6 @@ export function registerRun(program: Command): void {
     .option('--bridge-api-key <key>', 'the backend API key (env CHECKBRIDGE_BRIDGE_API_KEY; settings bridge.api_key)')
     .option('--socket-port <port>', 'client socket TCP+UDP port (env CHECKBRIDGE_SOCKET_PORT; settings client.socket.port; default 3030)')
     .action(async (positional: string[], flags: RunFlags) => {
-      const { logger, level } = loggerFrom(flags.logLevel);
       const sources = sourcesFrom(flags, positional);
       const initial = loadSettings(sources);
       if (!initial.settings) {
@@ -91,6 +97,17 @@ export function registerRun(program: Command): void {
         return;
       }
       const settings = initial.settings;
+      const { logger, level } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
+      // At once: until a handler is there, SIGUSR1 would open Node's inspector instead.
+      let currentLevel: string = level;
+      process.on('SIGUSR1', () => {
+        const next = nextLogLevel(currentLevel);
+        // Reported at info even when the new level is quieter: the line is written before the quieter level applies.
+        logger.level = 'info';
+        logger.info({ log_level: next, previous_log_level: currentLevel }, 'SIGUSR1: log level changed');
+        logger.level = pinoLevelOf(next);
+        currentLevel = next;
+      });
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true });
@@ -242,17 +259,23 @@ export function registerRun(program: Command): void {
                 bufferLimitBytes: (settings.raw.checkbridge as { socket_buffer_limit?: number } | undefined)?.socket_buffer_limit,
                 messageDeadlineMs: ((settings.raw.checkbridge as { socket_message_timeout?: number } | undefined)?.socket_message_timeout ?? 10) * 1000,
               });
-        const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number };
-        api = buildLegacyApi({ store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
+        if (socket) warnIfInsecure(logger, 'client socket', socket.tcp, false);
+        const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number; tls?: unknown };
+        const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
+        api = buildLegacyApi({ https: apiHttps, store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
         const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
         await api.listen({ host: apiListen.bind, port: apiListen.port }).catch((error: NodeJS.ErrnoException) => {
           throw new CheckbridgeError('CB_LISTEN', `legacy API ${apiListen.bind}:${apiListen.port}: ${error.code ?? error.message}`);
         });
         const apiAddress = api.server.address() as { address: string; port: number };
-        logger.info({ address: `${apiAddress.address}:${apiAddress.port}` }, 'legacy API listening');
+        logger.info({ address: `${apiAddress.address}:${apiAddress.port}`, tls: apiHttps !== null }, 'legacy API listening');
+        warnIfInsecure(logger, 'legacy API', apiAddress, apiHttps !== null);
 
         await ensureAdmin(store.v2, process.env, (line) => process.stderr.write(line + '\n'));
+        const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number; tls?: unknown } } | undefined)?.v2_api ?? {});
+        const v2Https = listenerHttps('v2 API', 'checkbridge.v2_api.tls', v2Config.tls, flags);
         v2Api = buildV2Api({
+          https: v2Https,
           store,
           events,
           postgres: events,
@@ -266,27 +289,30 @@ export function registerRun(program: Command): void {
           runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger, assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
           dashboard: { legacy: api, settings: () => current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener) },
         });
-        const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number } } | undefined)?.v2_api ?? {});
         const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
         await v2Api.listen({ host: v2Listen.bind, port: v2Listen.port }).catch((error: NodeJS.ErrnoException) => {
           throw new CheckbridgeError('CB_LISTEN', `v2 API ${v2Listen.bind}:${v2Listen.port}: ${error.code ?? error.message}`);
         });
         const v2Address = v2Api.server.address() as { address: string; port: number };
-        logger.info({ address: `${v2Address.address}:${v2Address.port}` }, 'v2 API listening');
+        logger.info({ address: `${v2Address.address}:${v2Address.port}`, tls: v2Https !== null }, 'v2 API listening');
+        warnIfInsecure(logger, 'v2 API', v2Address, v2Https !== null);
 
-        const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
-        httpSocket = httpConfig.enabled === false ? null : buildHttpSocket({ settings: () => current, intake, now: Date.now });
+        const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number; tls?: unknown };
+        const agentHttps = httpConfig.enabled === false ? null : listenerHttps('agent API', 'client.http_socket.tls', httpConfig.tls, flags);
+        httpSocket = httpConfig.enabled === false ? null : buildHttpSocket({ https: agentHttps, settings: () => current, intake, now: Date.now });
         if (httpSocket) {
           const listen = listenerFrom('agent', flags, httpConfig, { bind: '127.0.0.1', port: 3031 });
           await httpSocket.listen({ host: listen.bind, port: listen.port }).catch((error: NodeJS.ErrnoException) => {
             throw new CheckbridgeError('CB_LISTEN', `agent API ${listen.bind}:${listen.port}: ${error.code ?? error.message}`);
           });
           const address = httpSocket.server.address() as { address: string; port: number };
-          logger.info({ address: `${address.address}:${address.port}` }, 'agent API listening');
+          logger.info({ address: `${address.address}:${address.port}`, tls: agentHttps !== null }, 'agent API listening');
+          warnIfInsecure(logger, 'agent API', address, agentHttps !== null);
         }
 
         watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });
         watcher.onChange((_diff, next) => {
+          if (settingsLogLevel(next.raw) !== settingsLogLevel(current.raw)) logger.warn({ 'log-level': settingsLogLevel(next.raw) ?? null }, 'log-level changed in the settings: it applies at restart');
           if (!stopping) apply(next);
         });
         const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
@@ -306,12 +332,6 @@ export function registerRun(program: Command): void {
         logger.info('SIGHUP: reloading configuration');
         void reloader.reload();
       };
-      let currentLevel: string = level;
-      process.on('SIGUSR1', () => {
-        currentLevel = nextLogLevel(currentLevel);
-        logger.level = currentLevel === 'panic' ? 'fatal' : currentLevel;
-        logger.warn({ level: currentLevel }, 'log level changed');
-      });
       logger.info(
         { files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), standalone: client.standaloneChecks(), subscriptions: client.subscriptions(), stateDir },
         'checkbridge running',

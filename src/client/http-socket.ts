@@ -8,11 +8,14 @@ import { rubyInspect } from '../tokens/index.js';
 import { EntityLimitError } from '../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
 import { MAX_PARAM_LENGTH } from '../name-limits.js';
+import { httpsOption, type ListenerHttps } from '../tls/https-option.js';
 
 export interface HttpSocketDeps {
   readonly settings: () => Settings;
   readonly intake: ResultIntake;
   readonly now: () => number;
+  /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
+  readonly https?: ListenerHttps | null;
 }
 
 const ENDPOINTS = {
@@ -43,7 +46,7 @@ function unauthorized(reply: FastifyReply) {
 
 /** The agent's HTTP socket (reference §11.2; DECISIONS 10: an invalid result is a 400 with the reason). */
 export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH } });
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, ...httpsOption(deps.https) });
   registerRedaction(app);
   const config = () => (deps.settings().client.http_socket ?? {}) as HttpConfig;
   app.removeAllContentTypeParsers();

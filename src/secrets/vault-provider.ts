@@ -6,6 +6,7 @@ import { parseDuration } from '../cli/duration.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SecretFailure } from './failure.js';
 import type { VaultClientSpec } from './model.js';
+import { checkServerIdentity, connectFailureText } from '../tls/identity.js';
 
 /** `path#field` (for example `secret/database#password`) as the URL path to read and the field to take. */
 export function vaultPathOf(id: string, version: 'v1' | 'v2'): { path: string; field: string } {
@@ -55,6 +56,7 @@ export class VaultProvider {
         ...(tls.cname ? { servername: tls.cname } : {}),
         minVersion: 'TLSv1.2',
         rejectUnauthorized: true,
+        checkServerIdentity,
       },
     });
     return this.agent;
@@ -102,8 +104,7 @@ export class VaultProvider {
       });
     } catch (error) {
       if (signal.aborted) throw error;
-      const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-      return { failure: { error: new SecretFailure(`the vault is unreachable: ${e.code ?? e.cause?.code ?? e.message}`, true), retry: true } };
+      return { failure: { error: new SecretFailure(`the vault is unreachable: ${connectFailureText(error)}`, true), retry: true } };
     }
     const text = await response.body.text();
     const status = response.statusCode;

@@ -9,8 +9,11 @@ export interface TestCa {
   /** The CA certificate (PEM file): what a client configures as trusted. */
   readonly caFile: string;
   readonly caPem: string;
-  /** A certificate for `names` signed by this CA. */
-  issue(names?: readonly string[]): { cert: string; key: string; certFile: string; keyFile: string };
+  /**
+   * A certificate for `names` signed by this CA: a server's, or with `client` a client's (for mutual TLS);
+   * with `commonNameOnly` the first name is only its common name, without subject alternative names (spec 5.8).
+   */
+  issue(names?: readonly string[], options?: { client?: boolean; commonNameOnly?: boolean }): { cert: string; key: string; certFile: string; keyFile: string };
   remove(): void;
 }
 
@@ -24,10 +27,11 @@ export function makeTestCa(name = 'checkbridge test CA'): TestCa {
     dir,
     caFile: join(dir, 'ca.pem'),
     caPem: readFileSync(join(dir, 'ca.pem'), 'utf8'),
-    issue(names = ['127.0.0.1', 'localhost']) {
-      const base = `server${++serial}`;
+    issue(names = ['127.0.0.1', 'localhost'], options = {}) {
+      const base = `${options.client ? 'client' : 'server'}${++serial}`;
       const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',');
-      writeFileSync(join(dir, `${base}.ext`), `subjectAltName=${san}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`);
+      const usage = options.client ? 'clientAuth' : 'serverAuth';
+      writeFileSync(join(dir, `${base}.ext`), `${options.commonNameOnly ? '' : `subjectAltName=${san}\n`}basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=${usage}\n`);
       openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${base}.key`, '-out', `${base}.csr`, '-subj', `/CN=${names[0]}`]);
       openssl(dir, ['x509', '-req', '-in', `${base}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${base}.pem`, '-days', '2', '-extfile', `${base}.ext`]);
       return { cert: readFileSync(join(dir, `${base}.pem`), 'utf8'), key: readFileSync(join(dir, `${base}.key`), 'utf8'), certFile: join(dir, `${base}.pem`), keyFile: join(dir, `${base}.key`) };

@@ -21,8 +21,9 @@ export interface AssetServer {
   close(): Promise<void>;
 }
 
-export async function startAssetServer(ca: TestCa, minVersion: 'TLSv1.2' | 'TLSv1.3' = 'TLSv1.2'): Promise<AssetServer> {
-  const { cert, key } = ca.issue();
+/** `issued`: the server's certificate (by default one of `ca` for 127.0.0.1 and localhost). */
+export async function startAssetServer(ca: TestCa, minVersion: 'TLSv1.2' | 'TLSv1.3' = 'TLSv1.2', issued: { cert: string; key: string } = ca.issue()): Promise<AssetServer> {
+  const { cert, key } = issued;
   const files = new Map<string, Served>();
   const counts = new Map<string, number>();
   const server: Server = createServer({ cert, key, minVersion }, (request, response) => {

@@ -16,10 +16,13 @@ import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
 import { MAX_PARAM_LENGTH } from '../../name-limits.js';
+import { httpsOption, type ListenerHttps } from '../../tls/https-option.js';
 import { EntityLimitError } from '../../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 
 export interface LegacyApiDeps {
+  /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
+  readonly https?: ListenerHttps | null;
   readonly store: SqliteStore;
   /** Publishes a check request now (POST /request); false when the check is unknown. */
   readonly requestCheck: (name: string, subscribers: string[] | undefined, apiRequested: Record<string, unknown>) => boolean;
@@ -62,7 +65,7 @@ function resultView(r: { client: string; check: Record<string, unknown>; history
 
 /** The legacy REST API (reference §12): events, results, clients, checks, info, health, settings. */
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
-  const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH } });
+  const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, ...httpsOption(deps.https) });
   registerRedaction(app);
   const routes: RouteSpec[] = [];
   const issued = () => ({ issued: Math.floor(deps.now() / 1000) });

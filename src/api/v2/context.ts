@@ -7,8 +7,11 @@ import type { EventStoreRouter } from '../../store/postgres/event-router.js';
 import type { TokenIssuer } from '../../auth/tokens.js';
 import type { Spawner } from '../../server/handling/mutate.js';
 import type { DashboardDeps } from '../dashboard/deps.js';
+import type { ListenerHttps } from '../../tls/https-option.js';
 
 export interface V2ApiDeps {
+  /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
+  readonly https?: ListenerHttps | null;
   readonly store: SqliteStore;
   /** Where v2 events live: the embedded store (the default), or PostgreSQL while a PostgresConfig is in use. */
   readonly events?: V2EventStore;

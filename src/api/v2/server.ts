@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fail, type V2ApiDeps } from './context.js';
 import { MAX_PARAM_LENGTH } from '../../name-limits.js';
+import { httpsOption } from '../../tls/https-option.js';
 import { registerAuthRoutes } from './auth.js';
 import { enforceAccess, registeredRoutes } from './access.js';
 import { registerEventRoutes } from './events.js';
@@ -23,7 +24,7 @@ export type { V2ApiDeps } from './context.js';
 
 /** The v2 HTTP API (spec 4): every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 512_000, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, return503OnClosing: false, forceCloseConnections: true });
+  const app = Fastify({ logger: false, bodyLimit: 512_000, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, return503OnClosing: false, forceCloseConnections: true, ...httpsOption(deps.https) });
   enforceAccess(app, deps);
   registerRedaction(app, ['/auth', '/auth/token']);
   // Every body, on every route: our recursive walks must never meet more nesting than the stack holds.

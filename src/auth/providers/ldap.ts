@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { Client, AndFilter, EqualityFilter, InvalidCredentialsError, type Filter } from 'ldapts';
 import type { LdapServer, LdapSpec, ProviderType } from './provider-spec.js';
+import { checkServerIdentity } from '../../tls/identity.js';
 
 /** Who logged in: the name as typed, the groups read from the directory (both still without prefixes). */
 export interface DirectoryUser {
@@ -19,6 +20,7 @@ function tlsOptions(server: LdapServer): ConnectionOptions {
   return {
     servername: server.host,
     rejectUnauthorized: !server.insecure,
+    checkServerIdentity,
     ...(server.trusted_ca_file ? { ca: readFileSync(server.trusted_ca_file) } : {}),
     ...(server.client_cert_file ? { cert: readFileSync(server.client_cert_file), key: readFileSync(server.client_key_file) } : {}),
   };
