@@ -11,7 +11,7 @@ export interface AssetBuild {
 }
 
 const SHA512 = /^[0-9a-f]{128}$/i;
-const NAME = /^[\w.\-:]+$/;
+const NAME = /^[\w.\-:]{1,255}$/;
 
 function stringArrayProblem(value: unknown, what: string): string | null {
   if (value === undefined || value === null) return null;

@@ -110,7 +110,7 @@ export function registerRun(program: Command): void {
       });
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
       const stateDir = resolve(flags.stateDir ?? 'state');
-      mkdirSync(stateDir, { recursive: true });
+      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
       const loadedTempfile = new LoadedTempfile(stateDir); // SENSU_LOADED_TEMPFILE for every child (reference §1.2)
 
       const limiter = new Limiter(spawnLimit(settings));

@@ -65,9 +65,16 @@ export async function stopAllGroups(graceMs = KILL_GRACE_MS): Promise<void> {
 let inherited: NodeJS.ProcessEnv | null = null;
 
 /** The command's environment: this process's, the overlay, then the prepended directories (no empty entry left behind). */
+/**
+ * The daemon's own credentials (the bootstrap admin password, API keys, the PostgreSQL password) are never handed to
+ * checks, hooks, handlers or mutators: anyone who may write a handler could read them back.
+ */
+const DAEMON_SECRETS = /^(CHECKBRIDGE_\w*(PASSWORD|API_KEY|TOKEN|SECRET)\w*|PGPASSWORD)$/;
+const scrubbed = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(env).filter(([key]) => !DAEMON_SECRETS.test(key)));
+
 export function environmentOf(options: SpawnOptions): NodeJS.ProcessEnv {
-  if (!options.env && !options.prepend) return process.env;
-  inherited ??= { ...process.env };
+  inherited ??= scrubbed(process.env);
+  if (!options.env && !options.prepend) return inherited;
   const env: NodeJS.ProcessEnv = { ...inherited, ...options.env };
   for (const key of ['PATH', 'LD_LIBRARY_PATH', 'CPATH'] as const) {
     const dirs = options.prepend?.[key] ?? [];

@@ -29,7 +29,7 @@ function metadataFor(body: Json, name: string): Json | string {
   const metadata = { ...(body.metadata ?? {}) } as Json;
   metadata.name ||= name;
   if (metadata.name !== name) return `the name of the resource (${String(metadata.name)}) does not match the name of the URI (${name})`;
-  if (!NAME.test(name)) return 'name must not be empty and may hold only letters, digits, _ . - :';
+  if (!NAME.test(name)) return 'name must be 1 to 255 letters, digits, _ . - :';
   return metadata;
 }
 

@@ -11,8 +11,12 @@ const FORWARD = `${PREFIX}/legacy`;
  */
 export function registerLegacyForward(app: FastifyInstance, dash: DashboardDeps, changed: () => void): void {
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-    const url = (request.raw.url ?? '').slice(FORWARD.length);
-    const segment = url.split(/[/?]/)[1] ?? '';
+    // The path the router matched (decoded once, as every route's parameters are), never a slice of the raw URL.
+    const rest = String((request.params as { '*'?: string })['*'] ?? '');
+    const raw = request.raw.url ?? '';
+    const query = raw.includes('?') ? raw.slice(raw.indexOf('?')) : '';
+    const url = `/${rest.split('/').map(encodeURIComponent).join('/')}${query}`;
+    const segment = rest.split('/')[0] ?? '';
     if (!SEGMENTS.has(segment)) return reply.code(404).send({ message: 'not a dashboard resource', code: 2 });
     const api = (dash.settings().raw.api ?? {}) as { user?: string; password?: string };
     const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -25,7 +25,7 @@ export function registerAuthProviderRoutes(app: FastifyInstance, deps: V2ApiDeps
   });
   app.put(`${BASE}/:name`, (request, reply) => {
     const name = (request.params as { name: string }).name;
-    if (!NAME.test(name)) return fail(reply, 'invalid', 'name must not be empty and may hold only letters, digits, _ . - :');
+    if (!NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
     const previous = getProvider(v2, name);
     const parsed = parseProvider(request.body, name, previous);
     if (typeof parsed === 'string') return fail(reply, 'invalid', parsed);

@@ -1,3 +1,4 @@
+import { FlowsFull } from '../../auth/providers/oidc.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, type V2ApiDeps } from '../v2/context.js';
 import { issueTokens } from '../v2/auth.js';
@@ -51,11 +52,15 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     const returnTo = query.return_to === undefined ? null : loopback(String(query.return_to));
     if (query.return_to !== undefined && !returnTo) return fail(reply, 'invalid', 'return_to must be an http URL on a loopback address with a port');
     const spec = provider.spec as { redirect_uri: string };
-    const redirectUri = spec.redirect_uri || `${request.protocol}://${request.headers.host}${CALLBACK_PATH}`;
+    // Without a configured redirect_uri, the address this listener answered on: never the client's Host header,
+    // which would let a crafted link send the code elsewhere.
+    const local = request.socket.localAddress ?? '127.0.0.1';
+    const redirectUri = spec.redirect_uri || `${request.protocol}://${local.includes(':') ? `[${local}]` : local}:${request.socket.localPort}${CALLBACK_PATH}`;
     let url: URL;
     try {
       url = await authorizeUrl(provider, flows, redirectUri, returnTo);
     } catch (error) {
+      if (error instanceof FlowsFull) return reply.code(429).header('Retry-After', '60').send({ message: error.message, code: 4 });
       deps.logger.warn({ provider: provider.metadata.name, reason: (error as Error).message }, 'OIDC discovery failed');
       return fail(reply, 'internal', 'the identity provider could not be reached');
     }

@@ -64,7 +64,8 @@ const callers = new WeakMap<FastifyRequest, Caller>();
 export const callerOf = (request: FastifyRequest): Caller => callers.get(request)!;
 export const setCaller = (request: FastifyRequest, caller: Caller): void => void callers.set(request, caller);
 export const nowS = (deps: V2ApiDeps) => Math.floor(deps.now() / 1000);
-export const NAME = /^[\w.\-:]+$/;
+// At most MAX_NAME_LENGTH (255) characters: every stored name must fit in a URL the API can serve back.
+export const NAME = /^[\w.\-:]{1,255}$/;
 
 const embeddedEvents = new WeakMap<SqliteStore, V2EventStore>();
 /** The deps' event store, or the embedded one. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, eventStoreOf, type V2ApiDeps } from './context.js';
+import { fail, callerOf, NAME, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
@@ -15,6 +15,8 @@ export interface ResourceKind {
   readonly type: string;
   /** The first reason a resource is invalid, or null. */
   readonly validate: (resource: Json) => string | null;
+  /** For kinds that grant permissions: why the caller may not write this one (403), or null. */
+  readonly grantProblem?: (deps: V2ApiDeps, caller: Caller, namespace: string | null, resource: Json) => string | null;
 }
 
 export const DEFAULT_NAMESPACE = 'default';
@@ -96,9 +98,11 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (name !== undefined) metadata.name ||= name;
     if (metadata.namespace !== namespace) return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
     if (name !== undefined && metadata.name !== name) return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-    if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must not be empty and may hold only letters, digits, _ . - :');
+    if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
     const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
     if (problem) return fail(reply, 'invalid', problem);
+    const refused = kind.grantProblem?.(deps, callerOf(request), namespace, body);
+    if (refused) return fail(reply, 'forbidden', refused);
     const existing = table.get(namespace, metadata.name);
     if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
     const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
@@ -135,7 +139,7 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
     const name = (request.params as { name: string }).name;
     const body = (request.body ?? {}) as Json;
     if (body.name !== undefined && body.name !== name) return fail(reply, 'invalid', `the name of the resource (${String(body.name)}) does not match the name of the URI (${name})`);
-    if (!NAME.test(name)) return fail(reply, 'invalid', 'name must not be empty and may hold only letters, digits, _ . - :');
+    if (!NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
     v2.putResource('Namespace', '', name, { name });
     return reply.code(201).type('application/json').send();
   });

@@ -16,14 +16,18 @@ export interface OidcFlow {
 const FLOW_TTL_MS = 10 * 60_000;
 const MAX_FLOWS = 10_000;
 
+export class FlowsFull extends Error {}
+
 /** Flows by their `state`; each is taken once. */
 export class OidcFlows {
   private readonly flows = new Map<string, OidcFlow>();
 
   constructor(private readonly now: () => number) {}
 
+  /** A new flow's `state`; when the table is full of live flows, a FlowsFull error (never evict someone's sign-in). */
   add(flow: Omit<OidcFlow, 'expiresAt'>): string {
-    for (const [state, f] of this.flows) if (f.expiresAt <= this.now() || this.flows.size >= MAX_FLOWS) this.flows.delete(state);
+    if (this.flows.size >= MAX_FLOWS) for (const [state, f] of this.flows) if (f.expiresAt <= this.now()) this.flows.delete(state);
+    if (this.flows.size >= MAX_FLOWS) throw new FlowsFull('too many sign-ins in progress: try again in a few minutes');
     const state = client.randomState();
     this.flows.set(state, { ...flow, expiresAt: this.now() + FLOW_TTL_MS });
     return state;

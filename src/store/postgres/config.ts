@@ -24,7 +24,7 @@ export interface PostgresConfig {
 const INTEGERS = ['pool_size', 'max_idle_conns', 'batch_buffer', 'batch_size', 'batch_workers'] as const;
 const BOOLEANS = ['strict', 'enable_round_robin'] as const;
 const KNOWN = new Set<string>(['dsn', 'max_conn_lifetime', ...INTEGERS, ...BOOLEANS]);
-const NAME = /^[\w.\-:]+$/;
+const NAME = /^[\w.\-:]{1,255}$/;
 
 /** The resource as stored, or the first reason it is invalid. */
 export function parsePostgresConfig(body: unknown, urlName?: string): { config: PostgresConfig } | { problem: string } {
@@ -34,7 +34,7 @@ export function parsePostgresConfig(body: unknown, urlName?: string): { config: 
   if (b.api_version !== undefined && b.api_version !== PG_API_VERSION) return { problem: `api_version must be ${PG_API_VERSION}` };
   const metadata = (b.metadata && typeof b.metadata === 'object' ? b.metadata : {}) as Json;
   const name = metadata.name ?? urlName;
-  if (typeof name !== 'string' || !NAME.test(name)) return { problem: 'metadata.name must not be empty and may hold only letters, digits, _ . - :' };
+  if (typeof name !== 'string' || !NAME.test(name)) return { problem: 'metadata.name must be 1 to 255 letters, digits, _ . - :' };
   if (urlName !== undefined && name !== urlName) return { problem: `the name of the resource (${name}) does not match the name of the URI (${urlName})` };
   const spec = b.spec;
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return { problem: 'spec must be an object' };

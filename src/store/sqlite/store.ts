@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CheckbridgeError } from '../../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION, pendingMigrations } from './migrations.js';
@@ -85,8 +85,11 @@ export class SqliteStore {
   static open(path: string, options: { upgrade?: boolean; quotaBytes?: number } = {}): SqliteStore {
     let db: Database.Database;
     try {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       db = new Database(path);
+      // The store holds password hashes, the token signing key and provider credentials: its owner's eyes only.
+      // SQLite gives the WAL and shared-memory files the database file's mode.
+      if (path !== ':memory:') for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
     } catch (error) {
       throw new CheckbridgeError('CB_STORE_OPEN', `${path}: ${(error as Error).message}`);
     }

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { instanceFor } from '../../helpers/instance.js';
 import { BIN } from '../../helpers/paths.js';
 import { call, adminToken } from '../v2/v2-helpers.js';
+import { rawRequest } from '../../helpers/raw-http.js';
 import { startOidcProvider, browse, CLIENT, type Tamper } from '../../servers/oidc.js';
 
 const BASE = '/api/enterprise/authentication/v2';
@@ -63,6 +64,13 @@ test('OIDC: authorization code with PKCE against a real oidc-provider; ID token 
   }
   idp.tamper = null;
   assert.equal((await call(`${v2}/api/core/v2/users/sso:eve@acme.org`, 'GET', admin)).status, 404, 'no refused sign-in recorded a user');
+
+  // Without a configured redirect_uri the callback is this listener's own address, never the request's Host header.
+  assert.equal((await call(`${v2}${BASE}/authproviders/sso-plain`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso-plain' }, spec: { ...spec, redirect_uri: '' } })).status, 201);
+  const spoofed = await rawRequest(v2, 'GET', `${BASE}/oidc/authorize?provider=sso-plain`, { host: 'evil.example' });
+  assert.equal(spoofed.status, 302);
+  assert.equal(new URL(String(spoofed.headers.location)).searchParams.get('redirect_uri'), callback);
+  assert.equal((await call(`${v2}${BASE}/authproviders/sso-plain`, 'DELETE', admin)).status, 204);
 
   // return_to only to a loopback address.
   assert.equal((await call(`${v2}${BASE}/oidc/authorize?return_to=${encodeURIComponent('https://evil.example/x')}`, 'GET', null)).status, 400);
