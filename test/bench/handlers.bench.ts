@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,26 +11,14 @@ import { createLogger } from '../../src/log.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { settingsOf } from '../helpers/settings.js';
 import { tcpCollector } from '../helpers/net.js';
-
-function send(port: number, payload: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(payload));
-    let answer = '';
-    socket.on('data', (d) => (answer += d));
-    socket.on('close', () => (answer === 'ok' ? resolve() : reject(new Error(`answer ${answer}`))));
-    socket.on('error', reject);
-  });
-}
+import { drive } from './socket-drive.js';
 
 /** Sends `count` failing results (each one an event to handle) in arrays of 100 over 8 connections; returns results/s. */
 async function intakeRun(port: number, count: number, handler: string | null, tag: string): Promise<number> {
   const arrays = Array.from({ length: count / 100 }, (_, a) =>
     JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: `${tag}_${i}`, output: `out ${a}`, status: 1 + (a % 2), ...(handler ? { handler } : { handlers: [] }) }))),
   );
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: 8 }, async () => { while (next < arrays.length) await send(port, arrays[next++]!); }));
-  return count / ((performance.now() - started) / 1000);
+  return count / (await drive(port, arrays, 8)).seconds;
 }
 
 /** Events/s through one handler while intake runs at full speed, and intake's rate with and without handlers, same run. */

@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SqliteStore } from '../../src/store/index.js';
@@ -9,28 +8,7 @@ import { systemClock } from '../../src/schedule/clock.js';
 import { createLogger } from '../../src/log.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { settingsOf } from '../helpers/settings.js';
-
-function send(port: number, payload: string): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(payload));
-    let answer = '';
-    socket.on('data', (d) => (answer += d));
-    socket.on('close', () => (answer === 'ok' ? resolve(performance.now() - started) : reject(new Error(`answer ${answer}`))));
-    socket.on('error', reject);
-  });
-}
-
-async function drive(port: number, payloads: string[], width: number): Promise<number[]> {
-  const latencies: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < payloads.length) latencies.push(await send(port, payloads[next++]!));
-    }),
-  );
-  return latencies.sort((a, b) => a - b);
-}
+import { drive } from './socket-drive.js';
 
 const p = (sorted: number[], q: number) => +sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
 
@@ -55,7 +33,7 @@ export async function benchIntake(report: (figure: object) => void): Promise<voi
     const result = (i: number, check: number) => ({ name: `check_${check}`, output: `output ${i}`, status: i % 3 });
     const arrays = Array.from({ length: 200 }, (_, c) => JSON.stringify(Array.from({ length: 100 }, (_, i) => result(c * 100 + i, i))));
     let start = performance.now();
-    const arrayLatency = await drive(port, arrays, 8);
+    const arrayLatency = (await drive(port, arrays, 8)).latencies;
     const arrayRate = (arrays.length * 100) / ((performance.now() - start) / 1000);
     report({ bench: 'intake.tcp_arrays_of_100', results: arrays.length * 100, results_per_s: Math.round(arrayRate), ack_p50_ms: p(arrayLatency, 0.5), ack_p99_ms: p(arrayLatency, 0.99), raw_sqlite_rows_per_s: Math.round(rawRate), ratio_to_raw: +(arrayRate / rawRate).toFixed(3) });
 
@@ -64,14 +42,14 @@ export async function benchIntake(report: (figure: object) => void): Promise<voi
     v2Intake.withinTransaction(legacyToV2Writer(store, () => 'default', 'default'));
     const v2Listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake: v2Intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
     start = performance.now();
-    const v2Latency = await drive(v2Listeners.tcp.port, arrays, 8);
+    const v2Latency = (await drive(v2Listeners.tcp.port, arrays, 8)).latencies;
     await v2Listeners.close();
     const v2Rate = (arrays.length * 100) / ((performance.now() - start) / 1000);
     report({ bench: 'intake.tcp_arrays_of_100.with_v2_and_outbox', results: arrays.length * 100, results_per_s: Math.round(v2Rate), ack_p50_ms: p(v2Latency, 0.5), ack_p99_ms: p(v2Latency, 0.99), ratio_to_legacy_only: +(v2Rate / arrayRate).toFixed(2) });
 
     const singles = Array.from({ length: 5000 }, (_, i) => JSON.stringify(result(i, i % 500)));
     start = performance.now();
-    const singleLatency = await drive(port, singles, 16);
+    const singleLatency = (await drive(port, singles, 16)).latencies;
     const singleRate = singles.length / ((performance.now() - start) / 1000);
     report({ bench: 'intake.tcp_one_per_connection', results: singles.length, results_per_s: Math.round(singleRate), ack_p50_ms: p(singleLatency, 0.5), ack_p99_ms: p(singleLatency, 0.99) });
 

@@ -1,6 +1,5 @@
 // npm run bench -- postgres: results/s through the client socket with the PostgreSQL event store, beside the SQLite
 // store and a bare batched INSERT ... ON CONFLICT into the same PostgreSQL; fieldSelector over 100,000 events.
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -17,25 +16,13 @@ import { parseSelector } from '../../src/v2/selectors.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { settingsOf } from '../helpers/settings.js';
 import { postgresMissing, startPostgres } from '../servers/postgres.js';
+import { drive } from './socket-drive.js';
 
 type Json = Record<string, any>;
 
-function send(port: number, payload: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(payload));
-    let answer = '';
-    socket.on('data', (d) => (answer += d));
-    socket.on('close', () => (answer === 'ok' ? resolve() : reject(new Error(`answer ${answer}`))));
-    socket.on('error', reject);
-  });
-}
-
-/** `payloads` sent over `width` connections at a time; results per second. */
-async function drive(port: number, payloads: string[], width: number, perPayload: number): Promise<number> {
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(Array.from({ length: width }, async () => { while (next < payloads.length) await send(port, payloads[next++]!); }));
-  return Math.round((payloads.length * perPayload) / ((performance.now() - start) / 1000));
+/** Results per second: `payloads`, each carrying `perPayload` results, over `width` connections at a time. */
+async function rate(port: number, payloads: string[], width: number, perPayload: number): Promise<number> {
+  return Math.round((payloads.length * perPayload) / (await drive(port, payloads, width)).seconds);
 }
 
 /** One `checkbridge run`-shaped intake (legacy result, v2 event, entity) over a client socket, into `router`'s store. */
@@ -54,10 +41,10 @@ async function socketRates(dir: string, name: string, withPostgres: string | nul
     const result = (i: number, check: number) => ({ name: `check_${check}`, output: `output ${i}`, status: i % 3 });
     const singles = Array.from({ length: 10_000 }, (_, i) => JSON.stringify(result(i, i % 500)));
     const arrays = Array.from({ length: 100 }, (_, c) => JSON.stringify(Array.from({ length: 100 }, (_, i) => result(c * 100 + i, i))));
-    await drive(listeners.tcp.port, singles.slice(0, 1000), 32, 1);
+    await drive(listeners.tcp.port, singles.slice(0, 1000), 32);
     return {
-      one_per_connection_64_wide: await drive(listeners.tcp.port, singles, 64, 1),
-      arrays_of_100_8_wide: await drive(listeners.tcp.port, arrays, 8, 100),
+      one_per_connection_64_wide: await rate(listeners.tcp.port, singles, 64, 1),
+      arrays_of_100_8_wide: await rate(listeners.tcp.port, arrays, 8, 100),
       event_store: router.label,
     };
   } finally {

@@ -7,27 +7,20 @@ import { startInstance, getJson, postJson, eventually } from '../helpers/instanc
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { runCli } from '../helpers/cli.js';
 import { call, adminToken } from '../api/v2/v2-helpers.js';
-import { startVaultDouble } from '../servers/vault-double.js';
-import { opensslMissing } from '../servers/openssl-ca.js';
+import { putProvider, putSecret, SECRETS, vaultFor } from './vault-setup.js';
 
 const ENV_VALUE = 'env-value-5f3a9c';
 const V2_VALUE = 'vault-kv2-value-81be07';
 const V1_VALUE = 'vault-kv1-value-c4d2aa';
 const VALUES = [ENV_VALUE, V2_VALUE, V1_VALUE];
-const SECRETS = '/api/enterprise/secrets/v1';
 
 const absent = (text: string, where: string) => {
   for (const value of VALUES) assert.ok(!text.includes(value), `${where} shows a secret value`);
 };
 
 test('secrets from Env and a vault (KV v1 and v2, mutual TLS) reach a check, its hook, a pipe handler and mutators, and are shown nowhere', async (t) => {
-  const missing = opensslMissing();
-  if (missing) {
-    if (process.env.CI === 'true') assert.fail(missing);
-    return t.skip(missing);
-  }
-  const pki = mkdtempSync(join(tmpdir(), 'checkbridge-vault-'));
-  const vault = await startVaultDouble(pki, { mounts: { secret: 'v2', kv: 'v1' }, mutualTls: true });
+  const vault = await vaultFor(t, { mounts: { secret: 'v2', kv: 'v1' }, mutualTls: true });
+  if (!vault) return;
   vault.put('secret', 'database', { password: V2_VALUE });
   vault.put('kv', 'mq', { password: V1_VALUE });
   const out = mkdtempSync(join(tmpdir(), 'checkbridge-secrets-out-'));
@@ -51,20 +44,16 @@ test('secrets from Env and a vault (KV v1 and v2, mutual TLS) reach a check, its
   const instance = await startInstance(root, [], { CB_TEST_DB_PASS: ENV_VALUE });
   t.after(async () => {
     await instance.daemon.stop('SIGKILL');
-    await vault.close();
-    for (const dir of [root, pki, out]) removeTree(dir);
+    for (const dir of [root, out]) removeTree(dir);
   });
   const { api, v2, daemon } = instance;
   const auth = `Bearer ${await adminToken(v2)}`;
   const tls = { ca_cert: vault.ca, client_cert: vault.client.cert, client_key: vault.client.key, cname: vault.serverName };
-  for (const [name, version] of [['vault', 'v2'], ['vault-v1', 'v1']] as const) {
-    const put = await call(`${v2}${SECRETS}/providers/${name}`, 'PUT', auth, { type: 'ExternalProvider', api_version: 'secrets/v1', metadata: { name }, spec: { client: { address: vault.url, token: vault.token, version, tls } } });
-    assert.equal(put.status, 201, JSON.stringify(put.body));
-  }
-  const secret = (name: string, provider: string, id: string) => call(`${v2}${SECRETS}/namespaces/default/secrets/${name}`, 'PUT', auth, { type: 'Secret', api_version: 'secrets/v1', metadata: { name }, spec: { provider, id } });
-  assert.equal((await secret('env-db', 'env', 'CB_TEST_DB_PASS')).status, 201);
-  assert.equal((await secret('vault-db', 'vault', 'secret/database#password')).status, 201);
-  assert.equal((await secret('vault-mq', 'vault-v1', 'kv/mq#password')).status, 201);
+  await putProvider(v2, auth, vault, 'vault', { tls });
+  await putProvider(v2, auth, vault, 'vault-v1', { version: 'v1', tls });
+  await putSecret(v2, auth, 'env-db', 'env', 'CB_TEST_DB_PASS');
+  await putSecret(v2, auth, 'vault-db', 'vault', 'secret/database#password');
+  await putSecret(v2, auth, 'vault-mq', 'vault-v1', 'kv/mq#password');
 
   assert.equal((await postJson(`${api}/request`, { check: 'with-secrets' })).status, 202);
   await eventually(async () => existsSync(join(out, 'handler.out')), Boolean, 20_000);

@@ -1,16 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startInstance, getJson, postJson, eventually } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
-import { call, adminToken } from '../api/v2/v2-helpers.js';
-import { startVaultDouble } from '../servers/vault-double.js';
-import { opensslMissing } from '../servers/openssl-ca.js';
+import { adminToken } from '../api/v2/v2-helpers.js';
+import { putProvider, putSecret, vaultFor } from './vault-setup.js';
 
-const SECRETS = '/api/enterprise/secrets/v1';
 const VALUE = 'failing-value-0e7d1f';
 
 // One check per provider under test; each echoes its secret so a leak would show in the stored output.
@@ -20,13 +15,8 @@ const check = (name: string, secrets: { name: string; secret: string }[]) => ({
 });
 
 test('secret failures: unknown secret, outage with max_retries and its event, timeout as a hard stop, rate limiter', async (t) => {
-  const missing = opensslMissing();
-  if (missing) {
-    if (process.env.CI === 'true') assert.fail(missing);
-    return t.skip(missing);
-  }
-  const pki = mkdtempSync(join(tmpdir(), 'checkbridge-vault-'));
-  const vault = await startVaultDouble(pki, { mounts: { secret: 'v2' } });
+  const vault = await vaultFor(t, { mounts: { secret: 'v2' } });
+  if (!vault) return;
   for (const path of ['flaky', 'slow', 'limited', 'starved']) vault.put('secret', path, { password: VALUE });
   const root = makeTree({
     'conf.d/client.json': { client: { name: 'failing-host', address: '127.0.0.1', subscriptions: ['test'] } },
@@ -43,18 +33,13 @@ test('secret failures: unknown secret, outage with max_retries and its event, ti
   const instance = await startInstance(root);
   t.after(async () => {
     await instance.daemon.stop('SIGKILL');
-    await vault.close();
     removeTree(root);
-    removeTree(pki);
   });
   const { api, v2, daemon } = instance;
   const auth = `Bearer ${await adminToken(v2)}`;
   const provider = async (name: string, client: Record<string, unknown>) => {
-    const body = { type: 'ExternalProvider', api_version: 'secrets/v1', metadata: { name }, spec: { client: { address: vault.url, token: vault.token, version: 'v2', tls: { ca_cert: vault.ca, cname: vault.serverName }, ...client } } };
-    const reply = await call(`${v2}${SECRETS}/providers/${name}`, 'PUT', auth, body);
-    assert.equal(reply.status, 201, JSON.stringify(reply.body));
-    const secret = await call(`${v2}${SECRETS}/namespaces/default/secrets/${name}-db`, 'PUT', auth, { type: 'Secret', api_version: 'secrets/v1', metadata: { name: `${name}-db` }, spec: { provider: name, id: `secret/${name}#password` } });
-    assert.equal(secret.status, 201, JSON.stringify(secret.body));
+    await putProvider(v2, auth, vault, name, client);
+    await putSecret(v2, auth, `${name}-db`, name, `secret/${name}#password`);
   };
   await provider('flaky', { max_retries: 3 });
   await provider('slow', { timeout: '1s' });

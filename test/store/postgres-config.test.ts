@@ -1,5 +1,5 @@
 // PostgresConfig end to end against a real PostgreSQL: the API and `create -f`, strict and non-strict, health, fallback.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -17,11 +17,16 @@ const CLIENT = { 'conf.d/client.json': { client: { name: 'pg-host', address: '12
 const provider = (v2: string, name = '') => `${v2}/api/enterprise/store/v1/provider${name ? `/${name}` : ''}`;
 const config = (name: string, dsn: string, strict: boolean) => ({ type: 'PostgresConfig', api_version: 'store/v1', metadata: { name }, spec: { dsn, pool_size: 4, strict } });
 
-/** A database `cb` owned by `writer` (may create tables) and a `reader` login that may not. */
-async function prepare(server: PostgresServer): Promise<void> {
+/** A PostgreSQL with a database `cb` owned by `writer` (may create tables) and a `reader` login that may not, a daemon and an
+ * admin token; null when the test is skipped for want of PostgreSQL. */
+async function setUp(t: TestContext) {
+  const server = await postgresFor(t);
+  if (!server) return null;
   await server.query('CREATE ROLE writer LOGIN');
   await server.query('CREATE ROLE reader LOGIN');
   await server.query('CREATE DATABASE cb OWNER writer');
+  const instance = await instanceFor(t, CLIENT);
+  return { server, ...instance, auth: `Bearer ${await adminToken(instance.v2)}` };
 }
 
 const pgEvents = async (server: PostgresServer) =>
@@ -37,11 +42,9 @@ const sqliteEvents = (root: string) => {
 };
 
 test('strict PostgresConfig: refused with a bad DSN or a user who cannot create tables; used once stored; admins only; create -f and dump', async (t) => {
-  const server = await postgresFor(t);
-  if (!server) return;
-  await prepare(server);
-  const { v2, socket, root, daemon } = await instanceFor(t, CLIENT);
-  const auth = `Bearer ${await adminToken(v2)}`;
+  const setup = await setUp(t);
+  if (!setup) return;
+  const { server, v2, socket, root, daemon, auth } = setup;
   assert.equal((await getJson(`${v2}/health`)).body.PostgresHealth, undefined, 'absent while none is configured');
 
   assert.equal((await call(provider(v2), 'GET', null)).status, 401);
@@ -111,11 +114,9 @@ test('strict PostgresConfig: refused with a bad DSN or a user who cannot create 
 });
 
 test('non-strict PostgresConfig: falls back to the embedded store after 3 failed attempts and returns when PostgreSQL does', async (t) => {
-  const server = await postgresFor(t);
-  if (!server) return;
-  await prepare(server);
-  const { v2, socket, root, daemon } = await instanceFor(t, CLIENT);
-  const auth = `Bearer ${await adminToken(v2)}`;
+  const setup = await setUp(t);
+  if (!setup) return;
+  const { server, v2, socket, root, daemon, auth } = setup;
   assert.equal((await call(provider(v2, 'soft'), 'PUT', auth, config('soft', server.url('writer', 'cb'), false))).status, 201);
   assert.deepEqual((await getJson(`${v2}/health`)).body.PostgresHealth, [{ Name: 'soft', Active: true, Healthy: true }]);
   assert.equal(await tcpExchange(socket, '{"name":"one","output":"a","status":1}'), 'ok');

@@ -2,6 +2,8 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { DASH, getJson, legacy } from '../api';
+import { DataTable } from '../components/data-table';
+import { Section } from '../components/section';
 import { Notice, useEvery, useLoad } from '../ui';
 import type { PageProps } from './props';
 
@@ -54,36 +56,24 @@ export function BridgePage({ generation }: PageProps) {
           <dd>{stats.dead_lettered}</dd>
         </div>
       </dl>
-      <section aria-labelledby="chart-title">
-        <h2 id="chart-title">Outbox over the last hour</h2>
+      <Section id="chart-title" title="Outbox over the last hour">
         <Chart samples={history.value.samples} />
-      </section>
-      <section aria-labelledby="dead-title">
-        <h2 id="dead-title">Dead letters</h2>
+      </Section>
+      <Section id="dead-title" title="Dead letters">
         {dead.value?.length === 0 && <p>None.</p>}
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Failed</th>
-                <th scope="col">Event</th>
-                <th scope="col">HTTP status</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {dead.value?.map((d) => (
-                <tr key={d.seq}>
-                  <td>{new Date(d.failed_at).toLocaleString()}</td>
-                  <td>{`${d.namespace}/${d.entity}/${d.check}`}</td>
-                  <td>{d.status}</td>
-                  <td>{d.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+        <DataTable
+          columns={['Failed', 'Event', 'HTTP status', 'Reason']}
+          rows={dead.value}
+          row={(d) => (
+            <tr key={d.seq}>
+              <td>{new Date(d.failed_at).toLocaleString()}</td>
+              <td>{`${d.namespace}/${d.entity}/${d.check}`}</td>
+              <td>{d.status}</td>
+              <td>{d.message}</td>
+            </tr>
+          )}
+        />
+      </Section>
     </>
   );
 }

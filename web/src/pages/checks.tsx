@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { act, DASH, getJson, legacy, segment } from '../api';
+import { DataTable } from '../components/data-table';
+import { Section } from '../components/section';
 import { age } from '../format';
 import { History, Notice, StatusBadge, useLoad } from '../ui';
 import type { PageProps } from './props';
@@ -41,9 +43,7 @@ export function ChecksPage({ rest, generation }: PageProps) {
   const chosen = checks?.find((c) => c.name === rest);
   return (
     <div class="split">
-      <section aria-labelledby="check-list">
-        <h2 id="check-list">Definitions</h2>
-        {error && <Notice>{error}</Notice>}
+      <Section id="check-list" title="Definitions" error={error}>
         <ul class="check-list">
           {checks?.map((c) => (
             <li key={c.name}>
@@ -59,7 +59,7 @@ export function ChecksPage({ rest, generation }: PageProps) {
             </li>
           ))}
         </ul>
-      </section>
+      </Section>
       {chosen ? <CheckDetail check={chosen} generation={generation} /> : <p>Choose a check to see its timeline and results.</p>}
     </div>
   );
@@ -72,8 +72,7 @@ function CheckDetail({ check, generation }: { check: CheckSummary; generation: n
   const { value: results } = useLoad(() => getJson<Result[]>(`${DASH}/checks/${segment(check.name)}/results`), [check.name, generation]);
   const runNow = async () => setMessage((await act('POST', legacy('/request'), { check: check.name, creator: 'dashboard', reason: 'requested from the dashboard' })) ?? 'Requested.');
   return (
-    <section aria-labelledby="check-title" class="detail">
-      <h2 id="check-title">{check.name}</h2>
+    <Section id="check-title" title={check.name} class="detail">
       <p>
         <code>{check.file ? `${check.file}:${check.line ?? 0}` : 'defaults'}</code> · {schedule(check)}
         {check.handlers.length > 0 && ` · handlers ${check.handlers.join(', ')}`}
@@ -100,36 +99,25 @@ function CheckDetail({ check, generation }: { check: CheckSummary; generation: n
       {error && <Notice>{error}</Notice>}
       {timeline && <TimelineChart timeline={timeline} />}
       <h3>Last result per client</h3>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Client</th>
-              <th scope="col">Status</th>
-              <th scope="col">Executed</th>
-              <th scope="col">History</th>
-              <th scope="col">Output</th>
-            </tr>
-          </thead>
-          <tbody>
-            {results?.map((r) => (
-              <tr key={r.client}>
-                <td>{r.client}</td>
-                <td>
-                  <StatusBadge status={r.status} />
-                </td>
-                <td>{age(r.executed)}</td>
-                <td>
-                  <History history={r.history} />
-                </td>
-                <td class="output">{r.output.split('\n')[0]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {results?.length === 0 && <p>No results yet.</p>}
-    </section>
+      <DataTable
+        columns={['Client', 'Status', 'Executed', 'History', 'Output']}
+        rows={results}
+        empty="No results yet."
+        row={(r) => (
+          <tr key={r.client}>
+            <td>{r.client}</td>
+            <td>
+              <StatusBadge status={r.status} />
+            </td>
+            <td>{age(r.executed)}</td>
+            <td>
+              <History history={r.history} />
+            </td>
+            <td class="output">{r.output.split('\n')[0]}</td>
+          </tr>
+        )}
+      />
+    </Section>
   );
 }
 

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { act, getJson, legacy, request, segment } from '../api';
+import { DataTable } from '../components/data-table';
+import { Pager } from '../components/pager';
 import { age } from '../format';
 import { Json, Notice, useEvery, useLoad } from '../ui';
 import type { PageProps } from './props';
@@ -29,52 +31,31 @@ export function ClientsPage({ generation }: PageProps) {
     <section>
       {error && <Notice>{error}</Notice>}
       {message && <Notice kind="info">{message}</Notice>}
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Address</th>
-              <th scope="col">Keepalive</th>
-              <th scope="col">Version</th>
-              <th scope="col">Subscriptions</th>
-              <th scope="col">Attributes</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {value?.clients.map((client) => (
-              <tr key={client.name} data-client={client.name}>
-                <td>{client.name}</td>
-                <td>{String(client.address ?? '')}</td>
-                <td>{age(client.timestamp)}</td>
-                <td>{String(client.version ?? '')}</td>
-                <td>{(client.subscriptions ?? []).map((s) => <span key={s} class="tag">{s}</span>)}</td>
-                <td>
-                  <details>
-                    <summary>{Object.keys(client).filter((k) => !SHOWN.has(k)).length} more</summary>
-                    <Json value={Object.fromEntries(Object.entries(client).filter(([k]) => !SHOWN.has(k)))} />
-                  </details>
-                </td>
-                <td>
-                  <button type="button" class="danger" onClick={() => void deregister(client.name)} aria-label={`Deregister ${client.name}`}>
-                    Deregister
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <nav class="pager" aria-label="Client pages">
-        <span role="status">{value ? `${value.total} clients` : 'Loading…'}</span>
-        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-          Previous
-        </button>
-        <button type="button" disabled={!value || offset + PAGE >= value.total} onClick={() => setOffset(offset + PAGE)}>
-          Next
-        </button>
-      </nav>
+      <DataTable
+        columns={['Name', 'Address', 'Keepalive', 'Version', 'Subscriptions', 'Attributes', 'Actions']}
+        rows={value?.clients}
+        row={(client) => (
+          <tr key={client.name} data-client={client.name}>
+            <td>{client.name}</td>
+            <td>{String(client.address ?? '')}</td>
+            <td>{age(client.timestamp)}</td>
+            <td>{String(client.version ?? '')}</td>
+            <td>{(client.subscriptions ?? []).map((s) => <span key={s} class="tag">{s}</span>)}</td>
+            <td>
+              <details>
+                <summary>{Object.keys(client).filter((k) => !SHOWN.has(k)).length} more</summary>
+                <Json value={Object.fromEntries(Object.entries(client).filter(([k]) => !SHOWN.has(k)))} />
+              </details>
+            </td>
+            <td>
+              <button type="button" class="danger" onClick={() => void deregister(client.name)} aria-label={`Deregister ${client.name}`}>
+                Deregister
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+      <Pager label="Client pages" status={value ? `${value.total} clients` : 'Loading…'} offset={offset} limit={PAGE} total={value?.total ?? null} onOffset={setOffset} />
     </section>
   );
 }

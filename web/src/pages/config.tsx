@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { DASH, getJson } from '../api';
+import { DataTable } from '../components/data-table';
+import { Section } from '../components/section';
 import { Json, Notice, useEvery, useLoad } from '../ui';
 import { loadClientNames } from './clients';
 import type { PageProps } from './props';
@@ -17,42 +19,32 @@ export function ConfigPage(_props: PageProps) {
   useEvery(reload, 2000);
   return (
     <>
-      <section aria-labelledby="diagnostics-title">
-        <h2 id="diagnostics-title">Validation</h2>
-        {error && <Notice>{error}</Notice>}
+      <Section id="diagnostics-title" title="Validation" error={error}>
         {value && (
           <p role="status" class={value.valid ? 'notice ok' : 'notice error'} data-testid="config-state">
             {value.valid ? `The configuration is valid (${value.files.length} files).` : `The configuration is invalid: ${value.diagnostics.length} ${value.diagnostics.length === 1 ? 'problem' : 'problems'}. The daemon keeps running the last valid configuration.`}
           </p>
         )}
         {value && value.diagnostics.length > 0 && (
-          <div class="table-wrap">
-            <table class="diagnostics">
-              <thead>
-                <tr>
-                  <th scope="col">Where</th>
-                  <th scope="col">JSON path</th>
-                  <th scope="col">Problem</th>
-                </tr>
-              </thead>
-              <tbody>
-                {value.diagnostics.map((d, i) => (
-                  <tr key={i} class="diagnostic">
-                    <td>
-                      <code>{`${d.file ?? '<settings>'}:${d.line ?? 0}:${d.column ?? 0}`}</code>
-                    </td>
-                    <td>
-                      <code>{d.path || '/'}</code>
-                    </td>
-                    <td>{d.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            class="diagnostics"
+            columns={['Where', 'JSON path', 'Problem']}
+            rows={value.diagnostics}
+            row={(d, i) => (
+              <tr key={i} class="diagnostic">
+                <td>
+                  <code>{`${d.file ?? '<settings>'}:${d.line ?? 0}:${d.column ?? 0}`}</code>
+                </td>
+                <td>
+                  <code>{d.path || '/'}</code>
+                </td>
+                <td>{d.message}</td>
+              </tr>
+            )}
+          />
         )}
         {value?.warnings.map((w) => <Notice key={w} kind="info">{`warning: ${w}`}</Notice>)}
-      </section>
+      </Section>
       <Render />
     </>
   );
@@ -69,8 +61,7 @@ function Render() {
     [check, client],
   );
   return (
-    <section aria-labelledby="render-title">
-      <h2 id="render-title">Rendered check</h2>
+    <Section id="render-title" title="Rendered check">
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Check
@@ -89,6 +80,6 @@ function Render() {
       </form>
       {rendered.error && <Notice>{rendered.error}</Notice>}
       {rendered.value && <Json value={rendered.value.check} />}
-    </section>
+    </Section>
   );
 }

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { act, DASH, getJson, legacy, segment } from '../api';
+import { DataTable } from '../components/data-table';
+import { Pager } from '../components/pager';
 import { age, statusName } from '../format';
 import { History, Notice, StatusBadge, useLoad } from '../ui';
 import type { PageProps } from './props';
@@ -60,6 +62,7 @@ export function EventsPage({ generation }: PageProps) {
   useEffect(() => setOffset(0), [settled, limit]);
   const set = (key: keyof typeof FILTERS) => (e: Event) => setFilters({ ...filters, [key]: (e.currentTarget as HTMLInputElement).value });
   const sortBy = (key: string) => setSort(sort.key === key ? { key, order: sort.order === 'asc' ? 'desc' : 'asc' } : { key, order: key === 'client' || key === 'check' ? 'asc' : 'desc' });
+  const sortHeader = ([key, title]: (typeof COLUMNS)[number]) => <SortHeader key={key} id={key} title={title} sort={sort} onSort={sortBy} />;
   const done = (what: string) => (problem: string | null) => {
     setMessage(problem ? `${what} failed: ${problem}` : `${what}: done.`);
     reload();
@@ -117,76 +120,62 @@ export function EventsPage({ generation }: PageProps) {
       </form>
       {error && <Notice>{error}</Notice>}
       {message && <Notice kind="info">{message}</Notice>}
-      <div class="table-wrap">
-        <table class="events" aria-describedby="events-count">
-          <thead>
-            <tr>
-              {COLUMNS.slice(0, 3).map(([key, title]) => (
-                <SortHeader key={key} id={key} title={title} sort={sort} onSort={sortBy} />
-              ))}
-              <th scope="col">Output</th>
-              <th scope="col">History</th>
-              {COLUMNS.slice(3).map(([key, title]) => (
-                <SortHeader key={key} id={key} title={title} sort={sort} onSort={sortBy} />
-              ))}
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page?.items.map((row) => (
-              <tr key={`${row.source}/${row.namespace}/${row.client}/${row.check}`} data-client={row.client} data-check={row.check} data-silenced={String(row.silenced)}>
-                <td>
-                  <StatusBadge status={row.status} />
-                  {row.silenced && (
-                    <span class="badge muted" title={`silenced by ${row.silenced_by.join(', ')}`}>
-                      Silenced
-                    </span>
-                  )}
-                  {row.source === 'v2' && <span class="badge source">v2</span>}
-                </td>
-                <td>{row.client}</td>
-                <td>
-                  <a href={`#/checks/${encodeURIComponent(row.check)}`}>{row.check}</a>
-                </td>
-                <td class="output">
-                  <details>
-                    <summary>{row.output.split('\n')[0] || '(no output)'}</summary>
-                    <pre>{row.output}</pre>
-                  </details>
-                </td>
-                <td>
-                  <History history={row.history} />
-                </td>
-                <td class="num">{row.occurrences}</td>
-                <td>{age(row.last_ok)}</td>
-                <td>{age(row.timestamp)}</td>
-                <td class="actions">
-                  <button type="button" onClick={() => void resolve(row)} aria-label={`Resolve ${row.client}/${row.check}`}>
-                    Resolve
-                  </button>
-                  <button type="button" onClick={() => setSilencing(row)} aria-label={`Silence ${row.client}/${row.check}`} disabled={row.source !== 'legacy'}>
-                    Silence
-                  </button>
-                  <button type="button" class="danger" onClick={() => remove(row)} aria-label={`Delete ${row.client}/${row.check}`}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {page && page.items.length === 0 && <p>No open events match.</p>}
-      <nav class="pager" aria-label="Event pages">
-        <span id="events-count" role="status">
-          {page ? `${page.total === 0 ? 0 : page.offset + 1}–${Math.min(page.offset + page.limit, page.total)} of ${page.total} events` : 'Loading…'}
-        </span>
-        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - limit))}>
-          Previous
-        </button>
-        <button type="button" disabled={!page || offset + limit >= page.total} onClick={() => setOffset(offset + limit)}>
-          Next
-        </button>
+      <DataTable
+        class="events"
+        describedBy="events-count"
+        columns={[...COLUMNS.slice(0, 3).map(sortHeader), 'Output', 'History', ...COLUMNS.slice(3).map(sortHeader), 'Actions']}
+        rows={page?.items}
+        empty="No open events match."
+        row={(row) => (
+          <tr key={`${row.source}/${row.namespace}/${row.client}/${row.check}`} data-client={row.client} data-check={row.check} data-silenced={String(row.silenced)}>
+            <td>
+              <StatusBadge status={row.status} />
+              {row.silenced && (
+                <span class="badge muted" title={`silenced by ${row.silenced_by.join(', ')}`}>
+                  Silenced
+                </span>
+              )}
+              {row.source === 'v2' && <span class="badge source">v2</span>}
+            </td>
+            <td>{row.client}</td>
+            <td>
+              <a href={`#/checks/${encodeURIComponent(row.check)}`}>{row.check}</a>
+            </td>
+            <td class="output">
+              <details>
+                <summary>{row.output.split('\n')[0] || '(no output)'}</summary>
+                <pre>{row.output}</pre>
+              </details>
+            </td>
+            <td>
+              <History history={row.history} />
+            </td>
+            <td class="num">{row.occurrences}</td>
+            <td>{age(row.last_ok)}</td>
+            <td>{age(row.timestamp)}</td>
+            <td class="actions">
+              <button type="button" onClick={() => void resolve(row)} aria-label={`Resolve ${row.client}/${row.check}`}>
+                Resolve
+              </button>
+              <button type="button" onClick={() => setSilencing(row)} aria-label={`Silence ${row.client}/${row.check}`} disabled={row.source !== 'legacy'}>
+                Silence
+              </button>
+              <button type="button" class="danger" onClick={() => remove(row)} aria-label={`Delete ${row.client}/${row.check}`}>
+                Delete
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+      <Pager
+        label="Event pages"
+        statusId="events-count"
+        status={page ? `${page.total === 0 ? 0 : page.offset + 1}–${Math.min(page.offset + page.limit, page.total)} of ${page.total} events` : 'Loading…'}
+        offset={offset}
+        limit={limit}
+        total={page?.total ?? null}
+        onOffset={setOffset}
+      >
         <label>
           Per page
           <select value={String(limit)} onChange={(e) => setLimit(Number((e.currentTarget as HTMLSelectElement).value))}>
@@ -195,7 +184,7 @@ export function EventsPage({ generation }: PageProps) {
             ))}
           </select>
         </label>
-      </nav>
+      </Pager>
       {silencing && <SilenceDialog row={silencing} onClose={(problem) => (setSilencing(null), problem !== undefined && done(`Silence ${silencing.client}/${silencing.check}`)(problem))} />}
     </section>
   );

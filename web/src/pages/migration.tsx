@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { DASH, getJson, request } from '../api';
+import { DataTable } from '../components/data-table';
+import { Section } from '../components/section';
 import { Notice, useLoad } from '../ui';
 import type { PageProps } from './props';
 
@@ -25,9 +27,7 @@ export function MigrationPage({ generation }: PageProps) {
   for (const r of value?.resources ?? []) kinds.set(r.type, (kinds.get(r.type) ?? 0) + 1);
   return (
     <>
-      <section aria-labelledby="compile-title">
-        <h2 id="compile-title">Compiled resources</h2>
-        {error && <Notice>{error}</Notice>}
+      <Section id="compile-title" title="Compiled resources" error={error}>
         {problem && <Notice>{problem}</Notice>}
         <p>
           What <code>checkbridge compile</code> makes of the running configuration. The same from a shell: <code>checkbridge compile conf.d --format yaml --out resources/</code>
@@ -42,54 +42,35 @@ export function MigrationPage({ generation }: PageProps) {
             {value.resources.length} resources ({[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}), {value.warnings.length} warnings.
           </p>
         )}
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Kind</th>
-                <th scope="col">Name</th>
-                <th scope="col">Namespace</th>
-              </tr>
-            </thead>
-            <tbody>
-              {value?.resources.map((r) => (
-                <tr key={`${r.type}/${r.name}`}>
-                  <td>{r.type}</td>
-                  <td>{r.name}</td>
-                  <td>{r.namespace ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
-      <section aria-labelledby="warnings-title">
-        <h2 id="warnings-title">Warnings</h2>
+        <DataTable
+          columns={['Kind', 'Name', 'Namespace']}
+          rows={value?.resources}
+          row={(r) => (
+            <tr key={`${r.type}/${r.name}`}>
+              <td>{r.type}</td>
+              <td>{r.name}</td>
+              <td>{r.namespace ?? '—'}</td>
+            </tr>
+          )}
+        />
+      </Section>
+      <Section id="warnings-title" title="Warnings">
         {value?.warnings.length === 0 && <p>Everything maps to v2.</p>}
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Where</th>
-                <th scope="col">JSON path</th>
-                <th scope="col">Warning</th>
-              </tr>
-            </thead>
-            <tbody>
-              {value?.warnings.map((w, i) => (
-                <tr key={i}>
-                  <td>
-                    <code>{`${w.file ?? '<settings>'}:${w.line ?? 0}`}</code>
-                  </td>
-                  <td>
-                    <code>{w.path}</code>
-                  </td>
-                  <td>{w.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={['Where', 'JSON path', 'Warning']}
+          rows={value?.warnings}
+          row={(w, i) => (
+            <tr key={i}>
+              <td>
+                <code>{`${w.file ?? '<settings>'}:${w.line ?? 0}`}</code>
+              </td>
+              <td>
+                <code>{w.path}</code>
+              </td>
+              <td>{w.message}</td>
+            </tr>
+          )}
+        />
         {value && Object.keys(value.labels).length > 0 && (
           <ul>
             {Object.entries(value.labels).map(([check, labels]) => (
@@ -99,7 +80,7 @@ export function MigrationPage({ generation }: PageProps) {
             ))}
           </ul>
         )}
-      </section>
+      </Section>
     </>
   );
 }

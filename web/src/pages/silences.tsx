@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { act, getJson, legacy, segment } from '../api';
+import { DataTable } from '../components/data-table';
+import { Section } from '../components/section';
 import { Json, Notice, useLoad } from '../ui';
 import type { PageProps } from './props';
 
@@ -40,41 +42,27 @@ export function SilencesPage({ generation }: PageProps) {
   return (
     <>
       {message && <Notice kind="info">{message}</Notice>}
-      <section aria-labelledby="silences-title">
-        <h2 id="silences-title">Silences</h2>
-        {silences.error && <Notice>{silences.error}</Notice>}
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Creator</th>
-                <th scope="col">Expires</th>
-                <th scope="col">On resolve</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {silences.value?.map((s) => (
-                <tr key={s.id} data-silence={s.id}>
-                  <td>
-                    <code>{s.id}</code>
-                  </td>
-                  <td>{s.reason ?? ''}</td>
-                  <td>{s.creator ?? ''}</td>
-                  <td>{expiry(s.expire)}</td>
-                  <td>{s.expire_on_resolve ? 'yes' : 'no'}</td>
-                  <td>
-                    <button type="button" onClick={() => void act('POST', legacy('/silenced/clear'), { id: s.id }).then(done(`Clear ${s.id}`, silences.reload))} aria-label={`Clear silence ${s.id}`}>
-                      Clear
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      <Section id="silences-title" title="Silences" error={silences.error}>
+        <DataTable
+          columns={['Id', 'Reason', 'Creator', 'Expires', 'On resolve', 'Actions']}
+          rows={silences.value}
+          row={(s) => (
+            <tr key={s.id} data-silence={s.id}>
+              <td>
+                <code>{s.id}</code>
+              </td>
+              <td>{s.reason ?? ''}</td>
+              <td>{s.creator ?? ''}</td>
+              <td>{expiry(s.expire)}</td>
+              <td>{s.expire_on_resolve ? 'yes' : 'no'}</td>
+              <td>
+                <button type="button" onClick={() => void act('POST', legacy('/silenced/clear'), { id: s.id }).then(done(`Clear ${s.id}`, silences.reload))} aria-label={`Clear silence ${s.id}`}>
+                  Clear
+                </button>
+              </td>
+            </tr>
+          )}
+        />
         <form class="filters" onSubmit={add} aria-label="New silence">
           <label>
             Subscription
@@ -94,50 +82,36 @@ export function SilencesPage({ generation }: PageProps) {
           </label>
           <button type="submit">Add silence</button>
         </form>
-      </section>
-      <section aria-labelledby="stashes-title">
-        <h2 id="stashes-title">Stashes</h2>
-        {stashes.error && <Notice>{stashes.error}</Notice>}
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Path</th>
-                <th scope="col">Content</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {stashes.value?.map((s) => (
-                <tr key={s.path}>
-                  <td>
-                    <code>{s.path}</code>
-                  </td>
-                  <td>
-                    <Json value={s.content} />
-                  </td>
-                  <td>{expiry(s.expire)}</td>
-                  <td>
-                    <button type="button" class="danger" onClick={() => void act('DELETE', legacy(`/stashes/${s.path.split('/').map(segment).join('/')}`)).then(done(`Delete stash ${s.path}`, stashes.reload))} aria-label={`Delete stash ${s.path}`}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {stashes.value?.length === 0 && <p>No stashes.</p>}
-      </section>
-      <section aria-labelledby="aggregates-title">
-        <h2 id="aggregates-title">Aggregates</h2>
-        {aggregates.error && <Notice>{aggregates.error}</Notice>}
+      </Section>
+      <Section id="stashes-title" title="Stashes" error={stashes.error}>
+        <DataTable
+          columns={['Path', 'Content', 'Expires', 'Actions']}
+          rows={stashes.value}
+          empty="No stashes."
+          row={(s) => (
+            <tr key={s.path}>
+              <td>
+                <code>{s.path}</code>
+              </td>
+              <td>
+                <Json value={s.content} />
+              </td>
+              <td>{expiry(s.expire)}</td>
+              <td>
+                <button type="button" class="danger" onClick={() => void act('DELETE', legacy(`/stashes/${s.path.split('/').map(segment).join('/')}`)).then(done(`Delete stash ${s.path}`, stashes.reload))} aria-label={`Delete stash ${s.path}`}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          )}
+        />
+      </Section>
+      <Section id="aggregates-title" title="Aggregates" error={aggregates.error}>
         {aggregates.value?.length === 0 && <p>No aggregates.</p>}
         {aggregates.value?.map((a) => (
           <Aggregate key={a.name} name={a.name} generation={generation} />
         ))}
-      </section>
+      </Section>
     </>
   );
 }
