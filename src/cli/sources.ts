@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { resolveSources, loadSettings, formatDiagnostic, type ConfigSources, type Settings } from '../config/index.js';
-import type { LoadOutcome } from '../config/load-settings.js';
+import { resolveSources, type ConfigSources } from '../config/sources.js';
+import { loadSettings, type LoadOutcome } from '../config/load-settings.js';
+import { formatDiagnostic } from '../config/diagnostic.js';
+import type { Settings } from '../config/settings.js';
 
 export interface SourceFlags {
   configFile?: string;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { formatDiagnostic } from '../config/index.js';
+import { formatDiagnostic } from '../config/diagnostic.js';
 import { isPlainObject } from '../config/merge.js';
 import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
 
