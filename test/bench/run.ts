@@ -10,6 +10,7 @@ import { benchPostgres } from './postgres.bench.js';
 import { benchAssets } from './assets.bench.js';
 import { benchStartup, benchValidate10k } from './cli.bench.js';
 import { benchSocket } from './socket.bench.js';
+import { benchV2Wrk } from './v2-wrk.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -18,6 +19,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'validate-10k': benchValidate10k,
   'socket-intake': (report) => benchSocket(report, 'socket-intake'),
   'socket-one-per-connection': (report) => benchSocket(report, 'socket-one-per-connection'),
+  'v2-put-wrk': benchV2Wrk,
   config: benchConfigLoad,
   execute: benchExecute,
   intake: benchIntake,
