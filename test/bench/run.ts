@@ -11,6 +11,7 @@ import { benchAssets } from './assets.bench.js';
 import { benchStartup, benchValidate10k } from './cli.bench.js';
 import { benchSocket } from './socket.bench.js';
 import { benchV2Wrk } from './v2-wrk.bench.js';
+import { benchDaemonScale } from './daemon-scale.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -20,6 +21,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'socket-intake': (report) => benchSocket(report, 'socket-intake'),
   'socket-one-per-connection': (report) => benchSocket(report, 'socket-one-per-connection'),
   'v2-put-wrk': benchV2Wrk,
+  // rss and execute-ratio: one daemon with 10,000 checks and 1 M history rows.
+  'daemon-scale': benchDaemonScale,
   config: benchConfigLoad,
   execute: benchExecute,
   intake: benchIntake,
