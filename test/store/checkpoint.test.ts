@@ -6,15 +6,19 @@ import Database from 'better-sqlite3';
 import { instanceFor, eventually } from '../helpers/instance.js';
 import { tcpExchange } from '../helpers/net.js';
 
-// The database file alone (without its -wal), as a copy: what a checkpoint has copied back so far.
+// The database file alone (without its -wal), as a copy: what a checkpoint has copied back so far. 0 while the copy
+// has no schema yet (the migrations still in the WAL) or caught a checkpoint half-way.
 function resultsInDatabaseFile(root: string): number {
   const copy = join(root, 'copy.db');
   copyFileSync(join(root, 'state', 'checkbridge.db'), copy);
-  const db = new Database(copy, { readonly: true });
+  let db: Database.Database | null = null;
   try {
+    db = new Database(copy, { readonly: true });
     return (db.prepare('SELECT COUNT(*) AS n FROM results').get() as { n: number }).n;
+  } catch {
+    return 0;
   } finally {
-    db.close();
+    db?.close();
   }
 }
 
