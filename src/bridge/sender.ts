@@ -37,6 +37,9 @@ export class BridgeSender {
   private scheduled: NodeJS.Timeout | null = null;
   private readonly idle: (() => void)[] = [];
   private readonly log: Logger;
+  // Acknowledgements of one turn removed in one transaction, not one each. A crash before it re-sends those rows:
+  // the backend's replay guard (same id and sequence) makes that harmless.
+  private acknowledged: number[] = [];
 
   constructor(private readonly outbox: Outbox, private readonly config: BridgeConfig, logger: Logger, private readonly now: () => number = Date.now) {
     this.log = logger.child({ component: 'bridge', url: config.url });
@@ -109,16 +112,32 @@ export class BridgeSender {
     }
   }
 
+  private acknowledge(seq: number): void {
+    if (this.acknowledged.push(seq) === 1) setImmediate(() => this.flushAcknowledged());
+  }
+
+  private flushAcknowledged(): void {
+    const seqs = this.acknowledged;
+    this.acknowledged = [];
+    if (seqs.length === 0) return;
+    try {
+      this.outbox.delivered(...seqs);
+    } catch (error) {
+      // The store closed under a late answer: the rows stay in the outbox and go again (replays are harmless).
+      this.log.warn({ err: error, rows: seqs.length }, 'bridge: could not record deliveries; they will be sent again');
+    }
+  }
+
   private settle(row: OutboxRow, key: string, outcome: Outcome): void {
     this.inFlight.delete(key);
     this.active--;
     if (this.stopped) {
-      if (outcome.kind === 'delivered') this.outbox.delivered(row.seq);
+      if (outcome.kind === 'delivered') this.acknowledge(row.seq);
       if (this.active === 0) this.idle.splice(0).forEach((resolve) => resolve());
       return;
     }
     if (outcome.kind === 'delivered') {
-      this.outbox.delivered(row.seq);
+      this.acknowledge(row.seq);
       this.failures = 0;
       this.setState('delivering');
     } else if (outcome.kind === 'dead') {
@@ -140,6 +159,7 @@ export class BridgeSender {
     this.stopped = true;
     if (this.scheduled) clearTimeout(this.scheduled);
     if (this.active > 0) await Promise.race([new Promise<void>((resolve) => this.idle.push(resolve)), new Promise((r) => setTimeout(r, ms))]);
+    this.flushAcknowledged();
     await this.agent.close().catch(() => undefined);
   }
 }

@@ -1,20 +1,40 @@
 import { Command, CommanderError } from 'commander';
 import { CheckbridgeError, exitCodeOf } from '../errors.js';
-import { registerValidate } from './validate.js';
-import { registerPrintConfig } from './print-config.js';
-import { registerRender } from './render.js';
-import { registerRun } from './run.js';
-import { registerExec } from './exec.js';
-import { registerSchedule } from './schedule.js';
-import { registerApiKey } from './api-key.js';
-import { registerCompile } from './compile.js';
-import { registerCreate } from './create.js';
-import { registerLogin } from './login.js';
 import { translateLegacyArgs } from './legacy-args.js';
-import { registerVersion, versionText } from './version.js';
-import { registerUpgrade } from './upgrade.js';
+import { versionText } from './version.js';
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+// Each command's module is imported only when that command runs: start-up loads nothing a command never uses.
+const MODULES: readonly { readonly commands: readonly string[]; readonly load: () => Promise<Register> }[] = [
+  { commands: ['run'], load: async () => (await import('./run.js')).registerRun },
+  { commands: ['exec'], load: async () => (await import('./exec.js')).registerExec },
+  { commands: ['schedule'], load: async () => (await import('./schedule.js')).registerSchedule },
+  { commands: ['validate'], load: async () => (await import('./validate.js')).registerValidate },
+  { commands: ['print-config'], load: async () => (await import('./print-config.js')).registerPrintConfig },
+  { commands: ['render'], load: async () => (await import('./render.js')).registerRender },
+  { commands: ['api-key'], load: async () => (await import('./api-key.js')).registerApiKey },
+  { commands: ['compile'], load: async () => (await import('./compile.js')).registerCompile },
+  { commands: ['create', 'dump'], load: async () => (await import('./create.js')).registerCreate },
+  { commands: ['version'], load: async () => (await import('./version.js')).registerVersion },
+  { commands: ['upgrade'], load: async () => (await import('./upgrade.js')).registerUpgrade },
+  { commands: ['login'], load: async () => (await import('./login.js')).registerLogin },
+];
+
+// Global options that take a value, so the command is found past them.
+const GLOBAL_VALUE_OPTIONS = new Set(['--url', '--api-key']);
+
+/** The command named on the command line, or null (help, an unknown name, none): then every command is registered. */
+export function commandNamed(args: readonly string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith('-')) return MODULES.some((m) => m.commands.includes(arg)) ? arg : null;
+  }
+  return null;
+}
+
+export async function buildProgram(args: readonly string[] = []): Promise<Command> {
   const program = new Command('checkbridge')
     .description('Runs legacy check configuration, serves its APIs, bridges events to v2, compiles to v2 resources')
     .version(versionText(), '-V, --version')
@@ -22,25 +42,17 @@ export function buildProgram(): Command {
     .option('--api-key <key>', 'authenticate the client commands with an API key (env CHECKBRIDGE_API_KEY)')
     .exitOverride()
     .showHelpAfterError();
-  registerRun(program);
-  registerExec(program);
-  registerSchedule(program);
-  registerValidate(program);
-  registerPrintConfig(program);
-  registerRender(program);
-  registerApiKey(program);
-  registerCompile(program);
-  registerCreate(program);
-  registerVersion(program);
-  registerUpgrade(program);
-  registerLogin(program);
+  const named = commandNamed(args);
+  const modules = named ? MODULES.filter((m) => m.commands.includes(named)) : MODULES;
+  for (const register of await Promise.all(modules.map((m) => m.load()))) register(program);
   return program;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const args = translateLegacyArgs(argv);
+  const program = await buildProgram(args);
   try {
-    await program.parseAsync(translateLegacyArgs(argv), { from: 'user' });
+    await program.parseAsync(args, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { resolveSources, loadSettings, formatDiagnostic, type ConfigSources, type Settings } from '../config/index.js';
-import type { LoadOutcome } from '../config/load-settings.js';
+import { resolveSources, type ConfigSources } from '../config/sources.js';
+import { loadSettings, checkSources, type LoadOutcome, type CheckOutcome } from '../config/load-settings.js';
+import { formatDiagnostic } from '../config/diagnostic.js';
+import type { Settings } from '../config/settings.js';
 
 export interface SourceFlags {
   configFile?: string;
@@ -29,6 +31,11 @@ export function sourcesFrom(flags: SourceFlags, positional: readonly string[] = 
 
 export function loadFrom(flags: SourceFlags, positional: readonly string[] = []): LoadOutcome {
   return loadSettings(sourcesFrom(flags, positional));
+}
+
+/** Diagnostics only, for `validate`: the typed settings are never built. */
+export function checkFrom(flags: SourceFlags, positional: readonly string[] = []): CheckOutcome {
+  return checkSources(sourcesFrom(flags, positional));
 }
 
 /** Valid settings, or the diagnostics on stderr, `configuration is invalid`, the exit code set, and null. */

@@ -13,6 +13,7 @@ export function openStateStore(path: string, logger: Logger, quotaBytes?: number
     store.close();
     throw new CheckbridgeError('CB_UPGRADE_REFUSED', `refusing to start: ${missingNamespacesMessage(missing)}`);
   }
+  store.checkpointInBackground();
   if (store.openedAtVersion > 0 && store.openedAtVersion < store.schemaVersion()) {
     logger.info({ from: store.openedAtVersion, to: store.schemaVersion(), path }, 'store schema upgraded in place (additive changes only)');
   }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { formatDiagnostic } from '../config/index.js';
+import { formatDiagnostic } from '../config/diagnostic.js';
 import { isPlainObject } from '../config/merge.js';
-import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+import { withSourceOptions, checkFrom, type SourceFlags } from './sources.js';
 
 function countOf(value: unknown): number {
   return isPlainObject(value) ? Object.keys(value).length : 0;
@@ -13,7 +13,7 @@ export function registerValidate(program: Command): void {
     .argument('[sources...]', 'conf.d directories or files')
     .option('--json', 'print a JSON report')
     .action((positional: string[], flags: SourceFlags & { json?: boolean }) => {
-      const outcome = loadFrom(flags, positional);
+      const outcome = checkFrom(flags, positional);
       const valid = outcome.diagnostics.length === 0;
       if (flags.json) {
         const report = {

@@ -37,18 +37,28 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 export const DEFAULT_BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MESSAGE_DEADLINE_MS = 10_000;
 
-/** Turns one parsed JSON value (object or array) into results; the first invalid one stops the rest. */
+/**
+ * Turns one parsed JSON value (object or array) into results; the first invalid one stops the rest. The valid ones
+ * are submitted together, so they share a group commit, and the answer waits for all of them (an `ok` is committed).
+ */
 async function submitAll(value: unknown, options: SocketOptions): Promise<string | null> {
   const items = Array.isArray(value) ? value : [value];
   const client = options.client();
   const now = Math.floor(options.now() / 1000);
+  const results: CheckResult[] = [];
+  let failure: string | null = null;
   for (const item of items) {
     const prepared = prepareResult(item, now);
-    if (!prepared.ok) return prepared.message;
-    const result: CheckResult = { client: client.name, check: { ...prepared.check, issued: now }, ...(client.signature ? { signature: client.signature } : {}) };
-    await options.intake.submit(result);
+    if (!prepared.ok) {
+      failure = prepared.message;
+      break;
+    }
+    results.push({ client: client.name, check: { ...prepared.check, issued: now }, ...(client.signature ? { signature: client.signature } : {}) });
   }
-  return null;
+  const settled = await Promise.allSettled(results.map((result) => options.intake.submit(result)));
+  const rejected = settled.find((outcome) => outcome.status === 'rejected');
+  if (rejected) throw rejected.reason;
+  return failure;
 }
 
 function handleTcp(socket: Socket, options: SocketOptions, budget: ByteBudget): void {

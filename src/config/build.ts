@@ -9,15 +9,19 @@ import { validateSettings, type Violation } from './validate.js';
 import { legacyMeaningNotes } from './legacy-meaning.js';
 import { deepFreeze, type Settings, type CheckDefinition, type ClientDefinition, type Definition } from './settings.js';
 
-export interface BuildOutcome {
-  /** Null when any diagnostic is an error: the caller keeps its last good settings. */
-  readonly settings: Settings | null;
+/** What validation found, without the typed settings (which `validate` never uses). */
+export interface BuildReport {
   readonly diagnostics: readonly Diagnostic[];
   readonly warnings: readonly string[];
   /** Located warnings (code CB_CONFIG_LEGACY_MEANING): what loads as legacy loaded it but means other than it says. */
   readonly notices: readonly Diagnostic[];
   /** The merged settings as configured, defaults of the loader included, valid or not. */
   readonly merged: Record<string, unknown>;
+}
+
+export interface BuildOutcome extends BuildReport {
+  /** Null when any diagnostic is an error: the caller keeps its last good settings. */
+  readonly settings: Settings | null;
 }
 
 function has(data: unknown, segments: readonly string[]): boolean {
@@ -84,8 +88,8 @@ function typedSettings(merged: Record<string, unknown>, files: readonly LoadedFi
   });
 }
 
-/** Merge (loader defaults, environment, files in order), override, validate, apply defaults. */
-export function buildSettings(files: readonly LoadedFile[], env: NodeJS.ProcessEnv = process.env): BuildOutcome {
+/** Merge (loader defaults, environment, files in order), override, validate. */
+export function checkSettings(files: readonly LoadedFile[], env: NodeJS.ProcessEnv = process.env): BuildReport {
   const diagnostics: Diagnostic[] = files.flatMap((f) => f.diagnostics);
   const warnings: string[] = [];
   const merged = baseSettings();
@@ -95,6 +99,11 @@ export function buildSettings(files: readonly LoadedFile[], env: NodeJS.ProcessE
   applyClientOverrides(merged, warnings);
   diagnostics.push(...validateSettings(merged).map((v) => traceViolation(v, files)));
   const notices = legacyMeaningNotes(merged).map((v) => locateSetting(files, v.segments, v.message, 'CB_CONFIG_LEGACY_MEANING'));
-  const settings = diagnostics.length === 0 ? typedSettings(merged, files) : null;
-  return { settings, diagnostics, warnings, notices, merged };
+  return { diagnostics, warnings, notices, merged };
+}
+
+/** checkSettings, then the defaults applied and the settings frozen when valid. */
+export function buildSettings(files: readonly LoadedFile[], env: NodeJS.ProcessEnv = process.env): BuildOutcome {
+  const report = checkSettings(files, env);
+  return { ...report, settings: report.diagnostics.length === 0 ? typedSettings(report.merged, files) : null };
 }

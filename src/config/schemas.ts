@@ -1,94 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
-import { parseCron } from '../time/cron.js';
-import { isValidTime } from '../time/parse-time.js';
-import { expressionProblem } from '../eval/index.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { validators } from './schema-validators.js';
 
 export type SchemaName =
   | 'check' | 'hook' | 'proxy-requests' | 'subdue' | 'when' | 'client' | 'handler' | 'filter' | 'mutator'
   | 'settings' | 'extension' | 'result' | 'asset' | 'secrets';
-
-const FILES = ['check', 'hook', 'proxy-requests', 'subdue', 'client', 'handler', 'filter', 'mutator', 'settings', 'extension', 'result', 'asset', 'secrets'];
-
-// schemas/ sits at the package root, two levels above dist/src/config or src/config.
-export function schemasDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    dir = dirname(dir);
-    try {
-      readFileSync(join(dir, 'schemas', 'check.json'));
-      return join(dir, 'schemas');
-    } catch {
-      /* keep climbing */
-    }
-  }
-  throw new Error('schemas directory not found');
-}
-
-function nonEmptyStrings(schema: boolean | string, data: unknown): boolean {
-  if (!Array.isArray(data)) return true;
-  const re = typeof schema === 'string' ? new RegExp(schema) : null;
-  return data.every((item) => typeof item === 'string' && item !== '' && (!re || re.test(item)));
-}
-
-function subsetOf(allowed: unknown[], data: unknown): boolean {
-  return !Array.isArray(data) || data.flat(Infinity).every((item) => allowed.includes(item));
-}
-
-function validTimes(props: string[], data: unknown): boolean {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return true;
-  const record = data as Record<string, unknown>;
-  return props.every((p) => isValidTime(record[p]));
-}
-
-// Every `eval:` string must be inside the safe subset (DECISIONS); the first one outside is named.
-function evalAttributes(_schema: boolean, data: unknown, parentSchema?: unknown): boolean {
-  const problem = firstEvalProblem(data);
-  if (!problem) return true;
-  (evalAttributes as unknown as { errors: unknown[] }).errors = [{ keyword: 'x-eval-attributes', message: problem, params: { detail: problem }, parentSchema }];
-  return false;
-}
-
-function firstEvalProblem(data: unknown): string | null {
-  if (typeof data === 'string') {
-    if (!data.startsWith('eval:')) return null;
-    const problem = expressionProblem(data);
-    return problem ? `${JSON.stringify(data)}: ${problem}` : null;
-  }
-  if (data === null || typeof data !== 'object') return null;
-  for (const inner of Object.values(data)) {
-    const problem = firstEvalProblem(inner);
-    if (problem) return problem;
-  }
-  return null;
-}
-
-let compiled: Map<SchemaName, ValidateFunction> | null = null;
-
-// Compiled once per process (about 11 ms a schema); validation itself is then cheap.
-export function validatorFor(name: SchemaName): ValidateFunction {
-  if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, allowUnionTypes: true });
-    ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
-    ajv.addKeyword({ keyword: 'x-cron', schemaType: 'boolean', errors: false, validate: (_: boolean, data: unknown) => parseCron(data) !== null });
-    ajv.addKeyword({ keyword: 'x-times', schemaType: 'array', errors: false, validate: validTimes });
-    ajv.addKeyword({ keyword: 'x-nonempty-strings', schemaType: ['boolean', 'string'], errors: false, validate: nonEmptyStrings });
-    ajv.addKeyword({ keyword: 'x-subset-of', schemaType: 'array', errors: false, validate: subsetOf });
-    ajv.addKeyword({ keyword: 'x-eval-attributes', schemaType: 'boolean', errors: true, validate: evalAttributes });
-    const dir = schemasDir();
-    for (const file of FILES) ajv.addSchema(JSON.parse(readFileSync(join(dir, `${file}.json`), 'utf8')));
-    // The filter `when` window is the subdue schema with the filter's wording.
-    const subdue = readFileSync(join(dir, 'subdue.json'), 'utf8').replaceAll('check subdue', 'filter when');
-    ajv.addSchema({ ...JSON.parse(subdue), $id: 'https://checkbridge.dev/schemas/when.json' });
-    compiled = new Map();
-    for (const name of [...FILES, 'when'] as SchemaName[]) {
-      compiled.set(name, ajv.getSchema(`https://checkbridge.dev/schemas/${name}.json`)!);
-    }
-  }
-  return compiled.get(name)!;
-}
 
 export interface SchemaProblem {
   /** JSON pointer relative to the validated value. */
@@ -111,7 +26,11 @@ function problemOf(error: ErrorObject): SchemaProblem | null {
 function hasNullProperty(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some(hasNullProperty);
-  for (const inner of Object.values(value)) if (inner === null || hasNullProperty(inner)) return true;
+  // for..in, not Object.values: no array per object over a 10,000-check configuration.
+  for (const key in value) {
+    const inner = (value as Record<string, unknown>)[key];
+    if (inner === null || (typeof inner === 'object' && hasNullProperty(inner))) return true;
+  }
   return false;
 }
 
@@ -127,7 +46,7 @@ function withoutNulls(value: unknown): unknown {
 
 /** Every legacy message for `value`, in rule order, each once per path. */
 export function schemaProblems(name: SchemaName, value: unknown): SchemaProblem[] {
-  const validate = validatorFor(name);
+  const validate = validators.get(name)!;
   if (validate(withoutNulls(value))) return [];
   const seen = new Set<string>();
   const out: SchemaProblem[] = [];

@@ -36,9 +36,23 @@ function zoneOffset(zone: string | undefined): number | null | 'ignored' | undef
 const CLOCK =
   /^(?:(\d{4})-(\d{1,2})-(\d{1,2})[ T]+)?(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([ap])\.?\s*m\.?(?![a-z]))?\s*([A-Za-z][\w+-]*(?:\/[\w+-]+)*|[+-]\d{1,2}(?::?\d{2})?)?$/i;
 
-/** Parses a window bound; null when Ruby's Time.parse would raise. */
+// Configurations repeat the same few bounds over thousands of checks, and validation and scheduling each read them.
+const parsed = new Map<string, ParsedTime | null>();
+const PARSED_MAX = 4096;
+
+/** Parses a window bound; null when Ruby's Time.parse would raise. The result is frozen (it is shared). */
 export function parseTime(input: unknown): ParsedTime | null {
   if (typeof input !== 'string') return null;
+  const known = parsed.get(input);
+  if (known !== undefined) return known;
+  const result = parseBound(input);
+  if (result?.date) Object.freeze(result.date);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(input, result && Object.freeze(result));
+  return result;
+}
+
+function parseBound(input: string): ParsedTime | null {
   const text = input.trim();
   const dayOnly = /^(\d{1,2})(?:\.(\d{1,2}))?$/.exec(text);
   if (dayOnly) {

@@ -8,9 +8,21 @@ import { benchBridge } from './bridge.bench.js';
 import { benchCompile } from './compile.bench.js';
 import { benchPostgres } from './postgres.bench.js';
 import { benchAssets } from './assets.bench.js';
+import { benchStartup, benchValidate10k } from './cli.bench.js';
+import { benchSocket } from './socket.bench.js';
+import { benchV2Wrk } from './v2-wrk.bench.js';
+import { benchDaemonScale } from './daemon-scale.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
+  // The rows of issue 21's table, each with its same-run baseline.
+  startup: benchStartup,
+  'validate-10k': benchValidate10k,
+  'socket-intake': (report) => benchSocket(report, 'socket-intake'),
+  'socket-one-per-connection': (report) => benchSocket(report, 'socket-one-per-connection'),
+  'v2-put-wrk': benchV2Wrk,
+  // rss and execute-ratio: one daemon with 10,000 checks and 1 M history rows.
+  'daemon-scale': benchDaemonScale,
   config: benchConfigLoad,
   execute: benchExecute,
   intake: benchIntake,
@@ -23,6 +35,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
+if (only && !Object.hasOwn(benches, only)) throw new Error(`no bench named ${only}: ${Object.keys(benches).join(', ')}`);
 for (const [name, bench] of Object.entries(benches)) {
   if (only && only !== name) continue;
   await bench(report);

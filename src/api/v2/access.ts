@@ -3,6 +3,7 @@ import { fail, setCaller, type V2ApiDeps } from './context.js';
 import { authorize, type Verb } from '../../auth/rbac.js';
 import { rbacView } from './rbac-store.js';
 import { authenticate } from './auth.js';
+import { accessCacheOf, decisionKey } from './access-cache.js';
 
 /**
  * Routes anyone may call (the matched route's pattern, not the request's URL): health, metrics, the login family and
@@ -66,6 +67,20 @@ export function unsafeTarget(rawUrl: string): string | null {
   return null;
 }
 
+// RBAC decisions per (user, groups, verb, resource, namespace, name), for one access generation: a change to any
+// role or binding applies to the next request.
+function decide(deps: V2ApiDeps, username: string, groups: readonly string[], verb: Verb, resource: string, namespace: string | null, name: string | null) {
+  const cache = accessCacheOf(deps.store.v2).decisions;
+  const key = decisionKey(username, groups, verb, resource, namespace, name);
+  const nowMs = deps.now();
+  const cached = cache.get(key, nowMs);
+  if (cached) return cached;
+  const generation = deps.store.v2.accessGeneration;
+  const decision = authorize(rbacView(deps.store.v2), username, groups, verb, resource, namespace, name);
+  cache.set(key, decision, generation, nowMs);
+  return decision;
+}
+
 function guard(deps: V2ApiDeps, targets: ReadonlyMap<string, RouteTarget>): onRequestHookHandler {
   return async function authorise(request: FastifyRequest, reply: FastifyReply) {
     const caller = await authenticate(deps, request);
@@ -79,7 +94,7 @@ function guard(deps: V2ApiDeps, targets: ReadonlyMap<string, RouteTarget>): onRe
     const name = target.nameParams.length > 0 ? target.nameParams.map((p) => params[p]).join('/') : null;
     if (target.self && name === caller.username) return;
     const namespace = target.namespaceParam === null ? null : params[target.namespaceParam]!;
-    const decision = authorize(rbacView(deps.store.v2), caller.username, caller.groups, target.verb, target.resource, namespace, target.verb === 'list' ? null : name);
+    const decision = decide(deps, caller.username, caller.groups, target.verb, target.resource, namespace, target.verb === 'list' ? null : name);
     if (!decision.allowed) return fail(reply, 'forbidden', decision.reason);
   };
 }

@@ -5,6 +5,7 @@ import { LoginLimiter } from '../../auth/login-limiter.js';
 import { hashApiKey } from '../../auth/tokens.js';
 import { nowS, type Caller, type V2ApiDeps } from './context.js';
 import { directoryLogin, isActive } from '../../auth/providers/external-login.js';
+import { accessCacheOf } from './access-cache.js';
 
 const text = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/plain; charset=utf-8').send(body);
 
@@ -31,18 +32,28 @@ export async function checkPassword(deps: V2ApiDeps, user: string, password: str
 /** Who is calling, from `Bearer <access token>` (its session still open) or `Key <api key>` (not revoked). */
 export async function authenticate(deps: V2ApiDeps, request: FastifyRequest): Promise<Caller | null> {
   const header = request.headers.authorization ?? '';
+  if (!header.startsWith('Bearer ') && !header.startsWith('Key ')) return null;
+  // Only successes are cached, keyed by the credential itself, for one access generation (see access-cache).
+  const cache = accessCacheOf(deps.store.v2).callers;
+  const nowMs = deps.now();
+  const cached = cache.get(header, nowMs);
+  if (cached) return cached;
+  const generation = deps.store.v2.accessGeneration;
+  const found = await verifyCredential(deps, header);
+  if (found) cache.set(header, found.caller, generation, nowMs, found.expS);
+  return found?.caller ?? null;
+}
+
+async function verifyCredential(deps: V2ApiDeps, header: string): Promise<{ caller: Caller; expS: number } | null> {
   if (header.startsWith('Bearer ')) {
     const claims = await deps.tokens.verify(header.slice(7), 'access', { nowS: nowS(deps) });
     if (!claims || !deps.store.v2.getSession(claims.session_id)) return null;
     const user = deps.store.v2.getUser(claims.sub);
-    return isActive(deps.store.v2, user) ? { username: claims.sub, groups: (user.groups ?? []) as string[], viaKey: false } : null;
+    return isActive(deps.store.v2, user) ? { caller: { username: claims.sub, groups: (user.groups ?? []) as string[], viaKey: false }, expS: Number(claims.exp) } : null;
   }
-  if (header.startsWith('Key ')) {
-    const key = deps.store.v2.getApiKey(hashApiKey(header.slice(4).trim()));
-    const user = key ? deps.store.v2.getUser(key.username) : null;
-    return key && isActive(deps.store.v2, user) ? { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true } : null;
-  }
-  return null;
+  const key = deps.store.v2.getApiKey(hashApiKey(header.slice(4).trim()));
+  const user = key ? deps.store.v2.getUser(key.username) : null;
+  return key && isActive(deps.store.v2, user) ? { caller: { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true }, expS: Infinity } : null;
 }
 
 /** The `/auth` family (reference v2-api §3.1): tokens from basic credentials, refresh, test, logout. */

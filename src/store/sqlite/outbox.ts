@@ -45,11 +45,11 @@ export class Outbox {
     return this.s.heads!.all(limit) as OutboxRow[];
   }
 
-  /** One commit for the row and the counter. */
-  delivered(seq: number): void {
+  /** One commit for the rows and the counter. */
+  delivered(...seqs: number[]): void {
     this.s.remove!.database.transaction(() => {
-      this.s.remove!.run(seq);
-      this.s.count!.run('delivered', 1);
+      for (const seq of seqs) this.s.remove!.run(seq);
+      this.s.count!.run('delivered', seqs.length);
     })();
   }
 

@@ -7,6 +7,7 @@ import { ExpiringTable } from './expiring-table.js';
 import { AggregateTable } from './aggregate-table.js';
 import { V2Store } from './v2-store.js';
 import { Outbox } from './outbox.js';
+import { Checkpointer } from './checkpointer.js';
 import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './quota.js';
 
 export interface HistoryEntry {
@@ -221,7 +222,16 @@ export class SqliteStore {
     return rows.map((r) => JSON.parse(String(r.data)));
   }
 
+  private checkpointer: Checkpointer | null = null;
+
+  /** The daemon's store checkpoints its WAL on a worker thread, not in the intake's commits. */
+  checkpointInBackground(): void {
+    if (!this.checkpointer && this.db.name !== ':memory:') this.checkpointer = new Checkpointer(this.db);
+  }
+
   close(): void {
+    this.checkpointer?.stop();
+    this.checkpointer = null;
     if (this.db.open) this.db.close();
   }
 }

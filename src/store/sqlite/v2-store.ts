@@ -16,6 +16,15 @@ export interface ApiKeyRow {
 /** The v2 API's tables: events and entities per namespace, generic resources, users, API keys, sessions, secrets. */
 export class V2Store {
   private readonly s: Record<string, Database.Statement>;
+  private accessWrites = 0;
+
+  /**
+   * Changes with every write that can change who a caller is or what they may do (users, API keys, sessions, any
+   * resource: roles, bindings, providers): caches of credential checks and RBAC decisions are valid for one value.
+   */
+  get accessGeneration(): number {
+    return this.accessWrites;
+  }
 
   constructor(private readonly db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
@@ -94,10 +103,12 @@ export class V2Store {
   }
 
   putResource(kind: string, namespace: string, name: string, resource: Json): void {
+    this.accessWrites++;
     this.s.putResource!.run(kind, namespace, name, JSON.stringify(resource));
   }
 
   deleteResource(kind: string, namespace: string, name: string): boolean {
+    this.accessWrites++;
     return this.s.deleteResource!.run(kind, namespace, name).changes > 0;
   }
 
@@ -115,6 +126,7 @@ export class V2Store {
   }
 
   putUser(name: string, user: Json): void {
+    this.accessWrites++;
     this.s.putUser!.run(name, JSON.stringify(user));
   }
 
@@ -127,10 +139,12 @@ export class V2Store {
   }
 
   putApiKey(row: ApiKeyRow): void {
+    this.accessWrites++;
     this.s.putKey!.run(row.keyHash, row.username, row.createdBy, row.createdAt, row.hint);
   }
 
   deleteApiKey(keyHash: string): boolean {
+    this.accessWrites++;
     return this.s.deleteKey!.run(keyHash).changes > 0;
   }
 
@@ -143,6 +157,7 @@ export class V2Store {
   }
 
   putSession(id: string, username: string, refreshId: string, expiresAt: number, now: number): void {
+    this.accessWrites++;
     this.s.purgeSessions!.run(now);
     this.s.putSession!.run(id, username, refreshId, expiresAt);
   }
@@ -152,11 +167,13 @@ export class V2Store {
   }
 
   deleteSession(id: string): void {
+    this.accessWrites++;
     this.s.deleteSession!.run(id);
   }
 
   /** Ends every session of a user (a password change): their access and refresh tokens stop working at once. */
   deleteUserSessions(username: string): number {
+    this.accessWrites++;
     return this.s.deleteUserSessions!.run(username).changes;
   }
 

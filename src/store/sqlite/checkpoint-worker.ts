@@ -1,0 +1,14 @@
+// The WAL checkpointer's thread: copies committed pages back into the database file (and fsyncs) off the main thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+
+const { path, intervalMs } = workerData as { path: string; intervalMs: number };
+const db = new Database(path);
+db.pragma('busy_timeout = 5000');
+// PASSIVE: never waits for, nor blocks, the writer; what it cannot copy now it copies next time.
+const timer = setInterval(() => db.pragma('wal_checkpoint(PASSIVE)'), intervalMs);
+parentPort!.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort!.close();
+});
