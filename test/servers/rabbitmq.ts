@@ -40,14 +40,18 @@ export async function rabbitFor(t: { skip(message: string): void; after(fn: () =
   return server;
 }
 
+/** Whether AMQP completes a handshake within 2 s (a booting node accepts TCP before it speaks AMQP). */
 async function answers(url: string): Promise<boolean> {
-  try {
-    const connection = await amqp.connect(url, { timeout: 1000 });
-    await connection.close();
-    return true;
-  } catch {
-    return false;
-  }
+  const attempt = amqp.connect(url, { timeout: 1000 }).then(
+    async (connection) => {
+      await connection.close().catch(() => undefined);
+      return true;
+    },
+    () => false,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2000)));
+  return Promise.race([attempt, late]).finally(() => clearTimeout(timer));
 }
 
 export async function startRabbit(): Promise<RabbitServer> {
