@@ -101,7 +101,10 @@ export function consumeFleet(deps: WireIntakeDeps): void {
     const prepared = prepareResult(check, Math.floor(deps.now() / 1000));
     if (!prepared.ok) return drop(delivery, 'result', prepared.message);
     deps.intake.submit({ client, check: prepared.check, ...(typeof signature === 'string' ? { signature } : {}) }).then(
-      () => delivery.ack(),
+      () => {
+        delivery.ack();
+        log.trace({ client, check: prepared.check.name }, 'result acknowledged');
+      },
       (error: Error) => {
         // Refused by the rules (signature, entity limit): intake logged why; it will not pass next time either.
         if (error instanceof EntityLimitError || error.message === SIGNATURE_REFUSED) return delivery.ack();
