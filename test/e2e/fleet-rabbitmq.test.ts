@@ -7,13 +7,12 @@ import amqp from 'amqplib';
 import { rabbitFor, type RabbitServer } from '../servers/rabbitmq.js';
 import { fleetServer, fleetClient } from '../helpers/fleet.js';
 import { getJson, postJson, eventually } from '../helpers/instance.js';
+import { makeTree, removeTree } from '../helpers/tree.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const clientConf = (name: string, root = '/tmp') => ({
+const clientConf = (name: string) => ({
   client: { name, address: '127.0.0.1', subscriptions: ['linux', 'roundrobin:pool'], keepalive: { thresholds: { warning: 3, critical: 5 } }, api_key: 'sensitive' },
   checkbridge: { keepalive_interval: 1 },
-  checks: {},
-  _root: root,
 });
 
 function serverConf(url: string, dir: string) {
@@ -48,13 +47,10 @@ test('a checkbridge server and two checkbridge clients over RabbitMQ: keepalives
   if (!rabbit) return;
   const events = await tap(rabbit.url, 'cb_events', 'fanout', { durable: false, autoDelete: false, internal: false });
   t.after(() => events.close());
-  const server = await fleetServer(t, 'rabbitmq', { 'conf.d/server.json': serverConf(rabbit.url, '/tmp') }, {}, ['--log-level', 'debug']);
-  // The server's rr check appends to a file in its own tree: rewrite it there, then reload.
-  const dir = server.root;
+  const dir = makeTree({});
+  t.after(async () => removeTree(dir));
   const rrLog = join(dir, 'rr.log');
-  const { writeTree } = await import('../helpers/tree.js');
-  writeTree(dir, { 'conf.d/server.json': serverConf(rabbit.url, dir) });
-  server.daemon.proc.kill('SIGHUP');
+  const server = await fleetServer(t, 'rabbitmq', { 'conf.d/server.json': serverConf(rabbit.url, dir) });
   // Clients take the broker from RABBITMQ_URL, the legacy environment override.
   const c1 = await fleetClient(t, 'rabbitmq', { 'conf.d/client.json': clientConf('c1') }, { RABBITMQ_URL: rabbit.url });
   const c2 = await fleetClient(t, 'rabbitmq', { 'conf.d/client.json': clientConf('c2') }, { RABBITMQ_URL: rabbit.url });
