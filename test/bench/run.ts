@@ -8,6 +8,7 @@ import { benchBridge } from './bridge.bench.js';
 import { benchCompile } from './compile.bench.js';
 import { benchPostgres } from './postgres.bench.js';
 import { benchAssets } from './assets.bench.js';
+import { benchTransport } from './transport.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -20,6 +21,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   compile: benchCompile,
   postgres: benchPostgres,
   assets: benchAssets,
+  transport: benchTransport,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');

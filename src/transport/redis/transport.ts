@@ -105,8 +105,12 @@ export class RedisTransport implements WireTransport {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const reader of this.readers.values()) reader.stopped = true;
-    await Promise.allSettled(this.connections().map((connection) => connection.quit().catch(() => connection.disconnect())));
+    // A reader sits in BLPOP 0, which a QUIT would queue behind for ever: readers are dropped, the others quit.
+    for (const reader of this.readers.values()) {
+      reader.stopped = true;
+      reader.connection.disconnect();
+    }
+    await Promise.allSettled([this.command, this.pubsub].map((connection) => connection.quit().catch(() => connection.disconnect())));
   }
 
   private listKey(pipe: string): string {
