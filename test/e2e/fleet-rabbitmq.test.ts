@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import amqp from 'amqplib';
-import { rabbitFor, type RabbitServer } from '../servers/rabbitmq.js';
+import { rabbitFor } from '../servers/rabbitmq.js';
 import { fleetServer, fleetClient } from '../helpers/fleet.js';
 import { getJson, postJson, eventually } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
@@ -106,6 +106,8 @@ test('a checkbridge server and two checkbridge clients over RabbitMQ: keepalives
   assert.equal(agentInfo.body.transport.results.consumers, 1);
 });
 
+test('two checkbridge servers sharing one PostgreSQL store', { skip: 'not built: only v2 events live in PostgreSQL; the client registry, results and task election are per server (README, Fleets)' }, () => undefined);
+
 function readLines(file: string): string[] {
   try {
     return readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -113,5 +115,3 @@ function readLines(file: string): string[] {
     return [];
   }
 }
-
-export type { RabbitServer };
