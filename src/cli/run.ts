@@ -3,7 +3,11 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadSettings, formatDiagnostic, watchSettings, type Settings } from '../config/index.js';
 import { systemClock } from '../schedule/clock.js';
-import { InProcessTransport } from '../transport/index.js';
+import { isWire, transportInfo } from '../transport/index.js';
+import { withFleetOptions, roleFrom, transportNameFrom, openTransport, wireClient, type FleetFlags } from './fleet.js';
+import { runClient } from './run-client.js';
+import { consumeFleet } from '../server/wire-intake.js';
+import { WireResults } from '../client/wire-results.js';
 import { Limiter } from '../execute/limiter.js';
 import type { spawnCommand } from '../execute/spawn.js';
 import { RemoteSpawner } from '../execute/remote-spawner.js';
@@ -42,7 +46,7 @@ import { daemonAssets } from '../assets/index.js';
 import { SecretsResolver } from '../secrets/resolver.js';
 import { outageResult } from '../secrets/outage.js';
 
-interface RunFlags extends SourceFlags, ListenerFlags, TlsFlags {
+interface RunFlags extends SourceFlags, ListenerFlags, TlsFlags, FleetFlags {
   logFormat?: string;
   bridgeUrl?: string;
   bridgeApiKey?: string;
@@ -68,7 +72,7 @@ function spawnLimit(settings: Settings): number {
 
 /** The daemon: server and client roles in one process over the in-process transport; conf.d edits apply live. */
 export function registerRun(program: Command): void {
-  withSourceOptions(program.command('run'))
+  withFleetOptions(withSourceOptions(program.command('run')))
     .description('run the server and client roles: schedule, execute, take results (the daemon)')
     .argument('[sources...]', 'conf.d directories or files')
     .option('--state-dir <dir>', 'where state lives (env CHECKBRIDGE_STATE_DIR)', process.env.CHECKBRIDGE_STATE_DIR ?? 'state')
@@ -88,6 +92,9 @@ export function registerRun(program: Command): void {
     .option('--bridge-api-key <key>', 'the backend API key (env CHECKBRIDGE_BRIDGE_API_KEY; settings bridge.api_key)')
     .option('--socket-port <port>', 'client socket TCP+UDP port (env CHECKBRIDGE_SOCKET_PORT; settings client.socket.port; default 3030)')
     .action(async (positional: string[], flags: RunFlags) => {
+      const role = roleFrom(flags);
+      // A client alone is its own, smaller composition: no store, no APIs (src/cli/run-client.ts).
+      if (role === 'client') return runClient(positional, flags);
       const sources = sourcesFrom(flags, positional);
       const initial = loadSettings(sources);
       if (!initial.settings) {
@@ -120,8 +127,14 @@ export function registerRun(program: Command): void {
       const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawner.spawn(command, options));
       const store = openStateStore(join(stateDir, 'checkbridge.db'), logger, (settings.raw.checkbridge as { store_quota?: number } | undefined)?.store_quota);
       let current = settings;
-      const transport = new InProcessTransport();
+      const transport = openTransport(transportNameFrom(role, flags, settings), settings, Date.now(), logger);
       const intake = new StoreIntake(store, () => current, systemClock, logger);
+      const wire = isWire(transport) ? transport : null;
+      const runsClient = role === 'both';
+      // Over a broker the client role's results and keepalives travel through it, and so do the monitors' results (reference §2.5).
+      const fleetClient = wire && runsClient ? wireClient(wire, () => current, logger) : null;
+      const clientIntake = fleetClient?.results ?? intake;
+      const monitorIntake = wire ? new WireResults(wire, logger) : intake;
       const assets = daemonAssets(stateDir, () => current, logger);
       // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
       const secrets = new SecretsResolver({ store: store.v2, logger, onOutage: (change) => void intake.submit(outageResult(String(current.client.name), change, Date.now())) });
@@ -134,6 +147,7 @@ export function registerRun(program: Command): void {
         secrets: secrets.in(() => namespace()),
         deleteClient: (name) => removeClient(store, intake, name, Date.now()),
         assets: assets.legacy,
+        publish: wire ? (type, pipe, body, options) => wire.send(type, pipe, body, options) : undefined,
       });
       const namespace = () => String((current.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
       const bridge = bridgeConfigOf(settings.raw.bridge, flags);
@@ -156,9 +170,10 @@ export function registerRun(program: Command): void {
       }, 1000);
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger });
-      const client = new ClientRole({ clock: systemClock, transport, intake, run, logger, assets: assets.legacy, secrets: secrets.in(() => namespace()) });
+      const client = new ClientRole({ clock: systemClock, transport, intake: clientIntake, run, logger, assets: assets.legacy, secrets: secrets.in(() => namespace()) });
       // The client role's keepalive: its settings redacted, with version and timestamp (reference §10.9).
       const register = (s: Settings) => {
+        if (fleetClient) return fleetClient.keepalive();
         const local = s.client as Record<string, unknown>;
         const payload = { ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: VERSION, timestamp: Math.floor(Date.now() / 1000) };
         const outcome = receiveKeepalive(store, s, payload, Date.now());
@@ -173,11 +188,17 @@ export function registerRun(program: Command): void {
         current = s;
         limiter.setLimit(spawnLimit(s));
         handlers.checkSettings(s);
-        register(s);
-        client.apply(s);
+        if (runsClient) {
+          register(s);
+          client.apply(s);
+        }
         server.apply(s);
       };
       apply(settings);
+      if (wire) {
+        consumeFleet({ transport: wire, store, settings: () => current, intake, logger, now: Date.now, onRegistration: (event) => handlers.handle(event) });
+        wire.start();
+      }
 
       // Handlers go in first and stay: a stop signal during start-up is remembered and honoured once
       // start-up completes (removing a listener could drop a signal already received but not dispatched).
@@ -203,7 +224,7 @@ export function registerRun(program: Command): void {
       const deregister = (s: Settings) => {
         const now = Math.floor(Date.now() / 1000);
         const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
-        return intake.submit({ client: String(s.client.name), check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status: Number(check.status) || 1, issued: now, executed: now } });
+        return clientIntake.submit({ client: String(s.client.name), check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status: Number(check.status) || 1, issued: now, executed: now } });
       };
       let stopping = false;
       const stop = async (signal: string) => {
@@ -213,7 +234,7 @@ export function registerRun(program: Command): void {
         // First, so that no reload restarts what is being stopped.
         await watcher?.close();
         server.stop();
-        if (current.client.deregister === true && signal !== 'start-up failure') await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
+        if (runsClient && current.client.deregister === true && signal !== 'start-up failure') await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
         clearInterval(keepalives);
         clearInterval(monitors);
         await socket?.close();
@@ -247,11 +268,11 @@ export function registerRun(program: Command): void {
       try {
         const socketConfig = (settings.client.socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
         socket =
-          socketConfig.enabled === false
+          socketConfig.enabled === false || !runsClient
             ? null
             : await listenClientSocket({
                 ...listenerFrom('socket', flags, { bind: socketConfig.bind, port: socketConfig.port }, { bind: '127.0.0.1', port: 3030 }),
-                intake,
+                intake: clientIntake,
                 logger,
                 client: () => ({ name: String(current.client.name), signature: current.client.signature as string | undefined }),
                 now: Date.now,
@@ -262,7 +283,7 @@ export function registerRun(program: Command): void {
         if (socket) warnIfInsecure(logger, 'client socket', socket.tcp, false);
         const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number; tls?: unknown };
         const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
-        api = buildLegacyApi({ https: apiHttps, store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
+        api = buildLegacyApi({ https: apiHttps, store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
         const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
         await api.listen({ host: apiListen.bind, port: apiListen.port }).catch((error: NodeJS.ErrnoException) => {
           throw new CheckbridgeError('CB_LISTEN', `legacy API ${apiListen.bind}:${apiListen.port}: ${error.code ?? error.message}`);
@@ -298,8 +319,8 @@ export function registerRun(program: Command): void {
         warnIfInsecure(logger, 'v2 API', v2Address, v2Https !== null);
 
         const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number; tls?: unknown };
-        const agentHttps = httpConfig.enabled === false ? null : listenerHttps('agent API', 'client.http_socket.tls', httpConfig.tls, flags);
-        httpSocket = httpConfig.enabled === false ? null : buildHttpSocket({ https: agentHttps, settings: () => current, intake, now: Date.now });
+        const agentHttps = httpConfig.enabled === false || !runsClient ? null : listenerHttps('agent API', 'client.http_socket.tls', httpConfig.tls, flags);
+        httpSocket = httpConfig.enabled === false || !runsClient ? null : buildHttpSocket({ https: agentHttps, settings: () => current, intake: clientIntake, now: Date.now, transport: () => transportInfo(transport) });
         if (httpSocket) {
           const listen = listenerFrom('agent', flags, httpConfig, { bind: '127.0.0.1', port: 3031 });
           await httpSocket.listen({ host: listen.bind, port: listen.port }).catch((error: NodeJS.ErrnoException) => {
@@ -316,10 +337,10 @@ export function registerRun(program: Command): void {
           if (!stopping) apply(next);
         });
         const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
-        keepalives = setInterval(() => register(current), (tuning.keepalive_interval ?? 20) * 1000);
+        if (runsClient) keepalives = setInterval(() => register(current), (tuning.keepalive_interval ?? 20) * 1000);
         monitors = setInterval(() => {
-          void monitorKeepalives(store, current, intake, Date.now());
-          void monitorTtl(store, intake, Date.now());
+          void monitorKeepalives(store, current, monitorIntake, Date.now());
+          void monitorTtl(store, monitorIntake, Date.now());
         }, (tuning.monitor_interval ?? 30) * 1000);
         await watcher.ready();
       } catch (error) {
@@ -333,7 +354,7 @@ export function registerRun(program: Command): void {
         void reloader.reload();
       };
       logger.info(
-        { files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), standalone: client.standaloneChecks(), subscriptions: client.subscriptions(), stateDir },
+        { role, transport: wire?.name ?? 'local', files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), standalone: client.standaloneChecks(), subscriptions: client.subscriptions(), stateDir },
         'checkbridge running',
       );
       if (early) await stopNow(early);

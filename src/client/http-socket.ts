@@ -9,6 +9,7 @@ import { EntityLimitError } from '../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
 import { MAX_PARAM_LENGTH } from '../name-limits.js';
 import { httpsOption, type ListenerHttps } from '../tls/https-option.js';
+import type { TransportInfo } from '../transport/index.js';
 
 export interface HttpSocketDeps {
   readonly settings: () => Settings;
@@ -16,6 +17,8 @@ export interface HttpSocketDeps {
   readonly now: () => number;
   /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
   readonly https?: ListenerHttps | null;
+  /** The transport's state for /info; the in-process bus when absent. */
+  readonly transport?: () => Promise<TransportInfo>;
 }
 
 const ENDPOINTS = {
@@ -94,7 +97,7 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
     }
   });
 
-  app.get('/info', async () => ({ sensu: { version: '1.9.0' }, transport: { name: 'in-process', connected: true } }));
+  app.get('/info', async () => ({ sensu: { version: '1.9.0' }, transport: deps.transport ? await deps.transport() : { name: 'in-process', connected: true } }));
   app.get('/brew', async (_req, reply) => reply.code(418).send({ response: "I'm a teapot!" }));
   app.get('/settings', async (request) => {
     const raw = deps.settings().raw;

@@ -1,2 +1,2 @@
-export { isSharedQueue, type Transport, type CheckRequest } from './transport.js';
+export { isSharedQueue, isWire, transportInfo, type Transport, type CheckRequest, type WireTransport, type WireDelivery, type PipeType, type QueueStats, type TransportInfo } from './transport.js';
 export { InProcessTransport } from './in-process.js';

@@ -16,3 +16,59 @@ export function isSharedQueue(subscription: string): boolean {
   const type = subscription.slice(0, colon);
   return type === 'roundrobin' || type === 'direct';
 }
+
+/** A legacy pipe's exchange type (`topic` only for transport handlers). */
+export type PipeType = 'direct' | 'fanout' | 'topic';
+
+/** A queue's depth and consumer count, as legacy `/info` reports them; null when not connected. */
+export interface QueueStats {
+  readonly messages: number | null;
+  readonly consumers: number | null;
+}
+
+/** One keepalive or result taken from the broker; the server acknowledges it once handled. */
+export interface WireDelivery {
+  readonly body: Buffer;
+  /** The broker delivered it before (to us or to another server). */
+  readonly redelivered: boolean;
+  ack(): void;
+  /** Back to the queue (RabbitMQ); a no-op where the wire has no acknowledgement (Redis). */
+  requeue(): void;
+}
+
+/** A broker between processes (RabbitMQ or Redis), speaking the legacy wire (reference legacy-transport.md). */
+export interface WireTransport extends Transport {
+  readonly name: 'rabbitmq' | 'redis';
+  connected(): boolean;
+  /** Legacy transport.publish: false, and nothing sent, while not connected. */
+  send(type: PipeType, pipe: string, body: string, options?: Record<string, unknown>): boolean;
+  /** Server intake: the direct pipe `pipe` read through `funnel`, each delivery acknowledged by the handler. */
+  consume(pipe: string, funnel: string, handler: (delivery: WireDelivery) => void): void;
+  stats(funnel: string): Promise<QueueStats>;
+  /** Runs after every (re)connection, once subscriptions and consumers are back. */
+  onConnected(listener: () => void): void;
+  /** Starts connecting; the process keeps running while the broker is away. */
+  start(): void;
+}
+
+/** What `/info` and `/health` say about the transport (reference §12.2). */
+export interface TransportInfo {
+  readonly name: string;
+  readonly connected: boolean;
+  readonly keepalives?: QueueStats;
+  readonly results?: QueueStats;
+}
+
+export function isWire(transport: Transport): transport is WireTransport {
+  return typeof (transport as Partial<WireTransport>).send === 'function';
+}
+
+/** Legacy `transport_info`: the two server queues' figures. */
+export async function transportInfo(transport: Transport): Promise<TransportInfo> {
+  // The in-process bus has no queues to count.
+  if (!isWire(transport)) return { name: 'in-process', connected: true };
+  const unknown = { messages: null, consumers: null };
+  if (!transport.connected()) return { name: transport.name, connected: false, keepalives: unknown, results: unknown };
+  const [keepalives, results] = await Promise.all([transport.stats('keepalives').catch(() => unknown), transport.stats('results').catch(() => unknown)]);
+  return { name: transport.name, connected: transport.connected(), keepalives, results };
+}

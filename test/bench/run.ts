@@ -12,6 +12,7 @@ import { benchStartup, benchValidate10k } from './cli.bench.js';
 import { benchSocket } from './socket.bench.js';
 import { benchV2Wrk } from './v2-wrk.bench.js';
 import { benchDaemonScale } from './daemon-scale.bench.js';
+import { benchTransport } from './transport.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -32,6 +33,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   compile: benchCompile,
   postgres: benchPostgres,
   assets: benchAssets,
+  transport: benchTransport,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');

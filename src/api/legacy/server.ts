@@ -19,6 +19,8 @@ import { MAX_PARAM_LENGTH } from '../../name-limits.js';
 import { httpsOption, type ListenerHttps } from '../../tls/https-option.js';
 import { EntityLimitError } from '../../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
+import type { TransportInfo } from '../../transport/index.js';
+import { healthFailures } from './transport-health.js';
 
 export interface LegacyApiDeps {
   /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
@@ -32,6 +34,8 @@ export interface LegacyApiDeps {
   readonly now: () => number;
   /** The bridge's state for /info and /bridge; null when no bridge is configured. */
   readonly bridge?: BridgeView | null;
+  /** The transport's state and queue figures for /info and /health; the in-process bus when absent. */
+  readonly transport?: () => Promise<TransportInfo>;
 }
 
 /**
@@ -109,12 +113,16 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return reply.code(status >= 400 && status < 600 ? status : 500).send();
   });
 
-  route('GET', '/info', () => ({ sensu: { version: '1.9.0' }, transport: { name: 'in-process', connected: true }, redis: { connected: true }, servers: [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
+  const transport = deps.transport ?? (async (): Promise<TransportInfo> => ({ name: 'in-process', connected: true }));
+  route('GET', '/info', async () => ({ sensu: { version: '1.9.0' }, transport: await transport(), redis: { connected: true }, servers: [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
   route('GET', '/bridge', (_req, reply) => bridgeSummary(deps.bridge ?? null, deps.now()) ?? reply.code(404).send());
   route('GET', '/bridge/dead_letters', (req, reply) =>
     sendList(req, reply, (deps.bridge?.outbox.deadLetters() ?? []).map((d) => ({ seq: d.seq, namespace: d.namespace, entity: d.entity, check: d.check, status: d.status, message: d.message, failed_at: d.failedAt, event: JSON.parse(d.body) }))),
   );
-  route('GET', '/health', (_req, reply) => reply.code(204).send());
+  route('GET', '/health', async (req, reply) => {
+    const failures = healthFailures(await transport(), (req.query ?? {}) as Record<string, unknown>);
+    return failures.length === 0 ? reply.code(204).send() : reply.code(412).send(failures);
+  });
   route('GET', '/settings', (req) => {
     const settings = deps.settings().raw;
     return /redacted=false/i.test(req.url.split('?')[1] ?? '') ? unredacted(req, settings) : redact(settings);

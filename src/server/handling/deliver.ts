@@ -53,8 +53,20 @@ function sendUdp(handler: Handler, data: string): Promise<Delivery> {
   });
 }
 
-/** Legacy handle_event by type (reference §13.5). `transport` has no broker here and is refused. */
-export async function deliver(handler: Handler, data: string, spawn: Spawner, defaultTimeout: number | undefined): Promise<Delivery> {
+/** Legacy transport.publish(type, pipe, message, options): false when the broker is not connected. */
+export type TransportPublish = (type: 'direct' | 'fanout' | 'topic', pipe: string, body: string, options?: Record<string, unknown>) => boolean;
+
+/** `pipe: {type, name, options}`: the options declare the exchange (reference legacy-transport §2.3). */
+function publishToPipe(handler: Handler, data: string, publish: TransportPublish): Delivery {
+  const pipe = (handler.pipe ?? {}) as { type?: unknown; name?: unknown; options?: unknown };
+  const type = pipe.type === 'direct' || pipe.type === 'fanout' || pipe.type === 'topic' ? pipe.type : null;
+  if (!type || typeof pipe.name !== 'string') return { ok: false, error: 'transport handler needs pipe.type (direct, fanout or topic) and pipe.name' };
+  const options = typeof pipe.options === 'object' && pipe.options !== null && !Array.isArray(pipe.options) ? (pipe.options as Record<string, unknown>) : undefined;
+  return publish(type, pipe.name, data, options) ? { ok: true } : { ok: false, error: 'transport is not connected: event not published' };
+}
+
+/** Legacy handle_event by type (reference §13.5). `transport` publishes when there is a broker, else is refused. */
+export async function deliver(handler: Handler, data: string, spawn: Spawner, defaultTimeout: number | undefined, publish?: TransportPublish): Promise<Delivery> {
   switch (handler.type ?? 'pipe') {
     case 'pipe': {
       if (typeof handler.command !== 'string') return { ok: false, error: 'pipe handler has no command' };
@@ -67,6 +79,7 @@ export async function deliver(handler: Handler, data: string, spawn: Spawner, de
     case 'udp':
       return data === '' ? { ok: true, skipped: 'empty data' } : sendUdp(handler, data);
     case 'transport':
+      if (publish) return data === '' ? { ok: true, skipped: 'empty data' } : publishToPipe(handler, data, publish);
       return { ok: false, error: 'transport handlers are not supported: checkbridge has no message broker (use a pipe, tcp or udp handler)' };
     default:
       return { ok: false, error: `unknown handler type ${String(handler.type)}` };

@@ -6,7 +6,7 @@ import type { EventDraft } from '../event-model.js';
 import { resolveHandlers, handlerNames, type Handler } from './resolve.js';
 import { filterEvent } from './filter.js';
 import { mutateEvent, eventJson, type Spawner } from './mutate.js';
-import { deliver, type Delivery } from './deliver.js';
+import { deliver, type Delivery, type TransportPublish } from './deliver.js';
 import { withAssets, type AssetResolver } from '../../assets/index.js';
 import { withSecrets } from '../../secrets/with-secrets.js';
 import type { SecretsLookup } from '../../secrets/resolver.js';
@@ -25,6 +25,8 @@ export interface PipelineDeps {
   readonly assets?: (settings: Settings) => AssetResolver;
   /** Resolves handlers' and mutators' `secrets`. */
   readonly secrets?: SecretsLookup;
+  /** `type: transport` handlers publish here when a broker is configured (reference legacy-transport §2.5 row 7). */
+  readonly publish?: TransportPublish;
 }
 
 interface Tuning {
@@ -75,7 +77,7 @@ export class HandlerPipeline {
   /** Warns once per settings load about handlers that can never run here. */
   checkSettings(settings: Settings): void {
     for (const [name, handler] of Object.entries(settings.handlers)) {
-      if ((handler as { type?: string }).type === 'transport') this.log.warn({ handler: name }, 'transport handlers are not supported: checkbridge has no message broker; events for this handler are logged and skipped');
+      if ((handler as { type?: string }).type === 'transport' && !this.deps.publish) this.log.warn({ handler: name }, 'transport handlers are not supported: checkbridge has no message broker; events for this handler are logged and skipped');
     }
   }
 
@@ -143,7 +145,7 @@ export class HandlerPipeline {
     const mutator = typeof handler.mutator === 'string' && Object.hasOwn(settings.mutators, handler.mutator) ? settings.mutators[handler.mutator] : undefined;
     const mutation = await mutateEvent(handler, event, json, settings, withSecrets(this.deps.spawn, mutator, this.deps.secrets), assets);
     if (!mutation.ok) return { ok: false, error: mutation.error, ...(mutation.output !== undefined ? { output: mutation.output } : {}), ...(mutation.status !== undefined ? { status: mutation.status } : {}) };
-    return deliver(handler, mutation.data, withSecrets(withAssets(this.deps.spawn, assets, handler.runtime_assets), handler, this.deps.secrets), timeout);
+    return deliver(handler, mutation.data, withSecrets(withAssets(this.deps.spawn, assets, handler.runtime_assets), handler, this.deps.secrets), timeout, this.deps.publish);
   }
 
   private async extension(handler: Handler, event: EventDraft, json: () => string): Promise<Delivery> {

@@ -1,0 +1,115 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config/settings.js';
+import type { SqliteStore } from '../store/index.js';
+import type { WireDelivery, WireTransport } from '../transport/index.js';
+import type { ResultIntake } from './intake.js';
+import type { EventDraft } from './event-model.js';
+import { receiveKeepalive } from './keepalives.js';
+import { prepareResult } from './result-validation.js';
+import { nestedTooDeep } from '../json-depth.js';
+import { EntityLimitError } from './entity-limit.js';
+
+// processResult's refusal of a result whose signature does not match its client's.
+const SIGNATURE_REFUSED = 'invalid check result signature';
+
+export interface WireIntakeDeps {
+  readonly transport: WireTransport;
+  readonly store: SqliteStore;
+  readonly settings: () => Settings;
+  readonly intake: ResultIntake;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** A keepalive registered a new client that wants a registration event. */
+  readonly onRegistration: (event: EventDraft) => void;
+}
+
+type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
+
+const CLIENT_NAME = /^[\w.-]+$/;
+
+function serverSettings(settings: Settings): { keepalives_pipe?: unknown; results_pipe?: unknown; max_message_size?: unknown } {
+  return ((settings.raw.sensu as { server?: Record<string, unknown> } | undefined)?.server ?? {}) as ReturnType<typeof serverSettings>;
+}
+
+/** Size, JSON, then a JSON object: what every keepalive and result must be before anything reads it (reference §6). */
+function parse(body: Buffer, maxBytes: unknown): Parsed {
+  if (typeof maxBytes === 'number' && body.length > maxBytes) return { ok: false, reason: `message size ${body.length} exceeds max_message_size ${maxBytes}` };
+  let value: unknown;
+  try {
+    // Invalid UTF-8 in check output arrives raw from legacy clients: decoded leniently (reference §5.1).
+    value = JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    return { ok: false, reason: `not JSON: ${(error as Error).message}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: 'not a JSON object' };
+  if (nestedTooDeep(value)) return { ok: false, reason: 'nested too deeply' };
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/**
+ * The server's side of the wire: `keepalives` and `results` consumed with acknowledgement (reference §2.6).
+ * A result is acknowledged once intake committed it; a crash before that redelivers it. Anything malformed is
+ * logged once, acknowledged and dropped — legacy dies on it (§6) — and a failed store requeues it once, not forever.
+ */
+export function consumeFleet(deps: WireIntakeDeps): void {
+  const log = deps.logger.child({ component: 'wire-intake' });
+  const server = serverSettings(deps.settings());
+  const pipe = (value: unknown, fallback: string) => (typeof value === 'string' && value !== '' ? value : fallback);
+  const drop = (delivery: WireDelivery, kind: string, reason: string) => {
+    log.warn({ kind, reason, bytes: delivery.body.length, payload: delivery.body.subarray(0, 200).toString('utf8') }, `discarding invalid ${kind}`);
+    delivery.ack();
+  };
+
+  deps.transport.consume(pipe(server.keepalives_pipe, 'keepalives'), 'keepalives', (delivery) => {
+    const settings = deps.settings();
+    const parsed = parse(delivery.body, serverSettings(settings).max_message_size);
+    if (!parsed.ok) return drop(delivery, 'keepalive', parsed.reason);
+    const client = parsed.value;
+    if (typeof client.name !== 'string' || !CLIENT_NAME.test(client.name)) return drop(delivery, 'keepalive', 'name must be a string of letters, digits, _, . and -');
+    if (!Array.isArray(client.subscriptions) || !client.subscriptions.every((s) => typeof s === 'string')) return drop(delivery, 'keepalive', 'subscriptions must be an array of strings');
+    if (client.signature !== undefined && typeof client.signature !== 'string') return drop(delivery, 'keepalive', 'signature must be a string');
+    if (typeof client.timestamp !== 'number' || !Number.isFinite(client.timestamp)) return drop(delivery, 'keepalive', 'timestamp must be a number');
+    try {
+      const outcome = receiveKeepalive(deps.store, settings, client, deps.now());
+      if (!outcome.accepted) log.warn({ client: client.name }, outcome.reason);
+      else if (outcome.registration) {
+        log.info({ client: client.name, event: outcome.registration.id }, 'new client registration');
+        deps.onRegistration(outcome.registration);
+      }
+      delivery.ack();
+    } catch (error) {
+      failed(delivery, 'keepalive', error as Error);
+    }
+  });
+
+  const failed = (delivery: WireDelivery, kind: string, error: Error) => {
+    if (delivery.redelivered) {
+      log.error({ kind, err: error }, `failed to store ${kind} twice: discarding it`);
+      delivery.ack();
+    } else {
+      log.warn({ kind, err: error }, `failed to store ${kind}: requeued once`);
+      delivery.requeue();
+    }
+  };
+
+  deps.transport.consume(pipe(server.results_pipe, 'results'), 'results', (delivery) => {
+    const parsed = parse(delivery.body, serverSettings(deps.settings()).max_message_size);
+    if (!parsed.ok) return drop(delivery, 'result', parsed.reason);
+    const { client, check, signature } = parsed.value;
+    if (typeof client !== 'string' || client === '') return drop(delivery, 'result', 'client must be a non-empty string');
+    if (signature !== undefined && typeof signature !== 'string') return drop(delivery, 'result', 'signature must be a string');
+    const prepared = prepareResult(check, Math.floor(deps.now() / 1000));
+    if (!prepared.ok) return drop(delivery, 'result', prepared.message);
+    deps.intake.submit({ client, check: prepared.check, ...(typeof signature === 'string' ? { signature } : {}) }).then(
+      () => {
+        delivery.ack();
+        log.trace({ client, check: prepared.check.name }, 'result acknowledged');
+      },
+      (error: Error) => {
+        // Refused by the rules (signature, entity limit): intake logged why; it will not pass next time either.
+        if (error instanceof EntityLimitError || error.message === SIGNATURE_REFUSED) return delivery.ack();
+        failed(delivery, 'result', error);
+      },
+    );
+  });
+}

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import type { Options } from 'amqplib';
+import { CheckbridgeError } from '../../errors.js';
+
+/** One broker entry: what both connections of one attempt use (reference §2.1). */
+export interface RabbitEndpoint {
+  readonly connect: Options.Connect;
+  readonly socket: { timeout: number; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean };
+  /** basic.qos prefetch_count per consumer; only the Hash form can set it. */
+  readonly prefetch: number;
+  /** host:port/vhost, for logs (never the password). */
+  readonly label: string;
+}
+
+const refuse = (detail: string) => new CheckbridgeError('CB_CONFIG_REFUSED', `rabbitmq: ${detail}`);
+
+// The AMQP gem's defaults (reference §2.1): heartbeat 0 takes the broker's proposal, TCP connect timeout 3 s.
+const DEFAULTS = { host: '127.0.0.1', port: 5672, vhost: '/', user: 'guest', password: 'guest', heartbeat: 0, timeout: 3, frameMax: 131072 };
+
+function label(connect: Options.Connect): string {
+  return `${connect.hostname}:${connect.port}/${connect.vhost}`;
+}
+
+/** `amqp[s]://user:pass@host:port/vhost`: `%2F` for `/`, a trailing `/` is vhost "", no path is "/". */
+function fromUrl(text: string): RabbitEndpoint {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw refuse(`not a URL: ${text.replace(/\/\/[^@]*@/, '//***@')}`);
+  }
+  const tls = url.protocol === 'amqps:';
+  if (!tls && url.protocol !== 'amqp:') throw refuse(`URL scheme must be amqp or amqps, not ${url.protocol.replace(/:$/, '')}`);
+  const path = url.pathname;
+  if (path.slice(1).includes('/')) throw refuse('the URL path must be one segment (the vhost; write / as %2F)');
+  const connect: Options.Connect = {
+    protocol: tls ? 'amqps' : 'amqp',
+    hostname: url.hostname.replace(/^\[|\]$/g, '') || DEFAULTS.host,
+    port: url.port ? Number(url.port) : tls ? 5671 : DEFAULTS.port,
+    username: url.username ? decodeURIComponent(url.username) : DEFAULTS.user,
+    password: url.password ? decodeURIComponent(url.password) : DEFAULTS.password,
+    vhost: path === '' ? '/' : decodeURIComponent(path.slice(1)),
+    heartbeat: DEFAULTS.heartbeat,
+    frameMax: DEFAULTS.frameMax,
+  };
+  // The AMQP gem never verifies the broker's certificate.
+  return { connect, socket: { timeout: DEFAULTS.timeout * 1000, ...(tls ? { rejectUnauthorized: false } : {}) }, prefetch: 1, label: label(connect) };
+}
+
+function fromHash(hash: Record<string, unknown>): RabbitEndpoint {
+  const get = (...keys: string[]) => keys.map((key) => (Object.hasOwn(hash, key) ? hash[key] : undefined)).find((value) => value !== undefined && value !== null);
+  const ssl = get('ssl');
+  const tls = ssl === true || (typeof ssl === 'object' && ssl !== null);
+  const connect: Options.Connect = {
+    protocol: tls ? 'amqps' : 'amqp',
+    hostname: String(get('host') ?? DEFAULTS.host),
+    // TLS does not switch the port in Hash form.
+    port: Number(get('port') ?? DEFAULTS.port),
+    username: String(get('user', 'username') ?? DEFAULTS.user),
+    password: String(get('password', 'pass') ?? DEFAULTS.password),
+    vhost: String(get('vhost') ?? DEFAULTS.vhost),
+    heartbeat: Number(get('heartbeat') ?? DEFAULTS.heartbeat),
+    frameMax: Number(get('frame_max') ?? DEFAULTS.frameMax),
+  };
+  const files = (typeof ssl === 'object' && ssl !== null ? ssl : {}) as { cert_chain_file?: string; private_key_file?: string };
+  const socket: RabbitEndpoint['socket'] = {
+    timeout: Number(get('timeout') ?? DEFAULTS.timeout) * 1000,
+    ...(tls ? { rejectUnauthorized: false } : {}),
+    ...(typeof files.cert_chain_file === 'string' ? { cert: readFileSync(files.cert_chain_file) } : {}),
+    ...(typeof files.private_key_file === 'string' ? { key: readFileSync(files.private_key_file) } : {}),
+  };
+  const prefetch = Number(get('prefetch') ?? 1);
+  if (!Number.isInteger(prefetch) || prefetch < 1 || prefetch > 65535) throw refuse(`prefetch must be an integer from 1 to 65535, not ${String(get('prefetch'))}`);
+  if (!Number.isInteger(connect.port) || connect.port! < 1 || connect.port! > 65535) throw refuse(`not a port: ${String(get('port'))}`);
+  return { connect, socket, prefetch, label: label(connect) };
+}
+
+/** The `rabbitmq` setting (Hash, URL, failover Array of either, or absent) as broker entries, in the given order. */
+export function rabbitEndpoints(value: unknown): RabbitEndpoint[] {
+  if (value === undefined || value === null) return [fromHash({})];
+  const entries = Array.isArray(value) ? value.flat(Infinity) : [value];
+  if (entries.length === 0) return [fromHash({})];
+  return entries.map((entry) => {
+    if (typeof entry === 'string') return fromUrl(entry);
+    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) return fromHash(entry as Record<string, unknown>);
+    throw refuse(`each entry must be a hash or an amqp:// URL, not ${JSON.stringify(entry)}`);
+  });
+}

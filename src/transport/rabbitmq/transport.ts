@@ -1,0 +1,297 @@
+import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
+import type { Logger } from 'pino';
+import { isSharedQueue, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
+import { FailoverOrder, ReconnectRhythm } from '../reconnect.js';
+import type { RabbitEndpoint } from './settings.js';
+import { EXCHANGE_FLAGS, MESSAGE_PROPERTIES, QUEUE_FLAGS, exchangeFlags, isPredeclared } from './wire.js';
+
+interface Binding {
+  readonly type: PipeType;
+  readonly pipe: string;
+}
+
+/** A queue we read: its bindings, and who gets what arrives through each exchange. */
+interface Funnel {
+  readonly ack: boolean;
+  readonly bindings: Map<string, Binding>;
+  readonly handlers: Map<string, (message: ConsumeMessage, channel: Channel) => void>;
+}
+
+/** Two connections, one channel each (reference §2.2): primary subscribes, counts and sends keepalives; secondary sends the rest. */
+interface Session {
+  readonly generation: number;
+  readonly primary: ChannelModel;
+  readonly secondary: ChannelModel;
+  readonly main: Channel;
+  readonly other: Channel;
+  /** Exchange declarations per channel, each awaited before its first publish. */
+  readonly declared: Map<string, Promise<unknown>>;
+  readonly queues: Set<string>;
+  readonly consumers: Map<string, string>;
+  /** Declarations run one after another, in the order they were asked for. */
+  chain: Promise<void>;
+}
+
+// The initial attempt gives up after 20 s and falls into the reconnect loop (reference §2.7).
+const ATTEMPT_LIMIT_MS = 20_000;
+
+/** The legacy RabbitMQ transport over amqplib (reference legacy-transport.md §2). */
+export class RabbitTransport implements WireTransport {
+  readonly name = 'rabbitmq' as const;
+  private readonly log: Logger;
+  private readonly funnels = new Map<string, Funnel>();
+  private readonly listeners: (() => void)[] = [];
+  private readonly rhythm = new ReconnectRhythm();
+  private readonly order: FailoverOrder<RabbitEndpoint>;
+  private session: Session | null = null;
+  private ready = false;
+  private closed = false;
+  private everConnected = false;
+  private generation = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    endpoints: readonly RabbitEndpoint[],
+    /** The per-process queue that fanout subscriptions are bound to. */
+    private readonly clientQueue: string,
+    logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'transport', transport: 'rabbitmq' });
+    this.order = new FailoverOrder(endpoints);
+  }
+
+  start(): void {
+    void this.connect();
+  }
+
+  connected(): boolean {
+    return this.ready && !this.closed;
+  }
+
+  onConnected(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** A check request: fanout to the subscription, or direct for `roundrobin:`/`direct:` (reference §2.5 rows 3-5). */
+  publish(subscription: string, request: CheckRequest): void {
+    if (!this.send(isSharedQueue(subscription) ? 'direct' : 'fanout', subscription, JSON.stringify(request))) {
+      this.log.warn({ subscription, check: request.name }, 'transport is not connected: check request not published');
+    }
+  }
+
+  send(type: PipeType, pipe: string, body: string, options?: Record<string, unknown>): boolean {
+    const session = this.session;
+    if (!this.connected() || !session) return false;
+    const channel = pipe === 'keepalives' ? session.main : session.other;
+    const key = `${channel === session.main ? 'primary' : 'secondary'}\0${type}\0${pipe}`;
+    let declared = session.declared.get(key);
+    if (!declared) {
+      declared = isPredeclared(type, pipe) ? Promise.resolve() : channel.assertExchange(pipe, type, options ? exchangeFlags(options) : EXCHANGE_FLAGS);
+      // A refused declaration closes the channel, and that reconnects; the publish waits on it so it never precedes it.
+      declared = declared.catch(() => undefined);
+      session.declared.set(key, declared);
+    }
+    const content = Buffer.from(body);
+    void declared.then(() => {
+      try {
+        channel.publish(pipe, '', content, MESSAGE_PROPERTIES);
+      } catch {
+        // The channel closed under us: the message is lost, as legacy's would be.
+      }
+    });
+    return true;
+  }
+
+  /** A client subscription: a shared queue named after `roundrobin:`/`direct:` subscriptions, else the process queue. */
+  subscribe(subscription: string, _consumer: string, handler: (request: CheckRequest, subscription: string) => void): () => void {
+    const shared = isSharedQueue(subscription);
+    const funnel = shared ? subscription : this.clientQueue;
+    const binding: Binding = { type: shared ? 'direct' : 'fanout', pipe: subscription };
+    this.bind(funnel, false, binding, (message) => {
+      let request: unknown;
+      try {
+        request = JSON.parse(message.content.toString('utf8'));
+      } catch (error) {
+        this.log.error({ payload: message.content.toString('utf8').slice(0, 256), error: (error as Error).message }, 'failed to parse the check request payload');
+        return;
+      }
+      handler(request as CheckRequest, subscription);
+    });
+    return () => this.unbind(funnel, binding);
+  }
+
+  consume(pipe: string, funnel: string, handler: (delivery: WireDelivery) => void): void {
+    this.bind(funnel, true, { type: 'direct', pipe }, (message, channel) => {
+      handler({
+        body: message.content,
+        redelivered: message.fields.redelivered,
+        ack: () => settle(() => channel.ack(message)),
+        requeue: () => settle(() => channel.nack(message, false, true)),
+      });
+    });
+  }
+
+  async stats(funnel: string): Promise<QueueStats> {
+    const session = this.session;
+    if (!this.connected() || !session) return { messages: null, consumers: null };
+    // Legacy `stats`: a non-passive declare with the legacy flags, which creates the queue if absent (reference §2.8).
+    const reply = await session.main.assertQueue(funnel, QUEUE_FLAGS);
+    return { messages: reply.messageCount, consumers: reply.consumerCount };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.ready = false;
+    clearTimeout(this.timer);
+    const session = this.session;
+    this.session = null;
+    this.generation++;
+    if (session) await closeQuietly(session);
+  }
+
+  private bind(name: string, ack: boolean, binding: Binding, handler: (message: ConsumeMessage, channel: Channel) => void): void {
+    let funnel = this.funnels.get(name);
+    if (!funnel) {
+      funnel = { ack, bindings: new Map(), handlers: new Map() };
+      this.funnels.set(name, funnel);
+    }
+    funnel.bindings.set(binding.pipe, binding);
+    funnel.handlers.set(binding.pipe, handler);
+    if (this.session) this.declare(this.session, name, [binding]);
+  }
+
+  private unbind(name: string, binding: Binding): void {
+    const funnel = this.funnels.get(name);
+    if (!funnel) return;
+    funnel.bindings.delete(binding.pipe);
+    funnel.handlers.delete(binding.pipe);
+    const session = this.session;
+    const empty = funnel.bindings.size === 0;
+    if (empty) this.funnels.delete(name);
+    if (!session) return;
+    this.enqueue(session, async () => {
+      if (!session.queues.has(name)) return;
+      await session.main.unbindQueue(name, binding.pipe, '');
+      const tag = session.consumers.get(name);
+      // The last consumer gone, the auto-delete queue goes with it.
+      if (empty && tag !== undefined) {
+        session.consumers.delete(name);
+        session.queues.delete(name);
+        await session.main.cancel(tag);
+      }
+    });
+  }
+
+  /** Queue, exchanges, bindings and the one consumer of a funnel (reference §2.4). */
+  private declare(session: Session, name: string, bindings: readonly Binding[]): void {
+    this.enqueue(session, async () => {
+      const funnel = this.funnels.get(name);
+      if (!funnel) return;
+      if (!session.queues.has(name)) {
+        await session.main.assertQueue(name, QUEUE_FLAGS);
+        session.queues.add(name);
+      }
+      for (const binding of bindings) {
+        if (!isPredeclared(binding.type, binding.pipe)) await session.main.assertExchange(binding.pipe, binding.type, EXCHANGE_FLAGS);
+        await session.main.bindQueue(name, binding.pipe, '');
+      }
+      if (session.consumers.has(name)) return;
+      session.consumers.set(name, '');
+      const dispatch = (message: ConsumeMessage | null) => {
+        // null: the broker cancelled the consumer (the queue was deleted); a reconnect declares it again.
+        if (!message) return this.lost(session, 'rabbitmq consumer cancelled');
+        const handler = this.funnels.get(name)?.handlers.get(message.fields.exchange);
+        if (handler) handler(message, session.main);
+        else if (funnel.ack) settle(() => session.main.ack(message));
+      };
+      const { consumerTag } = await session.main.consume(name, dispatch, { noAck: !funnel.ack, exclusive: false });
+      session.consumers.set(name, consumerTag);
+    });
+  }
+
+  private enqueue(session: Session, work: () => Promise<void>): void {
+    session.chain = session.chain.then(work).catch((error: Error) => this.lost(session, 'rabbitmq channel error', error));
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const generation = ++this.generation;
+    const endpoint = this.order.next();
+    const opened: ChannelModel[] = [];
+    const limit = setTimeout(() => {
+      if (this.generation !== generation) return;
+      this.log.warn({ broker: endpoint.label }, 'timed out connecting to transport');
+      for (const connection of opened) void connection.close().catch(() => undefined);
+      this.retry();
+    }, ATTEMPT_LIMIT_MS);
+    try {
+      const primary = await amqp.connect(endpoint.connect, endpoint.socket);
+      opened.push(primary);
+      const secondary = await amqp.connect(endpoint.connect, endpoint.socket);
+      opened.push(secondary);
+      const main = await primary.createChannel();
+      const other = await secondary.createChannel();
+      await main.prefetch(endpoint.prefetch, false);
+      await other.prefetch(endpoint.prefetch, false);
+      if (this.generation !== generation) throw new Error('superseded');
+      const session: Session = { generation, primary, secondary, main, other, declared: new Map(), queues: new Set(), consumers: new Map(), chain: Promise.resolve() };
+      this.session = session;
+      for (const connection of [primary, secondary]) {
+        connection.on('error', (error: Error) => this.log.warn({ error: error.message }, 'transport connection error'));
+        connection.on('close', () => this.lost(session, 'tcp connection lost'));
+      }
+      for (const channel of [main, other]) {
+        channel.on('error', (error: Error) => this.log.warn({ error: error.message }, 'rabbitmq channel error'));
+        channel.on('close', () => this.lost(session, 'rabbitmq channel closed'));
+      }
+      for (const name of this.funnels.keys()) this.declare(session, name, [...this.funnels.get(name)!.bindings.values()]);
+      await session.chain;
+      if (this.session !== session) return;
+      clearTimeout(limit);
+      this.ready = true;
+      this.rhythm.reset();
+      this.log.info({ broker: endpoint.label, prefetch: endpoint.prefetch }, this.everConnected ? 'reconnected to transport' : 'connected to transport');
+      this.everConnected = true;
+      for (const listener of this.listeners) listener();
+    } catch (error) {
+      clearTimeout(limit);
+      if (this.generation !== generation || this.closed) return;
+      this.log.warn({ broker: endpoint.label, error: (error as Error).message }, 'transport connection error');
+      for (const connection of opened) void connection.close().catch(() => undefined);
+      this.session = null;
+      this.retry();
+    }
+  }
+
+  private lost(session: Session, reason: string, error?: Error): void {
+    if (this.closed || this.session !== session) return;
+    this.log.warn({ reason, ...(error ? { error: error.message } : {}) }, 'transport connection lost');
+    this.session = null;
+    this.ready = false;
+    this.generation++;
+    void closeQuietly(session);
+    this.retry();
+  }
+
+  private retry(): void {
+    if (this.closed) return;
+    this.ready = false;
+    this.generation++;
+    clearTimeout(this.timer);
+    const delay = this.rhythm.next();
+    this.log.info({ in_seconds: delay / 1000 }, 'reconnecting to transport');
+    this.timer = setTimeout(() => void this.connect(), delay);
+  }
+}
+
+function settle(operation: () => void): void {
+  try {
+    operation();
+  } catch {
+    // The channel is gone: the broker requeues what we had not acknowledged.
+  }
+}
+
+async function closeQuietly(session: Session): Promise<void> {
+  await Promise.allSettled([session.primary.close(), session.secondary.close()]);
+}

@@ -1,0 +1,215 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { isSharedQueue, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
+import type { RedisEndpoint } from './settings.js';
+
+/** One list read with BLPOP on its own connection (reference §3). */
+interface ListReader {
+  readonly key: string;
+  readonly connection: Redis;
+  readonly deliver: (body: Buffer) => WireDelivery;
+  readonly handle: (delivery: WireDelivery) => void;
+  inFlight: number;
+  stopped: boolean;
+  wake: (() => void) | null;
+}
+
+// The legacy monitor reconnects every 3 s (reference §3).
+const RECONNECT_MS = 3000;
+// Results popped but not yet committed, per list: Redis has no acknowledgement, so this bounds what a crash loses.
+const MAX_IN_FLIGHT = 256;
+
+/** The legacy Redis transport: lists `transport:<db>:list:<pipe>` (RPUSH/BLPOP) and channels `transport:<db>:channel:<pipe>`. */
+export class RedisTransport implements WireTransport {
+  readonly name = 'redis' as const;
+  private readonly log: Logger;
+  private readonly command: Redis;
+  private readonly pubsub: Redis;
+  private readonly readers = new Map<string, ListReader>();
+  private readonly channels = new Map<string, (body: Buffer) => void>();
+  private readonly listeners: (() => void)[] = [];
+  private wasConnected = false;
+  private everConnected = false;
+  private closed = false;
+
+  constructor(private readonly endpoint: RedisEndpoint, logger: Logger) {
+    this.log = logger.child({ component: 'transport', transport: 'redis' });
+    this.command = this.connection('redis');
+    this.pubsub = this.connection('pubsub');
+    this.pubsub.on('messageBuffer', (channel: Buffer, body: Buffer) => this.channels.get(channel.toString())?.(body));
+  }
+
+  start(): void {
+    for (const connection of this.connections()) void connection.connect().catch(() => undefined);
+  }
+
+  connected(): boolean {
+    return !this.closed && this.connections().every((connection) => connection.status === 'ready');
+  }
+
+  onConnected(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  publish(subscription: string, request: CheckRequest): void {
+    if (!this.send(isSharedQueue(subscription) ? 'direct' : 'fanout', subscription, JSON.stringify(request))) {
+      this.log.warn({ subscription, check: request.name }, 'transport is not connected: check request not published');
+    }
+  }
+
+  send(type: PipeType, pipe: string, body: string): boolean {
+    if (!this.connected()) return false;
+    const sent = type === 'direct' ? this.command.rpush(this.listKey(pipe), body) : this.command.publish(this.channelKey(pipe), body);
+    sent.catch((error: Error) => this.log.warn({ pipe, error: error.message }, 'failed to publish to transport'));
+    return true;
+  }
+
+  subscribe(subscription: string, _consumer: string, handler: (request: CheckRequest, subscription: string) => void): () => void {
+    const receive = (body: Buffer) => {
+      let request: unknown;
+      try {
+        request = JSON.parse(body.toString('utf8'));
+      } catch (error) {
+        this.log.error({ payload: body.subarray(0, 256).toString('utf8'), error: (error as Error).message }, 'failed to parse the check request payload');
+        return;
+      }
+      handler(request as CheckRequest, subscription);
+    };
+    if (isSharedQueue(subscription)) {
+      const key = this.listKey(subscription);
+      this.read(key, (delivery) => {
+        delivery.ack();
+        receive(delivery.body);
+      });
+      return () => this.stopReading(key);
+    }
+    const channel = this.channelKey(subscription);
+    this.channels.set(channel, receive);
+    void this.pubsub.subscribe(channel).catch(() => undefined);
+    return () => {
+      this.channels.delete(channel);
+      void this.pubsub.unsubscribe(channel).catch(() => undefined);
+    };
+  }
+
+  /** `funnel` means nothing to the Redis transport (reference §3): the list is the pipe's. */
+  consume(pipe: string, _funnel: string, handler: (delivery: WireDelivery) => void): void {
+    this.read(this.listKey(pipe), handler);
+  }
+
+  /** Deliberately not legacy's QUIRK (LLEN on the bare name, always 0): the real list length; Redis counts no consumers. */
+  async stats(funnel: string): Promise<QueueStats> {
+    if (!this.connected()) return { messages: null, consumers: null };
+    return { messages: await this.command.llen(this.listKey(funnel)), consumers: 0 };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    // A reader sits in BLPOP 0, which a QUIT would queue behind for ever: readers are dropped, the others quit.
+    for (const reader of this.readers.values()) {
+      reader.stopped = true;
+      reader.connection.disconnect();
+    }
+    await Promise.allSettled([this.command, this.pubsub].map((connection) => connection.quit().catch(() => connection.disconnect())));
+  }
+
+  private listKey(pipe: string): string {
+    return `transport:${this.endpoint.db}:list:${pipe}`;
+  }
+
+  private channelKey(pipe: string): string {
+    return `transport:${this.endpoint.db}:channel:${pipe}`;
+  }
+
+  private connections(): Redis[] {
+    return [this.command, this.pubsub, ...[...this.readers.values()].map((reader) => reader.connection)];
+  }
+
+  private connection(role: string): Redis {
+    const connection = new Redis({
+      ...this.endpoint.options,
+      lazyConnect: true,
+      connectionName: `checkbridge-${role}`,
+      // Commands wait for the reconnection rather than fail: a BLPOP resumes where it was.
+      maxRetriesPerRequest: null,
+      retryStrategy: () => RECONNECT_MS,
+    });
+    connection.on('error', (error: Error) => {
+      if (this.wasConnected) this.log.warn({ connection: role, error: error.message }, 'transport connection error');
+    });
+    connection.on('close', () => {
+      if (!this.wasConnected || this.closed) return;
+      this.wasConnected = false;
+      this.log.warn({ connection: role }, 'transport connection lost');
+    });
+    connection.on('ready', () => {
+      if (this.wasConnected || !this.connected()) return;
+      this.wasConnected = true;
+      this.log.info({ broker: this.endpoint.label }, this.everConnected ? 'reconnected to transport' : 'connected to transport');
+      this.everConnected = true;
+      for (const listener of this.listeners) listener();
+    });
+    return connection;
+  }
+
+  private read(key: string, handle: (delivery: WireDelivery) => void): void {
+    if (this.readers.has(key)) return;
+    const connection = this.connection(`list:${key}`);
+    const reader: ListReader = {
+      key,
+      connection,
+      handle,
+      inFlight: 0,
+      stopped: false,
+      wake: null,
+      deliver: (body) => {
+        let settled = false;
+        const release = () => {
+          if (settled) return;
+          settled = true;
+          reader.inFlight--;
+          reader.wake?.();
+        };
+        reader.inFlight++;
+        // No acknowledgement on this wire (at most once, reference §3): both only free the slot.
+        return { body, redelivered: false, ack: release, requeue: release };
+      },
+    };
+    this.readers.set(key, reader);
+    if (this.command.status !== 'wait') void connection.connect().catch(() => undefined);
+    void this.pump(reader);
+  }
+
+  private stopReading(key: string): void {
+    const reader = this.readers.get(key);
+    if (!reader) return;
+    reader.stopped = true;
+    this.readers.delete(key);
+    reader.wake?.();
+    reader.connection.disconnect();
+  }
+
+  /** BLPOP, then what else is waiting without blocking, never more than MAX_IN_FLIGHT unsettled. */
+  private async pump(reader: ListReader): Promise<void> {
+    while (!reader.stopped && !this.closed) {
+      if (reader.inFlight >= MAX_IN_FLIGHT) {
+        await new Promise<void>((resolve) => (reader.wake = resolve));
+        reader.wake = null;
+        continue;
+      }
+      try {
+        const popped = await reader.connection.blpopBuffer(reader.key, 0);
+        if (!popped || reader.stopped) continue;
+        reader.handle(reader.deliver(popped[1]));
+        const room = MAX_IN_FLIGHT - reader.inFlight;
+        if (room <= 0) continue;
+        const more = (await reader.connection.lpopBuffer(reader.key, room)) as unknown as Buffer[] | null;
+        for (const body of more ?? []) reader.handle(reader.deliver(body));
+      } catch (error) {
+        if (reader.stopped || this.closed) return;
+        this.log.warn({ list: reader.key, error: (error as Error).message }, 'transport read failed');
+        await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+      }
+    }
+  }
+}
