@@ -21,7 +21,9 @@ test('rabbitmq URLs: vhost from the one path segment, %2F for /, a trailing / is
 
 test('rabbitmq hash, defaults and failover arrays', () => {
   const [defaults] = rabbitEndpoints(undefined);
-  assert.deepEqual([defaults!.connect.hostname, defaults!.connect.port, defaults!.connect.vhost, defaults!.connect.username, defaults!.connect.password, defaults!.connect.heartbeat, defaults!.prefetch], ['127.0.0.1', 5672, '/', 'guest', 'guest', 0, 1]);
+  assert.deepEqual([defaults!.connect.hostname, defaults!.connect.port, defaults!.connect.vhost, defaults!.connect.username, defaults!.connect.password, defaults!.connect.heartbeat, defaults!.prefetch], ['127.0.0.1', 5672, '/', 'guest', 'guest', undefined, 1]);
+  // 0 means "take the broker's" to legacy, "disable" to amqplib: it is left out.
+  assert.equal(rabbitEndpoints({ heartbeat: 0 })[0]!.connect.heartbeat, undefined);
   const [hash] = rabbitEndpoints({ host: 'h', port: 1234, vhost: '/sensu', username: 'a', pass: 'b', heartbeat: 30, prefetch: 50, ssl: true });
   // ssl does not switch the port in Hash form.
   assert.deepEqual([hash!.connect.port, hash!.connect.username, hash!.connect.password, hash!.connect.heartbeat, hash!.prefetch, hash!.connect.protocol], [1234, 'a', 'b', 30, 50, 'amqps']);
