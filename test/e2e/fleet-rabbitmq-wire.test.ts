@@ -91,8 +91,9 @@ test('declarations match the legacy flags both ways, with the legacy names, prop
   assert.equal(consumers.find(([q]) => q === own[0]![0])?.[1], 'false');
   assert.equal(consumers.find(([q]) => q === 'roundrobin:pool')?.[1], 'false');
 
-  // Two connections per process.
+  // Two connections per process; with no `heartbeat` set, each adopted the broker's proposal (60 s), as legacy does.
   assert.equal(rows(rabbit.ctl, 'connections', 'name').length - before, 4);
+  assert.deepEqual([...new Set(rows(rabbit.ctl, 'connections', 'timeout').map(([timeout]) => timeout))], ['60']);
 
   // A second legacy declaration after checkbridge's: accepted as it stands.
   const again = await open(rabbit.url);

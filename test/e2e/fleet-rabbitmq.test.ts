@@ -8,6 +8,7 @@ import { rabbitFor } from '../servers/rabbitmq.js';
 import { fleetServer, fleetClient } from '../helpers/fleet.js';
 import { getJson, postJson, eventually } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
+import { tcpExchange } from '../helpers/net.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const clientConf = (name: string) => ({
@@ -83,6 +84,14 @@ test('a checkbridge server and two checkbridge clients over RabbitMQ: keepalives
   await eventually(async () => readLines(rrLog).length, (n) => n >= 4, 10_000);
   await sleep(1000);
   assert.deepEqual(readLines(rrLog).sort(), ['c1', 'c1', 'c2', 'c2']);
+
+  // The client's socket and HTTP socket publish to `results` too.
+  assert.equal(await tcpExchange(c1.socket, JSON.stringify({ name: 'via_socket', output: 'socket says', status: 1 })), 'ok');
+  assert.equal((await postJson(`${c1.agent}/results`, { name: 'via_http', output: 'http says', status: 2 })).status, 202);
+  for (const [check, output] of [['via_socket', 'socket says'], ['via_http', 'http says']]) {
+    const event = await eventually(() => getJson(`${server.api}/events/c1/${check}`), (r) => r.status === 200, 10_000);
+    assert.equal(event.body.check.output, output);
+  }
 
   // A stopped client goes critical on keepalive; the other stays OK.
   await c2.daemon.stop('SIGKILL');

@@ -14,8 +14,17 @@ export interface RabbitEndpoint {
 
 const refuse = (detail: string) => new CheckbridgeError('CB_CONFIG_REFUSED', `rabbitmq: ${detail}`);
 
-// The AMQP gem's defaults (reference §2.1): heartbeat 0 takes the broker's proposal, TCP connect timeout 3 s.
-const DEFAULTS = { host: '127.0.0.1', port: 5672, vhost: '/', user: 'guest', password: 'guest', heartbeat: 0, timeout: 3, frameMax: 131072 };
+// The AMQP gem's defaults (reference §2.1): TCP connect timeout 3 s.
+const DEFAULTS = { host: '127.0.0.1', port: 5672, vhost: '/', user: 'guest', password: 'guest', timeout: 3, frameMax: 131072 };
+
+/**
+ * Legacy proposes `heartbeat` (0 when unset) and takes the broker's value when either side says 0 (reference §2.2).
+ * amqplib reads 0 as "disable": an unset or 0 heartbeat is left out, which makes amqplib accept the broker's.
+ */
+function heartbeatOf(value: unknown): { heartbeat?: number } {
+  const seconds = Number(value ?? 0);
+  return Number.isFinite(seconds) && seconds > 0 ? { heartbeat: seconds } : {};
+}
 
 function label(connect: Options.Connect): string {
   return `${connect.hostname}:${connect.port}/${connect.vhost}`;
@@ -40,7 +49,6 @@ function fromUrl(text: string): RabbitEndpoint {
     username: url.username ? decodeURIComponent(url.username) : DEFAULTS.user,
     password: url.password ? decodeURIComponent(url.password) : DEFAULTS.password,
     vhost: path === '' ? '/' : decodeURIComponent(path.slice(1)),
-    heartbeat: DEFAULTS.heartbeat,
     frameMax: DEFAULTS.frameMax,
   };
   // The AMQP gem never verifies the broker's certificate.
@@ -59,7 +67,7 @@ function fromHash(hash: Record<string, unknown>): RabbitEndpoint {
     username: String(get('user', 'username') ?? DEFAULTS.user),
     password: String(get('password', 'pass') ?? DEFAULTS.password),
     vhost: String(get('vhost') ?? DEFAULTS.vhost),
-    heartbeat: Number(get('heartbeat') ?? DEFAULTS.heartbeat),
+    ...heartbeatOf(get('heartbeat')),
     frameMax: Number(get('frame_max') ?? DEFAULTS.frameMax),
   };
   const files = (typeof ssl === 'object' && ssl !== null ? ssl : {}) as { cert_chain_file?: string; private_key_file?: string };
