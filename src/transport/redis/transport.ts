@@ -31,6 +31,7 @@ export class RedisTransport implements WireTransport {
   private wasConnected = false;
   private everConnected = false;
   private closed = false;
+  private lpopCount = true;
 
   constructor(private readonly endpoint: RedisEndpoint, logger: Logger) {
     this.log = logger.child({ component: 'transport', transport: 'redis' });
@@ -202,8 +203,13 @@ export class RedisTransport implements WireTransport {
         if (!popped || reader.stopped) continue;
         reader.handle(reader.deliver(popped[1]));
         const room = MAX_IN_FLIGHT - reader.inFlight;
-        if (room <= 0) continue;
-        const more = (await reader.connection.lpopBuffer(reader.key, room)) as unknown as Buffer[] | null;
+        if (room <= 0 || !this.lpopCount) continue;
+        const more = (await reader.connection.lpopBuffer(reader.key, room).catch((error: Error) => {
+          // LPOP with a count needs Redis 6.2; older servers get one BLPOP per message, as legacy does.
+          if (!/wrong number of arguments|syntax error/i.test(error.message)) throw error;
+          this.lpopCount = false;
+          return null;
+        })) as unknown as Buffer[] | null;
         for (const body of more ?? []) reader.handle(reader.deliver(body));
       } catch (error) {
         if (reader.stopped || this.closed) return;
