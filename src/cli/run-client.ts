@@ -14,12 +14,13 @@ import { transportInfo, type WireTransport } from '../transport/index.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { sourcesFrom, type SourceFlags } from './sources.js';
 import { listenerFrom, type ListenerFlags } from './listeners.js';
-import { loggerFrom } from './logging.js';
+import { loggerFrom, settingsLogLevel } from './logging.js';
 import { openTransport, transportNameFrom, wireClient, type FleetFlags } from './fleet.js';
 
 interface ClientFlags extends SourceFlags, ListenerFlags, FleetFlags {
   stateDir?: string;
   logLevel?: string;
+  logFormat?: string;
 }
 
 // Checks get this long to finish at stop; then the deregistration and the buffered results get their last chance.
@@ -34,7 +35,6 @@ function spawnLimit(settings: Settings): number {
  * the sockets — with no store and no APIs (reference legacy-transport.md §2.5, 1x §4.2-4.4, §11).
  */
 export async function runClient(positional: string[], flags: ClientFlags): Promise<void> {
-  const { logger } = loggerFrom(flags.logLevel);
   const sources = sourcesFrom(flags, positional);
   const initial = loadSettings(sources);
   if (!initial.settings) {
@@ -44,9 +44,11 @@ export async function runClient(positional: string[], flags: ClientFlags): Promi
     return;
   }
   const settings = initial.settings;
+  // The same log level and format rules as the server role: flag, environment, then the settings' `log-level`.
+  const { logger } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
   let current = settings;
   const stateDir = resolve(flags.stateDir ?? 'state');
-  mkdirSync(stateDir, { recursive: true });
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const loadedTempfile = new LoadedTempfile(stateDir);
   const limiter = new Limiter(spawnLimit(settings));
   const spawner = new RemoteSpawner();
