@@ -45,7 +45,9 @@ test('a checkbridge server and two checkbridge clients over Redis: legacy keys, 
   await watch.connect();
   t.after(() => void watch.disconnect());
   // What the server publishes on the keepalives list and the linux channel, seen through MONITOR.
-  const monitor = await watch.duplicate().monitor();
+  // Never reconnecting: a MONITOR connection's ready check would read monitor lines after the restart below.
+  const monitor = await new Redis({ port: redis.port, host: '127.0.0.1', retryStrategy: () => null }).monitor();
+  monitor.on('error', () => undefined);
   const commands: string[][] = [];
   monitor.on('monitor', (_time: string, args: string[]) => commands.push(args));
   t.after(() => void monitor.disconnect());
@@ -111,6 +113,7 @@ test('a checkbridge server and two checkbridge clients over Redis: legacy keys, 
 
   // Redis restarted: the client comes back and publishes a fresh keepalive.
   const mark = c1.daemon.logs.length;
+  monitor.disconnect();
   await redis.kill();
   await sleep(1000);
   await redis.start();
