@@ -1,4 +1,6 @@
+import type { Logger } from 'pino';
 import { CheckbridgeError } from '../errors.js';
+import { warnIfInsecure } from './insecure-listener.js';
 
 export interface ListenerFlags {
   apiBind?: string;
@@ -31,4 +33,21 @@ export function listenerFrom(
   const bind = flagBind ?? env[`CHECKBRIDGE_${upper}_BIND`] ?? configured.bind ?? defaults.bind;
   const portText = flagPort ?? env[`CHECKBRIDGE_${upper}_PORT`];
   return { bind, port: portText !== undefined ? port(portText, `--${name}-port`) : configured.port ?? defaults.port };
+}
+
+/** Listens, or fails start-up naming the listener and address; then logs `<name> listening` and warns when insecure. */
+export async function startHttpListener(
+  app: { listen(options: { host: string; port: number }): Promise<unknown>; server: { address(): unknown } },
+  name: string,
+  listen: { bind: string; port: number },
+  tls: boolean,
+  logger: Logger,
+): Promise<{ address: string; port: number }> {
+  await app.listen({ host: listen.bind, port: listen.port }).catch((error: NodeJS.ErrnoException) => {
+    throw new CheckbridgeError('CB_LISTEN', `${name} ${listen.bind}:${listen.port}: ${error.code ?? error.message}`);
+  });
+  const address = app.server.address() as { address: string; port: number };
+  logger.info({ address: `${address.address}:${address.port}`, tls }, `${name} listening`);
+  warnIfInsecure(logger, name, address, tls);
+  return address;
 }

@@ -12,8 +12,8 @@ import { LoadedTempfile } from '../config/loaded-tempfile.js';
 import { daemonAssets } from '../assets/index.js';
 import { transportInfo, type WireTransport } from '../transport/index.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
-import { sourcesFrom, type SourceFlags } from './sources.js';
-import { listenerFrom, type ListenerFlags } from './listeners.js';
+import { sourcesFrom, loadOrRefuse, type SourceFlags } from './sources.js';
+import { listenerFrom, startHttpListener, type ListenerFlags } from './listeners.js';
 import { loggerFrom, settingsLogLevel } from './logging.js';
 import { openTransport, transportNameFrom, wireClient, type FleetFlags } from './fleet.js';
 
@@ -36,13 +36,8 @@ function spawnLimit(settings: Settings): number {
  */
 export async function runClient(positional: string[], flags: ClientFlags): Promise<void> {
   const sources = sourcesFrom(flags, positional);
-  const initial = loadSettings(sources);
-  if (!initial.settings) {
-    for (const diagnostic of initial.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
-    process.stderr.write('configuration is invalid: refusing to start\n');
-    process.exitCode = exitCodeOf('CB_CONFIG_REFUSED');
-    return;
-  }
+  const initial = loadOrRefuse(sources);
+  if (!initial) return;
   const settings = initial.settings;
   // The same log level and format rules as the server role: flag, environment, then the settings' `log-level`.
   const { logger } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
@@ -123,11 +118,7 @@ export async function runClient(positional: string[], flags: ClientFlags): Promi
     if (httpConfig.enabled !== false) {
       httpSocket = buildHttpSocket({ settings: () => current, intake: results, now: Date.now, transport: () => transportInfo(transport) });
       const listen = listenerFrom('agent', flags, httpConfig, { bind: '127.0.0.1', port: 3031 });
-      await httpSocket.listen({ host: listen.bind, port: listen.port }).catch((error: NodeJS.ErrnoException) => {
-        throw new CheckbridgeError('CB_LISTEN', `agent API ${listen.bind}:${listen.port}: ${error.code ?? error.message}`);
-      });
-      const address = httpSocket.server.address() as { address: string; port: number };
-      logger.info({ address: `${address.address}:${address.port}` }, 'agent API listening');
+      await startHttpListener(httpSocket, 'agent API', listen, false, logger);
     }
     watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });
     watcher.onChange((_diff, next) => {

@@ -20,7 +20,7 @@ import { listenClientSocket } from '../client/socket.js';
 import { buildLegacyApi } from '../api/legacy/server.js';
 import { buildHttpSocket } from '../client/http-socket.js';
 import { redact, deepMerge } from '../config/index.js';
-import { listenerFrom, type ListenerFlags } from './listeners.js';
+import { listenerFrom, startHttpListener, type ListenerFlags } from './listeners.js';
 import { ServerRole } from '../server/server-role.js';
 import { HandlerPipeline } from '../server/handling/index.js';
 import { removeClient } from '../server/client-removal.js';
@@ -37,7 +37,7 @@ import { ensureAdmin } from '../auth/bootstrap.js';
 import { ClientRole } from '../client/client-role.js';
 import { nextLogLevel, pinoLevelOf } from '../log.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
-import { withSourceOptions, sourcesFrom, type SourceFlags } from './sources.js';
+import { withSourceOptions, sourcesFrom, loadOrRefuse, type SourceFlags } from './sources.js';
 import { LoadedTempfile } from '../config/loaded-tempfile.js';
 import { loggerFrom, settingsLogLevel } from './logging.js';
 import { listenerHttps, type TlsFlags } from './tls-options.js';
@@ -96,13 +96,8 @@ export function registerRun(program: Command): void {
       // A client alone is its own, smaller composition: no store, no APIs (src/cli/run-client.ts).
       if (role === 'client') return runClient(positional, flags);
       const sources = sourcesFrom(flags, positional);
-      const initial = loadSettings(sources);
-      if (!initial.settings) {
-        for (const diagnostic of initial.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
-        process.stderr.write('configuration is invalid: refusing to start\n');
-        process.exitCode = exitCodeOf('CB_CONFIG_REFUSED');
-        return;
-      }
+      const initial = loadOrRefuse(sources);
+      if (!initial) return;
       const settings = initial.settings;
       const { logger, level } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
       // At once: until a handler is there, SIGUSR1 would open Node's inspector instead.
@@ -285,12 +280,7 @@ export function registerRun(program: Command): void {
         const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
         api = buildLegacyApi({ https: apiHttps, store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
         const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
-        await api.listen({ host: apiListen.bind, port: apiListen.port }).catch((error: NodeJS.ErrnoException) => {
-          throw new CheckbridgeError('CB_LISTEN', `legacy API ${apiListen.bind}:${apiListen.port}: ${error.code ?? error.message}`);
-        });
-        const apiAddress = api.server.address() as { address: string; port: number };
-        logger.info({ address: `${apiAddress.address}:${apiAddress.port}`, tls: apiHttps !== null }, 'legacy API listening');
-        warnIfInsecure(logger, 'legacy API', apiAddress, apiHttps !== null);
+        await startHttpListener(api, 'legacy API', apiListen, apiHttps !== null, logger);
 
         await ensureAdmin(store.v2, process.env, (line) => process.stderr.write(line + '\n'));
         const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number; tls?: unknown } } | undefined)?.v2_api ?? {});
@@ -311,24 +301,14 @@ export function registerRun(program: Command): void {
           dashboard: { legacy: api, settings: () => current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener) },
         });
         const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
-        await v2Api.listen({ host: v2Listen.bind, port: v2Listen.port }).catch((error: NodeJS.ErrnoException) => {
-          throw new CheckbridgeError('CB_LISTEN', `v2 API ${v2Listen.bind}:${v2Listen.port}: ${error.code ?? error.message}`);
-        });
-        const v2Address = v2Api.server.address() as { address: string; port: number };
-        logger.info({ address: `${v2Address.address}:${v2Address.port}`, tls: v2Https !== null }, 'v2 API listening');
-        warnIfInsecure(logger, 'v2 API', v2Address, v2Https !== null);
+        await startHttpListener(v2Api, 'v2 API', v2Listen, v2Https !== null, logger);
 
         const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number; tls?: unknown };
         const agentHttps = httpConfig.enabled === false || !runsClient ? null : listenerHttps('agent API', 'client.http_socket.tls', httpConfig.tls, flags);
         httpSocket = httpConfig.enabled === false || !runsClient ? null : buildHttpSocket({ https: agentHttps, settings: () => current, intake: clientIntake, now: Date.now, transport: () => transportInfo(transport) });
         if (httpSocket) {
           const listen = listenerFrom('agent', flags, httpConfig, { bind: '127.0.0.1', port: 3031 });
-          await httpSocket.listen({ host: listen.bind, port: listen.port }).catch((error: NodeJS.ErrnoException) => {
-            throw new CheckbridgeError('CB_LISTEN', `agent API ${listen.bind}:${listen.port}: ${error.code ?? error.message}`);
-          });
-          const address = httpSocket.server.address() as { address: string; port: number };
-          logger.info({ address: `${address.address}:${address.port}`, tls: agentHttps !== null }, 'agent API listening');
-          warnIfInsecure(logger, 'agent API', address, agentHttps !== null);
+          await startHttpListener(httpSocket, 'agent API', listen, agentHttps !== null, logger);
         }
 
         watcher = watchSettings({ sources, initial: { ...initial, settings }, logger });

@@ -3,6 +3,7 @@ import { resolveSources, type ConfigSources } from '../config/sources.js';
 import { loadSettings, checkSources, type LoadOutcome, type CheckOutcome } from '../config/load-settings.js';
 import { formatDiagnostic } from '../config/diagnostic.js';
 import type { Settings } from '../config/settings.js';
+import { exitCodeOf } from '../errors.js';
 
 export interface SourceFlags {
   configFile?: string;
@@ -45,5 +46,15 @@ export function loadValidOrReport(flags: SourceFlags, positional: readonly strin
   for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
   process.stderr.write('configuration is invalid\n');
   process.exitCode = exitCode;
+  return null;
+}
+
+/** A daemon's start: valid settings (with what loading said), or the diagnostics on stderr and exit code 78. */
+export function loadOrRefuse(sources: ConfigSources): (LoadOutcome & { settings: Settings }) | null {
+  const outcome = loadSettings(sources);
+  if (outcome.settings) return outcome as LoadOutcome & { settings: Settings };
+  for (const diagnostic of outcome.diagnostics) process.stderr.write(formatDiagnostic(diagnostic) + '\n');
+  process.stderr.write('configuration is invalid: refusing to start\n');
+  process.exitCode = exitCodeOf('CB_CONFIG_REFUSED');
   return null;
 }
