@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { loadSettings, formatDiagnostic, watchSettings, type Settings } from '../config/index.js';
 import { systemClock } from '../schedule/clock.js';
 import { isWire, transportInfo } from '../transport/index.js';
+import { withSharedStoreOption, type SharedStoreFlags } from './shared-store.js';
 import { withFleetOptions, roleFrom, transportNameFrom, openTransport, wireClient, type FleetFlags } from './fleet.js';
 import { runClient } from './run-client.js';
 import { consumeFleet } from '../server/wire-intake.js';
@@ -46,7 +47,7 @@ import { daemonAssets } from '../assets/index.js';
 import { SecretsResolver } from '../secrets/resolver.js';
 import { outageResult } from '../secrets/outage.js';
 
-interface RunFlags extends SourceFlags, ListenerFlags, TlsFlags, FleetFlags {
+interface RunFlags extends SourceFlags, ListenerFlags, TlsFlags, FleetFlags, SharedStoreFlags {
   logFormat?: string;
   bridgeUrl?: string;
   bridgeApiKey?: string;
@@ -72,7 +73,7 @@ function spawnLimit(settings: Settings): number {
 
 /** The daemon: server and client roles in one process over the in-process transport; conf.d edits apply live. */
 export function registerRun(program: Command): void {
-  withFleetOptions(withSourceOptions(program.command('run')))
+  withSharedStoreOption(withFleetOptions(withSourceOptions(program.command('run'))))
     .description('run the server and client roles: schedule, execute, take results (the daemon)')
     .argument('[sources...]', 'conf.d directories or files')
     .option('--state-dir <dir>', 'where state lives (env CHECKBRIDGE_STATE_DIR)', process.env.CHECKBRIDGE_STATE_DIR ?? 'state')

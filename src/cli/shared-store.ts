@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import type { Settings } from '../config/settings.js';
+import { CheckbridgeError } from '../errors.js';
+
+export interface SharedStoreFlags {
+  storeDsn?: string;
+}
+
+/** `--store-dsn` on `run`: the whole store on PostgreSQL, shared by every server pointed at it (issue 15). */
+export function withSharedStoreOption(command: Command): Command {
+  return command.option(
+    '--store-dsn <dsn>',
+    'put all state on PostgreSQL (URL or keyword string; PG* variables fill in the rest) so several servers share it (env CHECKBRIDGE_STORE_DSN; settings checkbridge.store.dsn; default: the embedded SQLite file)',
+  );
+}
+
+/** The shared store's DSN, or null for the embedded SQLite store: flag beats CHECKBRIDGE_STORE_DSN beats `checkbridge.store.dsn`. */
+export function sharedStoreDsn(flags: SharedStoreFlags, settings: Settings, env = process.env): string | null {
+  const configured = ((settings.raw.checkbridge as { store?: { dsn?: unknown } } | undefined)?.store ?? {}).dsn;
+  const dsn = flags.storeDsn ?? env.CHECKBRIDGE_STORE_DSN ?? configured;
+  if (dsn === undefined || dsn === null || dsn === '') return null;
+  if (typeof dsn !== 'string') throw new CheckbridgeError('CB_CONFIG_REFUSED', 'checkbridge.store.dsn must be a string (a postgres:// URL or a keyword string)');
+  return dsn;
+}
