@@ -1,0 +1,15 @@
+import type { Logger } from 'pino';
+import { poolConfigOf, pgEnvironment } from '../store/postgres/connection.js';
+import { AlwaysLeader, type Leadership } from './leadership.js';
+import { PostgresElector } from './postgres-elector.js';
+
+export type { Leadership } from './leadership.js';
+export { AlwaysLeader } from './leadership.js';
+export { PostgresElector, ELECTION_LOCK } from './postgres-elector.js';
+
+/** With a shared store's DSN, an election on that PostgreSQL; without, this server alone is always the leader. */
+export function leadershipFor(dsn: string | null, identity: { name: string; pid: number }, logger: Logger): Leadership {
+  if (dsn === null) return new AlwaysLeader();
+  const { max: _max, ...connection } = poolConfigOf(dsn, 1, pgEnvironment(process.env));
+  return new PostgresElector({ connection, identity, logger });
+}

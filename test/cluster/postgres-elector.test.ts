@@ -1,0 +1,85 @@
+// The task election against a real PostgreSQL: two electors in one process, exactly one leader, and a takeover
+// when the leader's connection is closed, with the loser told before the winner is elected.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { postgresFor } from '../servers/postgres.js';
+import { capturedLogger } from '../helpers/log-capture.js';
+import { leadershipFor, type PostgresElector } from '../../src/cluster/index.js';
+
+async function until(ok: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!ok() && Date.now() < deadline) await sleep(25);
+  return ok();
+}
+
+/** Two electors on one database; `timeline` records every transition as `<name>:<leader>`. */
+async function twoElectors(t: TestContext) {
+  const server = await postgresFor(t);
+  if (!server) return null;
+  const { logger, lines } = capturedLogger();
+  const timeline: string[] = [];
+  const electors = (['one', 'two'] as const).map((name, i) => {
+    const elector = leadershipFor(server.url(), { name, pid: 1000 + i }, logger) as PostgresElector;
+    elector.start((leader) => timeline.push(`${name}:${leader}`));
+    t.after(() => elector.close());
+    return { name, elector };
+  });
+  return { server, electors, timeline, lines };
+}
+
+test('two electors on one database: exactly one is elected, and stays the only one', async (t) => {
+  const setup = await twoElectors(t);
+  if (!setup) return;
+  const { electors, timeline, lines } = setup;
+  assert.ok(await until(() => electors.some((e) => e.elector.isLeader()), 10_000), 'someone is elected');
+  // Both have tried several times by now: the lock stays with the first.
+  await sleep(3000);
+  assert.equal(electors.filter((e) => e.elector.isLeader()).length, 1);
+  assert.equal(timeline.length, 1, timeline.join(' '));
+  const leader = electors.find((e) => e.elector.isLeader())!;
+  assert.deepEqual(
+    lines.filter((l) => l.msg === 'became the elected server').map((l) => [l.server, l.pid]),
+    [[leader.name, leader.name === 'one' ? 1000 : 1001]],
+  );
+});
+
+test("the leader's connection closed: it stops being leader at once, and the other takes over", async (t) => {
+  const setup = await twoElectors(t);
+  if (!setup) return;
+  const { server, electors, timeline, lines } = setup;
+  assert.ok(await until(() => electors.some((e) => e.elector.isLeader()), 10_000));
+  const leader = electors.find((e) => e.elector.isLeader())!;
+  const other = electors.find((e) => e !== leader)!;
+  const backend = leader.elector.backendPid();
+  assert.ok(backend, 'the leader has a connection');
+  await server.query(`SELECT pg_terminate_backend(${backend})`);
+  assert.ok(await until(() => other.elector.isLeader(), 15_000), `the other takes over; timeline ${timeline.join(' ')}`);
+  // The old leader was told it lost before the new one was elected, and was never leader again alongside it.
+  assert.deepEqual(timeline.slice(0, 3), [`${leader.name}:true`, `${leader.name}:false`, `${other.name}:true`]);
+  assert.ok(!leader.elector.isLeader());
+  assert.ok(lines.some((l) => l.server === leader.name && String(l.msg).startsWith('lost the election: ')), 'the loss is logged with its reason');
+  assert.ok(lines.some((l) => l.server === other.name && l.msg === 'became the elected server'));
+});
+
+test('a leader that leaves releases the lock: the other is elected within seconds', async (t) => {
+  const setup = await twoElectors(t);
+  if (!setup) return;
+  const { electors } = setup;
+  assert.ok(await until(() => electors.some((e) => e.elector.isLeader()), 10_000));
+  const leader = electors.find((e) => e.elector.isLeader())!;
+  const other = electors.find((e) => e !== leader)!;
+  await leader.elector.close();
+  assert.ok(await until(() => other.elector.isLeader(), 5000));
+});
+
+test('an unreachable PostgreSQL: never elected, the failure logged once, not every retry', async (t) => {
+  const { logger, lines } = capturedLogger();
+  const elector = leadershipFor('postgres://postgres@127.0.0.1:1/postgres', { name: 'lonely', pid: 1 }, logger);
+  const changes: boolean[] = [];
+  elector.start((leader) => changes.push(leader));
+  t.after(() => elector.close());
+  await sleep(3500);
+  assert.deepEqual(changes, []);
+  assert.equal(lines.filter((l) => l.msg === 'election: cannot reach PostgreSQL; retrying').length, 1);
+});
