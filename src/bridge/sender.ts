@@ -50,8 +50,19 @@ export class BridgeSender {
     return this.state;
   }
 
+  /** Starts (or resumes) sending. */
   start(): void {
+    this.stopped = false;
     this.kick();
+  }
+
+  /** Stops sending (another server does it now): no new send starts; those in flight finish and are recorded. */
+  pause(): void {
+    this.stopped = true;
+    if (this.scheduled) clearTimeout(this.scheduled);
+    this.scheduled = null;
+    // Heads read before the pause may be delivered by the other server meanwhile: read afresh on resume.
+    this.ready = [];
   }
 
   /** New rows may be waiting: pump soon (coalesced). */
@@ -156,8 +167,7 @@ export class BridgeSender {
 
   /** Stops sending; waits (at most `ms`) for sends in flight, whose rows stay in the outbox unless delivered. */
   async stop(ms = 5000): Promise<void> {
-    this.stopped = true;
-    if (this.scheduled) clearTimeout(this.scheduled);
+    this.pause();
     if (this.active > 0) await Promise.race([new Promise<void>((resolve) => this.idle.push(resolve)), new Promise((r) => setTimeout(r, ms))]);
     this.flushAcknowledged();
     await this.agent.close().catch(() => undefined);

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import { loadSettings, formatDiagnostic, watchSettings, type Settings } from '../config/index.js';
 import { systemClock } from '../schedule/clock.js';
 import { isWire, transportInfo } from '../transport/index.js';
-import { withSharedStoreOption, type SharedStoreFlags } from './shared-store.js';
+import { withSharedStoreOption, sharedStoreDsn, type SharedStoreFlags } from './shared-store.js';
+import { leadershipFor } from '../cluster/index.js';
 import { withFleetOptions, roleFrom, transportNameFrom, openTransport, wireClient, type FleetFlags } from './fleet.js';
 import { runClient } from './run-client.js';
 import { consumeFleet } from '../server/wire-intake.js';
@@ -112,6 +113,10 @@ export function registerRun(program: Command): void {
         currentLevel = next;
       });
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
+      // Servers sharing a store elect one to do the once-per-cluster work (reference §10.13); one alone always does it.
+      // Read before anything opens: a malformed DSN refuses the start.
+      const dsn = sharedStoreDsn(flags, settings);
+      const leadership = leadershipFor(dsn, { name: String(settings.client.name), pid: process.pid }, logger);
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true, mode: 0o700 });
       const loadedTempfile = new LoadedTempfile(stateDir); // SENSU_LOADED_TEMPFILE for every child (reference §1.2)
@@ -157,7 +162,6 @@ export function registerRun(program: Command): void {
         if (processed.handle) handlers.handle(processed.event);
         sender?.kick();
       });
-      sender?.start();
       let bridgeTicks = 0;
       const bridgeTimer = setInterval(() => {
         sender?.kick();
@@ -165,7 +169,7 @@ export function registerRun(program: Command): void {
         if (bridgeView && ++bridgeTicks % 60 === 0) logger.info({ component: 'bridge', ...bridgeSummary(bridgeView, Date.now()) }, 'bridge outbox');
       }, 1000);
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
-      const server = new ServerRole({ clock: systemClock, transport, registry, logger });
+      const server = new ServerRole({ clock: systemClock, transport, registry, logger, scheduling: dsn === null });
       const client = new ClientRole({ clock: systemClock, transport, intake: clientIntake, run, logger, assets: assets.legacy, secrets: secrets.in(() => namespace()) });
       // The client role's keepalive: its settings redacted, with version and timestamp (reference §10.9).
       const register = (s: Settings) => {
@@ -216,13 +220,32 @@ export function registerRun(program: Command): void {
       let watcher: ReturnType<typeof watchSettings> | null = null;
       let keepalives: NodeJS.Timeout | undefined;
       let monitors: NodeJS.Timeout | undefined;
+      let stopping = false;
+      const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
+      // The once-per-cluster work: subscription-check scheduling, the keepalive and TTL monitors, bridge sending.
+      leadership.start((leader) => {
+        if (stopping) return;
+        if (!leader) {
+          // Lost: nothing more of it runs here, before anyone else could be elected.
+          server.pauseScheduling();
+          clearInterval(monitors);
+          monitors = undefined;
+          sender?.pause();
+          return;
+        }
+        server.resumeScheduling();
+        sender?.start();
+        monitors ??= setInterval(() => {
+          void monitorKeepalives(store, current, monitorIntake, Date.now());
+          void monitorTtl(store, monitorIntake, Date.now());
+        }, (tuning.monitor_interval ?? 30) * 1000);
+      });
       // Reference §10.11: a client that asks to deregister says so once, on the way out.
       const deregister = (s: Settings) => {
         const now = Math.floor(Date.now() / 1000);
         const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
         return clientIntake.submit({ client: String(s.client.name), check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status: Number(check.status) || 1, issued: now, executed: now } });
       };
-      let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) return;
         stopping = true;
@@ -247,6 +270,8 @@ export function registerRun(program: Command): void {
         await within(Promise.all([client.stop(), handlers.drain(SETTLE_MS)]), SETTLE_MS);
         clearInterval(bridgeTimer);
         await sender?.stop();
+        // Last of the once-per-cluster work stopped: the lock goes, and another server may take over at once.
+        await leadership.close();
         await transport.close();
         await events.close();
         secrets.close();
@@ -317,12 +342,7 @@ export function registerRun(program: Command): void {
           if (settingsLogLevel(next.raw) !== settingsLogLevel(current.raw)) logger.warn({ 'log-level': settingsLogLevel(next.raw) ?? null }, 'log-level changed in the settings: it applies at restart');
           if (!stopping) apply(next);
         });
-        const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
         if (runsClient) keepalives = setInterval(() => register(current), (tuning.keepalive_interval ?? 20) * 1000);
-        monitors = setInterval(() => {
-          void monitorKeepalives(store, current, monitorIntake, Date.now());
-          void monitorTtl(store, monitorIntake, Date.now());
-        }, (tuning.monitor_interval ?? 30) * 1000);
         await watcher.ready();
       } catch (error) {
         await stop('start-up failure');

@@ -19,6 +19,8 @@ export interface ServerRoleDeps {
   readonly logger: Logger;
   /** The zone subdue windows and cron use; the process's by default. */
   readonly zone?: string;
+  /** Whether scheduling starts at once; false waits for `resumeScheduling` (a server not yet elected). */
+  readonly scheduling?: boolean;
 }
 
 /** Request payload: the definition minus subscribers and interval, plus issued (reference §4.1). */
@@ -33,15 +35,21 @@ export class ServerRole {
   private readonly log: Logger;
   private settings: Settings | null = null;
   private readonly scheduled = new Map<string, string>();
+  private scheduling: boolean;
+  // Counts pauses: a splayed request armed before a pause is never sent after it, even once scheduling resumes.
+  private term = 0;
 
   constructor(private readonly deps: ServerRoleDeps) {
     this.log = deps.logger.child({ component: 'server' });
+    this.scheduling = deps.scheduling ?? true;
     this.scheduler = new Scheduler(deps.clock, (name, at) => this.fire(name, at));
   }
 
   /** Starts added checks, reschedules changed ones, stops removed ones; the others keep their timers. */
   apply(settings: Settings): void {
     this.settings = settings;
+    // Not elected: the settings are kept for when scheduling resumes, nothing is armed.
+    if (!this.scheduling) return;
     const wanted = new Map<string, string>();
     for (const check of Object.values(settings.checks)) {
       if (check.standalone || check.publish === false) continue;
@@ -78,8 +86,23 @@ export class ServerRole {
     return this.scheduler.names();
   }
 
-  stop(): void {
+  /** Stops scheduling (this server is no longer the elected one); the settings stay for `resumeScheduling`. */
+  pauseScheduling(): void {
+    this.scheduling = false;
+    this.term++;
     this.scheduler.stop();
+    this.scheduled.clear();
+  }
+
+  /** Schedules every check of the last applied settings (this server was elected). */
+  resumeScheduling(): void {
+    if (this.scheduling) return;
+    this.scheduling = true;
+    if (this.settings) this.apply(this.settings);
+  }
+
+  stop(): void {
+    this.pauseScheduling();
   }
 
   private fire(name: string, at: number): void {
@@ -93,13 +116,19 @@ export class ServerRole {
     const definition = definitionOf(settings, name);
     const subscribers = (check.subscribers ?? []) as string[];
     if (check.proxy_requests) {
-      this.publishProxy(definition, subscribers, spreadSeconds(timingOf(check, String(settings.client.name)), at), at);
+      this.publishProxy(definition, subscribers, spreadSeconds(timingOf(check, String(settings.client.name)), at), at, this.inTerm());
       return;
     }
     this.publish(subscribers, requestOf(definition, at));
   }
 
-  private publishProxy(definition: Record<string, unknown> & { name: string }, subscribers: string[], spread: number, at: number): void {
+  private inTerm(): () => boolean {
+    const term = this.term;
+    return () => this.scheduling && this.term === term;
+  }
+
+  /** `still` says whether a delayed (splayed) request is still to be sent when its time comes. */
+  private publishProxy(definition: Record<string, unknown> & { name: string }, subscribers: string[], spread: number, at: number, still: () => boolean = () => true): void {
     const plan = planProxyRequests(definition, this.deps.registry.all(), spread, (attribute, value, client) => {
       const outcome = evalAttribute(attribute, value, client);
       if (outcome.ok) return outcome.matched;
@@ -112,7 +141,7 @@ export class ServerRole {
     for (const target of plan.targets) {
       const send = () => this.publish(subscribers, requestOf(target.check as typeof definition, this.deps.clock.now()));
       if (target.delayMs === 0) send();
-      else this.deps.clock.at(at + target.delayMs, send);
+      else this.deps.clock.at(at + target.delayMs, () => still() && send());
     }
   }
 

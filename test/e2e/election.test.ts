@@ -1,0 +1,75 @@
+// Two `checkbridge run` servers on one PostgreSQL: only the elected one schedules subscription checks; kill -9 it and the
+// other takes over within seconds, with no moment when both schedule.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startInstance, type Instance } from '../helpers/instance.js';
+import { makeTree, removeTree } from '../helpers/tree.js';
+import { postgresFor } from '../servers/postgres.js';
+
+/** A server's conf.d: a check every second whose command appends `<name> <epoch ms>` to the shared file. */
+function serverTree(name: string, lines: string) {
+  return makeTree({
+    'conf.d/client.json': { client: { name, address: '127.0.0.1', subscriptions: ['elect'] } },
+    'conf.d/check.json': { checks: { tick: { command: `echo "${name} $(date +%s%3N)" >> ${lines}`, interval: 1, subscribers: ['elect'], handle: false } } },
+  });
+}
+
+/** The lines written so far: who ran the scheduled check, and when (epoch ms). */
+function runs(file: string): { server: string; at: number }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => {
+    const [server, at] = line.split(' ');
+    return { server: server!, at: Number(at) };
+  });
+}
+
+const elected = (line: Record<string, unknown>) => line.msg === 'became the elected server';
+
+test('two servers on one database: only the elected one schedules; kill -9 it and the other takes over within 15 s', async (t) => {
+  const pg = await postgresFor(t);
+  if (!pg) return;
+  const shared = makeTree({});
+  const file = join(shared, 'runs.log');
+  const roots = [serverTree('server-a', file), serverTree('server-b', file)];
+  const started: Instance[] = [];
+  t.after(async () => {
+    for (const instance of started) await instance.daemon.stop('SIGKILL');
+    for (const root of [shared, ...roots]) removeTree(root);
+  });
+  const dsn = ['--store-dsn', pg.url()];
+  const a = await startInstance(roots[0]!, dsn);
+  started.push(a);
+  const aElected = await a.daemon.waitFor(elected, 15_000);
+  assert.equal(aElected.server, 'server-a');
+  assert.equal(aElected.pid, a.daemon.proc.pid);
+  const b = await startInstance(roots[1]!, dsn);
+  started.push(b);
+  await b.daemon.waitFor((l) => l.msg === 'checkbridge running');
+
+  // Both are up for several check intervals: every run is the elected server's.
+  await sleep(5000);
+  const whileA = runs(file);
+  assert.ok(whileA.filter((r) => r.server === 'server-a').length >= 3, `server-a schedules: ${JSON.stringify(whileA)}`);
+  assert.deepEqual(whileA.filter((r) => r.server !== 'server-a'), [], 'the server not elected never schedules');
+  assert.ok(!b.daemon.logs.some(elected));
+
+  await a.daemon.stop('SIGKILL');
+  const killedAt = Date.now();
+  const taken = await b.daemon.waitFor(elected, 15_000);
+  assert.equal(taken.server, 'server-b');
+  assert.equal(taken.pid, b.daemon.proc.pid);
+  t.diagnostic(`server-b elected ${Date.parse(String(taken.time)) - killedAt} ms after server-a was killed`);
+  const deadline = killedAt + 15_000;
+  while (!runs(file).some((r) => r.server === 'server-b') && Date.now() < deadline) await sleep(100);
+  const all = runs(file);
+  const bRuns = all.filter((r) => r.server === 'server-b');
+  assert.ok(bRuns.length > 0, `server-b schedules within 15 s of the kill: ${JSON.stringify(all.slice(-5))}`);
+  assert.ok(bRuns[0]!.at - killedAt < 15_000);
+  // No interval when both scheduled: every run of b comes after the last run of a, and after a was killed.
+  const lastA = Math.max(...all.filter((r) => r.server === 'server-a').map((r) => r.at));
+  assert.ok(lastA < bRuns[0]!.at && killedAt <= bRuns[0]!.at + 1000, `a last ran at ${lastA}, b first at ${bRuns[0]!.at}, a killed at ${killedAt}`);
+  assert.ok(all.findIndex((r) => r.server === 'server-b') > all.map((r) => r.server).lastIndexOf('server-a'), 'in the file too');
+});
