@@ -33,7 +33,8 @@ export class BridgeSender {
   private failures = 0;
   private pausedUntil = 0;
   private state = 'starting';
-  private stopped = false;
+  // Until `start`: a server not elected keeps its outbox for the one that is.
+  private halted = true;
   private scheduled: NodeJS.Timeout | null = null;
   private readonly idle: (() => void)[] = [];
   private readonly log: Logger;
@@ -52,13 +53,13 @@ export class BridgeSender {
 
   /** Starts (or resumes) sending. */
   start(): void {
-    this.stopped = false;
+    this.halted = false;
     this.kick();
   }
 
   /** Stops sending (another server does it now): no new send starts; those in flight finish and are recorded. */
   pause(): void {
-    this.stopped = true;
+    this.halted = true;
     if (this.scheduled) clearTimeout(this.scheduled);
     this.scheduled = null;
     // Heads read before the pause may be delivered by the other server meanwhile: read afresh on resume.
@@ -67,7 +68,7 @@ export class BridgeSender {
 
   /** New rows may be waiting: pump soon (coalesced). */
   kick(delayMs = 0): void {
-    if (this.stopped || this.scheduled) return;
+    if (this.halted || this.scheduled) return;
     this.scheduled = setTimeout(() => {
       this.scheduled = null;
       this.pump();
@@ -83,7 +84,7 @@ export class BridgeSender {
   }
 
   private pump(): void {
-    if (this.stopped) return;
+    if (this.halted) return;
     const wait = this.pausedUntil - this.now();
     if (wait > 0) return this.kick(wait);
     let refilled = false;
@@ -142,7 +143,7 @@ export class BridgeSender {
   private settle(row: OutboxRow, key: string, outcome: Outcome): void {
     this.inFlight.delete(key);
     this.active--;
-    if (this.stopped) {
+    if (this.halted) {
       if (outcome.kind === 'delivered') this.acknowledge(row.seq);
       if (this.active === 0) this.idle.splice(0).forEach((resolve) => resolve());
       return;

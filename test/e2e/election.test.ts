@@ -3,9 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startInstance, type Instance } from '../helpers/instance.js';
+import { startInstance, eventually, type Instance } from '../helpers/instance.js';
+import { tcpExchange } from '../helpers/net.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { postgresFor } from '../servers/postgres.js';
 
@@ -26,11 +28,24 @@ function runs(file: string): { server: string; at: number }[] {
   });
 }
 
+/** A v2 backend's door for the bridge: records each PUT's entity and answers 201. */
+async function bridgeBackend(t: { after(fn: () => void): void }) {
+  const entities: string[] = [];
+  const server = createServer((request, response) => {
+    entities.push(decodeURIComponent(String(request.url).split('/')[7] ?? ''));
+    request.resume().on('end', () => response.writeHead(201).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => void server.close());
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, entities };
+}
+
 const elected = (line: Record<string, unknown>) => line.msg === 'became the elected server';
 
-test('two servers on one database: only the elected one schedules; kill -9 it and the other takes over within 15 s', async (t) => {
+test('two servers on one database: only the elected one schedules and bridges; kill -9 it and the other takes over within 15 s', async (t) => {
   const pg = await postgresFor(t);
   if (!pg) return;
+  const backend = await bridgeBackend(t);
   const shared = makeTree({});
   const file = join(shared, 'runs.log');
   const roots = [serverTree('server-a', file), serverTree('server-b', file)];
@@ -39,7 +54,7 @@ test('two servers on one database: only the elected one schedules; kill -9 it an
     for (const instance of started) await instance.daemon.stop('SIGKILL');
     for (const root of [shared, ...roots]) removeTree(root);
   });
-  const dsn = ['--store-dsn', pg.url()];
+  const dsn = ['--store-dsn', pg.url(), '--bridge-url', backend.url, '--bridge-api-key', 'key'];
   const a = await startInstance(roots[0]!, dsn);
   started.push(a);
   const aElected = await a.daemon.waitFor(elected, 15_000);
@@ -48,6 +63,8 @@ test('two servers on one database: only the elected one schedules; kill -9 it an
   const b = await startInstance(roots[1]!, dsn);
   started.push(b);
   await b.daemon.waitFor((l) => l.msg === 'checkbridge running');
+  // An event on b: it waits in b's outbox while a is the elected server.
+  assert.equal(await tcpExchange(b.socket, JSON.stringify({ name: 'via-b', output: 'taken by b', status: 1 })), 'ok');
 
   // Both are up for several check intervals: every run is the elected server's.
   await sleep(5000);
@@ -55,6 +72,8 @@ test('two servers on one database: only the elected one schedules; kill -9 it an
   assert.ok(whileA.filter((r) => r.server === 'server-a').length >= 3, `server-a schedules: ${JSON.stringify(whileA)}`);
   assert.deepEqual(whileA.filter((r) => r.server !== 'server-a'), [], 'the server not elected never schedules');
   assert.ok(!b.daemon.logs.some(elected));
+  assert.ok(backend.entities.includes('server-a'), 'the elected server bridges its events');
+  assert.ok(!backend.entities.includes('server-b'), 'the server not elected sends nothing');
 
   await a.daemon.stop('SIGKILL');
   const killedAt = Date.now();
@@ -71,5 +90,6 @@ test('two servers on one database: only the elected one schedules; kill -9 it an
   // No interval when both scheduled: every run of b comes after the last run of a, and after a was killed.
   const lastA = Math.max(...all.filter((r) => r.server === 'server-a').map((r) => r.at));
   assert.ok(lastA < bRuns[0]!.at && killedAt <= bRuns[0]!.at + 1000, `a last ran at ${lastA}, b first at ${bRuns[0]!.at}, a killed at ${killedAt}`);
+  assert.ok((await eventually(async () => backend.entities, (e) => e.includes('server-b'), 15_000)).includes('server-b'), 'b bridges once elected');
   assert.ok(all.findIndex((r) => r.server === 'server-b') > all.map((r) => r.server).lastIndexOf('server-a'), 'in the file too');
 });
