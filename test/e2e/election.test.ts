@@ -6,15 +6,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startInstance, eventually, type Instance } from '../helpers/instance.js';
+import { startInstance, eventually, getJson, type Instance } from '../helpers/instance.js';
 import { tcpExchange } from '../helpers/net.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { postgresFor } from '../servers/postgres.js';
 
-/** A server's conf.d: a check every second whose command appends `<name> <epoch ms>` to the shared file. */
+/** A server's conf.d: a check every second whose command appends `<name> <epoch ms>` to the shared file; monitors every second. */
 function serverTree(name: string, lines: string) {
   return makeTree({
     'conf.d/client.json': { client: { name, address: '127.0.0.1', subscriptions: ['elect'] } },
+    'conf.d/tuning.json': { checkbridge: { monitor_interval: 1 } },
     'conf.d/check.json': { checks: { tick: { command: `echo "${name} $(date +%s%3N)" >> ${lines}`, interval: 1, subscribers: ['elect'], handle: false } } },
   });
 }
@@ -42,7 +43,7 @@ async function bridgeBackend(t: { after(fn: () => void): void }) {
 
 const elected = (line: Record<string, unknown>) => line.msg === 'became the elected server';
 
-test('two servers on one database: only the elected one schedules and bridges; kill -9 it and the other takes over within 15 s', async (t) => {
+test('two servers on one database: only the elected one schedules, monitors and bridges; kill -9 it and the other takes over within 15 s', async (t) => {
   const pg = await postgresFor(t);
   if (!pg) return;
   const backend = await bridgeBackend(t);
@@ -63,8 +64,10 @@ test('two servers on one database: only the elected one schedules and bridges; k
   const b = await startInstance(roots[1]!, dsn);
   started.push(b);
   await b.daemon.waitFor((l) => l.msg === 'checkbridge running');
-  // An event on b: it waits in b's outbox while a is the elected server.
-  assert.equal(await tcpExchange(b.socket, JSON.stringify({ name: 'via-b', output: 'taken by b', status: 1 })), 'ok');
+  // An event on each, with a TTL of 1 s: b's waits in its outbox, and its TTL passes unmonitored, while a is the elected server.
+  assert.equal(await tcpExchange(a.socket, JSON.stringify({ name: 'via-a', output: 'taken by a', status: 1, ttl: 1 })), 'ok');
+  assert.equal(await tcpExchange(b.socket, JSON.stringify({ name: 'via-b', output: 'taken by b', status: 1, ttl: 1 })), 'ok');
+  const output = async (instance: Instance, client: string, check: string) => String((await getJson(`${instance.api}/results/${client}/${check}`)).body?.check?.output);
 
   // Both are up for several check intervals: every run is the elected server's.
   await sleep(5000);
@@ -72,6 +75,8 @@ test('two servers on one database: only the elected one schedules and bridges; k
   assert.ok(whileA.filter((r) => r.server === 'server-a').length >= 3, `server-a schedules: ${JSON.stringify(whileA)}`);
   assert.deepEqual(whileA.filter((r) => r.server !== 'server-a'), [], 'the server not elected never schedules');
   assert.ok(!b.daemon.logs.some(elected));
+  assert.match(await output(a, 'server-a', 'via-a'), /^Last check execution was \d+ seconds ago$/, 'the elected server monitors TTLs');
+  assert.equal(await output(b, 'server-b', 'via-b'), 'taken by b', 'the server not elected does not');
   assert.ok(backend.entities.includes('server-a'), 'the elected server bridges its events');
   assert.ok(!backend.entities.includes('server-b'), 'the server not elected sends nothing');
 
@@ -90,6 +95,7 @@ test('two servers on one database: only the elected one schedules and bridges; k
   // No interval when both scheduled: every run of b comes after the last run of a, and after a was killed.
   const lastA = Math.max(...all.filter((r) => r.server === 'server-a').map((r) => r.at));
   assert.ok(lastA < bRuns[0]!.at && killedAt <= bRuns[0]!.at + 1000, `a last ran at ${lastA}, b first at ${bRuns[0]!.at}, a killed at ${killedAt}`);
+  assert.match(await eventually(() => output(b, 'server-b', 'via-b'), (o) => o.startsWith('Last check'), 15_000), /^Last check execution was \d+ seconds ago$/, 'b monitors once elected');
   assert.ok((await eventually(async () => backend.entities, (e) => e.includes('server-b'), 15_000)).includes('server-b'), 'b bridges once elected');
   assert.ok(all.findIndex((r) => r.server === 'server-b') > all.map((r) => r.server).lastIndexOf('server-a'), 'in the file too');
 });
