@@ -304,7 +304,7 @@ export function registerRun(program: Command): void {
         if (socket) warnIfInsecure(logger, 'client socket', socket.tcp, false);
         const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number; tls?: unknown };
         const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
-        api = buildLegacyApi({ https: apiHttps, store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
+        api = buildLegacyApi({ https: apiHttps, store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
         const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
         await startHttpListener(api, 'legacy API', apiListen, apiHttps !== null, logger);
 

@@ -3,7 +3,7 @@ import { poolConfigOf, pgEnvironment } from '../store/postgres/connection.js';
 import { AlwaysLeader, type Leadership } from './leadership.js';
 import { PostgresElector } from './postgres-elector.js';
 
-export type { Leadership } from './leadership.js';
+export type { Leadership, ServerEntry } from './leadership.js';
 export { AlwaysLeader } from './leadership.js';
 export { PostgresElector, ELECTION_LOCK } from './postgres-elector.js';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Leadership } from './leadership.js';
+import { TASKS, type Leadership, type ServerEntry } from './leadership.js';
 
 /** The advisory lock every server of one database contends for: ('chkb', 1). */
 export const ELECTION_LOCK = [0x63686b62, 1] as const;
@@ -18,6 +18,14 @@ export interface ElectorOptions {
   /** A check unanswered this long means the connection (and so the lock) is gone. */
   readonly pingTimeoutMs?: number;
 }
+
+const APPLICATION = 'checkbridge election';
+// The sessions of the election in this database, and whether each holds the lock (pg_locks: the two-int key is classid, objid; objsubid 2).
+const SERVERS_SQL = `SELECT a.application_name AS application, host(a.client_addr) AS address, l.pid IS NOT NULL AS leader
+  FROM pg_stat_activity a
+  LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory' AND l.granted AND l.classid = $1::oid AND l.objid = $2::oid AND l.objsubid = 2
+  WHERE a.datname = current_database() AND a.application_name LIKE '${APPLICATION} %'
+  ORDER BY a.application_name`;
 
 const message = (error: unknown) => (error as Error).message || String((error as { code?: unknown }).code ?? error);
 
@@ -53,6 +61,23 @@ export class PostgresElector implements Leadership {
 
   isLeader(): boolean {
     return this.leader;
+  }
+
+  /** Every server connected to the election, read from PostgreSQL's own view of its sessions and locks. */
+  async servers(): Promise<ServerEntry[]> {
+    const client = this.client;
+    if (!client) return [];
+    try {
+      const result = await client.query<{ application: string; address: string | null; leader: boolean }>(SERVERS_SQL, [...ELECTION_LOCK]);
+      const timestamp = Math.floor(Date.now() / 1000);
+      return result.rows.flatMap((row) => {
+        const parts = /^checkbridge election (\S+) (\d+)$/.exec(row.application);
+        return parts ? [{ id: `${parts[1]}:${parts[2]}`, address: row.address, tasks: row.leader ? [...TASKS] : [], timestamp }] : [];
+      });
+    } catch {
+      // The connection failed under the question: the election loop reports it.
+      return [];
+    }
   }
 
   /** The backend pid of the connection (for tests and diagnostics), or null when not connected. */
@@ -112,7 +137,7 @@ export class PostgresElector implements Leadership {
     const { identity } = this.options;
     const client = new pg.Client({
       ...this.options.connection,
-      application_name: `checkbridge election ${identity.name} ${identity.pid}`.slice(0, 63),
+      application_name: `${APPLICATION} ${identity.name} ${identity.pid}`.slice(0, 63),
       keepAlive: true,
       keepAliveInitialDelayMillis: 1000,
       query_timeout: this.pingTimeoutMs,

@@ -78,6 +78,12 @@ test('two servers on one database: only the elected one schedules, monitors and 
   assert.match(await output(a, 'server-a', 'via-a'), /^Last check execution was \d+ seconds ago$/, 'the elected server monitors TTLs');
   assert.equal(await output(b, 'server-b', 'via-b'), 'taken by b', 'the server not elected does not');
   assert.ok(backend.entities.includes('server-a'), 'the elected server bridges its events');
+  // /info lists both servers, from either, and which holds the tasks (legacy's server registry).
+  const TASKS = ['check_request_publisher', 'client_monitor', 'check_result_monitor'];
+  const registry = async (instance: Instance) => ((await getJson(`${instance.api}/info`)).body.servers as { id: string; tasks: string[] }[]).map((s) => [s.id, s.tasks]);
+  const both = [[`server-a:${a.daemon.proc.pid}`, TASKS], [`server-b:${b.daemon.proc.pid}`, []]];
+  assert.deepEqual(await registry(a), both);
+  assert.deepEqual(await registry(b), both);
   assert.ok(!backend.entities.includes('server-b'), 'the server not elected sends nothing');
 
   await a.daemon.stop('SIGKILL');
@@ -97,5 +103,6 @@ test('two servers on one database: only the elected one schedules, monitors and 
   assert.ok(lastA < bRuns[0]!.at && killedAt <= bRuns[0]!.at + 1000, `a last ran at ${lastA}, b first at ${bRuns[0]!.at}, a killed at ${killedAt}`);
   assert.match(await eventually(() => output(b, 'server-b', 'via-b'), (o) => o.startsWith('Last check'), 15_000), /^Last check execution was \d+ seconds ago$/, 'b monitors once elected');
   assert.ok((await eventually(async () => backend.entities, (e) => e.includes('server-b'), 15_000)).includes('server-b'), 'b bridges once elected');
+  assert.deepEqual(await eventually(() => registry(b), (r) => r.length === 1), [[`server-b:${b.daemon.proc.pid}`, TASKS]], 'a is gone from the registry');
   assert.ok(all.findIndex((r) => r.server === 'server-b') > all.map((r) => r.server).lastIndexOf('server-a'), 'in the file too');
 });

@@ -36,6 +36,8 @@ export interface LegacyApiDeps {
   readonly bridge?: BridgeView | null;
   /** The transport's state and queue figures for /info and /health; the in-process bus when absent. */
   readonly transport?: () => Promise<TransportInfo>;
+  /** `/info` `servers`: the servers sharing the store and the tasks each holds (reference §10.13); none for a server alone. */
+  readonly servers?: () => Promise<readonly unknown[]>;
 }
 
 /**
@@ -114,7 +116,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   });
 
   const transport = deps.transport ?? (async (): Promise<TransportInfo> => ({ name: 'in-process', connected: true }));
-  route('GET', '/info', async () => ({ sensu: { version: '1.9.0' }, transport: await transport(), redis: { connected: true }, servers: [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
+  route('GET', '/info', async () => ({ sensu: { version: '1.9.0' }, transport: await transport(), redis: { connected: true }, servers: (await deps.servers?.()) ?? [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
   route('GET', '/bridge', (_req, reply) => bridgeSummary(deps.bridge ?? null, deps.now()) ?? reply.code(404).send());
   route('GET', '/bridge/dead_letters', (req, reply) =>
     sendList(req, reply, (deps.bridge?.outbox.deadLetters() ?? []).map((d) => ({ seq: d.seq, namespace: d.namespace, entity: d.entity, check: d.check, status: d.status, message: d.message, failed_at: d.failedAt, event: JSON.parse(d.body) }))),
