@@ -140,3 +140,39 @@ test('roundrobin subscriptions deliver each request to exactly one consumer, in 
   await tick();
   assert.deepEqual(got.sort(), ['a', 'a', 'b', 'b', 'web-a', 'web-b']);
 });
+
+test('scheduling follows the election: kept settings but nothing published while not elected; a pause also drops splayed requests already armed', async () => {
+  const clients = ['switch-1', 'switch-2', 'switch-3'].map((name, i) => ({ name, type: 'switch', port: i + 1 }));
+  const config = {
+    checks: {
+      disk: { command: 'df', interval: 60, subscribers: ['web'] },
+      ping: { command: 'ping -p :::port:::', interval: 60, subscribers: ['proxies'], proxy_requests: { client_attributes: { type: 'switch' }, splay: true } },
+    },
+  };
+  const { clock, received, server } = await serverWith(config, clients);
+  server.pauseScheduling();
+  assert.deepEqual(server.scheduledChecks(), []);
+  server.apply(settingsOf(config)); // a reload while not elected
+  clock.advanceBy(180_000);
+  await tick();
+  assert.equal(received.length, 0, 'not elected: nothing published');
+
+  server.resumeScheduling();
+  assert.deepEqual(server.scheduledChecks().sort(), ['disk', 'ping']);
+  // Elected: runs until the first proxy wave starts (its other requests are splayed 18 s and 36 s later).
+  while (!received.some((r) => r.subscription === 'proxies')) {
+    clock.advanceBy(1000);
+    await tick();
+  }
+  assert.equal(received.filter((r) => r.subscription === 'proxies').length, 1);
+  server.pauseScheduling();
+  const published = received.length;
+  clock.advanceBy(180_000);
+  await tick();
+  assert.equal(received.length, published, 'demoted: nothing more, not even the rest of the splayed wave');
+
+  server.resumeScheduling();
+  clock.advanceBy(120_000);
+  await tick();
+  assert.ok(received.filter((r) => r.subscription === 'web').length >= 2 && received.filter((r) => r.subscription === 'proxies').length >= 4, 'elected again: both checks again');
+});
