@@ -33,6 +33,7 @@ export class ServerRole {
   private readonly log: Logger;
   private settings: Settings | null = null;
   private readonly scheduled = new Map<string, string>();
+  private paused = false;
 
   constructor(private readonly deps: ServerRoleDeps) {
     this.log = deps.logger.child({ component: 'server' });
@@ -42,6 +43,7 @@ export class ServerRole {
   /** Starts added checks, reschedules changed ones, stops removed ones; the others keep their timers. */
   apply(settings: Settings): void {
     this.settings = settings;
+    if (this.paused) return;
     const wanted = new Map<string, string>();
     for (const check of Object.values(settings.checks)) {
       if (check.standalone || check.publish === false) continue;
@@ -82,6 +84,19 @@ export class ServerRole {
     this.scheduler.stop();
   }
 
+  /** Legacy `pause` while the broker is away: the schedule's timers are cancelled, not fired into a dead transport. */
+  pause(): void {
+    this.paused = true;
+    this.scheduler.stop();
+    this.scheduled.clear();
+  }
+
+  /** Legacy `resume`: the schedule again, on the checks' own phase. */
+  resume(): void {
+    this.paused = false;
+    if (this.settings) this.apply(this.settings);
+  }
+
   private fire(name: string, at: number): void {
     const settings = this.settings;
     const check = settings?.checks[name];
@@ -117,6 +132,8 @@ export class ServerRole {
   }
 
   private publish(subscribers: readonly string[], request: CheckRequest): void {
+    // A proxy request's delayed send that outlived a pause goes with the paused schedule.
+    if (this.paused && request.api_requested === undefined) return;
     for (const subscription of subscribers) {
       this.log.debug({ check: request.name, subscription, issued: request.issued }, 'publishing check request');
       this.deps.transport.publish(subscription, request);

@@ -50,8 +50,15 @@ export interface WireTransport extends Transport {
    */
   route(pipe: string, funnel: string): void;
   stats(funnel: string): Promise<QueueStats>;
+  /**
+   * Legacy unsubscribe on the way out (reference §2.4): the broker stops delivering to us at once; what we hold is
+   * settled within `graceMs`, the rest returned to its queue. Publishing goes on until `close`.
+   */
+  stopConsuming(graceMs: number): Promise<void>;
   /** Runs after every (re)connection, once subscriptions and consumers are back. */
   onConnected(listener: () => void): void;
+  /** Runs when a connection that had been reported connected is lost. */
+  onDisconnected(listener: () => void): void;
   /** Starts connecting; the process keeps running while the broker is away. */
   start(): void;
 }

@@ -22,7 +22,13 @@ async function publisher(url: string) {
 test('broker killed and restarted under load: acknowledged results kept, none twice, clients reconnect on the legacy rhythm and every result they buffered lands once, even before a server is back', { timeout: 180_000 }, async (t) => {
   const rabbit = await rabbitFor(t);
   if (!rabbit) return;
-  const server = await fleetServer(t, 'rabbitmq', { 'conf.d/s.json': { rabbitmq: rabbit.url } }, {}, ['--log-level', 'trace']);
+  const server = await fleetServer(
+    t,
+    'rabbitmq',
+    { 'conf.d/s.json': { rabbitmq: rabbit.url, checkbridge: { monitor_interval: 1 }, checks: { ping: { command: 'true', subscribers: ['nowhere'], interval: 1 } } } },
+    {},
+    ['--log-level', 'trace'],
+  );
   const client = await fleetClient(t, 'rabbitmq', {
     'conf.d/c.json': { rabbitmq: rabbit.url, client: { name: 'c1', address: '127.0.0.1', subscriptions: [] }, checkbridge: { keepalive_interval: 1 }, checks: { tick: { command: 'echo tick', standalone: true, interval: 1 } } },
   });
@@ -61,7 +67,14 @@ test('broker killed and restarted under load: acknowledged results kept, none tw
   const flushedEarly = await client.daemon.waitFor((l) => l.msg === 'published buffered results', 10_000, clientMark);
   assert.ok(Number(flushedEarly.published) >= buffered.length);
   server.daemon.proc.kill('SIGCONT');
-  await back(server.daemon, serverMark);
+  const serverBack = await back(server.daemon, serverMark);
+
+  // As a legacy server pauses (reference §2.7): nothing scheduled or monitored into the dead broker, then it all resumes.
+  const away = server.daemon.logs.slice(serverMark, server.daemon.logs.indexOf(serverBack));
+  assert.ok(away.some((l) => l.msg === 'transport is not connected: check requests and monitors paused until it is'));
+  assert.deepEqual(away.filter((l) => l.msg === 'transport is not connected: check request not published'), [], 'check requests published into the dead broker');
+  assert.deepEqual(away.filter((l) => l.msg === 'transport is not connected: buffering results until it is'), [], 'monitor results made while the broker was away');
+  await server.daemon.waitFor((l) => l.msg === 'publishing check request' && l.check === 'ping', 10_000, server.daemon.logs.indexOf(serverBack));
 
   // Phase B, after the restart: every one of these arrives.
   const second = await publisher(rabbit.url);

@@ -10,6 +10,7 @@ export class ChannelAcks {
   private readonly pending = new Map<number, ConsumeMessage>();
   private readonly settled = new Set<number>();
   private scheduled = false;
+  private drained: (() => void)[] = [];
 
   constructor(private readonly channel: Channel) {}
 
@@ -27,12 +28,36 @@ export class ChannelAcks {
     setImmediate(() => this.flush());
   }
 
+  /** Resolves once every delivery is settled, or after `ms`; true when settled. */
+  settledWithin(ms: number): Promise<boolean> {
+    if (this.pending.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.drained.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  /** After basic.recover: the broker took them all back, so late acknowledgements of them are not sent. */
+  forget(): void {
+    this.pending.clear();
+    this.settled.clear();
+    this.notifyDrained();
+  }
+
   /** Back to the queue at once, before any later `multiple` ack could cover it. */
   requeue(message: ConsumeMessage): void {
     const tag = message.fields.deliveryTag;
     if (!this.pending.delete(tag)) return;
     this.settled.delete(tag);
     quietly(() => this.channel.nack(message, false, true));
+    this.notifyDrained();
+  }
+
+  private notifyDrained(): void {
+    if (this.pending.size === 0) for (const resolve of this.drained.splice(0)) resolve();
   }
 
   private flush(): void {
@@ -53,6 +78,7 @@ export class ChannelAcks {
       quietly(() => this.channel.ack(message, false));
     }
     this.settled.clear();
+    this.notifyDrained();
   }
 }
 

@@ -46,6 +46,7 @@ export class RabbitTransport implements WireTransport {
   /** Queues kept bound to a direct exchange without a consumer of ours: funnel → pipe. */
   private readonly routes = new Map<string, string>();
   private readonly listeners: (() => void)[] = [];
+  private readonly lossListeners: (() => void)[] = [];
   private readonly rhythm = new ReconnectRhythm();
   private readonly order: FailoverOrder<RabbitEndpoint>;
   private session: Session | null = null;
@@ -75,6 +76,10 @@ export class RabbitTransport implements WireTransport {
 
   onConnected(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  onDisconnected(listener: () => void): void {
+    this.lossListeners.push(listener);
   }
 
   /** A check request: fanout to the subscription, or direct for `roundrobin:`/`direct:` (reference §2.5 rows 3-5). */
@@ -148,6 +153,28 @@ export class RabbitTransport implements WireTransport {
     // Legacy `stats`: a non-passive declare with the legacy flags, which creates the queue if absent (reference §2.8).
     const reply = await session.main.assertQueue(funnel, QUEUE_FLAGS);
     return { messages: reply.messageCount, consumers: reply.consumerCount };
+  }
+
+  async stopConsuming(graceMs: number): Promise<void> {
+    // Nothing is consumed again, not even after a reconnection.
+    this.funnels.clear();
+    const session = this.session;
+    if (!session) return;
+    // Behind any declaration under way, so that no consumer starts after its cancel.
+    await new Promise<void>((resolve) =>
+      this.enqueue(session, async () => {
+        try {
+          const tags = [...session.consumers.values()].filter((tag) => tag !== '');
+          session.consumers.clear();
+          await Promise.all(tags.map((tag) => session.main.cancel(tag)));
+        } finally {
+          resolve();
+        }
+      }),
+    );
+    if (await session.acks.settledWithin(graceMs)) return;
+    await session.main.recover().catch(() => undefined);
+    session.acks.forget();
   }
 
   async close(): Promise<void> {
@@ -291,11 +318,13 @@ export class RabbitTransport implements WireTransport {
   private lost(session: Session, reason: string, error?: Error): void {
     if (this.closed || this.session !== session) return;
     this.log.warn({ reason, ...(error ? { error: error.message } : {}) }, 'transport connection lost');
+    const wasReady = this.ready;
     this.session = null;
     this.ready = false;
     this.generation++;
     void closeQuietly(session);
     this.retry();
+    if (wasReady) for (const listener of this.lossListeners) listener();
   }
 
   private retry(): void {

@@ -30,6 +30,7 @@ export class RedisTransport implements WireTransport {
   private readonly readers = new Map<string, ListReader>();
   private readonly channels = new Map<string, (body: Buffer) => void>();
   private readonly listeners: (() => void)[] = [];
+  private readonly lossListeners: (() => void)[] = [];
   private wasConnected = false;
   private everConnected = false;
   private closed = false;
@@ -52,6 +53,10 @@ export class RedisTransport implements WireTransport {
 
   onConnected(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  onDisconnected(listener: () => void): void {
+    this.lossListeners.push(listener);
   }
 
   publish(subscription: string, request: CheckRequest): void {
@@ -109,6 +114,15 @@ export class RedisTransport implements WireTransport {
     return { messages: await this.command.llen(this.listKey(funnel)), consumers: 0 };
   }
 
+  /** No acknowledgement on this wire: the readers stop, and what they popped is still handled. */
+  async stopConsuming(): Promise<void> {
+    for (const key of [...this.readers.keys()]) this.stopReading(key);
+    const channels = [...this.channels.keys()];
+    this.channels.clear();
+    // Not while away: the command would wait for the reconnection.
+    if (channels.length > 0 && this.pubsub.status === 'ready') await this.pubsub.unsubscribe(...channels).catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     // A reader sits in BLPOP 0, which a QUIT would queue behind for ever: readers are dropped, the others quit.
@@ -147,6 +161,7 @@ export class RedisTransport implements WireTransport {
       if (!this.wasConnected || this.closed) return;
       this.wasConnected = false;
       this.log.warn({ connection: role }, 'transport connection lost');
+      for (const listener of this.lossListeners) listener();
     });
     connection.on('ready', () => {
       if (this.wasConnected || !this.connected()) return;
