@@ -212,6 +212,7 @@ export function registerRun(program: Command): void {
           logger.warn('transport is not connected: check requests and monitors paused until it is');
         });
         wire.onConnected(() => {
+          if (stopping) return;
           server.resume();
           if (monitors) startMonitors();
         });

@@ -156,18 +156,19 @@ export class RabbitTransport implements WireTransport {
   }
 
   async stopConsuming(graceMs: number): Promise<void> {
-    // Nothing is consumed again, not even after a reconnection.
-    this.funnels.clear();
     const session = this.session;
-    if (!session) return;
+    if (!session) return this.funnels.clear();
     // Behind any declaration under way, so that no consumer starts after its cancel.
     await new Promise<void>((resolve) =>
       this.enqueue(session, async () => {
         try {
           const tags = [...session.consumers.values()].filter((tag) => tag !== '');
           session.consumers.clear();
+          // Deliveries before the cancel-ok still reach their handlers.
           await Promise.all(tags.map((tag) => session.main.cancel(tag)));
         } finally {
+          // Nothing is consumed again, not even after a reconnection.
+          this.funnels.clear();
           resolve();
         }
       }),
