@@ -74,6 +74,8 @@ export async function runClient(positional: string[], flags: ClientFlags): Promi
     logger.info({ signal }, 'stopping');
     await watcher?.close();
     clearInterval(keepalives);
+    // No more check requests while stopping (legacy unsubscribes on the way out, reference §2.4).
+    await Promise.race([transport.stopConsuming(1000), new Promise((r) => setTimeout(r, 2000).unref())]);
     // Reference §10.11: deregistration is a result published on the way out.
     if (current.client.deregister === true && signal !== 'start-up failure') {
       const now = Math.floor(Date.now() / 1000);

@@ -132,10 +132,11 @@ export function registerRun(program: Command): void {
       const intake = new StoreIntake(store, () => current, systemClock, logger);
       const wire = isWire(transport) ? transport : null;
       const runsClient = role === 'both';
-      // Over a broker the client role's results and keepalives travel through it, and so do the monitors' results (reference §2.5).
+      // Over a broker the client role's results and keepalives travel through it (reference §2.5).
       const fleetClient = wire && runsClient ? wireClient(wire, () => current, logger) : null;
       const clientIntake = fleetClient?.results ?? intake;
-      const monitorIntake = wire ? new WireResults(wire, logger) : intake;
+      // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too (reference §2.5).
+      const serverResults = wire ? new WireResults(wire, logger) : intake;
       const assets = daemonAssets(stateDir, () => current, logger);
       // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
       const secrets = new SecretsResolver({ store: store.v2, logger, onOutage: (change) => void intake.submit(outageResult(String(current.client.name), change, Date.now())) });
@@ -170,6 +171,8 @@ export function registerRun(program: Command): void {
       }, 1000);
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger, scheduling: dsn === null });
+      // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
+      if (wire) server.pause();
       const client = new ClientRole({ clock: systemClock, transport, intake: clientIntake, run, logger, assets: assets.legacy, secrets: secrets.in(() => namespace()) });
       // The client role's keepalive: its settings redacted, with version and timestamp (reference §10.9).
       const register = (s: Settings) => {
@@ -195,7 +198,29 @@ export function registerRun(program: Command): void {
         server.apply(s);
       };
       apply(settings);
+      const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
+      let monitors: NodeJS.Timeout | undefined;
+      let stopping = false;
+      // The first pass one interval after start-up or a reconnection, when clients have had the time to send keepalives.
+      const startMonitors = () => {
+        clearInterval(monitors);
+        monitors = setInterval(() => {
+          if (wire && !wire.connected()) return;
+          void monitorKeepalives(store, current, serverResults, Date.now());
+          void monitorTtl(store, serverResults, Date.now());
+        }, (tuning.monitor_interval ?? 30) * 1000);
+      };
       if (wire) {
+        // Legacy pause and resume (reference §2.7): while the broker is away, no check requests and no monitor results.
+        wire.onDisconnected(() => {
+          server.pause();
+          logger.warn('transport is not connected: check requests and monitors paused until it is');
+        });
+        wire.onConnected(() => {
+          if (stopping) return;
+          server.resume();
+          if (monitors) startMonitors();
+        });
         consumeFleet({ transport: wire, store, settings: () => current, intake, logger, now: Date.now, onRegistration: (event) => handlers.handle(event) });
         wire.start();
       }
@@ -219,9 +244,6 @@ export function registerRun(program: Command): void {
       let httpSocket: ReturnType<typeof buildHttpSocket> | null = null;
       let watcher: ReturnType<typeof watchSettings> | null = null;
       let keepalives: NodeJS.Timeout | undefined;
-      let monitors: NodeJS.Timeout | undefined;
-      let stopping = false;
-      const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
       // The once-per-cluster work: subscription-check scheduling, the keepalive and TTL monitors, bridge sending.
       leadership.start((leader) => {
         if (stopping) return;
@@ -235,10 +257,7 @@ export function registerRun(program: Command): void {
         }
         server.resumeScheduling();
         sender?.start();
-        monitors ??= setInterval(() => {
-          void monitorKeepalives(store, current, monitorIntake, Date.now());
-          void monitorTtl(store, monitorIntake, Date.now());
-        }, (tuning.monitor_interval ?? 30) * 1000);
+        startMonitors();
       });
       // Reference §10.11: a client that asks to deregister says so once, on the way out.
       const deregister = (s: Settings) => {
@@ -253,6 +272,8 @@ export function registerRun(program: Command): void {
         // First, so that no reload restarts what is being stopped.
         await watcher?.close();
         server.stop();
+        // The broker stops delivering to us at once, so another server takes over what we would have held (reference §2.4).
+        if (wire) await within(wire.stopConsuming(SETTLE_MS), SETTLE_MS + 1000);
         if (runsClient && current.client.deregister === true && signal !== 'start-up failure') await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
         clearInterval(keepalives);
         clearInterval(monitors);
@@ -304,7 +325,7 @@ export function registerRun(program: Command): void {
         if (socket) warnIfInsecure(logger, 'client socket', socket.tcp, false);
         const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number; tls?: unknown };
         const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
-        api = buildLegacyApi({ https: apiHttps, store, settings: () => current, intake, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
+        api = buildLegacyApi({ https: apiHttps, store, settings: () => current, intake, results: serverResults, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
         const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
         await startHttpListener(api, 'legacy API', apiListen, apiHttps !== null, logger);
 

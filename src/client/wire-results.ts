@@ -26,6 +26,9 @@ export class WireResults implements ResultIntake {
     private readonly limit: () => number = () => DEFAULT_RESULT_BUFFER,
   ) {
     this.log = logger.child({ component: 'results' });
+    // Declared from here too (legacy flags, so wire-compatible): what is flushed before a server has declared
+    // `results` again after a broker restart waits in it rather than being dropped as unroutable (reference §2.3).
+    transport.route('results', 'results');
     transport.onConnected(() => this.flush());
   }
 

@@ -38,6 +38,8 @@ export class ServerRole {
   private scheduling: boolean;
   // Counts pauses: a splayed request armed before a pause is never sent after it, even once scheduling resumes.
   private term = 0;
+  /** The broker is away (legacy `pause`): nothing is armed until it is back. */
+  private paused = false;
 
   constructor(private readonly deps: ServerRoleDeps) {
     this.log = deps.logger.child({ component: 'server' });
@@ -48,8 +50,8 @@ export class ServerRole {
   /** Starts added checks, reschedules changed ones, stops removed ones; the others keep their timers. */
   apply(settings: Settings): void {
     this.settings = settings;
-    // Not elected: the settings are kept for when scheduling resumes, nothing is armed.
-    if (!this.scheduling) return;
+    // Not elected, or the broker is away: the settings are kept for when scheduling resumes, nothing is armed.
+    if (!this.scheduling || this.paused) return;
     const wanted = new Map<string, string>();
     for (const check of Object.values(settings.checks)) {
       if (check.standalone || check.publish === false) continue;
@@ -105,6 +107,20 @@ export class ServerRole {
     this.pauseScheduling();
   }
 
+  /** Legacy `pause` while the broker is away: the schedule's timers are cancelled, not fired into a dead transport. */
+  pause(): void {
+    this.paused = true;
+    this.term++;
+    this.scheduler.stop();
+    this.scheduled.clear();
+  }
+
+  /** Legacy `resume`: the schedule again, on the checks' own phase. */
+  resume(): void {
+    this.paused = false;
+    if (this.settings) this.apply(this.settings);
+  }
+
   private fire(name: string, at: number): void {
     const settings = this.settings;
     const check = settings?.checks[name];
@@ -146,6 +162,8 @@ export class ServerRole {
   }
 
   private publish(subscribers: readonly string[], request: CheckRequest): void {
+    // A proxy request's delayed send that outlived a pause goes with the paused schedule.
+    if (this.paused && request.api_requested === undefined) return;
     for (const subscription of subscribers) {
       this.log.debug({ check: request.name, subscription, issued: request.issued }, 'publishing check request');
       this.deps.transport.publish(subscription, request);

@@ -44,9 +44,21 @@ export interface WireTransport extends Transport {
   send(type: PipeType, pipe: string, body: string, options?: Record<string, unknown>): boolean;
   /** Server intake: the direct pipe `pipe` read through `funnel`, each delivery acknowledged by the handler. */
   consume(pipe: string, funnel: string, handler: (delivery: WireDelivery) => void): void;
+  /**
+   * Keeps `funnel` declared and bound to the direct `pipe` on every (re)connection, before the listeners run, without
+   * consuming it: what is published to `pipe` then waits there until a server reads it (lists persist in Redis).
+   */
+  route(pipe: string, funnel: string): void;
   stats(funnel: string): Promise<QueueStats>;
+  /**
+   * Legacy unsubscribe on the way out (reference §2.4): the broker stops delivering to us at once; what we hold is
+   * settled within `graceMs`, the rest returned to its queue. Publishing goes on until `close`.
+   */
+  stopConsuming(graceMs: number): Promise<void>;
   /** Runs after every (re)connection, once subscriptions and consumers are back. */
   onConnected(listener: () => void): void;
+  /** Runs when a connection that had been reported connected is lost. */
+  onDisconnected(listener: () => void): void;
   /** Starts connecting; the process keeps running while the broker is away. */
   start(): void;
 }

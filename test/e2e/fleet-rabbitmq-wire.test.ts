@@ -2,9 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import amqp from 'amqplib';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { rabbitFor } from '../servers/rabbitmq.js';
 import { fleetServer, fleetClient } from '../helpers/fleet.js';
-import { getJson, eventually } from '../helpers/instance.js';
+import { getJson, postJson, eventually } from '../helpers/instance.js';
 
 const EXCHANGE = { durable: false, autoDelete: false, internal: false };
 const QUEUE = { durable: false, autoDelete: true, exclusive: false };
@@ -180,4 +183,51 @@ test('malformed and hostile messages straight into results and keepalives: logge
   for (const name of ['results', 'keepalives']) assert.deepEqual(queues.find(([n]) => n === name)?.slice(1), ['0', '0'], name);
   const names = (await getJson(`${server.api}/clients`)).body.map((c: { name: string }) => c.name).sort();
   assert.deepEqual(names, ['good', 'k-good']);
+});
+
+test('a server over a broker: API results go through `results` as legacy publishes them; a stopping server cancels its consumers at once', { timeout: 120_000 }, async (t) => {
+  const rabbit = await rabbitFor(t);
+  if (!rabbit) return;
+  const marks = mkdtempSync(join(tmpdir(), 'cb-stop-'));
+  t.after(() => rmSync(marks, { recursive: true, force: true }));
+  const started = join(marks, 'handler-started');
+  const server = await fleetServer(t, 'rabbitmq', { 'conf.d/s.json': { rabbitmq: rabbit.url, handlers: { slow: { type: 'pipe', command: `touch ${started}; sleep 15` } } } });
+  const legacy = await open(rabbit.url);
+  t.after(() => legacy.close());
+  const captured: amqp.ConsumeMessage[] = [];
+  const { queue } = await legacy.channel.assertQueue('', { exclusive: true, autoDelete: true });
+  await legacy.channel.bindQueue(queue, 'results', '');
+  await legacy.channel.consume(queue, (m) => m && captured.push(m), { noAck: true });
+
+  // POST /results: published to `results` (reference §2.5 row 2, §5.4) as our API client (DECISIONS 11), then consumed like any result.
+  assert.equal((await postJson(`${server.api}/results`, { name: 'api_check', output: 'hello', status: 2, handlers: ['slow'] })).status, 202);
+  assert.ok((await eventually(async () => captured.length, (n) => n >= 1, 10_000)) >= 1, 'published to results');
+  const body = JSON.parse(captured[0]!.content.toString());
+  assert.equal(body.client, 'checkbridge-api');
+  assert.equal(body.check.name, 'api_check');
+  assert.equal(body.check.output, 'hello');
+  assert.equal(captured[0]!.properties.contentType, 'application/octet-stream');
+  const event = await eventually(() => getJson(`${server.api}/events/checkbridge-api/api_check`), (r) => r.status === 200, 10_000);
+  assert.equal(event.body.check.status, 2);
+
+  // Another consumer of `results` (a second server): it keeps the auto-delete queue, and shows who is served.
+  const other = await open(rabbit.url);
+  t.after(() => other.close());
+  await other.channel.assertQueue('results', QUEUE);
+  const seen: string[] = [];
+  await other.channel.consume('results', (m) => {
+    if (!m) return;
+    seen.push(JSON.parse(m.content.toString()).check.name);
+    other.channel.ack(m);
+  });
+  // The handler keeps the server's stop going for its grace; the consumers go at once.
+  assert.ok(await eventually(async () => existsSync(started), (ok) => ok, 10_000), 'the handler started');
+  const consumersOfResults = () => rows(rabbit.ctl, 'consumers', 'queue_name').filter(([q]) => q === 'results').length;
+  assert.equal(consumersOfResults(), 2);
+  server.daemon.proc.kill('SIGTERM');
+  assert.equal(await eventually(async () => consumersOfResults(), (n) => n === 1, 6000), 1, 'the stopping server still consumes results');
+  for (let i = 0; i < 5; i++) legacy.channel.publish('results', '', Buffer.from(JSON.stringify({ client: 'x', check: { name: `after-stop-${i}`, output: '', status: 0 } })), { contentType: 'application/octet-stream', deliveryMode: 1, priority: 0 });
+  const taken = await eventually(async () => seen.filter((n) => n.startsWith('after-stop-')).length, (n) => n === 5, 5000);
+  assert.equal(taken, 5, 'every result published during the stop went to the other server');
+  assert.ok(!server.daemon.logs.some((l) => l.msg === 'stopped'), 'the server was still stopping');
 });

@@ -30,6 +30,8 @@ export interface LegacyApiDeps {
   readonly requestCheck: (name: string, subscribers: string[] | undefined, apiRequested: Record<string, unknown>) => boolean;
   readonly settings: () => Settings;
   readonly intake: ResultIntake;
+  /** Where POST /results goes: the broker's `results` over a broker, as legacy publishes it (reference §2.5); the intake by default. */
+  readonly results?: ResultIntake;
   readonly logger: Logger;
   readonly now: () => number;
   /** The bridge's state for /info and /bridge; null when no bridge is configured. */
@@ -226,7 +228,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     const prepared = prepareResult(req.body, now);
     if (!prepared.ok) return refuse(reply, prepared.message);
     try {
-      await deps.intake.submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
+      await (deps.results ?? deps.intake).submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
     } catch (error) {
       if (error instanceof EntityLimitError) return reply.code(402).send({ error: error.message });
       throw error;

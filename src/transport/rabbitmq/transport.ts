@@ -4,6 +4,7 @@ import { isSharedQueue, type CheckRequest, type PipeType, type QueueStats, type 
 import { FailoverOrder, ReconnectRhythm } from '../reconnect.js';
 import type { RabbitEndpoint } from './settings.js';
 import { EXCHANGE_FLAGS, MESSAGE_PROPERTIES, QUEUE_FLAGS, exchangeFlags, isPredeclared } from './wire.js';
+import { ChannelAcks } from './acks.js';
 
 interface Binding {
   readonly type: PipeType;
@@ -14,7 +15,7 @@ interface Binding {
 interface Funnel {
   readonly ack: boolean;
   readonly bindings: Map<string, Binding>;
-  readonly handlers: Map<string, (message: ConsumeMessage, channel: Channel) => void>;
+  readonly handlers: Map<string, (message: ConsumeMessage, acks: ChannelAcks) => void>;
 }
 
 /** Two connections, one channel each (reference §2.2): primary subscribes, counts and sends keepalives; secondary sends the rest. */
@@ -24,6 +25,8 @@ interface Session {
   readonly secondary: ChannelModel;
   readonly main: Channel;
   readonly other: Channel;
+  /** The primary channel's acknowledgements: every consumer is on it. */
+  readonly acks: ChannelAcks;
   /** Exchange declarations per channel, each awaited before its first publish. */
   readonly declared: Map<string, Promise<unknown>>;
   readonly queues: Set<string>;
@@ -40,7 +43,10 @@ export class RabbitTransport implements WireTransport {
   readonly name = 'rabbitmq' as const;
   private readonly log: Logger;
   private readonly funnels = new Map<string, Funnel>();
+  /** Queues kept bound to a direct exchange without a consumer of ours: funnel → pipe. */
+  private readonly routes = new Map<string, string>();
   private readonly listeners: (() => void)[] = [];
+  private readonly lossListeners: (() => void)[] = [];
   private readonly rhythm = new ReconnectRhythm();
   private readonly order: FailoverOrder<RabbitEndpoint>;
   private session: Session | null = null;
@@ -70,6 +76,10 @@ export class RabbitTransport implements WireTransport {
 
   onConnected(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  onDisconnected(listener: () => void): void {
+    this.lossListeners.push(listener);
   }
 
   /** A check request: fanout to the subscription, or direct for `roundrobin:`/`direct:` (reference §2.5 rows 3-5). */
@@ -121,14 +131,20 @@ export class RabbitTransport implements WireTransport {
   }
 
   consume(pipe: string, funnel: string, handler: (delivery: WireDelivery) => void): void {
-    this.bind(funnel, true, { type: 'direct', pipe }, (message, channel) => {
+    this.bind(funnel, true, { type: 'direct', pipe }, (message, acks) => {
       handler({
         body: message.content,
         redelivered: message.fields.redelivered,
-        ack: () => settle(() => channel.ack(message)),
-        requeue: () => settle(() => channel.nack(message, false, true)),
+        ack: () => acks.ack(message),
+        requeue: () => acks.requeue(message),
       });
     });
+  }
+
+  route(pipe: string, funnel: string): void {
+    if (this.routes.get(funnel) === pipe) return;
+    this.routes.set(funnel, pipe);
+    if (this.session) this.declareRoute(this.session, funnel, pipe);
   }
 
   async stats(funnel: string): Promise<QueueStats> {
@@ -137,6 +153,29 @@ export class RabbitTransport implements WireTransport {
     // Legacy `stats`: a non-passive declare with the legacy flags, which creates the queue if absent (reference §2.8).
     const reply = await session.main.assertQueue(funnel, QUEUE_FLAGS);
     return { messages: reply.messageCount, consumers: reply.consumerCount };
+  }
+
+  async stopConsuming(graceMs: number): Promise<void> {
+    const session = this.session;
+    if (!session) return this.funnels.clear();
+    // Behind any declaration under way, so that no consumer starts after its cancel.
+    await new Promise<void>((resolve) =>
+      this.enqueue(session, async () => {
+        try {
+          const tags = [...session.consumers.values()].filter((tag) => tag !== '');
+          session.consumers.clear();
+          // Deliveries before the cancel-ok still reach their handlers.
+          await Promise.all(tags.map((tag) => session.main.cancel(tag)));
+        } finally {
+          // Nothing is consumed again, not even after a reconnection.
+          this.funnels.clear();
+          resolve();
+        }
+      }),
+    );
+    if (await session.acks.settledWithin(graceMs)) return;
+    await session.main.recover().catch(() => undefined);
+    session.acks.forget();
   }
 
   async close(): Promise<void> {
@@ -149,7 +188,7 @@ export class RabbitTransport implements WireTransport {
     if (session) await closeQuietly(session);
   }
 
-  private bind(name: string, ack: boolean, binding: Binding, handler: (message: ConsumeMessage, channel: Channel) => void): void {
+  private bind(name: string, ack: boolean, binding: Binding, handler: (message: ConsumeMessage, acks: ChannelAcks) => void): void {
     let funnel = this.funnels.get(name);
     if (!funnel) {
       funnel = { ack, bindings: new Map(), handlers: new Map() };
@@ -201,11 +240,24 @@ export class RabbitTransport implements WireTransport {
         // null: the broker cancelled the consumer (the queue was deleted); a reconnect declares it again.
         if (!message) return this.lost(session, 'rabbitmq consumer cancelled');
         const handler = this.funnels.get(name)?.handlers.get(message.fields.exchange);
-        if (handler) handler(message, session.main);
-        else if (funnel.ack) settle(() => session.main.ack(message));
+        if (funnel.ack) session.acks.delivered(message);
+        if (handler) handler(message, session.acks);
+        else if (funnel.ack) session.acks.ack(message);
       };
       const { consumerTag } = await session.main.consume(name, dispatch, { noAck: !funnel.ack, exclusive: false });
       session.consumers.set(name, consumerTag);
+    });
+  }
+
+  /** The queue with the legacy flags, so that a legacy server's own declaration of it agrees (reference §2.4, §2.8). */
+  private declareRoute(session: Session, funnel: string, pipe: string): void {
+    this.enqueue(session, async () => {
+      if (!session.queues.has(funnel)) {
+        await session.main.assertQueue(funnel, QUEUE_FLAGS);
+        session.queues.add(funnel);
+      }
+      await session.main.assertExchange(pipe, 'direct', EXCHANGE_FLAGS);
+      await session.main.bindQueue(funnel, pipe, '');
     });
   }
 
@@ -234,7 +286,7 @@ export class RabbitTransport implements WireTransport {
       await main.prefetch(endpoint.prefetch, false);
       await other.prefetch(endpoint.prefetch, false);
       if (this.generation !== generation) throw new Error('superseded');
-      const session: Session = { generation, primary, secondary, main, other, declared: new Map(), queues: new Set(), consumers: new Map(), chain: Promise.resolve() };
+      const session: Session = { generation, primary, secondary, main, other, acks: new ChannelAcks(main), declared: new Map(), queues: new Set(), consumers: new Map(), chain: Promise.resolve() };
       this.session = session;
       for (const connection of [primary, secondary]) {
         connection.on('error', (error: Error) => this.log.warn({ error: error.message }, 'transport connection error'));
@@ -245,6 +297,7 @@ export class RabbitTransport implements WireTransport {
         channel.on('close', () => this.lost(session, 'rabbitmq channel closed'));
       }
       for (const name of this.funnels.keys()) this.declare(session, name, [...this.funnels.get(name)!.bindings.values()]);
+      for (const [funnel, pipe] of this.routes) this.declareRoute(session, funnel, pipe);
       await session.chain;
       if (this.session !== session) return;
       clearTimeout(limit);
@@ -266,11 +319,13 @@ export class RabbitTransport implements WireTransport {
   private lost(session: Session, reason: string, error?: Error): void {
     if (this.closed || this.session !== session) return;
     this.log.warn({ reason, ...(error ? { error: error.message } : {}) }, 'transport connection lost');
+    const wasReady = this.ready;
     this.session = null;
     this.ready = false;
     this.generation++;
     void closeQuietly(session);
     this.retry();
+    if (wasReady) for (const listener of this.lossListeners) listener();
   }
 
   private retry(): void {
@@ -281,14 +336,6 @@ export class RabbitTransport implements WireTransport {
     const delay = this.rhythm.next();
     this.log.info({ in_seconds: delay / 1000 }, 'reconnecting to transport');
     this.timer = setTimeout(() => void this.connect(), delay);
-  }
-}
-
-function settle(operation: () => void): void {
-  try {
-    operation();
-  } catch {
-    // The channel is gone: the broker requeues what we had not acknowledged.
   }
 }
 

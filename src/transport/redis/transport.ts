@@ -17,7 +17,9 @@ interface ListReader {
 // The legacy monitor reconnects every 3 s (reference §3).
 const RECONNECT_MS = 3000;
 // Results popped but not yet committed, per list: Redis has no acknowledgement, so this bounds what a crash loses.
-const MAX_IN_FLIGHT = 256;
+const MAX_IN_FLIGHT = 512;
+// Taken per round trip: half the bound, so the next pop overlaps the previous group's commit.
+const POP_COUNT = MAX_IN_FLIGHT / 2;
 
 /** The legacy Redis transport: lists `transport:<db>:list:<pipe>` (RPUSH/BLPOP) and channels `transport:<db>:channel:<pipe>`. */
 export class RedisTransport implements WireTransport {
@@ -28,6 +30,7 @@ export class RedisTransport implements WireTransport {
   private readonly readers = new Map<string, ListReader>();
   private readonly channels = new Map<string, (body: Buffer) => void>();
   private readonly listeners: (() => void)[] = [];
+  private readonly lossListeners: (() => void)[] = [];
   private wasConnected = false;
   private everConnected = false;
   private closed = false;
@@ -50,6 +53,10 @@ export class RedisTransport implements WireTransport {
 
   onConnected(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  onDisconnected(listener: () => void): void {
+    this.lossListeners.push(listener);
   }
 
   publish(subscription: string, request: CheckRequest): void {
@@ -98,10 +105,22 @@ export class RedisTransport implements WireTransport {
     this.read(this.listKey(pipe), handler);
   }
 
+  /** A list keeps what is pushed to it whoever reads it: nothing to declare. */
+  route(): void {}
+
   /** Deliberately not legacy's QUIRK (LLEN on the bare name, always 0): the real list length; Redis counts no consumers. */
   async stats(funnel: string): Promise<QueueStats> {
     if (!this.connected()) return { messages: null, consumers: null };
     return { messages: await this.command.llen(this.listKey(funnel)), consumers: 0 };
+  }
+
+  /** No acknowledgement on this wire: the readers stop, and what they popped is still handled. */
+  async stopConsuming(): Promise<void> {
+    for (const key of [...this.readers.keys()]) this.stopReading(key);
+    const channels = [...this.channels.keys()];
+    this.channels.clear();
+    // Not while away: the command would wait for the reconnection.
+    if (channels.length > 0 && this.pubsub.status === 'ready') await this.pubsub.unsubscribe(...channels).catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -142,6 +161,7 @@ export class RedisTransport implements WireTransport {
       if (!this.wasConnected || this.closed) return;
       this.wasConnected = false;
       this.log.warn({ connection: role }, 'transport connection lost');
+      for (const listener of this.lossListeners) listener();
     });
     connection.on('ready', () => {
       if (this.wasConnected || !this.connected()) return;
@@ -190,27 +210,30 @@ export class RedisTransport implements WireTransport {
     reader.connection.disconnect();
   }
 
-  /** BLPOP, then what else is waiting without blocking, never more than MAX_IN_FLIGHT unsettled. */
+  /** BLPOP, then up to POP_COUNT more without blocking (FIFO, as legacy's BLPOP), never more than MAX_IN_FLIGHT unsettled. */
   private async pump(reader: ListReader): Promise<void> {
     while (!reader.stopped && !this.closed) {
-      if (reader.inFlight >= MAX_IN_FLIGHT) {
+      if (MAX_IN_FLIGHT - reader.inFlight < POP_COUNT) {
         await new Promise<void>((resolve) => (reader.wake = resolve));
         reader.wake = null;
         continue;
       }
       try {
-        const popped = await reader.connection.blpopBuffer(reader.key, 0);
-        if (!popped || reader.stopped) continue;
-        reader.handle(reader.deliver(popped[1]));
-        const room = MAX_IN_FLIGHT - reader.inFlight;
-        if (room <= 0 || !this.lpopCount) continue;
-        const more = (await reader.connection.lpopBuffer(reader.key, room).catch((error: Error) => {
+        // Sent together, one round trip: the LPOP runs once the BLPOP has its first message.
+        const first = reader.connection.blpopBuffer(reader.key, 0);
+        const rest = this.lpopCount ? (reader.connection.lpopBuffer(reader.key, POP_COUNT - 1) as unknown as Promise<Buffer[] | null>) : null;
+        const more = rest?.catch((error: Error) => {
           // LPOP with a count needs Redis 6.2; older servers get one BLPOP per message, as legacy does.
           if (!/wrong number of arguments|syntax error/i.test(error.message)) throw error;
           this.lpopCount = false;
           return null;
-        })) as unknown as Buffer[] | null;
-        for (const body of more ?? []) reader.handle(reader.deliver(body));
+        });
+        // Awaited below unless the BLPOP fails first: then its failure is the one reported.
+        void more?.catch(() => undefined);
+        const popped = await first;
+        if (!popped || reader.stopped) continue;
+        reader.handle(reader.deliver(popped[1]));
+        for (const body of (await more) ?? []) reader.handle(reader.deliver(body));
       } catch (error) {
         if (reader.stopped || this.closed) return;
         this.log.warn({ list: reader.key, error: (error as Error).message }, 'transport read failed');
