@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { loadSettings, formatDiagnostic, watchSettings, type Settings } from '../config/index.js';
 import { systemClock } from '../schedule/clock.js';
 import { isWire, transportInfo } from '../transport/index.js';
-import { withSharedStoreOption, type SharedStoreFlags } from './shared-store.js';
+import { sharedStoreDsn, withSharedStoreOption, type SharedStoreFlags } from './shared-store.js';
 import { withFleetOptions, roleFrom, transportNameFrom, openTransport, wireClient, type FleetFlags } from './fleet.js';
 import { runClient } from './run-client.js';
 import { consumeFleet } from '../server/wire-intake.js';
@@ -121,7 +121,11 @@ export function registerRun(program: Command): void {
       // 44 executions/s against 394/s through the helper (test/bench/execute), and it stalled intake.
       const spawner = new RemoteSpawner();
       const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawner.spawn(command, options));
-      const store = openStateStore(join(stateDir, 'checkbridge.db'), logger, (settings.raw.checkbridge as { store_quota?: number } | undefined)?.store_quota);
+      const storeDsn = sharedStoreDsn(flags, settings);
+      const store = openStateStore(
+        storeDsn !== null ? { dsn: storeDsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: (settings.raw.checkbridge as { store_quota?: number } | undefined)?.store_quota },
+        logger,
+      );
       let current = settings;
       const transport = openTransport(transportNameFrom(role, flags, settings), settings, Date.now(), logger);
       const intake = new StoreIntake(store, () => current, systemClock, logger);

@@ -4,7 +4,7 @@ import type { CheckResult } from '../execute/result.js';
 import type { SqliteStore } from '../store/index.js';
 import type { Clock } from '../schedule/clock.js';
 import type { ResultIntake } from './intake.js';
-import { processResult, type Processed } from './processor.js';
+import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError } from './entity-limit.js';
 
 interface Pending {
@@ -94,6 +94,7 @@ export class StoreIntake implements ResultIntake {
     try {
       const settings = this.settings();
       this.store.transaction(() => {
+        this.store.lockResults(batch.map((pending) => resultKey(pending.result)));
         for (const pending of batch) done.push({ pending, ...this.processOne(settings, pending.result) });
       });
     } catch (error) {

@@ -12,7 +12,7 @@ test('a new file is migrated to the current schema, in WAL mode, and reopens unc
   const path = join(dir, 'state', 'checkbridge.db');
   const store = SqliteStore.open(path);
   assert.equal(store.schemaVersion(), SCHEMA_VERSION);
-  assert.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
+  assert.equal(store.sqlite!.pragma('journal_mode', { simple: true }), 'wal');
   store.putClient({ name: 'a', address: 'x' });
   store.putResult('a', { name: 'c', output: 'o', status: 1 }, [{ status: 1, executed: 5 }], null);
   store.putEvent('a', 'c', { id: 'e1' });

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 
 export interface Expiring<T> {
   readonly key: string;
@@ -16,13 +16,13 @@ export function remainingSeconds(row: { expireAt: number | null }, nowMs: number
 
 /** A key → JSON table whose rows vanish at `expire_at`, as Redis keys with a TTL did: expired rows are never returned. */
 export class ExpiringTable<T> {
-  private readonly get$: Database.Statement;
-  private readonly put$: Database.Statement;
-  private readonly delete$: Database.Statement;
-  private readonly list$: Database.Statement;
-  private readonly purge$: Database.Statement;
+  private readonly get$: SqlStatement;
+  private readonly put$: SqlStatement;
+  private readonly delete$: SqlStatement;
+  private readonly list$: SqlStatement;
+  private readonly purge$: SqlStatement;
 
-  constructor(db: Database.Database, table: string, key: string, data: string) {
+  constructor(db: SqlDatabase, table: string, key: string, data: string) {
     const columns = `${key} AS key, ${data} AS data, expire_at`;
     this.get$ = db.prepare(`SELECT ${columns} FROM ${table} WHERE ${key} = ? AND (expire_at IS NULL OR expire_at > ?)`);
     this.put$ = db.prepare(`INSERT INTO ${table} (${key}, ${data}, expire_at) VALUES (?, ?, ?) ON CONFLICT(${key}) DO UPDATE SET ${data} = excluded.${data}, expire_at = excluded.expire_at`);

@@ -9,6 +9,10 @@ import { V2Store } from './v2-store.js';
 import { Outbox } from './outbox.js';
 import { Checkpointer } from './checkpointer.js';
 import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './quota.js';
+import type { SqlDatabase, SqlStatement } from '../sql/database.js';
+import { SyncPostgres } from '../postgres/sync-client.js';
+import { pgEnvironment, redactDsn } from '../postgres/connection.js';
+import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from '../postgres/store-schema.js';
 
 export interface HistoryEntry {
   readonly status: number;
@@ -24,10 +28,15 @@ export interface StoredResult {
 
 type Row = Record<string, unknown>;
 
-/** The local history store: one SQLite file, WAL, migrated on open; a newer file is refused, never touched. */
+/**
+ * The state store: one SQLite file (WAL) by default, or the same tables on PostgreSQL shared by several servers
+ * (`open` / `openPostgres`); migrated on open, a newer schema is refused and never touched.
+ */
 export class SqliteStore {
-  readonly db: Database.Database;
-  private readonly statements: Record<string, Database.Statement>;
+  readonly db: SqlDatabase;
+  /** The SQLite handle for what only SQLite has (pragmas, quota, WAL checkpoints); null on PostgreSQL. */
+  readonly sqlite: Database.Database | null;
+  private readonly statements: Record<string, SqlStatement>;
   /** Silence entries by id (`sub:check`), with the legacy expiry. */
   readonly silences: ExpiringTable<Record<string, unknown>>;
   readonly stashes: ExpiringTable<unknown>;
@@ -40,15 +49,18 @@ export class SqliteStore {
   readonly outbox: Outbox;
 
   private constructor(
-    db: Database.Database,
-    /** The maximum size in bytes (spec 8: 4 GB by default). */
+    db: SqlDatabase,
+    sqlite: Database.Database | null,
+    /** The maximum size in bytes (spec 8: 4 GB by default); SQLite only. */
     readonly quotaBytes: number,
   ) {
     this.db = db;
+    this.sqlite = sqlite;
     this.silences = new ExpiringTable(db, 'silences', 'id', 'data');
     this.stashes = new ExpiringTable(db, 'stashes', 'path', 'content');
     this.aggregates = new AggregateTable(db);
-    this.v2 = new V2Store(db);
+    // Several servers share a PostgreSQL store: what one writes must take effect on the others at once.
+    this.v2 = new V2Store(db, { shared: sqlite === null });
     this.outbox = new Outbox(db);
     const prepare = (sql: string) => db.prepare(sql);
     this.statements = {
@@ -56,7 +68,7 @@ export class SqliteStore {
       putClient: prepare('INSERT INTO clients (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data'),
       deleteClient: prepare('DELETE FROM clients WHERE name = ?'),
       listClients: prepare('SELECT data FROM clients ORDER BY name'),
-      countEntities: prepare('SELECT COUNT(*) AS n FROM (SELECT name FROM clients UNION SELECT name FROM v2_entities)'),
+      countEntities: prepare('SELECT COUNT(*) AS n FROM (SELECT name FROM clients UNION SELECT name FROM v2_entities) AS names'),
       hasV2Entity: prepare('SELECT 1 FROM v2_entities WHERE name = ? LIMIT 1'),
       getResult: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? AND check_name = ?'),
       putResult: prepare(
@@ -73,6 +85,15 @@ export class SqliteStore {
       deleteEvent: prepare('DELETE FROM events WHERE client = ? AND check_name = ?'),
       listEvents: prepare('SELECT data FROM events ORDER BY client, check_name'),
       listEventsOf: prepare('SELECT data FROM events WHERE client = ? ORDER BY check_name'),
+      deleteEventsOfClient: prepare('DELETE FROM events WHERE client = ?'),
+      ...(sqlite
+        ? {}
+        : {
+            // Transaction-scoped locks, taken in one global order (sorted keys): two servers never deadlock on them.
+            lockResults: prepare(
+              'SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest(?::text[]) AS key ORDER BY k) AS keys',
+            ),
+          }),
     };
   }
 
@@ -115,27 +136,62 @@ export class SqliteStore {
     }
     const quotaBytes = options.quotaBytes ?? DEFAULT_STORE_QUOTA;
     applyQuota(db, quotaBytes);
-    const store = new SqliteStore(db, quotaBytes);
+    const store = new SqliteStore(db, db, quotaBytes);
     store.openedAtVersion = version;
     return store;
   }
 
+  /**
+   * Opens the store on PostgreSQL (`dsn`: URL or keyword string; the PG* variables fill in the rest), creating or
+   * migrating its tables: the store several servers share. No quota: the database server bounds its own size.
+   */
+  static openPostgres(dsn: string, env: NodeJS.ProcessEnv = process.env): SqliteStore {
+    const db = new SyncPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
+    try {
+      const version = migrateStore(db);
+      const store = new SqliteStore(db, null, 0);
+      store.openedAtVersion = version;
+      return store;
+    } catch (error) {
+      db.close();
+      if (error instanceof CheckbridgeError) throw error;
+      throw new CheckbridgeError('CB_STORE_OPEN', `${db.name}: ${(error as Error).message}`);
+    }
+  }
+
+  /** Which database holds the state. */
+  get engine(): 'sqlite' | 'postgres' {
+    return this.sqlite ? 'sqlite' : 'postgres';
+  }
+
   /** The datastore alarm for `/health`: set while the quota leaves no room to grow. */
   alarm(): string | null {
-    const alarm = quotaAlarm(this.db, this.quotaBytes, this.refusedAt);
+    if (!this.sqlite) return null;
+    const alarm = quotaAlarm(this.sqlite, this.quotaBytes, this.refusedAt);
     if (alarm === null) this.refusedAt = null;
     return alarm;
   }
 
   /** A write error as callers should see it: over the quota, a clear CB_STORE_QUOTA (and the alarm raised). */
   failure(error: unknown): unknown {
+    if (!this.sqlite) return error;
     const mapped = quotaFailure(error, this.quotaBytes);
-    if (mapped !== error && this.db.open) this.refusedAt = usedBytes(this.db);
+    if (mapped !== error && this.sqlite.open) this.refusedAt = usedBytes(this.sqlite);
     return mapped;
   }
 
   schemaVersion(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
+    return this.sqlite ? (this.sqlite.pragma('user_version', { simple: true }) as number) : storeSchemaVersion(this.db as SyncPostgres);
+  }
+
+  /**
+   * Inside a transaction, before reading the results and events of these client/check pairs to write them back:
+   * on PostgreSQL another server doing the same waits until this transaction ends, so no update is lost.
+   * SQLite has one writer at a time already.
+   */
+  lockResults(pairs: readonly (readonly [client: string, check: string])[]): void {
+    if (this.sqlite || pairs.length === 0) return;
+    this.statements.lockResults!.all(pairs.map(([client, check]) => `${client}/${check}`));
   }
 
   /** Runs `fn` in one transaction: the unit of group commit; called inside another, it is a savepoint. */
@@ -170,7 +226,7 @@ export class SqliteStore {
   deleteClient(name: string, tombstone?: { until: number | null }): void {
     this.statements.deleteClient!.run(name);
     this.statements.deleteResultsOfClient!.run(name);
-    this.db.prepare('DELETE FROM events WHERE client = ?').run(name);
+    this.statements.deleteEventsOfClient!.run(name);
     if (tombstone) this.putClient({ name, signature: 'invalidated', invalidated: true, invalidated_until: tombstone.until });
   }
 
@@ -226,7 +282,7 @@ export class SqliteStore {
 
   /** The daemon's store checkpoints its WAL on a worker thread, not in the intake's commits. */
   checkpointInBackground(): void {
-    if (!this.checkpointer && this.db.name !== ':memory:') this.checkpointer = new Checkpointer(this.db);
+    if (!this.checkpointer && this.sqlite && this.sqlite.name !== ':memory:') this.checkpointer = new Checkpointer(this.sqlite);
   }
 
   close(): void {

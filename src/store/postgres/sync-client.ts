@@ -1,0 +1,150 @@
+// PostgreSQL behind the store's synchronous SqlDatabase: a worker thread owns the connection, the caller blocks on
+// Atomics.wait until the worker's answer is on the port. One statement at a time, as better-sqlite3 runs them.
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { CheckbridgeError } from '../../errors.js';
+import type { SqlDatabase, SqlParam, SqlStatement } from '../sql/database.js';
+import { bind, toPositional } from './placeholders.js';
+import type { PgEnvironment } from './connection.js';
+import type { SyncReply, SyncRequest } from './sync-worker.js';
+
+/** A statement the server does not answer within this long fails (and the connection is replaced); never a hang. */
+export const QUERY_TIMEOUT_MS = 15_000;
+const WAIT_GRACE_MS = 5_000;
+
+/** A PostgreSQL error as the server sent it: its message and SQLSTATE code. */
+export class PostgresQueryError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = 'PostgresQueryError';
+  }
+}
+
+type Rows = { rows: Record<string, unknown>[]; changes: number; command: string };
+
+export class SyncPostgres implements SqlDatabase {
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private worker!: Worker;
+  private port!: MessagePort;
+  private nextId = 0;
+  private depth = 0;
+  /** Bumped when the connection is replaced: its transaction went with it. */
+  private epoch = 0;
+  private closed = false;
+
+  constructor(
+    private readonly dsn: string,
+    private readonly env: PgEnvironment,
+    /** The redacted DSN: what errors and logs name. */
+    readonly name: string,
+    private readonly searchPath: string,
+    private readonly timeoutMs = QUERY_TIMEOUT_MS,
+  ) {
+    this.spawn();
+  }
+
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  private spawn(): void {
+    const { port1, port2 } = new MessageChannel();
+    this.worker = new Worker(new URL('./sync-worker.js', import.meta.url), {
+      workerData: { dsn: this.dsn, env: this.env, flag: this.flag.buffer, port: port2, queryTimeoutMs: this.timeoutMs, searchPath: this.searchPath },
+      transferList: [port2],
+    });
+    this.worker.unref();
+    this.port = port1;
+  }
+
+  private unavailable(detail: string): CheckbridgeError {
+    this.depth = 0;
+    this.epoch++;
+    return new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: ${detail}`);
+  }
+
+  private request(request: Omit<SyncRequest, 'id'>): Rows {
+    if (this.closed) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: the store is closed`);
+    const id = ++this.nextId;
+    Atomics.store(this.flag, 0, 0);
+    this.port.postMessage({ ...request, id });
+    if (Atomics.wait(this.flag, 0, 0, this.timeoutMs + WAIT_GRACE_MS) === 'timed-out') {
+      void this.worker.terminate();
+      this.spawn();
+      throw this.unavailable(`no answer within ${Math.round((this.timeoutMs + WAIT_GRACE_MS) / 1000)} s`);
+    }
+    const reply = receiveMessageOnPort(this.port)?.message as SyncReply | undefined;
+    if (!reply || reply.id !== id) throw this.unavailable('the connection thread answered out of turn');
+    if ('error' in reply) {
+      if (reply.error.unavailable) throw this.unavailable(reply.error.message);
+      throw new PostgresQueryError(reply.error.message, reply.error.code);
+    }
+    return reply;
+  }
+
+  private query(text: string, params: readonly unknown[]): Rows {
+    return this.request({ sql: text, params });
+  }
+
+  /** Statements without parameters, several allowed (schema steps, transaction control). */
+  exec(sql: string): void {
+    this.request({ sql, simple: true });
+  }
+
+  prepare(sql: string): SqlStatement {
+    const positional = toPositional(sql);
+    return {
+      get: (...params: SqlParam[]) => this.query(positional.text, bind(positional, params)).rows[0],
+      all: (...params: SqlParam[]) => this.query(positional.text, bind(positional, params)).rows,
+      run: (...params: SqlParam[]) => ({ changes: this.query(positional.text, bind(positional, params)).changes }),
+    };
+  }
+
+  transaction<T>(fn: () => T): () => T {
+    return () => {
+      const depth = this.depth;
+      const epoch = this.epoch;
+      this.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT s${depth}`);
+      this.depth = depth + 1;
+      let result: T;
+      try {
+        result = fn();
+        if (depth > 0) this.exec(`RELEASE SAVEPOINT s${depth}`);
+        // COMMIT of a transaction a caught error aborted answers ROLLBACK: that is a failure, not a commit.
+        else if (this.request({ sql: 'COMMIT', simple: true }).command === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');
+      } catch (error) {
+        this.undo(depth, epoch);
+        throw error;
+      }
+      this.depth = depth;
+      return result;
+    };
+  }
+
+  private undo(depth: number, epoch: number): void {
+    if (this.epoch !== epoch) return;
+    this.depth = depth;
+    try {
+      this.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT s${depth}; RELEASE SAVEPOINT s${depth}`);
+    } catch {
+      // The error that ended the transaction is the one to report; a lost connection has rolled it back already.
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.request({ sql: '', close: true });
+    } catch {
+      // Closing a connection that is already gone.
+    }
+    this.closed = true;
+    void this.worker.terminate();
+  }
+}
