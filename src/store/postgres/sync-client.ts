@@ -73,7 +73,7 @@ export class SyncPostgres implements SqlDatabase {
     if (this.closed) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: the store is closed`);
     const id = ++this.nextId;
     Atomics.store(this.flag, 0, 0);
-    this.port.postMessage({ ...request, id });
+    this.port.postMessage({ ...request, id, inTransaction: this.depth > 0 });
     if (Atomics.wait(this.flag, 0, 0, this.timeoutMs + WAIT_GRACE_MS) === 'timed-out') {
       void this.worker.terminate();
       this.spawn();

@@ -11,6 +11,8 @@ export interface SyncRequest {
   /** A control or multi-statement text (simple protocol, no parameters, not prepared). */
   readonly simple?: boolean;
   readonly close?: boolean;
+  /** Part of an open transaction: must not run on a new connection (the transaction died with the old one). */
+  readonly inTransaction?: boolean;
 }
 
 export type SyncReply =
@@ -68,6 +70,10 @@ async function answer(request: SyncRequest): Promise<SyncReply> {
       await client?.end();
       client = null;
       return { id: request.id, rows: [], changes: 0, command: 'CLOSE' };
+    }
+    if (request.inTransaction && (client === null || broken)) {
+      broken = true;
+      return { id: request.id, error: { message: 'the connection was lost during a transaction, which the server rolled back', code: null, unavailable: true } };
     }
     const c = await connection();
     const result = request.simple ? await c.query(request.sql) : await c.query({ name: nameOf(request.sql), text: request.sql, values: request.params as unknown[] });
