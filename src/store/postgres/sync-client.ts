@@ -25,7 +25,8 @@ export class PostgresQueryError extends Error {
 type Rows = { rows: Record<string, unknown>[]; changes: number; command: string };
 
 export class SyncPostgres implements SqlDatabase {
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  /** The id of the worker's latest answer; a new one per worker, so that a terminated worker cannot write into it. */
+  private flag = new Int32Array(new SharedArrayBuffer(4));
   private worker!: Worker;
   private port!: MessagePort;
   private nextId = 0;
@@ -54,6 +55,7 @@ export class SyncPostgres implements SqlDatabase {
   }
 
   private spawn(): void {
+    this.flag = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     this.worker = new Worker(new URL('./sync-worker.js', import.meta.url), {
       workerData: { dsn: this.dsn, env: this.env, flag: this.flag.buffer, port: port2, queryTimeoutMs: this.timeoutMs, searchPath: this.searchPath },
@@ -71,21 +73,36 @@ export class SyncPostgres implements SqlDatabase {
 
   private request(request: Omit<SyncRequest, 'id'>): Rows {
     if (this.closed) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: the store is closed`);
-    const id = ++this.nextId;
-    Atomics.store(this.flag, 0, 0);
+    // Ids wrap within the flag's int32, never 0 (a new flag's value).
+    const id = (this.nextId = (this.nextId % 0x7fffffff) + 1);
     this.port.postMessage({ ...request, id, inTransaction: this.depth > 0 });
-    if (Atomics.wait(this.flag, 0, 0, this.timeoutMs + WAIT_GRACE_MS) === 'timed-out') {
-      void this.worker.terminate();
-      this.spawn();
-      throw this.unavailable(`no answer within ${Math.round((this.timeoutMs + WAIT_GRACE_MS) / 1000)} s`);
-    }
-    const reply = receiveMessageOnPort(this.port)?.message as SyncReply | undefined;
-    if (!reply || reply.id !== id) throw this.unavailable('the connection thread answered out of turn');
+    const reply = this.awaitReply(id);
     if ('error' in reply) {
       if (reply.error.unavailable) throw this.unavailable(reply.error.message);
       throw new PostgresQueryError(reply.error.message, reply.error.code);
     }
     return reply;
+  }
+
+  /** Blocks until the worker has posted reply `id` (the flag holds the id of its latest reply), then takes it off the port. */
+  private awaitReply(id: number): SyncReply {
+    const deadline = Date.now() + this.timeoutMs + WAIT_GRACE_MS;
+    for (;;) {
+      const seen = Atomics.load(this.flag, 0);
+      if (seen === id) break;
+      const left = deadline - Date.now();
+      if (left <= 0 || Atomics.wait(this.flag, 0, seen, left) === 'timed-out') {
+        void this.worker.terminate();
+        this.spawn();
+        throw this.unavailable(`no answer within ${Math.round((this.timeoutMs + WAIT_GRACE_MS) / 1000)} s`);
+      }
+    }
+    for (;;) {
+      const reply = receiveMessageOnPort(this.port)?.message as SyncReply | undefined;
+      if (!reply) throw this.unavailable(`the answer to statement ${id} was not on the port`);
+      // An answer to an earlier statement that timed out on this port is dropped.
+      if (reply.id === id) return reply;
+    }
   }
 
   private query(text: string, params: readonly unknown[]): Rows {

@@ -91,7 +91,7 @@ async function answer(request: SyncRequest): Promise<SyncReply> {
 data.port.on('message', (request: SyncRequest) => {
   void answer(request).then((reply) => {
     data.port.postMessage(reply);
-    Atomics.store(flag, 0, 1);
+    Atomics.store(flag, 0, request.id);
     Atomics.notify(flag, 0);
     if (request.close) data.port.close();
   });
