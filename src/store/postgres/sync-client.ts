@@ -3,7 +3,7 @@
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { CheckbridgeError } from '../../errors.js';
 import type { SqlDatabase, SqlParam, SqlStatement } from '../sql/database.js';
-import { bind, toPositional } from './placeholders.js';
+import { bind, inline, toPositional } from './placeholders.js';
 import type { PgEnvironment } from './connection.js';
 import type { SyncReply, SyncRequest } from './sync-worker.js';
 
@@ -22,7 +22,7 @@ export class PostgresQueryError extends Error {
   }
 }
 
-type Rows = { rows: Record<string, unknown>[]; changes: number; command: string };
+type Rows = { rows: Record<string, unknown>[]; rowCount: number; command: string };
 
 export class SyncPostgres implements SqlDatabase {
   /** The id of the worker's latest answer; a new one per worker, so that a terminated worker cannot write into it. */
@@ -34,6 +34,8 @@ export class SyncPostgres implements SqlDatabase {
   /** Bumped when the connection is replaced: its transaction went with it. */
   private epoch = 0;
   private closed = false;
+  /** Rows changed by each deferred write of the open transaction, as the worker reported them. */
+  private readonly changesOf = new Map<number, number>();
 
   constructor(
     private readonly dsn: string,
@@ -72,16 +74,31 @@ export class SyncPostgres implements SqlDatabase {
   }
 
   private request(request: Omit<SyncRequest, 'id'>): Rows {
+    const id = this.post(request);
+    const reply = this.awaitReply(id);
+    for (const [write, changes] of reply.changes) this.changesOf.set(write, changes);
+    if ('error' in reply) {
+      if (reply.error.unavailable) throw this.unavailable(reply.error.message);
+      // A deferred write's failure comes back here, within the savepoint that made it (each ends with a barrier).
+      throw new PostgresQueryError(reply.error.message, reply.error.code);
+    }
+    return reply;
+  }
+
+  private post(request: Omit<SyncRequest, 'id'>): number {
     if (this.closed) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: the store is closed`);
     // Ids wrap within the flag's int32, never 0 (a new flag's value).
     const id = (this.nextId = (this.nextId % 0x7fffffff) + 1);
     this.port.postMessage({ ...request, id, inTransaction: this.depth > 0 });
-    const reply = this.awaitReply(id);
-    if ('error' in reply) {
-      if (reply.error.unavailable) throw this.unavailable(reply.error.message);
-      throw new PostgresQueryError(reply.error.message, reply.error.code);
-    }
-    return reply;
+    return id;
+  }
+
+  /**
+   * Inside a transaction, a write nobody waits for: sent with the next ones as one query. Its failure is the answer
+   * to the next statement waited for; a savepoint waits for its writes before it ends, so the failure stays its own.
+   */
+  private defer(sql: string): number {
+    return this.post({ sql, deferred: true });
   }
 
   /** Blocks until the worker has posted reply `id` (the flag holds the id of its latest reply), then takes it off the port. */
@@ -119,25 +136,50 @@ export class SyncPostgres implements SqlDatabase {
     return {
       get: (...params: SqlParam[]) => this.query(positional.text, bind(positional, params)).rows[0],
       all: (...params: SqlParam[]) => this.query(positional.text, bind(positional, params)).rows,
-      run: (...params: SqlParam[]) => ({ changes: this.query(positional.text, bind(positional, params)).changes }),
+      run: (...params: SqlParam[]) => {
+        const values = bind(positional, params);
+        const text = this.depth > 0 ? inline(positional, values) : null;
+        if (text === null) return { changes: this.query(positional.text, values).rowCount };
+        const id = this.defer(text);
+        const changesOf = this.changesOf;
+        const settle = () => this.request({ sql: '', barrier: true });
+        return {
+          get changes(): number {
+            if (!changesOf.has(id)) settle();
+            return changesOf.get(id) ?? 0;
+          },
+        };
+      },
     };
+  }
+
+  /** A transaction's control statement: deferred inside one (savepoints), waited for otherwise (BEGIN, COMMIT, ROLLBACK). */
+  private control(sql: string): void {
+    if (this.depth > 0) this.defer(sql);
+    else this.exec(sql);
   }
 
   transaction<T>(fn: () => T): () => T {
     return () => {
       const depth = this.depth;
       const epoch = this.epoch;
-      this.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT s${depth}`);
+      if (depth === 0) this.exec('BEGIN');
+      else this.control(`SAVEPOINT s${depth}`);
       this.depth = depth + 1;
       let result: T;
       try {
         result = fn();
-        if (depth > 0) this.exec(`RELEASE SAVEPOINT s${depth}`);
+        if (depth > 0) {
+          this.control(`RELEASE SAVEPOINT s${depth}`);
+          this.request({ sql: '', barrier: true });
+        }
         // COMMIT of a transaction a caught error aborted answers ROLLBACK: that is a failure, not a commit.
         else if (this.request({ sql: 'COMMIT', simple: true }).command === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');
       } catch (error) {
         this.undo(depth, epoch);
         throw error;
+      } finally {
+        if (depth === 0) this.changesOf.clear();
       }
       this.depth = depth;
       return result;
@@ -148,7 +190,8 @@ export class SyncPostgres implements SqlDatabase {
     if (this.epoch !== epoch) return;
     this.depth = depth;
     try {
-      this.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT s${depth}; RELEASE SAVEPOINT s${depth}`);
+      // Runs even after a deferred write failed (the worker drops other statements until then).
+      this.request({ sql: depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT s${depth}; RELEASE SAVEPOINT s${depth}`, simple: true, rollback: true });
     } catch {
       // The error that ended the transaction is the one to report; a lost connection has rolled it back already.
     }

@@ -1,5 +1,6 @@
-// The shared store's PostgreSQL connection thread: one pg Client; each request is answered on the port, then the
-// waiting caller (SyncPostgres, blocked in Atomics.wait) is woken through the shared flag.
+// The shared store's PostgreSQL connection thread: one pg Client. Statements run in the order posted. A waiting
+// caller (SyncPostgres, blocked in Atomics.wait) is answered on the port, then woken through the shared flag (the id
+// answered). Deferred writes (inside a transaction, nobody waiting) are sent together as one simple query.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import pg from 'pg';
 import { poolConfigOf, type PgEnvironment } from './connection.js';
@@ -10,14 +11,29 @@ export interface SyncRequest {
   readonly params?: readonly unknown[];
   /** A control or multi-statement text (simple protocol, no parameters, not prepared). */
   readonly simple?: boolean;
+  /** A write inside a transaction whose values are written in: no answer; its failure is the next answer. */
+  readonly deferred?: boolean;
+  /** ROLLBACK of the whole transaction: runs even after a deferred write failed. */
+  readonly rollback?: boolean;
   readonly close?: boolean;
+  /** Runs nothing: answered once every write posted before it ran (for their changes, or their failure). */
+  readonly barrier?: boolean;
   /** Part of an open transaction: must not run on a new connection (the transaction died with the old one). */
   readonly inTransaction?: boolean;
 }
 
-export type SyncReply =
-  | { readonly id: number; readonly rows: Record<string, unknown>[]; readonly changes: number; readonly command: string }
-  | { readonly id: number; readonly error: { readonly message: string; readonly code: string | null; readonly unavailable: boolean } };
+export interface SyncFailure {
+  readonly message: string;
+  readonly code: string | null;
+  readonly unavailable: boolean;
+  /** The failure was a deferred write's: the transaction is aborted. */
+  readonly deferred?: boolean;
+}
+
+export type SyncReply = { readonly id: number; readonly changes: readonly [id: number, changes: number][] } & (
+  | { readonly rows: Record<string, unknown>[]; readonly rowCount: number; readonly command: string }
+  | { readonly error: SyncFailure }
+);
 
 interface Data {
   readonly dsn: string;
@@ -37,6 +53,11 @@ const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid
 let client: pg.Client | null = null;
 let broken = false;
 const statementNames = new Map<string, string>();
+let deferred: SyncRequest[] = [];
+let flushing = false;
+let failure: SyncFailure | null = null;
+let changes: [number, number][] = [];
+let chain: Promise<void> = Promise.resolve();
 
 async function connection(): Promise<pg.Client> {
   if (client && !broken) return client;
@@ -48,7 +69,8 @@ async function connection(): Promise<pg.Client> {
   fresh.on('error', () => (broken = true));
   try {
     await fresh.connect();
-    await fresh.query(`SET search_path TO ${data.searchPath}`);
+    // Deferred writes carry their values as literals: quotes doubled, backslashes plain.
+    await fresh.query(`SET search_path TO ${data.searchPath}; SET standard_conforming_strings = on`);
   } catch (error) {
     fresh.end().catch(() => undefined);
     throw error;
@@ -64,35 +86,81 @@ function nameOf(sql: string): string {
   return name;
 }
 
+function failureOf(error: unknown): SyncFailure {
+  const e = error as Error & { code?: unknown };
+  // A server error leaves the connection usable; anything else (refused, reset, timed out, shut down) does not.
+  const unavailable = !(error instanceof pg.DatabaseError) || /^(08|57P)/.test(String(e.code));
+  if (unavailable) broken = true;
+  return { message: e.message, code: typeof e.code === 'string' ? e.code : null, unavailable };
+}
+
+const lostTransaction = (): SyncFailure => {
+  broken = true;
+  return { message: 'the connection was lost during a transaction, which the server rolled back', code: null, unavailable: true };
+};
+
+/** The deferred writes posted so far, as one simple query; after a failure they are dropped (the transaction is aborted). */
+async function flushDeferred(): Promise<void> {
+  flushing = false;
+  const batch = deferred;
+  deferred = [];
+  if (batch.length === 0 || failure) return;
+  if (client === null || broken) {
+    failure = { ...lostTransaction(), deferred: true };
+    return;
+  }
+  try {
+    const result = await client.query(batch.map((r) => r.sql).join(';\n'));
+    const results = Array.isArray(result) ? result : [result];
+    batch.forEach((r, i) => changes.push([r.id, results[i]?.rowCount ?? 0]));
+  } catch (error) {
+    failure = { ...failureOf(error), deferred: true };
+  }
+}
+
 async function answer(request: SyncRequest): Promise<SyncReply> {
+  const done = changes;
+  changes = [];
+  if (failure && !request.rollback && !request.close) {
+    const error = failure;
+    failure = null;
+    return { id: request.id, changes: done, error };
+  }
+  failure = null;
   try {
     if (request.close) {
       await client?.end();
       client = null;
-      return { id: request.id, rows: [], changes: 0, command: 'CLOSE' };
+      return { id: request.id, changes: done, rows: [], rowCount: 0, command: 'CLOSE' };
     }
-    if (request.inTransaction && (client === null || broken)) {
-      broken = true;
-      return { id: request.id, error: { message: 'the connection was lost during a transaction, which the server rolled back', code: null, unavailable: true } };
-    }
+    if (request.barrier) return { id: request.id, changes: done, rows: [], rowCount: 0, command: 'BARRIER' };
+    if (request.inTransaction && (client === null || broken)) return { id: request.id, changes: done, error: lostTransaction() };
     const c = await connection();
     const result = request.simple ? await c.query(request.sql) : await c.query({ name: nameOf(request.sql), text: request.sql, values: request.params as unknown[] });
     const last = Array.isArray(result) ? result[result.length - 1] : result;
-    return { id: request.id, rows: last?.rows ?? [], changes: last?.rowCount ?? 0, command: last?.command ?? '' };
+    return { id: request.id, changes: done, rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0, command: last?.command ?? '' };
   } catch (error) {
-    const e = error as Error & { code?: unknown };
-    // A server error leaves the connection usable; anything else (refused, reset, timed out, shut down) does not.
-    const unavailable = !(error instanceof pg.DatabaseError) || /^(08|57P)/.test(String(e.code));
-    if (unavailable) broken = true;
-    return { id: request.id, error: { message: e.message, code: typeof e.code === 'string' ? e.code : null, unavailable } };
+    return { id: request.id, changes: done, error: failureOf(error) };
   }
 }
 
 data.port.on('message', (request: SyncRequest) => {
-  void answer(request).then((reply) => {
-    data.port.postMessage(reply);
-    Atomics.store(flag, 0, request.id);
-    Atomics.notify(flag, 0);
-    if (request.close) data.port.close();
-  });
+  if (request.deferred) {
+    deferred.push(request);
+    if (!flushing) {
+      flushing = true;
+      // After the messages already on the port: the writes posted together travel together.
+      chain = chain.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(flushDeferred);
+    }
+    return;
+  }
+  chain = chain
+    .then(flushDeferred)
+    .then(() => answer(request))
+    .then((reply) => {
+      data.port.postMessage(reply);
+      Atomics.store(flag, 0, request.id);
+      Atomics.notify(flag, 0);
+      if (request.close) data.port.close();
+    });
 });
