@@ -13,6 +13,7 @@ import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 import { SyncPostgres } from '../postgres/sync-client.js';
 import { pgEnvironment, redactDsn } from '../postgres/connection.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from '../postgres/store-schema.js';
+import { BatchRows, pairKey } from './batch-rows.js';
 
 export interface HistoryEntry {
   readonly status: number;
@@ -92,6 +93,13 @@ export class SqliteStore {
             // Transaction-scoped locks, taken in one global order (sorted keys): two servers never deadlock on them.
             lockResults: prepare(
               'SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest(?::text[]) AS key ORDER BY k) AS keys',
+            ),
+            batchClients: prepare('SELECT name, data FROM clients WHERE name = ANY(?::text[])'),
+            batchResults: prepare(
+              'SELECT r.client, r.check_name, r.data, r.history, r.last_ok FROM results r JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ON r.client = k.client AND r.check_name = k.check_name',
+            ),
+            batchEvents: prepare(
+              'SELECT e.client, e.check_name, e.data FROM events e JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ON e.client = k.client AND e.check_name = k.check_name',
             ),
           }),
     };
@@ -192,18 +200,51 @@ export class SqliteStore {
   lockResults(pairs: readonly (readonly [client: string, check: string])[]): void {
     if (this.sqlite || pairs.length === 0) return;
     this.statements.lockResults!.all(pairs.map(([client, check]) => `${client}/${check}`));
+    if (this.db.inTransaction) this.readBatch(pairs);
+  }
+
+  /** PostgreSQL's group commit: what `lockResults` locked, read in three statements for the batch (see BatchRows). */
+  private batch: BatchRows | null = null;
+
+  private readBatch(pairs: readonly (readonly [string, string])[]): void {
+    const batch = new BatchRows();
+    const clients = pairs.map(([client]) => client);
+    const checks = pairs.map(([, check]) => check);
+    for (const name of clients) batch.clients.set(name, null);
+    for (const [client, check] of pairs) {
+      batch.results.set(pairKey(client, check), null);
+      batch.events.set(pairKey(client, check), null);
+    }
+    for (const row of this.statements.batchClients!.all(clients) as Row[]) batch.clients.set(String(row.name), String(row.data));
+    for (const row of this.statements.batchResults!.all(clients, checks) as Row[]) batch.results.set(pairKey(String(row.client), String(row.check_name)), row);
+    for (const row of this.statements.batchEvents!.all(clients, checks) as Row[]) batch.events.set(pairKey(String(row.client), String(row.check_name)), String(row.data));
+    this.batch = batch;
+    this.silences.snapshotUntilReset();
   }
 
   /** Runs `fn` in one transaction: the unit of group commit; called inside another, it is a savepoint. */
   transaction<T>(fn: () => T): T {
+    const outermost = !this.db.inTransaction;
     try {
       return this.db.transaction(fn)();
     } catch (error) {
+      // What the batch kept may have been rolled back: read again from the database.
+      this.forgetBatch();
       throw this.failure(error);
+    } finally {
+      if (outermost) this.forgetBatch();
     }
   }
 
+  private forgetBatch(): void {
+    if (this.sqlite) return;
+    this.batch = null;
+    this.silences.resetSnapshot();
+  }
+
   getClient(name: string): Record<string, unknown> | null {
+    const kept = this.batch?.clients.get(name);
+    if (kept !== undefined) return kept === null ? null : JSON.parse(kept);
     const row = this.statements.getClient!.get(name) as Row | undefined;
     return row ? JSON.parse(String(row.data)) : null;
   }
@@ -219,11 +260,14 @@ export class SqliteStore {
   }
 
   putClient(client: Record<string, unknown>): void {
-    this.statements.putClient!.run(String(client.name), JSON.stringify(client));
+    const data = JSON.stringify(client);
+    this.statements.putClient!.run(String(client.name), data);
+    this.batch?.clients.set(String(client.name), data);
   }
 
   /** Removes a client with its results and events; `tombstone` keeps an invalidated signature (API invalidate). */
   deleteClient(name: string, tombstone?: { until: number | null }): void {
+    this.batch = null;
     this.statements.deleteClient!.run(name);
     this.statements.deleteResultsOfClient!.run(name);
     this.statements.deleteEventsOfClient!.run(name);
@@ -240,18 +284,24 @@ export class SqliteStore {
   }
 
   getResult(client: string, check: string): StoredResult | null {
+    const kept = this.batch?.results.get(pairKey(client, check));
+    if (kept !== undefined) return this.resultOf(kept ?? undefined);
     return this.resultOf(this.statements.getResult!.get(client, check) as Row | undefined);
   }
 
   putResult(client: string, check: Record<string, unknown>, history: readonly HistoryEntry[], lastOk: number | null): void {
-    this.statements.putResult!.run(client, String(check.name), JSON.stringify(check), JSON.stringify(history), lastOk);
+    const row = { client, check_name: String(check.name), data: JSON.stringify(check), history: JSON.stringify(history), last_ok: lastOk };
+    this.statements.putResult!.run(row.client, row.check_name, row.data, row.history, row.last_ok);
+    this.batch?.results.set(pairKey(client, row.check_name), row);
   }
 
   deleteResult(client: string, check: string): boolean {
+    this.batch = null;
     return this.statements.deleteResult!.run(client, check).changes > 0;
   }
 
   deleteResultsOfCheck(check: string): void {
+    this.batch = null;
     this.statements.deleteResultsOfCheck!.run(check);
   }
 
@@ -261,16 +311,25 @@ export class SqliteStore {
   }
 
   getEvent(client: string, check: string): Record<string, unknown> | null {
+    const kept = this.batch?.events.get(pairKey(client, check));
+    if (kept !== undefined) return kept === null ? null : JSON.parse(kept);
     const row = this.statements.getEvent!.get(client, check) as Row | undefined;
     return row ? JSON.parse(String(row.data)) : null;
   }
 
   putEvent(client: string, check: string, event: Record<string, unknown>): void {
-    this.statements.putEvent!.run(client, check, JSON.stringify(event));
+    const data = JSON.stringify(event);
+    this.statements.putEvent!.run(client, check, data);
+    this.batch?.events.set(pairKey(client, check), data);
   }
 
   deleteEvent(client: string, check: string): boolean {
-    return this.statements.deleteEvent!.run(client, check).changes > 0;
+    const key = pairKey(client, check);
+    const kept = this.batch?.events.get(key);
+    const removed = this.statements.deleteEvent!.run(client, check);
+    if (kept === undefined) return removed.changes > 0;
+    this.batch!.events.set(key, null);
+    return kept !== null;
   }
 
   listEvents(client?: string): Record<string, unknown>[] {
