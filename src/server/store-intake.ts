@@ -93,10 +93,16 @@ export class StoreIntake implements ResultIntake {
     const done: { pending: Pending; processed: Processed | null; error: Error | null }[] = [];
     try {
       const settings = this.settings();
-      this.store.transaction(() => {
-        this.store.lockResults(batch.map((pending) => resultKey(pending.result)));
-        for (const pending of batch) done.push({ pending, ...this.processOne(settings, pending.result) });
-      });
+      this.store.groupCommit(
+        () => {
+          this.store.lockResults(batch.map((pending) => resultKey(pending.result)));
+          for (const pending of batch) done.push({ pending, ...this.processOne(settings, pending.result) });
+        },
+        () => {
+          done.length = 0;
+          for (const hook of this.afterCommits) void hook(false);
+        },
+      );
     } catch (error) {
       for (const hook of this.afterCommits) void hook(false);
       this.log.error({ err: error, results: batch.length }, 'failed to store results');

@@ -109,3 +109,38 @@ pgTest('lockResults holds a lock per client/check until the transaction ends', (
     watcher.close();
   }
 });
+
+pgTest('group commit: writes travel together; a failing one fails only its savepoint (the batch runs again, each savepoint waiting)', (dsn) => {
+  const store = SqliteStore.openPostgres(dsn, {});
+  const key = { keyHash: 'taken', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' };
+  store.v2.putApiKey(key);
+  const outcomes: string[] = [];
+  let retries = 0;
+  try {
+    store.groupCommit(
+      () => {
+        for (const name of ['first', 'failing', 'last']) {
+          try {
+            store.transaction(() => {
+              store.putClient({ name });
+              if (name === 'failing') store.v2.putApiKey(key);
+            });
+            outcomes.push(`${name}: ok`);
+          } catch (error) {
+            if (!store.db.inTransaction) throw error;
+            outcomes.push(`${name}: ${(error as PostgresQueryError).code}`);
+          }
+        }
+      },
+      () => {
+        retries++;
+        outcomes.length = 0;
+      },
+    );
+    assert.equal(retries, 1);
+    assert.deepEqual(outcomes, ['first: ok', 'failing: 23505', 'last: ok']);
+    assert.deepEqual(store.listClients().map((c) => c.name), ['first', 'last']);
+  } finally {
+    store.close();
+  }
+});

@@ -16,6 +16,8 @@ export class PostgresQueryError extends Error {
   constructor(
     message: string,
     readonly code: string | null,
+    /** A deferred write's failure that ended the whole transaction (see `awaitSavepoints`). */
+    readonly transactionLost = false,
   ) {
     super(message);
     this.name = 'PostgresQueryError';
@@ -36,6 +38,11 @@ export class SyncPostgres implements SqlDatabase {
   private closed = false;
   /** Rows changed by each deferred write of the open transaction, as the worker reported them. */
   private readonly changesOf = new Map<number, number>();
+  /**
+   * Whether a savepoint waits for its writes before it ends (a failure then stays within it). Off, a group commit's
+   * writes travel together, and a failing write ends the whole transaction with a `transactionLost` error.
+   */
+  awaitSavepoints = true;
 
   constructor(
     private readonly dsn: string,
@@ -79,7 +86,12 @@ export class SyncPostgres implements SqlDatabase {
     for (const [write, changes] of reply.changes) this.changesOf.set(write, changes);
     if ('error' in reply) {
       if (reply.error.unavailable) throw this.unavailable(reply.error.message);
-      // A deferred write's failure comes back here, within the savepoint that made it (each ends with a barrier).
+      // A deferred write's failure comes back here: within the savepoint that made it when each waits for its writes;
+      // otherwise later savepoints' writes were dropped with it, and only the whole transaction can be undone.
+      if (reply.error.deferred && !this.awaitSavepoints && this.depth > 0) {
+        this.abandon();
+        throw new PostgresQueryError(reply.error.message, reply.error.code, true);
+      }
       throw new PostgresQueryError(reply.error.message, reply.error.code);
     }
     return reply;
@@ -91,6 +103,17 @@ export class SyncPostgres implements SqlDatabase {
     const id = (this.nextId = (this.nextId % 0x7fffffff) + 1);
     this.port.postMessage({ ...request, id, inTransaction: this.depth > 0 });
     return id;
+  }
+
+  /** Rolls the whole transaction back; the transaction functions around see it ended (`epoch`). */
+  private abandon(): void {
+    this.depth = 0;
+    this.epoch++;
+    try {
+      this.request({ sql: 'ROLLBACK', simple: true, rollback: true });
+    } catch {
+      // Gone with the connection, if that is what failed.
+    }
   }
 
   /**
@@ -171,7 +194,7 @@ export class SyncPostgres implements SqlDatabase {
         result = fn();
         if (depth > 0) {
           this.control(`RELEASE SAVEPOINT s${depth}`);
-          this.request({ sql: '', barrier: true });
+          if (this.awaitSavepoints) this.request({ sql: '', barrier: true });
         }
         // COMMIT of a transaction a caught error aborted answers ROLLBACK: that is a failure, not a commit.
         else if (this.request({ sql: 'COMMIT', simple: true }).command === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');

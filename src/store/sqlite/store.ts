@@ -10,7 +10,7 @@ import { Outbox } from './outbox.js';
 import { Checkpointer } from './checkpointer.js';
 import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './quota.js';
 import type { SqlDatabase, SqlStatement } from '../sql/database.js';
-import { SyncPostgres } from '../postgres/sync-client.js';
+import { PostgresQueryError, SyncPostgres } from '../postgres/sync-client.js';
 import { pgEnvironment, redactDsn } from '../postgres/connection.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from '../postgres/store-schema.js';
 import { BatchRows, pairKey } from './batch-rows.js';
@@ -234,6 +234,26 @@ export class SqliteStore {
     } finally {
       if (outermost) this.forgetBatch();
     }
+  }
+
+  /**
+   * The intake's group commit. On PostgreSQL its savepoints first do not wait for their writes (the batch's writes
+   * travel together); should a write fail, that run is rolled back whole, `retrying` undoes what it kept outside the
+   * database, and `fn` runs again with each savepoint waiting for its writes, so that only the failing one fails.
+   */
+  groupCommit<T>(fn: () => T, retrying: () => void): T {
+    if (this.sqlite) return this.transaction(fn);
+    const db = this.db as SyncPostgres;
+    db.awaitSavepoints = false;
+    try {
+      return this.transaction(fn);
+    } catch (error) {
+      if (!(error instanceof PostgresQueryError && error.transactionLost)) throw error;
+    } finally {
+      db.awaitSavepoints = true;
+    }
+    retrying();
+    return this.transaction(fn);
   }
 
   private forgetBatch(): void {
