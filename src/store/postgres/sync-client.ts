@@ -39,8 +39,9 @@ export class SyncPostgres implements SqlDatabase {
   /** Rows changed by each deferred write of the open transaction, as the worker reported them. */
   private readonly changesOf = new Map<number, number>();
   /**
-   * Whether a savepoint waits for its writes before it ends (a failure then stays within it). Off, a group commit's
-   * writes travel together, and a failing write ends the whole transaction with a `transactionLost` error.
+   * Whether nested transactions are savepoints that wait for their writes before they end (a failure then stays within
+   * one). Off (a group commit's first run), there are no savepoints, the writes travel together, and any failure ends
+   * the whole transaction with a `transactionLost` error.
    */
   awaitSavepoints = true;
 
@@ -186,19 +187,26 @@ export class SyncPostgres implements SqlDatabase {
     return () => {
       const depth = this.depth;
       const epoch = this.epoch;
+      // Savepoints that would not wait for their writes are not made: a failure inside ends the whole transaction.
+      const savepoint = depth > 0 && this.awaitSavepoints;
       if (depth === 0) this.exec('BEGIN');
-      else this.control(`SAVEPOINT s${depth}`);
+      else if (savepoint) this.control(`SAVEPOINT s${depth}`);
       this.depth = depth + 1;
       let result: T;
       try {
         result = fn();
-        if (depth > 0) {
+        if (savepoint) {
           this.control(`RELEASE SAVEPOINT s${depth}`);
-          if (this.awaitSavepoints) this.request({ sql: '', barrier: true });
+          this.request({ sql: '', barrier: true });
         }
         // COMMIT of a transaction a caught error aborted answers ROLLBACK: that is a failure, not a commit.
-        else if (this.request({ sql: 'COMMIT', simple: true }).command === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');
+        else if (depth === 0 && this.request({ sql: 'COMMIT', simple: true }).command === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');
       } catch (error) {
+        if (depth > 0 && !savepoint) {
+          if (this.epoch !== epoch) throw error;
+          this.abandon();
+          throw error instanceof PostgresQueryError && error.transactionLost ? error : new PostgresQueryError((error as Error).message, (error as { code?: string }).code ?? null, true);
+        }
         this.undo(depth, epoch);
         throw error;
       } finally {
