@@ -115,7 +115,7 @@ test('a checkbridge server and two checkbridge clients over RabbitMQ: keepalives
   assert.equal(agentInfo.body.transport.results.consumers, 1);
 });
 
-test('two checkbridge servers sharing one PostgreSQL store', { skip: 'not built: only v2 events live in PostgreSQL; the client registry, results and task election are per server (README, Fleets)' }, () => undefined);
+test('two checkbridge servers sharing one PostgreSQL store', { skip: 'not built: the shared store is (test/e2e/shared-store.test.ts, local transport); task election is not, so two servers on one broker would both schedule (README, Fleets)' }, () => undefined);
 
 function readLines(file: string): string[] {
   try {
