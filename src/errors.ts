@@ -31,6 +31,7 @@ export const ERRORS = {
   CB_COMPILE_UNMAPPED: { message: 'no v2 equivalent: kept as an annotation', exitCode: 0, httpStatus: 200 },
   CB_PG_DSN: { message: 'invalid PostgreSQL connection settings', exitCode: 1, httpStatus: 400 },
   CB_EVENT_STORE_UNAVAILABLE: { message: 'the PostgreSQL event store is unavailable', exitCode: 1, httpStatus: 503 },
+  CB_STORE_UNAVAILABLE: { message: 'the shared PostgreSQL store is unavailable', exitCode: 1, httpStatus: 503 },
   CB_STORE_QUOTA: { message: 'the embedded datastore is over its quota; write refused', exitCode: 1, httpStatus: 507 },
 } as const satisfies Record<string, ErrorSpec>;
 

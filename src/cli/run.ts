@@ -126,7 +126,10 @@ export function registerRun(program: Command): void {
       // 44 executions/s against 394/s through the helper (test/bench/execute), and it stalled intake.
       const spawner = new RemoteSpawner();
       const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawner.spawn(command, options));
-      const store = openStateStore(join(stateDir, 'checkbridge.db'), logger, (settings.raw.checkbridge as { store_quota?: number } | undefined)?.store_quota);
+      const store = openStateStore(
+        dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: (settings.raw.checkbridge as { store_quota?: number } | undefined)?.store_quota },
+        logger,
+      );
       let current = settings;
       const transport = openTransport(transportNameFrom(role, flags, settings), settings, Date.now(), logger);
       const intake = new StoreIntake(store, () => current, systemClock, logger);

@@ -10,7 +10,7 @@ export interface SharedStoreFlags {
 export function withSharedStoreOption(command: Command): Command {
   return command.option(
     '--store-dsn <dsn>',
-    'put all state on PostgreSQL (URL or keyword string; PG* variables fill in the rest) so several servers share it (env CHECKBRIDGE_STORE_DSN; settings checkbridge.store.dsn; default: the embedded SQLite file)',
+    'put all state on PostgreSQL (URL or keyword string; PG* variables fill in the rest) so several servers share it; checkbridge.store_quota and `checkbridge upgrade` apply to the embedded SQLite file only (env CHECKBRIDGE_STORE_DSN; settings checkbridge.store.dsn; default: the embedded SQLite file)',
   );
 }
 

@@ -1,21 +1,26 @@
 import type { Logger } from 'pino';
-import { SqliteStore, checksInMissingNamespaces, missingNamespacesMessage } from '../store/index.js';
+import { SqliteStore, missingNamespaceChecks, missingNamespacesMessage } from '../store/index.js';
 import { CheckbridgeError } from '../errors.js';
+
+/** Where the daemon's state lives: the embedded SQLite file, or PostgreSQL shared with other servers (`--store-dsn`). */
+export type StateLocation = { readonly path: string; readonly quotaBytes?: number } | { readonly dsn: string };
 
 /**
  * The daemon's store: additive schema changes are applied in place (and logged); anything else, or checks in
  * namespaces that do not exist (the 6.2.0 rule), refuses the start with what to do.
  */
-export function openStateStore(path: string, logger: Logger, quotaBytes?: number): SqliteStore {
-  const store = SqliteStore.open(path, { quotaBytes });
-  const missing = checksInMissingNamespaces(store.db);
+export function openStateStore(location: StateLocation, logger: Logger): SqliteStore {
+  const store = 'dsn' in location ? SqliteStore.openPostgres(location.dsn) : SqliteStore.open(location.path, { quotaBytes: location.quotaBytes });
+  const missing = missingNamespaceChecks(store.db);
   if (missing.length > 0) {
     store.close();
     throw new CheckbridgeError('CB_UPGRADE_REFUSED', `refusing to start: ${missingNamespacesMessage(missing)}`);
   }
   store.checkpointInBackground();
   if (store.openedAtVersion > 0 && store.openedAtVersion < store.schemaVersion()) {
-    logger.info({ from: store.openedAtVersion, to: store.schemaVersion(), path }, 'store schema upgraded in place (additive changes only)');
+    logger.info({ from: store.openedAtVersion, to: store.schemaVersion(), store: store.db.name }, 'store schema upgraded in place (additive changes only)');
   }
+  // Which store holds the state, so that an operator running several servers can see they share one.
+  logger.info({ engine: store.engine, store: store.db.name }, store.engine === 'postgres' ? 'state store: PostgreSQL, shared with every server using this DSN' : 'state store: embedded SQLite file');
   return store;
 }

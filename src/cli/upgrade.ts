@@ -18,7 +18,7 @@ async function confirm(question: string): Promise<boolean> {
 export function registerUpgrade(program: Command): void {
   program
     .command('upgrade')
-    .description('migrate the state store to this binary\'s schema (backs it up first); harmless to run again')
+    .description('migrate the embedded SQLite state store to this binary\'s schema (backs it up first); harmless to run again. A PostgreSQL store (run --store-dsn) migrates itself when run starts')
     .option('--state-dir <dir>', 'the daemon\'s state directory (default ./state)')
     .option('--skip-confirm', 'do not ask for confirmation')
     .action(async (flags: { stateDir?: string; skipConfirm?: boolean }) => {

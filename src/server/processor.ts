@@ -27,10 +27,20 @@ export function withoutExpiredTombstone(client: Record<string, unknown> | null, 
   return typeof until === 'number' && until <= now ? null : client;
 }
 
-/** The legacy server's process_check_result, inside the caller's transaction (reference §10.1–10.7). */
+const sourceOf = (result: CheckResult) => (typeof result.check.source === 'string' && result.check.source !== '' ? result.check.source : undefined);
+
+/** The client and check a result updates (its source for a proxy result): what `store.lockResults` takes. */
+export function resultKey(result: CheckResult): [client: string, check: string] {
+  return [sourceOf(result) ?? result.client, String(result.check.name)];
+}
+
+/**
+ * The legacy server's process_check_result, inside the caller's transaction (reference §10.1–10.7), which has
+ * taken `store.lockResults` for this result's key: the last result and event are read here and written back.
+ */
 export function processResult(store: SqliteStore, settings: Settings, result: CheckResult, nowMs: number): ProcessOutcome {
   const now = Math.floor(nowMs / 1000);
-  const source = typeof result.check.source === 'string' && result.check.source !== '' ? result.check.source : undefined;
+  const source = sourceOf(result);
   const key = source ?? result.client;
   let client = withoutExpiredTombstone(store.getClient(key), now);
   if (client) {

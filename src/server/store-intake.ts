@@ -4,7 +4,7 @@ import type { CheckResult } from '../execute/result.js';
 import type { SqliteStore } from '../store/index.js';
 import type { Clock } from '../schedule/clock.js';
 import type { ResultIntake } from './intake.js';
-import { processResult, type Processed } from './processor.js';
+import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError } from './entity-limit.js';
 
 interface Pending {
@@ -93,9 +93,16 @@ export class StoreIntake implements ResultIntake {
     const done: { pending: Pending; processed: Processed | null; error: Error | null }[] = [];
     try {
       const settings = this.settings();
-      this.store.transaction(() => {
-        for (const pending of batch) done.push({ pending, ...this.processOne(settings, pending.result) });
-      });
+      this.store.groupCommit(
+        () => {
+          this.store.lockResults(batch.map((pending) => resultKey(pending.result)));
+          for (const pending of batch) done.push({ pending, ...this.processOne(settings, pending.result) });
+        },
+        () => {
+          done.length = 0;
+          for (const hook of this.afterCommits) void hook(false);
+        },
+      );
     } catch (error) {
       for (const hook of this.afterCommits) void hook(false);
       this.log.error({ err: error, results: batch.length }, 'failed to store results');

@@ -3,4 +3,4 @@ export { V2Store, type ApiKeyRow } from './sqlite/v2-store.js';
 export { remainingSeconds } from './sqlite/expiring-table.js';
 export { Outbox, type OutboxRow, type DeadLetter } from './sqlite/outbox.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
-export { planUpgrade, upgradeStore, checksInMissingNamespaces, missingNamespacesMessage, type UpgradePlan } from './sqlite/upgrade.js';
+export { planUpgrade, upgradeStore, checksInMissingNamespaces, missingNamespaceChecks, missingNamespacesMessage, type UpgradePlan } from './sqlite/upgrade.js';

@@ -23,7 +23,7 @@ export async function benchIntake(report: (figure: object) => void): Promise<voi
   const port = listeners.tcp.port;
   try {
     // Raw SQLite rate on the same machine, same run: batched inserts of 1,000 rows, WAL, synchronous=NORMAL.
-    store.db.exec('CREATE TABLE raw_bench (k TEXT, v TEXT)');
+    store.sqlite!.exec('CREATE TABLE raw_bench (k TEXT, v TEXT)');
     const insert = store.db.prepare('INSERT INTO raw_bench VALUES (?, ?)');
     const rows = 200_000;
     const rawStart = performance.now();
@@ -61,7 +61,7 @@ export async function benchIntake(report: (figure: object) => void): Promise<voi
       await Promise.all(batch);
     }
     const total = store.db.prepare('SELECT SUM(json_array_length(history)) AS n FROM results').get() as { n: number };
-    report({ bench: 'store.history_rows', history_entries: total.n, pairs, fill_s: +((performance.now() - fillStart) / 1000).toFixed(1), rss_mb: Math.round(process.memoryUsage().rss / 1048576), db_mb: Math.round((store.db.prepare('PRAGMA page_count').pluck().get() as number) * 4096 / 1048576) });
+    report({ bench: 'store.history_rows', history_entries: total.n, pairs, fill_s: +((performance.now() - fillStart) / 1000).toFixed(1), rss_mb: Math.round(process.memoryUsage().rss / 1048576), db_mb: Math.round((store.sqlite!.prepare('PRAGMA page_count').pluck().get() as number) * 4096 / 1048576) });
   } finally {
     await listeners.close();
     store.close();

@@ -13,6 +13,7 @@ import { benchSocket } from './socket.bench.js';
 import { benchV2Wrk } from './v2-wrk.bench.js';
 import { benchDaemonScale } from './daemon-scale.bench.js';
 import { benchTransport } from './transport.bench.js';
+import { benchSharedStore } from './shared-store.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -34,6 +35,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   postgres: benchPostgres,
   assets: benchAssets,
   transport: benchTransport,
+  'shared-store': benchSharedStore,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');

@@ -115,7 +115,7 @@ test('a checkbridge server and two checkbridge clients over RabbitMQ: keepalives
   assert.equal(agentInfo.body.transport.results.consumers, 1);
 });
 
-test('two checkbridge servers sharing one PostgreSQL store', { skip: 'not built: only v2 events live in PostgreSQL; the client registry, results and task election are per server (README, Fleets)' }, () => undefined);
+// Two checkbridge servers sharing one PostgreSQL store: test/e2e/fleet-servers.test.ts.
 
 function readLines(file: string): string[] {
   try {

@@ -11,7 +11,7 @@ test('the default quota is 4 GB', () => {
   const store = SqliteStore.open(':memory:');
   assert.equal(store.quotaBytes, 4 * 1024 ** 3);
   assert.equal(DEFAULT_STORE_QUOTA, 4 * 1024 ** 3);
-  assert.equal(store.db.pragma('max_page_count', { simple: true }), (4 * 1024 ** 3) / (store.db.pragma('page_size', { simple: true }) as number));
+  assert.equal(store.sqlite!.pragma('max_page_count', { simple: true }), (4 * 1024 ** 3) / (store.sqlite!.pragma('page_size', { simple: true }) as number));
   assert.equal(store.alarm(), null);
   store.close();
 });

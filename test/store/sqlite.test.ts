@@ -1,10 +1,11 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore, SCHEMA_VERSION } from '../../src/store/index.js';
 import { CheckbridgeError } from '../../src/errors.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
+import { storeSuite } from './store-suite.js';
 
 test('a new file is migrated to the current schema, in WAL mode, and reopens unchanged', (t) => {
   const dir = makeTree({});
@@ -12,7 +13,7 @@ test('a new file is migrated to the current schema, in WAL mode, and reopens unc
   const path = join(dir, 'state', 'checkbridge.db');
   const store = SqliteStore.open(path);
   assert.equal(store.schemaVersion(), SCHEMA_VERSION);
-  assert.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
+  assert.equal(store.sqlite!.pragma('journal_mode', { simple: true }), 'wal');
   store.putClient({ name: 'a', address: 'x' });
   store.putResult('a', { name: 'c', output: 'o', status: 1 }, [{ status: 1, executed: 5 }], null);
   store.putEvent('a', 'c', { id: 'e1' });
@@ -35,4 +36,18 @@ test('a file from a newer checkbridge is refused and left untouched', (t) => {
   const check = new Database(path);
   assert.equal(check.pragma('user_version', { simple: true }), SCHEMA_VERSION + 1);
   check.close();
+});
+
+storeSuite('sqlite', {
+  async fresh() {
+    const dir = makeTree({});
+    after(() => removeTree(dir));
+    return join(dir, 'state', 'checkbridge.db');
+  },
+  open: (path) => SqliteStore.open(path),
+  async makeNewer(path) {
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+  },
 });

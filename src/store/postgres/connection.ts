@@ -92,3 +92,17 @@ export function poolConfigOf(dsn: string, poolSize: number, env: PgEnvironment):
     max: poolSize > 0 ? poolSize : 20,
   };
 }
+
+/** The DSN as logs may show it: the password replaced, in URL and keyword forms. */
+export function redactDsn(dsn: string): string {
+  if (/^postgres(ql)?:\/\//i.test(dsn.trim())) {
+    try {
+      const url = new URL(dsn.trim());
+      if (url.password) url.password = 'REDACTED';
+      return url.toString();
+    } catch {
+      return 'postgres://(unreadable)';
+    }
+  }
+  return dsn.replace(/(password\s*=\s*)('((?:[^'\\]|\\.)*)'|((?:[^\s'\\]|\\.)*))/gi, '$1REDACTED');
+}

@@ -1,15 +1,15 @@
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 
 /** Aggregate name → `client:check` members (reference §10.10: only membership is kept, summaries are computed). */
 export class AggregateTable {
-  private readonly add$: Database.Statement;
-  private readonly names$: Database.Statement;
-  private readonly members$: Database.Statement;
-  private readonly remove$: Database.Statement;
-  private readonly drop$: Database.Statement;
+  private readonly add$: SqlStatement;
+  private readonly names$: SqlStatement;
+  private readonly members$: SqlStatement;
+  private readonly remove$: SqlStatement;
+  private readonly drop$: SqlStatement;
 
-  constructor(db: Database.Database) {
-    this.add$ = db.prepare('INSERT OR IGNORE INTO aggregate_members (name, member) VALUES (?, ?)');
+  constructor(db: SqlDatabase) {
+    this.add$ = db.prepare('INSERT INTO aggregate_members (name, member) VALUES (?, ?) ON CONFLICT DO NOTHING');
     this.names$ = db.prepare('SELECT DISTINCT name FROM aggregate_members ORDER BY name');
     this.members$ = db.prepare('SELECT member FROM aggregate_members WHERE name = ? ORDER BY member');
     this.remove$ = db.prepare('DELETE FROM aggregate_members WHERE name = ? AND member = ?');

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 
 export interface Expiring<T> {
   readonly key: string;
@@ -16,35 +16,59 @@ export function remainingSeconds(row: { expireAt: number | null }, nowMs: number
 
 /** A key → JSON table whose rows vanish at `expire_at`, as Redis keys with a TTL did: expired rows are never returned. */
 export class ExpiringTable<T> {
-  private readonly get$: Database.Statement;
-  private readonly put$: Database.Statement;
-  private readonly delete$: Database.Statement;
-  private readonly list$: Database.Statement;
-  private readonly purge$: Database.Statement;
+  private readonly get$: SqlStatement;
+  private readonly put$: SqlStatement;
+  private readonly delete$: SqlStatement;
+  private readonly list$: SqlStatement;
+  private readonly purge$: SqlStatement;
+  private readonly all$: SqlStatement;
+  /** While on (a group commit on PostgreSQL): every row, read at the first `get`, kept as written; null until read. */
+  private snapshot: Map<string, Row> | null = null;
+  private snapshotting = false;
 
-  constructor(db: Database.Database, table: string, key: string, data: string) {
+  constructor(db: SqlDatabase, table: string, key: string, data: string) {
     const columns = `${key} AS key, ${data} AS data, expire_at`;
     this.get$ = db.prepare(`SELECT ${columns} FROM ${table} WHERE ${key} = ? AND (expire_at IS NULL OR expire_at > ?)`);
     this.put$ = db.prepare(`INSERT INTO ${table} (${key}, ${data}, expire_at) VALUES (?, ?, ?) ON CONFLICT(${key}) DO UPDATE SET ${data} = excluded.${data}, expire_at = excluded.expire_at`);
     this.delete$ = db.prepare(`DELETE FROM ${table} WHERE ${key} = ? AND (expire_at IS NULL OR expire_at > ?)`);
     this.list$ = db.prepare(`SELECT ${columns} FROM ${table} WHERE expire_at IS NULL OR expire_at > ? ORDER BY ${key}`);
     this.purge$ = db.prepare(`DELETE FROM ${table} WHERE expire_at IS NOT NULL AND expire_at <= ?`);
+    this.all$ = db.prepare(`SELECT ${columns} FROM ${table}`);
   }
 
   private of(row: Row | undefined): Expiring<T> | null {
     return row ? { key: row.key, value: JSON.parse(row.data) as T, expireAt: row.expire_at } : null;
   }
 
+  /** Serves `get` from one read of the table until `resetSnapshot` (a batch's many lookups in one round trip). */
+  snapshotUntilReset(): void {
+    this.snapshotting = true;
+    this.snapshot = null;
+  }
+
+  resetSnapshot(): void {
+    this.snapshotting = false;
+    this.snapshot = null;
+  }
+
   get(key: string, now: number): Expiring<T> | null {
+    if (this.snapshotting) {
+      this.snapshot ??= new Map((this.all$.all() as Row[]).map((row) => [row.key, row]));
+      const row = this.snapshot.get(key);
+      return row && (row.expire_at === null || row.expire_at > now) ? this.of(row) : null;
+    }
     return this.of(this.get$.get(key, now) as Row | undefined);
   }
 
   put(key: string, value: T, expireAt: number | null): void {
-    this.put$.run(key, JSON.stringify(value), expireAt);
+    const data = JSON.stringify(value);
+    this.put$.run(key, data, expireAt);
+    this.snapshot?.set(key, { key, data, expire_at: expireAt });
   }
 
   /** True when a live row was removed. */
   delete(key: string, now: number): boolean {
+    this.snapshot?.delete(key);
     const removed = this.delete$.run(key, now).changes > 0;
     this.purge$.run(now);
     return removed;

@@ -9,6 +9,11 @@ import { V2Store } from './v2-store.js';
 import { Outbox } from './outbox.js';
 import { Checkpointer } from './checkpointer.js';
 import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './quota.js';
+import type { SqlDatabase, SqlStatement } from '../sql/database.js';
+import { PostgresQueryError, SyncPostgres } from '../postgres/sync-client.js';
+import { pgEnvironment, redactDsn } from '../postgres/connection.js';
+import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from '../postgres/store-schema.js';
+import { BatchRows, pairKey } from './batch-rows.js';
 
 export interface HistoryEntry {
   readonly status: number;
@@ -24,10 +29,15 @@ export interface StoredResult {
 
 type Row = Record<string, unknown>;
 
-/** The local history store: one SQLite file, WAL, migrated on open; a newer file is refused, never touched. */
+/**
+ * The state store: one SQLite file (WAL) by default, or the same tables on PostgreSQL shared by several servers
+ * (`open` / `openPostgres`); migrated on open, a newer schema is refused and never touched.
+ */
 export class SqliteStore {
-  readonly db: Database.Database;
-  private readonly statements: Record<string, Database.Statement>;
+  readonly db: SqlDatabase;
+  /** The SQLite handle for what only SQLite has (pragmas, quota, WAL checkpoints); null on PostgreSQL. */
+  readonly sqlite: Database.Database | null;
+  private readonly statements: Record<string, SqlStatement>;
   /** Silence entries by id (`sub:check`), with the legacy expiry. */
   readonly silences: ExpiringTable<Record<string, unknown>>;
   readonly stashes: ExpiringTable<unknown>;
@@ -40,15 +50,18 @@ export class SqliteStore {
   readonly outbox: Outbox;
 
   private constructor(
-    db: Database.Database,
-    /** The maximum size in bytes (spec 8: 4 GB by default). */
+    db: SqlDatabase,
+    sqlite: Database.Database | null,
+    /** The maximum size in bytes (spec 8: 4 GB by default); SQLite only. */
     readonly quotaBytes: number,
   ) {
     this.db = db;
+    this.sqlite = sqlite;
     this.silences = new ExpiringTable(db, 'silences', 'id', 'data');
     this.stashes = new ExpiringTable(db, 'stashes', 'path', 'content');
     this.aggregates = new AggregateTable(db);
-    this.v2 = new V2Store(db);
+    // Several servers share a PostgreSQL store: what one writes must take effect on the others at once.
+    this.v2 = new V2Store(db, { shared: sqlite === null });
     this.outbox = new Outbox(db);
     const prepare = (sql: string) => db.prepare(sql);
     this.statements = {
@@ -56,7 +69,7 @@ export class SqliteStore {
       putClient: prepare('INSERT INTO clients (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data'),
       deleteClient: prepare('DELETE FROM clients WHERE name = ?'),
       listClients: prepare('SELECT data FROM clients ORDER BY name'),
-      countEntities: prepare('SELECT COUNT(*) AS n FROM (SELECT name FROM clients UNION SELECT name FROM v2_entities)'),
+      countEntities: prepare('SELECT COUNT(*) AS n FROM (SELECT name FROM clients UNION SELECT name FROM v2_entities) AS names'),
       hasV2Entity: prepare('SELECT 1 FROM v2_entities WHERE name = ? LIMIT 1'),
       getResult: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? AND check_name = ?'),
       putResult: prepare(
@@ -73,6 +86,22 @@ export class SqliteStore {
       deleteEvent: prepare('DELETE FROM events WHERE client = ? AND check_name = ?'),
       listEvents: prepare('SELECT data FROM events ORDER BY client, check_name'),
       listEventsOf: prepare('SELECT data FROM events WHERE client = ? ORDER BY check_name'),
+      deleteEventsOfClient: prepare('DELETE FROM events WHERE client = ?'),
+      ...(sqlite
+        ? {}
+        : {
+            // Transaction-scoped locks, taken in one global order (sorted keys): two servers never deadlock on them.
+            lockResults: prepare(
+              'SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest(?::text[]) AS key ORDER BY k) AS keys',
+            ),
+            batchClients: prepare('SELECT name, data FROM clients WHERE name = ANY(?::text[])'),
+            batchResults: prepare(
+              'SELECT r.client, r.check_name, r.data, r.history, r.last_ok FROM results r JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ON r.client = k.client AND r.check_name = k.check_name',
+            ),
+            batchEvents: prepare(
+              'SELECT e.client, e.check_name, e.data FROM events e JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ON e.client = k.client AND e.check_name = k.check_name',
+            ),
+          }),
     };
   }
 
@@ -115,39 +144,127 @@ export class SqliteStore {
     }
     const quotaBytes = options.quotaBytes ?? DEFAULT_STORE_QUOTA;
     applyQuota(db, quotaBytes);
-    const store = new SqliteStore(db, quotaBytes);
+    const store = new SqliteStore(db, db, quotaBytes);
     store.openedAtVersion = version;
     return store;
   }
 
+  /**
+   * Opens the store on PostgreSQL (`dsn`: URL or keyword string; the PG* variables fill in the rest), creating or
+   * migrating its tables: the store several servers share. No quota: the database server bounds its own size.
+   */
+  static openPostgres(dsn: string, env: NodeJS.ProcessEnv = process.env): SqliteStore {
+    const db = new SyncPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
+    try {
+      const version = migrateStore(db);
+      const store = new SqliteStore(db, null, 0);
+      store.openedAtVersion = version;
+      return store;
+    } catch (error) {
+      db.close();
+      if (error instanceof CheckbridgeError) throw error;
+      throw new CheckbridgeError('CB_STORE_OPEN', `${db.name}: ${(error as Error).message}`);
+    }
+  }
+
+  /** Which database holds the state. */
+  get engine(): 'sqlite' | 'postgres' {
+    return this.sqlite ? 'sqlite' : 'postgres';
+  }
+
   /** The datastore alarm for `/health`: set while the quota leaves no room to grow. */
   alarm(): string | null {
-    const alarm = quotaAlarm(this.db, this.quotaBytes, this.refusedAt);
+    if (!this.sqlite) return null;
+    const alarm = quotaAlarm(this.sqlite, this.quotaBytes, this.refusedAt);
     if (alarm === null) this.refusedAt = null;
     return alarm;
   }
 
   /** A write error as callers should see it: over the quota, a clear CB_STORE_QUOTA (and the alarm raised). */
   failure(error: unknown): unknown {
+    if (!this.sqlite) return error;
     const mapped = quotaFailure(error, this.quotaBytes);
-    if (mapped !== error && this.db.open) this.refusedAt = usedBytes(this.db);
+    if (mapped !== error && this.sqlite.open) this.refusedAt = usedBytes(this.sqlite);
     return mapped;
   }
 
   schemaVersion(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
+    return this.sqlite ? (this.sqlite.pragma('user_version', { simple: true }) as number) : storeSchemaVersion(this.db as SyncPostgres);
+  }
+
+  /**
+   * Inside a transaction, before reading the results and events of these client/check pairs to write them back:
+   * on PostgreSQL another server doing the same waits until this transaction ends, so no update is lost.
+   * SQLite has one writer at a time already.
+   */
+  lockResults(pairs: readonly (readonly [client: string, check: string])[]): void {
+    if (this.sqlite || pairs.length === 0) return;
+    this.statements.lockResults!.all(pairs.map(([client, check]) => `${client}/${check}`));
+    if (this.db.inTransaction) this.readBatch(pairs);
+  }
+
+  /** PostgreSQL's group commit: what `lockResults` locked, read in three statements for the batch (see BatchRows). */
+  private batch: BatchRows | null = null;
+
+  private readBatch(pairs: readonly (readonly [string, string])[]): void {
+    const batch = new BatchRows();
+    const clients = pairs.map(([client]) => client);
+    const checks = pairs.map(([, check]) => check);
+    for (const name of clients) batch.clients.set(name, null);
+    for (const [client, check] of pairs) {
+      batch.results.set(pairKey(client, check), null);
+      batch.events.set(pairKey(client, check), null);
+    }
+    for (const row of this.statements.batchClients!.all(clients) as Row[]) batch.clients.set(String(row.name), String(row.data));
+    for (const row of this.statements.batchResults!.all(clients, checks) as Row[]) batch.results.set(pairKey(String(row.client), String(row.check_name)), row);
+    for (const row of this.statements.batchEvents!.all(clients, checks) as Row[]) batch.events.set(pairKey(String(row.client), String(row.check_name)), String(row.data));
+    this.batch = batch;
+    this.silences.snapshotUntilReset();
   }
 
   /** Runs `fn` in one transaction: the unit of group commit; called inside another, it is a savepoint. */
   transaction<T>(fn: () => T): T {
+    const outermost = !this.db.inTransaction;
     try {
       return this.db.transaction(fn)();
     } catch (error) {
+      // What the batch kept may have been rolled back: read again from the database.
+      this.forgetBatch();
       throw this.failure(error);
+    } finally {
+      if (outermost) this.forgetBatch();
     }
   }
 
+  /**
+   * The intake's group commit. On PostgreSQL its savepoints first do not wait for their writes (the batch's writes
+   * travel together); should a write fail, that run is rolled back whole, `retrying` undoes what it kept outside the
+   * database, and `fn` runs again with each savepoint waiting for its writes, so that only the failing one fails.
+   */
+  groupCommit<T>(fn: () => T, retrying: () => void): T {
+    if (this.sqlite) return this.transaction(fn);
+    const db = this.db as SyncPostgres;
+    db.awaitSavepoints = false;
+    try {
+      return this.transaction(fn);
+    } catch (error) {
+      if (!(error instanceof PostgresQueryError && error.transactionLost)) throw error;
+    } finally {
+      db.awaitSavepoints = true;
+    }
+    retrying();
+    return this.transaction(fn);
+  }
+
+  private forgetBatch(): void {
+    if (this.sqlite) return;
+    this.batch = null;
+    this.silences.resetSnapshot();
+  }
+
   getClient(name: string): Record<string, unknown> | null {
+    const kept = this.batch?.clients.get(name);
+    if (kept !== undefined) return kept === null ? null : JSON.parse(kept);
     const row = this.statements.getClient!.get(name) as Row | undefined;
     return row ? JSON.parse(String(row.data)) : null;
   }
@@ -163,14 +280,17 @@ export class SqliteStore {
   }
 
   putClient(client: Record<string, unknown>): void {
-    this.statements.putClient!.run(String(client.name), JSON.stringify(client));
+    const data = JSON.stringify(client);
+    this.statements.putClient!.run(String(client.name), data);
+    this.batch?.clients.set(String(client.name), data);
   }
 
   /** Removes a client with its results and events; `tombstone` keeps an invalidated signature (API invalidate). */
   deleteClient(name: string, tombstone?: { until: number | null }): void {
+    this.batch = null;
     this.statements.deleteClient!.run(name);
     this.statements.deleteResultsOfClient!.run(name);
-    this.db.prepare('DELETE FROM events WHERE client = ?').run(name);
+    this.statements.deleteEventsOfClient!.run(name);
     if (tombstone) this.putClient({ name, signature: 'invalidated', invalidated: true, invalidated_until: tombstone.until });
   }
 
@@ -184,18 +304,24 @@ export class SqliteStore {
   }
 
   getResult(client: string, check: string): StoredResult | null {
+    const kept = this.batch?.results.get(pairKey(client, check));
+    if (kept !== undefined) return this.resultOf(kept ?? undefined);
     return this.resultOf(this.statements.getResult!.get(client, check) as Row | undefined);
   }
 
   putResult(client: string, check: Record<string, unknown>, history: readonly HistoryEntry[], lastOk: number | null): void {
-    this.statements.putResult!.run(client, String(check.name), JSON.stringify(check), JSON.stringify(history), lastOk);
+    const row = { client, check_name: String(check.name), data: JSON.stringify(check), history: JSON.stringify(history), last_ok: lastOk };
+    this.statements.putResult!.run(row.client, row.check_name, row.data, row.history, row.last_ok);
+    this.batch?.results.set(pairKey(client, row.check_name), row);
   }
 
   deleteResult(client: string, check: string): boolean {
+    this.batch = null;
     return this.statements.deleteResult!.run(client, check).changes > 0;
   }
 
   deleteResultsOfCheck(check: string): void {
+    this.batch = null;
     this.statements.deleteResultsOfCheck!.run(check);
   }
 
@@ -205,16 +331,25 @@ export class SqliteStore {
   }
 
   getEvent(client: string, check: string): Record<string, unknown> | null {
+    const kept = this.batch?.events.get(pairKey(client, check));
+    if (kept !== undefined) return kept === null ? null : JSON.parse(kept);
     const row = this.statements.getEvent!.get(client, check) as Row | undefined;
     return row ? JSON.parse(String(row.data)) : null;
   }
 
   putEvent(client: string, check: string, event: Record<string, unknown>): void {
-    this.statements.putEvent!.run(client, check, JSON.stringify(event));
+    const data = JSON.stringify(event);
+    this.statements.putEvent!.run(client, check, data);
+    this.batch?.events.set(pairKey(client, check), data);
   }
 
   deleteEvent(client: string, check: string): boolean {
-    return this.statements.deleteEvent!.run(client, check).changes > 0;
+    const key = pairKey(client, check);
+    const kept = this.batch?.events.get(key);
+    const removed = this.statements.deleteEvent!.run(client, check);
+    if (kept === undefined) return removed.changes > 0;
+    this.batch!.events.set(key, null);
+    return kept !== null;
   }
 
   listEvents(client?: string): Record<string, unknown>[] {
@@ -226,7 +361,7 @@ export class SqliteStore {
 
   /** The daemon's store checkpoints its WAL on a worker thread, not in the intake's commits. */
   checkpointInBackground(): void {
-    if (!this.checkpointer && this.db.name !== ':memory:') this.checkpointer = new Checkpointer(this.db);
+    if (!this.checkpointer && this.sqlite && this.sqlite.name !== ':memory:') this.checkpointer = new Checkpointer(this.sqlite);
   }
 
   close(): void {

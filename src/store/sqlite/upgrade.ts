@@ -2,11 +2,16 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { SqliteStore } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
+import type { SqlDatabase } from '../sql/database.js';
 
 /** Checks stored in a namespace that does not exist (the 6.2.0 rule): upgrade and start refuse them by name. */
 export function checksInMissingNamespaces(db: Database.Database): { check: string; namespace: string }[] {
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'v2_resources'").get();
-  if (!hasTable) return [];
+  return hasTable ? missingNamespaceChecks(db as unknown as SqlDatabase) : [];
+}
+
+/** The same, on an open store (SQLite or PostgreSQL), whose tables are migrated already. */
+export function missingNamespaceChecks(db: SqlDatabase): { check: string; namespace: string }[] {
   return db
     .prepare(
       `SELECT name AS "check", namespace FROM v2_resources c WHERE kind = 'CheckConfig' AND namespace != 'default'

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 
 type Json = Record<string, unknown>;
 type DataRow = { data: string };
@@ -15,7 +15,7 @@ export interface ApiKeyRow {
 
 /** The v2 API's tables: events and entities per namespace, generic resources, users, API keys, sessions, secrets. */
 export class V2Store {
-  private readonly s: Record<string, Database.Statement>;
+  private readonly s: Record<string, SqlStatement>;
   private accessWrites = 0;
 
   /**
@@ -23,44 +23,48 @@ export class V2Store {
    * resource: roles, bindings, providers): caches of credential checks and RBAC decisions are valid for one value.
    */
   get accessGeneration(): number {
-    return this.accessWrites;
+    // Shared with other servers, whose writes this one does not see: every read is a new generation (no caching).
+    return this.shared ? ++this.accessWrites : this.accessWrites;
   }
 
-  constructor(private readonly db: Database.Database) {
+  private readonly shared: boolean;
+
+  constructor(db: SqlDatabase, options: { shared?: boolean } = {}) {
+    this.shared = options.shared ?? false;
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       getEvent: p('SELECT data FROM v2_events WHERE namespace = ? AND entity = ? AND check_name = ?'),
-      putEvent: p('INSERT INTO v2_events VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
+      putEvent: p('INSERT INTO v2_events VALUES (?, ?, ?, ?) ON CONFLICT (namespace, entity, check_name) DO UPDATE SET data = excluded.data'),
       deleteEvent: p('DELETE FROM v2_events WHERE namespace = ? AND entity = ? AND check_name = ?'),
       listEvents: p('SELECT data FROM v2_events WHERE namespace = ? ORDER BY entity, check_name'),
       listEventsOf: p('SELECT data FROM v2_events WHERE namespace = ? AND entity = ? ORDER BY check_name'),
       listAllEvents: p('SELECT data FROM v2_events ORDER BY namespace, entity, check_name'),
       getEntity: p('SELECT data FROM v2_entities WHERE namespace = ? AND name = ?'),
-      putEntity: p('INSERT INTO v2_entities VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
+      putEntity: p('INSERT INTO v2_entities VALUES (?, ?, ?) ON CONFLICT (namespace, name) DO UPDATE SET data = excluded.data'),
       deleteEntity: p('DELETE FROM v2_entities WHERE namespace = ? AND name = ?'),
       listEntities: p('SELECT data FROM v2_entities WHERE namespace = ? ORDER BY name'),
       getResource: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
-      putResource: p('INSERT INTO v2_resources VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
+      putResource: p('INSERT INTO v2_resources VALUES (?, ?, ?, ?) ON CONFLICT (kind, namespace, name) DO UPDATE SET data = excluded.data'),
       deleteResource: p('DELETE FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
       listResources: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? ORDER BY name'),
       namespaceReferences: p(`SELECT 'Event' AS kind, entity || '/' || check_name AS name FROM v2_events WHERE namespace = @ns
         UNION ALL SELECT 'Entity', name FROM v2_entities WHERE namespace = @ns
         UNION ALL SELECT kind, name FROM v2_resources WHERE namespace = @ns AND kind != 'Namespace'`),
       getUser: p('SELECT data FROM users WHERE name = ?'),
-      putUser: p('INSERT INTO users VALUES (?, ?) ON CONFLICT DO UPDATE SET data = excluded.data'),
+      putUser: p('INSERT INTO users VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET data = excluded.data'),
       countUsers: p('SELECT COUNT(*) AS n FROM users'),
       listUsers: p('SELECT data FROM users ORDER BY name'),
-      getKey: p('SELECT key_hash AS keyHash, username, created_by AS createdBy, created_at AS createdAt, hint FROM api_keys WHERE key_hash = ?'),
+      getKey: p('SELECT key_hash AS "keyHash", username, created_by AS "createdBy", created_at AS "createdAt", hint FROM api_keys WHERE key_hash = ?'),
       putKey: p('INSERT INTO api_keys VALUES (?, ?, ?, ?, ?)'),
       deleteKey: p('DELETE FROM api_keys WHERE key_hash = ?'),
-      listKeys: p('SELECT key_hash AS keyHash, username, created_by AS createdBy, created_at AS createdAt, hint FROM api_keys ORDER BY created_at, hint'),
-      getSession: p('SELECT id, username, refresh_id AS refreshId, expires_at AS expiresAt FROM auth_sessions WHERE id = ?'),
-      putSession: p('INSERT INTO auth_sessions VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET refresh_id = excluded.refresh_id, expires_at = excluded.expires_at'),
+      listKeys: p('SELECT key_hash AS "keyHash", username, created_by AS "createdBy", created_at AS "createdAt", hint FROM api_keys ORDER BY created_at, hint'),
+      getSession: p('SELECT id, username, refresh_id AS "refreshId", expires_at AS "expiresAt" FROM auth_sessions WHERE id = ?'),
+      putSession: p('INSERT INTO auth_sessions VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET refresh_id = excluded.refresh_id, expires_at = excluded.expires_at'),
       deleteSession: p('DELETE FROM auth_sessions WHERE id = ?'),
       deleteUserSessions: p('DELETE FROM auth_sessions WHERE username = ?'),
       purgeSessions: p('DELETE FROM auth_sessions WHERE expires_at <= ?'),
       getSecret: p('SELECT value FROM secrets WHERE name = ?'),
-      putSecret: p('INSERT OR IGNORE INTO secrets VALUES (?, ?)'),
+      putSecret: p('INSERT INTO secrets VALUES (?, ?) ON CONFLICT DO NOTHING'),
     };
   }
 

@@ -1,0 +1,241 @@
+// PostgreSQL behind the store's synchronous SqlDatabase: a worker thread owns the connection, the caller blocks on
+// Atomics.wait until the worker's answer is on the port. One statement at a time, as better-sqlite3 runs them.
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { CheckbridgeError } from '../../errors.js';
+import type { SqlDatabase, SqlParam, SqlStatement } from '../sql/database.js';
+import { bind, inline, toPositional } from './placeholders.js';
+import type { PgEnvironment } from './connection.js';
+import type { SyncReply, SyncRequest } from './sync-worker.js';
+
+/** A statement the server does not answer within this long fails (and the connection is replaced); never a hang. */
+export const QUERY_TIMEOUT_MS = 15_000;
+const WAIT_GRACE_MS = 5_000;
+
+/** A PostgreSQL error as the server sent it: its message and SQLSTATE code. */
+export class PostgresQueryError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+    /** A deferred write's failure that ended the whole transaction (see `awaitSavepoints`). */
+    readonly transactionLost = false,
+  ) {
+    super(message);
+    this.name = 'PostgresQueryError';
+  }
+}
+
+type Rows = { rows: Record<string, unknown>[]; rowCount: number; command: string };
+
+export class SyncPostgres implements SqlDatabase {
+  /** The id of the worker's latest answer; a new one per worker, so that a terminated worker cannot write into it. */
+  private flag = new Int32Array(new SharedArrayBuffer(4));
+  private worker!: Worker;
+  private port!: MessagePort;
+  private nextId = 0;
+  private depth = 0;
+  /** Bumped when the connection is replaced: its transaction went with it. */
+  private epoch = 0;
+  private closed = false;
+  /** Rows changed by each deferred write of the open transaction, as the worker reported them. */
+  private readonly changesOf = new Map<number, number>();
+  /**
+   * Whether nested transactions are savepoints that wait for their writes before they end (a failure then stays within
+   * one). Off (a group commit's first run), there are no savepoints, the writes travel together, and any failure ends
+   * the whole transaction with a `transactionLost` error.
+   */
+  awaitSavepoints = true;
+
+  constructor(
+    private readonly dsn: string,
+    private readonly env: PgEnvironment,
+    /** The redacted DSN: what errors and logs name. */
+    readonly name: string,
+    private readonly searchPath: string,
+    private readonly timeoutMs = QUERY_TIMEOUT_MS,
+  ) {
+    this.spawn();
+  }
+
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  private spawn(): void {
+    this.flag = new Int32Array(new SharedArrayBuffer(4));
+    const { port1, port2 } = new MessageChannel();
+    this.worker = new Worker(new URL('./sync-worker.js', import.meta.url), {
+      workerData: { dsn: this.dsn, env: this.env, flag: this.flag.buffer, port: port2, queryTimeoutMs: this.timeoutMs, searchPath: this.searchPath },
+      transferList: [port2],
+    });
+    this.worker.unref();
+    this.port = port1;
+  }
+
+  private unavailable(detail: string): CheckbridgeError {
+    this.depth = 0;
+    this.epoch++;
+    return new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: ${detail}`);
+  }
+
+  private request(request: Omit<SyncRequest, 'id'>): Rows {
+    const id = this.post(request);
+    const reply = this.awaitReply(id);
+    for (const [write, changes] of reply.changes) this.changesOf.set(write, changes);
+    if ('error' in reply) {
+      if (reply.error.unavailable) throw this.unavailable(reply.error.message);
+      // A deferred write's failure comes back here: within the savepoint that made it when each waits for its writes;
+      // otherwise later savepoints' writes were dropped with it, and only the whole transaction can be undone.
+      if (reply.error.deferred && !this.awaitSavepoints && this.depth > 0) {
+        this.abandon();
+        throw new PostgresQueryError(reply.error.message, reply.error.code, true);
+      }
+      throw new PostgresQueryError(reply.error.message, reply.error.code);
+    }
+    return reply;
+  }
+
+  private post(request: Omit<SyncRequest, 'id'>): number {
+    if (this.closed) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: the store is closed`);
+    // Ids wrap within the flag's int32, never 0 (a new flag's value).
+    const id = (this.nextId = (this.nextId % 0x7fffffff) + 1);
+    this.port.postMessage({ ...request, id, inTransaction: this.depth > 0 });
+    return id;
+  }
+
+  /** Rolls the whole transaction back; the transaction functions around see it ended (`epoch`). */
+  private abandon(): void {
+    this.depth = 0;
+    this.epoch++;
+    try {
+      this.request({ sql: 'ROLLBACK', simple: true, rollback: true });
+    } catch {
+      // Gone with the connection, if that is what failed.
+    }
+  }
+
+  /**
+   * Inside a transaction, a write nobody waits for: sent with the next ones as one query. Its failure is the answer
+   * to the next statement waited for; a savepoint waits for its writes before it ends, so the failure stays its own.
+   */
+  private defer(sql: string): number {
+    return this.post({ sql, deferred: true });
+  }
+
+  /** Blocks until the worker has posted reply `id` (the flag holds the id of its latest reply), then takes it off the port. */
+  private awaitReply(id: number): SyncReply {
+    const deadline = Date.now() + this.timeoutMs + WAIT_GRACE_MS;
+    for (;;) {
+      const seen = Atomics.load(this.flag, 0);
+      if (seen === id) break;
+      const left = deadline - Date.now();
+      if (left <= 0 || Atomics.wait(this.flag, 0, seen, left) === 'timed-out') {
+        void this.worker.terminate();
+        this.spawn();
+        throw this.unavailable(`no answer within ${Math.round((this.timeoutMs + WAIT_GRACE_MS) / 1000)} s`);
+      }
+    }
+    for (;;) {
+      const reply = receiveMessageOnPort(this.port)?.message as SyncReply | undefined;
+      if (!reply) throw this.unavailable(`the answer to statement ${id} was not on the port`);
+      // An answer to an earlier statement that timed out on this port is dropped.
+      if (reply.id === id) return reply;
+    }
+  }
+
+  private query(text: string, params: readonly unknown[]): Rows {
+    return this.request({ sql: text, params });
+  }
+
+  /** Statements without parameters, several allowed (schema steps, transaction control). */
+  exec(sql: string): void {
+    this.request({ sql, simple: true });
+  }
+
+  prepare(sql: string): SqlStatement {
+    const positional = toPositional(sql);
+    return {
+      get: (...params: SqlParam[]) => this.query(positional.text, bind(positional, params)).rows[0],
+      all: (...params: SqlParam[]) => this.query(positional.text, bind(positional, params)).rows,
+      run: (...params: SqlParam[]) => {
+        const values = bind(positional, params);
+        const text = this.depth > 0 ? inline(positional, values) : null;
+        if (text === null) return { changes: this.query(positional.text, values).rowCount };
+        const id = this.defer(text);
+        const changesOf = this.changesOf;
+        const settle = () => this.request({ sql: '', barrier: true });
+        return {
+          get changes(): number {
+            if (!changesOf.has(id)) settle();
+            return changesOf.get(id) ?? 0;
+          },
+        };
+      },
+    };
+  }
+
+  /** A transaction's control statement: deferred inside one (savepoints), waited for otherwise (BEGIN, COMMIT, ROLLBACK). */
+  private control(sql: string): void {
+    if (this.depth > 0) this.defer(sql);
+    else this.exec(sql);
+  }
+
+  transaction<T>(fn: () => T): () => T {
+    return () => {
+      const depth = this.depth;
+      const epoch = this.epoch;
+      // Savepoints that would not wait for their writes are not made: a failure inside ends the whole transaction.
+      const savepoint = depth > 0 && this.awaitSavepoints;
+      if (depth === 0) this.exec('BEGIN');
+      else if (savepoint) this.control(`SAVEPOINT s${depth}`);
+      this.depth = depth + 1;
+      let result: T;
+      try {
+        result = fn();
+        if (savepoint) {
+          this.control(`RELEASE SAVEPOINT s${depth}`);
+          this.request({ sql: '', barrier: true });
+        }
+        // COMMIT of a transaction a caught error aborted answers ROLLBACK: that is a failure, not a commit.
+        else if (depth === 0 && this.request({ sql: 'COMMIT', simple: true }).command === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');
+      } catch (error) {
+        if (depth > 0 && !savepoint) {
+          if (this.epoch !== epoch) throw error;
+          this.abandon();
+          throw error instanceof PostgresQueryError && error.transactionLost ? error : new PostgresQueryError((error as Error).message, (error as { code?: string }).code ?? null, true);
+        }
+        this.undo(depth, epoch);
+        throw error;
+      } finally {
+        if (depth === 0) this.changesOf.clear();
+      }
+      this.depth = depth;
+      return result;
+    };
+  }
+
+  private undo(depth: number, epoch: number): void {
+    if (this.epoch !== epoch) return;
+    this.depth = depth;
+    try {
+      // Runs even after a deferred write failed (the worker drops other statements until then).
+      this.request({ sql: depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT s${depth}; RELEASE SAVEPOINT s${depth}`, simple: true, rollback: true });
+    } catch {
+      // The error that ended the transaction is the one to report; a lost connection has rolled it back already.
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.request({ sql: '', close: true });
+    } catch {
+      // Closing a connection that is already gone.
+    }
+    this.closed = true;
+    void this.worker.terminate();
+  }
+}

@@ -1,0 +1,146 @@
+// The whole store on PostgreSQL (issue 15): the store suite SQLite passes, plus what only a server connection has.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SqliteStore } from '../../src/store/index.js';
+import { CheckbridgeError } from '../../src/errors.js';
+import { PostgresQueryError } from '../../src/store/postgres/sync-client.js';
+import { postgresMissing, startPostgres } from '../servers/postgres.js';
+import { storeSuite } from './store-suite.js';
+
+const missing = postgresMissing();
+if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
+const server = missing ? null : await startPostgres();
+after(() => server?.stop());
+let databases = 0;
+
+/** A database of its own for each test. */
+async function freshDsn(): Promise<string> {
+  const name = `store_${++databases}`;
+  await server!.query(`CREATE DATABASE ${name}`);
+  return server!.url('postgres', name);
+}
+
+storeSuite(
+  'postgres',
+  server
+    ? {
+        fresh: freshDsn,
+        open: (dsn) => SqliteStore.openPostgres(dsn, {}),
+        async makeNewer(dsn) {
+          await server.query('UPDATE checkbridge_store.store_schema SET version = version + 1', new URL(dsn).pathname.slice(1));
+        },
+      }
+    : { skip: missing! },
+);
+
+const pgTest = (name: string, body: (dsn: string) => Promise<void> | void) =>
+  test(`postgres: ${name}`, async (t) => {
+    if (!server) return void t.skip(missing!);
+    await body(await freshDsn());
+  });
+
+pgTest('int8 comes back as a number, server errors keep their message and SQLSTATE code, and named placeholders bind', (dsn) => {
+  const store = SqliteStore.openPostgres(dsn, {});
+  try {
+    assert.deepEqual(store.db.prepare('SELECT COUNT(*) AS n, 9007199254740991::bigint AS big, @a::text || @b::text || @a::text AS s').get({ a: 'x', b: 'y' }), { n: 1, big: 9007199254740991, s: 'xyx' });
+    assert.throws(() => store.db.prepare('SELECT * FROM no_such_table').get(), (error: unknown) => error instanceof PostgresQueryError && error.code === '42P01' && /no_such_table/.test(error.message));
+    // A question mark inside a literal is text, not a placeholder.
+    assert.deepEqual(store.db.prepare("SELECT '?' AS q, ? AS p").get('v'), { q: '?', p: 'v' });
+  } finally {
+    store.close();
+  }
+});
+
+pgTest('a connection dropped mid-transaction fails it with an error naming the store (password redacted); the next statement reconnects', async (dsn) => {
+  await server!.query("CREATE ROLE keeper LOGIN PASSWORD 'hunter2'");
+  await server!.query(`GRANT ALL ON SCHEMA public TO keeper; GRANT ALL ON DATABASE ${new URL(dsn).pathname.slice(1)} TO keeper`);
+  const admin = SqliteStore.openPostgres(dsn, {});
+  admin.db.prepare('GRANT ALL ON SCHEMA checkbridge_store TO keeper').run();
+  admin.db.prepare('GRANT ALL ON ALL TABLES IN SCHEMA checkbridge_store TO keeper').run();
+  admin.db.prepare('GRANT ALL ON ALL SEQUENCES IN SCHEMA checkbridge_store TO keeper').run();
+  const store = SqliteStore.openPostgres(dsn.replace('postgres@', 'keeper:hunter2@'), {});
+  const kill = () => admin.db.prepare("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'keeper'").all();
+  try {
+    store.putClient({ name: 'before' });
+    assert.throws(
+      () =>
+        store.transaction(() => {
+          store.putClient({ name: 'lost' });
+          kill();
+          store.putClient({ name: 'on a new connection, outside the transaction' });
+        }),
+      (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE' && error.message.includes('keeper:REDACTED@127.0.0.1') && !error.message.includes('hunter2'),
+    );
+    assert.equal(store.db.inTransaction, false);
+    assert.deepEqual(store.listClients().map((c) => c.name), ['before']);
+    // Between transactions: at most the one statement that meets the dead connection fails, clearly; the next reconnects.
+    kill();
+    try {
+      store.putClient({ name: 'after' });
+    } catch (error) {
+      assert.equal((error as CheckbridgeError).code, 'CB_STORE_UNAVAILABLE');
+    }
+    store.putClient({ name: 'after' });
+    assert.deepEqual(store.listClients().map((c) => c.name), ['after', 'before']);
+  } finally {
+    store.close();
+    admin.close();
+  }
+});
+
+pgTest('an unreachable server is a clear error at open, not a hang', async () => {
+  const started = Date.now();
+  assert.throws(() => SqliteStore.openPostgres(`postgres://postgres@127.0.0.1:1/none?connect_timeout=3`, {}), (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE' && /127\.0\.0\.1:1/.test(error.message));
+  assert.ok(Date.now() - started < 30_000);
+});
+
+pgTest('lockResults holds a lock per client/check until the transaction ends', (dsn) => {
+  const store = SqliteStore.openPostgres(dsn, {});
+  const watcher = SqliteStore.openPostgres(dsn, {});
+  const held = () => Number((watcher.db.prepare("SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted").get() as { n: number }).n);
+  try {
+    store.transaction(() => {
+      store.lockResults([['a', 'cpu'], ['b', 'cpu'], ['a', 'cpu']]);
+      assert.equal(held(), 2);
+    });
+    assert.equal(held(), 0);
+  } finally {
+    store.close();
+    watcher.close();
+  }
+});
+
+pgTest('group commit: writes travel together; a failing one fails only its savepoint (the batch runs again, each savepoint waiting)', (dsn) => {
+  const store = SqliteStore.openPostgres(dsn, {});
+  const key = { keyHash: 'taken', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' };
+  store.v2.putApiKey(key);
+  const outcomes: string[] = [];
+  let retries = 0;
+  try {
+    store.groupCommit(
+      () => {
+        for (const name of ['first', 'failing', 'last']) {
+          try {
+            store.transaction(() => {
+              store.putClient({ name });
+              if (name === 'failing') store.v2.putApiKey(key);
+            });
+            outcomes.push(`${name}: ok`);
+          } catch (error) {
+            if (!store.db.inTransaction) throw error;
+            outcomes.push(`${name}: ${(error as PostgresQueryError).code}`);
+          }
+        }
+      },
+      () => {
+        retries++;
+        outcomes.length = 0;
+      },
+    );
+    assert.equal(retries, 1);
+    assert.deepEqual(outcomes, ['first: ok', 'failing: 23505', 'last: ok']);
+    assert.deepEqual(store.listClients().map((c) => c.name), ['first', 'last']);
+  } finally {
+    store.close();
+  }
+});
