@@ -64,7 +64,7 @@ test('two servers on one database: only the elected one schedules, monitors and 
   const b = await startInstance(roots[1]!, dsn);
   started.push(b);
   await b.daemon.waitFor((l) => l.msg === 'checkbridge running');
-  // An event on each, with a TTL of 1 s: b's waits in its outbox, and its TTL passes unmonitored, while a is the elected server.
+  // An event on each, with a TTL of 1 s. The store is shared: the elected server monitors both and bridges both.
   assert.equal(await tcpExchange(a.socket, JSON.stringify({ name: 'via-a', output: 'taken by a', status: 1, ttl: 1 })), 'ok');
   assert.equal(await tcpExchange(b.socket, JSON.stringify({ name: 'via-b', output: 'taken by b', status: 1, ttl: 1 })), 'ok');
   const output = async (instance: Instance, client: string, check: string) => String((await getJson(`${instance.api}/results/${client}/${check}`)).body?.check?.output);
@@ -76,15 +76,14 @@ test('two servers on one database: only the elected one schedules, monitors and 
   assert.deepEqual(whileA.filter((r) => r.server !== 'server-a'), [], 'the server not elected never schedules');
   assert.ok(!b.daemon.logs.some(elected));
   assert.match(await output(a, 'server-a', 'via-a'), /^Last check execution was \d+ seconds ago$/, 'the elected server monitors TTLs');
-  assert.equal(await output(b, 'server-b', 'via-b'), 'taken by b', 'the server not elected does not');
-  assert.ok(backend.entities.includes('server-a'), 'the elected server bridges its events');
+  assert.match(await output(b, 'server-b', 'via-b'), /^Last check execution was \d+ seconds ago$/, 'of results taken by the other too (one shared store)');
+  assert.ok(backend.entities.includes('server-a') && backend.entities.includes('server-b'), 'the elected server bridges the shared outbox');
   // /info lists both servers, from either, and which holds the tasks (legacy's server registry).
   const TASKS = ['check_request_publisher', 'client_monitor', 'check_result_monitor'];
   const registry = async (instance: Instance) => ((await getJson(`${instance.api}/info`)).body.servers as { id: string; tasks: string[] }[]).map((s) => [s.id, s.tasks]);
   const both = [[`server-a:${a.daemon.proc.pid}`, TASKS], [`server-b:${b.daemon.proc.pid}`, []]];
   assert.deepEqual(await registry(a), both);
   assert.deepEqual(await registry(b), both);
-  assert.ok(!backend.entities.includes('server-b'), 'the server not elected sends nothing');
 
   await a.daemon.stop('SIGKILL');
   const killedAt = Date.now();
@@ -101,8 +100,11 @@ test('two servers on one database: only the elected one schedules, monitors and 
   // No interval when both scheduled: every run of b comes after the last run of a, and after a was killed.
   const lastA = Math.max(...all.filter((r) => r.server === 'server-a').map((r) => r.at));
   assert.ok(lastA < bRuns[0]!.at && killedAt <= bRuns[0]!.at + 1000, `a last ran at ${lastA}, b first at ${bRuns[0]!.at}, a killed at ${killedAt}`);
-  assert.match(await eventually(() => output(b, 'server-b', 'via-b'), (o) => o.startsWith('Last check'), 15_000), /^Last check execution was \d+ seconds ago$/, 'b monitors once elected');
-  assert.ok((await eventually(async () => backend.entities, (e) => e.includes('server-b'), 15_000)).includes('server-b'), 'b bridges once elected');
+  // b monitors and bridges once elected: a new result with a TTL, taken by b with a dead, is monitored and sent.
+  const sentBefore = backend.entities.length;
+  assert.equal(await tcpExchange(b.socket, JSON.stringify({ name: 'after-a', output: 'taken by b alone', status: 1, ttl: 1 })), 'ok');
+  assert.match(await eventually(() => output(b, 'server-b', 'after-a'), (o) => o.startsWith('Last check'), 15_000), /^Last check execution was \d+ seconds ago$/, 'b monitors once elected');
+  assert.ok((await eventually(async () => backend.entities.slice(sentBefore), (e) => e.includes('server-b'), 15_000)).includes('server-b'), 'b bridges once elected');
   assert.deepEqual(await eventually(() => registry(b), (r) => r.length === 1), [[`server-b:${b.daemon.proc.pid}`, TASKS]], 'a is gone from the registry');
   assert.ok(all.findIndex((r) => r.server === 'server-b') > all.map((r) => r.server).lastIndexOf('server-a'), 'in the file too');
 });
