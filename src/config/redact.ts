@@ -6,6 +6,8 @@ export const DEFAULT_REDACT_KEYS: readonly string[] = [
   'proxy_password', 'access_key_id', 'secret_access_key',
 ];
 
+import { redactDsn } from './redact-dsn.js';
+
 const CENSOR = 'REDACTED';
 
 type KeySet = ReadonlySet<string>;
@@ -47,7 +49,8 @@ function walk(value: unknown, keys: KeySet, scoped: boolean): unknown {
   let out: Record<string, unknown> | null = null;
   for (const key of Object.keys(value)) {
     const inner = value[key];
-    const next = inScope.has(key.toLowerCase()) ? CENSOR : key === 'secrets' && isSecretRefList(inner) ? inner : walk(inner, inScope, scoped);
+    // A DSN is shown without its password (checkbridge.store.dsn, a PostgresConfig's spec.dsn).
+    const next = inScope.has(key.toLowerCase()) ? CENSOR : key.toLowerCase() === 'dsn' && typeof inner === 'string' ? redactDsn(inner) : key === 'secrets' && isSecretRefList(inner) ? inner : walk(inner, inScope, scoped);
     if (next !== inner) Object.defineProperty((out ??= { ...value }), key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   return out ?? value;

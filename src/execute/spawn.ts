@@ -69,7 +69,7 @@ let inherited: NodeJS.ProcessEnv | null = null;
  * The daemon's own credentials (the bootstrap admin password, API keys, the PostgreSQL password) are never handed to
  * checks, hooks, handlers or mutators: anyone who may write a handler could read them back.
  */
-const DAEMON_SECRETS = /^(CHECKBRIDGE_\w*(PASSWORD|API_KEY|TOKEN|SECRET)\w*|PGPASSWORD)$/;
+const DAEMON_SECRETS = /^(CHECKBRIDGE_\w*(PASSWORD|API_KEY|TOKEN|SECRET|DSN)\w*|PGPASSWORD)$/;
 const scrubbed = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(env).filter(([key]) => !DAEMON_SECRETS.test(key)));
 
 export function environmentOf(options: SpawnOptions): NodeJS.ProcessEnv {

@@ -23,7 +23,8 @@ function keywords(dsn: string): Map<string, string> {
     if (/^\s*$/.test(dsn.slice(at))) break;
     pair.lastIndex = at;
     const match = pair.exec(dsn);
-    if (!match) throw new CheckbridgeError('CB_PG_DSN', `dsn: cannot read keyword/value pair at "${dsn.slice(at, at + 20).replace(/password\s*=\s*\S*/i, 'password=…')}"`);
+    if (!match) // The position only: the text there may be a password with a typo in its quoting.
+    if (!match) throw new CheckbridgeError('CB_PG_DSN', `dsn: cannot read the keyword/value pair at character ${at + 1} (keyword=value, values with spaces in single quotes)`);
     out.set(match[1]!.toLowerCase(), (match[3] ?? match[4] ?? '').replace(/\\(.)/g, '$1'));
     at = pair.lastIndex;
   }
@@ -93,16 +94,4 @@ export function poolConfigOf(dsn: string, poolSize: number, env: PgEnvironment):
   };
 }
 
-/** The DSN as logs may show it: the password replaced, in URL and keyword forms. */
-export function redactDsn(dsn: string): string {
-  if (/^postgres(ql)?:\/\//i.test(dsn.trim())) {
-    try {
-      const url = new URL(dsn.trim());
-      if (url.password) url.password = 'REDACTED';
-      return url.toString();
-    } catch {
-      return 'postgres://(unreadable)';
-    }
-  }
-  return dsn.replace(/(password\s*=\s*)('((?:[^'\\]|\\.)*)'|((?:[^\s'\\]|\\.)*))/gi, '$1REDACTED');
-}
+export { redactDsn } from '../../config/redact-dsn.js';
