@@ -173,7 +173,7 @@ export function registerRun(program: Command): void {
         if (bridgeView && ++bridgeTicks % 60 === 0) logger.info({ component: 'bridge', ...bridgeSummary(bridgeView, Date.now()) }, 'bridge outbox');
       }, 1000);
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
-      const server = new ServerRole({ clock: systemClock, transport, registry, logger, scheduling: dsn === null });
+      const server = new ServerRole({ clock: systemClock, transport, registry, logger, scheduling: dsn === null, leading: () => leadership.isLeader() });
       // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
       if (wire) server.pause();
       const client = new ClientRole({ clock: systemClock, transport, intake: clientIntake, run, logger, assets: assets.legacy, secrets: secrets.in(() => namespace()) });
@@ -208,7 +208,7 @@ export function registerRun(program: Command): void {
       const startMonitors = () => {
         clearInterval(monitors);
         monitors = setInterval(() => {
-          if (wire && !wire.connected()) return;
+          if ((wire && !wire.connected()) || !leadership.isLeader()) return;
           void monitorKeepalives(store, current, serverResults, Date.now());
           void monitorTtl(store, serverResults, Date.now());
         }, (tuning.monitor_interval ?? 30) * 1000);

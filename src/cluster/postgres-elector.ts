@@ -27,6 +27,21 @@ const SERVERS_SQL = `SELECT a.application_name AS application, host(a.client_add
   WHERE a.datname = current_database() AND a.application_name LIKE '${APPLICATION} %'
   ORDER BY a.application_name`;
 
+/**
+ * The query's answer, or a timeout after `ms`. When the timer fires, one more turn of the event loop reads what has
+ * already arrived: after a stall (a blocked store call) an overdue timer runs before the poll phase would, and an
+ * answer sitting in the socket is not a lost connection.
+ */
+function answeredWithin<T>(query: Promise<T>, ms: number): Promise<T> {
+  let answered = false;
+  const watched = query.finally(() => (answered = true));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => setImmediate(() => setImmediate(() => answered || reject(new Error(`PostgreSQL did not answer within ${ms} ms`)))), ms);
+  });
+  return Promise.race([watched, late]).finally(() => clearTimeout(timer));
+}
+
 const message = (error: unknown) => (error as Error).message || String((error as { code?: unknown }).code ?? error);
 
 /**
@@ -42,6 +57,9 @@ export class PostgresElector implements Leadership {
   private timer: NodeJS.Timeout | null = null;
   private onChange: (leader: boolean) => void = () => undefined;
   private lastFailure = '';
+  /** When PostgreSQL last confirmed this server holds the lock (a won attempt or an answered ping). */
+  private confirmedAt = 0;
+  private roster: { at: number; entries: Promise<ServerEntry[]> } | null = null;
   private readonly log: Logger;
   private readonly retryMs: number;
   private readonly pingMs: number;
@@ -59,12 +77,23 @@ export class PostgresElector implements Leadership {
     this.next(0);
   }
 
+  /**
+   * Elected, and confirmed by PostgreSQL within one ping period and its timeout: a server whose event loop stalled
+   * (a blocked store call) does not act on overdue timers before its next ping says it still holds the lock.
+   */
   isLeader(): boolean {
-    return this.leader;
+    return this.leader && Date.now() - this.confirmedAt <= this.pingMs + this.pingTimeoutMs;
   }
 
-  /** Every server connected to the election, read from PostgreSQL's own view of its sessions and locks. */
-  async servers(): Promise<ServerEntry[]> {
+  /** Every server connected to the election; asked of PostgreSQL at most once a second, so /info cannot crowd out the ping. */
+  servers(): Promise<ServerEntry[]> {
+    const now = Date.now();
+    if (this.roster && now - this.roster.at < 1000) return this.roster.entries;
+    this.roster = { at: now, entries: this.askServers() };
+    return this.roster.entries;
+  }
+
+  private async askServers(): Promise<ServerEntry[]> {
     const client = this.client;
     if (!client) return [];
     try {
@@ -116,6 +145,7 @@ export class PostgresElector implements Leadership {
       const result = await client.query<{ won: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS won', [...ELECTION_LOCK]);
       this.lastFailure = '';
       if (this.closed || client !== this.client || !result.rows[0]?.won) return;
+      this.confirmedAt = Date.now();
       this.leader = true;
       this.log.info('became the elected server');
       this.onChange(true);
@@ -127,7 +157,8 @@ export class PostgresElector implements Leadership {
   private async ping(): Promise<void> {
     const client = this.client;
     try {
-      await client!.query('SELECT 1');
+      await answeredWithin(client!.query('SELECT 1'), this.pingTimeoutMs);
+      if (client === this.client) this.confirmedAt = Date.now();
     } catch (error) {
       if (client === this.client) this.drop(message(error));
     }
@@ -140,7 +171,6 @@ export class PostgresElector implements Leadership {
       application_name: `${APPLICATION} ${identity.name} ${identity.pid}`.slice(0, 63),
       keepAlive: true,
       keepAliveInitialDelayMillis: 1000,
-      query_timeout: this.pingTimeoutMs,
     });
     // A connection that drops (reset, server shut down, terminated) ends leadership before anything else runs.
     client.on('error', (error) => {

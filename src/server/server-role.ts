@@ -21,6 +21,8 @@ export interface ServerRoleDeps {
   readonly zone?: string;
   /** Whether scheduling starts at once; false waits for `resumeScheduling` (a server not yet elected). */
   readonly scheduling?: boolean;
+  /** Checked as each request fires: false skips it (an elected server not confirmed since a stall). */
+  readonly leading?: () => boolean;
 }
 
 /** Request payload: the definition minus subscribers and interval, plus issued (reference §4.1). */
@@ -125,6 +127,10 @@ export class ServerRole {
     const settings = this.settings;
     const check = settings?.checks[name];
     if (!settings || !check) return;
+    if (this.deps.leading && !this.deps.leading()) {
+      this.log.debug({ check: name }, 'check request skipped: leadership not confirmed');
+      return;
+    }
     if (isSubdued(check, at, this.deps.zone)) {
       this.log.info({ check: name }, 'check request was subdued');
       return;

@@ -83,3 +83,36 @@ test('an unreachable PostgreSQL: never elected, the failure logged once, not eve
   assert.deepEqual(changes, []);
   assert.equal(lines.filter((l) => l.msg === 'election: cannot reach PostgreSQL; retrying').length, 1);
 });
+
+/** Blocks this thread as a synchronous store call does. */
+const stall = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+test('a flood of registry questions (legacy /info) and a stalled event loop do not cost the leader its election', async (t) => {
+  const setup = await twoElectors(t);
+  if (!setup) return;
+  const { electors, timeline } = setup;
+  assert.ok(await until(() => electors.some((e) => e.elector.isLeader()), 10_000));
+  const leader = electors.find((e) => e.elector.isLeader())!;
+  // 80,000 /info requests at once are one question to PostgreSQL, not 20,000 queued before the ping.
+  const answers = await Promise.all(Array.from({ length: 80_000 }, () => leader.elector.servers()));
+  assert.equal(answers[0]!.length, 2);
+  // A stall longer than the ping timeout, several times: answers waiting in the socket are not a lost connection.
+  for (let i = 0; i < 3; i++) {
+    await sleep(300 + i * 350);
+    stall(2500);
+  }
+  await sleep(3000);
+  assert.deepEqual(timeline, [`${leader.name}:true`], 'leadership never changed hands');
+});
+
+test('an elected server whose event loop stalled is not leader for its overdue timers until PostgreSQL confirms it again', async (t) => {
+  const setup = await twoElectors(t);
+  if (!setup) return;
+  const { electors } = setup;
+  assert.ok(await until(() => electors.some((e) => e.elector.isLeader()), 10_000));
+  const leader = electors.find((e) => e.elector.isLeader())!;
+  stall(3500);
+  // What runs first after the stall (an overdue check request, a monitor pass) sees no confirmed leadership.
+  assert.equal(leader.elector.isLeader(), false);
+  assert.ok(await until(() => leader.elector.isLeader(), 5000), 'confirmed again by the next ping');
+});
