@@ -17,6 +17,8 @@ export function receiveKeepalive(store: SqliteStore, settings: Settings, payload
   const subscriptions = Array.isArray(payload.subscriptions) ? payload.subscriptions : [];
   const client: Record<string, unknown> = { ...payload, subscriptions: [...new Set([...subscriptions, `client:${name}`])] };
   return store.transaction(() => {
+    // Servers sharing a store: one registers a new client, the other sees it registered.
+    store.lockClients([name]);
     const existing = withoutExpiredTombstone(store.getClient(name), Math.floor(nowMs / 1000));
     const storedSignature = typeof existing?.signature === 'string' ? existing.signature : '';
     if (storedSignature !== '' && storedSignature !== client.signature) return { accepted: false as const, reason: 'invalid client signature' };

@@ -94,14 +94,17 @@ pgTest('an unreachable server is a clear error at open, not a hang', async () =>
   assert.ok(Date.now() - started < 30_000);
 });
 
-pgTest('lockResults holds a lock per client/check until the transaction ends', (dsn) => {
+pgTest('lockResults holds a lock per client/check and per client until the transaction ends', (dsn) => {
   const store = SqliteStore.openPostgres(dsn, {});
   const watcher = SqliteStore.openPostgres(dsn, {});
   const held = () => Number((watcher.db.prepare("SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted").get() as { n: number }).n);
   try {
     store.transaction(() => {
       store.lockResults([['a', 'cpu'], ['b', 'cpu'], ['a', 'cpu']]);
-      assert.equal(held(), 2);
+      // a/cpu, b/cpu, and the clients a and b (what a keepalive on another server waits for).
+      assert.equal(held(), 4);
+      store.lockClients(['c']);
+      assert.equal(held(), 5);
     });
     assert.equal(held(), 0);
   } finally {

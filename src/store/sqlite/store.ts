@@ -199,8 +199,16 @@ export class SqliteStore {
    */
   lockResults(pairs: readonly (readonly [client: string, check: string])[]): void {
     if (this.sqlite || pairs.length === 0) return;
-    this.statements.lockResults!.all(pairs.map(([client, check]) => `${client}/${check}`));
+    // Each client's own key too: a keepalive or another server's just-in-time client waits instead of overwriting,
+    // and two batches that share an entity queue on it before touching its rows (no deadlock between servers).
+    this.statements.lockResults!.all([...pairs.map(([client, check]) => `${client}/${check}`), ...pairs.map(([client]) => client)]);
     if (this.db.inTransaction) this.readBatch(pairs);
+  }
+
+  /** Serialises writes to these clients' rows between servers (a keepalive against a result's just-in-time client); a no-op on SQLite. */
+  lockClients(names: readonly string[]): void {
+    if (this.sqlite || names.length === 0) return;
+    this.statements.lockResults!.all([...names]);
   }
 
   /** PostgreSQL's group commit: what `lockResults` locked, read in three statements for the batch (see BatchRows). */
