@@ -32,6 +32,10 @@ export class EventWriteGroup {
     this.scheduled = false;
     const batch = this.queue;
     this.queue = [];
+    this.commit(batch);
+  }
+
+  private commit(batch: Pending[]): void {
     const settled: (() => void)[] = [];
     try {
       this.store.transaction(() => {
@@ -40,14 +44,16 @@ export class EventWriteGroup {
             const outcome = this.store.transaction(write);
             settled.push(() => resolve(outcome));
           } catch (error) {
-            // Some failures (a full database) end the whole transaction, not just the savepoint: the group fails with them.
             if (!this.store.db.inTransaction) throw error;
             settled.push(() => reject(error));
           }
         }
       });
     } catch (error) {
-      for (const pending of batch) pending.reject(error);
+      if (batch.length === 1) return batch[0]!.reject(error);
+      // A failure that ends the whole transaction (a full database) undid every write of the group: each one
+      // again in a transaction of its own, so that only the writes that fail alone are failed.
+      for (const pending of batch) this.commit([pending]);
       return;
     }
     for (const settle of settled) settle();

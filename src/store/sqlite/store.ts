@@ -24,6 +24,8 @@ export interface StoredResult {
 
 type Row = Record<string, unknown>;
 
+const NEW_PAGE_SIZE = 8192;
+
 /** The local history store: one SQLite file, WAL, migrated on open; a newer file is refused, never touched. */
 export class SqliteStore {
   readonly db: Database.Database;
@@ -105,6 +107,9 @@ export class SqliteStore {
       db.close();
       throw new CheckbridgeError('CB_STORE_UPGRADE', `${path} has schema version ${version} and this binary needs ${SCHEMA_VERSION}: run \`checkbridge upgrade --state-dir ${dirname(path)}\` (it backs the store up first)`);
     }
+    // A new file gets 8 KB pages: an event or a result with its history (1–2 KB of JSON) then fits in its b-tree
+    // page instead of spilling into an overflow page of its own (WITHOUT ROWID rows spill past 1/4 page).
+    if (version === 0) db.pragma(`page_size = ${NEW_PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
