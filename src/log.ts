@@ -27,9 +27,13 @@ export function pinoLevelOf(level: LogLevel): LevelWithSilent {
 
 export type LogFormat = 'json' | 'pretty';
 
-/** JSON lines, or human-readable lines (for a terminal) written synchronously to the same file descriptor. */
+/**
+ * JSON lines, or human-readable lines (for a terminal, synchronously) to the same file descriptor. JSON lines are
+ * written asynchronously, flushed at exit: a slow reader of a pipe (a supervisor) then never stalls the daemon, where a
+ * synchronous write that meets a full pipe sleeps 100 ms.
+ */
 export function createLogger(level: LogLevel | 'silent' = 'info', destination: number | NodeJS.WritableStream = 2, format: LogFormat = 'json'): Logger {
-  const out = typeof destination === 'number' ? (format === 'pretty' ? prettyStream({ destination, sync: true, colorize: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' }) : pino.destination({ fd: destination, sync: true })) : destination;
+  const out = typeof destination === 'number' ? (format === 'pretty' ? prettyStream({ destination, sync: true, colorize: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' }) : pino.destination({ fd: destination, sync: false })) : destination;
   return pino(
     {
       level: toPinoLevel(level),
