@@ -70,6 +70,7 @@ export class SqliteStore {
       deleteResultsOfCheck: prepare('DELETE FROM results WHERE check_name = ?'),
       deleteResultsOfClient: prepare('DELETE FROM results WHERE client = ?'),
       listResults: prepare('SELECT client, data, history, last_ok FROM results ORDER BY client, check_name'),
+      listResultChecks: prepare('SELECT client, data FROM results ORDER BY client, check_name'),
       listResultsOf: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? ORDER BY check_name'),
       getEvent: prepare('SELECT data FROM events WHERE client = ? AND check_name = ?'),
       putEvent: prepare('INSERT INTO events (client, check_name, data) VALUES (?, ?, ?) ON CONFLICT(client, check_name) DO UPDATE SET data = excluded.data'),
@@ -211,6 +212,11 @@ export class SqliteStore {
   listResults(client?: string): StoredResult[] {
     const rows = (client === undefined ? this.statements.listResults!.all() : this.statements.listResultsOf!.all(client)) as Row[];
     return rows.map((r) => this.resultOf(r)!);
+  }
+
+  /** Every stored result's check, one row at a time and without its history: a pass over all results stays small. */
+  *resultChecks(): Generator<{ client: string; check: Record<string, unknown> }> {
+    for (const row of this.statements.listResultChecks!.iterate() as IterableIterator<Row>) yield { client: String(row.client), check: JSON.parse(String(row.data)) };
   }
 
   getEvent(client: string, check: string): Record<string, unknown> | null {
