@@ -1,6 +1,7 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 import { build as prettyStream } from 'pino-pretty';
 import { redactOutput } from './config/redact.js';
+import { LogDestination } from './log-destination.js';
 
 // The spec's levels; panic maps onto pino's fatal, trace stays trace.
 export const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -27,9 +28,9 @@ export function pinoLevelOf(level: LogLevel): LevelWithSilent {
 
 export type LogFormat = 'json' | 'pretty';
 
-/** JSON lines, or human-readable lines (for a terminal) written synchronously to the same file descriptor. */
+/** JSON lines, or human-readable lines (for a terminal), to the same file descriptor; JSON never waits on its reader. */
 export function createLogger(level: LogLevel | 'silent' = 'info', destination: number | NodeJS.WritableStream = 2, format: LogFormat = 'json'): Logger {
-  const out = typeof destination === 'number' ? (format === 'pretty' ? prettyStream({ destination, sync: true, colorize: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' }) : pino.destination({ fd: destination, sync: true })) : destination;
+  const out = typeof destination === 'number' ? (format === 'pretty' ? prettyStream({ destination, sync: true, colorize: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' }) : new LogDestination(destination)) : destination;
   return pino(
     {
       level: toPinoLevel(level),

@@ -73,11 +73,17 @@ export async function monitorKeepalives(store: SqliteStore, settings: Settings, 
 export async function monitorTtl(store: SqliteStore, intake: ResultIntake, nowMs: number): Promise<void> {
   const now = Math.floor(nowMs / 1000);
   const submissions: Promise<void>[] = [];
-  for (const stored of store.listResults()) {
-    const check = stored.check;
+  // One row at a time, histories left unread: with a million history entries stored, loading every result at once
+  // every 30 s is what set the daemon's peak memory (issue 21, daemon-scale).
+  const stale: { client: string; check: Record<string, any> }[] = [];
+  for (const stored of store.resultChecks()) {
+    const check = stored.check as Record<string, any>;
     if (!check.ttl || typeof check.executed !== 'number' || check.force_resolve) continue;
+    if (now - check.executed >= Number(check.ttl)) stale.push(stored);
+  }
+  for (const stored of stale) {
+    const check = stored.check;
     const age = now - check.executed;
-    if (age < Number(check.ttl)) continue;
     if (store.getEvent(stored.client, 'keepalive')) continue;
     const { history: _h, ...rest } = check;
     const output = `Last check execution was ${age} seconds ago`;

@@ -90,6 +90,10 @@ export class StoreIntake implements ResultIntake {
     this.scheduled = false;
     const batch = this.queue;
     this.queue = [];
+    this.commit(batch);
+  }
+
+  private commit(batch: Pending[]): void {
     const done: { pending: Pending; processed: Processed | null; error: Error | null }[] = [];
     try {
       const settings = this.settings();
@@ -105,6 +109,10 @@ export class StoreIntake implements ResultIntake {
       );
     } catch (error) {
       for (const hook of this.afterCommits) void hook(false);
+      // A failure that ends the whole transaction (a full database) undid every result of the group: each one
+      // again in a transaction of its own, so that only the results that fail alone are failed. Not on PostgreSQL:
+      // there the failure is a lost connection, and a COMMIT cut off may have committed — those results get an error.
+      if (batch.length > 1 && this.store.sqlite) return batch.forEach((pending) => this.commit([pending]));
       this.log.error({ err: error, results: batch.length }, 'failed to store results');
       for (const pending of batch) pending.reject(error as Error);
       return;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { V2Store } from '../store/index.js';
-import type { V2EventStore } from '../store/event-store.js';
+import type { EventRow, V2EventStore } from '../store/event-store.js';
+import type { SqliteEventStore } from '../store/sqlite/event-store.js';
 import { eventProblem } from './validate.js';
 
 type Json = Record<string, any>;
@@ -29,11 +30,10 @@ function attachEntity(store: V2Store, namespace: string, event: Json, gate: Enti
   return null;
 }
 
-/**
- * CreateOrReplace and the event store update: defaults, validation, id, created_by, proxy entity, history.
- * Returns the stored event (metrics are passed on, never stored); the caller runs its pipelines.
- */
-export async function publishEvent(store: V2Store, events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy?: string, gate: EntityGate = () => null): Promise<Publish> {
+type Prepared = { ok: true; event: Json; row?: EventRow; metrics?: unknown } | { ok: false; message: string; limited?: boolean };
+
+/** CreateOrReplace up to the event store: defaults, validation, id, created_by, proxy entity; `row` when it has a check. */
+function prepareEvent(store: V2Store, namespace: string, body: Json, createdBy: string | undefined, gate: EntityGate): Prepared {
   const event: Json = structuredClone(body);
   event.entity ??= undefined;
   if (event.entity && typeof event.entity === 'object' && !event.entity.entity_class) event.entity.entity_class = 'proxy';
@@ -51,12 +51,33 @@ export async function publishEvent(store: V2Store, events: V2EventStore, namespa
   const refusal = attachEntity(store, namespace, event, gate);
   if (refusal) return { ok: false, message: refusal, limited: true };
   if (!event.check) return { ok: true, event };
-  const entityName = String(event.entity.metadata.name);
-  const checkName = String(event.check.metadata.name);
-  const previous = await events.get(namespace, entityName, checkName);
-  // A sender's replay (same event id and sequence, after a crash before it saw our answer) changes nothing.
-  if (previous && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence) return { ok: true, event: previous, replay: true };
   const { metrics, ...rest } = event;
-  const updated = await events.update({ namespace, entity: entityName, check: checkName, event: rest }, nowS);
-  return { ok: true, event: metrics ? { ...updated, metrics } : updated };
+  return { ok: true, event, metrics, row: { namespace, entity: String(event.entity.metadata.name), check: String(event.check.metadata.name), event: rest } };
+}
+
+// A sender's replay (same event id and sequence, after a crash before it saw our answer) changes nothing.
+const isReplay = (previous: Json | null, event: Json) => previous !== null && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence;
+const stored = (updated: Json, metrics: unknown): Publish => ({ ok: true, event: metrics ? { ...updated, metrics } : updated });
+
+/**
+ * CreateOrReplace and the event store update: defaults, validation, id, created_by, proxy entity, history.
+ * Returns the stored event (metrics are passed on, never stored); the caller runs its pipelines.
+ */
+export async function publishEvent(store: V2Store, events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy?: string, gate: EntityGate = () => null): Promise<Publish> {
+  const prepared = prepareEvent(store, namespace, body, createdBy, gate);
+  if (!prepared.ok || !prepared.row) return prepared;
+  const { row, event, metrics } = prepared;
+  const previous = await events.get(row.namespace, row.entity, row.check);
+  if (isReplay(previous, event)) return { ok: true, event: previous!, replay: true };
+  return stored(await events.update(row, nowS), metrics);
+}
+
+/** `publishEvent` on the embedded store, synchronously: for a caller's SQLite transaction (the PUT group commit). */
+export function publishEventSync(store: V2Store, events: SqliteEventStore, namespace: string, body: Json, nowS: number, createdBy?: string, gate: EntityGate = () => null): Publish {
+  const prepared = prepareEvent(store, namespace, body, createdBy, gate);
+  if (!prepared.ok || !prepared.row) return prepared;
+  const { row, event, metrics } = prepared;
+  const previous = events.getSync(row.namespace, row.entity, row.check);
+  if (isReplay(previous, event)) return { ok: true, event: previous!, replay: true };
+  return stored(events.updateSync(row, nowS), metrics);
 }

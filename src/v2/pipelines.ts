@@ -45,9 +45,12 @@ function stepsOf(store: V2Store, namespace: string, event: Json, log: Logger): S
 
 /** Runs an event through its pipelines (spec 4.2 rule 6): filters, mutator, then a pipe, tcp or udp handler. */
 export async function runPipelines(store: V2Store, namespace: string, event: Json, spawn: Spawner, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<void> {
+  const steps = stepsOf(store, namespace, event, log);
+  // Most events name no handler: they need no serialisation.
+  if (steps.length === 0) return;
   const json = JSON.stringify(shapeEvent(event));
   await Promise.all(
-    stepsOf(store, namespace, event, log).map(async (step) => {
+    steps.map(async (step) => {
       const fields = { event: event.id, handler: step.handler, namespace };
       const handler = store.getResource('Handler', namespace, step.handler);
       if (!handler) return void log.error(fields, 'handler not found');

@@ -16,6 +16,10 @@ export class SqliteEventStore implements V2EventStore {
   ) {}
 
   async get(namespace: string, entity: string, check: string): Promise<Json | null> {
+    return this.getSync(namespace, entity, check);
+  }
+
+  getSync(namespace: string, entity: string, check: string): Json | null {
     return this.v2.getEvent(namespace, entity, check);
   }
 
@@ -42,6 +46,11 @@ export class SqliteEventStore implements V2EventStore {
   }
 
   async update(row: EventRow, nowSeconds: number): Promise<Json> {
+    return this.updateSync(row, nowSeconds);
+  }
+
+  /** For writers inside an SQLite transaction (the v2 PUT group commit). */
+  updateSync(row: EventRow, nowSeconds: number): Json {
     const updated = updateEvent(this.v2.getEvent(row.namespace, row.entity, row.check), row.event, nowSeconds);
     this.v2.putEvent(row.namespace, row.entity, row.check, updated);
     return updated;

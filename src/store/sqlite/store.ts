@@ -29,6 +29,8 @@ export interface StoredResult {
 
 type Row = Record<string, unknown>;
 
+const NEW_PAGE_SIZE = 8192;
+
 /**
  * The state store: one SQLite file (WAL) by default, or the same tables on PostgreSQL shared by several servers
  * (`open` / `openPostgres`); migrated on open, a newer schema is refused and never touched.
@@ -57,6 +59,8 @@ export class SqliteStore {
   ) {
     this.db = db;
     this.sqlite = sqlite;
+    // better-sqlite3 passes the wrapper's arguments through; the PostgreSQL side builds its closure per call.
+    this.runInTransaction = sqlite ? sqlite.transaction((fn: () => unknown) => fn()) : (fn) => db.transaction(fn)();
     this.silences = new ExpiringTable(db, 'silences', 'id', 'data');
     this.stashes = new ExpiringTable(db, 'stashes', 'path', 'content');
     this.aggregates = new AggregateTable(db);
@@ -80,6 +84,7 @@ export class SqliteStore {
       deleteResultsOfCheck: prepare('DELETE FROM results WHERE check_name = ?'),
       deleteResultsOfClient: prepare('DELETE FROM results WHERE client = ?'),
       listResults: prepare('SELECT client, data, history, last_ok FROM results ORDER BY client, check_name'),
+      listResultChecks: prepare('SELECT client, data FROM results ORDER BY client, check_name'),
       listResultsOf: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? ORDER BY check_name'),
       getEvent: prepare('SELECT data FROM events WHERE client = ? AND check_name = ?'),
       putEvent: prepare('INSERT INTO events (client, check_name, data) VALUES (?, ?, ?) ON CONFLICT(client, check_name) DO UPDATE SET data = excluded.data'),
@@ -133,6 +138,9 @@ export class SqliteStore {
       db.close();
       throw new CheckbridgeError('CB_STORE_UPGRADE', `${path} has schema version ${version} and this binary needs ${SCHEMA_VERSION}: run \`checkbridge upgrade --state-dir ${dirname(path)}\` (it backs the store up first)`);
     }
+    // A new file gets 8 KB pages: an event or a result with its history (1–2 KB of JSON) then fits in its b-tree
+    // page instead of spilling into an overflow page of its own (WITHOUT ROWID rows spill past 1/4 page).
+    if (version === 0) db.pragma(`page_size = ${NEW_PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
@@ -230,11 +238,14 @@ export class SqliteStore {
     this.silences.snapshotUntilReset();
   }
 
+  // One wrapper for every call: better-sqlite3 builds four functions per `db.transaction`, a cost on every group commit.
+  private readonly runInTransaction: (fn: () => unknown) => unknown;
+
   /** Runs `fn` in one transaction: the unit of group commit; called inside another, it is a savepoint. */
   transaction<T>(fn: () => T): T {
     const outermost = !this.db.inTransaction;
     try {
-      return this.db.transaction(fn)();
+      return this.runInTransaction(fn) as T;
     } catch (error) {
       // What the batch kept may have been rolled back: read again from the database.
       this.forgetBatch();
@@ -336,6 +347,13 @@ export class SqliteStore {
   listResults(client?: string): StoredResult[] {
     const rows = (client === undefined ? this.statements.listResults!.all() : this.statements.listResultsOf!.all(client)) as Row[];
     return rows.map((r) => this.resultOf(r)!);
+  }
+
+  /** Every stored result's check, one row at a time and without its history: a pass over all results stays small. */
+  *resultChecks(): Generator<{ client: string; check: Record<string, unknown> }> {
+    // SQLite steps through the rows; the PostgreSQL side answers whole (the rows without their histories).
+    const rows = this.sqlite ? ((this.statements.listResultChecks as unknown as Database.Statement).iterate() as IterableIterator<Row>) : (this.statements.listResultChecks!.all() as Row[]);
+    for (const row of rows) yield { client: String(row.client), check: JSON.parse(String(row.data)) };
   }
 
   getEvent(client: string, check: string): Record<string, unknown> | null {

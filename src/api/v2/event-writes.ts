@@ -1,0 +1,61 @@
+import type { SqliteStore } from '../../store/index.js';
+import type { Publish } from '../../v2/events-service.js';
+
+interface Pending {
+  readonly write: () => Publish;
+  readonly resolve: (outcome: Publish) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Event writes to the embedded store arriving in the same turn share one SQLite transaction (group commit), each in
+ * its own savepoint: one that throws fails alone. A write resolves only after its transaction committed.
+ */
+export class EventWriteGroup {
+  private queue: Pending[] = [];
+  private scheduled = false;
+
+  constructor(private readonly store: SqliteStore) {}
+
+  /** `write` runs synchronously inside the group's transaction. */
+  submit(write: () => Publish): Promise<Publish> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ write, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    this.commit(batch);
+  }
+
+  private commit(batch: Pending[]): void {
+    const settled: (() => void)[] = [];
+    try {
+      this.store.transaction(() => {
+        for (const { write, resolve, reject } of batch) {
+          try {
+            const outcome = this.store.transaction(write);
+            settled.push(() => resolve(outcome));
+          } catch (error) {
+            if (!this.store.db.inTransaction) throw error;
+            settled.push(() => reject(error));
+          }
+        }
+      });
+    } catch (error) {
+      if (batch.length === 1) return batch[0]!.reject(error);
+      // A failure that ends the whole transaction (a full database) undid every write of the group: each one
+      // again in a transaction of its own, so that only the writes that fail alone are failed.
+      for (const pending of batch) this.commit([pending]);
+      return;
+    }
+    for (const settle of settled) settle();
+  }
+}
