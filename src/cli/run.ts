@@ -340,7 +340,7 @@ export function registerRun(program: Command): void {
           store,
           events,
           postgres: events,
-          entityGate: () => (atEntityLimit(store.countEntities(), entityLimitOf(current)) ? entityLimitMessage(entityLimitOf(current)) : null),
+          entityGate: () => (atEntityLimit(store, entityLimitOf(current)) ? entityLimitMessage(entityLimitOf(current)) : null),
           tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)),
           logger,
           now: Date.now,

@@ -11,8 +11,8 @@ export function entityLimitOf(settings: Settings): number {
 export const entityLimitMessage = (limit: number) =>
   `entity limit of ${limit} reached: no license for more entities; existing entities keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`;
 
-/** Whether one more entity would go past `limit` (0 is no limit), given how many there are. */
-export const atEntityLimit = (count: number, limit: number) => limit > 0 && count >= limit;
+/** Whether one more entity would go past `limit` (0 is no limit); the store counts only when there is a limit, and only up to it. */
+export const atEntityLimit = (store: { countEntities(upTo: number): number }, limit: number) => limit > 0 && store.countEntities(limit) >= limit;
 
 /** A result or keepalive refused for the entity limit: HTTP doors answer 402, the socket `invalid`. */
 export class EntityLimitError extends Error {

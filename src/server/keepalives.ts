@@ -23,7 +23,7 @@ export function receiveKeepalive(store: SqliteStore, settings: Settings, payload
     const storedSignature = typeof existing?.signature === 'string' ? existing.signature : '';
     if (storedSignature !== '' && storedSignature !== client.signature) return { accepted: false as const, reason: 'invalid client signature' };
     const limit = entityLimitOf(settings);
-    if (!existing && !store.hasV2Entity(name) && atEntityLimit(store.countEntities(), limit)) return { accepted: false as const, reason: entityLimitMessage(limit) };
+    if (!existing && !store.hasV2Entity(name) && atEntityLimit(store, limit)) return { accepted: false as const, reason: entityLimitMessage(limit) };
     store.putClient(client);
     if (existing) return { accepted: true as const, registration: null };
     const wantsRegistration = Boolean(settings.handlers.registration) || Boolean(client.registration);

@@ -49,7 +49,7 @@ export function processResult(store: SqliteStore, settings: Settings, result: Ch
     }
   } else {
     const limit = entityLimitOf(settings);
-    if (!store.hasV2Entity(key) && atEntityLimit(store.countEntities(), limit)) return { ok: false, reason: entityLimitMessage(limit), code: 'CB_ENTITY_LIMIT' };
+    if (!store.hasV2Entity(key) && atEntityLimit(store, limit)) return { ok: false, reason: entityLimitMessage(limit), code: 'CB_ENTITY_LIMIT' };
     // A just-in-time client; `type: proxy` when the result named a source.
     client = { name: key, address: 'unknown', subscriptions: [`client:${key}`], keepalives: false, version: VERSION, timestamp: now, ...(source ? { type: 'proxy' } : {}) };
     store.putClient(client);
