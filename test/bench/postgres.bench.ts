@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { bareUpsertRate } from './load/pg-upsert.js';
 import { SqliteStore } from '../../src/store/index.js';
 import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
 import { PostgresEventStore } from '../../src/store/postgres/event-store.js';
@@ -63,28 +64,14 @@ export async function benchPostgres(report: (figure: object) => void): Promise<v
     await server.query('CREATE DATABASE bench');
     const dsn = server.url('postgres', 'bench');
 
-    // The same-run baseline: one INSERT ... ON CONFLICT DO UPDATE of 100 rows at a time, 8 statements in flight.
-    const pool = new pg.Pool({ connectionString: dsn, max: 8 });
-    await pool.query('CREATE TABLE raw_bench (k text PRIMARY KEY, v text NOT NULL)');
-    const rows = 200_000;
-    let next = 0;
-    const rawStart = performance.now();
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < rows) {
-        const from = next;
-        next += 100;
-        const keys = Array.from({ length: 100 }, (_, i) => `k${(from + i) % 5000}`);
-        await pool.query('INSERT INTO raw_bench SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (k) DO UPDATE SET v = excluded.v', [keys, keys.map(() => '{"status":0,"output":"ok"}')]);
-      }
-    }));
-    const rawRate = Math.round(rows / ((performance.now() - rawStart) / 1000));
+    // The same-run baseline: batched upserts straight into the same PostgreSQL.
+    const rawRate = await bareUpsertRate(dsn, 200_000);
 
     const sqlite = await socketRates(dir, 'sqlite', null);
     const postgres = await socketRates(dir, 'pg', dsn);
     report({ bench: 'postgres.socket_results_per_s', postgres, sqlite, bare_insert_on_conflict_rows_per_s: rawRate, batch_rows: 100, in_flight: 8 });
 
     // fieldSelector over 100,000 events (a database of their own): in PostgreSQL (GIN index) vs in memory over SQLite.
-    await pool.end();
     await server.query('CREATE DATABASE bench_select');
     const selectPool = new pg.Pool({ connectionString: server.url('postgres', 'bench_select'), max: 2 });
     const pgStore = new PostgresEventStore(selectPool, 'postgres:bench');

@@ -8,31 +8,10 @@ import { makeTree, removeTree } from '../helpers/tree.js';
 import { postgresMissing, startPostgres } from '../servers/postgres.js';
 import { benchDaemon } from './load/daemon.js';
 import { runLoad } from './load/child.js';
+import { bareUpsertRate } from './load/pg-upsert.js';
 
 const RUNS = 3;
 const FILES = { 'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } }, 'checkbridge.json': { checkbridge: { entity_limit: 0 } } };
-
-/** One INSERT ... ON CONFLICT DO UPDATE of 100 rows at a time, 8 statements in flight: rows/s. */
-async function bareUpsertRate(dsn: string): Promise<number> {
-  const pool = new pg.Pool({ connectionString: dsn, max: 8 });
-  try {
-    await pool.query('CREATE TABLE raw_bench (k text PRIMARY KEY, v text NOT NULL)');
-    const rows = 100_000;
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < rows) {
-        const from = next;
-        next += 100;
-        const keys = Array.from({ length: 100 }, (_, i) => `k${(from + i) % 5000}`);
-        await pool.query('INSERT INTO raw_bench SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (k) DO UPDATE SET v = excluded.v', [keys, keys.map(() => '{"status":0,"output":"ok"}')]);
-      }
-    }));
-    return Math.round(rows / ((performance.now() - started) / 1000));
-  } finally {
-    await pool.end();
-  }
-}
 
 /** Microseconds per `SELECT $1` round trip: through SyncPostgres (worker + Atomics.wait) and awaited on a pg Client. */
 async function perQueryMicros(dsn: string): Promise<{ sync_us: number; async_us: number }> {
@@ -79,7 +58,7 @@ export async function benchSharedStore(report: (figure: object) => void): Promis
   try {
     await server.query('CREATE DATABASE bench_raw');
     await server.query('CREATE DATABASE bench_store');
-    const bare = await bareUpsertRate(server.url('postgres', 'bench_raw'));
+    const bare = await bareUpsertRate(server.url('postgres', 'bench_raw'), 100_000);
     const overhead = await perQueryMicros(server.url('postgres', 'bench_raw'));
     report({ bench: 'shared-store.query-overhead', row: 'one synchronous statement through the worker thread vs awaited on a pg Client (same server, same run)', ...overhead, overhead_us: +(overhead.sync_us - overhead.async_us).toFixed(1) });
     const sqlite = await daemonRate([], 200);
