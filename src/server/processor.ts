@@ -62,7 +62,7 @@ export function processResult(store: SqliteStore, settings: Settings, result: Ch
   check.type ??= 'standard';
   if (source) check.origin = result.client;
   // Secrets substituted from proxy attributes are not stored (reference §3.3).
-  if (defined && client.type === 'proxy' && typeof defined.command === 'string') check.command = definitionOf(settings, name).command;
+  if (defined && client.type === 'proxy' && typeof defined.command === 'string') check.command = defined.command;
 
   for (const aggregate of aggregateNames(check)) store.aggregates.add(aggregate, key, name);
   const stored = store.getResult(key, name);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type { CheckResult } from '../execute/result.js';
-import type { SqliteStore } from '../store/index.js';
+import { GroupRetry, type SqliteStore } from '../store/index.js';
 import type { Clock } from '../schedule/clock.js';
 import type { ResultIntake } from './intake.js';
 import { processResult, resultKey, type Processed } from './processor.js';
@@ -61,10 +61,10 @@ export class StoreIntake implements ResultIntake {
     });
   }
 
-  /** One result in its own savepoint (a nested transaction): a throw undoes and fails this result only, never its neighbours. */
+  /** One result in its own savepoint (see `store.savepoint`): a throw undoes and fails this result only, never its neighbours. */
   private processOne(settings: Settings, result: CheckResult): { processed: Processed | null; error: Error | null } {
     try {
-      return this.store.transaction(() => {
+      return this.store.savepoint(() => {
         const outcome = processResult(this.store, settings, result, this.clock.now());
         if (!outcome.ok) return { processed: null, error: outcome.code === 'CB_ENTITY_LIMIT' ? new EntityLimitError(outcome.reason) : new Error(outcome.reason) };
         for (const writer of this.committers) writer(outcome.processed);
@@ -72,7 +72,7 @@ export class StoreIntake implements ResultIntake {
       });
     } catch (error) {
       // Some failures (a full database) end the whole transaction, not just the savepoint: the group fails with them.
-      if (!this.store.db.inTransaction) throw error;
+      if (!this.store.db.inTransaction || error instanceof GroupRetry) throw error;
       return { processed: null, error: error as Error };
     }
   }

@@ -1,4 +1,4 @@
-export { SqliteStore, type StoredResult, type HistoryEntry } from './sqlite/store.js';
+export { SqliteStore, GroupRetry, type StoredResult, type HistoryEntry } from './sqlite/store.js';
 export { V2Store, type ApiKeyRow } from './sqlite/v2-store.js';
 export { remainingSeconds } from './sqlite/expiring-table.js';
 export { Outbox, type OutboxRow, type DeadLetter } from './sqlite/outbox.js';

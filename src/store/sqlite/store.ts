@@ -29,6 +29,13 @@ export interface StoredResult {
 
 type Row = Record<string, unknown>;
 
+/** A result failed in a group commit's run without savepoints: the whole group runs again, with them. */
+export class GroupRetry extends Error {
+  constructor(readonly failure: unknown) {
+    super('a result failed: the group commit runs again with a savepoint per result', { cause: failure });
+  }
+}
+
 const NEW_PAGE_SIZE = 8192;
 
 /**
@@ -261,7 +268,19 @@ export class SqliteStore {
    * database, and `fn` runs again with each savepoint waiting for its writes, so that only the failing one fails.
    */
   groupCommit<T>(fn: () => T, retrying: () => void): T {
-    if (this.sqlite) return this.transaction(fn);
+    if (this.sqlite) {
+      // A savepoint per result cost as much as a write: the first run takes none, and a throw runs the group again with them.
+      this.optimistic = true;
+      try {
+        return this.transaction(fn);
+      } catch (error) {
+        if (!(error instanceof GroupRetry)) throw error;
+      } finally {
+        this.optimistic = false;
+      }
+      retrying();
+      return this.transaction(fn);
+    }
     const db = this.db as SyncPostgres;
     db.awaitSavepoints = false;
     try {
@@ -273,6 +292,22 @@ export class SqliteStore {
     }
     retrying();
     return this.transaction(fn);
+  }
+
+  /** Set during the first run of an SQLite group commit: `savepoint` then takes none. */
+  private optimistic = false;
+
+  /**
+   * One result's writes inside a group commit, undone alone when `fn` throws (a savepoint). In the first run of an
+   * SQLite group commit there is none: a throw there becomes a GroupRetry, which rolls the group back to run again.
+   */
+  savepoint<T>(fn: () => T): T {
+    if (!this.optimistic) return this.transaction(fn);
+    try {
+      return fn();
+    } catch (error) {
+      throw new GroupRetry(error);
+    }
   }
 
   private forgetBatch(): void {

@@ -40,7 +40,8 @@ export class V2Store {
       listEventsOf: p('SELECT data FROM v2_events WHERE namespace = ? AND entity = ? ORDER BY check_name'),
       listAllEvents: p('SELECT data FROM v2_events ORDER BY namespace, entity, check_name'),
       getEntity: p('SELECT data FROM v2_entities WHERE namespace = ? AND name = ?'),
-      putEntity: p('INSERT INTO v2_entities VALUES (?, ?, ?) ON CONFLICT (namespace, name) DO UPDATE SET data = excluded.data'),
+      // Each result writes its entity, which mostly has not changed: an unchanged row is left as it is (no page written).
+      putEntity: p('INSERT INTO v2_entities VALUES (?, ?, ?) ON CONFLICT (namespace, name) DO UPDATE SET data = excluded.data WHERE v2_entities.data IS DISTINCT FROM excluded.data'),
       deleteEntity: p('DELETE FROM v2_entities WHERE namespace = ? AND name = ?'),
       listEntities: p('SELECT data FROM v2_entities WHERE namespace = ? ORDER BY name'),
       getResource: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
