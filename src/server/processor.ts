@@ -65,7 +65,7 @@ export function processResult(store: SqliteStore, settings: Settings, result: Ch
   if (defined && client.type === 'proxy' && typeof defined.command === 'string') check.command = defined.command;
 
   for (const aggregate of aggregateNames(check)) store.aggregates.add(aggregate, key, name);
-  const stored = store.getResult(key, name);
+  const stored = store.getHistory(key, name);
   const history: HistoryEntry[] = [...(stored?.history ?? []), { status: check.status, executed: Number(check.executed) || now }].slice(-HISTORY_LENGTH);
   const lastOk = check.status === 0 ? Number(check.executed) || now : stored?.lastOk ?? null;
   const forStorage = shouldTruncate(check) && typeof check.output === 'string'

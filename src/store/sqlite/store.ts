@@ -83,6 +83,7 @@ export class SqliteStore {
       countEntities: prepare('SELECT COUNT(*) AS n FROM (SELECT name FROM clients UNION SELECT name FROM v2_entities LIMIT ?) AS names'),
       hasV2Entity: prepare('SELECT 1 FROM v2_entities WHERE name = ? LIMIT 1'),
       getResult: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? AND check_name = ?'),
+      getHistory: prepare('SELECT history, last_ok FROM results WHERE client = ? AND check_name = ?'),
       putResult: prepare(
         'INSERT INTO results (client, check_name, data, history, last_ok) VALUES (?, ?, ?, ?, ?) ' +
           'ON CONFLICT(client, check_name) DO UPDATE SET data = excluded.data, history = excluded.history, last_ok = excluded.last_ok',
@@ -363,6 +364,13 @@ export class SqliteStore {
     const kept = this.batch?.results.get(pairKey(client, check));
     if (kept !== undefined) return this.resultOf(kept ?? undefined);
     return this.resultOf(this.statements.getResult!.get(client, check) as Row | undefined);
+  }
+
+  /** What a new result carries on from the last one: its history and last OK time, without parsing the check. */
+  getHistory(client: string, check: string): Pick<StoredResult, 'history' | 'lastOk'> | null {
+    const kept = this.batch?.results.get(pairKey(client, check));
+    const row = kept !== undefined ? kept : (this.statements.getHistory!.get(client, check) as Row | undefined);
+    return row ? { history: JSON.parse(String(row.history)), lastOk: (row.last_ok as number | null) ?? null } : null;
   }
 
   putResult(client: string, check: Record<string, unknown>, history: readonly HistoryEntry[], lastOk: number | null): void {
