@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { setFlagsFromString } from 'node:v8';
 import { formatDiagnostic } from '../config/diagnostic.js';
 import { isPlainObject } from '../config/merge.js';
 import { withSourceOptions, checkFrom, type SourceFlags } from './sources.js';
@@ -13,6 +14,8 @@ export function registerValidate(program: Command): void {
     .argument('[sources...]', 'conf.d directories or files')
     .option('--json', 'print a JSON report')
     .action((positional: string[], flags: SourceFlags & { json?: boolean }) => {
+      // One pass, then exit: optimizing the large schema validators costs more than it saves here.
+      setFlagsFromString('--no-opt');
       const outcome = checkFrom(flags, positional);
       const valid = outcome.diagnostics.length === 0;
       if (flags.json) {

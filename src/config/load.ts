@@ -82,6 +82,20 @@ export function listConfigFiles(sources: ConfigSources): ListedFiles {
   return { files, diagnostics };
 }
 
+// A parsed file keeps its text as bytes (off the JS heap; decoding them gives the same text back) for a diagnostic to decode:
+// thousands of retained strings would be copied by every young-generation GC.
+function withBytes(path: string, bytes: Buffer, data: Record<string, unknown>): LoadedFile {
+  let text: string | undefined;
+  return {
+    path,
+    get text() {
+      return (text ??= bytes.toString('utf8'));
+    },
+    data,
+    diagnostics: [],
+  };
+}
+
 export function readConfigFile(path: string): LoadedFile {
   let text: string;
   try {
@@ -99,5 +113,5 @@ export function readConfigFile(path: string): LoadedFile {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { path, text, data: null, diagnostics: [fileDiagnostic('CB_CONFIG_NOT_OBJECT', path)] };
   }
-  return { path, text, data: data as Record<string, unknown>, diagnostics: [] };
+  return withBytes(path, Buffer.from(text, 'utf8'), data as Record<string, unknown>);
 }

@@ -1,4 +1,12 @@
-import { parseTree, type Node } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type { Node } from 'jsonc-parser';
+
+// Loaded at the first diagnostic to locate: a valid configuration never needs it.
+const require = createRequire(import.meta.url);
+let jsonc: typeof import('jsonc-parser') | undefined;
+function parseTree(...args: Parameters<typeof import('jsonc-parser').parseTree>): Node | undefined {
+  return (jsonc ??= require('jsonc-parser') as typeof import('jsonc-parser')).parseTree(...args);
+}
 
 export interface Location {
   readonly line: number;

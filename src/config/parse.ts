@@ -1,4 +1,11 @@
-import JSON5 from 'json5';
+import { createRequire } from 'node:module';
+
+// Loaded at the first file JSON.parse refuses: most configurations are plain JSON.
+const require = createRequire(import.meta.url);
+let json5: typeof import('json5') | undefined;
+function JSON5(): typeof import('json5') {
+  return (json5 ??= require('json5') as typeof import('json5'));
+}
 
 export type ParseOutcome =
   | { ok: true; data: unknown }
@@ -14,7 +21,7 @@ export function parseConfigText(raw: string): ParseOutcome {
     return { ok: true, data: JSON.parse(text) };
   } catch {
     try {
-      return { ok: true, data: JSON5.parse(text) };
+      return { ok: true, data: JSON5().parse(text) };
     } catch (error) {
       const e = error as SyntaxError & { lineNumber?: number; columnNumber?: number };
       const reason = e.message.replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '');

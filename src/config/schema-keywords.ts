@@ -7,9 +7,17 @@ export function validCron(data: unknown): boolean {
   return parseCron(data) !== null;
 }
 
+// The schemas name a handful of patterns; compiled once, not per validated array.
+const patterns = new Map<string, RegExp>();
+function patternOf(source: string): RegExp {
+  let re = patterns.get(source);
+  if (!re) patterns.set(source, (re = new RegExp(source)));
+  return re;
+}
+
 export function nonEmptyStrings(schema: boolean | string, data: unknown): boolean {
   if (!Array.isArray(data)) return true;
-  const re = typeof schema === 'string' ? new RegExp(schema) : null;
+  const re = typeof schema === 'string' ? patternOf(schema) : null;
   return data.every((item) => typeof item === 'string' && item !== '' && (!re || re.test(item)));
 }
 

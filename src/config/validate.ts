@@ -19,6 +19,12 @@ function fromSchema(prefix: readonly string[], name: SchemaName, value: unknown)
   return schemaProblems(name, value).map((p) => ({ segments: [...prefix, ...splitPointer(p.path)], message: p.message }));
 }
 
+// Into `out`, allocating nothing for a valid value (the common case over 10,000 definitions).
+function addFromSchema(out: Violation[], category: string, key: string, name: SchemaName, value: unknown): void {
+  const problems = schemaProblems(name, value);
+  for (const p of problems) out.push({ segments: [category, key, ...splitPointer(p.path)], message: p.message });
+}
+
 /** Validates one check definition as legacy does: its name is its key. */
 export function validateCheck(name: string, definition: unknown): Violation[] {
   if (!isPlainObject(definition)) return [{ segments: [], message: 'check must be a hash' }];
@@ -45,14 +51,19 @@ export function validateSettings(merged: Record<string, unknown>): Violation[] {
       out.push({ segments: [category], message: `${category} must be a hash` });
       continue;
     }
-    for (const [key, definition] of Object.entries(definitions)) {
-      const prefix = [category, key];
+    const schema = SCHEMA[category]!;
+    for (const key of Object.keys(definitions)) {
+      const definition = definitions[key];
       if (!isPlainObject(definition)) {
-        out.push({ segments: prefix, message: `${SINGULAR[category]} must be a hash` });
+        out.push({ segments: [category, key], message: `${SINGULAR[category]} must be a hash` });
         continue;
       }
-      const value = category === 'checks' ? Object.assign({}, definition, { name: key }) : definition;
-      out.push(...fromSchema(prefix, SCHEMA[category]!, value));
+      let value = definition;
+      if (category === 'checks') {
+        value = Object.assign({}, definition);
+        value.name = key;
+      }
+      addFromSchema(out, category, key, schema, value);
     }
   }
   out.push(...fromSchema(['client'], 'client', merged.client));
@@ -76,10 +87,16 @@ function assetViolations(merged: Record<string, unknown>): Violation[] {
   for (const category of ['checks', 'handlers', 'mutators'] as const) {
     const definitions = merged[category];
     if (!isPlainObject(definitions)) continue;
-    for (const [key, definition] of Object.entries(definitions)) {
-      unknown([category, key], definition);
-      const hooks = category === 'checks' && isPlainObject(definition) ? definition.hooks : undefined;
-      if (isPlainObject(hooks)) for (const [hook, hookDefinition] of Object.entries(hooks)) unknown([category, key, 'hooks', hook], hookDefinition);
+    for (const key of Object.keys(definitions)) {
+      const definition = definitions[key];
+      if (!isPlainObject(definition)) continue;
+      if (Array.isArray(definition.runtime_assets)) unknown([category, key], definition);
+      const hooks = category === 'checks' ? definition.hooks : undefined;
+      if (!isPlainObject(hooks)) continue;
+      for (const hook of Object.keys(hooks)) {
+        const hookDefinition = hooks[hook];
+        if (isPlainObject(hookDefinition) && Array.isArray(hookDefinition.runtime_assets)) unknown([category, key, 'hooks', hook], hookDefinition);
+      }
     }
   }
   return out;

@@ -1,5 +1,13 @@
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type { CronExpressionParser } from 'cron-parser';
 import { readLegacyCron } from './legacy-cron.js';
+
+// Loaded at the first cron (with luxon, ~20 ms): most commands and configurations have none.
+const require = createRequire(import.meta.url);
+let cronParser: typeof CronExpressionParser | undefined;
+function parser(): typeof CronExpressionParser {
+  return (cronParser ??= (require('cron-parser') as typeof import('cron-parser')).CronExpressionParser);
+}
 
 export interface CronSchedule {
   /** What runs: the expression as written, or as legacy read it when an element matches nothing. */
@@ -45,7 +53,7 @@ export function parseCron(input: unknown): CronSchedule | null {
   const legacy = readLegacyCron(expression.split(' '));
   try {
     // Prefixing a zero seconds field keeps cron-parser from reading five fields any other way.
-    CronExpressionParser.parse('0 ' + (legacy?.expression ?? expression), { tz: timezone ?? undefined, strict: false });
+    parser().parse('0 ' + (legacy?.expression ?? expression), { tz: timezone ?? undefined, strict: false });
   } catch {
     return null;
   }
@@ -63,7 +71,7 @@ export function cronWarning(written: string, schedule: CronSchedule): string | n
 
 /** The next instant strictly after `after` (epoch ms); only for a schedule that fires. */
 export function nextCronInstant(schedule: CronSchedule, after: number): number {
-  const it = CronExpressionParser.parse('0 ' + schedule.expression, {
+  const it = parser().parse('0 ' + schedule.expression, {
     currentDate: new Date(after),
     tz: schedule.timezone,
   });
