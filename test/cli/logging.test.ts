@@ -12,12 +12,22 @@ import { BIN } from '../helpers/paths.js';
 const CLIENT = { client: { name: 'log-host', address: '127.0.0.1', subscriptions: [] } };
 const CHANGED = 'SIGUSR1: log level changed';
 
+/**
+ * A free port below the kernel's ephemeral range (32768-60999): this test restarts the daemon on the same ports, and
+ * a port handed out by `listen(0)` can be taken by another test's listener between two starts.
+ */
 async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
 }
 
 /** Sends SIGUSR1; resolves with the reported change and where it sits in the log. */
