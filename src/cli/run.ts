@@ -175,7 +175,7 @@ export function registerRun(program: Command): void {
       const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
       const server = new ServerRole({ clock: systemClock, transport, registry, logger, scheduling: dsn === null, leading: () => leadership.isLeader() });
       // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
-      if (wire) server.pause();
+      if (wire) server.pause('broker away');
       const client = new ClientRole({ clock: systemClock, transport, intake: clientIntake, run, logger, assets: assets.legacy, secrets: secrets.in(() => namespace()) });
       // The client role's keepalive: its settings redacted, with version and timestamp (reference §10.9).
       const register = (s: Settings) => {
@@ -216,12 +216,12 @@ export function registerRun(program: Command): void {
       if (wire) {
         // Legacy pause and resume (reference §2.7): while the broker is away, no check requests and no monitor results.
         wire.onDisconnected(() => {
-          server.pause();
+          server.pause('broker away');
           logger.warn('transport is not connected: check requests and monitors paused until it is');
         });
         wire.onConnected(() => {
           if (stopping) return;
-          server.resume();
+          server.resume('broker away');
           if (monitors) startMonitors();
         });
         consumeFleet({ transport: wire, store, settings: () => current, intake, logger, now: Date.now, onRegistration: (event) => handlers.handle(event) });
@@ -252,13 +252,13 @@ export function registerRun(program: Command): void {
         if (stopping) return;
         if (!leader) {
           // Lost: nothing more of it runs here, before anyone else could be elected.
-          server.pauseScheduling();
+          server.pause('not elected');
           clearInterval(monitors);
           monitors = undefined;
           sender?.pause();
           return;
         }
-        server.resumeScheduling();
+        server.resume('not elected');
         sender?.start();
         startMonitors();
       });

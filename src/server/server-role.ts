@@ -19,7 +19,7 @@ export interface ServerRoleDeps {
   readonly logger: Logger;
   /** The zone subdue windows and cron use; the process's by default. */
   readonly zone?: string;
-  /** Whether scheduling starts at once; false waits for `resumeScheduling` (a server not yet elected). */
+  /** Whether scheduling starts at once; false waits for `resume('not elected')` (a server not yet elected). */
   readonly scheduling?: boolean;
   /** Checked as each request fires: false skips it (an elected server not confirmed since a stall). */
   readonly leading?: () => boolean;
@@ -31,29 +31,29 @@ export function requestOf(definition: Record<string, unknown> & { name: string }
   return { ...rest, name: definition.name, issued: Math.floor(issuedMs / 1000) };
 }
 
+export type ScheduleHold = 'not elected' | 'broker away' | 'stopped';
+
 /** Schedules subscription checks and publishes their requests (the legacy server's check_request_publisher). */
 export class ServerRole {
   private readonly scheduler: Scheduler;
   private readonly log: Logger;
   private settings: Settings | null = null;
   private readonly scheduled = new Map<string, string>();
-  private scheduling: boolean;
+  /** Why nothing is scheduled now: no request is armed while any holds, the settings are kept for `resume`. */
+  private readonly holds = new Set<ScheduleHold>();
   // Counts pauses: a splayed request armed before a pause is never sent after it, even once scheduling resumes.
   private term = 0;
-  /** The broker is away (legacy `pause`): nothing is armed until it is back. */
-  private paused = false;
 
   constructor(private readonly deps: ServerRoleDeps) {
     this.log = deps.logger.child({ component: 'server' });
-    this.scheduling = deps.scheduling ?? true;
+    if (deps.scheduling === false) this.holds.add('not elected');
     this.scheduler = new Scheduler(deps.clock, (name, at) => this.fire(name, at));
   }
 
   /** Starts added checks, reschedules changed ones, stops removed ones; the others keep their timers. */
   apply(settings: Settings): void {
     this.settings = settings;
-    // Not elected, or the broker is away: the settings are kept for when scheduling resumes, nothing is armed.
-    if (!this.scheduling || this.paused) return;
+    if (this.holds.size > 0) return;
     const wanted = new Map<string, string>();
     for (const check of Object.values(settings.checks)) {
       if (check.standalone || check.publish === false) continue;
@@ -90,37 +90,25 @@ export class ServerRole {
     return this.scheduler.names();
   }
 
-  /** Stops scheduling (this server is no longer the elected one); the settings stay for `resumeScheduling`. */
-  pauseScheduling(): void {
-    this.scheduling = false;
+  /**
+   * Stops scheduling while `why` holds: not elected, or the broker away (legacy `pause`: timers cancelled, not fired
+   * into a dead transport). The applied settings are kept.
+   */
+  pause(why: ScheduleHold): void {
+    this.holds.add(why);
     this.term++;
     this.scheduler.stop();
     this.scheduled.clear();
   }
 
-  /** Schedules every check of the last applied settings (this server was elected). */
-  resumeScheduling(): void {
-    if (this.scheduling) return;
-    this.scheduling = true;
+  /** Ends `why`; once nothing holds, the last applied settings are scheduled again on the checks' own phase (legacy `resume`). */
+  resume(why: ScheduleHold): void {
+    if (!this.holds.delete(why) || this.holds.size > 0) return;
     if (this.settings) this.apply(this.settings);
   }
 
   stop(): void {
-    this.pauseScheduling();
-  }
-
-  /** Legacy `pause` while the broker is away: the schedule's timers are cancelled, not fired into a dead transport. */
-  pause(): void {
-    this.paused = true;
-    this.term++;
-    this.scheduler.stop();
-    this.scheduled.clear();
-  }
-
-  /** Legacy `resume`: the schedule again, on the checks' own phase. */
-  resume(): void {
-    this.paused = false;
-    if (this.settings) this.apply(this.settings);
+    this.pause('stopped');
   }
 
   private fire(name: string, at: number): void {
@@ -146,7 +134,7 @@ export class ServerRole {
 
   private inTerm(): () => boolean {
     const term = this.term;
-    return () => this.scheduling && this.term === term;
+    return () => this.holds.size === 0 && this.term === term;
   }
 
   /** `still` says whether a delayed (splayed) request is still to be sent when its time comes. */
@@ -169,7 +157,7 @@ export class ServerRole {
 
   private publish(subscribers: readonly string[], request: CheckRequest): void {
     // A proxy request's delayed send that outlived a pause goes with the paused schedule.
-    if (this.paused && request.api_requested === undefined) return;
+    if (this.holds.size > 0 && request.api_requested === undefined) return;
     for (const subscription of subscribers) {
       this.log.debug({ check: request.name, subscription, issued: request.issued }, 'publishing check request');
       this.deps.transport.publish(subscription, request);

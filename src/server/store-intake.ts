@@ -6,6 +6,7 @@ import type { Clock } from '../schedule/clock.js';
 import type { ResultIntake } from './intake.js';
 import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError } from './entity-limit.js';
+import { TurnBatch } from '../store/turn-batch.js';
 
 interface Pending {
   readonly result: CheckResult;
@@ -18,8 +19,7 @@ interface Pending {
  * (group commit): a submit resolves only after its transaction committed, never on a timer.
  */
 export class StoreIntake implements ResultIntake {
-  private queue: Pending[] = [];
-  private scheduled = false;
+  private readonly pending = new TurnBatch<Pending>((batch) => this.commit(batch));
   private readonly listeners: ((processed: Processed, result: CheckResult) => void)[] = [];
   private readonly committers: ((processed: Processed) => void)[] = [];
   private readonly afterCommits: ((committed: boolean) => Promise<void>)[] = [];
@@ -52,13 +52,7 @@ export class StoreIntake implements ResultIntake {
   }
 
   submit(result: CheckResult): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ result, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+    return new Promise((resolve, reject) => this.pending.add({ result, resolve, reject }));
   }
 
   /** One result in its own savepoint (see `store.savepoint`): a throw undoes and fails this result only, never its neighbours. */
@@ -84,13 +78,6 @@ export class StoreIntake implements ResultIntake {
     if (this.refusedClients.has(name) || this.refusedClients.size >= 10_000) return;
     this.refusedClients.add(name);
     this.log.warn({ client: name }, error.message);
-  }
-
-  private flush(): void {
-    this.scheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    this.commit(batch);
   }
 
   private commit(batch: Pending[]): void {

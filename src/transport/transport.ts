@@ -17,6 +17,13 @@ export function isSharedQueue(subscription: string): boolean {
   return type === 'roundrobin' || type === 'direct';
 }
 
+/** A check request on a broker: fanout to the subscription, direct for `roundrobin:`/`direct:` (reference §2.5 rows 3-5); said when it cannot go. */
+export function publishRequest(transport: Pick<WireTransport, 'send'>, log: { warn(fields: object, message: string): void }, subscription: string, request: CheckRequest): void {
+  if (!transport.send(isSharedQueue(subscription) ? 'direct' : 'fanout', subscription, JSON.stringify(request))) {
+    log.warn({ subscription, check: request.name }, 'transport is not connected: check request not published');
+  }
+}
+
 /** A legacy pipe's exchange type (`topic` only for transport handlers). */
 export type PipeType = 'direct' | 'fanout' | 'topic';
 

@@ -150,14 +150,14 @@ test('scheduling follows the election: kept settings but nothing published while
     },
   };
   const { clock, received, server } = await serverWith(config, clients);
-  server.pauseScheduling();
+  server.pause('not elected');
   assert.deepEqual(server.scheduledChecks(), []);
   server.apply(settingsOf(config)); // a reload while not elected
   clock.advanceBy(180_000);
   await tick();
   assert.equal(received.length, 0, 'not elected: nothing published');
 
-  server.resumeScheduling();
+  server.resume('not elected');
   assert.deepEqual(server.scheduledChecks().sort(), ['disk', 'ping']);
   // Elected: runs until the first proxy wave starts (its other requests are splayed 18 s and 36 s later).
   while (!received.some((r) => r.subscription === 'proxies')) {
@@ -165,13 +165,13 @@ test('scheduling follows the election: kept settings but nothing published while
     await tick();
   }
   assert.equal(received.filter((r) => r.subscription === 'proxies').length, 1);
-  server.pauseScheduling();
+  server.pause('not elected');
   const published = received.length;
   clock.advanceBy(180_000);
   await tick();
   assert.equal(received.length, published, 'demoted: nothing more, not even the rest of the splayed wave');
 
-  server.resumeScheduling();
+  server.resume('not elected');
   clock.advanceBy(120_000);
   await tick();
   assert.ok(received.filter((r) => r.subscription === 'web').length >= 2 && received.filter((r) => r.subscription === 'proxies').length >= 4, 'elected again: both checks again');

@@ -1,5 +1,6 @@
 import type { SqliteStore } from '../../store/index.js';
 import type { Publish } from '../../v2/events-service.js';
+import { TurnBatch } from '../../store/turn-batch.js';
 
 interface Pending {
   readonly write: () => Publish;
@@ -12,27 +13,13 @@ interface Pending {
  * its own savepoint: one that throws fails alone. A write resolves only after its transaction committed.
  */
 export class EventWriteGroup {
-  private queue: Pending[] = [];
-  private scheduled = false;
+  private readonly pending = new TurnBatch<Pending>((batch) => this.commit(batch));
 
   constructor(private readonly store: SqliteStore) {}
 
   /** `write` runs synchronously inside the group's transaction. */
   submit(write: () => Publish): Promise<Publish> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
-  }
-
-  private flush(): void {
-    this.scheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    this.commit(batch);
+    return new Promise((resolve, reject) => this.pending.add({ write, resolve, reject }));
   }
 
   private commit(batch: Pending[]): void {

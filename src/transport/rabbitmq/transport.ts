@@ -1,6 +1,6 @@
 import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
-import { isSharedQueue, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
+import { isSharedQueue, publishRequest, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
 import { FailoverOrder, ReconnectRhythm } from '../reconnect.js';
 import type { RabbitEndpoint } from './settings.js';
 import { EXCHANGE_FLAGS, MESSAGE_PROPERTIES, QUEUE_FLAGS, exchangeFlags, isPredeclared } from './wire.js';
@@ -82,11 +82,8 @@ export class RabbitTransport implements WireTransport {
     this.lossListeners.push(listener);
   }
 
-  /** A check request: fanout to the subscription, or direct for `roundrobin:`/`direct:` (reference §2.5 rows 3-5). */
   publish(subscription: string, request: CheckRequest): void {
-    if (!this.send(isSharedQueue(subscription) ? 'direct' : 'fanout', subscription, JSON.stringify(request))) {
-      this.log.warn({ subscription, check: request.name }, 'transport is not connected: check request not published');
-    }
+    publishRequest(this, this.log, subscription, request);
   }
 
   send(type: PipeType, pipe: string, body: string, options?: Record<string, unknown>): boolean {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { isSharedQueue, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
+import { isSharedQueue, publishRequest, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
 import type { RedisEndpoint } from './settings.js';
 
 /** One list read with BLPOP on its own connection (reference §3). */
@@ -60,9 +60,7 @@ export class RedisTransport implements WireTransport {
   }
 
   publish(subscription: string, request: CheckRequest): void {
-    if (!this.send(isSharedQueue(subscription) ? 'direct' : 'fanout', subscription, JSON.stringify(request))) {
-      this.log.warn({ subscription, check: request.name }, 'transport is not connected: check request not published');
-    }
+    publishRequest(this, this.log, subscription, request);
   }
 
   send(type: PipeType, pipe: string, body: string): boolean {
