@@ -1,10 +1,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore, SCHEMA_VERSION } from '../../src/store/index.js';
 import { CheckbridgeError } from '../../src/errors.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
+import { ROOT } from '../helpers/paths.js';
 import { storeSuite } from './store-suite.js';
 
 test('a new file is migrated to the current schema, in WAL mode, and reopens unchanged', (t) => {
@@ -23,6 +25,32 @@ test('a new file is migrated to the current schema, in WAL mode, and reopens unc
   assert.deepEqual(again.getResult('a', 'c')?.history, [{ status: 1, executed: 5 }]);
   assert.deepEqual(again.listEvents('a'), [{ id: 'e1' }]);
   again.close();
+});
+
+test('a store of schema 4 opens migrated: every row kept, the per-result tables rebuilt as rowid tables', (t) => {
+  const dir = makeTree({});
+  t.after(() => removeTree(dir));
+  mkdirSync(join(dir, 'state'));
+  const path = join(dir, 'state', 'checkbridge.db');
+  for (const suffix of ['', '-wal', '-shm']) copyFileSync(join(ROOT, 'test', 'fixtures', 'state-schema-4', `checkbridge.db${suffix}`), path + suffix);
+  const tables = ['clients', 'results', 'events', 'v2_events', 'v2_entities'];
+  const rowsOf = (db: Database.Database) => tables.map((table) => db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all());
+  const before = new Database(path);
+  const rows = rowsOf(before);
+  assert.ok(rows.every((r) => r.length > 0), 'the fixture has a row in each table');
+  before.close();
+  const store = SqliteStore.open(path);
+  assert.equal(store.schemaVersion(), SCHEMA_VERSION);
+  assert.deepEqual(rowsOf(store.sqlite!), rows);
+  for (const table of tables) {
+    const { sql } = store.sqlite!.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) as { sql: string };
+    assert.doesNotMatch(sql, /WITHOUT ROWID/, table);
+  }
+  // The primary keys still hold: an upsert replaces, it does not add.
+  store.putClient({ name: 'again', address: 'x' });
+  store.putClient({ name: 'again', address: 'y' });
+  assert.deepEqual(store.getClient('again'), { name: 'again', address: 'y' });
+  store.close();
 });
 
 test('a file from a newer checkbridge is refused and left untouched', (t) => {

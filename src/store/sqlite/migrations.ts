@@ -1,3 +1,11 @@
+/** Recreates `table` with `columns` as a rowid table, copying every row (`names`: the columns, in order). */
+function rebuildAsRowid(table: string, columns: string, names: string): string {
+  return `CREATE TABLE ${table}_rowid (${columns});
+   INSERT INTO ${table}_rowid (${names}) SELECT ${names} FROM ${table};
+   DROP TABLE ${table};
+   ALTER TABLE ${table}_rowid RENAME TO ${table};\n`;
+}
+
 // Versioned schema: PRAGMA user_version is the version; each step runs once, in order, in a transaction.
 export const MIGRATIONS: readonly string[] = [
   // 1: clients, last results with their history, events.
@@ -33,6 +41,14 @@ export const MIGRATIONS: readonly string[] = [
   // The default namespace is part of every store: every legacy event lives in it.
   `CREATE TABLE upgrades (version INTEGER PRIMARY KEY, from_version INTEGER NOT NULL, upgraded_at INTEGER NOT NULL, backup TEXT) WITHOUT ROWID;
    INSERT OR IGNORE INTO v2_resources VALUES ('Namespace', '', 'default', '{"name":"default"}');`,
+  // 6: the tables of JSON rows written on every result or event become rowid tables. A WITHOUT ROWID table keeps
+  // whole rows in its interior pages too, so a 1–2 KB row rewrote several pages per update (measured: 14–18 µs
+  // per upsert against 4–6 µs). Every row is copied in the step's transaction: nothing to back up, applied on open.
+  rebuildAsRowid('clients', 'name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (name)', 'name, data') +
+    rebuildAsRowid('results', "client TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL, history TEXT NOT NULL DEFAULT '[]', last_ok INTEGER, PRIMARY KEY (client, check_name)", 'client, check_name, data, history, last_ok') +
+    rebuildAsRowid('events', 'client TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (client, check_name)', 'client, check_name, data') +
+    rebuildAsRowid('v2_events', 'namespace TEXT NOT NULL, entity TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (namespace, entity, check_name)', 'namespace, entity, check_name, data') +
+    rebuildAsRowid('v2_entities', 'namespace TEXT NOT NULL, name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (namespace, name)', 'namespace, name, data'),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
