@@ -28,7 +28,11 @@ function updateState(check: Json): void {
 
 /** UpdateEvent: merges the incoming check with the stored one, then counts occurrences. Returns the event to store. */
 export function updateEvent(previous: Json | null, incoming: Json, nowSeconds: number): Json {
-  const event: Json = structuredClone(incoming);
+  return updateOwnedEvent(previous, structuredClone(incoming), nowSeconds);
+}
+
+/** `updateEvent` on an event the caller made for it (nobody else holds it): changed in place, without a copy. */
+export function updateOwnedEvent(previous: Json | null, event: Json, nowSeconds: number): Json {
   const check: Json = event.check;
   if (previous?.check) {
     const prev = previous.check as Json;

@@ -56,7 +56,7 @@ function prepareEvent(store: V2Store, namespace: string, body: Json, createdBy: 
 }
 
 // A sender's replay (same event id and sequence, after a crash before it saw our answer) changes nothing.
-const isReplay = (previous: Json | null, event: Json) => previous !== null && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence;
+const isReplay = (previous: { id?: unknown; sequence?: unknown } | null, event: Json) => previous !== null && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence;
 const stored = (updated: Json, metrics: unknown): Publish => ({ ok: true, event: metrics ? { ...updated, metrics } : updated });
 
 /**
@@ -77,7 +77,8 @@ export function publishEventSync(store: V2Store, events: SqliteEventStore, names
   const prepared = prepareEvent(store, namespace, body, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;
-  const previous = events.getSync(row.namespace, row.entity, row.check);
-  if (isReplay(previous, event)) return { ok: true, event: previous!, replay: true };
-  return stored(events.updateSync(row, nowS), metrics);
+  const previous = store.getEventState(row.namespace, row.entity, row.check);
+  if (isReplay(previous, event)) return { ok: true, event: events.getSync(row.namespace, row.entity, row.check)!, replay: true };
+  // prepareEvent made `row.event` from its own copy of the body.
+  return stored(events.updateSync(row, nowS, { previous, owned: true }), metrics);
 }

@@ -93,6 +93,9 @@ test('a flood of registry questions (legacy /info) and a stalled event loop do n
   const { electors, timeline } = setup;
   assert.ok(await until(() => electors.some((e) => e.elector.isLeader()), 10_000));
   const leader = electors.find((e) => e.elector.isLeader())!;
+  // The other elector may still be connecting when the first is elected (a loaded machine): wait until both are listed.
+  const deadline = Date.now() + 10_000;
+  while ((await leader.elector.servers()).length < 2 && Date.now() < deadline) await sleep(250);
   // 80,000 /info requests at once are one question to PostgreSQL, not 20,000 queued before the ping.
   const answers = await Promise.all(Array.from({ length: 80_000 }, () => leader.elector.servers()));
   assert.equal(answers[0]!.length, 2);

@@ -14,7 +14,9 @@ test('an array of results on the client socket: one over the quota is refused al
   for (; filled < 100 && !refused; filled++) refused = (await tcpExchange(socket, JSON.stringify({ name: `filler_${filled}`, output: 'x'.repeat(16_000), status: 1 }))) !== 'ok';
   assert.ok(refused, 'the quota was reached');
   // Room for small results again, not for a big one.
-  for (let i = 0; i < 4; i++) assert.equal((await fetch(`${api}/results/quota-host/filler_${i}`, { method: 'DELETE' })).status, 204);
+  // Every filler before the refused one was stored (how many fit depends on the store's page layout).
+  assert.ok(filled >= 2, 'at least one filler was stored');
+  for (let i = 0; i < filled - 1; i++) assert.equal((await fetch(`${api}/results/quota-host/filler_${i}`, { method: 'DELETE' })).status, 204);
 
   // One array: one group commit.
   const answer = await tcpExchange(socket, JSON.stringify([

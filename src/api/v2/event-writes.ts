@@ -1,6 +1,7 @@
 import type { SqliteStore } from '../../store/index.js';
 import type { Publish } from '../../v2/events-service.js';
 import { TurnBatch } from '../../store/turn-batch.js';
+import { GroupRetry } from '../../store/sqlite/store.js';
 
 interface Pending {
   readonly write: () => Publish;
@@ -9,8 +10,9 @@ interface Pending {
 }
 
 /**
- * Event writes to the embedded store arriving in the same turn share one SQLite transaction (group commit), each in
- * its own savepoint: one that throws fails alone. A write resolves only after its transaction committed.
+ * Event writes to the embedded store arriving in the same turn share one SQLite transaction (group commit); one that
+ * throws fails alone (the group runs again with a savepoint per write: see `store.groupCommit`). A write resolves only
+ * after its transaction committed.
  */
 export class EventWriteGroup {
   private readonly pending = new TurnBatch<Pending>((batch) => this.commit(batch));
@@ -25,17 +27,22 @@ export class EventWriteGroup {
   private commit(batch: Pending[]): void {
     const settled: (() => void)[] = [];
     try {
-      this.store.transaction(() => {
-        for (const { write, resolve, reject } of batch) {
-          try {
-            const outcome = this.store.transaction(write);
-            settled.push(() => resolve(outcome));
-          } catch (error) {
-            if (!this.store.db.inTransaction) throw error;
-            settled.push(() => reject(error));
+      this.store.groupCommit(
+        () => {
+          for (const { write, resolve, reject } of batch) {
+            try {
+              const outcome = this.store.savepoint(write);
+              settled.push(() => resolve(outcome));
+            } catch (error) {
+              if (!this.store.db.inTransaction || error instanceof GroupRetry) throw error;
+              settled.push(() => reject(error));
+            }
           }
-        }
-      });
+        },
+        () => {
+          settled.length = 0;
+        },
+      );
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
       // A failure that ends the whole transaction (a full database) undid every write of the group: each one

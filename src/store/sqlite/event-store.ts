@@ -1,7 +1,8 @@
 import type { V2Store } from './v2-store.js';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { EVENT_FIELDS, matchesSelector } from '../../v2/selectors.js';
-import { updateEvent } from '../../v2/event-update.js';
+import { updateEvent, updateOwnedEvent } from '../../v2/event-update.js';
+import type { EventState } from './event-states.js';
 import { redactOutput } from '../../config/redact.js';
 
 type Json = Record<string, any>;
@@ -49,10 +50,14 @@ export class SqliteEventStore implements V2EventStore {
     return this.updateSync(row, nowSeconds);
   }
 
-  /** For writers inside an SQLite transaction (the v2 PUT group commit). */
-  updateSync(row: EventRow, nowSeconds: number): Json {
-    const updated = updateEvent(this.v2.getEvent(row.namespace, row.entity, row.check), row.event, nowSeconds);
-    this.v2.putEvent(row.namespace, row.entity, row.check, updated);
+  /**
+   * For writers inside an SQLite transaction (the v2 PUT group commit). `previous`: the state already read;
+   * `owned`: `row.event` was made for this update and may be changed in place.
+   */
+  updateSync(row: EventRow, nowSeconds: number, options: { previous?: EventState | null; owned?: boolean } = {}): Json {
+    const previous = options.previous === undefined ? this.v2.getEventState(row.namespace, row.entity, row.check) : options.previous;
+    const updated = options.owned ? updateOwnedEvent(previous, row.event, nowSeconds) : updateEvent(previous, row.event, nowSeconds);
+    this.v2.putEvent(row.namespace, row.entity, row.check, updated, true);
     return updated;
   }
 

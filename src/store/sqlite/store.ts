@@ -257,6 +257,7 @@ export class SqliteStore {
     } catch (error) {
       // What the batch kept may have been rolled back: read again from the database.
       this.forgetBatch();
+      this.v2.forgetEventStates();
       throw this.failure(error);
     } finally {
       if (outermost) this.forgetBatch();

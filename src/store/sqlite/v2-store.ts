@@ -1,4 +1,5 @@
 import type { SqlDatabase, SqlStatement } from '../sql/database.js';
+import { EventStates, type EventState } from './event-states.js';
 
 type Json = Record<string, unknown>;
 type DataRow = { data: string };
@@ -28,9 +29,12 @@ export class V2Store {
   }
 
   private readonly shared: boolean;
+  /** The last-written event states (embedded store only): see EventStates. */
+  private readonly eventStates: EventStates | null;
 
   constructor(db: SqlDatabase, options: { shared?: boolean } = {}) {
     this.shared = options.shared ?? false;
+    this.eventStates = this.shared ? null : new EventStates();
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       getEvent: p('SELECT data FROM v2_events WHERE namespace = ? AND entity = ? AND check_name = ?'),
@@ -73,12 +77,30 @@ export class V2Store {
     return parse(this.s.getEvent!.get(namespace, entity, check) as DataRow | undefined);
   }
 
-  putEvent(namespace: string, entity: string, check: string, event: Json): void {
+  /** What an update reads of the stored event (a copy the caller owns); null when there is none. */
+  getEventState(namespace: string, entity: string, check: string): EventState | null {
+    const held = this.eventStates?.get(namespace, entity, check);
+    if (held) return held;
+    const event = this.getEvent(namespace, entity, check);
+    if (event) this.eventStates?.remember(namespace, entity, check, event);
+    return event as EventState | null;
+  }
+
+  /** `rememberState`: the next update of this event will read it (the v2 PUT); other writers leave nothing held. */
+  putEvent(namespace: string, entity: string, check: string, event: Json, rememberState = false): void {
     this.s.putEvent!.run(namespace, entity, check, JSON.stringify(event));
+    if (rememberState) this.eventStates?.remember(namespace, entity, check, event);
+    else this.eventStates?.forget(namespace, entity, check);
   }
 
   deleteEvent(namespace: string, entity: string, check: string): boolean {
+    this.eventStates?.forget(namespace, entity, check);
     return this.s.deleteEvent!.run(namespace, entity, check).changes > 0;
+  }
+
+  /** After a rolled-back transaction: the states held may be of writes that are gone. */
+  forgetEventStates(): void {
+    this.eventStates?.clear();
   }
 
   /** Events of a namespace (all namespaces when null), optionally of one entity, in key order. */

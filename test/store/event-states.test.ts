@@ -1,0 +1,85 @@
+// The embedded store's held event states must answer every update exactly as reading the stored row back would.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SqliteStore } from '../../src/store/index.js';
+import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
+import { makeTree, removeTree } from '../helpers/tree.js';
+
+type Json = Record<string, any>;
+
+function openStore(t: { after(fn: () => void): void }): { store: SqliteStore; events: SqliteEventStore } {
+  const dir = makeTree({});
+  const store = SqliteStore.open(join(dir, 'state', 'checkbridge.db'));
+  t.after(() => {
+    store.close();
+    removeTree(dir);
+  });
+  return { store, events: new SqliteEventStore(store.v2) };
+}
+
+const row = (status: number, executed: number, check: Json = {}) => ({
+  namespace: 'default',
+  entity: 'e',
+  check: 'c',
+  event: { entity: { metadata: { name: 'e' } }, check: { metadata: { name: 'c' }, status, executed, ...check }, id: `id-${executed}` },
+});
+const statuses = (event: Json | null) => (event?.check.history as { status: number }[]).map((h) => h.status);
+
+test('an update rolled back leaves nothing behind for the next one', (t) => {
+  const { store, events } = openStore(t);
+  store.transaction(() => events.updateSync(row(0, 1), 1));
+  assert.throws(() =>
+    store.transaction(() => {
+      events.updateSync(row(2, 2), 2);
+      throw new Error('the rest of the transaction failed');
+    }),
+  );
+  const updated = store.transaction(() => events.updateSync(row(1, 3), 3));
+  assert.deepEqual(statuses(updated), [0, 1]);
+  assert.deepEqual(statuses(store.v2.getEvent('default', 'e', 'c')), [0, 1]);
+});
+
+test('a deleted event starts again from its first write', (t) => {
+  const { store, events } = openStore(t);
+  events.updateSync(row(0, 1), 1);
+  events.updateSync(row(1, 2), 2);
+  assert.equal(store.v2.deleteEvent('default', 'e', 'c'), true);
+  const updated = events.updateSync(row(2, 3), 3);
+  assert.deepEqual(statuses(updated), [2]);
+  assert.equal(updated.check.occurrences, 1);
+});
+
+test('what a caller does to an event it was given does not reach the next update', (t) => {
+  const { events } = openStore(t);
+  const first = events.updateSync(row(0, 1), 1);
+  first.check.history[0].status = 99;
+  first.check.occurrences = 42;
+  const second = events.updateSync(row(0, 2), 2);
+  assert.deepEqual(statuses(second), [0, 0]);
+  assert.equal(second.check.occurrences, 2);
+});
+
+test('history entries with more than status and executed, and counters JSON cannot hold, read back as stored', (t) => {
+  const { events } = openStore(t);
+  // A client's first write keeps its own history; its occurrences ("many") counts to NaN, which is stored as null.
+  events.updateSync(row(0, 2, { history: [{ status: 0, executed: 1, note: 'kept' }], occurrences: 'many' }), 2);
+  const second = events.updateSync(row(0, 3), 3);
+  assert.deepEqual(second.check.history[0], { status: 0, executed: 1, note: 'kept' });
+  // Stored null reads back as 0 occurrences, so this third equal status counts 1 (a NaN held in memory would stay NaN).
+  assert.equal(second.check.occurrences, 1);
+});
+
+test('the state held for an event is the one stored, when the store is reopened too', (t) => {
+  const dir = makeTree({});
+  t.after(() => removeTree(dir));
+  const path = join(dir, 'state', 'checkbridge.db');
+  const first = SqliteStore.open(path);
+  new SqliteEventStore(first.v2).updateSync(row(1, 1), 1);
+  first.close();
+  const again = SqliteStore.open(path);
+  t.after(() => again.close());
+  const updated = new SqliteEventStore(again.v2).updateSync(row(1, 2), 2);
+  assert.deepEqual(statuses(updated), [1, 1]);
+  assert.equal(updated.check.occurrences, 2);
+});
