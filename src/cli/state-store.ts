@@ -6,7 +6,7 @@ import { CheckbridgeError } from '../errors.js';
 export type StateLocation = { readonly path: string; readonly quotaBytes?: number } | { readonly dsn: string };
 
 /**
- * The daemon's store: additive schema changes are applied in place (and logged); anything else, or checks in
+ * The daemon's store: schema changes that keep every row are applied in place (and logged); anything else, or checks in
  * namespaces that do not exist (the 6.2.0 rule), refuses the start with what to do.
  */
 export function openStateStore(location: StateLocation, logger: Logger): SqliteStore {
@@ -18,7 +18,7 @@ export function openStateStore(location: StateLocation, logger: Logger): SqliteS
   }
   store.checkpointInBackground();
   if (store.openedAtVersion > 0 && store.openedAtVersion < store.schemaVersion()) {
-    logger.info({ from: store.openedAtVersion, to: store.schemaVersion(), store: store.db.name }, 'store schema upgraded in place (additive changes only)');
+    logger.info({ from: store.openedAtVersion, to: store.schemaVersion(), store: store.db.name }, 'store schema upgraded in place (every row kept)');
   }
   // Which store holds the state, so that an operator running several servers can see they share one.
   logger.info({ engine: store.engine, store: store.db.name }, store.engine === 'postgres' ? 'state store: PostgreSQL, shared with every server using this DSN' : 'state store: embedded SQLite file');

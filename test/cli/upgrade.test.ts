@@ -97,7 +97,7 @@ test('the daemon applies additive schema changes in place and keeps what the old
   const { root, state } = oldStateDir(t);
   const instance = await startInstance(root, [], { CHECKBRIDGE_ADMIN_PASSWORD: 'fixture-admin-pass' });
   t.after(() => void instance.daemon.stop('SIGKILL'));
-  const line = await instance.daemon.waitFor((l) => l.msg === 'store schema upgraded in place (additive changes only)');
+  const line = await instance.daemon.waitFor((l) => l.msg === 'store schema upgraded in place (every row kept)');
   assert.equal(line.from, 4);
   const events = await getJson(`${instance.api}/events`);
   assert.ok((events.body as { check: { name: string } }[]).some((e) => e.check.name === 'fixture_result'), JSON.stringify(events.body));
