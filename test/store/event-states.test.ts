@@ -83,3 +83,13 @@ test('the state held for an event is the one stored, when the store is reopened 
   assert.deepEqual(statuses(updated), [1, 1]);
   assert.equal(updated.check.occurrences, 2);
 });
+
+test('history entries a client wrote with executed before status keep that order in later updates, as stored', (t) => {
+  const { store, events } = openStore(t);
+  events.updateSync(row(0, 2, { history: [{ executed: 1, status: 0 }] }), 2);
+  events.updateSync(row(0, 3), 3);
+  events.updateSync(row(0, 4), 4);
+  // Read back from the row, the entry is {"executed":1,"status":0}: a held state must not reorder it.
+  const stored = store.sqlite!.prepare("SELECT data FROM v2_events WHERE namespace = 'default' AND entity = 'e' AND check_name = 'c'").get() as { data: string };
+  assert.equal(JSON.stringify(JSON.parse(stored.data).check.history[0]), '{"executed":1,"status":0}');
+});
