@@ -17,7 +17,7 @@ const MAX_ENTRIES = 10_000;
 const isNumberOrAbsent = (value: unknown) => value === undefined || (typeof value === 'number' && Number.isFinite(value));
 const isPlainObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-// Only items a JSON round trip gives back unchanged ({status, executed} numbers) are kept; anything else reads the row.
+// Only items a JSON round trip gives back unchanged ({status, executed} numbers, in that order) are kept; anything else reads the row.
 function historyOf(value: unknown): History | null {
   if (value === undefined) return [];
   if (!Array.isArray(value)) return null;
@@ -26,7 +26,7 @@ function historyOf(value: unknown): History | null {
     if (!isPlainObject(item)) return null;
     let keys = 0;
     for (const key in item) {
-      if (key !== 'status' && key !== 'executed') return null;
+      if (key !== (keys === 0 ? 'status' : 'executed')) return null;
       keys++;
     }
     if (keys !== 2 || typeof item.status !== 'number' || !Number.isFinite(item.status) || typeof item.executed !== 'number' || !Number.isFinite(item.executed)) return null;
