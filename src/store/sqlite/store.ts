@@ -159,6 +159,10 @@ export class SqliteStore {
       })();
     }
     const quotaBytes = options.quotaBytes ?? DEFAULT_STORE_QUOTA;
+    // A step that rebuilt tables leaves their old pages free in a file that may now pass the quota, and SQLite keeps
+    // max_page_count at least the file's size: the quota would silently grow to it. Compacted, the quota holds.
+    const fileBytes = () => (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+    if (version > 0 && pending.versions.length > 0 && fileBytes() > quotaBytes) db.exec('VACUUM');
     applyQuota(db, quotaBytes);
     const store = new SqliteStore(db, db, quotaBytes);
     store.openedAtVersion = version;
