@@ -93,3 +93,26 @@ test('history entries a client wrote with executed before status keep that order
   const stored = store.sqlite!.prepare("SELECT data FROM v2_events WHERE namespace = 'default' AND entity = 'e' AND check_name = 'c'").get() as { data: string };
   assert.equal(JSON.stringify(JSON.parse(stored.data).check.history[0]), '{"executed":1,"status":0}');
 });
+
+test('updates answered from held states store exactly what updates reading every row back store (varied sequences)', (t) => {
+  const held = openStore(t);
+  const read = openStore(t);
+  // A fixed pseudo-random sequence: the same run every time.
+  let seed = 1;
+  const pick = <T>(values: readonly T[]): T => values[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % values.length]!;
+  const odd = [undefined, 0, 1, 2, -0, 1.5, 1e21, '3', null, 'x', true, [], {}];
+  const histories = [[], [{ status: 0, executed: 1 }], [{ executed: 1, status: 2 }], [{ status: 1, executed: 2, note: 1 }], null, 'h', [{ status: '1', executed: 1 }]];
+  const stored = (store: SqliteStore) => (store.sqlite!.prepare('SELECT data FROM v2_events').get() as { data: string } | undefined)?.data;
+  for (let step = 0; step < 3000; step++) {
+    const check: Json = { status: pick([0, 1, 2, 0, 1, '1', -0, 3.5]), executed: pick([step, step + 0.5, undefined, '7']) };
+    if (pick([0, 1, 2, 3, 4]) === 0) check.history = pick(histories);
+    for (const counter of ['occurrences', 'occurrences_watermark', 'last_ok']) if (pick([0, 1, 2, 3, 4, 5]) === 0) check[counter] = pick(odd);
+    const next = row(0, 0, check);
+    Object.assign(next.event, { id: pick(['a', 'b']), sequence: pick([undefined, 1, 2, '1', 0]) });
+    if (pick(Array.from({ length: 15 }, (_, i) => i)) === 0) for (const { store } of [held, read]) store.v2.deleteEvent('default', 'e', 'c');
+    read.store.v2.forgetEventStates();
+    const updated = [held, read].map(({ events }) => events.updateSync(structuredClone(next), step));
+    assert.deepEqual(updated[0], updated[1], `step ${step}`);
+    assert.equal(stored(held.store), stored(read.store), `step ${step}`);
+  }
+});
