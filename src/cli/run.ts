@@ -297,6 +297,8 @@ export function registerRun(program: Command): void {
         // Last of the once-per-cluster work stopped: the lock goes, and another server may take over at once.
         await leadership.close();
         await transport.close();
+        // A result that arrived in the last turns (a UDP datagram) is committed before the store closes.
+        await intake.flushed();
         await events.close();
         secrets.close();
         store.close();

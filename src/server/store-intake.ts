@@ -51,6 +51,11 @@ export class StoreIntake implements ResultIntake {
     this.afterCommits.push(hook);
   }
 
+  /** Resolves once every result submitted so far has gone to its group commit: before the store closes. */
+  flushed(): Promise<void> {
+    return this.pending.flushed();
+  }
+
   submit(result: CheckResult): Promise<void> {
     return new Promise((resolve, reject) => this.pending.add({ result, resolve, reject }));
   }

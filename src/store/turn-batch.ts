@@ -8,6 +8,7 @@ export class TurnBatch<T> {
   private queue: T[] = [];
   private scheduled = false;
   private waited = 0;
+  private idle: (() => void)[] = [];
 
   constructor(private readonly flush: (batch: T[]) => void) {}
 
@@ -19,6 +20,12 @@ export class TurnBatch<T> {
     setImmediate(this.turn);
   }
 
+  /** Resolves once what was added so far has been handed over (at once when nothing waits): for a clean stop. */
+  flushed(): Promise<void> {
+    if (!this.scheduled) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
   private readonly turn = (): void => {
     if (this.queue.length < SMALL && this.waited < WAIT_TURNS) {
       this.waited++;
@@ -27,7 +34,10 @@ export class TurnBatch<T> {
     }
     this.scheduled = false;
     const batch = this.queue;
+    const idle = this.idle;
     this.queue = [];
+    this.idle = [];
     this.flush(batch);
+    for (const resolve of idle) resolve();
   };
 }
