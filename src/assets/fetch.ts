@@ -2,30 +2,16 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { rootCertificates } from 'node:tls';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import type { AssetBuild } from './definitions.js';
 import { checkServerIdentity } from '../tls/identity.js';
+import { systemCas } from './system-cas.js';
 
 /** The download did not hash to the configured sha512 (a truncated download lands here too). */
 export class ChecksumMismatch extends Error {
   constructor(readonly expected: string, readonly actual: string, readonly bytes: number, readonly transport: Error | null) {
     super(`sha512 mismatch: the download (${bytes} bytes${transport ? `, ended early: ${transport.message}` : ''}) does not match the asset's sha512`);
   }
-}
-
-// Where distributions keep the system's trusted CAs (Node's own list is Mozilla's, which misses local additions).
-const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem', '/etc/ssl/ca-bundle.pem'];
-
-function systemBundle(): string[] {
-  for (const path of SYSTEM_BUNDLES) {
-    try {
-      return [readFileSync(path, 'utf8')];
-    } catch {
-      /* try the next */
-    }
-  }
-  return [];
 }
 
 const dispatchers = new Map<string, Dispatcher>();
@@ -35,7 +21,7 @@ export function dispatcherFor(caFile: string | undefined): Dispatcher {
   const key = caFile ?? '';
   let dispatcher = dispatchers.get(key);
   if (!dispatcher) {
-    const ca = [...rootCertificates, ...systemBundle(), ...(caFile ? [readFileSync(caFile, 'utf8')] : [])];
+    const ca = [...systemCas(), ...(caFile ? [readFileSync(caFile, 'utf8')] : [])];
     dispatcher = new Agent({ connect: { ca, minVersion: 'TLSv1.2', rejectUnauthorized: true, checkServerIdentity } }).compose(interceptors.redirect({ maxRedirections: 5 }));
     dispatchers.set(key, dispatcher);
   }

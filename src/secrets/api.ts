@@ -7,6 +7,8 @@ import {
   API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME, REDACTED,
   providerProblem, secretProblem, providerForRead, withClientDefaults,
 } from './model.js';
+import { vaultPathOf } from './vault-provider.js';
+import { SecretFailure } from './failure.js';
 
 type Json = Record<string, any>;
 type Store = V2ApiDeps['store']['v2'];
@@ -18,6 +20,26 @@ export function ensureEnvProvider(store: Store): void {
   if (store.listResources(PROVIDER_KIND, '').some((p) => p.type === ENV_TYPE)) return;
   store.putResource(PROVIDER_KIND, '', ENV_PROVIDER_NAME, { type: ENV_TYPE, api_version: API_VERSION, metadata: { name: ENV_PROVIDER_NAME }, spec: {} });
 }
+
+/** Why a vault provider would refuse this id (checked again at each read: the provider may come later), or null. */
+function vaultIdProblem(provider: Json | null, id: string): string | null {
+  if (provider?.type !== EXTERNAL_TYPE) return null;
+  try {
+    vaultPathOf(id, provider.spec?.client?.version === 'v1' ? 'v1' : 'v2');
+    return null;
+  } catch (error) {
+    return error instanceof SecretFailure ? error.reason : (error as Error).message;
+  }
+}
+
+// The stored token goes only where it went: a REDACTED token never follows a changed address.
+const sameAddress = (a: unknown, b: unknown): boolean => {
+  try {
+    return new URL(String(a)).href.replace(/\/+$/, '') === new URL(String(b)).href.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+};
 
 const bodyOf = (request: FastifyRequest): Json | null => {
   const body = request.body as unknown;
@@ -57,6 +79,9 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
     if (!existing && body.type === ENV_TYPE) return fail(reply, 'invalid', 'exactly one Env provider exists: a second cannot be created');
     let spec: Json = {};
     if (body.type === EXTERNAL_TYPE && body.spec.client.token === REDACTED && !existing) return fail(reply, 'invalid', 'spec.client.token is REDACTED, as reads show it: give the vault token');
+    if (body.type === EXTERNAL_TYPE && body.spec.client.token === REDACTED && existing && !sameAddress(existing.spec.client.address, body.spec.client.address)) {
+      return fail(reply, 'invalid', `spec.client.token is REDACTED but spec.client.address changed (from ${existing.spec.client.address} to ${body.spec.client.address}): give the vault token for the new address`);
+    }
     if (body.type === EXTERNAL_TYPE) {
       // A read shows the token as REDACTED: writing that back (dump, then create -f) keeps the stored token.
       const token = body.spec.client.token === REDACTED && existing ? existing.spec.client.token : body.spec.client.token;
@@ -98,6 +123,8 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
     const problem = secretProblem(body);
     if (problem) return fail(reply, 'invalid', problem);
     if (!store.getResource('Namespace', '', namespace)) return fail(reply, 'notFound', `namespace ${namespace} does not exist`);
+    const idProblem = vaultIdProblem(store.getResource(PROVIDER_KIND, '', body.spec.provider) as Json | null, body.spec.id);
+    if (idProblem) return fail(reply, 'invalid', `spec.id: ${idProblem}`);
     metadata.created_by = callerOf(request).username;
     store.putResource(SECRET_KIND, namespace, name, { type: SECRET_KIND, api_version: API_VERSION, metadata, spec: { id: body.spec.id, provider: body.spec.provider } });
     return reply.code(201).type('application/json').send();

@@ -7,6 +7,17 @@ import { RateLimiter } from './rate-limiter.js';
 import { SecretFailure } from './failure.js';
 import type { VaultClientSpec } from './model.js';
 import { checkServerIdentity, connectFailureText } from '../tls/identity.js';
+import { systemCas } from '../assets/system-cas.js';
+
+/** Why a segment of a vault path is refused: each must name itself, never climb, skip or smuggle a separator. */
+function segmentProblem(segment: string): string | null {
+  if (segment === '') return 'an empty segment (//)';
+  if (segment === '.' || segment === '..') return `a "${segment}" segment`;
+  if (segment.includes('%')) return 'a percent-encoded character';
+  if (segment.includes('\\')) return 'a backslash';
+  if (/[\u0000-\u001f\u007f]/.test(segment)) return 'a control character';
+  return null;
+}
 
 /** `path#field` (for example `secret/database#password`) as the URL path to read and the field to take. */
 export function vaultPathOf(id: string, version: 'v1' | 'v2'): { path: string; field: string } {
@@ -14,11 +25,24 @@ export function vaultPathOf(id: string, version: 'v1' | 'v2'): { path: string; f
   const path = hash < 0 ? '' : id.slice(0, hash).replace(/^\/+|\/+$/g, '');
   const field = hash < 0 ? '' : id.slice(hash + 1);
   if (path === '' || field === '') throw new SecretFailure(`the id ${JSON.stringify(id)} is not path#field`, false);
+  // The read must stay under the id's mount: the vault token would be sent to whatever path this names.
+  for (const segment of path.split('/')) {
+    const problem = segmentProblem(segment);
+    if (problem) throw new SecretFailure(`the id ${JSON.stringify(id)} is refused: its path has ${problem}`, false);
+  }
   const segments = path.split('/').map(encodeURIComponent);
   if (version === 'v1') return { path: `/v1/${segments.join('/')}`, field };
   // KV v2 keeps the data under `<mount>/data/<path>`; ids name the secret as `vault kv get` does, without `data/`.
   if (segments.length < 2) throw new SecretFailure(`the id ${JSON.stringify(id)} needs <mount>/<path>#field for a KV v2 store`, false);
   return { path: `/v1/${segments[0]}/data/${segments.slice(1).join('/')}`, field };
+}
+
+/** The URL to request: refused unless the URL parser keeps `path` exactly as built (nothing normalised away). */
+export function vaultUrlOf(address: string, path: string): string {
+  const base = address.replace(/\/+$/, '');
+  const url = new URL(base + path);
+  if (url.pathname !== new URL(base).pathname.replace(/\/+$/, '') + path) throw new SecretFailure(`the path ${path} does not stay under the vault address`, false);
+  return url.href;
 }
 
 function readTlsFile(path: string | undefined, key: string): Buffer | undefined {
@@ -50,7 +74,8 @@ export class VaultProvider {
     const tls = this.client.tls ?? {};
     this.agent = new Agent({
       connect: {
-        ca: readTlsFile(tls.ca_cert, 'ca_cert'),
+        // A configured CA is the only one trusted (as Vault's own client does); otherwise Node's and the system's.
+        ca: readTlsFile(tls.ca_cert, 'ca_cert') ?? systemCas(),
         cert: readTlsFile(tls.client_cert, 'client_cert'),
         key: readTlsFile(tls.client_key, 'client_key'),
         ...(tls.cname ? { servername: tls.cname } : {}),
@@ -66,12 +91,13 @@ export class VaultProvider {
   async get(id: string): Promise<string> {
     if (!this.client.address.startsWith('https://')) throw new SecretFailure('the vault works only over TLS (an https:// address)', false);
     const { path, field } = vaultPathOf(id, this.client.version);
+    const url = vaultUrlOf(this.client.address, path);
     const deadline = Date.now() + this.timeoutMs;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
     try {
       for (let attempt = 0; ; attempt++) {
-        const outcome = await this.attempt(path, field, deadline, timeout.signal).catch((error: unknown) => {
+        const outcome = await this.attempt(url, field, deadline, timeout.signal).catch((error: unknown) => {
           if (timeout.signal.aborted) throw new SecretFailure(`the vault did not answer within the timeout (${this.client.timeout})`, true);
           throw error;
         });
@@ -87,7 +113,7 @@ export class VaultProvider {
     }
   }
 
-  private async attempt(path: string, field: string, deadline: number, signal: AbortSignal): Promise<{ value?: string; failure?: { error: SecretFailure; retry: boolean } }> {
+  private async attempt(url: string, field: string, deadline: number, signal: AbortSignal): Promise<{ value?: string; failure?: { error: SecretFailure; retry: boolean } }> {
     if (this.limiter) {
       const wait = this.limiter.reserve(deadline - Date.now());
       if (wait === null) throw new SecretFailure(`rate limit exceeded (rate_limiter limit ${this.client.rate_limiter?.limit}/s, burst ${this.client.rate_limiter?.burst ?? 1})`, false);
@@ -96,7 +122,7 @@ export class VaultProvider {
     const dispatcher = this.dispatcher();
     let response;
     try {
-      response = await request(this.client.address.replace(/\/+$/, '') + path, {
+      response = await request(url, {
         method: 'GET',
         headers: { 'x-vault-token': this.client.token, accept: 'application/json' },
         dispatcher,

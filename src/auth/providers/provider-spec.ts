@@ -100,6 +100,15 @@ function search(value: unknown, field: string, defaults: Omit<Search, 'base_dn'>
   };
 }
 
+/** The first of host, port, security and insecure (where the bind credentials go) that differs from `previous`, or null. */
+function movedField(previous: LdapServer, next: Pick<LdapServer, 'host' | 'port' | 'security' | 'insecure'>): string | null {
+  if (previous.host.toLowerCase() !== next.host.toLowerCase()) return 'host';
+  if (previous.port !== next.port) return 'port';
+  if (previous.security !== next.security) return 'security';
+  if (previous.insecure !== next.insecure) return 'insecure';
+  return null;
+}
+
 function server(value: unknown, i: number, type: 'ldap' | 'ad', previous: LdapServer | undefined): LdapServer {
   const field = `spec.servers[${i}]`;
   const s = object(value, field);
@@ -109,15 +118,22 @@ function server(value: unknown, i: number, type: 'ldap' | 'ad', previous: LdapSe
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Invalid(`${field}.port must be an integer from 1 to 65535`);
   const binding = object(s.binding, `${field}.binding`);
   let password = str(binding.password, `${field}.binding.password`);
-  // The mask sent back by a client that read the provider keeps the stored password (dump, then create -f).
+  const host = required(s.host, `${field}.host`);
+  const insecure = bool(s.insecure, `${field}.insecure`);
+  // The mask sent back by a client that read the provider keeps the stored password (dump, then create -f),
+  // but only for the same server: the stored bind password never follows a changed host, port, security or insecure.
+  if (password === SECRET_MASK && previous) {
+    const moved = movedField(previous, { host, port, security: security as LdapServer['security'], insecure });
+    if (moved) throw new Invalid(`${field}.binding.password is REDACTED but ${field}.${moved} changed: give the bind password for the new server`);
+  }
   if (password === SECRET_MASK) password = previous?.binding.password ?? '';
   const client_cert_file = str(s.client_cert_file, `${field}.client_cert_file`);
   const client_key_file = str(s.client_key_file, `${field}.client_key_file`);
   if (Boolean(client_cert_file) !== Boolean(client_key_file)) throw new Invalid(`${field}.client_cert_file and client_key_file go together`);
   return {
-    host: required(s.host, `${field}.host`),
+    host,
     port,
-    insecure: bool(s.insecure, `${field}.insecure`),
+    insecure,
     security: security as LdapServer['security'],
     binding: { user_dn: str(binding.user_dn, `${field}.binding.user_dn`), password },
     client_cert_file,
@@ -142,6 +158,9 @@ function oidcSpec(spec: Json, previous: OidcSpec | undefined): OidcSpec {
   const scopes = spec.additional_scopes ?? [];
   if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string' || s === '')) throw new Invalid('spec.additional_scopes must be a list of strings');
   let secret = required(spec.client_secret, 'spec.client_secret');
+  const server = url(spec.server, 'spec.server');
+  // The stored client secret goes only to the server it was given for.
+  if (secret === SECRET_MASK && previous && previous.server !== server) throw new Invalid(`spec.client_secret is REDACTED but spec.server changed (from ${previous.server} to ${server}): give the client secret for the new server`);
   if (secret === SECRET_MASK) secret = previous?.client_secret ?? '';
   if (secret === '') throw new Invalid('spec.client_secret is required');
   return {
@@ -152,7 +171,7 @@ function oidcSpec(spec: Json, previous: OidcSpec | undefined): OidcSpec {
     groups_claim: str(spec.groups_claim, 'spec.groups_claim'),
     groups_prefix: str(spec.groups_prefix, 'spec.groups_prefix'),
     redirect_uri: url(spec.redirect_uri, 'spec.redirect_uri', true),
-    server: url(spec.server, 'spec.server'),
+    server,
     username_claim: required(spec.username_claim, 'spec.username_claim'),
     username_prefix: str(spec.username_prefix, 'spec.username_prefix'),
   };
