@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { AssetBuild } from './definitions.js';
 import { ChecksumMismatch, dispatcherFor, download } from './fetch.js';
 import { unpack } from './unpack.js';
+import { DEFAULT_ASSET_LIMITS, type AssetLimits } from './limits.js';
 
 const TEMP_PREFIX = '.tmp-';
 
@@ -19,6 +20,8 @@ export class AssetCache {
     private readonly log: Logger,
     /** checkbridge.assets.trusted_ca_file: its path is read at each download, so a reload naming another file applies. */
     private readonly caFile: () => string | undefined,
+    /** checkbridge.assets' caps, read at each download like the CA file. */
+    private readonly limits: () => AssetLimits = () => DEFAULT_ASSET_LIMITS,
   ) {}
 
   /** The asset's directory, downloading, verifying and unpacking it first when it is not cached. */
@@ -55,13 +58,14 @@ export class AssetCache {
       const archive = join(temp, 'archive');
       const root = join(temp, 'root');
       await mkdir(root);
+      const limits = this.limits();
       try {
-        await download(build, archive, dispatcherFor(this.caFile()));
+        await download(build, archive, dispatcherFor(this.caFile()), limits.max_download_bytes);
       } catch (error) {
         if (error instanceof ChecksumMismatch) this.log.debug({ asset: name, url: build.url, expected: error.expected, actual: error.actual, bytes: error.bytes }, 'asset checksum mismatch');
         throw error;
       }
-      await unpack(archive, root);
+      await unpack(archive, root, limits);
       // The rename is the commit point: the directory named by the sha512 is always a whole asset.
       await rename(root, final).catch((error: NodeJS.ErrnoException) => {
         if (!existsSync(final)) throw error;

@@ -6,6 +6,7 @@ import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import type { AssetBuild } from './definitions.js';
 import { checkServerIdentity } from '../tls/identity.js';
 import { systemCas } from './system-cas.js';
+import { AssetTooLarge } from './limits.js';
 
 /** The download did not hash to the configured sha512 (a truncated download lands here too). */
 export class ChecksumMismatch extends Error {
@@ -29,11 +30,17 @@ export function dispatcherFor(caFile: string | undefined): Dispatcher {
 }
 
 /** Writes the build's archive to `file` and resolves once its sha512 matched; rejects with the reason otherwise. */
-export async function download(build: AssetBuild, file: string, dispatcher: Dispatcher): Promise<void> {
+export async function download(build: AssetBuild, file: string, dispatcher: Dispatcher, maxBytes: number): Promise<void> {
   const response = await request(build.url, { dispatcher, headers: { ...build.headers }, headersTimeout: 30_000, bodyTimeout: 60_000 });
   if (response.statusCode < 200 || response.statusCode > 299) {
     await response.body.dump();
     throw new Error(`HTTP ${response.statusCode} from ${build.url}`);
+  }
+  // Refused before a byte is written when the server says so; counted as it arrives otherwise.
+  const announced = Number(response.headers['content-length']);
+  if (Number.isFinite(announced) && announced > maxBytes) {
+    response.body.destroy();
+    throw new AssetTooLarge(`the download (${announced} bytes announced) exceeds`, 'max_download_bytes', maxBytes);
   }
   const hash = createHash('sha512');
   const out = createWriteStream(file);
@@ -41,8 +48,9 @@ export async function download(build: AssetBuild, file: string, dispatcher: Disp
   let transport: Error | null = null;
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      hash.update(chunk);
       bytes += chunk.length;
+      if (bytes > maxBytes) break;
+      hash.update(chunk);
       if (!out.write(chunk)) await once(out, 'drain');
     }
   } catch (error) {
@@ -50,6 +58,10 @@ export async function download(build: AssetBuild, file: string, dispatcher: Disp
   }
   out.end();
   await once(out, 'close');
+  if (bytes > maxBytes) {
+    response.body.destroy();
+    throw new AssetTooLarge('the download exceeds', 'max_download_bytes', maxBytes);
+  }
   const actual = hash.digest('hex');
   if (actual !== build.sha512) throw new ChecksumMismatch(build.sha512, actual, bytes, transport);
   if (transport) throw transport;

@@ -5,6 +5,7 @@ import type { Settings } from '../config/settings.js';
 import type { V2Store } from '../store/index.js';
 import { hostSystem } from './host-system.js';
 import { AssetCache } from './cache.js';
+import { assetLimitsOf } from './limits.js';
 import { RuntimeAssets, type AssetLookup, type AssetResolver } from './runtime.js';
 
 export { withAssets, type AssetResolver } from './runtime.js';
@@ -49,8 +50,8 @@ export interface DaemonAssets {
 
 /** The daemon's assets: cached under `<state>/assets`, filtered against the local client's entity. */
 export function daemonAssets(stateDir: string, current: () => Settings, logger: Logger): DaemonAssets {
-  const tuning = () => ((current().raw.checkbridge as { assets?: { trusted_ca_file?: string } } | undefined) ?? {});
-  const cache = new AssetCache(join(stateDir, 'assets'), logger.child({ component: 'assets' }), () => tuning().assets?.trusted_ca_file);
+  const tuning = () => ((current().raw.checkbridge as { assets?: { trusted_ca_file?: string } & Parameters<typeof assetLimitsOf>[0] } | undefined) ?? {});
+  const cache = new AssetCache(join(stateDir, 'assets'), logger.child({ component: 'assets' }), () => tuning().assets?.trusted_ca_file, () => assetLimitsOf(tuning().assets));
   const namespace = () => String((current().raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
   const runtime = new RuntimeAssets(cache, () => localEntity(current(), namespace()), logger.child({ component: 'assets' }));
   return { legacy: (settings) => runtime.resolver(legacyAssets(settings)), v2: (store, ns) => runtime.resolver(v2Assets(store, ns)) };

@@ -5,7 +5,7 @@ import { makeTree, removeTree } from '../helpers/tree.js';
 import { runCli } from '../helpers/cli.js';
 import { platformFromOsRelease } from '../../src/assets/host-system.js';
 import { filtersMatch, selectBuild } from '../../src/assets/definitions.js';
-import { entryProblem } from '../../src/assets/unpack.js';
+import { entryProblem, linksProblem, resolveInTree } from '../../src/assets/unpack.js';
 
 const SHA = 'a'.repeat(128);
 const UBUNTU = 'NAME="Ubuntu"\nVERSION_ID="22.04"\nID=ubuntu\nID_LIKE=debian\n';
@@ -40,6 +40,24 @@ test('archive entries that escape the asset directory are refused', () => {
   assert.match(entryProblem({ path: 'bin/up', type: 'SymbolicLink', linkpath: '../../etc' })!, /outside/);
   assert.match(entryProblem({ path: 'bin/hard', type: 'Link', linkpath: '../outside' })!, /outside/);
   assert.match(entryProblem({ path: 'dev/null', type: 'CharacterDevice', linkpath: '' })!, /not allowed/);
+});
+
+test('links are resolved through the archive\'s own links, as the kernel would: none may end outside', () => {
+  const links = new Map([['a/b', '..'], ['loop', 'loop'], ['bin', 'usr/bin'], ['abs', '/etc']]);
+  assert.equal(resolveInTree('a/b/a/b', links), '');
+  assert.equal(resolveInTree('a/b/a/b/../../..', links), null, 'lexically a, really three levels up');
+  assert.equal(resolveInTree('bin/tool', links), 'usr/bin/tool');
+  assert.equal(resolveInTree('bin/../lib', links), 'usr/lib');
+  assert.equal(resolveInTree('loop/x', links), null, 'a loop');
+  assert.equal(resolveInTree('abs', links), null, 'an absolute target');
+  const dir = { path: 'a/', type: 'Directory' as const, linkpath: '' };
+  const up = { path: 'a/b', type: 'SymbolicLink' as const, linkpath: '..' };
+  assert.equal(linksProblem([dir, up]), null);
+  assert.match(linksProblem([dir, up, { path: 'x', type: 'SymbolicLink', linkpath: 'a/b/a/b/../../..' }])!, /^x: link to .* points outside/);
+  assert.match(linksProblem([{ path: 'x', type: 'SymbolicLink', linkpath: 'a/b/../../..' }, dir, up])!, /^x: link to .* points outside/, 'whatever the order');
+  assert.match(linksProblem([dir, up, { path: 'a/b/file', type: 'File', linkpath: '' }])!, /^a\/b\/file: path passes through the symbolic link a\/b$/);
+  assert.match(linksProblem([dir, up, { path: 'h', type: 'Link', linkpath: 'a/b/a/b/../../x' }])!, /^h: link to .* points outside/);
+  assert.equal(linksProblem([{ path: 'lib/libx.so', type: 'SymbolicLink', linkpath: 'libx.so.1' }, { path: 'lib/libx.so.1', type: 'SymbolicLink', linkpath: 'libx.so.1.2' }]), null);
 });
 
 test('legacy configuration: assets are validated and an unknown runtime_assets name is named', (t) => {

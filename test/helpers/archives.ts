@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { c as createTar } from 'tar';
+import { gzipSync } from 'node:zlib';
+import { c as createTar, Header } from 'tar';
 
 export const sha512 = (data: Buffer | string) => createHash('sha512').update(data).digest('hex');
 
@@ -25,4 +26,25 @@ export async function tarGz(files: Record<string, string>, options: { preservePa
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+export interface CraftedEntry {
+  readonly path: string;
+  readonly type: 'File' | 'Directory' | 'SymbolicLink' | 'Link';
+  readonly linkpath?: string;
+  readonly content?: string;
+}
+
+/** A tar.gz of exactly these entries in this order, written header by header: archives no file system could produce (links through links). */
+export function craftedTarGz(entries: readonly CraftedEntry[]): Buffer {
+  const blocks = entries.flatMap((entry) => {
+    const content = Buffer.from(entry.type === 'File' ? entry.content ?? '' : '');
+    const header = Buffer.alloc(512);
+    const mode = entry.type === 'Directory' || /(^|\/)bin\//.test(entry.path) ? 0o755 : 0o644;
+    new Header({ path: entry.path, type: entry.type, linkpath: entry.linkpath ?? '', size: content.length, mode, mtime: new Date(0), uid: 0, gid: 0 }).encode(header, 0);
+    const body = Buffer.alloc(Math.ceil(content.length / 512) * 512);
+    content.copy(body);
+    return [header, body];
+  });
+  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]));
 }

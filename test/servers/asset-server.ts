@@ -9,6 +9,8 @@ export interface Served {
   readonly truncateAt?: number;
   /** Hold the response this long first, so concurrent requests overlap. */
   readonly delayMs?: number;
+  /** Send no Content-Length (chunked), so only the bytes as they arrive tell the size. */
+  readonly chunked?: boolean;
   /** Answer 404 unless this header carries this value. */
   readonly requireHeader?: readonly [string, string];
 }
@@ -35,7 +37,7 @@ export async function startAssetServer(ca: TestCa, minVersion: 'TLSv1.2' | 'TLSv
       return;
     }
     setTimeout(() => {
-      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(served.body.length) });
+      response.writeHead(200, { 'content-type': 'application/octet-stream', ...(served.chunked ? {} : { 'content-length': String(served.body.length) }) });
       if (served.truncateAt === undefined) return void response.end(served.body);
       response.write(served.body.subarray(0, served.truncateAt), () => setTimeout(() => request.socket.destroy(), 50));
     }, served.delayMs ?? 0);
