@@ -349,7 +349,7 @@ export function registerRun(program: Command): void {
           spawn: spawner.spawn,
           annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
           metrics: () => prometheusText(bridgeView, Date.now()),
-          runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, spawner.spawn, logger, assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
+          runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, handlers, logger, assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
           dashboard: { legacy: api, settings: () => current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener) },
         });
         const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { V2Store } from '../store/index.js';
 import type { Spawner } from '../server/handling/mutate.js';
-import { deliver } from '../server/handling/deliver.js';
+import { deliver, type Delivery } from '../server/handling/deliver.js';
 import type { Handler } from '../server/handling/resolve.js';
 import { shapeEvent } from './event-shape.js';
 import { filterAllows, isResolution } from './event-filters.js';
@@ -43,39 +43,74 @@ function stepsOf(store: V2Store, namespace: string, event: Json, log: Logger): S
   return steps;
 }
 
-/** Runs an event through its pipelines (spec 4.2 rule 6): filters, mutator, then a pipe, tcp or udp handler. */
-export async function runPipelines(store: V2Store, namespace: string, event: Json, spawn: Spawner, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<void> {
+/** Where v2 handlers run: the legacy handlers' queues (per handler, limited, drained at stop, `handler_timeout`). */
+export interface HandlerQueue {
+  submit(key: string, ids: Record<string, unknown>, work: (spawn: Spawner, timeout: number | undefined) => Promise<Delivery>): Promise<void>;
+}
+
+/** The step's filters in order: true when all allow the event (decided at once, as legacy filters are). */
+function passesFilters(store: V2Store, namespace: string, event: Json, filters: readonly string[], fields: Record<string, unknown>, log: Logger): boolean {
+  for (const name of filters) {
+    const builtin = BUILTIN_FILTERS.get(name);
+    const resource = builtin ? null : store.getResource('EventFilter', namespace, name);
+    if (!builtin && !resource) {
+      log.error({ ...fields, filter: name }, 'filter not found');
+      return false;
+    }
+    const verdict = builtin ? { allowed: builtin(event) } : filterAllows(resource!, event, Date.now());
+    if ('error' in verdict && verdict.error) log.error({ ...fields, filter: name, error: verdict.error }, 'filter expression failed');
+    if (!verdict.allowed) {
+      log.info({ ...fields, filter: name }, 'event was filtered');
+      return false;
+    }
+  }
+  return true;
+}
+
+/** One step's mutator, then its pipe, tcp or udp handler; logged here, counted by the queue. */
+async function runStep(store: V2Store, namespace: string, event: Json, json: string, step: Step, handler: Json, spawn: Spawner, timeout: number | undefined, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<Delivery> {
+  const fields = { event: event.id, handler: step.handler, namespace };
+  let data = json;
+  const mutatorName = step.mutator ?? handler.mutator ?? null;
+  if (mutatorName === 'only_check_output') data = String(event.check?.output ?? '');
+  else if (mutatorName && mutatorName !== 'json') {
+    const mutator = store.getResource('Mutator', namespace, String(mutatorName)) as { command?: string; timeout?: number; runtime_assets?: string[] } | null;
+    if (!mutator?.command) {
+      log.error({ ...fields, mutator: mutatorName }, 'mutator not found');
+      return { ok: false, error: 'mutator not found' };
+    }
+    const run = await withSecrets(withAssets(spawn, assets, mutator.runtime_assets), mutator, secrets)(mutator.command, { stdin: json, timeout: mutator.timeout || undefined });
+    if (run.status !== 0) {
+      log.error({ ...fields, mutator: mutatorName, output: run.output, status: run.status }, 'mutator error');
+      return { ok: false, error: 'mutator error', output: run.output, status: run.status };
+    }
+    data = run.output;
+  }
+  const delivery = await deliver({ ...handler, name: step.handler, type: String(handler.type ?? 'pipe'), timeout: handler.timeout || undefined } as Handler, data, withSecrets(withAssets(spawn, assets, handler.runtime_assets), handler, secrets), timeout);
+  if (delivery.error) log.error({ ...fields, error: delivery.error }, 'handler error');
+  else log[delivery.ok ? 'info' : 'error']({ ...fields, output: delivery.output, status: delivery.status }, 'handler output');
+  return delivery;
+}
+
+/**
+ * Runs an event through its pipelines (spec 4.2 rule 6): filters at once, then the mutator and the pipe, tcp or udp
+ * handler in that handler's queue. Resolves once every step ran or was dropped.
+ */
+export async function runPipelines(store: V2Store, namespace: string, event: Json, queue: HandlerQueue, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<void> {
   const steps = stepsOf(store, namespace, event, log);
   // Most events name no handler: they need no serialisation.
   if (steps.length === 0) return;
   const json = JSON.stringify(shapeEvent(event));
-  await Promise.all(
-    steps.map(async (step) => {
-      const fields = { event: event.id, handler: step.handler, namespace };
-      const handler = store.getResource('Handler', namespace, step.handler);
-      if (!handler) return void log.error(fields, 'handler not found');
-      const filters = [...step.filters, ...((handler.filters ?? []) as string[])];
-      for (const name of filters) {
-        const builtin = BUILTIN_FILTERS.get(name);
-        const resource = builtin ? null : store.getResource('EventFilter', namespace, name);
-        if (!builtin && !resource) return void log.error({ ...fields, filter: name }, 'filter not found');
-        const verdict = builtin ? { allowed: builtin(event) } : filterAllows(resource!, event, Date.now());
-        if ('error' in verdict && verdict.error) log.error({ ...fields, filter: name, error: verdict.error }, 'filter expression failed');
-        if (!verdict.allowed) return void log.info({ ...fields, filter: name }, 'event was filtered');
-      }
-      let data = json;
-      const mutatorName = step.mutator ?? handler.mutator ?? null;
-      if (mutatorName === 'only_check_output') data = String(event.check?.output ?? '');
-      else if (mutatorName && mutatorName !== 'json') {
-        const mutator = store.getResource('Mutator', namespace, String(mutatorName)) as { command?: string; timeout?: number; runtime_assets?: string[] } | null;
-        if (!mutator?.command) return void log.error({ ...fields, mutator: mutatorName }, 'mutator not found');
-        const run = await withSecrets(withAssets(spawn, assets, mutator.runtime_assets), mutator, secrets)(mutator.command, { stdin: json, timeout: mutator.timeout || undefined });
-        if (run.status !== 0) return void log.error({ ...fields, mutator: mutatorName, output: run.output, status: run.status }, 'mutator error');
-        data = run.output;
-      }
-      const delivery = await deliver({ ...handler, name: step.handler, type: String(handler.type ?? 'pipe'), timeout: handler.timeout || undefined } as Handler, data, withSecrets(withAssets(spawn, assets, handler.runtime_assets), handler, secrets), 600);
-      if (delivery.error) log.error({ ...fields, error: delivery.error }, 'handler error');
-      else log[delivery.ok ? 'info' : 'error']({ ...fields, output: delivery.output, status: delivery.status }, 'handler output');
-    }),
-  );
+  const jobs: Promise<void>[] = [];
+  for (const step of steps) {
+    const fields = { event: event.id, handler: step.handler, namespace };
+    const handler = store.getResource('Handler', namespace, step.handler);
+    if (!handler) {
+      log.error(fields, 'handler not found');
+      continue;
+    }
+    if (!passesFilters(store, namespace, event, [...step.filters, ...((handler.filters ?? []) as string[])], fields, log)) continue;
+    jobs.push(queue.submit(`${namespace}/${step.handler}`, fields, (spawn, timeout) => runStep(store, namespace, event, json, step, handler, spawn, timeout, log, assets, secrets)));
+  }
+  await Promise.all(jobs);
 }

@@ -117,25 +117,49 @@ export class HandlerPipeline {
   }
 
   private enqueue(handler: Handler, event: EventDraft, json: () => string, ids: Record<string, unknown>): void {
+    void this.queue(handler.name, { ...ids, handler: handler.name }, (_spawn, timeout) => this.run(handler, event, json, timeout), (delivery) => this.report(handler, delivery, ids));
+  }
+
+  /**
+   * Queues one v2 pipeline step (its mutator and handler) under `key`, the v2 handler's own queue, with the limits,
+   * `handler_timeout` and stop of legacy handlers. `work` logs what it did; resolves once it ran or was dropped.
+   */
+  submit(key: string, ids: Record<string, unknown>, work: (spawn: Spawner, timeout: number | undefined) => Promise<Delivery>): Promise<void> {
+    if (this.stopping) {
+      this.counters.dropped++;
+      this.log.warn(ids, 'stopping: event not handled');
+      return Promise.resolve();
+    }
+    return this.queue(`v2 ${key}`, ids, work, () => undefined);
+  }
+
+  /** Every handler's run: its own queue (a quarter of the concurrency), then the overall limit. */
+  private queue(key: string, ids: Record<string, unknown>, work: (spawn: Spawner, timeout: number | undefined) => Promise<Delivery>, report: (delivery: Delivery) => void): Promise<void> {
     const tuning = this.tuning();
     this.overall.setLimit(tuning.handler_concurrency);
-    let queue = this.queues.get(handler.name);
-    if (!queue) this.queues.set(handler.name, (queue = new Limiter(1)));
+    let queue = this.queues.get(key);
+    if (!queue) this.queues.set(key, (queue = new Limiter(1)));
     queue.setLimit(Math.max(1, Math.ceil(tuning.handler_concurrency / 4)));
     if (queue.queued >= tuning.handler_queue_limit) {
       this.counters.dropped++;
-      this.log.error({ ...ids, handler: handler.name, queued: queue.queued }, 'handler queue is full: event not handled by this handler');
-      return;
+      this.log.error({ ...ids, queued: queue.queued }, 'handler queue is full: event not handled by this handler');
+      return Promise.resolve();
     }
-    const job = queue
-      .run(() => this.overall.run(async () => (this.dropping ? null : this.run(handler, event, json, tuning.handler_timeout))))
-      .then((delivery) => (delivery ? this.report(handler, delivery, ids) : void this.counters.dropped++))
+    const job: Promise<void> = queue
+      .run(() => this.overall.run(async () => (this.dropping ? null : work(this.deps.spawn, tuning.handler_timeout))))
+      .then((delivery) => {
+        if (!delivery) return void this.counters.dropped++;
+        if (delivery.ok) this.counters.handled++;
+        else this.counters.failed++;
+        report(delivery);
+      })
       .catch((error: unknown) => {
         this.counters.failed++;
-        this.log.error({ ...ids, handler: handler.name, err: error }, 'handler error');
+        this.log.error({ ...ids, err: error }, 'handler error');
       })
       .finally(() => this.inFlight.delete(job));
     this.inFlight.add(job);
+    return job;
   }
 
   private async run(handler: Handler, event: EventDraft, json: () => string, timeout: number | undefined): Promise<Delivery> {
@@ -157,8 +181,6 @@ export class HandlerPipeline {
 
   private report(handler: Handler, delivery: Delivery, ids: Record<string, unknown>): void {
     const fields = { ...ids, handler: handler.name, type: handler.type ?? 'pipe' };
-    if (delivery.ok) this.counters.handled++;
-    else this.counters.failed++;
     if (delivery.skipped) return void this.log.debug({ ...fields, reason: delivery.skipped }, 'handler skipped');
     if (delivery.error) return void this.log.error({ ...fields, error: delivery.error, ...(delivery.output !== undefined ? { output: lines(delivery.output), status: delivery.status } : {}) }, delivery.error === 'mutator error' ? 'mutator error' : 'handler error');
     if (delivery.output !== undefined) {
