@@ -27,10 +27,10 @@ function readSecretFile(where: string, path: string): string {
   return value;
 }
 
-// As before the file forms: a value given (even empty) beats what comes after it; an empty path is no file.
+// Empty is not given, except that an empty value alone still beats what comes after it (as before the file forms).
 function oneOf(direct: { name: string; value: string | undefined }, file: { name: string; path: string | undefined }): string | undefined {
   const hasFile = file.path !== undefined && file.path !== '';
-  if (direct.value !== undefined && hasFile) throw new CheckbridgeError('CB_CLI_USAGE', `${direct.name} and ${file.name} are both given: give one of them`);
+  if (direct.value !== undefined && direct.value !== '' && hasFile) throw new CheckbridgeError('CB_CLI_USAGE', `${direct.name} and ${file.name} are both given: give one of them`);
   return hasFile ? readSecretFile(file.name, file.path!) : direct.value;
 }
 

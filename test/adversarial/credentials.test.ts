@@ -92,3 +92,74 @@ test('a check and a pipe handler find no daemon credential up their parent chain
   assert.match(String(warning.msg), /--bridge-api-key-file FILE, CHECKBRIDGE_BRIDGE_API_KEY_FILE or CHECKBRIDGE_BRIDGE_API_KEY instead/);
   assert.equal((await getJson(`${api}/info`)).status, 200);
 });
+
+test('on PostgreSQL with passwords: PGPASSWORD and a DSN file still reach the database (the store, a PostgresConfig made later) while no command finds them', async (t) => {
+  const server = await postgresFor(t, { hba: ['host all all 127.0.0.1/32 scram-sha-256'] });
+  if (!server) return;
+  const secrets = { 'the store DSN password': unique('store-pw'), PGPASSWORD: unique('events-pw') };
+  await server.query(`CREATE ROLE cbstore LOGIN PASSWORD '${secrets['the store DSN password']}'`);
+  await server.query(`CREATE ROLE cbevents LOGIN PASSWORD '${secrets.PGPASSWORD}'`);
+  await server.query('CREATE DATABASE cbstore OWNER cbstore');
+  await server.query('CREATE DATABASE cbevents OWNER cbevents');
+  const root = makeTree({
+    'snoop.sh': SNOOP,
+    'conf.d/client.json': { client: { name: 'pg-cred-host', address: '127.0.0.1', subscriptions: ['t'] } },
+    'store.dsn': `postgres://cbstore:${secrets['the store DSN password']}@127.0.0.1:${server.port}/cbstore\n`,
+  });
+  writeTree(root, { 'conf.d/checks.json': { checks: { snoop: { command: `sh ${root}/snoop.sh > ${root}/check.txt`, subscribers: ['t'], interval: 3600, publish: false } } } });
+  // PGPASSWORD is for whatever a DSN leaves out: here the cbevents role's, read once at start.
+  const instance = await startInstance(root, ['--store-dsn-file', join(root, 'store.dsn')], { PGPASSWORD: secrets.PGPASSWORD, PGUSER: 'cbevents' });
+  t.after(async () => {
+    await instance.daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  const { daemon, api, v2 } = instance;
+  const storeLine = await daemon.waitFor((l) => l.engine === 'postgres');
+  assert.match(String(storeLine.store), /^postgres:\/\/cbstore:REDACTED@127\.0\.0\.1:\d+\/cbstore$/, 'the store is on PostgreSQL, password redacted');
+  assert.equal(daemon.logs.some((l) => /puts a secret on the command line/.test(String(l.msg))), false, 'a file form draws no warning');
+
+  // A PostgresConfig stored now, strict (it connects before it is stored), whose DSN names no user and no password.
+  const auth = `Bearer ${await adminToken(v2)}`;
+  const config = { type: 'PostgresConfig', api_version: 'store/v1', metadata: { name: 'main' }, spec: { dsn: `host=127.0.0.1 port=${server.port} dbname=cbevents`, strict: true } };
+  const stored = await call(`${v2}/api/enterprise/store/v1/provider/main`, 'PUT', auth, config);
+  assert.equal(stored.status, 201, JSON.stringify(stored.body));
+  const health = await eventually(() => getJson(`${v2}/health`), (r) => r.body.PostgresHealth?.[0]?.Healthy === true);
+  assert.deepEqual(health.body.PostgresHealth, [{ Name: 'main', Active: true, Healthy: true }]);
+
+  assert.equal((await postJson(`${api}/request`, { check: 'snoop' })).status, 202);
+  const seen = await snooped(join(root, 'check.txt'), daemon.proc.pid!);
+  assertNone(seen, secrets, 'a check');
+  assert.match(seen, /PGUSER=cbevents/, 'ordinary variables are still there');
+  assertNone(readFileSync(`/proc/${daemon.proc.pid}/environ`, 'utf8'), secrets, 'the daemon\'s start environment');
+});
+
+test('the Env secrets provider refuses the daemon\'s own credentials by name, with the reason, and still serves other variables', async (t) => {
+  const uses = { ordinary: 'CB_TEST_ORDINARY', 'admin-pw': 'CHECKBRIDGE_ADMIN_PASSWORD', 'pg-pw': 'PGPASSWORD', 'unset-token': 'CHECKBRIDGE_UNSET_TOKEN' };
+  const checks = Object.fromEntries(Object.keys(uses).map((secret) => [`use-${secret}`, { command: 'echo "got:$VALUE"', subscribers: ['t'], interval: 3600, publish: false, secrets: [{ name: 'VALUE', secret }] }]));
+  const root = makeTree({ 'conf.d/client.json': { client: { name: 'env-host', address: '127.0.0.1', subscriptions: ['t'] } }, 'conf.d/checks.json': { checks } });
+  const pgPassword = unique('pg-password');
+  const instance = await startInstance(root, [], { CB_TEST_ORDINARY: unique('ordinary'), PGPASSWORD: pgPassword });
+  t.after(async () => {
+    await instance.daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  const { v2, api } = instance;
+  const auth = `Bearer ${await adminToken(v2)}`;
+  for (const [name, id] of Object.entries(uses)) {
+    const reply = await call(`${v2}/api/enterprise/secrets/v1/namespaces/default/secrets/${name}`, 'PUT', auth, { type: 'Secret', api_version: 'secrets/v1', metadata: { name }, spec: { provider: 'env', id } });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+  }
+  // Each check's output is what it was given (a served value is redacted before it is stored).
+  const ran = async (secret: string): Promise<string> => {
+    assert.equal((await postJson(`${api}/request`, { check: `use-${secret}` })).status, 202);
+    const result = await eventually(() => getJson(`${api}/results/env-host/use-${secret}`), (r) => r.status === 200, 15_000);
+    assert.equal(result.status, 200, `use-${secret} ran`);
+    return String(result.body.check.output);
+  };
+  assert.equal(await ran('ordinary'), 'got:REDACTED\n', 'an ordinary variable is served');
+  for (const [secret, id] of Object.entries(uses).slice(1)) {
+    const output = await ran(secret);
+    assert.equal(output, `Unable to resolve secret "${secret}" (VALUE) from provider "env": the environment variable ${id} is one of checkbridge's own credentials, which the env provider does not serve`);
+    assert.ok(!output.includes(ADMIN_PASSWORD) && !output.includes(pgPassword));
+  }
+});
