@@ -1,6 +1,6 @@
 import { CheckbridgeError } from '../errors.js';
 import { errorBodyMessage } from '../v2/error-body.js';
-import { API_KEY, secretFlagWarning, secretValue } from './secret-options.js';
+import { API_KEY, secretFlagWarning, resolveSecret } from './secret-options.js';
 
 export interface ApiTarget {
   readonly url: string;
@@ -21,7 +21,7 @@ export async function apiTarget(flags: ClientFlags, env = process.env): Promise<
   const url = (flags.url ?? env.CHECKBRIDGE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
   const warning = secretFlagWarning(API_KEY, flags.apiKey);
   if (warning) process.stderr.write(`checkbridge: warning: ${warning}\n`);
-  const key = secretValue(API_KEY, { value: flags.apiKey, file: flags.apiKeyFile }, env);
+  const key = resolveSecret(API_KEY, { value: flags.apiKey, file: flags.apiKeyFile }, env);
   if (key) return { url, authorization: `Key ${key}` };
   const user = env.CHECKBRIDGE_USERNAME;
   const password = env.CHECKBRIDGE_PASSWORD;

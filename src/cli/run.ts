@@ -39,7 +39,7 @@ import { ensureAdmin } from '../auth/bootstrap.js';
 import { ClientRole } from '../client/client-role.js';
 import { cycleLogLevelOnSigusr1 } from './log-level-signal.js';
 import { hideDaemonSecrets } from './daemon-secrets.js';
-import { BRIDGE_API_KEY, STORE_DSN, secretValue } from './secret-options.js';
+import { BRIDGE_API_KEY, STORE_DSN, resolveSecret } from './secret-options.js';
 import { daemonEnvironment } from '../config/start-environment.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { withSourceOptions, sourcesFrom, loadOrRefuse, type SourceFlags } from './sources.js';
@@ -119,7 +119,7 @@ export function registerRun(program: Command): void {
       // Read before anything opens: a malformed DSN refuses the start.
       const dsn = sharedStoreDsn(flags, settings);
       // Read now too: an unreadable key file refuses the start before anything opens.
-      const bridgeApiKey = secretValue(BRIDGE_API_KEY, { value: flags.bridgeApiKey, file: flags.bridgeApiKeyFile }, daemonEnvironment());
+      const bridgeApiKey = resolveSecret(BRIDGE_API_KEY, { value: flags.bridgeApiKey, file: flags.bridgeApiKeyFile }, daemonEnvironment());
       const leadership = leadershipFor(dsn, { name: String(settings.client.name), pid: process.pid }, logger);
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true, mode: 0o700 });

@@ -35,7 +35,7 @@ function oneOf(direct: { name: string; value: string | undefined }, file: { name
 }
 
 /** The secret from the flag, its file flag, the variable or its file variable, in that order; undefined when none is set. */
-export function secretValue(option: SecretOption, flags: { value?: string | undefined; file?: string | undefined }, env: NodeJS.ProcessEnv): string | undefined {
+export function resolveSecret(option: SecretOption, flags: { value?: string | undefined; file?: string | undefined }, env: NodeJS.ProcessEnv): string | undefined {
   return (
     oneOf({ name: option.flag, value: flags.value }, { name: `${option.flag}-file`, path: flags.file }) ??
     oneOf({ name: option.variable, value: env[option.variable] }, { name: `${option.variable}_FILE`, path: env[`${option.variable}_FILE`] })
