@@ -26,7 +26,7 @@ export function bridgeConfigOf(raw: unknown, flags: { bridgeUrl?: string; bridge
   const url = flags.bridgeUrl ?? env.CHECKBRIDGE_BRIDGE_URL ?? block.url;
   if (!url) return null;
   const apiKey = flags.bridgeApiKey ?? env.CHECKBRIDGE_BRIDGE_API_KEY ?? block.api_key;
-  if (!apiKey) throw new CheckbridgeError('CB_CLI_USAGE', 'bridge: an api_key is required with a url (bridge.api_key, --bridge-api-key, CHECKBRIDGE_BRIDGE_API_KEY)');
+  if (!apiKey) throw new CheckbridgeError('CB_CLI_USAGE', 'bridge: an api_key is required with a url (bridge.api_key, --bridge-api-key-file, CHECKBRIDGE_BRIDGE_API_KEY_FILE, CHECKBRIDGE_BRIDGE_API_KEY, --bridge-api-key)');
   const read = (path: string | undefined, what: string) => {
     if (!path) return undefined;
     try {

@@ -1,5 +1,6 @@
 import { CheckbridgeError } from '../errors.js';
 import { errorBodyMessage } from '../v2/error-body.js';
+import { API_KEY, secretFlagWarning, resolveSecret } from './secret-options.js';
 
 export interface ApiTarget {
   readonly url: string;
@@ -9,16 +10,22 @@ export interface ApiTarget {
 interface ClientFlags {
   url?: string;
   apiKey?: string;
+  apiKeyFile?: string;
 }
 
-/** Where and how to call the v2 API: --url / CHECKBRIDGE_URL, then --api-key / CHECKBRIDGE_API_KEY, else a user's token. */
+/**
+ * Where and how to call the v2 API: --url / CHECKBRIDGE_URL, then --api-key, --api-key-file, CHECKBRIDGE_API_KEY or
+ * CHECKBRIDGE_API_KEY_FILE, else a user's token.
+ */
 export async function apiTarget(flags: ClientFlags, env = process.env): Promise<ApiTarget> {
   const url = (flags.url ?? env.CHECKBRIDGE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
-  const key = flags.apiKey ?? env.CHECKBRIDGE_API_KEY;
+  const warning = secretFlagWarning(API_KEY, flags.apiKey);
+  if (warning) process.stderr.write(`checkbridge: warning: ${warning}\n`);
+  const key = resolveSecret(API_KEY, { value: flags.apiKey, file: flags.apiKeyFile }, env);
   if (key) return { url, authorization: `Key ${key}` };
   const user = env.CHECKBRIDGE_USERNAME;
   const password = env.CHECKBRIDGE_PASSWORD;
-  if (!user || password === undefined) throw new CheckbridgeError('CB_CLI_USAGE', 'no credentials: pass --api-key (or CHECKBRIDGE_API_KEY), or set CHECKBRIDGE_USERNAME and CHECKBRIDGE_PASSWORD');
+  if (!user || password === undefined) throw new CheckbridgeError('CB_CLI_USAGE', 'no credentials: pass --api-key-file (or CHECKBRIDGE_API_KEY_FILE, CHECKBRIDGE_API_KEY), or set CHECKBRIDGE_USERNAME and CHECKBRIDGE_PASSWORD');
   const reply = await request({ url, authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') }, 'GET', '/auth');
   if (reply.status !== 200) throw new CheckbridgeError('CB_RUNTIME', `${url}/auth: ${reply.status} ${reply.text.trim()}`);
   return { url, authorization: `Bearer ${(JSON.parse(reply.text) as { access_token: string }).access_token}` };

@@ -22,7 +22,7 @@ const MODULES: readonly { readonly commands: readonly string[]; readonly load: (
 ];
 
 // Global options that take a value, so the command is found past them.
-const GLOBAL_VALUE_OPTIONS = new Set(['--url', '--api-key']);
+const GLOBAL_VALUE_OPTIONS = new Set(['--url', '--api-key', '--api-key-file']);
 
 /** The command named on the command line, or null (help, an unknown name, none): then every command is registered. */
 export function commandNamed(args: readonly string[]): string | null {
@@ -39,7 +39,8 @@ export async function buildProgram(args: readonly string[] = []): Promise<Comman
     .description('Runs legacy check configuration, serves its APIs, bridges events to v2, compiles to v2 resources')
     .version(versionText(), '-V, --version')
     .option('--url <url>', 'a v2 API, for the client commands (env CHECKBRIDGE_URL; default http://127.0.0.1:8080)')
-    .option('--api-key <key>', 'authenticate the client commands with an API key (env CHECKBRIDGE_API_KEY)')
+    .option('--api-key <key>', 'authenticate the client commands with an API key, better given by --api-key-file (env CHECKBRIDGE_API_KEY)')
+    .option('--api-key-file <file>', 'read the API key from this file, kept off the command line (env CHECKBRIDGE_API_KEY_FILE)')
     .exitOverride()
     .showHelpAfterError();
   const named = commandNamed(args);

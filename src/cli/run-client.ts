@@ -15,6 +15,7 @@ import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { sourcesFrom, loadOrRefuse, type SourceFlags } from './sources.js';
 import { listenerFrom, startHttpListener, type ListenerFlags } from './listeners.js';
 import { loggerFrom, settingsLogLevel } from './logging.js';
+import { cycleLogLevelOnSigusr1 } from './log-level-signal.js';
 import { openTransport, transportNameFrom, wireClient, type FleetFlags } from './fleet.js';
 
 interface ClientFlags extends SourceFlags, ListenerFlags, FleetFlags {
@@ -34,13 +35,15 @@ function spawnLimit(settings: Settings): number {
  * `run --role client`: a legacy client's duties over a broker — keepalives, subscriptions, standalone checks,
  * the sockets — with no store and no APIs (reference legacy-transport.md §2.5, 1x §4.2-4.4, §11).
  */
-export async function runClient(positional: string[], flags: ClientFlags): Promise<void> {
+export async function runClient(positional: string[], flags: ClientFlags, warnings: readonly string[] = []): Promise<void> {
   const sources = sourcesFrom(flags, positional);
   const initial = loadOrRefuse(sources);
   if (!initial) return;
   const settings = initial.settings;
   // The same log level and format rules as the server role: flag, environment, then the settings' `log-level`.
-  const { logger } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
+  const { logger, level } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
+  cycleLogLevelOnSigusr1(logger, level);
+  for (const warning of warnings) logger.warn(warning);
   let current = settings;
   const stateDir = resolve(flags.stateDir ?? 'state');
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });

@@ -37,7 +37,10 @@ import { atEntityLimit, entityLimitMessage, entityLimitOf } from '../server/enti
 import { TokenIssuer, newSigningKey } from '../auth/tokens.js';
 import { ensureAdmin } from '../auth/bootstrap.js';
 import { ClientRole } from '../client/client-role.js';
-import { nextLogLevel, pinoLevelOf } from '../log.js';
+import { cycleLogLevelOnSigusr1 } from './log-level-signal.js';
+import { hideDaemonSecrets } from './daemon-secrets.js';
+import { BRIDGE_API_KEY, STORE_DSN, resolveSecret } from './secret-options.js';
+import { daemonEnvironment } from '../config/start-environment.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { withSourceOptions, sourcesFrom, loadOrRefuse, type SourceFlags } from './sources.js';
 import { LoadedTempfile } from '../config/loaded-tempfile.js';
@@ -52,6 +55,7 @@ interface RunFlags extends SourceFlags, ListenerFlags, TlsFlags, FleetFlags, Sha
   logFormat?: string;
   bridgeUrl?: string;
   bridgeApiKey?: string;
+  bridgeApiKeyFile?: string;
   stateDir?: string;
   logLevel?: string;
 }
@@ -91,31 +95,31 @@ export function registerRun(program: Command): void {
     .option('--v2-bind <host>', 'v2 API address (env CHECKBRIDGE_V2_BIND; settings checkbridge.v2_api.bind; default 127.0.0.1)')
     .option('--v2-port <port>', 'v2 API port, 0 picks one (env CHECKBRIDGE_V2_PORT; settings checkbridge.v2_api.port; default 8080)')
     .option('--bridge-url <url>', 'send every event to this v2 backend (env CHECKBRIDGE_BRIDGE_URL; settings bridge.url)')
-    .option('--bridge-api-key <key>', 'the backend API key (env CHECKBRIDGE_BRIDGE_API_KEY; settings bridge.api_key)')
+    .option('--bridge-api-key <key>', 'the backend API key, better given by --bridge-api-key-file (env CHECKBRIDGE_BRIDGE_API_KEY; settings bridge.api_key)')
+    .option('--bridge-api-key-file <file>', 'read the backend API key from this file, kept off the command line (env CHECKBRIDGE_BRIDGE_API_KEY_FILE)')
     .option('--socket-port <port>', 'client socket TCP+UDP port (env CHECKBRIDGE_SOCKET_PORT; settings client.socket.port; default 3030)')
     .action(async (positional: string[], flags: RunFlags) => {
+      // First, before anything forks or reads them: the credentials leave process.env and what /proc shows of us.
+      const secretWarnings = hideDaemonSecrets([
+        { option: STORE_DSN, value: flags.storeDsn },
+        { option: BRIDGE_API_KEY, value: flags.bridgeApiKey },
+      ]);
       const role = roleFrom(flags);
       // A client alone is its own, smaller composition: no store, no APIs (src/cli/run-client.ts).
-      if (role === 'client') return runClient(positional, flags);
+      if (role === 'client') return runClient(positional, flags, secretWarnings);
       const sources = sourcesFrom(flags, positional);
       const initial = loadOrRefuse(sources);
       if (!initial) return;
       const settings = initial.settings;
       const { logger, level } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
-      // At once: until a handler is there, SIGUSR1 would open Node's inspector instead.
-      let currentLevel: string = level;
-      process.on('SIGUSR1', () => {
-        const next = nextLogLevel(currentLevel);
-        // Reported at info even when the new level is quieter: the line is written before the quieter level applies.
-        logger.level = 'info';
-        logger.info({ log_level: next, previous_log_level: currentLevel }, 'SIGUSR1: log level changed');
-        logger.level = pinoLevelOf(next);
-        currentLevel = next;
-      });
+      cycleLogLevelOnSigusr1(logger, level);
+      for (const warning of secretWarnings) logger.warn(warning);
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
       // Servers sharing a store elect one to do the once-per-cluster work (reference §10.13); one alone always does it.
       // Read before anything opens: a malformed DSN refuses the start.
       const dsn = sharedStoreDsn(flags, settings);
+      // Read now too: an unreadable key file refuses the start before anything opens.
+      const bridgeApiKey = resolveSecret(BRIDGE_API_KEY, { value: flags.bridgeApiKey, file: flags.bridgeApiKeyFile }, daemonEnvironment());
       const leadership = leadershipFor(dsn, { name: String(settings.client.name), pid: process.pid }, logger);
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true, mode: 0o700 });
@@ -155,7 +159,7 @@ export function registerRun(program: Command): void {
         publish: wire ? (type, pipe, body, options) => wire.send(type, pipe, body, options) : undefined,
       });
       const namespace = () => String((current.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
-      const bridge = bridgeConfigOf(settings.raw.bridge, flags);
+      const bridge = bridgeConfigOf(settings.raw.bridge, { bridgeUrl: flags.bridgeUrl, bridgeApiKey }, daemonEnvironment());
       // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
       const events = await startEventStores(store, intake, logger);
       intake.withinTransaction(legacyToV2Writer(store, namespace, bridge ? bridge.namespace : null, events));
@@ -334,7 +338,7 @@ export function registerRun(program: Command): void {
         const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
         await startHttpListener(api, 'legacy API', apiListen, apiHttps !== null, logger);
 
-        await ensureAdmin(store.v2, process.env, (line) => process.stderr.write(line + '\n'));
+        await ensureAdmin(store.v2, daemonEnvironment(), (line) => process.stderr.write(line + '\n'));
         const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number; tls?: unknown } } | undefined)?.v2_api ?? {});
         const v2Https = listenerHttps('v2 API', 'checkbridge.v2_api.tls', v2Config.tls, flags);
         v2Api = buildV2Api({

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { poolConfigOf, pgEnvironment } from '../store/postgres/connection.js';
+import { daemonEnvironment } from '../config/start-environment.js';
 import { AlwaysLeader, type Leadership } from './leadership.js';
 import { PostgresElector } from './postgres-elector.js';
 
@@ -10,6 +11,6 @@ export { PostgresElector, ELECTION_LOCK } from './postgres-elector.js';
 /** With a shared store's DSN, an election on that PostgreSQL; without, this server alone is always the leader. */
 export function leadershipFor(dsn: string | null, identity: { name: string; pid: number }, logger: Logger): Leadership {
   if (dsn === null) return new AlwaysLeader();
-  const { max: _max, ...connection } = poolConfigOf(dsn, 1, pgEnvironment(process.env));
+  const { max: _max, ...connection } = poolConfigOf(dsn, 1, pgEnvironment(daemonEnvironment()));
   return new PostgresElector({ connection, identity, logger });
 }

@@ -8,6 +8,7 @@ import { baseSettings, withCheckDefaults } from './defaults.js';
 import { validateSettings, type Violation } from './validate.js';
 import { legacyMeaningNotes } from './legacy-meaning.js';
 import { deepFreeze, type Settings, type CheckDefinition, type ClientDefinition, type Definition } from './settings.js';
+import { daemonEnvironment } from './start-environment.js';
 
 /** What validation found, without the typed settings (which `validate` never uses). */
 export interface BuildReport {
@@ -89,7 +90,7 @@ function typedSettings(merged: Record<string, unknown>, files: readonly LoadedFi
 }
 
 /** Merge (loader defaults, environment, files in order), override, validate. */
-export function checkSettings(files: readonly LoadedFile[], env: NodeJS.ProcessEnv = process.env): BuildReport {
+export function checkSettings(files: readonly LoadedFile[], env: NodeJS.ProcessEnv = daemonEnvironment()): BuildReport {
   const diagnostics: Diagnostic[] = files.flatMap((f) => f.diagnostics);
   const warnings: string[] = [];
   const merged = baseSettings();
@@ -103,7 +104,7 @@ export function checkSettings(files: readonly LoadedFile[], env: NodeJS.ProcessE
 }
 
 /** checkSettings, then the defaults applied and the settings frozen when valid. */
-export function buildSettings(files: readonly LoadedFile[], env: NodeJS.ProcessEnv = process.env): BuildOutcome {
+export function buildSettings(files: readonly LoadedFile[], env: NodeJS.ProcessEnv = daemonEnvironment()): BuildOutcome {
   const report = checkSettings(files, env);
   return { ...report, settings: report.diagnostics.length === 0 ? typedSettings(report.merged, files) : null };
 }

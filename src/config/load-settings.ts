@@ -1,6 +1,7 @@
 import type { ConfigSources } from './sources.js';
 import { listConfigFiles, readConfigFile, type LoadedFile } from './load.js';
 import { buildSettings, checkSettings, type BuildOutcome, type BuildReport } from './build.js';
+import { daemonEnvironment } from './start-environment.js';
 
 export interface LoadOutcome extends BuildOutcome {
   readonly files: readonly LoadedFile[];
@@ -11,7 +12,7 @@ export interface CheckOutcome extends BuildReport {
 }
 
 /** Reads every source and validates, without building the typed settings: what `validate` needs. */
-export function checkSources(sources: ConfigSources, env: NodeJS.ProcessEnv = process.env): CheckOutcome {
+export function checkSources(sources: ConfigSources, env: NodeJS.ProcessEnv = daemonEnvironment()): CheckOutcome {
   const listed = listConfigFiles(sources);
   const files = listed.files.map(readConfigFile);
   const report = checkSettings(files, env);
@@ -21,7 +22,7 @@ export function checkSources(sources: ConfigSources, env: NodeJS.ProcessEnv = pr
 /** Reads every source afresh and builds settings; `cache` lets the watcher reuse unchanged files. */
 export function loadSettings(
   sources: ConfigSources,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = daemonEnvironment(),
   reuse: (path: string) => LoadedFile | undefined = () => undefined,
 ): LoadOutcome {
   const listed = listConfigFiles(sources);

@@ -8,6 +8,7 @@ import { loadSettings, type LoadOutcome } from './load-settings.js';
 import { canonicalKey } from './merge.js';
 import type { Settings, CheckDefinition } from './settings.js';
 import { formatDiagnostic, type Diagnostic } from './diagnostic.js';
+import { daemonEnvironment } from './start-environment.js';
 
 export interface SettingsDiff {
   readonly added: readonly CheckDefinition[];
@@ -99,7 +100,7 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
 
   const apply = (full: boolean): void => {
     const stamps = new Map<string, string>();
-    const outcome = loadSettings(sources, options.env ?? process.env, (path) => {
+    const outcome = loadSettings(sources, options.env ?? daemonEnvironment(), (path) => {
       const now = stamp(path);
       stamps.set(path, now);
       const hit = cache.get(path);

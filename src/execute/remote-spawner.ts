@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { SpawnOptions, SpawnResult } from './spawn.js';
+import { withoutCredentials } from '../config/credentials.js';
 
 interface Reply {
   readonly id: number;
@@ -25,7 +26,8 @@ export class RemoteSpawner {
 
   private host(): ChildProcess {
     if (this.child && this.child.connected) return this.child;
-    const child = fork(HOST, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+    // Started without the daemon's credentials: a command reads its parent's /proc/PID/environ.
+    const child = fork(HOST, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [], env: withoutCredentials(process.env) });
     child.on('message', (reply: Reply) => {
       const done = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);

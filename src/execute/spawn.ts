@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { withoutCredentials } from '../config/credentials.js';
 
 /** What running a command gave: a flat record, as execa's results are. */
 export interface SpawnResult {
@@ -64,16 +65,12 @@ export async function stopAllGroups(graceMs = KILL_GRACE_MS): Promise<void> {
 // A plain copy of this process's environment, taken once: spreading process.env itself costs ~0.1 ms a command.
 let inherited: NodeJS.ProcessEnv | null = null;
 
-/** The command's environment: this process's, the overlay, then the prepended directories (no empty entry left behind). */
 /**
- * The daemon's own credentials (the bootstrap admin password, API keys, the PostgreSQL password) are never handed to
- * checks, hooks, handlers or mutators: anyone who may write a handler could read them back.
+ * The command's environment: this process's without the daemon's own credentials (anyone who may write a handler
+ * could read them back; src/config/credentials.ts), the overlay, then the prepended directories (no empty entry).
  */
-const DAEMON_SECRETS = /^(CHECKBRIDGE_\w*(PASSWORD|API_KEY|TOKEN|SECRET|DSN)\w*|PGPASSWORD)$/;
-const scrubbed = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(env).filter(([key]) => !DAEMON_SECRETS.test(key)));
-
 export function environmentOf(options: SpawnOptions): NodeJS.ProcessEnv {
-  inherited ??= scrubbed(process.env);
+  inherited ??= withoutCredentials(process.env);
   if (!options.env && !options.prepend) return inherited;
   const env: NodeJS.ProcessEnv = { ...inherited, ...options.env };
   for (const key of ['PATH', 'LD_LIBRARY_PATH', 'CPATH'] as const) {

@@ -4,10 +4,11 @@ import type { StoreIntake } from '../../server/store-intake.js';
 import { SqliteEventStore } from '../sqlite/event-store.js';
 import { EventStoreRouter } from './event-router.js';
 import { pgEnvironment } from './connection.js';
+import { daemonEnvironment } from '../../config/start-environment.js';
 
 /** The event store router of `checkbridge run`: stored PostgresConfigs tried once, PG* variables read now (spec 5.7). */
 export async function startEventStores(store: SqliteStore, intake: StoreIntake, logger: Logger): Promise<EventStoreRouter> {
-  const router = new EventStoreRouter({ sqlite: new SqliteEventStore(store.v2, (fn) => store.transaction(fn)), resources: store.v2, env: pgEnvironment(process.env), logger });
+  const router = new EventStoreRouter({ sqlite: new SqliteEventStore(store.v2, (fn) => store.transaction(fn)), resources: store.v2, env: pgEnvironment(daemonEnvironment()), logger });
   await router.start();
   intake.afterCommit((committed) => router.flushStaged(committed));
   return router;

@@ -12,6 +12,7 @@ import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } 
 import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 import { PostgresQueryError, SyncPostgres } from '../postgres/sync-client.js';
 import { pgEnvironment, redactDsn } from '../postgres/connection.js';
+import { daemonEnvironment } from '../../config/start-environment.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from '../postgres/store-schema.js';
 import { BatchRows, pairKey } from './batch-rows.js';
 
@@ -173,7 +174,7 @@ export class SqliteStore {
    * Opens the store on PostgreSQL (`dsn`: URL or keyword string; the PG* variables fill in the rest), creating or
    * migrating its tables: the store several servers share. No quota: the database server bounds its own size.
    */
-  static openPostgres(dsn: string, env: NodeJS.ProcessEnv = process.env): SqliteStore {
+  static openPostgres(dsn: string, env: NodeJS.ProcessEnv = daemonEnvironment()): SqliteStore {
     const db = new SyncPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
     try {
       const version = migrateStore(db);
