@@ -19,12 +19,6 @@ test('OIDC login CSRF: a callback with a valid state is taken only from the brow
   const spec = { server: idp.issuer, client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uri: callback, username_claim: 'email', username_prefix: 'sso:', groups_claim: 'groups', groups_prefix: 'sso:', additional_scopes: ['email', 'groups'] };
   assert.equal((await call(`${v2}${BASE}/authproviders/sso`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso' }, spec })).status, 201);
 
-  // authorize binds the flow to this browser: an HttpOnly, SameSite=Lax cookie for the callback's path, as long as the flow.
-  const start = await fetch(`${v2}${BASE}/oidc/authorize`, { redirect: 'manual' });
-  assert.equal(start.status, 302);
-  const [cookie] = start.headers.getSetCookie();
-  assert.match(String(cookie), /^checkbridge_oidc_[0-9a-f]{16}=[\w-]{43}; Path=\/api\/enterprise\/authentication\/v2\/oidc\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/);
-
   // The attacker signs in as eve in their own browser and hands the callback link (valid code and state) to a victim.
   const attacker = await browse(`${v2}${BASE}/oidc/authorize`, 'eve', { stopBefore: callback });
   assert.equal(attacker.status, 0, 'stopped before the callback');
@@ -38,6 +32,12 @@ test('OIDC login CSRF: a callback with a valid state is taken only from the brow
   assert.ok(daemon.logs.some((l) => l.msg === 'OIDC callback refused: not the browser that started the sign-in'));
   // The refused callback is used up: not even the attacker's own browser completes it now.
   assert.equal((await fetch(attacker.url, { headers: { cookie: attacker.cookie } })).status, 400);
+
+  // What binds a flow to its browser: an HttpOnly, SameSite=Lax cookie set by authorize, for the callback's path, as long as the flow lives.
+  const start = await fetch(`${v2}${BASE}/oidc/authorize`, { redirect: 'manual' });
+  assert.equal(start.status, 302);
+  const [cookie] = start.headers.getSetCookie();
+  assert.match(String(cookie), /^checkbridge_oidc_[0-9a-f]{16}=[\w-]{43}; Path=\/api\/enterprise\/authentication\/v2\/oidc\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/);
 
   // Another sign-in's secret, even under this sign-in's cookie name, is not this one's binding.
   const first = await browse(`${v2}${BASE}/oidc/authorize`, 'eve', { stopBefore: callback });
