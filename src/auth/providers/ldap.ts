@@ -38,6 +38,7 @@ const text = (value: unknown): string => (Buffer.isBuffer(value) ? value.toStrin
 
 /** A login name as directories compare names (caseIgnoreMatch, insignificant spaces): `Bob`, `BOB`, ` bob` are one. */
 export const foldLoginName = (name: string): string => name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+
 const first = (value: unknown): string | null => {
   const v = Array.isArray(value) ? value[0] : value;
   return v === undefined || v === null ? null : text(v);
