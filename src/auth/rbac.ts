@@ -103,23 +103,28 @@ export function bindingProblem(binding: Json, roleTypes: readonly string[]): str
   return null;
 }
 
-/**
- * Whether the caller holds every permission `rules` grant (in `namespace`, or cluster-wide when null): nobody may
- * grant what they do not hold themselves (Kubernetes' escalation rule), so a namespace admin cannot bind
- * cluster-admin, nor write a Role of `*` on `*`. The first permission not held, or null.
- */
-export function escalationProblem(view: RbacView, username: string, groups: readonly string[], rules: readonly Rule[], namespace: string | null): string | null {
+/** The first permission `rules` grant (in `namespace`, or cluster-wide when null) that the caller does not hold, described; or null. */
+export function firstUnheld(view: RbacView, username: string, groups: readonly string[], rules: readonly Rule[], namespace: string | null): string | null {
   for (const r of rules) {
     const names = Array.isArray(r.resource_names) && r.resource_names.length > 0 ? r.resource_names : [null];
     for (const verb of r.verbs) {
       for (const resource of r.resources) {
         for (const name of names) {
           if (authorize(view, username, groups, verb as Verb, resource, namespace, name).allowed) continue;
-          const what = `${verb} on ${resource}${name === null ? '' : ` "${name}"`}${namespace === null ? ' cluster-wide' : ` in namespace "${namespace}"`}`;
-          return `unauthorized to perform action: user "${username}" may not grant ${what}, which they do not hold themselves`;
+          return `${verb} on ${resource}${name === null ? '' : ` "${name}"`}${namespace === null ? ' cluster-wide' : ` in namespace "${namespace}"`}`;
         }
       }
     }
   }
   return null;
+}
+
+/**
+ * Whether the caller holds every permission `rules` grant (in `namespace`, or cluster-wide when null): nobody may
+ * grant what they do not hold themselves (Kubernetes' escalation rule), so a namespace admin cannot bind
+ * cluster-admin, nor write a Role of `*` on `*`. The first permission not held, or null.
+ */
+export function escalationProblem(view: RbacView, username: string, groups: readonly string[], rules: readonly Rule[], namespace: string | null): string | null {
+  const what = firstUnheld(view, username, groups, rules, namespace);
+  return what === null ? null : `unauthorized to perform action: user "${username}" may not grant ${what}, which they do not hold themselves`;
 }

@@ -57,8 +57,11 @@ export async function startOidcProvider(redirectUri: string): Promise<OidcServer
   return server;
 }
 
-/** A browser, as far as sign-in needs one: follows redirects, keeps cookies per origin, submits each form it meets. */
-export async function browse(start: string, login: string, options: { maxSteps?: number } = {}): Promise<{ status: number; url: string; html: string }> {
+/**
+ * A browser, as far as sign-in needs one: follows redirects, keeps cookies per origin, submits each form it meets.
+ * `stopBefore`: a URL prefix it does not open (status 0), answering its URL and the cookies it would have sent there.
+ */
+export async function browse(start: string, login: string, options: { maxSteps?: number; stopBefore?: string } = {}): Promise<{ status: number; url: string; html: string; cookie: string }> {
   const jars = new Map<string, Map<string, string>>();
   let url = start;
   let init: { method: string; body?: string } = { method: 'GET' };
@@ -67,7 +70,9 @@ export async function browse(start: string, login: string, options: { maxSteps?:
     const jar = jars.get(origin) ?? new Map<string, string>();
     jars.set(origin, jar);
     const headers: Record<string, string> = { accept: 'text/html' };
-    if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (options.stopBefore && url.startsWith(options.stopBefore)) return { status: 0, url, html: '', cookie };
+    if (jar.size > 0) headers.cookie = cookie;
     if (init.body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     for (const cookie of response.headers.getSetCookie()) {
@@ -84,7 +89,7 @@ export async function browse(start: string, login: string, options: { maxSteps?:
     }
     const html = await response.text();
     const form = /<form[^>]*action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/i.exec(html);
-    if (!form || response.status !== 200) return { status: response.status, url, html };
+    if (!form || response.status !== 200) return { status: response.status, url, html, cookie };
     const fields = new URLSearchParams();
     for (const input of form[2]!.matchAll(/<input([^>]*)>/gi)) {
       const name = /name="([^"]*)"/.exec(input[1]!)?.[1];

@@ -4,6 +4,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'ldapts';
 
 const SLAPD = ['/usr/sbin/slapd', '/usr/local/sbin/slapd'].find((p) => existsSync(p));
 const SLAPADD = ['/usr/sbin/slapadd', '/usr/local/sbin/slapadd'].find((p) => existsSync(p));
@@ -18,6 +19,8 @@ export function slapdSkipReason(): string | false {
 }
 
 export const BASE_DN = 'dc=acme,dc=org';
+// The directory's root, only for tests that change the directory while it runs.
+const ROOT_PASSWORD = 'root-secret-for-changes';
 export const BINDER = { dn: `cn=binder,${BASE_DN}`, password: 'binder-secret-7' };
 /** The directory's people: alice in one group, bob in two, carol in none (and an AD-style principal name). */
 export const PEOPLE = {
@@ -37,6 +40,8 @@ export interface Slapd {
   stop(): Promise<void>;
   /** Starts again on the same ports and data (after stop). */
   start(): Promise<void>;
+  /** Removes a person from the directory (as the directory's root, over plain LDAP). */
+  removePerson(uid: keyof typeof PEOPLE): Promise<void>;
   /** Stops and removes everything. */
   close(): Promise<void>;
 }
@@ -110,7 +115,7 @@ database mdb
 maxsize 16777216
 suffix "${BASE_DN}"
 rootdn "cn=root,${BASE_DN}"
-rootpw root-secret-unused
+rootpw ${ROOT_PASSWORD}
 directory ${join(dir, 'data')}
 access to attrs=userPassword by anonymous auth by self read by * none
 access to * by users read by anonymous auth by * none
@@ -174,6 +179,15 @@ export async function startSlapd(): Promise<Slapd> {
     clientKeyFile: join(dir, 'client-key.pem'),
     stop,
     start,
+    removePerson: async (uid) => {
+      const client = new Client({ url: `ldap://127.0.0.1:${ldapPort}` });
+      try {
+        await client.bind(`cn=root,${BASE_DN}`, ROOT_PASSWORD);
+        await client.del(`uid=${uid},ou=people,${BASE_DN}`);
+      } finally {
+        await client.unbind().catch(() => undefined);
+      }
+    },
     close: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,8 @@ import { fail, type V2ApiDeps } from '../v2/context.js';
 import { issueTokens } from '../v2/auth.js';
 import { getProvider, listProviders } from '../../auth/providers/store.js';
 import { recordExternalUser } from '../../auth/providers/external-login.js';
-import { OidcFlows, authorizeUrl, completeSignIn } from '../../auth/providers/oidc.js';
+import { OidcFlows, authorizeUrl, completeSignIn, FLOW_TTL_MS } from '../../auth/providers/oidc.js';
+import { newBinding, bindingCookie, clearedBindingCookie, bindingCookieName, bindingHolds, readCookie } from '../../auth/providers/oidc-binding.js';
 
 const OIDC = '/api/enterprise/authentication/v2/oidc';
 export const CALLBACK_PATH = `${OIDC}/callback`;
@@ -27,6 +28,20 @@ function loopback(returnTo: string): string | null {
   return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.port !== '' && !url.username && !url.password ? url.href : null;
 }
 
+/**
+ * The binding cookie is set for the callback's host, so the sign-in must start there: a browser that came by another
+ * name (`localhost` for `127.0.0.1`) is sent once to the same authorize page on the callback's host (from the
+ * configured redirect_uri or this listener's address, never from the Host header). Null: start here.
+ */
+function callbackHostHop(request: FastifyRequest, redirectUri: string): string | null {
+  const callback = new URL(redirectUri);
+  const query = request.url.split('?')[1] ?? '';
+  if (request.host.toLowerCase() === callback.host.toLowerCase() || new URLSearchParams(query).has('hop') || !callback.pathname.endsWith('/callback')) return null;
+  return `${callback.origin}${callback.pathname.slice(0, -'callback'.length)}authorize?${query}${query ? '&' : ''}hop=1`;
+}
+
+const secureCookie = (redirectUri: string) => new URL(redirectUri).protocol === 'https:';
+
 function page(reply: FastifyReply, status: number, title: string, body: string, formAction = "'none'") {
   return reply
     .code(status)
@@ -41,6 +56,7 @@ function page(reply: FastifyReply, status: number, title: string, body: string, 
  * Single sign-on with OpenID Connect (spec 5.5): `authorize` sends the browser to the provider (authorization code
  * with PKCE), `callback` takes the code back, validates the ID token and answers with a page holding the tokens: as
  * JSON for the dashboard (`#checkbridge-tokens`, also posted to the opener), or posted to the CLI's loopback port.
+ * The callback is taken only from the browser that started the sign-in (its binding cookie, oidc-binding.ts).
  */
 export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const flows = new OidcFlows(deps.now);
@@ -56,21 +72,31 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     // which would let a crafted link send the code elsewhere.
     const local = request.socket.localAddress ?? '127.0.0.1';
     const redirectUri = spec.redirect_uri || `${request.protocol}://${local.includes(':') ? `[${local}]` : local}:${request.socket.localPort}${CALLBACK_PATH}`;
-    let url: URL;
+    const hop = callbackHostHop(request, redirectUri);
+    if (hop) return reply.header('Cache-Control', 'no-store').redirect(hop, 302);
+    const binding = newBinding();
+    let started: { url: URL; state: string };
     try {
-      url = await authorizeUrl(provider, flows, redirectUri, returnTo);
+      started = await authorizeUrl(provider, flows, redirectUri, returnTo, binding.hash);
     } catch (error) {
       if (error instanceof FlowsFull) return reply.code(429).header('Retry-After', '60').send({ message: error.message, code: 4 });
       deps.logger.warn({ provider: provider.metadata.name, reason: (error as Error).message }, 'OIDC discovery failed');
       return fail(reply, 'internal', 'the identity provider could not be reached');
     }
-    return reply.redirect(url.href, 302);
+    const cookie = bindingCookie(started.state, binding.secret, new URL(redirectUri).pathname, secureCookie(redirectUri), FLOW_TTL_MS / 1000);
+    return reply.header('Set-Cookie', cookie).header('Cache-Control', 'no-store').redirect(started.url.href, 302);
   });
 
   app.get(CALLBACK_PATH, async (request: FastifyRequest, reply) => {
     const query = request.query as { state?: string; error?: string; error_description?: string };
     const flow = typeof query.state === 'string' ? flows.take(query.state) : null;
     if (!flow) return page(reply, 400, 'Sign-in failed', '<p>Unknown or expired sign-in: start again.</p>');
+    reply.header('Set-Cookie', clearedBindingCookie(query.state!, new URL(flow.redirectUri).pathname, secureCookie(flow.redirectUri)));
+    // A valid state is not enough: the browser must be the one that started this sign-in (login CSRF).
+    if (!bindingHolds(flow.bindingHash, readCookie(request.headers.cookie, bindingCookieName(query.state!)))) {
+      deps.logger.warn({ provider: flow.provider }, 'OIDC callback refused: not the browser that started the sign-in');
+      return page(reply, 403, 'Sign-in failed', '<p>This sign-in was not started in this browser (its sign-in cookie is missing or does not match): start again from the sign-in link.</p>');
+    }
     const provider = getProvider(deps.store.v2, flow.provider);
     if (!provider) return page(reply, 401, 'Sign-in failed', '<p>The provider no longer exists.</p>');
     if (typeof query.error === 'string') return page(reply, 401, 'Sign-in failed', `<p>${escapeHtml(query.error)}: ${escapeHtml(String(query.error_description ?? ''))}</p>`);

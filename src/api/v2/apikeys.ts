@@ -5,16 +5,23 @@ import { listResponse } from './listing.js';
 import { APIKEY_FIELDS } from '../../v2/resource-fields.js';
 import { hashApiKey } from '../../auth/tokens.js';
 import type { ApiKeyRow } from '../../store/index.js';
+import { otherUserProblem } from '../../auth/privileges.js';
+import { rbacView } from './rbac-store.js';
 
 /** A stored key shows only its hint: the key itself is never stored, only its hash. */
 const view = (row: ApiKeyRow, name = `${row.hint}…`) => ({ metadata: { name, created_by: row.createdBy }, username: row.username, created_at: row.createdAt });
 
-/** API keys (spec 2.3/4.5, reference v2-api §3.3); the routes are for cluster admins only (checked by the server). */
+/**
+ * API keys (spec 2.3/4.5, reference v2-api §3.3), for whoever RBAC lets (cluster-wide `apikeys`). A key acts as its
+ * user: minting one for another user hands out everything they hold, so only a cluster admin may (anyone for themselves).
+ */
 export function registerApiKeyRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const v2 = deps.store.v2;
   app.post('/api/core/v2/apikeys', (request, reply) => {
     const body = request.body as { username?: unknown } | null;
     if (!body || typeof body.username !== 'string' || body.username === '') return fail(reply, 'invalid', 'username is required');
+    const refused = otherUserProblem(rbacView(v2), callerOf(request), body.username, 'create an API key for');
+    if (refused) return fail(reply, 'forbidden', refused);
     const user = v2.getUser(body.username);
     if (!user) return fail(reply, 'invalid', 'user does not exist');
     if (user.provider && user.provider !== 'basic') return fail(reply, 'invalid', `API keys are not supported for users of external authentication providers (${String(user.provider)})`);

@@ -4,7 +4,7 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { LoginLimiter } from '../../auth/login-limiter.js';
 import { hashApiKey } from '../../auth/tokens.js';
 import { nowS, type Caller, type V2ApiDeps } from './context.js';
-import { directoryLogin, isActive } from '../../auth/providers/external-login.js';
+import { directoryLogin, isActive, isExternal } from '../../auth/providers/external-login.js';
 import { accessCacheOf } from './access-cache.js';
 
 const text = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/plain; charset=utf-8').send(body);
@@ -21,12 +21,24 @@ function basic(request: FastifyRequest): { user: string; password: string } | nu
 let dummyHash: Promise<string> | null = null;
 const dummy = () => (dummyHash ??= hashPassword(randomUUID()));
 
-/** A local user whose password matches, and who is not disabled; every path verifies one hash (constant time). */
+/**
+ * A local user whose password matches, and who is not disabled; every path verifies one hash (constant time). A user
+ * of an external provider has no local password: a hash stored for one (an earlier version let them set one) never
+ * signs them in, so removal from the directory ends their access.
+ */
 export async function checkPassword(deps: V2ApiDeps, user: string, password: string): Promise<Record<string, any> | null> {
   const record = deps.store.v2.getUser(user);
-  const stored = record && typeof record.password_hash === 'string' ? record.password_hash : await dummy();
-  const matches = await verifyPassword(password, stored);
-  return matches && record && !record.disabled ? record : null;
+  const stored: unknown = record && !isExternal(record) ? record.password_hash : undefined;
+  const matches = await verifyPassword(password, typeof stored === 'string' ? stored : await dummy());
+  return matches && typeof stored === 'string' && record && !record.disabled ? record : null;
+}
+
+// One limit of failed password checks per listener, shared by `/auth` and the current password of a password change.
+const limiters = new WeakMap<V2ApiDeps, LoginLimiter>();
+export function loginLimiterOf(deps: V2ApiDeps): LoginLimiter {
+  let limiter = limiters.get(deps);
+  if (!limiter) limiters.set(deps, (limiter = new LoginLimiter(deps.now)));
+  return limiter;
 }
 
 /** Who is calling, from `Bearer <access token>` (its session still open) or `Key <api key>` (not revoked). */
@@ -67,7 +79,7 @@ export async function issueTokens(deps: V2ApiDeps, username: string, groups: str
 export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const issue = (username: string, groups: string[], sessionId: string) => issueTokens(deps, username, groups, sessionId);
   void dummy();
-  const limiter = new LoginLimiter(deps.now);
+  const limiter = loginLimiterOf(deps);
   // Basic credentials checked under the per-address limit of failed attempts; null after replying.
   // `/auth` also asks the directories (LDAP, AD) after the local users; `/auth/test` only the local users (reference §3.1).
   const login = async (request: FastifyRequest, reply: FastifyReply, refusal: string, directories: boolean) => {

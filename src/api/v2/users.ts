@@ -1,50 +1,85 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { listResponse } from './listing.js';
 import { USER_FIELDS } from '../../v2/resource-fields.js';
+import { isExternal } from '../../auth/providers/external-login.js';
+import { isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/privileges.js';
+import { rbacView, KIND } from './rbac-store.js';
+import { changePassword, externalMessage, passwordProblem } from './password-change.js';
 
 type Json = Record<string, any>;
 
 /** What the API shows of a user: never a password or its hash. */
 const view = (user: Json) => ({ username: user.username, groups: user.groups ?? [], disabled: Boolean(user.disabled) });
 
-const passwordProblem = (password: unknown) => (typeof password !== 'string' || password.length < 8 ? 'password must be at least 8 characters' : null);
+/** The RBAC view and every namespace holding role bindings: what the membership rule reads. */
+export const grantViewOf = (deps: V2ApiDeps): GrantView => ({ rbac: rbacView(deps.store.v2), bindingNamespaces: deps.store.v2.namespacesWith(KIND.roleBinding) });
+
+/** Why this create or update is not the caller's to make (nobody grants what they do not hold), or null. */
+function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string, existing: Json | null, body: Json, user: Json): { kind: 'forbidden' | 'invalid'; message: string } | null {
+  const caller = callerOf(request);
+  const grants = grantViewOf(deps);
+  const added = (user.groups as string[]).filter((g) => !(existing?.groups ?? []).includes(g));
+  const membership = membershipProblem(grants, caller, name, added, !existing);
+  if (membership) return { kind: 'forbidden', message: membership };
+  if (existing && body.password !== undefined) {
+    // Your own password needs your current one; another user's is a cluster admin's reset.
+    if (name === caller.username) return { kind: 'invalid', message: `to change your own password use PUT /api/core/v2/users/${name}/password with the current password` };
+    const other = otherUserProblem(grants.rbac, caller, name, 'reset the password of');
+    if (other) return { kind: 'forbidden', message: other };
+  }
+  if (existing && (existing.provider ?? 'basic') !== (user.provider ?? 'basic') && !isClusterAdmin(grants.rbac, caller)) {
+    return { kind: 'forbidden', message: `unauthorized to perform action: user "${caller.username}" may not change the authentication provider of user "${name}": only cluster admins may` };
+  }
+  return null;
+}
 
 /**
  * Local users (reference v2-api §3): whoever RBAC lets (cluster-wide `users`) lists, creates (POST, or PUT
- * create-or-update) and disables them (DELETE); a user may always read themselves and change their own password (access.ts). A change of password or a disabling ends the user's sessions.
+ * create-or-update) and disables them (DELETE); a user may always read themselves and change their own password
+ * (access.ts). Nobody grants what they do not hold: groups whose bindings grant more than the caller holds, another
+ * user's password and provider are a cluster admin's. A change of password or a disabling ends the user's sessions.
  */
 export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const v2 = deps.store.v2;
-  const save = async (reply: FastifyReply, name: string, body: Json | null, mode: 'create' | 'upsert') => {
+  const save = async (request: FastifyRequest, reply: FastifyReply, name: string, body: Json | null, mode: 'create' | 'upsert') => {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (user)');
     if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'username must be a valid name');
     if (body.username !== undefined && body.username !== name) return fail(reply, 'invalid', `the name of the resource (${String(body.username)}) does not match the name of the URI (${name})`);
     if (body.groups !== undefined && (!Array.isArray(body.groups) || body.groups.some((g: unknown) => typeof g !== 'string'))) return fail(reply, 'invalid', 'groups must be a list of strings');
+    if (body.provider !== undefined && typeof body.provider !== 'string') return fail(reply, 'invalid', 'provider must be a string');
     const existing = v2.getUser(name);
     if (existing && mode === 'create') return fail(reply, 'exists', 'resource already exists');
-    if (!existing || body.password !== undefined) {
+    const provider = body.provider ?? existing?.provider;
+    const external = isExternal({ provider });
+    // External users have no local password: none is set, and a new one needs none.
+    if (external && body.password !== undefined) return fail(reply, 'invalid', externalMessage(name, provider));
+    if ((!existing && !external) || body.password !== undefined) {
       const problem = passwordProblem(body.password);
       if (problem) return fail(reply, 'invalid', problem);
     }
+    const { password_hash: kept, ...rest } = existing ?? {};
     const user: Json = {
-      ...(existing ?? {}),
+      ...rest,
       username: name,
       groups: body.groups ?? existing?.groups ?? [],
       disabled: body.disabled === undefined ? Boolean(existing?.disabled) : Boolean(body.disabled),
-      ...(typeof body.provider === 'string' ? { provider: body.provider } : {}),
-      ...(body.password !== undefined ? { password_hash: await hashPassword(body.password) } : {}),
+      ...(provider !== undefined ? { provider } : {}),
     };
+    const refused = privilegeProblem(request, deps, name, existing, body, user);
+    if (refused) return fail(reply, refused.kind, refused.message);
+    if (body.password !== undefined) user.password_hash = await hashPassword(body.password);
+    else if (!external && kept !== undefined) user.password_hash = kept;
     v2.putUser(name, user);
     if (existing && (body.password !== undefined || user.disabled)) v2.deleteUserSessions(name);
     return reply.code(existing ? 200 : 201).type('application/json').send();
   };
   app.post('/api/core/v2/users', (request, reply) => {
     const body = request.body as Json | null;
-    return save(reply, body?.username, body, 'create');
+    return save(request, reply, body?.username, body, 'create');
   });
-  app.put('/api/core/v2/users/:name', (request, reply) => save(reply, (request.params as { name: string }).name, request.body as Json | null, 'upsert'));
+  app.put('/api/core/v2/users/:name', (request, reply) => save(request, reply, (request.params as { name: string }).name, request.body as Json | null, 'upsert'));
   app.get('/api/core/v2/users', (request, reply) => listResponse(request, reply, v2.listUsers().map(view), USER_FIELDS, (u) => String(u.username)));
   app.get('/api/core/v2/users/:name', (request, reply) => {
     const name = (request.params as { name: string }).name;
@@ -61,15 +96,5 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     v2.deleteUserSessions(name);
     return reply.code(204).send();
   });
-  app.put('/api/core/v2/users/:name/password', async (request, reply) => {
-    const name = (request.params as { name: string }).name;
-    const user = v2.getUser(name);
-    if (!user) return fail(reply, 'notFound', 'not found');
-    const body = request.body as { password?: unknown } | null;
-    const problem = passwordProblem(body?.password);
-    if (problem) return fail(reply, 'invalid', problem);
-    v2.putUser(name, { ...user, password_hash: await hashPassword(body!.password as string) });
-    v2.deleteUserSessions(name);
-    return reply.code(204).send();
-  });
+  app.put('/api/core/v2/users/:name/password', (request, reply) => changePassword(deps, request, reply));
 }

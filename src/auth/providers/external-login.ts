@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { V2Store } from '../../store/index.js';
 import { listProviders, getProvider } from './store.js';
-import { ldapAuthenticate } from './ldap.js';
+import { ldapAuthenticate, foldLoginName } from './ldap.js';
 import type { LdapSpec, Provider } from './provider-spec.js';
 
 type Json = Record<string, any>;
@@ -15,8 +15,18 @@ export function isActive(v2: V2Store, user: Json | null): user is Json {
 }
 
 /**
+ * A disabled external user whose name differs from `username` only as directories do not tell names apart (case,
+ * spaces): records an earlier version made for another spelling of the same person.
+ */
+function disabledTwin(v2: V2Store, prefix: string, username: string): Json | null {
+  const folded = foldLoginName(username.slice(prefix.length));
+  return v2.listUsers().find((u) => u.disabled && isExternal(u) && String(u.username).startsWith(prefix) && foldLoginName(String(u.username).slice(prefix.length)) === folded) ?? null;
+}
+
+/**
  * Records a user authenticated by `provider`: `username_prefix + name` with `groups_prefix + group`. Refused (null)
- * when the name belongs to a local user (a directory must not take over a local account) or is disabled.
+ * when the name belongs to a local user (a directory must not take over a local account) or is disabled, under this
+ * spelling or another one of the same name: a disabled user stays disabled.
  */
 export function recordExternalUser(v2: V2Store, logger: Logger, provider: Provider, name: string, groups: string[]): Json | null {
   const spec = provider.spec as { username_prefix: string; groups_prefix: string };
@@ -27,6 +37,11 @@ export function recordExternalUser(v2: V2Store, logger: Logger, provider: Provid
     return null;
   }
   if (existing?.disabled) return null;
+  const twin = existing ? null : disabledTwin(v2, spec.username_prefix, username);
+  if (twin) {
+    logger.warn({ user: username, disabled: twin.username, provider: provider.metadata.name }, 'external login refused: the user is disabled under another spelling of the name');
+    return null;
+  }
   const user = { username, groups: groups.map((g) => spec.groups_prefix + g), disabled: false, provider: provider.metadata.name, provider_type: provider.type };
   v2.putUser(username, user);
   return user;

@@ -4,7 +4,7 @@ import { Client, AndFilter, EqualityFilter, InvalidCredentialsError, type Filter
 import type { LdapServer, LdapSpec, ProviderType } from './provider-spec.js';
 import { checkServerIdentity } from '../../tls/identity.js';
 
-/** Who logged in: the name as typed, the groups read from the directory (both still without prefixes). */
+/** Who logged in: the name as the directory holds it, the groups read from the directory (both still without prefixes). */
 export interface DirectoryUser {
   readonly name: string;
   readonly groups: string[];
@@ -35,6 +35,10 @@ async function connect(server: LdapServer): Promise<Client> {
 }
 
 const text = (value: unknown): string => (Buffer.isBuffer(value) ? value.toString('utf8') : String(value));
+
+/** A login name as directories compare names (caseIgnoreMatch, insignificant spaces): `Bob`, `BOB`, ` bob` are one. */
+export const foldLoginName = (name: string): string => name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+
 const first = (value: unknown): string | null => {
   const v = Array.isArray(value) ? value[0] : value;
   return v === undefined || v === null ? null : text(v);
@@ -51,6 +55,19 @@ function searchTerm(type: ProviderType, server: LdapServer, name: string): { att
   return { attribute: server.user_search.attribute, value: name };
 }
 
+/**
+ * The user's name as the directory holds it (the searched attribute's value that matched, not the spelling typed),
+ * so every spelling the directory accepts is one user; an AD principal name in `default_upn_domain` without it.
+ */
+function storedName(entry: Record<string, unknown>, term: { attribute: string; value: string }, server: LdapServer): string {
+  const key = Object.keys(entry).find((k) => k.toLowerCase() === term.attribute.toLowerCase());
+  const values = key === undefined ? [] : [entry[key]].flat().map(text);
+  const name = values.find((v) => foldLoginName(v) === foldLoginName(term.value)) ?? term.value;
+  const domain = server.default_upn_domain ? `@${server.default_upn_domain}`.toLowerCase() : '';
+  const trimmed = name.trim();
+  return domain && term.attribute === 'userPrincipalName' && trimmed.toLowerCase().endsWith(domain) ? trimmed.slice(0, -domain.length) : trimmed;
+}
+
 /** One server: bind as the service account, find the user, bind as the user, read their groups. */
 async function tryServer(type: ProviderType, server: LdapServer, name: string, password: string): Promise<DirectoryUser> {
   const client = await connect(server);
@@ -59,7 +76,7 @@ async function tryServer(type: ProviderType, server: LdapServer, name: string, p
     const term = searchTerm(type, server, name);
     // Filters built from values, never from text: a name like `*)(uid=*` is only a name.
     const userFilter: Filter = new AndFilter({ filters: [new EqualityFilter({ attribute: 'objectClass', value: server.user_search.object_class }), new EqualityFilter(term)] });
-    const { searchEntries: users } = await client.search(server.user_search.base_dn, { scope: 'sub', filter: userFilter, attributes: ['dn'], sizeLimit: 2 });
+    const { searchEntries: users } = await client.search(server.user_search.base_dn, { scope: 'sub', filter: userFilter, attributes: ['dn', term.attribute], sizeLimit: 2 });
     if (users.length !== 1) throw new LdapRefusal(users.length === 0 ? 'user not found' : 'user name is not unique');
     const userDn = users[0]!.dn;
     try {
@@ -72,7 +89,7 @@ async function tryServer(type: ProviderType, server: LdapServer, name: string, p
     if (server.binding.user_dn) await client.bind(server.binding.user_dn, server.binding.password);
     const groupFilter = new AndFilter({ filters: [new EqualityFilter({ attribute: 'objectClass', value: server.group_search.object_class }), new EqualityFilter({ attribute: server.group_search.attribute, value: userDn })] });
     const { searchEntries: groups } = await client.search(server.group_search.base_dn, { scope: 'sub', filter: groupFilter, attributes: [server.group_search.name_attribute] });
-    return { name, groups: groups.map((g) => first(g[server.group_search.name_attribute])).filter((g): g is string => g !== null).sort() };
+    return { name: storedName(users[0]!, term, server), groups: groups.map((g) => first(g[server.group_search.name_attribute])).filter((g): g is string => g !== null).sort() };
   } finally {
     await client.unbind().catch(() => undefined);
   }
@@ -85,10 +102,10 @@ async function tryServer(type: ProviderType, server: LdapServer, name: string, p
  */
 export async function ldapAuthenticate(type: ProviderType, spec: LdapSpec, name: string, password: string, onFailure: (server: string, reason: string) => void): Promise<DirectoryUser | null> {
   // An empty password is an unauthenticated bind, which LDAP servers accept: never a login.
-  if (password === '' || name === '') return null;
+  if (password === '' || name.trim() === '') return null;
   for (const server of spec.servers) {
     try {
-      return await tryServer(type, server, name, password);
+      return await tryServer(type, server, name.trim(), password);
     } catch (error) {
       onFailure(`${server.host}:${server.port}`, error instanceof LdapRefusal ? error.message : `${(error as Error).name}: ${(error as Error).message}`);
     }

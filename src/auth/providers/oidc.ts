@@ -9,11 +9,13 @@ export interface OidcFlow {
   readonly redirectUri: string;
   /** A loopback address (the CLI's) the tokens are handed to, if any. */
   readonly returnTo: string | null;
+  /** The hash of the secret the starting browser holds in a cookie (oidc-binding.ts). */
+  readonly bindingHash: string;
   readonly expiresAt: number;
 }
 
 // Ten minutes to sign in; bounded so that unfinished flows cannot grow memory without end.
-const FLOW_TTL_MS = 10 * 60_000;
+export const FLOW_TTL_MS = 10 * 60_000;
 const MAX_FLOWS = 10_000;
 
 export class FlowsFull extends Error {}
@@ -61,15 +63,18 @@ function configuration(spec: OidcSpec): Promise<client.Configuration> {
   return config;
 }
 
-/** Where to send the browser: the provider's authorization endpoint with PKCE (S256), state and nonce. */
-export async function authorizeUrl(provider: Provider, flows: OidcFlows, redirectUri: string, returnTo: string | null): Promise<URL> {
+/**
+ * Where to send the browser: the provider's authorization endpoint with PKCE (S256), state and nonce; and the
+ * `state` the flow is kept under, which the browser's binding cookie is named from.
+ */
+export async function authorizeUrl(provider: Provider, flows: OidcFlows, redirectUri: string, returnTo: string | null, bindingHash: string): Promise<{ url: URL; state: string }> {
   const spec = provider.spec as OidcSpec;
   const config = await configuration(spec);
   const verifier = client.randomPKCECodeVerifier();
   const nonce = client.randomNonce();
-  const state = flows.add({ provider: provider.metadata.name, verifier, nonce, redirectUri, returnTo });
+  const state = flows.add({ provider: provider.metadata.name, verifier, nonce, redirectUri, returnTo, bindingHash });
   const scopes = ['openid', ...spec.additional_scopes, ...(spec.disable_offline_access ? [] : ['offline_access'])];
-  return client.buildAuthorizationUrl(config, {
+  const url = client.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
     scope: [...new Set(scopes)].join(' '),
     code_challenge: await client.calculatePKCECodeChallenge(verifier),
@@ -79,6 +84,7 @@ export async function authorizeUrl(provider: Provider, flows: OidcFlows, redirec
     // offline_access is only granted with consent (OpenID Connect Core 11).
     ...(spec.disable_offline_access ? {} : { prompt: 'consent' }),
   });
+  return { url, state };
 }
 
 /** The signed-in user's name and groups (without prefixes) from the validated ID token. */

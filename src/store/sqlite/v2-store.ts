@@ -52,6 +52,7 @@ export class V2Store {
       putResource: p('INSERT INTO v2_resources VALUES (?, ?, ?, ?) ON CONFLICT (kind, namespace, name) DO UPDATE SET data = excluded.data'),
       deleteResource: p('DELETE FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
       listResources: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? ORDER BY name'),
+      namespacesWith: p('SELECT DISTINCT namespace FROM v2_resources WHERE kind = ? ORDER BY namespace'),
       namespaceReferences: p(`SELECT 'Event' AS kind, entity || '/' || check_name AS name FROM v2_events WHERE namespace = @ns
         UNION ALL SELECT 'Entity', name FROM v2_entities WHERE namespace = @ns
         UNION ALL SELECT kind, name FROM v2_resources WHERE namespace = @ns AND kind != 'Namespace'`),
@@ -146,6 +147,11 @@ export class V2Store {
 
   listResources(kind: string, namespace: string): Json[] {
     return (this.s.listResources!.all(kind, namespace) as DataRow[]).map((r) => JSON.parse(r.data) as Json);
+  }
+
+  /** Every namespace holding a resource of `kind`, whether or not a Namespace of that name exists. */
+  namespacesWith(kind: string): string[] {
+    return (this.s.namespacesWith!.all(kind) as { namespace: string }[]).map((r) => r.namespace);
   }
 
   getUser(name: string): Json | null {

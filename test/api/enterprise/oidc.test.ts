@@ -65,11 +65,16 @@ test('OIDC: authorization code with PKCE against a real oidc-provider; ID token 
   idp.tamper = null;
   assert.equal((await call(`${v2}/api/core/v2/users/sso:eve@acme.org`, 'GET', admin)).status, 404, 'no refused sign-in recorded a user');
 
-  // Without a configured redirect_uri the callback is this listener's own address, never the request's Host header.
+  // Without a configured redirect_uri the callback is this listener's own address, never the request's Host header;
+  // a browser that came by another name is first sent to the same page on that address (where its cookie belongs).
   assert.equal((await call(`${v2}${BASE}/authproviders/sso-plain`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso-plain' }, spec: { ...spec, redirect_uri: '' } })).status, 201);
   const spoofed = await rawRequest(v2, 'GET', `${BASE}/oidc/authorize?provider=sso-plain`, { host: 'evil.example' });
   assert.equal(spoofed.status, 302);
-  assert.equal(new URL(String(spoofed.headers.location)).searchParams.get('redirect_uri'), callback);
+  const hop = new URL(String(spoofed.headers.location));
+  assert.equal(hop.href, `${v2}${BASE}/oidc/authorize?provider=sso-plain&hop=1`);
+  const hopped = await fetch(hop, { redirect: 'manual' });
+  assert.equal(hopped.status, 302);
+  assert.equal(new URL(hopped.headers.get('location')!).searchParams.get('redirect_uri'), callback);
   assert.equal((await call(`${v2}${BASE}/authproviders/sso-plain`, 'DELETE', admin)).status, 204);
 
   // return_to only to a loopback address.

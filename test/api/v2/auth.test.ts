@@ -40,7 +40,9 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
 
   // Users and keys: a plain user, an admin-granted key for them, a key for the admin.
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', token, { username: 'alice', password: 'alice-pass-1', groups: ['dev'] })).status, 201);
-  assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', token, { username: 'ldap-bob', password: 'irrelevant-1', provider: 'ldap' })).status, 201);
+  // A user of an external provider has no local password: none is set, and none is needed.
+  assert.match((await call(`${v2}/api/core/v2/users`, 'POST', token, { username: 'ldap-bob', password: 'irrelevant-1', provider: 'ldap' })).body.message, /has no local password/);
+  assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', token, { username: 'ldap-bob', provider: 'ldap' })).status, 201);
   const grant = await call(`${v2}/api/core/v2/apikeys`, 'POST', token, { username: 'alice' });
   assert.equal(grant.status, 201);
   const location = grant.headers.get('location')!;
@@ -66,7 +68,7 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', aliceKey)).status, 200);
   assert.equal((await call(`${v2}/api/core/v2/apikeys`, 'GET', aliceKey)).status, 403);
   assert.deepEqual((await call(`${v2}/api/core/v2/apikeys`, 'GET', aliceKey)).body, { message: 'unauthorized to perform action: user "alice" may not list apikeys (cluster-wide)', code: 4 });
-  assert.equal((await call(`${v2}/api/core/v2/users/alice/password`, 'PUT', aliceKey, { password: 'alice-pass-2' })).status, 204);
+  assert.equal((await call(`${v2}/api/core/v2/users/alice/password`, 'PUT', aliceKey, { password: 'alice-pass-1', new_password: 'alice-pass-2' })).status, 204);
   assert.equal((await getJson(`${v2}/auth/test`, { headers: basic('alice', 'alice-pass-2') })).status, 200);
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', aliceKey)).status, 200, 'the key outlives the password');
 

@@ -84,9 +84,9 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
   assert.equal((await call(`${core}/namespaces/default/events`, 'GET', nora)).status, 403);
   assert.equal((await call(`${core}/users/nora`, 'GET', nora)).status, 200, 'a user reads themselves');
   assert.equal((await call(`${core}/users/vera`, 'GET', nora)).status, 403);
-  assert.equal((await call(`${core}/users/nora/password`, 'PUT', nora, { password: 'nora-pass-2' })).status, 204, 'and changes their own password');
-  assert.equal((await call(`${core}/users/nora/password`, 'PUT', vera, { password: 'taken-over' })).status, 403);
-  assert.equal((await call(`${core}/users/vera/password`, 'PUT', vera, { password: 'vera-pass-2' })).status, 204);
+  assert.equal((await call(`${core}/users/nora/password`, 'PUT', nora, { password: 'nora-pass-1', new_password: 'nora-pass-2' })).status, 204, 'and changes their own password');
+  assert.equal((await call(`${core}/users/nora/password`, 'PUT', vera, { password: 'nora-pass-2', new_password: 'taken-over' })).status, 403);
+  assert.equal((await call(`${core}/users/vera/password`, 'PUT', vera, { password: 'vera-pass-1', new_password: 'vera-pass-2' })).status, 204);
   assert.equal((await call(`${core}/users/nora`, 'PUT', await token('eddie'), { username: 'nora', groups: ['cluster-admins'] })).status, 403, 'no one grants themselves groups');
 
   // Unbinding takes effect on the next request; cluster roles and bindings are deletable by admins.
