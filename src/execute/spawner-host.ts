@@ -24,3 +24,5 @@ process.on('message', (request: Request) => {
 process.on('disconnect', () => void stopAllGroups(1000).then(() => process.exit(0)));
 process.on('SIGTERM', () => undefined); // the daemon's process group gets its signals; the daemon decides when we stop
 process.on('SIGINT', () => undefined);
+// Without a listener SIGUSR1 opens Node's inspector, whose local port takes any local user's code: a command can signal us.
+process.on('SIGUSR1', () => undefined);
