@@ -62,7 +62,9 @@ function searchTerm(type: ProviderType, server: LdapServer, name: string): { att
 function storedName(entry: Record<string, unknown>, term: { attribute: string; value: string }, server: LdapServer): string {
   const key = Object.keys(entry).find((k) => k.toLowerCase() === term.attribute.toLowerCase());
   const values = key === undefined ? [] : [entry[key]].flat().map(text);
-  const name = values.find((v) => foldLoginName(v) === foldLoginName(term.value)) ?? term.value;
+  // The directory matched this entry by this attribute: when no value folds here as the typed name (the directory
+  // folds `İ` to `i`, JavaScript to `i̇`), its first value still names the user, never the spelling typed.
+  const name = values.find((v) => foldLoginName(v) === foldLoginName(term.value)) ?? values[0] ?? term.value;
   const domain = server.default_upn_domain ? `@${server.default_upn_domain}`.toLowerCase() : '';
   const trimmed = name.trim();
   return domain && term.attribute === 'userPrincipalName' && trimmed.toLowerCase().endsWith(domain) ? trimmed.slice(0, -domain.length) : trimmed;
