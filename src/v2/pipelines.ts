@@ -67,6 +67,11 @@ function passesFilters(store: V2Store, namespace: string, event: Json, filters: 
   return true;
 }
 
+// Anyone with `edit` writes v2 mutators and handlers, which hold the legacy handlers' shared slots while they run:
+// their own timeout applies only below checkbridge.handler_timeout (undefined: none of their own).
+const boundedTimeout = (own: unknown, ceiling: number | undefined): number | undefined =>
+  typeof own === 'number' && own > 0 ? Math.min(own, ceiling ?? own) : undefined;
+
 /** One step's mutator, then its pipe, tcp or udp handler; logged here, counted by the queue. */
 async function runStep(store: V2Store, namespace: string, event: Json, json: string, step: Step, handler: Json, spawn: Spawner, timeout: number | undefined, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<Delivery> {
   const fields = { event: event.id, handler: step.handler, namespace };
@@ -79,14 +84,14 @@ async function runStep(store: V2Store, namespace: string, event: Json, json: str
       log.error({ ...fields, mutator: mutatorName }, 'mutator not found');
       return { ok: false, error: 'mutator not found' };
     }
-    const run = await withSecrets(withAssets(spawn, assets, mutator.runtime_assets), mutator, secrets)(mutator.command, { stdin: json, timeout: mutator.timeout || undefined });
+    const run = await withSecrets(withAssets(spawn, assets, mutator.runtime_assets), mutator, secrets)(mutator.command, { stdin: json, timeout: boundedTimeout(mutator.timeout, timeout) ?? timeout });
     if (run.status !== 0) {
       log.error({ ...fields, mutator: mutatorName, output: run.output, status: run.status }, 'mutator error');
       return { ok: false, error: 'mutator error', output: run.output, status: run.status };
     }
     data = run.output;
   }
-  const delivery = await deliver({ ...handler, name: step.handler, type: String(handler.type ?? 'pipe'), timeout: handler.timeout || undefined } as Handler, data, withSecrets(withAssets(spawn, assets, handler.runtime_assets), handler, secrets), timeout);
+  const delivery = await deliver({ ...handler, name: step.handler, type: String(handler.type ?? 'pipe'), timeout: boundedTimeout(handler.timeout, timeout) } as Handler, data, withSecrets(withAssets(spawn, assets, handler.runtime_assets), handler, secrets), timeout);
   if (delivery.error) log.error({ ...fields, error: delivery.error }, 'handler error');
   else log[delivery.ok ? 'info' : 'error']({ ...fields, output: delivery.output, status: delivery.status }, 'handler output');
   return delivery;
