@@ -112,6 +112,9 @@ test('rabbitmq ssl: the broker certificate is refused by default, accepted with 
   assert.ok(Array.isArray(url!.socket.ca) && url!.socket.ca.length > 100, 'Node and system CAs');
   assert.throws(() => rabbitEndpoints({ ssl: { trusted_ca_file: join(dir, 'missing.pem') } }), /rabbitmq\.ssl\.trusted_ca_file: cannot read .*missing\.pem \(ENOENT\)/);
   assert.throws(() => rabbitEndpoints({ ssl: { insecure: 'yes' } }), /rabbitmq\.ssl\.insecure must be true or false/);
+  // Legacy's client certificate keys, beside the verification.
+  const [client] = rabbitEndpoints({ ssl: { cert_chain_file: broker.cert, private_key_file: broker.key, trusted_ca_file: ca } });
+  assert.ok(Buffer.isBuffer(client!.socket.cert) && Buffer.isBuffer(client!.socket.key) && client!.socket.rejectUnauthorized === true);
 });
 
 test('redis tls: the server certificate is refused by default, accepted with trusted_ca_file or insecure (logged)', { timeout: 120_000 }, async (t) => {
@@ -135,4 +138,6 @@ test('redis tls: the server certificate is refused by default, accepted with tru
 
   assert.equal(redisOptions('rediss://cache.example').options.tls?.rejectUnauthorized, true);
   assert.throws(() => redisOptions({ tls: { trusted_ca_file: join(dir, 'missing.pem') } }), /redis\.tls\.trusted_ca_file: cannot read/);
+  const client = redisOptions({ ssl: { cert_chain_file: broker.cert, private_key_file: broker.key } }).options.tls;
+  assert.ok(Buffer.isBuffer(client?.cert) && Buffer.isBuffer(client?.key) && client?.rejectUnauthorized === true);
 });
