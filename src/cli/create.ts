@@ -22,46 +22,46 @@ export function registerCreate(program: Command): void {
       let failed = 0;
       let applied = 0;
       for (const path of flags.file) {
-        for (const { resources } of readResourceFiles(path)) {
-          for (const resource of resources) {
-            index++;
-            const type = String(resource.type ?? '');
-            const metadata = { ...(resource.spec?.metadata ?? {}), ...(resource.metadata ?? {}) } as Json;
-            const name = String(metadata.name ?? '');
-            let url: string;
-            let body: Json;
-            const enterprise = enterprisePut(resource);
-            if (isSecretsResource(resource)) {
-              const put = secretsPut(resource, flags.namespace);
-              if ('error' in put) {
-                process.stderr.write(`resource #${index} with name "${name}": ${put.error}\n`);
-                failed++;
-                continue;
-              }
-              ({ url, body } = put);
-              metadata.namespace = put.namespace;
-            } else if (enterprise) {
-              ({ url, body } = enterprise);
-            } else if (type === 'Namespace') {
-              url = `/api/core/v2/namespaces/${encodeURIComponent(name || resource.spec?.name)}`;
-              body = { name: name || resource.spec?.name };
-            } else if (PATHS[type] && (resource.api_version ?? 'core/v2') === 'core/v2') {
-              metadata.namespace ||= flags.namespace;
-              url = `/api/core/v2/namespaces/${encodeURIComponent(metadata.namespace)}/${PATHS[type]}/${encodeURIComponent(name)}`;
-              body = { ...(resource.spec ?? {}), metadata };
-            } else if (CLUSTER_KINDS.has(`${resource.api_version ?? 'core/v2'}.${type || String(resource.Type ?? '')}`)) {
-              ({ url, body } = clusterPut(CLUSTER_KINDS.get(`${resource.api_version ?? 'core/v2'}.${type || String(resource.Type ?? '')}`)!, resource, name));
-            } else {
-              process.stderr.write(`resource #${index} with name "${name}": unknown type ${resource.api_version ?? 'core/v2'}.${type}\n`);
+        // Namespaces first: the API writes only into namespaces that exist, and a directory's files come in name order.
+        const namespacesFirst = readResourceFiles(path).flatMap((file) => file.resources).sort((a, b) => Number(b.type === 'Namespace') - Number(a.type === 'Namespace'));
+        for (const resource of namespacesFirst) {
+          index++;
+          const type = String(resource.type ?? '');
+          const metadata = { ...(resource.spec?.metadata ?? {}), ...(resource.metadata ?? {}) } as Json;
+          const name = String(metadata.name ?? '');
+          let url: string;
+          let body: Json;
+          const enterprise = enterprisePut(resource);
+          if (isSecretsResource(resource)) {
+            const put = secretsPut(resource, flags.namespace);
+            if ('error' in put) {
+              process.stderr.write(`resource #${index} with name "${name}": ${put.error}\n`);
               failed++;
               continue;
             }
-            const reply = await request(target, 'PUT', url, body);
-            if (reply.status >= 200 && reply.status < 300) applied++;
-            else {
-              failed++;
-              process.stderr.write(`error putting resource #${index} with name "${name}" and namespace "${metadata.namespace ?? ''}" (${url}): ${apiMessage(reply)}\n`);
-            }
+            ({ url, body } = put);
+            metadata.namespace = put.namespace;
+          } else if (enterprise) {
+            ({ url, body } = enterprise);
+          } else if (type === 'Namespace') {
+            url = `/api/core/v2/namespaces/${encodeURIComponent(name || resource.spec?.name)}`;
+            body = { name: name || resource.spec?.name };
+          } else if (PATHS[type] && (resource.api_version ?? 'core/v2') === 'core/v2') {
+            metadata.namespace ||= flags.namespace;
+            url = `/api/core/v2/namespaces/${encodeURIComponent(metadata.namespace)}/${PATHS[type]}/${encodeURIComponent(name)}`;
+            body = { ...(resource.spec ?? {}), metadata };
+          } else if (CLUSTER_KINDS.has(`${resource.api_version ?? 'core/v2'}.${type || String(resource.Type ?? '')}`)) {
+            ({ url, body } = clusterPut(CLUSTER_KINDS.get(`${resource.api_version ?? 'core/v2'}.${type || String(resource.Type ?? '')}`)!, resource, name));
+          } else {
+            process.stderr.write(`resource #${index} with name "${name}": unknown type ${resource.api_version ?? 'core/v2'}.${type}\n`);
+            failed++;
+            continue;
+          }
+          const reply = await request(target, 'PUT', url, body);
+          if (reply.status >= 200 && reply.status < 300) applied++;
+          else {
+            failed++;
+            process.stderr.write(`error putting resource #${index} with name "${name}" and namespace "${metadata.namespace ?? ''}" (${url}): ${apiMessage(reply)}\n`);
           }
         }
       }

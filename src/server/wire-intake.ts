@@ -8,6 +8,7 @@ import { receiveKeepalive } from './keepalives.js';
 import { prepareResult } from './result-validation.js';
 import { nestedTooDeep } from '../json-depth.js';
 import { EntityLimitError } from './entity-limit.js';
+import { clientNameProblem } from '../name-limits.js';
 
 // processResult's refusal of a result whose signature does not match its client's.
 const SIGNATURE_REFUSED = 'invalid check result signature';
@@ -24,8 +25,6 @@ export interface WireIntakeDeps {
 }
 
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
-
-const CLIENT_NAME = /^[\w.-]+$/;
 
 function serverSettings(settings: Settings): { keepalives_pipe?: unknown; results_pipe?: unknown; max_message_size?: unknown } {
   return ((settings.raw.sensu as { server?: Record<string, unknown> } | undefined)?.server ?? {}) as ReturnType<typeof serverSettings>;
@@ -65,7 +64,9 @@ export function consumeFleet(deps: WireIntakeDeps): void {
     const parsed = parse(delivery.body, serverSettings(settings).max_message_size);
     if (!parsed.ok) return drop(delivery, 'keepalive', parsed.reason);
     const client = parsed.value;
-    if (typeof client.name !== 'string' || !CLIENT_NAME.test(client.name)) return drop(delivery, 'keepalive', 'name must be a string of letters, digits, _, . and -');
+    // The name rules of every other door, before anything is stored or counted toward the entity limit.
+    const badName = clientNameProblem(client.name);
+    if (badName) return drop(delivery, 'keepalive', badName);
     if (!Array.isArray(client.subscriptions) || !client.subscriptions.every((s) => typeof s === 'string')) return drop(delivery, 'keepalive', 'subscriptions must be an array of strings');
     if (client.signature !== undefined && typeof client.signature !== 'string') return drop(delivery, 'keepalive', 'signature must be a string');
     if (typeof client.timestamp !== 'number' || !Number.isFinite(client.timestamp)) return drop(delivery, 'keepalive', 'timestamp must be a number');
@@ -96,7 +97,9 @@ export function consumeFleet(deps: WireIntakeDeps): void {
     const parsed = parse(delivery.body, serverSettings(deps.settings()).max_message_size);
     if (!parsed.ok) return drop(delivery, 'result', parsed.reason);
     const { client, check, signature } = parsed.value;
-    if (typeof client !== 'string' || client === '') return drop(delivery, 'result', 'client must be a non-empty string');
+    // The name rules of every other door, before intake stores it or counts it toward the entity limit.
+    const badName = clientNameProblem(client);
+    if (badName !== null || typeof client !== 'string') return drop(delivery, 'result', badName ?? 'client must be a string');
     if (signature !== undefined && typeof signature !== 'string') return drop(delivery, 'result', 'signature must be a string');
     const prepared = prepareResult(check, Math.floor(deps.now() / 1000));
     if (!prepared.ok) return drop(delivery, 'result', prepared.message);

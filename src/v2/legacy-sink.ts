@@ -15,8 +15,18 @@ export function legacyToV2Writer(
   bridgeNamespace: string | null,
   events?: { stage(rows: readonly EventRow[]): void },
 ): (processed: Processed) => void {
+  // The namespace legacy events mirror into (checkbridge.namespace) exists from the start, as any namespace with
+  // contents must (the v2 API writes only into namespaces that exist); a reload naming another creates that one.
+  let present = '';
+  const ensureNamespace = (ns: string) => {
+    if (ns === present) return;
+    if (!store.v2.getResource('Namespace', '', ns)) store.v2.putResource('Namespace', '', ns, { name: ns });
+    present = ns;
+  };
+  ensureNamespace(namespace());
   return (processed) => {
     const ns = namespace();
+    ensureNamespace(ns);
     const v2 = translateEvent(processed.event, processed.history, ns);
     const entity = String(v2.entity.metadata.name);
     const check = String(v2.check.metadata.name);

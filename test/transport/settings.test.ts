@@ -14,9 +14,9 @@ test('rabbitmq URLs: vhost from the one path segment, %2F for /, a trailing / is
   assert.equal(rabbitEndpoints('amqp://broker/prod')[0]!.connect.vhost, 'prod');
   assert.throws(() => rabbitEndpoints('amqp://broker/a/b'), /one segment/);
   assert.throws(() => rabbitEndpoints('http://broker'), /amqp or amqps/);
-  // A URL cannot carry prefetch: 1. amqps switches the default port and never verifies the broker.
+  // A URL cannot carry prefetch: 1. amqps switches the default port and verifies the broker (unlike legacy: broker-tls.test.ts).
   const [tls] = rabbitEndpoints('amqps://broker');
-  assert.deepEqual([tls!.connect.protocol, tls!.connect.port, tls!.prefetch, tls!.socket.rejectUnauthorized], ['amqps', 5671, 1, false]);
+  assert.deepEqual([tls!.connect.protocol, tls!.connect.port, tls!.prefetch, tls!.socket.rejectUnauthorized], ['amqps', 5671, 1, true]);
 });
 
 test('rabbitmq hash, defaults and failover arrays', () => {

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { V2ApiDeps } from '../v2/context.js';
-import { fail } from '../v2/context.js';
+import { fail, callerOf } from '../v2/context.js';
+import { authorize } from '../../auth/rbac.js';
+import { rbacView } from '../v2/rbac-store.js';
 import { loadSettings, locateSetting, definitionOf } from '../../config/index.js';
 import { checkTimeline } from './timeline.js';
-import { PREFIX, param, type DashboardDeps } from './deps.js';
+import { PREFIX, param, legacyNamespace, type DashboardDeps } from './deps.js';
 
 const known = (dash: DashboardDeps, name: string) => Object.hasOwn(dash.settings().checks, name);
 
@@ -40,8 +42,13 @@ export function registerCheckRoutes(app: FastifyInstance, deps: V2ApiDeps, dash:
     const hours = /^[0-9]{1,3}$/.test(hoursText) ? Math.min(Math.max(Number(hoursText), 1), 168) : 24;
     return checkTimeline(dash.settings(), name, deps.now(), hours);
   });
-  app.get(`${PREFIX}/checks/:check/results`, (request) => {
+  app.get(`${PREFIX}/checks/:check/results`, (request, reply) => {
     const name = (request.params as { check: string }).check;
+    // Every client's output of this check is event data: besides the route's `checks` right, the caller needs what
+    // listing the events of the namespace legacy events live in needs (GET /api/core/v2/namespaces/<ns>/events).
+    const caller = callerOf(request);
+    const events = authorize(rbacView(deps.store.v2), caller.username, caller.groups, 'list', 'events', legacyNamespace(dash.settings()), null);
+    if (!events.allowed) return fail(reply, 'forbidden', events.reason);
     return deps.store
       .listResults()
       .filter((r) => String(r.check.name) === name)

@@ -15,7 +15,7 @@ import { bridgeSummary, type BridgeView } from '../../bridge/metrics.js';
 import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
-import { MAX_PARAM_LENGTH } from '../../name-limits.js';
+import { MAX_PARAM_LENGTH, clientNameProblem } from '../../name-limits.js';
 import { httpsOption, type ListenerHttps } from '../../tls/https-option.js';
 import { EntityLimitError } from '../../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
@@ -48,6 +48,17 @@ export interface LegacyApiDeps {
  */
 function refuse(reply: FastifyReply, reason: string) {
   return reply.code(400).header('X-Checkbridge-Error', reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 512)).send();
+}
+
+/** A 403 in the same form: empty body, the reason in the header. */
+function forbid(reply: FastifyReply, reason: string) {
+  return reply.code(403).header('X-Checkbridge-Error', reason).send();
+}
+
+/** `api.user` and `api.password` when both are set: every request must then carry them (basic auth). */
+function legacyCredentials(settings: Settings): { user: string; password: string } | null {
+  const api = (settings.raw.api ?? {}) as { user?: unknown; password?: unknown };
+  return api.user !== undefined && api.password !== undefined ? { user: String(api.user), password: String(api.password) } : null;
 }
 
 /** DECISIONS 11: API-posted results without `source` belong to our own API client, under a neutral name. */
@@ -89,8 +100,8 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     const configured = (deps.settings().raw.api as { cors?: Record<string, string> } | undefined)?.cors ?? {};
     for (const [suffix, value] of Object.entries({ ...cors, ...configured })) reply.header(`Access-Control-Allow-${suffix}`, value);
     if (request.method === 'OPTIONS') return reply.code(200).send();
-    const api = (deps.settings().raw.api ?? {}) as { user?: string; password?: string };
-    if (api.user !== undefined && api.password !== undefined) {
+    const api = legacyCredentials(deps.settings());
+    if (api) {
       const header = request.headers.authorization ?? '';
       const decoded = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '';
       const colon = decoded.indexOf(':'); // DECISIONS 13: split on the first colon only
@@ -127,9 +138,13 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     const failures = healthFailures(await transport(), (req.query ?? {}) as Record<string, unknown>);
     return failures.length === 0 ? reply.code(204).send() : reply.code(412).send(failures);
   });
-  route('GET', '/settings', (req) => {
+  route('GET', '/settings', (req, reply) => {
     const settings = deps.settings().raw;
-    return /redacted=false/i.test(req.url.split('?')[1] ?? '') ? unredacted(req, settings) : redact(settings);
+    if (!/redacted=false/i.test(req.url.split('?')[1] ?? '')) return redact(settings);
+    // The whole settings (API keys, broker passwords) only to a caller who authenticated (the hook checked api.user
+    // and api.password): with no credentials configured there is no such caller, whoever asks.
+    if (!legacyCredentials(deps.settings())) return forbid(reply, 'redacted=false needs api.user and api.password set and sent as basic auth');
+    return unredacted(req, settings);
   });
 
   const visible = (client: Record<string, unknown> | null) => (client && !client.invalidated ? client : null);
@@ -143,6 +158,9 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return reply.code(400).send();
     const client: Record<string, unknown> = { keepalives: false, ...body, subscriptions: body.subscriptions ?? [], version: '1.9.0', timestamp: Math.floor(deps.now() / 1000) };
     if (schemaProblems('client', client).length > 0) return reply.code(400).send();
+    // The schema says nothing of length; every door holds names to the same rule.
+    const badName = clientNameProblem(client.name);
+    if (badName) return refuse(reply, badName);
     client.subscriptions = [...new Set([...(client.subscriptions as string[]), `client:${String(client.name)}`])];
     deps.store.putClient(client);
     return reply.code(201).send({ name: client.name });

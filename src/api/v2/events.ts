@@ -6,6 +6,7 @@ import { SqliteEventStore } from '../../store/sqlite/event-store.js';
 import { EventWriteGroup } from './event-writes.js';
 import { shapeEvent } from '../../v2/event-shape.js';
 import { EVENT_FIELDS } from '../../v2/selectors.js';
+import { missingNamespace } from './resources.js';
 
 type Json = Record<string, any>;
 type Params = { namespace: string; entity?: string; check?: string };
@@ -46,6 +47,9 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
     const { namespace, entity, check } = request.params as Params;
     const body = request.body as Json | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (event)');
+    // Events (and the entities they create) only in namespaces that exist.
+    const missing = missingNamespace(deps.store.v2, namespace);
+    if (missing) return fail(reply, 'notFound', missing);
     // The URL names what the body may leave out; a body that says otherwise is refused (reference v2-api §2.2).
     for (const [part, urlName] of [['entity', entity], ['check', check]] as const) {
       const value = body[part];

@@ -9,27 +9,56 @@ import { KIND, seedRbac, rbacView } from './rbac-store.js';
 
 type Json = Record<string, any>;
 
-/** The caller must hold what a role grants (its rules) or a binding hands out (its role's rules) where it applies. */
-const grantsRules = (rulesOf: (deps: V2ApiDeps, namespace: string | null, resource: Json) => readonly Rule[]) =>
-  (deps: V2ApiDeps, caller: Caller, namespace: string | null, resource: Json) =>
-    escalationProblem(rbacView(deps.store.v2), caller.username, caller.groups, rulesOf(deps, namespace, resource), namespace);
-const ownRules = (_deps: V2ApiDeps, _namespace: string | null, role: Json): readonly Rule[] => (Array.isArray(role.rules) ? role.rules : []);
-const boundRules = (deps: V2ApiDeps, namespace: string | null, binding: Json): readonly Rule[] => {
+/** The caller must hold what a role grants (its rules) where it applies. */
+const grantsOwnRules = (deps: V2ApiDeps, caller: Caller, namespace: string | null, role: Json) =>
+  escalationProblem(rbacView(deps.store.v2), caller.username, caller.groups, Array.isArray(role.rules) ? role.rules : [], namespace);
+
+// Every permission: what a role that does not exist yet may come to grant.
+const EVERYTHING: readonly Rule[] = [{ verbs: ['*'], resources: ['*'] }];
+
+/**
+ * The caller must hold what a binding hands out (its role's rules) where it applies. A role that does not exist
+ * grants nothing today and whatever it is created with later: only a caller holding every permission there may
+ * bind one ahead (Sensu Go checks neither; Kubernetes refuses it to those who may not `bind`).
+ */
+const grantsBoundRules = (deps: V2ApiDeps, caller: Caller, namespace: string | null, binding: Json) => {
   const view = rbacView(deps.store.v2);
   const ref = (binding.role_ref ?? {}) as Json;
   const role = ref.type === 'Role' && namespace !== null ? view.role(namespace, String(ref.name)) : view.clusterRole(String(ref.name));
-  return role?.rules ?? [];
+  if (role) return escalationProblem(view, caller.username, caller.groups, role.rules ?? [], namespace);
+  if (!escalationProblem(view, caller.username, caller.groups, EVERYTHING, namespace)) return null;
+  const where = ref.type === 'Role' ? ` in namespace "${namespace}"` : '';
+  return `role_ref: ${String(ref.type)} "${String(ref.name)}" does not exist${where}: create it first (only a user holding every permission may bind a role before it exists)`;
+};
+
+/** Bindings of one role, as `Kind namespace/name`: a role deleted under them would leave them to whatever is created next under its name. */
+function bindingsOf(v2: V2ApiDeps['store']['v2'], type: 'Role' | 'ClusterRole', namespace: string | null, name: string): string[] {
+  const refers = (b: Json) => b.role_ref?.type === type && b.role_ref?.name === name;
+  const named = (kind: string, ns: string) => (b: Json) => `${kind} ${ns === '' ? '' : `${ns}/`}${String(b.metadata?.name ?? '')}`;
+  if (type === 'Role') return v2.listResources(KIND.roleBinding, namespace!).filter(refers).map(named(KIND.roleBinding, namespace!));
+  const namespaces = v2.listResources('Namespace', '').map((n) => String(n.name));
+  return [
+    ...v2.listResources(KIND.clusterRoleBinding, '').filter(refers).map(named(KIND.clusterRoleBinding, '')),
+    ...namespaces.flatMap((ns) => v2.listResources(KIND.roleBinding, ns).filter(refers).map(named(KIND.roleBinding, ns))),
+  ];
+}
+
+const boundProblem = (type: 'Role' | 'ClusterRole') => (deps: V2ApiDeps, namespace: string | null, name: string) => {
+  const bindings = bindingsOf(deps.store.v2, type, namespace, name);
+  if (bindings.length === 0) return null;
+  const named = bindings.slice(0, 10).join(', ') + (bindings.length > 10 ? ` and ${bindings.length - 10} more` : '');
+  return `${type} ${name} is bound by ${named}: delete those bindings first`;
 };
 
 /** Namespaced Role and RoleBinding (a RoleBinding may use a Role of its namespace or any ClusterRole). */
 export const RBAC_KINDS: ResourceKind[] = [
-  { path: 'roles', type: KIND.role, validate: (r) => rulesProblem(r.rules), grantProblem: grantsRules(ownRules) },
-  { path: 'rolebindings', type: KIND.roleBinding, validate: (b) => bindingProblem(b, ['Role', 'ClusterRole']), grantProblem: grantsRules(boundRules) },
+  { path: 'roles', type: KIND.role, validate: (r) => rulesProblem(r.rules), grantProblem: grantsOwnRules, deleteProblem: boundProblem('Role') },
+  { path: 'rolebindings', type: KIND.roleBinding, validate: (b) => bindingProblem(b, ['Role', 'ClusterRole']), grantProblem: grantsBoundRules },
 ];
 
 const CLUSTER_KINDS: ResourceKind[] = [
-  { path: 'clusterroles', type: KIND.clusterRole, validate: (r) => rulesProblem(r.rules), grantProblem: grantsRules(ownRules) },
-  { path: 'clusterrolebindings', type: KIND.clusterRoleBinding, validate: (b) => bindingProblem(b, ['ClusterRole']), grantProblem: grantsRules(boundRules) },
+  { path: 'clusterroles', type: KIND.clusterRole, validate: (r) => rulesProblem(r.rules), grantProblem: grantsOwnRules, deleteProblem: boundProblem('ClusterRole') },
+  { path: 'clusterrolebindings', type: KIND.clusterRoleBinding, validate: (b) => bindingProblem(b, ['ClusterRole']), grantProblem: grantsBoundRules },
 ];
 
 /** Cluster-wide CRUD for one kind: no namespace in metadata; POST creates (409 if it exists), PUT creates or replaces. */
@@ -59,7 +88,12 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
   app.get(`${base}/:name`, (request, reply) => v2.getResource(kind.type, '', (request.params as { name: string }).name) ?? fail(reply, 'notFound', 'not found'));
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));
-  app.delete(`${base}/:name`, (request, reply) => (v2.deleteResource(kind.type, '', (request.params as { name: string }).name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found')));
+  app.delete(`${base}/:name`, (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    const inUse = v2.getResource(kind.type, '', name) ? kind.deleteProblem?.(deps, null, name) : null;
+    if (inUse) return fail(reply, 'conflict', inUse);
+    return v2.deleteResource(kind.type, '', name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+  });
 }
 
 /** RBAC resources (Sensu Go core/v2): roles and role bindings per namespace, cluster roles and bindings; seeded once. */

@@ -17,9 +17,19 @@ export interface ResourceKind {
   readonly validate: (resource: Json) => string | null;
   /** For kinds that grant permissions: why the caller may not write this one (403), or null. */
   readonly grantProblem?: (deps: V2ApiDeps, caller: Caller, namespace: string | null, resource: Json) => string | null;
+  /** Why this one may not be deleted now (409: others depend on it), or null. */
+  readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
 }
 
 export const DEFAULT_NAMESPACE = 'default';
+
+/**
+ * Why nothing may be written into `namespace`: it does not exist (Sensu Go refuses writes into a missing namespace,
+ * and its agentd answers 404 `namespace "x" not found`); null when it exists.
+ */
+export function missingNamespace(v2: V2ApiDeps['store']['v2'], namespace: string): string | null {
+  return v2.getResource('Namespace', '', namespace) ? null : `namespace ${JSON.stringify(namespace)} not found`;
+}
 
 const HANDLER_TYPES = ['pipe', 'tcp', 'udp', 'set', 'grpc'];
 
@@ -101,6 +111,9 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
     const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
     if (problem) return fail(reply, 'invalid', problem);
+    // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
+    const missing = missingNamespace(deps.store.v2, namespace);
+    if (missing) return fail(reply, 'notFound', missing);
     const refused = kind.grantProblem?.(deps, callerOf(request), namespace, body);
     if (refused) return fail(reply, 'forbidden', refused);
     const existing = table.get(namespace, metadata.name);
@@ -121,6 +134,8 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
   app.put(`${base}/:name`, write('upsert'));
   app.delete(`${base}/:name`, (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
+    const inUse = table.get(namespace, name) ? kind.deleteProblem?.(deps, namespace, name) : null;
+    if (inUse) return fail(reply, 'conflict', inUse);
     return table.delete(namespace, name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });
 }

@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'node:tls';
 import type { Options } from 'amqplib';
 import { CheckbridgeError } from '../../errors.js';
+import { brokerTls, type BrokerTls } from '../tls.js';
 
 /** One broker entry: what both connections of one attempt use (reference §2.1). */
 export interface RabbitEndpoint {
   readonly connect: Options.Connect;
-  readonly socket: { timeout: number; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean };
+  readonly socket: { timeout: number } & Pick<ConnectionOptions, 'rejectUnauthorized' | 'ca' | 'checkServerIdentity' | 'cert' | 'key'>;
+  /** TLS without verifying the broker's certificate (`ssl.insecure`): the transport warns of it. */
+  readonly insecure: boolean;
   /** basic.qos prefetch_count per consumer; only the Hash form can set it. */
   readonly prefetch: number;
   /** host:port/vhost, for logs (never the password). */
@@ -51,8 +54,9 @@ function fromUrl(text: string): RabbitEndpoint {
     vhost: path === '' ? '/' : decodeURIComponent(path.slice(1)),
     frameMax: DEFAULTS.frameMax,
   };
-  // The AMQP gem never verifies the broker's certificate.
-  return { connect, socket: { timeout: DEFAULTS.timeout * 1000, ...(tls ? { rejectUnauthorized: false } : {}) }, prefetch: 1, label: label(connect) };
+  // Unlike the AMQP gem, the broker's certificate is verified (system CAs): a private CA or the opt-out needs the Hash form.
+  const verify: BrokerTls | null = tls ? brokerTls({}, 'rabbitmq') : null;
+  return { connect, socket: { timeout: DEFAULTS.timeout * 1000, ...verify?.options }, insecure: false, prefetch: 1, label: label(connect) };
 }
 
 function fromHash(hash: Record<string, unknown>): RabbitEndpoint {
@@ -70,17 +74,14 @@ function fromHash(hash: Record<string, unknown>): RabbitEndpoint {
     ...heartbeatOf(get('heartbeat')),
     frameMax: Number(get('frame_max') ?? DEFAULTS.frameMax),
   };
-  const files = (typeof ssl === 'object' && ssl !== null ? ssl : {}) as { cert_chain_file?: string; private_key_file?: string };
-  const socket: RabbitEndpoint['socket'] = {
-    timeout: Number(get('timeout') ?? DEFAULTS.timeout) * 1000,
-    ...(tls ? { rejectUnauthorized: false } : {}),
-    ...(typeof files.cert_chain_file === 'string' ? { cert: readFileSync(files.cert_chain_file) } : {}),
-    ...(typeof files.private_key_file === 'string' ? { key: readFileSync(files.private_key_file) } : {}),
-  };
+  // Legacy verified nothing; here the broker's certificate must chain to the system CAs or `ssl.trusted_ca_file`,
+  // unless `ssl.insecure: true` says otherwise.
+  const verify = tls ? brokerTls(typeof ssl === 'object' && ssl !== null ? (ssl as Record<string, unknown>) : {}, 'rabbitmq.ssl') : null;
+  const socket: RabbitEndpoint['socket'] = { timeout: Number(get('timeout') ?? DEFAULTS.timeout) * 1000, ...verify?.options };
   const prefetch = Number(get('prefetch') ?? 1);
   if (!Number.isInteger(prefetch) || prefetch < 1 || prefetch > 65535) throw refuse(`prefetch must be an integer from 1 to 65535, not ${String(get('prefetch'))}`);
   if (!Number.isInteger(connect.port) || connect.port! < 1 || connect.port! > 65535) throw refuse(`not a port: ${String(get('port'))}`);
-  return { connect, socket, prefetch, label: label(connect) };
+  return { connect, socket, insecure: verify?.insecure === true, prefetch, label: label(connect) };
 }
 
 /** The `rabbitmq` setting (Hash, URL, failover Array of either, or absent) as broker entries, in the given order. */

@@ -5,6 +5,7 @@ import { FailoverOrder, ReconnectRhythm } from '../reconnect.js';
 import type { RabbitEndpoint } from './settings.js';
 import { EXCHANGE_FLAGS, MESSAGE_PROPERTIES, QUEUE_FLAGS, exchangeFlags, isPredeclared } from './wire.js';
 import { ChannelAcks } from './acks.js';
+import { INSECURE_TLS_WARNING } from '../tls.js';
 
 interface Binding {
   readonly type: PipeType;
@@ -63,6 +64,8 @@ export class RabbitTransport implements WireTransport {
     logger: Logger,
   ) {
     this.log = logger.child({ component: 'transport', transport: 'rabbitmq' });
+    const insecure = endpoints.filter((endpoint) => endpoint.insecure).map((endpoint) => endpoint.label);
+    if (insecure.length > 0) this.log.warn({ brokers: insecure, setting: 'rabbitmq.ssl.insecure' }, INSECURE_TLS_WARNING);
     this.order = new FailoverOrder(endpoints);
   }
 

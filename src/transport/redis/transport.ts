@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { isSharedQueue, publishRequest, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
 import type { RedisEndpoint } from './settings.js';
+import { INSECURE_TLS_WARNING } from '../tls.js';
 
 /** One list read with BLPOP on its own connection (reference §3). */
 interface ListReader {
@@ -21,6 +22,12 @@ const MAX_IN_FLIGHT = 512;
 // Taken per round trip: half the bound, so the next pop overlaps the previous group's commit.
 const POP_COUNT = MAX_IN_FLIGHT / 2;
 
+// Node's codes for a server certificate that does not verify (chain, expiry, host name).
+const isCertificateError = (error: Error) => {
+  const code = (error as { code?: string }).code ?? '';
+  return /CERT|SIGNATURE|ISSUER|VERIFY|ALTNAME|HOSTNAME/.test(code);
+};
+
 /** The legacy Redis transport: lists `transport:<db>:list:<pipe>` (RPUSH/BLPOP) and channels `transport:<db>:channel:<pipe>`. */
 export class RedisTransport implements WireTransport {
   readonly name = 'redis' as const;
@@ -35,9 +42,11 @@ export class RedisTransport implements WireTransport {
   private everConnected = false;
   private closed = false;
   private lpopCount = true;
+  private readonly certificateErrors = new Set<string>();
 
   constructor(private readonly endpoint: RedisEndpoint, logger: Logger) {
     this.log = logger.child({ component: 'transport', transport: 'redis' });
+    if (endpoint.insecure) this.log.warn({ broker: endpoint.label, setting: 'redis.tls.insecure' }, INSECURE_TLS_WARNING);
     this.command = this.connection('redis');
     this.pubsub = this.connection('pubsub');
     this.pubsub.on('messageBuffer', (channel: Buffer, body: Buffer) => this.channels.get(channel.toString())?.(body));
@@ -154,6 +163,11 @@ export class RedisTransport implements WireTransport {
     });
     connection.on('error', (error: Error) => {
       if (this.wasConnected) this.log.warn({ connection: role, error: error.message }, 'transport connection error');
+      // A refused certificate never goes away by retrying: said once per reason, even before the first connection.
+      else if (isCertificateError(error) && !this.certificateErrors.has(error.message)) {
+        this.certificateErrors.add(error.message);
+        this.log.warn({ connection: role, broker: this.endpoint.label, error: error.message, code: (error as { code?: string }).code }, 'transport connection error');
+      }
     });
     connection.on('close', () => {
       if (!this.wasConnected || this.closed) return;
