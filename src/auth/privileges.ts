@@ -74,3 +74,21 @@ export function otherUserProblem(rbac: RbacView, actor: Actor, username: string,
   if (username === actor.username || isClusterAdmin(rbac, actor)) return null;
   return `unauthorized to perform action: user "${actor.username}" may not ${what} user "${username}": only cluster admins act for another user`;
 }
+
+/**
+ * Whether `actor` may change user `username` (member of `groups`): disabling, re-enabling or any other write. When
+ * the user holds, through any binding naming them or their groups, something the actor does not, only a cluster
+ * admin may (no one below locks out, or revives, someone above them). The refusal's message, or null.
+ */
+export function heldUserProblem(view: GrantView, actor: Actor, username: string, groups: readonly string[], action: string): string | null {
+  if (username === actor.username || isClusterAdmin(view.rbac, actor)) return null;
+  const subjects: Subject[] = [{ type: 'User', name: username }, ...groups.map((name) => ({ type: 'Group' as const, name }))];
+  for (const subject of subjects) {
+    for (const grant of grantsTo(view, subject)) {
+      const what = firstUnheld(view.rbac, actor.username, actor.groups, grant.rules, grant.namespace);
+      if (what === null) continue;
+      return `unauthorized to perform action: user "${actor.username}" may not ${action} user "${username}": they hold ${what} (binding "${grant.binding}"), which "${actor.username}" does not; only cluster admins may`;
+    }
+  }
+  return null;
+}

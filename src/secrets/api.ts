@@ -4,11 +4,12 @@ import { fail, callerOf, NAME, type V2ApiDeps } from '../api/v2/context.js';
 import { listResponse } from '../api/v2/listing.js';
 import { PROVIDER_FIELDS, SECRET_FIELDS } from '../v2/resource-fields.js';
 import {
-  API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME, REDACTED,
+  API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME,
   providerProblem, secretProblem, providerForRead, withClientDefaults,
 } from './model.js';
 import { vaultPathOf } from './vault-provider.js';
 import { SecretFailure } from './failure.js';
+import { keepCredential, type Target } from './kept-credential.js';
 
 type Json = Record<string, any>;
 type Store = V2ApiDeps['store']['v2'];
@@ -32,7 +33,6 @@ function vaultIdProblem(provider: Json | null, id: string): string | null {
   }
 }
 
-// The stored token goes only where it went: a REDACTED token never follows a changed address.
 const sameAddress = (a: unknown, b: unknown): boolean => {
   try {
     return new URL(String(a)).href.replace(/\/+$/, '') === new URL(String(b)).href.replace(/\/+$/, '');
@@ -40,6 +40,12 @@ const sameAddress = (a: unknown, b: unknown): boolean => {
     return false;
   }
 };
+
+/** Where a vault token goes and whom it trusts there: a REDACTED token follows none of these changing. */
+function vaultTargets(before: Json, after: Json): Target[] {
+  const tls = (name: string): Target => ({ field: `spec.client.tls.${name}`, before: before.tls?.[name], after: after.tls?.[name] });
+  return [{ field: 'spec.client.address', before: before.address, after: after.address, same: sameAddress }, tls('ca_cert'), tls('cname'), tls('client_cert'), tls('client_key')];
+}
 
 const bodyOf = (request: FastifyRequest): Json | null => {
   const body = request.body as unknown;
@@ -78,14 +84,12 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
     if (existing && (existing.type !== body.type || existing.api_version !== body.api_version)) return fail(reply, 'invalid', `the type and API version of provider ${name} (${existing.api_version}.${existing.type}) cannot be changed`);
     if (!existing && body.type === ENV_TYPE) return fail(reply, 'invalid', 'exactly one Env provider exists: a second cannot be created');
     let spec: Json = {};
-    if (body.type === EXTERNAL_TYPE && body.spec.client.token === REDACTED && !existing) return fail(reply, 'invalid', 'spec.client.token is REDACTED, as reads show it: give the vault token');
-    if (body.type === EXTERNAL_TYPE && body.spec.client.token === REDACTED && existing && !sameAddress(existing.spec.client.address, body.spec.client.address)) {
-      return fail(reply, 'invalid', `spec.client.token is REDACTED but spec.client.address changed (from ${existing.spec.client.address} to ${body.spec.client.address}): give the vault token for the new address`);
-    }
     if (body.type === EXTERNAL_TYPE) {
-      // A read shows the token as REDACTED: writing that back (dump, then create -f) keeps the stored token.
-      const token = body.spec.client.token === REDACTED && existing ? existing.spec.client.token : body.spec.client.token;
-      spec = { client: withClientDefaults({ ...body.spec.client, token }) };
+      // A read shows the token as REDACTED: writing that back (dump, then create -f) keeps the stored token, for the same vault only.
+      const client = body.spec.client as Json;
+      const token = keepCredential({ field: 'spec.client.token', what: 'the vault token', given: client.token, stored: existing?.spec.client.token }, existing ? vaultTargets(existing.spec.client, client) : []);
+      if ('problem' in token) return fail(reply, 'invalid', token.problem);
+      spec = { client: withClientDefaults({ ...client, token: token.value }) };
     }
     metadata.created_by = callerOf(request).username;
     store.putResource(PROVIDER_KIND, '', name, { type: body.type, api_version: API_VERSION, metadata, spec });

@@ -1,5 +1,6 @@
 // Secrets resources (spec §2.4, reference v2-api §5.1): providers are cluster-wide, secrets namespaced.
 import { parseDuration } from '../cli/duration.js';
+import { CREDENTIAL_MASK } from './kept-credential.js';
 
 type Json = Record<string, any>;
 
@@ -10,7 +11,7 @@ export const SECRET_KIND = 'Secret';
 export const ENV_TYPE = 'Env';
 export const EXTERNAL_TYPE = 'ExternalProvider';
 export const ENV_PROVIDER_NAME = 'env';
-export const REDACTED = 'REDACTED';
+export const REDACTED = CREDENTIAL_MASK;
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT = '60s';

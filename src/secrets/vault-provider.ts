@@ -7,7 +7,7 @@ import { RateLimiter } from './rate-limiter.js';
 import { SecretFailure } from './failure.js';
 import type { VaultClientSpec } from './model.js';
 import { checkServerIdentity, connectFailureText } from '../tls/identity.js';
-import { systemCas } from '../assets/system-cas.js';
+import { systemCas } from '../tls/system-cas.js';
 
 /** Why a segment of a vault path is refused: each must name itself, never climb, skip or smuggle a separator. */
 function segmentProblem(segment: string): string | null {

@@ -30,8 +30,8 @@ test('OIDC login CSRF: a callback with a valid state is taken only from the brow
   assert.equal(tokensIn(page), null, 'no tokens for the victim');
   assert.equal((await call(`${v2}/api/core/v2/users/sso:eve@acme.org`, 'GET', admin)).status, 404, 'no user was recorded');
   assert.ok(daemon.logs.some((l) => l.msg === 'OIDC callback refused: not the browser that started the sign-in'));
-  // The refused callback is used up: not even the attacker's own browser completes it now.
-  assert.equal((await fetch(attacker.url, { headers: { cookie: attacker.cookie } })).status, 400);
+  // The refused callback is not used up: it stays the starting browser's (here the attacker's own, for eve).
+  assert.equal((await fetch(attacker.url, { headers: { cookie: attacker.cookie } })).status, 200);
 
   // What binds a flow to its browser: an HttpOnly, SameSite=Lax cookie set by authorize, for the callback's path, as long as the flow lives.
   const start = await fetch(`${v2}${BASE}/oidc/authorize`, { redirect: 'manual' });
@@ -72,4 +72,30 @@ test('OIDC login CSRF: a callback with a valid state is taken only from the brow
   assert.match(posted.html, /Signed in: you may close this window/);
   assert.equal(await new Promise((resolve) => cli.on('exit', resolve)), 0, stderr);
   assert.equal((await call(`${v2}/api/core/v2/users/sso:dana@acme.org`, 'GET', `Bearer ${JSON.parse(stdout).access_token}`)).status, 200);
+});
+
+// Review of issue 27 item 22: the callback used up the flow before checking the binding, so anyone who learned a
+// sign-in's `state` (a shared link, a referrer, a log) could cancel that sign-in by calling the callback first.
+test('OIDC: a callback without the binding does not use up the sign-in; the browser that started it still completes it', async (t) => {
+  const { v2 } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'oidc-cancel-host', address: '127.0.0.1', subscriptions: [] } } });
+  const admin = `Bearer ${await adminToken(v2)}`;
+  const callback = `${v2}${BASE}/oidc/callback`;
+  const idp = await startOidcProvider(callback);
+  t.after(() => idp.close());
+  const spec = { server: idp.issuer, client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uri: callback, username_claim: 'email', username_prefix: 'sso:', groups_claim: 'groups', groups_prefix: 'sso:', additional_scopes: ['email', 'groups'] };
+  assert.equal((await call(`${v2}${BASE}/authproviders/sso`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso' }, spec })).status, 201);
+
+  // Alice's browser is on its way back with a code; someone who learned the state gets there first, with and without a code.
+  const alice = await browse(`${v2}${BASE}/oidc/authorize`, 'alice', { stopBefore: callback });
+  const state = new URL(alice.url).searchParams.get('state')!;
+  for (const url of [`${callback}?state=${encodeURIComponent(state)}`, `${callback}?state=${encodeURIComponent(state)}&code=forged`, `${callback}?state=${encodeURIComponent(state)}&error=access_denied`]) {
+    const early = await fetch(url, { headers: { accept: 'text/html' } });
+    assert.equal(early.status, 403, await early.text());
+  }
+  const own = await fetch(alice.url, { headers: { cookie: alice.cookie } });
+  const ownPage = await own.text();
+  assert.equal(own.status, 200, ownPage);
+  assert.ok(tokensIn(ownPage)?.access_token, 'alice is signed in');
+  // Taken once: the same callback again is unknown.
+  assert.equal((await fetch(alice.url, { headers: { cookie: alice.cookie } })).status, 400);
 });

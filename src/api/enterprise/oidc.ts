@@ -89,14 +89,17 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
 
   app.get(CALLBACK_PATH, async (request: FastifyRequest, reply) => {
     const query = request.query as { state?: string; error?: string; error_description?: string };
-    const flow = typeof query.state === 'string' ? flows.take(query.state) : null;
-    if (!flow) return page(reply, 400, 'Sign-in failed', '<p>Unknown or expired sign-in: start again.</p>');
-    reply.header('Set-Cookie', clearedBindingCookie(query.state!, new URL(flow.redirectUri).pathname, secureCookie(flow.redirectUri)));
-    // A valid state is not enough: the browser must be the one that started this sign-in (login CSRF).
-    if (!bindingHolds(flow.bindingHash, readCookie(request.headers.cookie, bindingCookieName(query.state!)))) {
-      deps.logger.warn({ provider: flow.provider }, 'OIDC callback refused: not the browser that started the sign-in');
+    const state = typeof query.state === 'string' ? query.state : null;
+    // A valid state is not enough: the browser must be the one that started this sign-in (login CSRF). The binding is
+    // checked first, so someone who learns the state cannot use up (cancel) the sign-in of the browser that holds it.
+    const presented = state === null ? null : readCookie(request.headers.cookie, bindingCookieName(state));
+    const flow = state === null ? 'unknown' : flows.take(state, (f) => bindingHolds(f.bindingHash, presented));
+    if (flow === 'unknown') return page(reply, 400, 'Sign-in failed', '<p>Unknown or expired sign-in: start again.</p>');
+    if ('refused' in flow) {
+      deps.logger.warn({ provider: flow.refused }, 'OIDC callback refused: not the browser that started the sign-in');
       return page(reply, 403, 'Sign-in failed', '<p>This sign-in was not started in this browser (its sign-in cookie is missing or does not match): start again from the sign-in link.</p>');
     }
+    reply.header('Set-Cookie', clearedBindingCookie(state!, new URL(flow.redirectUri).pathname, secureCookie(flow.redirectUri)));
     const provider = getProvider(deps.store.v2, flow.provider);
     if (!provider) return page(reply, 401, 'Sign-in failed', '<p>The provider no longer exists.</p>');
     if (typeof query.error === 'string') return page(reply, 401, 'Sign-in failed', `<p>${escapeHtml(query.error)}: ${escapeHtml(String(query.error_description ?? ''))}</p>`);
@@ -104,7 +107,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     callbackUrl.search = request.url.split('?')[1] ?? '';
     let identity;
     try {
-      identity = await completeSignIn(provider, flow, callbackUrl, query.state!);
+      identity = await completeSignIn(provider, flow, callbackUrl, state!);
     } catch (error) {
       const reason = refusalReason(error);
       deps.logger.warn({ provider: provider.metadata.name, reason }, 'OIDC sign-in refused');

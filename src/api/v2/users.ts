@@ -4,7 +4,7 @@ import { hashPassword } from '../../auth/passwords.js';
 import { listResponse } from './listing.js';
 import { USER_FIELDS } from '../../v2/resource-fields.js';
 import { isExternal } from '../../auth/providers/external-login.js';
-import { isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/privileges.js';
+import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/privileges.js';
 import { rbacView, KIND } from './rbac-store.js';
 import { changePassword, externalMessage, passwordProblem } from './password-change.js';
 
@@ -32,6 +32,12 @@ function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string
   if (existing && (existing.provider ?? 'basic') !== (user.provider ?? 'basic') && !isClusterAdmin(grants.rbac, caller)) {
     return { kind: 'forbidden', message: `unauthorized to perform action: user "${caller.username}" may not change the authentication provider of user "${name}": only cluster admins may` };
   }
+  if (existing) {
+    // Disabling, re-enabling or otherwise changing someone who holds more than the caller is a cluster admin's.
+    const action = Boolean(existing.disabled) === user.disabled ? 'change' : user.disabled ? 'disable' : 're-enable';
+    const held = heldUserProblem(grants, caller, name, (existing.groups ?? []) as string[], action);
+    if (held) return { kind: 'forbidden', message: held };
+  }
   return null;
 }
 
@@ -39,7 +45,8 @@ function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string
  * Local users (reference v2-api §3): whoever RBAC lets (cluster-wide `users`) lists, creates (POST, or PUT
  * create-or-update) and disables them (DELETE); a user may always read themselves and change their own password
  * (access.ts). Nobody grants what they do not hold: groups whose bindings grant more than the caller holds, another
- * user's password and provider are a cluster admin's. A change of password or a disabling ends the user's sessions.
+ * user's password and provider, and any change to a user holding more than the caller (disabling and re-enabling
+ * included) are a cluster admin's. A change of password or a disabling ends the user's sessions.
  */
 export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const v2 = deps.store.v2;
@@ -92,6 +99,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     const user = v2.getUser(name);
     if (!user) return fail(reply, 'notFound', 'not found');
     if (name === callerOf(request).username) return fail(reply, 'invalid', 'you cannot disable yourself');
+    const held = heldUserProblem(grantViewOf(deps), callerOf(request), name, (user.groups ?? []) as string[], 'disable');
+    if (held) return fail(reply, 'forbidden', held);
     v2.putUser(name, { ...user, disabled: true });
     v2.deleteUserSessions(name);
     return reply.code(204).send();

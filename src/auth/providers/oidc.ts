@@ -35,10 +35,20 @@ export class OidcFlows {
     return state;
   }
 
-  take(state: string): OidcFlow | null {
+  /**
+   * The live flow under `state`, taken (once) only when `accept` holds for it: a callback refused (another browser,
+   * without the binding) leaves the sign-in to the browser that started it, and answers `{ refused }` naming its
+   * provider. `unknown`: no live flow by that state.
+   */
+  take(state: string, accept: (flow: OidcFlow) => boolean): OidcFlow | 'unknown' | { refused: string } {
     const flow = this.flows.get(state);
+    if (!flow || flow.expiresAt <= this.now()) {
+      this.flows.delete(state);
+      return 'unknown';
+    }
+    if (!accept(flow)) return { refused: flow.provider };
     this.flows.delete(state);
-    return flow && flow.expiresAt > this.now() ? flow : null;
+    return flow;
   }
 }
 

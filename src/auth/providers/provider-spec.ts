@@ -1,4 +1,5 @@
 // Authentication providers (spec 2.2, api_version authentication/v2): validation, defaults, and the view that hides secrets.
+import { CREDENTIAL_MASK, keepCredential, type Credential, type Target } from '../../secrets/kept-credential.js';
 
 type Json = Record<string, any>;
 
@@ -7,7 +8,7 @@ export const PROVIDER_TYPES = ['ldap', 'ad', 'oidc'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 export const SECURITY = ['tls', 'starttls', 'insecure'] as const;
 /** What a secret reads as in every response; sent back unchanged in a PUT, it keeps the stored secret. */
-export const SECRET_MASK = 'REDACTED';
+export const SECRET_MASK = CREDENTIAL_MASK;
 
 export interface Search {
   readonly base_dn: string;
@@ -100,13 +101,18 @@ function search(value: unknown, field: string, defaults: Omit<Search, 'base_dn'>
   };
 }
 
-/** The first of host, port, security and insecure (where the bind credentials go) that differs from `previous`, or null. */
-function movedField(previous: LdapServer, next: Pick<LdapServer, 'host' | 'port' | 'security' | 'insecure'>): string | null {
-  if (previous.host.toLowerCase() !== next.host.toLowerCase()) return 'host';
-  if (previous.port !== next.port) return 'port';
-  if (previous.security !== next.security) return 'security';
-  if (previous.insecure !== next.insecure) return 'insecure';
-  return null;
+/** Where an LDAP server's bind credentials go, and whom they trust there: a REDACTED password follows none of these changing. */
+function ldapTargets(field: string, previous: LdapServer, next: Omit<LdapServer, 'binding' | 'default_upn_domain' | 'group_search' | 'user_search'>): Target[] {
+  const at = (name: keyof typeof next, same?: Target['same']): Target => ({ field: `${field}.${name}`, before: previous[name], after: next[name], ...(same ? { same } : {}) });
+  const caseless = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
+  return [at('host', caseless), at('port'), at('security'), at('insecure'), at('trusted_ca_file'), at('client_cert_file'), at('client_key_file')];
+}
+
+/** A stored credential kept for a REDACTED one, or the refusal as an Invalid. */
+function kept(credential: Credential, targets: readonly Target[]): string {
+  const result = keepCredential(credential, targets);
+  if ('problem' in result) throw new Invalid(result.problem);
+  return result.value;
 }
 
 function server(value: unknown, i: number, type: 'ldap' | 'ad', previous: LdapServer | undefined): LdapServer {
@@ -117,19 +123,16 @@ function server(value: unknown, i: number, type: 'ldap' | 'ad', previous: LdapSe
   const port = s.port ?? (security === 'tls' ? 636 : 389);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Invalid(`${field}.port must be an integer from 1 to 65535`);
   const binding = object(s.binding, `${field}.binding`);
-  let password = str(binding.password, `${field}.binding.password`);
+  const given = str(binding.password, `${field}.binding.password`);
   const host = required(s.host, `${field}.host`);
   const insecure = bool(s.insecure, `${field}.insecure`);
-  // The mask sent back by a client that read the provider keeps the stored password (dump, then create -f),
-  // but only for the same server: the stored bind password never follows a changed host, port, security or insecure.
-  if (password === SECRET_MASK && previous) {
-    const moved = movedField(previous, { host, port, security: security as LdapServer['security'], insecure });
-    if (moved) throw new Invalid(`${field}.binding.password is REDACTED but ${field}.${moved} changed: give the bind password for the new server`);
-  }
-  if (password === SECRET_MASK) password = previous?.binding.password ?? '';
   const client_cert_file = str(s.client_cert_file, `${field}.client_cert_file`);
   const client_key_file = str(s.client_key_file, `${field}.client_key_file`);
   if (Boolean(client_cert_file) !== Boolean(client_key_file)) throw new Invalid(`${field}.client_cert_file and client_key_file go together`);
+  const trusted_ca_file = str(s.trusted_ca_file, `${field}.trusted_ca_file`);
+  const next = { host, port, insecure, security: security as LdapServer['security'], client_cert_file, client_key_file, trusted_ca_file };
+  // The mask sent back by a client that read the provider keeps the stored password (dump, then create -f), but only for the same server.
+  const password = kept({ field: `${field}.binding.password`, what: 'the bind password', given, stored: previous?.binding.password }, previous ? ldapTargets(field, previous, next) : []);
   return {
     host,
     port,
@@ -138,7 +141,7 @@ function server(value: unknown, i: number, type: 'ldap' | 'ad', previous: LdapSe
     binding: { user_dn: str(binding.user_dn, `${field}.binding.user_dn`), password },
     client_cert_file,
     client_key_file,
-    trusted_ca_file: str(s.trusted_ca_file, `${field}.trusted_ca_file`),
+    trusted_ca_file,
     default_upn_domain: str(s.default_upn_domain, `${field}.default_upn_domain`),
     group_search: search(s.group_search, `${field}.group_search`, SEARCH_DEFAULTS[type].group),
     user_search: search(s.user_search, `${field}.user_search`, SEARCH_DEFAULTS[type].user),
@@ -157,11 +160,10 @@ function ldapSpec(spec: Json, type: 'ldap' | 'ad', previous: LdapSpec | undefine
 function oidcSpec(spec: Json, previous: OidcSpec | undefined): OidcSpec {
   const scopes = spec.additional_scopes ?? [];
   if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string' || s === '')) throw new Invalid('spec.additional_scopes must be a list of strings');
-  let secret = required(spec.client_secret, 'spec.client_secret');
+  const given = required(spec.client_secret, 'spec.client_secret');
   const server = url(spec.server, 'spec.server');
   // The stored client secret goes only to the server it was given for.
-  if (secret === SECRET_MASK && previous && previous.server !== server) throw new Invalid(`spec.client_secret is REDACTED but spec.server changed (from ${previous.server} to ${server}): give the client secret for the new server`);
-  if (secret === SECRET_MASK) secret = previous?.client_secret ?? '';
+  const secret = kept({ field: 'spec.client_secret', what: 'the client secret', given, stored: previous?.client_secret }, previous ? [{ field: 'spec.server', before: previous.server, after: server }] : []);
   if (secret === '') throw new Invalid('spec.client_secret is required');
   return {
     additional_scopes: scopes,

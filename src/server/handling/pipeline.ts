@@ -51,14 +51,24 @@ function lines(output: string | undefined): string[] {
   return text.split(/\n+/).filter((l) => l !== '');
 }
 
+/** How many of `concurrency` slots v2 work may hold: one namespace at most half; all namespaces together leave legacy handlers a quarter. */
+export function v2Shares(concurrency: number): { namespace: number; v2: number } {
+  return { namespace: Math.max(1, Math.floor(concurrency / 2)), v2: Math.max(1, concurrency - Math.ceil(concurrency / 4)) };
+}
+
 /**
  * Events to handlers, off the intake path (reference §13): each handler has its own queue and a share of the
  * concurrency, so a hung or slow handler only delays itself; filters run at once, mutators and handlers in the queue.
+ * v2 handlers (written by namespace users) also pass their namespace's share and the v2 share, so one namespace never
+ * holds every slot and legacy handlers always keep some.
  */
 export class HandlerPipeline {
   private readonly log: Logger;
   private readonly overall = new Limiter(16);
   private readonly queues = new Map<string, Limiter>();
+  // v2 work: per namespace, and all namespaces together.
+  private readonly namespaces = new Map<string, Limiter>();
+  private readonly v2 = new Limiter(12);
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
   // Set once the stop's wait ran out: queued runs then end without starting.
@@ -121,8 +131,9 @@ export class HandlerPipeline {
   }
 
   /**
-   * Queues one v2 pipeline step (its mutator and handler) under `key`, the v2 handler's own queue, with the limits,
-   * `handler_timeout` and stop of legacy handlers. `work` logs what it did; resolves once it ran or was dropped.
+   * Queues one v2 pipeline step (its mutator and handler) under `key` (`namespace/handler`), the v2 handler's own
+   * queue, with the limits, `handler_timeout` and stop of legacy handlers, within its namespace's share (v2Shares).
+   * `work` logs what it did; resolves once it ran or was dropped.
    */
   submit(key: string, ids: Record<string, unknown>, work: (spawn: Spawner, timeout: number | undefined) => Promise<Delivery>): Promise<void> {
     if (this.stopping) {
@@ -130,13 +141,29 @@ export class HandlerPipeline {
       this.log.warn(ids, 'stopping: event not handled');
       return Promise.resolve();
     }
-    return this.queue(`v2 ${key}`, ids, work, () => undefined);
+    // Names hold no `/`: what precedes the first one is the namespace.
+    const namespace = key.slice(0, Math.max(0, key.indexOf('/')));
+    return this.queue(`v2 ${key}`, ids, work, () => undefined, namespace);
   }
 
-  /** Every handler's run: its own queue (a quarter of the concurrency), then the overall limit. */
-  private queue(key: string, ids: Record<string, unknown>, work: (spawn: Spawner, timeout: number | undefined) => Promise<Delivery>, report: (delivery: Delivery) => void): Promise<void> {
+  /** The limiters a v2 namespace's runs pass after their handler's queue: the namespace's share, then the v2 share. */
+  private v2Limits(namespace: string, concurrency: number): Limiter[] {
+    const shares = v2Shares(concurrency);
+    let limiter = this.namespaces.get(namespace);
+    if (!limiter) this.namespaces.set(namespace, (limiter = new Limiter(1)));
+    limiter.setLimit(shares.namespace);
+    this.v2.setLimit(shares.v2);
+    return [limiter, this.v2];
+  }
+
+  /**
+   * Every handler's run: its own queue (a quarter of the concurrency), for v2 work its namespace's and the v2 share,
+   * then the overall limit (always taken in this order, so no wait is circular).
+   */
+  private queue(key: string, ids: Record<string, unknown>, work: (spawn: Spawner, timeout: number | undefined) => Promise<Delivery>, report: (delivery: Delivery) => void, namespace?: string): Promise<void> {
     const tuning = this.tuning();
     this.overall.setLimit(tuning.handler_concurrency);
+    const limits = namespace === undefined ? [] : this.v2Limits(namespace, tuning.handler_concurrency);
     let queue = this.queues.get(key);
     if (!queue) this.queues.set(key, (queue = new Limiter(1)));
     queue.setLimit(Math.max(1, Math.ceil(tuning.handler_concurrency / 4)));
@@ -145,8 +172,10 @@ export class HandlerPipeline {
       this.log.error({ ...ids, queued: queue.queued }, 'handler queue is full: event not handled by this handler');
       return Promise.resolve();
     }
+    const start = () => this.overall.run(async () => (this.dropping ? null : work(this.deps.spawn, tuning.handler_timeout)));
+    const limited = limits.reduceRight<() => Promise<Delivery | null>>((inner, limiter) => () => limiter.run(inner), start);
     const job: Promise<void> = queue
-      .run(() => this.overall.run(async () => (this.dropping ? null : work(this.deps.spawn, tuning.handler_timeout))))
+      .run(limited)
       .then((delivery) => {
         if (!delivery) return void this.counters.dropped++;
         if (delivery.ok) this.counters.handled++;
