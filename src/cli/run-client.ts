@@ -10,6 +10,7 @@ import { buildHttpSocket } from '../client/http-socket.js';
 import { ClientRole } from '../client/client-role.js';
 import { LoadedTempfile } from '../config/loaded-tempfile.js';
 import { daemonAssets } from '../assets/index.js';
+import { loadExpressionSandbox } from '../sandbox/expressions.js';
 import { transportInfo, type WireTransport } from '../transport/index.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { sourcesFrom, loadOrRefuse, type SourceFlags } from './sources.js';
@@ -41,6 +42,8 @@ export async function runClient(positional: string[], flags: ClientFlags): Promi
   const settings = initial.settings;
   // The same log level and format rules as the server role: flag, environment, then the settings' `log-level`.
   const { logger } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
+  // Asset filters run in a WebAssembly sandbox on its own thread, loaded once here (issue 27).
+  await loadExpressionSandbox(logger.child({ component: 'filters' }));
   let current = settings;
   const stateDir = resolve(flags.stateDir ?? 'state');
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });

@@ -47,6 +47,7 @@ import { warnIfInsecure } from './insecure-listener.js';
 import { daemonAssets } from '../assets/index.js';
 import { SecretsResolver } from '../secrets/resolver.js';
 import { outageResult } from '../secrets/outage.js';
+import { loadExpressionSandbox } from '../sandbox/expressions.js';
 
 interface RunFlags extends SourceFlags, ListenerFlags, TlsFlags, FleetFlags, SharedStoreFlags {
   logFormat?: string;
@@ -113,6 +114,8 @@ export function registerRun(program: Command): void {
         currentLevel = next;
       });
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
+      // Filter expressions run in a WebAssembly sandbox on its own thread, loaded once here (issue 27).
+      await loadExpressionSandbox(logger.child({ component: 'filters' }));
       // Servers sharing a store elect one to do the once-per-cluster work (reference §10.13); one alone always does it.
       // Read before anything opens: a malformed DSN refuses the start.
       const dsn = sharedStoreDsn(flags, settings);

@@ -59,7 +59,7 @@ export async function runPipelines(store: V2Store, namespace: string, event: Jso
         const builtin = BUILTIN_FILTERS.get(name);
         const resource = builtin ? null : store.getResource('EventFilter', namespace, name);
         if (!builtin && !resource) return void log.error({ ...fields, filter: name }, 'filter not found');
-        const verdict = builtin ? { allowed: builtin(event) } : filterAllows(resource!, event, Date.now());
+        const verdict = builtin ? { allowed: builtin(event) } : filterAllows(resource!, event, Date.now(), (entity, check) => store.getEvent(namespace, entity, check));
         if ('error' in verdict && verdict.error) log.error({ ...fields, filter: name, error: verdict.error }, 'filter expression failed');
         if (!verdict.allowed) return void log.info({ ...fields, filter: name }, 'event was filtered');
       }
