@@ -75,7 +75,8 @@ export function logExpressionFailure(fields: Record<string, unknown>, message: s
 
 // The thread to use: the active one, else the spare once it has loaded (and a new spare behind it).
 function currentThread(): SandboxThread | null {
-  if (active?.running) return active;
+  if (active?.usable) return active;
+  if (active) retire(active, 'the sandbox thread failed');
   if (spare?.usable) {
     active = spare;
     startSpare();
@@ -89,7 +90,6 @@ function retire(thread: SandboxThread, why: string): void {
   thread.stop();
   if (active === thread) active = null;
   logger?.warn({ reason: why }, 'expression sandbox: thread stopped and replaced');
-  currentThread();
 }
 
 function remember(set: { size: number; clear(): void }, add: () => void): void {

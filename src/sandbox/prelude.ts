@@ -10,6 +10,8 @@ const OPEN = `(function (global, input) {
   var owns = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
   var SandboxError = Error, SandboxTypeError = TypeError;
   var needs = '', asked = 0;
+  // Otto has no Promise; QuickJS keeps it inside (async functions), jobs never run.
+  delete global.Promise;
 `;
 
 const TIME_HELPERS = `

@@ -1,14 +1,15 @@
 // What the daemon and its sandbox thread exchange: plain data only.
 
 /**
- * Int32 slots of the shared control buffer: the last request's number, the last reply's number, 1 once loaded, and
- * the thread's kernel task id (0: unknown) for reading its CPU time.
+ * Int32 slots of the shared control buffer: the last request's number, the last reply's number, the thread's state
+ * (0 loading, 1 ready, RETIRED), and its kernel task id (0: unknown) for reading its CPU time.
  */
 export const REQUEST = 0;
 export const REPLY = 1;
 export const READY = 2;
 export const TASK = 3;
 export const SLOTS = 4;
+export const RETIRED = 2;
 
 export interface Limits {
   /** CPU per evaluation before QuickJS's interrupt handler stops it. */

@@ -43,10 +43,6 @@ export class SandboxThread {
     this.worker.on('exit', () => (this.alive = false));
   }
 
-  get running(): boolean {
-    return this.alive;
-  }
-
   /** Loaded and not stopped: read from the shared buffer, so it is true without waiting for the event loop. */
   get usable(): boolean {
     return this.alive && Atomics.load(this.control, READY) === 1;

@@ -5,13 +5,15 @@ import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from '
 import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { preludeFor } from './prelude.js';
 import { cpuClock, currentTaskId } from './thread-cpu.js';
-import { REQUEST, REPLY, READY, TASK, type Limits, type Reply, type Request } from './protocol.js';
+import { REQUEST, REPLY, READY, RETIRED, TASK, type Limits, type Reply, type Request } from './protocol.js';
 
 const { control: shared, port, limits } = workerData as { control: SharedArrayBuffer; port: MessagePort; limits: Limits };
 const control = new Int32Array(shared);
 
-// ES5 as Sensu Go's Otto engine has it: no Promise (so no job ever queued), Proxy, Map/Set or typed arrays.
-const INTRINSICS = { BaseObjects: true, Date: true, Eval: true, RegExp: true, JSON: true, StringNormalize: true } as const;
+// Close to ES5 as Sensu Go's Otto engine has it: no Proxy, Map/Set or typed arrays. QuickJS needs its Promise
+// intrinsic to stay sound (async functions and import() leak without it); the prelude hides the global, and the
+// jobs promises queue never run: the runtime that holds them is dropped.
+const INTRINSICS = { BaseObjects: true, Date: true, Eval: true, RegExp: true, JSON: true, StringNormalize: true, Promise: true } as const;
 
 interface Fresh {
   readonly context: QuickJSContext;
@@ -162,7 +164,13 @@ async function main(): Promise<void> {
     Atomics.store(control, REPLY, request.seq);
     Atomics.notify(control, REPLY);
     if (reply.retire) return;
-    recycle(module, reply);
+    try {
+      recycle(module, reply);
+    } catch {
+      // The engine failed outside any evaluation: the daemon sees this thread unusable and takes another.
+      Atomics.store(control, READY, RETIRED);
+      return;
+    }
   }
 }
 
