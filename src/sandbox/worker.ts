@@ -5,7 +5,7 @@ import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from '
 import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { preludeFor } from './prelude.js';
 import { cpuClock, currentTaskId } from './thread-cpu.js';
-import { REQUEST, REPLY, READY, RETIRED, TASK, type Limits, type Reply, type Request } from './protocol.js';
+import { REQUEST, REPLY, READY, RETIRED, START_CPU, TASK, type Limits, type Reply, type Request } from './protocol.js';
 
 const { control: shared, port, limits } = workerData as { control: SharedArrayBuffer; port: MessagePort; limits: Limits };
 const control = new Int32Array(shared);
@@ -24,6 +24,8 @@ let runtime: QuickJSRuntime;
 let fresh: Fresh | null = null;
 let evaluating = false;
 let stopped = false;
+// Set while reading what an expression threw: a getter there runs no further than the next interrupt check.
+let halting = false;
 let started = 0;
 let cpuAtStart = 0;
 const taskId = currentTaskId();
@@ -33,7 +35,7 @@ const cpuMs = cpuClock(taskId);
 // the expression's fault), or past the wall-clock cap in any case, the evaluation stops with an uncatchable error.
 function interrupt(): boolean {
   if (!evaluating) return false;
-  if (stopped) return true;
+  if (stopped || halting) return true;
   const wall = performance.now() - started;
   if (wall < limits.budgetMs) return false;
   if (wall >= limits.hardCapMs || cpuMs() - cpuAtStart >= limits.budgetMs) stopped = true;
@@ -73,8 +75,10 @@ function stringProp(context: QuickJSContext, value: QuickJSHandle, name: string)
 function describe(context: QuickJSContext, thrown: QuickJSHandle): { kind: 'timeout' | 'memory' | 'error'; message: string } {
   if (stopped) return { kind: 'timeout', message: `exceeded its CPU budget of ${limits.budgetMs} ms` };
   if (context.typeof(thrown) === 'string') return { kind: 'error', message: context.getString(thrown).slice(0, 500) };
+  halting = true;
   const name = stringProp(context, thrown, 'name') ?? 'Error';
   const message = stringProp(context, thrown, 'message') ?? '';
+  halting = false;
   if (name === 'InternalError' && message === 'out of memory') return { kind: 'memory', message: `exceeded its memory limit of ${limits.memoryBytes >> 20} MB` };
   return { kind: 'error', message: `${name}: ${message}`.slice(0, 500) };
 }
@@ -86,8 +90,11 @@ function evaluate(request: Request): Reply {
   const handles: QuickJSHandle[] = [];
   const keep = (h: QuickJSHandle) => (handles.push(h), h);
   stopped = false;
+  halting = false;
   started = performance.now();
   cpuAtStart = cpuMs();
+  // The daemon's thread reads it when it waits long: its own count of this evaluation's CPU.
+  Atomics.store(control, START_CPU, Math.round(cpuAtStart));
   evaluating = true;
   try {
     const compiled = context.evalCode(preludeFor(request.expression), 'prelude.js');
