@@ -157,10 +157,11 @@ async function main(): Promise<void> {
   runtime = newRuntime(module);
   fresh = prepare();
   warmUp(module);
+  // Read before saying ready: a request may follow at once, and must not be taken for one already seen.
+  let seen = Atomics.load(control, REQUEST);
   Atomics.store(control, TASK, taskId ?? 0);
   Atomics.store(control, READY, 1);
   parentPort!.postMessage({ ready: true });
-  let seen = Atomics.load(control, REQUEST);
   for (;;) {
     Atomics.wait(control, REQUEST, seen);
     seen = Atomics.load(control, REQUEST);
