@@ -3,8 +3,8 @@
 // for it at most a few tens of ms. An expression that ran out of budget is quarantined: it does not run again for a
 // while, so one slow filter never delays events repeatedly. Each failing expression text is reported once.
 import type { Logger } from 'pino';
-import { SandboxThread, NO_ANSWER } from './sandbox-thread.js';
-import type { Limits, Reply } from './protocol.js';
+import type { SandboxThread } from './sandbox-thread.js';
+import type { Limits } from './protocol.js';
 
 type Json = Record<string, any>;
 
@@ -30,6 +30,8 @@ export interface EvaluationOptions {
 export type Outcome = { readonly ok: true; readonly matched: boolean } | { readonly ok: false; readonly error: string; readonly report: boolean };
 
 let logger: Logger | null = null;
+// The thread machinery is imported when the sandbox loads: commands that never evaluate (validate, compile) skip it.
+let Thread: typeof SandboxThread | null = null;
 let active: SandboxThread | null = null;
 let spare: SandboxThread | null = null;
 let loading: Promise<void> | null = null;
@@ -37,7 +39,7 @@ const quarantined = new Map<string, number>();
 const reported = new Set<string>();
 
 function startSpare(): void {
-  const thread = new SandboxThread(LIMITS);
+  const thread = new Thread!(LIMITS);
   spare = thread;
   thread.ready.catch((error: Error) => {
     if (spare === thread) spare = null;
@@ -53,17 +55,16 @@ function startSpare(): void {
 export function loadExpressionSandbox(log?: Logger): Promise<void> {
   if (log) logger = log;
   if (!loading) {
-    const thread = new SandboxThread(LIMITS);
-    loading = thread.ready.then(
-      () => {
-        active = thread;
-        startSpare();
-      },
-      (error: Error) => {
-        loading = null;
-        logger?.error({ error: error.message }, 'expression sandbox did not start: filter expressions evaluate as not matching');
-      },
-    );
+    loading = (async () => {
+      Thread ??= (await import('./sandbox-thread.js')).SandboxThread;
+      const thread = new Thread(LIMITS);
+      await thread.ready;
+      active = thread;
+      startSpare();
+    })().catch((error: Error) => {
+      loading = null;
+      logger?.error({ error: error.message }, 'expression sandbox did not start: filter expressions evaluate as not matching');
+    });
   }
   return loading;
 }
@@ -138,8 +139,8 @@ export function evaluateInSandbox(expression: string, scope: Json, options: Eval
   const deps: Record<string, number | null> = {};
   for (let run = 0; run < MAX_RUNS; run++) {
     const input = `{"now":${JSON.stringify(options.nowMs)},"self":${JSON.stringify(options.entity ?? '')},"deps":${JSON.stringify(deps)},"scope":${scopeJson}}`;
-    const reply: Reply | typeof NO_ANSWER = thread.call(expression, input);
-    if (reply === NO_ANSWER) {
+    const reply = thread.call(expression, input);
+    if (reply === null) {
       retire(thread, 'an expression did not stop at its budget');
       quarantine(expression);
       return fail(expression, `exceeded its CPU budget of ${LIMITS.budgetMs} ms (stopped)`);

@@ -3,9 +3,6 @@ import { Worker, MessageChannel, receiveMessageOnPort, type MessagePort } from '
 import { cpuClock } from './thread-cpu.js';
 import { REQUEST, REPLY, READY, SLOTS, START_CPU, TASK, type Limits, type Reply } from './protocol.js';
 
-/** What a call gives when the thread did not answer in time. */
-export const NO_ANSWER = 'no answer';
-
 // How long each wait sleeps before it looks at the clocks again. The margin past the budget the thread gets to
 // stop by itself: two ticks of its CPU clock (10 ms each).
 const WAIT_SLICE_MS = 5;
@@ -52,9 +49,9 @@ export class SandboxThread {
   /**
    * One evaluation. The daemon's thread waits (Atomics.wait) for the reply. Past the budget it looks at the sandbox
    * thread's CPU time: the budget spent and a margin more (QuickJS did not stop it: a built-in that never checks for
-   * interrupts), or the wall-clock cap passed, and it gives up: NO_ANSWER, and the caller stops this thread.
+   * interrupts), or the wall-clock cap passed, and it gives up: null, and the caller stops this thread.
    */
-  call(expression: string, input: string): Reply | typeof NO_ANSWER {
+  call(expression: string, input: string): Reply | null {
     const seq = ++this.seq;
     this.port.postMessage({ seq, expression, input });
     Atomics.store(this.control, REQUEST, seq);
@@ -64,8 +61,8 @@ export class SandboxThread {
       const answered = Atomics.load(this.control, REPLY);
       if (answered === seq) break;
       const waited = performance.now() - started;
-      if (waited >= this.limits.hardCapMs) return NO_ANSWER;
-      if (waited >= this.limits.budgetMs && this.cpuOfThread() - Atomics.load(this.control, START_CPU) >= this.limits.budgetMs + STOP_MARGIN_MS) return NO_ANSWER;
+      if (waited >= this.limits.hardCapMs) return null;
+      if (waited >= this.limits.budgetMs && this.cpuOfThread() - Atomics.load(this.control, START_CPU) >= this.limits.budgetMs + STOP_MARGIN_MS) return null;
       Atomics.wait(this.control, REPLY, answered, WAIT_SLICE_MS);
     }
     for (;;) {
