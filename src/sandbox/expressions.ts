@@ -34,15 +34,20 @@ let logger: Logger | null = null;
 let Thread: typeof SandboxThread | null = null;
 let active: SandboxThread | null = null;
 let spare: SandboxThread | null = null;
+let spareFailedAt = -Infinity;
 let loading: Promise<void> | null = null;
+let loaded = false;
 const quarantined = new Map<string, number>();
 const reported = new Set<string>();
 
+// One spare at a time; after one failed to start, the next waits a second, so that failing is not a storm of threads.
 function startSpare(): void {
+  if (spare || performance.now() - spareFailedAt < 1000) return;
   const thread = new Thread!(LIMITS);
   spare = thread;
   thread.ready.catch((error: Error) => {
     if (spare === thread) spare = null;
+    spareFailedAt = performance.now();
     logger?.error({ error: error.message }, 'expression sandbox: a spare thread did not start');
   });
 }
@@ -61,6 +66,7 @@ export function loadExpressionSandbox(log?: Logger): Promise<void> {
       await thread.ready;
       active = thread;
       startSpare();
+      loaded = true;
     })().catch((error: Error) => {
       loading = null;
       logger?.error({ error: error.message }, 'expression sandbox did not start: filter expressions evaluate as not matching');
@@ -74,17 +80,15 @@ export function logExpressionFailure(fields: Record<string, unknown>, message: s
   logger?.error(fields, message);
 }
 
-// The thread to use: the active one, else the spare once it has loaded (and a new spare behind it).
+// The thread to use: the active one, else the spare once it has loaded; a new spare always loads behind it.
 function currentThread(): SandboxThread | null {
-  if (active?.usable) return active;
-  if (active) retire(active, 'the sandbox thread failed');
-  if (spare?.usable) {
+  if (active && !active.usable) retire(active, 'the sandbox thread failed');
+  if (!active && spare?.usable) {
     active = spare;
-    startSpare();
-    return active;
+    spare = null;
   }
-  if (!spare && active) startSpare();
-  return null;
+  if (loaded) startSpare();
+  return active;
 }
 
 function retire(thread: SandboxThread, why: string): void {
@@ -135,7 +139,12 @@ export function evaluateInSandbox(expression: string, scope: Json, options: Eval
     void loadExpressionSandbox();
     return { ok: false, error: 'the expression sandbox is not running yet', report: false };
   }
-  const scopeJson = JSON.stringify(scope);
+  let scopeJson: string;
+  try {
+    scopeJson = JSON.stringify(scope);
+  } catch (error) {
+    return fail(expression, `the scope is not JSON: ${(error as Error).message}`);
+  }
   const deps: Record<string, number | null> = {};
   for (let run = 0; run < MAX_RUNS; run++) {
     const input = `{"now":${JSON.stringify(options.nowMs)},"self":${JSON.stringify(options.entity ?? '')},"deps":${JSON.stringify(deps)},"scope":${scopeJson}}`;
