@@ -2,15 +2,16 @@
 
 /**
  * Int32 slots of the shared control buffer: the last request's number, the last reply's number, the thread's state
- * (0 loading, 1 ready, RETIRED), its kernel task id (0: unknown), and its CPU time (ms) when the current evaluation
- * started: the daemon compares the thread's CPU time with it.
+ * (0 loading, 1 ready, RETIRED), its kernel task id (0: unknown), and the request whose evaluation started last with
+ * the thread's CPU time (ms) then: the daemon compares the thread's CPU time with it.
  */
 export const REQUEST = 0;
 export const REPLY = 1;
 export const READY = 2;
 export const TASK = 3;
-export const START_CPU = 4;
-export const SLOTS = 5;
+export const STARTED = 4;
+export const START_CPU = 5;
+export const SLOTS = 6;
 export const RETIRED = 2;
 
 export interface Limits {

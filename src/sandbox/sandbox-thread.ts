@@ -1,7 +1,7 @@
 // The daemon's side of one sandbox thread: a synchronous call that never waits past its deadline.
 import { Worker, MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { cpuClock } from './thread-cpu.js';
-import { REQUEST, REPLY, READY, SLOTS, START_CPU, TASK, type Limits, type Reply } from './protocol.js';
+import { REQUEST, REPLY, READY, SLOTS, STARTED, START_CPU, TASK, type Limits, type Reply } from './protocol.js';
 
 // How long each wait sleeps before it looks at the clocks again. The margin past the budget the thread gets to
 // stop by itself: two ticks of its CPU clock (10 ms each).
@@ -62,7 +62,7 @@ export class SandboxThread {
       if (answered === seq) break;
       const waited = performance.now() - started;
       if (waited >= this.limits.hardCapMs) return null;
-      if (waited >= this.limits.budgetMs && this.cpuOfThread() - Atomics.load(this.control, START_CPU) >= this.limits.budgetMs + STOP_MARGIN_MS) return null;
+      if (waited >= this.limits.budgetMs && this.overBudget(seq)) return null;
       Atomics.wait(this.control, REPLY, answered, WAIT_SLICE_MS);
     }
     for (;;) {
@@ -73,9 +73,14 @@ export class SandboxThread {
     }
   }
 
-  private cpuOfThread(): number {
+  // Whether this request's evaluation has spent its budget and the margin in the thread's CPU time (not yet started:
+  // the thread is still readying a runtime, and only the wall-clock cap applies).
+  private overBudget(seq: number): boolean {
+    // The thread writes START_CPU before STARTED: seeing our number first, the CPU time read after is ours.
+    if (Atomics.load(this.control, STARTED) !== seq) return false;
+    const startCpu = Atomics.load(this.control, START_CPU);
     this.threadCpuMs ??= cpuClock(Atomics.load(this.control, TASK) || null);
-    return this.threadCpuMs();
+    return this.threadCpuMs() - startCpu >= this.limits.budgetMs + STOP_MARGIN_MS;
   }
 
   stop(): void {

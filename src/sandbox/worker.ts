@@ -5,7 +5,7 @@ import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from '
 import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { preludeFor } from './prelude.js';
 import { cpuClock, currentTaskId } from './thread-cpu.js';
-import { REQUEST, REPLY, READY, RETIRED, START_CPU, TASK, type Limits, type Reply, type Request } from './protocol.js';
+import { REQUEST, REPLY, READY, RETIRED, STARTED, START_CPU, TASK, type Limits, type Reply, type Request } from './protocol.js';
 
 const { control: shared, port, limits } = workerData as { control: SharedArrayBuffer; port: MessagePort; limits: Limits };
 const control = new Int32Array(shared);
@@ -93,8 +93,9 @@ function evaluate(request: Request): Reply {
   halting = false;
   started = performance.now();
   cpuAtStart = cpuMs();
-  // The daemon's thread reads it when it waits long: its own count of this evaluation's CPU.
+  // The daemon's thread reads these when it waits long: its own count of this evaluation's CPU.
   Atomics.store(control, START_CPU, Math.round(cpuAtStart));
+  Atomics.store(control, STARTED, request.seq);
   evaluating = true;
   try {
     const compiled = context.evalCode(preludeFor(request.expression), 'prelude.js');
