@@ -53,7 +53,10 @@ const CHECK_DEPENDENCIES = `
     }
     for (i = 0; i < refs.length; i++) {
       var key = refs[i][0] + '\\u001f' + refs[i][1];
-      if (!owns(deps, key)) {
+      // Names are at most 255 characters: a longer one has no event, and is not worth asking for.
+      if (refs[i][0].length > 255 || refs[i][1].length > 255) {
+        if (missing === null) missing = refs[i];
+      } else if (!owns(deps, key)) {
         unknown = true;
         if (asked < 64) { needs += key + '\\u001e'; asked++; }
       } else if (deps[key] === null) {
@@ -62,7 +65,7 @@ const CHECK_DEPENDENCIES = `
     }
     // The host reads the other events' states between two runs: this run stops here, the next one has them.
     if (unknown) throw new SandboxError('sensu.CheckDependencies: the dependencies are being read');
-    if (missing !== null) throw new SandboxError('sensu.CheckDependencies: no event for check ' + missing[1] + ' on entity ' + missing[0]);
+    if (missing !== null) throw new SandboxError('sensu.CheckDependencies: no event for check ' + missing[1].slice(0, 255) + ' on entity ' + missing[0].slice(0, 255));
     return passing;
   }
   global.sensu = { CheckDependencies: checkDependencies };

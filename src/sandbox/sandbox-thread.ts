@@ -21,11 +21,13 @@ export class SandboxThread {
   constructor(private readonly limits: Limits) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    // No environment: nothing in the thread needs the daemon's variables. Its heap is capped apart from the daemon's.
+    // No environment and no Node options: nothing in the thread needs the daemon's variables or flags (an inspector,
+    // a loader). Its heap is capped apart from the daemon's.
     this.worker = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: { control: this.control.buffer, port: port2, limits },
       transferList: [port2],
       env: {},
+      execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 8 },
     });
     // The thread never keeps the daemon from exiting.

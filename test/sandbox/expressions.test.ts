@@ -41,7 +41,9 @@ test('sensu.CheckDependencies reads other events through the lookup: names on th
   assert.deepEqual(deps('sensu.CheckDependencies("disk") && sensu.CheckDependencies({entity: "router", check: "port1"})'), { ok: true, matched: true }, 'asked one after the other');
   assert.match(String(error(deps('sensu.CheckDependencies("absent")'))), /no event for check absent on entity web-1/);
   assert.match(String(error(deps('sensu.CheckDependencies(42)'))), /a check is a name or \{entity, check\}/);
+  assert.match(String(error(deps(`sensu.CheckDependencies("${'x'.repeat(256)}")`))), /no event for check x+ on entity web-1/, 'a name longer than any stored');
   assert.ok(asked.includes('router/port2') && asked.includes('web-1/absent'));
+  assert.ok(asked.every((key) => key.length < 256), 'an over-long name is not looked up');
   assert.match(String(error(run('sensu.CheckDependencies("unlooked")'))), /no event/, 'without a lookup no event is found');
 });
 
