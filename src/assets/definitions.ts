@@ -1,5 +1,5 @@
 // The Asset resource (core/v2) and its legacy twin under conf.d `assets`: validation and the build an entity gets.
-import { evaluateExpression } from '../v2/event-filters.js';
+import { evaluateInSandbox, logExpressionFailure } from '../sandbox/expressions.js';
 
 type Json = Record<string, any>;
 
@@ -56,16 +56,18 @@ export function runtimeAssetsProblem(resource: Json): string | null {
   return null;
 }
 
-/** Every filter true; a failing expression does not match (as a failing event filter expression). */
+/** Every filter true; a failing expression does not match (as a failing event filter expression), logged once. */
 export function filtersMatch(filters: readonly string[], entity: Json): boolean {
   if (filters.length === 0) return true;
-  // As for event filters, metadata fields (name, namespace, labels) read from the entity itself.
+  // As for event filters, metadata fields (name, namespace, labels) read from the entity itself; run in the sandbox.
   const scope = { entity: { ...entity, ...(entity.metadata ?? {}) } };
-  try {
-    return filters.every((expression) => evaluateExpression(String(expression), scope));
-  } catch {
-    return false;
+  const options = { nowMs: Date.now(), entity: String(entity.metadata?.name ?? '') };
+  for (const expression of filters) {
+    const outcome = evaluateInSandbox(String(expression), scope, options);
+    if (!outcome.ok && outcome.report) logExpressionFailure({ expression: String(expression), error: outcome.error }, 'asset filter expression failed: it does not match');
+    if (!outcome.ok || !outcome.matched) return false;
   }
+  return true;
 }
 
 const headersOf = (value: unknown): Record<string, string> => {

@@ -10,6 +10,7 @@ import { buildHttpSocket } from '../client/http-socket.js';
 import { ClientRole } from '../client/client-role.js';
 import { LoadedTempfile } from '../config/loaded-tempfile.js';
 import { daemonAssets } from '../assets/index.js';
+import { loadExpressionSandbox } from '../sandbox/expressions.js';
 import { transportInfo, type WireTransport } from '../transport/index.js';
 import { exitCodeOf, CheckbridgeError } from '../errors.js';
 import { sourcesFrom, loadOrRefuse, type SourceFlags } from './sources.js';
@@ -44,6 +45,8 @@ export async function runClient(positional: string[], flags: ClientFlags, warnin
   const { logger, level } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
   cycleLogLevelOnSigusr1(logger, level);
   for (const warning of warnings) logger.warn(warning);
+  // Asset filters run in a WebAssembly sandbox on its own thread, loaded once here (issue 27).
+  await loadExpressionSandbox(logger.child({ component: 'filters' }));
   let current = settings;
   const stateDir = resolve(flags.stateDir ?? 'state');
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });

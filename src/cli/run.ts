@@ -50,6 +50,7 @@ import { warnIfInsecure } from './insecure-listener.js';
 import { daemonAssets } from '../assets/index.js';
 import { SecretsResolver } from '../secrets/resolver.js';
 import { outageResult } from '../secrets/outage.js';
+import { loadExpressionSandbox } from '../sandbox/expressions.js';
 
 interface RunFlags extends SourceFlags, ListenerFlags, TlsFlags, FleetFlags, SharedStoreFlags {
   logFormat?: string;
@@ -115,6 +116,8 @@ export function registerRun(program: Command): void {
       cycleLogLevelOnSigusr1(logger, level);
       for (const warning of secretWarnings) logger.warn(warning);
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
+      // Filter expressions run in a WebAssembly sandbox on its own thread: it loads while the store opens (issue 27).
+      const sandboxLoaded = loadExpressionSandbox(logger.child({ component: 'filters' }));
       // Servers sharing a store elect one to do the once-per-cluster work (reference §10.13); one alone always does it.
       // Read before anything opens: a malformed DSN refuses the start.
       const dsn = sharedStoreDsn(flags, settings);
@@ -162,6 +165,7 @@ export function registerRun(program: Command): void {
       const bridge = bridgeConfigOf(settings.raw.bridge, { bridgeUrl: flags.bridgeUrl, bridgeApiKey }, daemonEnvironment());
       // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
       const events = await startEventStores(store, intake, logger);
+      await sandboxLoaded;
       intake.withinTransaction(legacyToV2Writer(store, namespace, bridge ? bridge.namespace : null, events));
       const sender = bridge ? new BridgeSender(store.outbox, bridge, logger) : null;
       const bridgeView = sender ? { status: () => sender.status, outbox: store.outbox } : null;

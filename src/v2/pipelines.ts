@@ -57,7 +57,7 @@ function passesFilters(store: V2Store, namespace: string, event: Json, filters: 
       log.error({ ...fields, filter: name }, 'filter not found');
       return false;
     }
-    const verdict = builtin ? { allowed: builtin(event) } : filterAllows(resource!, event, Date.now());
+    const verdict = builtin ? { allowed: builtin(event) } : filterAllows(resource!, event, Date.now(), (entity, check) => store.getEvent(namespace, entity, check));
     if ('error' in verdict && verdict.error) log.error({ ...fields, filter: name, error: verdict.error }, 'filter expression failed');
     if (!verdict.allowed) {
       log.info({ ...fields, filter: name }, 'event was filtered');

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { makeTree, removeTree } from '../helpers/tree.js';
@@ -6,6 +6,10 @@ import { runCli } from '../helpers/cli.js';
 import { platformFromOsRelease } from '../../src/assets/host-system.js';
 import { filtersMatch, selectBuild } from '../../src/assets/definitions.js';
 import { entryProblem, linksProblem, resolveInTree } from '../../src/assets/unpack.js';
+import { loadExpressionSandbox } from '../../src/sandbox/expressions.js';
+
+// Asset filters run in the expression sandbox, which the daemon loads at start.
+before(() => loadExpressionSandbox());
 
 const SHA = 'a'.repeat(128);
 const UBUNTU = 'NAME="Ubuntu"\nVERSION_ID="22.04"\nID=ubuntu\nID_LIKE=debian\n';

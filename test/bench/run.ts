@@ -14,6 +14,7 @@ import { benchV2Wrk } from './v2-wrk.bench.js';
 import { benchDaemonScale } from './daemon-scale.bench.js';
 import { benchTransport } from './transport.bench.js';
 import { benchSharedStore } from './shared-store.bench.js';
+import { benchFilters } from './filters.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -36,6 +37,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   assets: benchAssets,
   transport: benchTransport,
   'shared-store': benchSharedStore,
+  // EventFilter and asset filter expressions: the sandbox beside the node:vm path it replaced (issue 27).
+  filters: benchFilters,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');

@@ -1,8 +1,12 @@
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { filterAllows } from '../../src/v2/event-filters.js';
 import { buildSettings } from '../../src/config/build.js';
 import { compileSettings } from '../../src/compile/index.js';
+import { loadExpressionSandbox } from '../../src/sandbox/expressions.js';
+
+// Expressions run in the sandbox, which the daemon loads at start.
+before(() => loadExpressionSandbox());
 
 const event = (status: number, occurrences: number, extra: Record<string, unknown> = {}) => ({
   entity: { metadata: { name: 'web-1' }, labels: { environment: 'production' } },
