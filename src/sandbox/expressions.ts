@@ -83,6 +83,8 @@ export function logExpressionFailure(fields: Record<string, unknown>, message: s
 // The thread to use: the active one, else the spare once it has loaded; a new spare always loads behind it.
 function currentThread(): SandboxThread | null {
   if (active && !active.usable) retire(active, 'the sandbox thread failed');
+  // A spare still loading after its predecessor was retired: wait for it as long as a starved evaluation may last.
+  if (!active && loaded && spare) spare.awaitReady(LIMITS.hardCapMs);
   if (!active && spare?.usable) {
     active = spare;
     spare = null;

@@ -49,6 +49,20 @@ export class SandboxThread {
   }
 
   /**
+   * Waits (Atomics.wait, not the event loop: the thread loads on its own) until QuickJS is loaded, at most `ms`.
+   * Used only when the active thread was just retired, so that sound expressions never fail for want of a thread.
+   */
+  awaitReady(ms: number): boolean {
+    const until = performance.now() + ms;
+    while (this.alive && Atomics.load(this.control, READY) === 0) {
+      const left = until - performance.now();
+      if (left <= 0) break;
+      Atomics.wait(this.control, READY, 0, Math.min(left, WAIT_SLICE_MS));
+    }
+    return this.usable;
+  }
+
+  /**
    * One evaluation. The daemon's thread waits (Atomics.wait) for the reply. Past the budget it looks at the sandbox
    * thread's CPU time: the budget spent and a margin more (QuickJS did not stop it: a built-in that never checks for
    * interrupts), or the wall-clock cap passed, and it gives up: null, and the caller stops this thread.
