@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { startInstance, getJson } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { call, adminToken } from '../api/v2/v2-helpers.js';
-import { startSlapd, slapdSkipReason, BASE_DN, BINDER, PEOPLE, type Slapd } from '../servers/slapd.js';
+import { startSlapd, slapdSkipReason, PEOPLE, ldapServerSpec, type Slapd } from '../servers/slapd.js';
 
 const skip = slapdSkipReason();
 const PROVIDERS = '/api/enterprise/authentication/v2/authproviders';
@@ -27,11 +27,7 @@ test('LDAP: a disabled user stays disabled under spellings the directory folds d
     removeTree(root);
   });
   const admin = `Bearer ${await adminToken(v2)}`;
-  const server = {
-    host: '127.0.0.1', port: slapd.ldapsPort, security: 'tls', trusted_ca_file: slapd.caFile, client_cert_file: slapd.clientCertFile, client_key_file: slapd.clientKeyFile,
-    binding: { user_dn: BINDER.dn, password: BINDER.password }, user_search: { base_dn: `ou=people,${BASE_DN}` }, group_search: { base_dn: `ou=groups,${BASE_DN}` },
-  };
-  const provider = { Type: 'ldap', api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { username_prefix: 'ldap:', groups_prefix: 'ldap:', servers: [server] } };
+  const provider = { Type: 'ldap', api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { username_prefix: 'ldap:', groups_prefix: 'ldap:', servers: [ldapServerSpec(slapd)] } };
   assert.equal((await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, provider)).status, 201);
   const login = (user: string) => getJson(`${v2}/auth`, { headers: basic(user, PEOPLE.alice.password) });
   const directoryUsers = async () => ((await call(`${v2}/api/core/v2/users`, 'GET', admin)).body as { username: string; disabled: boolean }[]).filter((u) => u.username.startsWith('ldap:'));

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { startInstance, getJson, type Instance } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { call, adminToken } from '../api/v2/v2-helpers.js';
-import { startSlapd, slapdSkipReason, BASE_DN, BINDER, PEOPLE, type Slapd } from '../servers/slapd.js';
+import { startSlapd, slapdSkipReason, BASE_DN, PEOPLE, ldapServerSpec, type Slapd } from '../servers/slapd.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 
 const skip = slapdSkipReason();
@@ -21,18 +21,6 @@ after(async () => {
   await slapd?.close();
 });
 
-const server = (s: Slapd, extra: Record<string, unknown> = {}) => ({
-  host: '127.0.0.1',
-  port: s.ldapsPort,
-  security: 'tls',
-  trusted_ca_file: s.caFile,
-  client_cert_file: s.clientCertFile,
-  client_key_file: s.clientKeyFile,
-  binding: { user_dn: BINDER.dn, password: BINDER.password },
-  user_search: { base_dn: `ou=people,${BASE_DN}` },
-  group_search: { base_dn: `ou=groups,${BASE_DN}` },
-  ...extra,
-});
 
 /** A running instance over a fresh tree, restartable on the same tree; stopped and removed when the test ends. */
 async function restartable(t: { after(fn: () => Promise<void>): void }) {
@@ -57,7 +45,7 @@ test('LDAP: an external user has no local password, so removal from the director
   const run = await restartable(t);
   let v2 = run.current().v2;
   let admin = `Bearer ${await adminToken(v2)}`;
-  const configure = async () => assert.equal((await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, { Type: 'ldap', api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { username_prefix: 'ldap:', groups_prefix: 'ldap:', servers: [server(slapd)] } })).status, 201);
+  const configure = async () => assert.equal((await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, { Type: 'ldap', api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { username_prefix: 'ldap:', groups_prefix: 'ldap:', servers: [ldapServerSpec(slapd)] } })).status, 201);
   await configure();
   const login = (user: string, password: string) => getJson(`${v2}/auth`, { headers: basic(user, password) });
   const bob = await login('bob', PEOPLE.bob.password);
@@ -102,7 +90,7 @@ test('LDAP: every spelling the directory accepts is one user, and a disabled use
   const v2 = run.current().v2;
   const admin = `Bearer ${await adminToken(v2)}`;
   const configure = async (type: string, prefix: string, extra: Record<string, unknown> = {}) =>
-    assert.ok([200, 201].includes((await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, { Type: type, api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { username_prefix: prefix, groups_prefix: prefix, servers: [server(slapd, extra)] } })).status));
+    assert.ok([200, 201].includes((await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, { Type: type, api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { username_prefix: prefix, groups_prefix: prefix, servers: [ldapServerSpec(slapd, extra)] } })).status));
   const login = (user: string, password: string) => getJson(`${v2}/auth`, { headers: basic(user, password) });
   const directoryUsers = async (prefix: string) => ((await call(`${v2}/api/core/v2/users`, 'GET', admin)).body as { username: string; disabled: boolean }[]).filter((u) => u.username.startsWith(prefix));
   await configure('ldap', 'ldap:');

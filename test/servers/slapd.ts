@@ -194,3 +194,19 @@ export async function startSlapd(): Promise<Slapd> {
     },
   };
 }
+
+/** One `servers[]` entry of an ldap provider for this slapd: LDAPS with its CA and client certificate, the binder. */
+export function ldapServerSpec(s: Slapd, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    host: '127.0.0.1',
+    port: s.ldapsPort,
+    security: 'tls',
+    trusted_ca_file: s.caFile,
+    client_cert_file: s.clientCertFile,
+    client_key_file: s.clientKeyFile,
+    binding: { user_dn: BINDER.dn, password: BINDER.password },
+    user_search: { base_dn: `ou=people,${BASE_DN}` },
+    group_search: { base_dn: `ou=groups,${BASE_DN}` },
+    ...extra,
+  };
+}

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { instanceFor, getJson } from '../../helpers/instance.js';
 import { call, adminToken } from '../v2/v2-helpers.js';
-import { startSlapd, slapdSkipReason, freePort, BASE_DN, BINDER, PEOPLE, type Slapd } from '../../servers/slapd.js';
+import { startSlapd, slapdSkipReason, freePort, BASE_DN, BINDER, PEOPLE, ldapServerSpec, type Slapd } from '../../servers/slapd.js';
 
 const skip = slapdSkipReason();
 const BASE = '/api/enterprise/authentication/v2/authproviders';
@@ -16,18 +16,6 @@ after(async () => {
   await slapd?.close();
 });
 
-const server = (s: Slapd, extra: Record<string, unknown> = {}) => ({
-  host: '127.0.0.1',
-  port: s.ldapsPort,
-  security: 'tls',
-  trusted_ca_file: s.caFile,
-  client_cert_file: s.clientCertFile,
-  client_key_file: s.clientKeyFile,
-  binding: { user_dn: BINDER.dn, password: BINDER.password },
-  user_search: { base_dn: `ou=people,${BASE_DN}` },
-  group_search: { base_dn: `ou=groups,${BASE_DN}` },
-  ...extra,
-});
 const provider = (type: string, servers: unknown[], prefixes = { username_prefix: 'ldap:', groups_prefix: 'ldap:' }) => ({ Type: type, api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { ...prefixes, servers } });
 
 test('LDAP: login through a real slapd over LDAPS and StartTLS with a client certificate; groups, prefixes, RBAC, refusals, outages, AD principal names', { skip }, async (t) => {
@@ -40,7 +28,7 @@ test('LDAP: login through a real slapd over LDAPS and StartTLS with a client cer
   assert.equal((await login('bob', PEOPLE.bob.password)).status, 401);
 
   // LDAPS: bob (two groups) logs in; his tokens name him and his groups with the prefixes.
-  await configure(provider('ldap', [server(slapd)]));
+  await configure(provider('ldap', [ldapServerSpec(slapd)]));
   const bob = await login('bob', PEOPLE.bob.password);
   assert.equal(bob.status, 200, JSON.stringify(bob.body));
   const bobRecord = (await call(`${v2}/api/core/v2/users/ldap:bob`, 'GET', admin)).body;
@@ -71,30 +59,30 @@ test('LDAP: login through a real slapd over LDAPS and StartTLS with a client cer
   assert.match(refused.body.message, /API keys are not supported for users of external authentication providers/);
 
   // StartTLS on the plain port, with and without the client certificate slapd demands; plain LDAP.
-  await configure(provider('ldap', [server(slapd, { port: slapd.ldapPort, security: 'starttls' })]));
+  await configure(provider('ldap', [ldapServerSpec(slapd, { port: slapd.ldapPort, security: 'starttls' })]));
   assert.equal((await login('alice', PEOPLE.alice.password)).status, 200);
-  await configure(provider('ldap', [server(slapd, { port: slapd.ldapPort, security: 'starttls', client_cert_file: '', client_key_file: '' })]));
+  await configure(provider('ldap', [ldapServerSpec(slapd, { port: slapd.ldapPort, security: 'starttls', client_cert_file: '', client_key_file: '' })]));
   assert.equal((await login('alice', PEOPLE.alice.password)).status, 401, 'slapd demands the client certificate');
-  await configure(provider('ldap', [server(slapd, { port: slapd.ldapsPort, trusted_ca_file: '' })]));
+  await configure(provider('ldap', [ldapServerSpec(slapd, { port: slapd.ldapsPort, trusted_ca_file: '' })]));
   assert.equal((await login('alice', PEOPLE.alice.password)).status, 401, 'an untrusted server certificate is refused');
-  await configure(provider('ldap', [server(slapd, { port: slapd.ldapsPort, trusted_ca_file: '', insecure: true })]));
+  await configure(provider('ldap', [ldapServerSpec(slapd, { port: slapd.ldapsPort, trusted_ca_file: '', insecure: true })]));
   assert.equal((await login('alice', PEOPLE.alice.password)).status, 200, 'insecure skips verification');
-  await configure(provider('ldap', [server(slapd, { port: slapd.ldapPort, security: 'insecure' })]));
+  await configure(provider('ldap', [ldapServerSpec(slapd, { port: slapd.ldapPort, security: 'insecure' })]));
   assert.equal((await login('alice', PEOPLE.alice.password)).status, 200);
 
   // Server down: a refusal (401), not an error; up again: logins work. Two servers, the first down: the second answers.
-  await configure(provider('ldap', [server(slapd)]));
+  await configure(provider('ldap', [ldapServerSpec(slapd)]));
   await slapd.stop();
   assert.equal((await login('alice', PEOPLE.alice.password)).status, 401);
   await slapd.start();
   assert.equal((await login('alice', PEOPLE.alice.password)).status, 200);
   const dead = await freePort();
-  await configure(provider('ldap', [server(slapd, { port: dead }), server(slapd)]));
+  await configure(provider('ldap', [ldapServerSpec(slapd, { port: dead }), ldapServerSpec(slapd)]));
   assert.equal((await login('bob', PEOPLE.bob.password)).status, 200);
   assert.ok(daemon.logs.some((l) => l.msg === 'LDAP authentication failed' && l.server === `127.0.0.1:${dead}`), 'the dead server is logged');
 
   // Active Directory: the principal name from default_upn_domain; carol is in no group.
-  await configure(provider('ad', [server(slapd, { default_upn_domain: 'acme.org', group_search: { base_dn: `ou=groups,${BASE_DN}`, object_class: 'groupOfNames' } })], { username_prefix: 'ad:', groups_prefix: '' }));
+  await configure(provider('ad', [ldapServerSpec(slapd, { default_upn_domain: 'acme.org', group_search: { base_dn: `ou=groups,${BASE_DN}`, object_class: 'groupOfNames' } })], { username_prefix: 'ad:', groups_prefix: '' }));
   assert.equal((await login('carol', PEOPLE.carol.password)).status, 200);
   assert.equal((await login('carol@acme.org', PEOPLE.carol.password)).status, 200);
   assert.deepEqual((await call(`${v2}/api/core/v2/users/ad:carol`, 'GET', admin)).body.groups, []);
