@@ -62,6 +62,7 @@ export class PostgresElector implements Leadership {
   private roster: { at: number; entries: Promise<ServerEntry[]> } | null = null;
   private readonly log: Logger;
   private readonly retryMs: number;
+  private holdOffUntil = 0;
   private readonly pingMs: number;
   private readonly pingTimeoutMs: number;
 
@@ -140,6 +141,8 @@ export class PostgresElector implements Leadership {
   }
 
   private async attempt(): Promise<void> {
+    // Just lost: a follower (whose connection is sound) gets the first tries; alone, this server takes it back.
+    if (Date.now() < this.holdOffUntil) return;
     try {
       const client = this.client ?? (await this.connect());
       const result = await client.query<{ won: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS won', [...ELECTION_LOCK]);
@@ -198,6 +201,7 @@ export class PostgresElector implements Leadership {
     this.client = null;
     if (this.leader) {
       this.leader = false;
+      this.holdOffUntil = Date.now() + 2 * this.retryMs;
       this.log.warn({ reason }, `lost the election: ${reason}`);
       this.onChange(false);
     } else if (reason !== this.lastFailure && !this.closed) {
