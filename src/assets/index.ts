@@ -7,6 +7,7 @@ import { hostSystem } from './host-system.js';
 import { AssetCache } from './cache.js';
 import { assetLimitsOf } from './limits.js';
 import { RuntimeAssets, type AssetLookup, type AssetResolver } from './runtime.js';
+import { assetSettingsOf, configuredAssets, legacyNamespace } from '../config/settings-accessors.js';
 
 export { withAssets, type AssetResolver } from './runtime.js';
 export { assetProblem, runtimeAssetsProblem } from './definitions.js';
@@ -32,7 +33,7 @@ export function localEntity(settings: Settings, namespace: string): Json {
 
 /** conf.d's top-level `assets` category. */
 export function legacyAssets(settings: Settings): AssetLookup {
-  const assets = (settings.raw.assets ?? {}) as Record<string, Json>;
+  const assets = configuredAssets(settings) as Record<string, Json>;
   return (name) => (Object.hasOwn(assets, name) ? assets[name]! : null);
 }
 
@@ -50,9 +51,7 @@ export interface DaemonAssets {
 
 /** The daemon's assets: cached under `<state>/assets`, filtered against the local client's entity. */
 export function daemonAssets(stateDir: string, current: () => Settings, logger: Logger): DaemonAssets {
-  const tuning = () => ((current().raw.checkbridge as { assets?: { trusted_ca_file?: string } & Parameters<typeof assetLimitsOf>[0] } | undefined) ?? {});
-  const cache = new AssetCache(join(stateDir, 'assets'), logger.child({ component: 'assets' }), () => tuning().assets?.trusted_ca_file, () => assetLimitsOf(tuning().assets));
-  const namespace = () => String((current().raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
-  const runtime = new RuntimeAssets(cache, () => localEntity(current(), namespace()), logger.child({ component: 'assets' }));
+  const cache = new AssetCache(join(stateDir, 'assets'), logger.child({ component: 'assets' }), () => assetSettingsOf(current()).trusted_ca_file, () => assetLimitsOf(assetSettingsOf(current())));
+  const runtime = new RuntimeAssets(cache, () => localEntity(current(), legacyNamespace(current())), logger.child({ component: 'assets' }));
   return { legacy: (settings) => runtime.resolver(legacyAssets(settings)), v2: (store, ns) => runtime.resolver(v2Assets(store, ns)) };
 }

@@ -1,5 +1,6 @@
 import type { Settings } from '../config/settings.js';
 import { resource, type CompileContext, type Resource } from './model.js';
+import { configuredAssets } from '../config/settings-accessors.js';
 
 type Json = Record<string, any>;
 
@@ -16,7 +17,7 @@ const build = (b: Json): Json => ({
 
 /** The top-level `assets` category (a checkbridge extension of legacy configuration) → core/v2 Asset resources. */
 export function emitAssets(settings: Settings, ctx: CompileContext): Resource[] {
-  const assets = (settings.raw.assets ?? {}) as Record<string, Json>;
+  const assets = configuredAssets(settings) as Record<string, Json>;
   const out: Resource[] = [];
   for (const name of Object.keys(assets).sort()) {
     const asset = assets[name]!;

@@ -12,6 +12,7 @@ import { escapeTemplateText } from './go-template.js';
 import { atLeast, seconds, NAME } from './sensu-rules.js';
 import { runtimeAssetsOf } from './assets.js';
 import { metricTagList } from '../metrics/tags.js';
+import { configuredChecks } from '../config/settings-accessors.js';
 
 type Json = Record<string, any>;
 
@@ -91,7 +92,7 @@ function proxyName(check: Json, settings: Settings, at: (...rest: string[]) => s
 /** CheckConfig (and its HookConfigs) for every check. */
 export function emitChecks(settings: Settings, ctx: CompileContext, clientName: string): Resource[] {
   const out: Resource[] = [];
-  const raw = (settings.raw.checks ?? {}) as Record<string, Json>;
+  const raw = configuredChecks(settings) as Record<string, Json>;
   for (const name of Object.keys(raw).sort()) {
     const check = raw[name]!;
     const at = (...rest: string[]) => ['checks', name, ...rest];

@@ -1,4 +1,5 @@
 // Typed, frozen settings: what the runtime receives after load, merge, validate and defaults.
+import { configuredChecks } from './settings-accessors.js';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
@@ -91,7 +92,7 @@ export function deepFreeze<T>(value: T): T {
 
 /** A check as configured (no defaults added), with its name: what requests and results carry. */
 export function definitionOf(settings: Settings, name: string): Record<string, unknown> & { name: string } {
-  const checks = (settings.raw.checks ?? {}) as Record<string, Record<string, unknown>>;
+  const checks = configuredChecks(settings);
   const raw = Object.hasOwn(checks, name) ? checks[name]! : {};
   return { ...structuredClone(raw), name };
 }

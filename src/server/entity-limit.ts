@@ -1,12 +1,5 @@
-import type { Settings } from '../config/settings.js';
-
-/** Spec §3/§8: an instance without a license monitors at most 100 entities; `checkbridge.entity_limit` (0: none) raises it. */
-export const DEFAULT_ENTITY_LIMIT = 100;
-
-export function entityLimitOf(settings: Settings): number {
-  const value = (settings.raw.checkbridge as { entity_limit?: unknown } | undefined)?.entity_limit;
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : DEFAULT_ENTITY_LIMIT;
-}
+// The setting and its default live with the other settings' reads; cli/run.ts still imports it from here.
+export { entityLimitOf } from '../config/settings-accessors.js';
 
 export const entityLimitMessage = (limit: number) =>
   `entity limit of ${limit} reached: no license for more entities; existing entities keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`;

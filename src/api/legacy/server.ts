@@ -21,6 +21,7 @@ import { EntityLimitError } from '../../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import type { TransportInfo } from '../../transport/index.js';
 import { healthFailures } from './transport-health.js';
+import { legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/settings-accessors.js';
 
 export interface LegacyApiDeps {
   /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
@@ -53,12 +54,6 @@ function refuse(reply: FastifyReply, reason: string) {
 /** A 403 in the same form: empty body, the reason in the header. */
 function forbid(reply: FastifyReply, reason: string) {
   return reply.code(403).header('X-Checkbridge-Error', reason).send();
-}
-
-/** `api.user` and `api.password` when both are set: every request must then carry them (basic auth). */
-function legacyCredentials(settings: Settings): { user: string; password: string } | null {
-  const api = (settings.raw.api ?? {}) as { user?: unknown; password?: unknown };
-  return api.user !== undefined && api.password !== undefined ? { user: String(api.user), password: String(api.password) } : null;
 }
 
 /** DECISIONS 11: API-posted results without `source` belong to our own API client, under a neutral name. */
@@ -96,11 +91,9 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', (request.headers['x-request-id'] as string | undefined) ?? randomUUID());
     reply.header('Connection', 'close');
-    const cors = { Origin: '*', Methods: 'GET, POST, PUT, DELETE, OPTIONS', Credentials: 'true', Headers: 'Origin, X-Requested-With, Content-Type, Accept, Authorization' };
-    const configured = (deps.settings().raw.api as { cors?: Record<string, string> } | undefined)?.cors ?? {};
-    for (const [suffix, value] of Object.entries({ ...cors, ...configured })) reply.header(`Access-Control-Allow-${suffix}`, value);
+    for (const [suffix, value] of Object.entries(legacyApiCorsOf(deps.settings()))) reply.header(`Access-Control-Allow-${suffix}`, value);
     if (request.method === 'OPTIONS') return reply.code(200).send();
-    const api = legacyCredentials(deps.settings());
+    const api = legacyApiCredentialsOf(deps.settings());
     if (api) {
       const header = request.headers.authorization ?? '';
       const decoded = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '';
@@ -143,7 +136,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     if (!/redacted=false/i.test(req.url.split('?')[1] ?? '')) return redact(settings);
     // The whole settings (API keys, broker passwords) only to a caller who authenticated (the hook checked api.user
     // and api.password): with no credentials configured there is no such caller, whoever asks.
-    if (!legacyCredentials(deps.settings())) return forbid(reply, 'redacted=false needs api.user and api.password set and sent as basic auth');
+    if (!legacyApiCredentialsOf(deps.settings())) return forbid(reply, 'redacted=false needs api.user and api.password set and sent as basic auth');
     return unredacted(req, settings);
   });
 
