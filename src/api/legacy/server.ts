@@ -21,6 +21,7 @@ import { EntityLimitError } from '../../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import type { TransportInfo } from '../../transport/index.js';
 import { healthFailures } from './transport-health.js';
+import { LEGACY_VERSION } from '../../legacy-version.js';
 import { legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/settings-accessors.js';
 
 export interface LegacyApiDeps {
@@ -122,7 +123,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   });
 
   const transport = deps.transport ?? (async (): Promise<TransportInfo> => ({ name: 'in-process', connected: true }));
-  route('GET', '/info', async () => ({ sensu: { version: '1.9.0' }, transport: await transport(), redis: { connected: true }, servers: (await deps.servers?.()) ?? [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
+  route('GET', '/info', async () => ({ sensu: { version: LEGACY_VERSION }, transport: await transport(), redis: { connected: true }, servers: (await deps.servers?.()) ?? [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
   route('GET', '/bridge', (_req, reply) => bridgeSummary(deps.bridge ?? null, deps.now()) ?? reply.code(404).send());
   route('GET', '/bridge/dead_letters', (req, reply) =>
     sendList(req, reply, (deps.bridge?.outbox.deadLetters() ?? []).map((d) => ({ seq: d.seq, namespace: d.namespace, entity: d.entity, check: d.check, status: d.status, message: d.message, failed_at: d.failedAt, event: JSON.parse(d.body) }))),
@@ -149,7 +150,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   route('POST', '/clients', (req, reply) => {
     const body = req.body as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return reply.code(400).send();
-    const client: Record<string, unknown> = { keepalives: false, ...body, subscriptions: body.subscriptions ?? [], version: '1.9.0', timestamp: Math.floor(deps.now() / 1000) };
+    const client: Record<string, unknown> = { keepalives: false, ...body, subscriptions: body.subscriptions ?? [], version: LEGACY_VERSION, timestamp: Math.floor(deps.now() / 1000) };
     if (schemaProblems('client', client).length > 0) return reply.code(400).send();
     // The schema says nothing of length; every door holds names to the same rule.
     const badName = clientNameProblem(client.name);
@@ -241,7 +242,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     try {
       await (deps.results ?? deps.intake).submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
     } catch (error) {
-      if (error instanceof EntityLimitError) return reply.code(402).send({ error: error.message });
+      if (error instanceof EntityLimitError) return reply.code(error.httpStatus).send({ error: error.message });
       throw error;
     }
     return reply.code(202).send({ issued: now });
