@@ -21,7 +21,7 @@ const stringsOf = (value: unknown): Record<string, string> => {
 };
 
 /** The local client as the entity asset filters read: name, labels, subscriptions, and the host's `system`. */
-export function localEntity(settings: Settings, namespace: string): Json {
+function localEntity(settings: Settings, namespace: string): Json {
   const client = settings.client as Record<string, unknown>;
   return {
     metadata: { name: String(client.name), namespace, labels: stringsOf(client.labels) },
@@ -32,13 +32,13 @@ export function localEntity(settings: Settings, namespace: string): Json {
 }
 
 /** conf.d's top-level `assets` category. */
-export function legacyAssets(settings: Settings): AssetLookup {
+function legacyAssets(settings: Settings): AssetLookup {
   const assets = configuredAssets(settings) as Record<string, Json>;
   return (name) => (Object.hasOwn(assets, name) ? assets[name]! : null);
 }
 
 /** A namespace's Asset resources. */
-export function v2Assets(store: V2Store, namespace: string): AssetLookup {
+function v2Assets(store: V2Store, namespace: string): AssetLookup {
   return (name) => store.getResource('Asset', namespace, name) as Json | null;
 }
 

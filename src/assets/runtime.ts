@@ -14,7 +14,7 @@ export type AssetLookup = (name: string) => Json | null;
 type Run = (command: string, options: SpawnOptions) => Promise<SpawnResult>;
 
 /** `bin/`, `lib/` and `include/` of each asset, first listed first. */
-export function pathsOf(dirs: readonly string[]): PathPrepend {
+function pathsOf(dirs: readonly string[]): PathPrepend {
   return { PATH: dirs.map((d) => `${d}/bin`), LD_LIBRARY_PATH: dirs.map((d) => `${d}/lib`), CPATH: dirs.map((d) => `${d}/include`) };
 }
 

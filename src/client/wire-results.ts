@@ -5,7 +5,7 @@ import type { WireTransport } from '../transport/index.js';
 import { DEFAULT_RESULT_BUFFER } from '../config/settings-accessors.js';
 
 /** The legacy result body: `{client, check, signature}` in that order, nothing of ours (reference §5.4). */
-export function resultBody(result: CheckResult): string {
+function resultBody(result: CheckResult): string {
   return JSON.stringify({ client: result.client, check: result.check, ...(result.signature !== undefined ? { signature: result.signature } : {}) });
 }
 

@@ -41,7 +41,7 @@ export const AUTO_RESOLVE_ANNOTATION = 'checkbridge.io/auto-resolve';
 const UNPUBLISHED_INTERVAL = 60;
 
 /** Handler names → pipeline references (one per non-set handler, sets expanded two levels) and names left as handlers. */
-export function routeHandlers(settings: Settings, names: readonly string[]): { pipelines: Json[]; handlers: string[] } {
+function routeHandlers(settings: Settings, names: readonly string[]): { pipelines: Json[]; handlers: string[] } {
   const resolved = resolveHandlers(settings, names);
   const pipelines = new Set(resolved.handlers.filter((h) => h.type !== 'transport' && h.type !== 'extension').map((h) => h.name));
   // Built-in and unknown names stay handler names; transport handlers and refused sets are reported elsewhere.

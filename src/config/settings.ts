@@ -80,7 +80,6 @@ export interface Settings {
 }
 
 export const CATEGORIES = ['checks', 'filters', 'mutators', 'handlers', 'extensions'] as const;
-export type Category = (typeof CATEGORIES)[number];
 
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

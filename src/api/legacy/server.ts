@@ -58,7 +58,7 @@ function forbid(reply: FastifyReply, reason: string) {
 }
 
 /** DECISIONS 11: API-posted results without `source` belong to our own API client, under a neutral name. */
-export const API_CLIENT_NAME = 'checkbridge-api';
+const API_CLIENT_NAME = 'checkbridge-api';
 const NAME = '[\\w.-]+';
 
 interface RouteSpec {

@@ -51,7 +51,7 @@ const boundProblem = (type: 'Role' | 'ClusterRole') => (deps: V2ApiDeps, namespa
 };
 
 /** Namespaced Role and RoleBinding (a RoleBinding may use a Role of its namespace or any ClusterRole). */
-export const RBAC_KINDS: ResourceKind[] = [
+const RBAC_KINDS: ResourceKind[] = [
   { path: 'roles', type: KIND.role, validate: (r) => rulesProblem(r.rules), grantProblem: grantsOwnRules, deleteProblem: boundProblem('Role') },
   { path: 'rolebindings', type: KIND.roleBinding, validate: (b) => bindingProblem(b, ['Role', 'ClusterRole']), grantProblem: grantsBoundRules },
 ];

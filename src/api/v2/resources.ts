@@ -21,7 +21,7 @@ export interface ResourceKind {
   readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
 }
 
-export const DEFAULT_NAMESPACE = 'default';
+const DEFAULT_NAMESPACE = 'default';
 
 /**
  * Why nothing may be written into `namespace`: it does not exist (Sensu Go refuses writes into a missing namespace,

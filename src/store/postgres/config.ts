@@ -2,7 +2,7 @@
 type Json = Record<string, any>;
 
 export const PG_TYPE = 'PostgresConfig';
-export const PG_API_VERSION = 'store/v1';
+const PG_API_VERSION = 'store/v1';
 
 export interface PostgresConfig {
   readonly type: typeof PG_TYPE;
