@@ -8,11 +8,10 @@ import { AssetCache } from './cache.js';
 import { assetLimitsOf } from './limits.js';
 import { RuntimeAssets, type AssetLookup, type AssetResolver } from './runtime.js';
 import { assetSettingsOf, configuredAssets, legacyNamespace } from '../config/settings-accessors.js';
+import type { Json } from '../json.js';
 
 export { withAssets, type AssetResolver } from './runtime.js';
 export { assetProblem, runtimeAssetsProblem } from './definitions.js';
-
-type Json = Record<string, any>;
 
 const stringsOf = (value: unknown): Record<string, string> => {
   const out: Record<string, string> = Object.create(null);

@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import type { SpawnOptions, SpawnResult, PathPrepend } from '../execute/spawn.js';
 import { selectBuild, filtersMatch } from './definitions.js';
 import type { AssetCache } from './cache.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 export type Prepared = { readonly ok: true; readonly prepend: PathPrepend } | { readonly ok: false; readonly output: string };
 /** Prepares the named assets (in the order listed) for one execution. */

@@ -1,7 +1,6 @@
 // Role-based access control as Sensu Go has it (core/v2 rbac.go): rules of verbs × resources × resource names,
 // bindings of subjects (users or groups) to a Role or ClusterRole. Pure: every lookup is handed in.
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'delete';
 const VERBS: readonly string[] = ['get', 'list', 'create', 'update', 'delete', '*'];

@@ -1,8 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import { resource, type CompileContext, type Resource } from './model.js';
 import { configuredAssets } from '../config/settings-accessors.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** `runtime_assets` carried as is: the names stay the same, and each asset is emitted as an Asset resource. */
 export const runtimeAssetsOf = (definition: Json | undefined): string[] | null =>

@@ -13,8 +13,7 @@ import { atLeast, seconds, NAME } from './sensu-rules.js';
 import { runtimeAssetsOf } from './assets.js';
 import { metricTagList } from '../metrics/tags.js';
 import { configuredChecks } from '../config/settings-accessors.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 // Fields each mapped by hand below; the rest are kept in the legacy-attributes annotation, with a warning.
 const MAPPED = new Set([

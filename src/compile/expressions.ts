@@ -2,8 +2,7 @@ import { parseExpression, type Node } from '../eval/parse.js';
 import { labelOf } from './tokens.js';
 import { rubyRegexToJs } from './js-dialect.js';
 import { rubyToS } from '../tokens/index.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 const CHECK_FIELDS = new Set(['status', 'output', 'command', 'interval', 'occurrences', 'occurrences_watermark', 'history', 'total_state_change', 'executed', 'issued', 'duration', 'handlers', 'subscriptions', 'ttl', 'timeout', 'state', 'last_ok', 'is_silenced', 'proxy_entity_name']);
 

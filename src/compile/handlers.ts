@@ -7,8 +7,8 @@ import { redactDeep } from './secrets.js';
 import { v2SecretsOf } from '../secrets/model.js';
 import { seconds } from './sensu-rules.js';
 import { AUTO_RESOLVE_ANNOTATION, TYPE_ANNOTATION } from './checks.js';
+import type { Json } from '../json.js';
 
-type Json = Record<string, any>;
 const ref = (type: string, name: string) => ({ name, type, api_version: 'core/v2' });
 const ACTIONS: Record<string, string> = { resolve: 'event.is_resolution', create: '!event.is_resolution && event.check.state != "flapping"', flapping: 'event.check.state == "flapping"' };
 

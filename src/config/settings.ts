@@ -1,13 +1,12 @@
 // Typed, frozen settings: what the runtime receives after load, merge, validate and defaults.
 import { configuredChecks } from './settings-accessors.js';
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import type { JsonObject, JsonValue } from '../json.js';
 
 export interface HookDefinition {
   readonly command: string;
   readonly timeout: number;
   readonly stdin?: boolean;
-  readonly [key: string]: Json | undefined;
+  readonly [key: string]: JsonValue | undefined;
 }
 
 export interface TimeWindow {

@@ -10,8 +10,8 @@ import {
 import { vaultPathOf } from './vault-provider.js';
 import { SecretFailure } from './failure.js';
 import { keepCredential, type Target } from './kept-credential.js';
+import type { Json } from '../json.js';
 
-type Json = Record<string, any>;
 type Store = V2ApiDeps['store']['v2'];
 
 const SECRETS_BASE = '/api/enterprise/secrets/v1';

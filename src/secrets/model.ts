@@ -1,8 +1,7 @@
 // Secrets resources (spec §2.4, reference v2-api §5.1): providers are cluster-wide, secrets namespaced.
 import { parseDuration } from '../cli/duration.js';
 import { CREDENTIAL_MASK } from './kept-credential.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 export const API_VERSION = 'secrets/v1';
 /** Store kinds (v2_resources.kind); providers live in namespace ''. */

@@ -1,8 +1,7 @@
 import type { SqliteStore } from '../../store/index.js';
 import { silenceKeys } from '../../server/silencing.js';
 import { param } from './deps.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** One open event as the dashboard lists it, legacy or v2 alike. */
 export interface EventRow {

@@ -6,8 +6,7 @@ import { RBAC_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
 import { rulesProblem, bindingProblem, escalationProblem, type Rule } from '../../auth/rbac.js';
 import { KIND, seedRbac, rbacView } from './rbac-store.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** The caller must hold what a role grants (its rules) where it applies. */
 const grantsOwnRules = (deps: V2ApiDeps, caller: Caller, namespace: string | null, role: Json) =>

@@ -5,8 +5,7 @@ import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS, secretRefsProblem } from '../../secrets/model.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 export interface ResourceKind {
   /** URL segment, e.g. `handlers`. */

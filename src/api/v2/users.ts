@@ -7,8 +7,7 @@ import { isExternal } from '../../auth/providers/external-login.js';
 import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/privileges.js';
 import { rbacView, KIND } from './rbac-store.js';
 import { changePassword, externalMessage, passwordProblem } from './password-change.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** What the API shows of a user: never a password or its hash. */
 const view = (user: Json) => ({ username: user.username, groups: user.groups ?? [], disabled: Boolean(user.disabled) });

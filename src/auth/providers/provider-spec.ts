@@ -1,7 +1,6 @@
 // Authentication providers (spec 2.2, api_version authentication/v2): validation, defaults, and the view that hides secrets.
 import { CREDENTIAL_MASK, keepCredential, type Credential, type Target } from '../../secrets/kept-credential.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 const PROVIDER_API_VERSION = 'authentication/v2';
 export const PROVIDER_TYPES = ['ldap', 'ad', 'oidc'] as const;
