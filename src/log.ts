@@ -4,7 +4,7 @@ import { redactOutput } from './config/redact.js';
 import { LogDestination } from './log-destination.js';
 
 // The spec's levels; panic maps onto pino's fatal, trace stays trace.
-export const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export function isLogLevel(value: string): value is LogLevel {

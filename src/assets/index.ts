@@ -7,11 +7,11 @@ import { hostSystem } from './host-system.js';
 import { AssetCache } from './cache.js';
 import { assetLimitsOf } from './limits.js';
 import { RuntimeAssets, type AssetLookup, type AssetResolver } from './runtime.js';
+import { assetSettingsOf, configuredAssets, legacyNamespace } from '../config/settings-accessors.js';
+import type { Json } from '../json.js';
 
 export { withAssets, type AssetResolver } from './runtime.js';
 export { assetProblem, runtimeAssetsProblem } from './definitions.js';
-
-type Json = Record<string, any>;
 
 const stringsOf = (value: unknown): Record<string, string> => {
   const out: Record<string, string> = Object.create(null);
@@ -20,7 +20,7 @@ const stringsOf = (value: unknown): Record<string, string> => {
 };
 
 /** The local client as the entity asset filters read: name, labels, subscriptions, and the host's `system`. */
-export function localEntity(settings: Settings, namespace: string): Json {
+function localEntity(settings: Settings, namespace: string): Json {
   const client = settings.client as Record<string, unknown>;
   return {
     metadata: { name: String(client.name), namespace, labels: stringsOf(client.labels) },
@@ -31,13 +31,13 @@ export function localEntity(settings: Settings, namespace: string): Json {
 }
 
 /** conf.d's top-level `assets` category. */
-export function legacyAssets(settings: Settings): AssetLookup {
-  const assets = (settings.raw.assets ?? {}) as Record<string, Json>;
+function legacyAssets(settings: Settings): AssetLookup {
+  const assets = configuredAssets(settings) as Record<string, Json>;
   return (name) => (Object.hasOwn(assets, name) ? assets[name]! : null);
 }
 
 /** A namespace's Asset resources. */
-export function v2Assets(store: V2Store, namespace: string): AssetLookup {
+function v2Assets(store: V2Store, namespace: string): AssetLookup {
   return (name) => store.getResource('Asset', namespace, name) as Json | null;
 }
 
@@ -50,9 +50,7 @@ export interface DaemonAssets {
 
 /** The daemon's assets: cached under `<state>/assets`, filtered against the local client's entity. */
 export function daemonAssets(stateDir: string, current: () => Settings, logger: Logger): DaemonAssets {
-  const tuning = () => ((current().raw.checkbridge as { assets?: { trusted_ca_file?: string } & Parameters<typeof assetLimitsOf>[0] } | undefined) ?? {});
-  const cache = new AssetCache(join(stateDir, 'assets'), logger.child({ component: 'assets' }), () => tuning().assets?.trusted_ca_file, () => assetLimitsOf(tuning().assets));
-  const namespace = () => String((current().raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
-  const runtime = new RuntimeAssets(cache, () => localEntity(current(), namespace()), logger.child({ component: 'assets' }));
+  const cache = new AssetCache(join(stateDir, 'assets'), logger.child({ component: 'assets' }), () => assetSettingsOf(current()).trusted_ca_file, () => assetLimitsOf(assetSettingsOf(current())));
+  const runtime = new RuntimeAssets(cache, () => localEntity(current(), legacyNamespace(current())), logger.child({ component: 'assets' }));
   return { legacy: (settings) => runtime.resolver(legacyAssets(settings)), v2: (store, ns) => runtime.resolver(v2Assets(store, ns)) };
 }

@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import type { SpawnOptions, SpawnResult, PathPrepend } from '../execute/spawn.js';
 import { selectBuild, filtersMatch } from './definitions.js';
 import type { AssetCache } from './cache.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 export type Prepared = { readonly ok: true; readonly prepend: PathPrepend } | { readonly ok: false; readonly output: string };
 /** Prepares the named assets (in the order listed) for one execution. */
@@ -14,7 +13,7 @@ export type AssetLookup = (name: string) => Json | null;
 type Run = (command: string, options: SpawnOptions) => Promise<SpawnResult>;
 
 /** `bin/`, `lib/` and `include/` of each asset, first listed first. */
-export function pathsOf(dirs: readonly string[]): PathPrepend {
+function pathsOf(dirs: readonly string[]): PathPrepend {
   return { PATH: dirs.map((d) => `${d}/bin`), LD_LIBRARY_PATH: dirs.map((d) => `${d}/lib`), CPATH: dirs.map((d) => `${d}/include`) };
 }
 

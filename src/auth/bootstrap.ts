@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { V2Store } from '../store/index.js';
 import { hashPassword } from './passwords.js';
 
-export const ADMIN_USER = 'admin';
+const ADMIN_USER = 'admin';
 
 /** On first start, the `admin` user (group cluster-admins): its password from the environment, else generated and shown once. */
 export async function ensureAdmin(store: V2Store, env: NodeJS.ProcessEnv, announce: (line: string) => void): Promise<void> {

@@ -1,10 +1,9 @@
 // Role-based access control as Sensu Go has it (core/v2 rbac.go): rules of verbs × resources × resource names,
 // bindings of subjects (users or groups) to a Role or ClusterRole. Pure: every lookup is handed in.
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'delete';
-export const VERBS: readonly string[] = ['get', 'list', 'create', 'update', 'delete', '*'];
+const VERBS: readonly string[] = ['get', 'list', 'create', 'update', 'delete', '*'];
 
 export interface Rule {
   readonly verbs: readonly string[];
@@ -33,7 +32,7 @@ export interface RbacView {
 export type Decision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
 /** Namespaced resource kinds a ClusterRole bound in a namespace (or a Role) may cover. */
-export const NAMESPACED_RESOURCES = ['assets', 'checks', 'entities', 'events', 'filters', 'handlers', 'hooks', 'mutators', 'pipelines', 'silenced'];
+const NAMESPACED_RESOURCES = ['assets', 'checks', 'entities', 'events', 'filters', 'handlers', 'hooks', 'mutators', 'pipelines', 'silenced'];
 
 const rule = (verbs: string[], resources: string[]): Rule => ({ verbs, resources, resource_names: null });
 
@@ -49,7 +48,7 @@ export const BUILT_IN_CLUSTER_ROLE_BINDING = { name: 'cluster-admin', subjects: 
 const covers = (list: readonly string[] | null | undefined, value: string) => Array.isArray(list) && (list.includes('*') || list.includes(value));
 
 /** A rule allows the verb on the resource and, when it names resources, on this one (a list needs no name). */
-export function ruleAllows(r: Rule, verb: Verb, resource: string, name: string | null): boolean {
+function ruleAllows(r: Rule, verb: Verb, resource: string, name: string | null): boolean {
   if (!covers(r.verbs, verb) || !covers(r.resources, resource)) return false;
   const names = r.resource_names;
   return !Array.isArray(names) || names.length === 0 || (name !== null && names.includes(name));

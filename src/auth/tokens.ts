@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID, createHash } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeJwt, errors } from 'jose';
 
-export const ACCESS_TTL_S = 5 * 60;
-export const REFRESH_TTL_S = 12 * 60 * 60;
+const ACCESS_TTL_S = 5 * 60;
+const REFRESH_TTL_S = 12 * 60 * 60;
 
 export interface Claims {
   readonly sub: string;

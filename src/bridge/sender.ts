@@ -11,7 +11,7 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
 
 /** 2xx delivered; 408, 429, 401, 403 and 5xx are the backend's state (retry); other 4xx are this event's fault (dead letter). */
-export function classify(status: number, text: string): Outcome {
+function classify(status: number, text: string): Outcome {
   if (status >= 200 && status < 300) return { kind: 'delivered' };
   const message = errorBodyMessage(text);
   if (status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status)) return { kind: 'dead', status, message: message || `HTTP ${status}` };

@@ -5,8 +5,8 @@ import { apiTarget, request, apiError, apiMessage } from './api-client.js';
 import { readResourceFiles, PATHS, CLUSTER_KINDS, clusterPut, clusterDocuments } from './resource-files.js';
 import { enterprisePut, enterpriseList } from './enterprise-resources.js';
 import { isSecretsResource, secretsPut, secretsDumpUrl, SECRETS_DUMP_TYPES } from '../secrets/cli.js';
+import type { Json } from '../json.js';
 
-type Json = Record<string, any>;
 type Globals = { url?: string; apiKey?: string };
 
 /** `create -f FILE|DIR`: one PUT per resource (create or replace, so a re-run is harmless); every failure reported. */

@@ -1,5 +1,5 @@
 // Resources outside core/v2 that `create -f` and `dump` handle: the event store's PostgresConfig (store/v1).
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 const PROVIDER = '/api/enterprise/store/v1/provider';
 const NAMES = new Set(['store/v1.PostgresConfig', 'PostgresConfig']);

@@ -4,6 +4,7 @@ import { runCheck } from '../execute/check-run.js';
 import { spawnCommand } from '../execute/spawn.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
+import { defaultCheckTimeoutOf } from '../config/settings-accessors.js';
 
 export function registerExec(program: Command): void {
   withSourceOptions(program.command('exec'))
@@ -21,7 +22,7 @@ export function registerExec(program: Command): void {
           client: settings.client as Record<string, unknown>,
           run: spawnCommand,
           now: Date.now,
-          defaultTimeout: (settings.raw.checkbridge as { default_timeout?: number } | undefined)?.default_timeout,
+          defaultTimeout: defaultCheckTimeoutOf(settings),
           onMetricError: (e) => process.stderr.write(`metric line ${e.line} skipped: ${e.reason}\n`),
         },
       );

@@ -9,7 +9,8 @@ import { RedisTransport } from '../transport/redis/transport.js';
 import { redisOptions } from '../transport/redis/settings.js';
 import { clientQueueName } from '../transport/wire-names.js';
 import { keepalivePayload } from '../client/keepalive.js';
-import { WireResults, DEFAULT_RESULT_BUFFER } from '../client/wire-results.js';
+import { WireResults } from '../client/wire-results.js';
+import { configuredTransportName, resultBufferOf } from '../config/settings-accessors.js';
 
 export type Role = 'server' | 'client' | 'both';
 export type TransportName = 'local' | 'rabbitmq' | 'redis';
@@ -38,7 +39,7 @@ export function roleFrom(flags: FleetFlags, env = process.env): Role {
  * says rabbitmq by default, and one process needs no broker.
  */
 export function transportNameFrom(role: Role, flags: FleetFlags, settings: Settings, env = process.env): TransportName {
-  const configured = (settings.raw.transport as { name?: unknown } | undefined)?.name;
+  const configured = configuredTransportName(settings);
   const name = flags.transport ?? env.CHECKBRIDGE_TRANSPORT ?? (role === 'both' ? 'local' : typeof configured === 'string' ? configured : 'rabbitmq');
   if (name !== 'local' && name !== 'rabbitmq' && name !== 'redis') throw new CheckbridgeError('CB_CONFIG_REFUSED', `transport name must be local, rabbitmq or redis, not ${name}`);
   if (name === 'local' && role !== 'both') throw new CheckbridgeError('CB_CLI_USAGE', `--role ${role} needs a broker: --transport rabbitmq or redis`);
@@ -50,12 +51,6 @@ export function openTransport(name: TransportName, settings: Settings, startedMs
   if (name === 'local') return new InProcessTransport();
   if (name === 'redis') return new RedisTransport(redisOptions(settings.raw.redis), logger);
   return new RabbitTransport(rabbitEndpoints(settings.raw.rabbitmq), clientQueueName(String(settings.client.name), startedMs), logger);
-}
-
-/** The bound on results held in memory while the broker is away (settings checkbridge.transport_buffer). */
-export function resultBufferOf(settings: Settings): number {
-  const configured = (settings.raw.checkbridge as { transport_buffer?: unknown } | undefined)?.transport_buffer;
-  return typeof configured === 'number' && Number.isInteger(configured) && configured >= 0 ? configured : DEFAULT_RESULT_BUFFER;
 }
 
 /** A client over a broker: results to `results` (buffered while away), keepalives to `keepalives`, one at every (re)connect. */

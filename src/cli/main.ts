@@ -25,7 +25,7 @@ const MODULES: readonly { readonly commands: readonly string[]; readonly load: (
 const GLOBAL_VALUE_OPTIONS = new Set(['--url', '--api-key', '--api-key-file']);
 
 /** The command named on the command line, or null (help, an unknown name, none): then every command is registered. */
-export function commandNamed(args: readonly string[]): string | null {
+function commandNamed(args: readonly string[]): string | null {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
@@ -34,7 +34,7 @@ export function commandNamed(args: readonly string[]): string | null {
   return null;
 }
 
-export async function buildProgram(args: readonly string[] = []): Promise<Command> {
+async function buildProgram(args: readonly string[] = []): Promise<Command> {
   const program = new Command('checkbridge')
     .description('Runs legacy check configuration, serves its APIs, bridges events to v2, compiles to v2 resources')
     .version(versionText(), '-V, --version')

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { redact } from '../config/index.js';
 import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
 
-export function parseBoolean(value: string): boolean {
+function parseBoolean(value: string): boolean {
   if (/^(true|yes|1|on)$/i.test(value)) return true;
   if (/^(false|no|0|off)$/i.test(value)) return false;
   throw new Error(`expected true or false, got ${value}`);

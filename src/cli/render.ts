@@ -5,6 +5,7 @@ import { parseConfigText } from '../config/parse.js';
 import { substituteObject } from '../tokens/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
+import { configuredChecks } from '../config/settings-accessors.js';
 
 // A client file may hold the client itself or a settings object with a `client` key.
 function readClientFile(path: string): Record<string, unknown> {
@@ -29,7 +30,7 @@ export function registerRender(program: Command): void {
     .action((name: string, positional: string[], flags: SourceFlags & { client?: string }) => {
       const settings = loadValidOrReport(flags, positional);
       if (!settings) return;
-      const definition = (settings.raw.checks as Record<string, Record<string, unknown>>)[name];
+      const definition = configuredChecks(settings)[name];
       if (!definition) throw new CheckbridgeError('CB_CLI_CHECK_UNKNOWN', name);
       const client = flags.client ? readClientFile(flags.client) : (settings.client as Record<string, unknown>);
       const { value, unmatched } = substituteObject({ ...definition, name }, client);

@@ -2,8 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { CheckbridgeError } from '../errors.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** Back-to-back JSON values (wrapped-json), split where each top-level value closes. */
 function splitJson(text: string): string[] {

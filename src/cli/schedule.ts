@@ -26,7 +26,7 @@ function readClients(path: string): Record<string, unknown>[] {
 }
 
 /** The plan of every check over [from, to) without running anything. */
-export function planSchedule(settings: Settings, from: number, to: number, clients: Record<string, unknown>[], zone?: string): Plan {
+function planSchedule(settings: Settings, from: number, to: number, clients: Record<string, unknown>[], zone?: string): Plan {
   const plan: Plan = { from: iso(from), to: iso(to), checks: [], executions: [], skipped: [] };
   const clientName = String(settings.client.name);
   for (const check of Object.values(settings.checks).sort((a, b) => (a.name < b.name ? -1 : 1))) {

@@ -3,6 +3,7 @@ import type { Settings } from '../config/settings.js';
 import { daemonEnvironment } from '../config/start-environment.js';
 import { CheckbridgeError } from '../errors.js';
 import { resolveSecret, STORE_DSN } from './secret-options.js';
+import { configuredStoreDsn } from '../config/settings-accessors.js';
 
 export interface SharedStoreFlags {
   storeDsn?: string;
@@ -24,7 +25,7 @@ export function withSharedStoreOption(command: Command): Command {
  * CHECKBRIDGE_STORE_DSN or CHECKBRIDGE_STORE_DSN_FILE, then `checkbridge.store.dsn`.
  */
 export function sharedStoreDsn(flags: SharedStoreFlags, settings: Settings, env = daemonEnvironment()): string | null {
-  const configured = ((settings.raw.checkbridge as { store?: { dsn?: unknown } } | undefined)?.store ?? {}).dsn;
+  const configured = configuredStoreDsn(settings);
   const dsn = resolveSecret(STORE_DSN, { value: flags.storeDsn, file: flags.storeDsnFile }, env) ?? configured;
   if (dsn === undefined || dsn === null || dsn === '') return null;
   if (typeof dsn !== 'string') throw new CheckbridgeError('CB_CONFIG_REFUSED', 'checkbridge.store.dsn must be a string (a postgres:// URL or a keyword string)');

@@ -18,7 +18,7 @@ const readJson = (relative: string): Record<string, any> | null => {
   }
 };
 
-export function versionInfo(): VersionInfo {
+function versionInfo(): VersionInfo {
   const build = readJson('../../build-info.json');
   return {
     version: String(readJson('../../../package.json')?.version ?? 'unknown'),

@@ -13,6 +13,7 @@ import type { CheckResult } from '../execute/result.js';
 import type { ResultIntake } from '../server/intake.js';
 import type { AssetResolver } from '../assets/index.js';
 import type { SecretsLookup } from '../secrets/resolver.js';
+import { defaultCheckTimeoutOf } from '../config/settings-accessors.js';
 
 export interface ClientRoleDeps {
   readonly clock: Clock;
@@ -144,7 +145,7 @@ export class ClientRole {
       return;
     }
     this.inProgress.add(guard);
-    const defaultTimeout = (settings.raw.checkbridge as { default_timeout?: number } | undefined)?.default_timeout;
+    const defaultTimeout = defaultCheckTimeoutOf(settings);
     const task = runCheck(request, {
       client: settings.client as Record<string, unknown>,
       run: this.deps.run,

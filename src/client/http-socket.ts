@@ -6,6 +6,7 @@ import type { ResultIntake } from '../server/intake.js';
 import { prepareResult } from '../server/result-validation.js';
 import { rubyInspect } from '../tokens/index.js';
 import { EntityLimitError } from '../server/entity-limit.js';
+import { LEGACY_VERSION } from '../legacy-version.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
 import { MAX_PARAM_LENGTH } from '../name-limits.js';
 import { httpsOption, type ListenerHttps } from '../tls/https-option.js';
@@ -79,7 +80,7 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
         await deps.intake.submit({ client: String(client.name), check: { ...check, issued: now }, ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) });
       }
     } catch (error) {
-      if (error instanceof EntityLimitError) return reply.code(402).send({ response: error.message });
+      if (error instanceof EntityLimitError) return reply.code(error.httpStatus).send({ response: error.message });
       throw error;
     }
     return reply.code(202).send({ response: 'ok' });
@@ -97,7 +98,7 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
     }
   });
 
-  app.get('/info', async () => ({ sensu: { version: '1.9.0' }, transport: deps.transport ? await deps.transport() : { name: 'in-process', connected: true } }));
+  app.get('/info', async () => ({ sensu: { version: LEGACY_VERSION }, transport: deps.transport ? await deps.transport() : { name: 'in-process', connected: true } }));
   app.get('/brew', async (_req, reply) => reply.code(418).send({ response: "I'm a teapot!" }));
   app.get('/settings', async (request) => {
     const raw = deps.settings().raw;

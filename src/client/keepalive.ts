@@ -1,8 +1,6 @@
 import type { Settings } from '../config/settings.js';
 import { redact } from '../config/index.js';
-
-// The legacy version a keepalive announces.
-const VERSION = '1.9.0';
+import { LEGACY_VERSION } from '../legacy-version.js';
 
 /**
  * The client definition as loaded, with version and timestamp, redacted (reference §5.2); `signature` stays.
@@ -15,5 +13,5 @@ export function keepalivePayload(settings: Settings, nowMs: number): Record<stri
     if (socket && typeof socket === 'object' && !Array.isArray(socket)) local[key] = { bind: '127.0.0.1', port, ...(socket as Record<string, unknown>) };
   }
   const keys = Array.isArray(local.redact) ? (local.redact as string[]) : undefined;
-  return { ...(redact(local, keys) as Record<string, unknown>), version: VERSION, timestamp: Math.floor(nowMs / 1000) };
+  return { ...(redact(local, keys) as Record<string, unknown>), version: LEGACY_VERSION, timestamp: Math.floor(nowMs / 1000) };
 }

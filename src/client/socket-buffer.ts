@@ -1,6 +1,6 @@
 /// <reference lib="es2024.arraybuffer" />
 /** Buffers held beyond this size are "large": they may only use the part of the budget left over for small messages. */
-export const SMALL_MESSAGE_BYTES = 64 * 1024;
+const SMALL_MESSAGE_BYTES = 64 * 1024;
 const FIRST_CAPACITY = 4096;
 // A value that starts with neither `{` nor `[` is at best `ping` or a scalar; it is kept only this far.
 const OTHER_CAP = 4096;

@@ -33,9 +33,9 @@ export interface SocketListeners {
 const WATCHDOG_MS = 500;
 // After the answer, the time a peer gets to read it before a connection it keeps open is dropped.
 const LINGER_MS = 2000;
-export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
-export const DEFAULT_BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_MESSAGE_DEADLINE_MS = 10_000;
+const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+const DEFAULT_BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MESSAGE_DEADLINE_MS = 10_000;
 
 /**
  * Turns one parsed JSON value (object or array) into results; the first invalid one stops the rest. The valid ones

@@ -2,12 +2,10 @@ import type { Logger } from 'pino';
 import type { CheckResult } from '../execute/result.js';
 import type { ResultIntake } from '../server/intake.js';
 import type { WireTransport } from '../transport/index.js';
-
-/** Results kept while the broker is away; the oldest go first past it (settings checkbridge.transport_buffer). */
-export const DEFAULT_RESULT_BUFFER = 10_000;
+import { DEFAULT_RESULT_BUFFER } from '../config/settings-accessors.js';
 
 /** The legacy result body: `{client, check, signature}` in that order, nothing of ours (reference §5.4). */
-export function resultBody(result: CheckResult): string {
+function resultBody(result: CheckResult): string {
   return JSON.stringify({ client: result.client, check: result.check, ...(result.signature !== undefined ? { signature: result.signature } : {}) });
 }
 

@@ -1,7 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import { resource, type CompileContext, type Resource } from './model.js';
-
-type Json = Record<string, any>;
+import { configuredAssets } from '../config/settings-accessors.js';
+import type { Json } from '../json.js';
 
 /** `runtime_assets` carried as is: the names stay the same, and each asset is emitted as an Asset resource. */
 export const runtimeAssetsOf = (definition: Json | undefined): string[] | null =>
@@ -16,7 +16,7 @@ const build = (b: Json): Json => ({
 
 /** The top-level `assets` category (a checkbridge extension of legacy configuration) → core/v2 Asset resources. */
 export function emitAssets(settings: Settings, ctx: CompileContext): Resource[] {
-  const assets = (settings.raw.assets ?? {}) as Record<string, Json>;
+  const assets = configuredAssets(settings) as Record<string, Json>;
   const out: Resource[] = [];
   for (const name of Object.keys(assets).sort()) {
     const asset = assets[name]!;

@@ -12,8 +12,8 @@ import { escapeTemplateText } from './go-template.js';
 import { atLeast, seconds, NAME } from './sensu-rules.js';
 import { runtimeAssetsOf } from './assets.js';
 import { metricTagList } from '../metrics/tags.js';
-
-type Json = Record<string, any>;
+import { configuredChecks } from '../config/settings-accessors.js';
+import type { Json } from '../json.js';
 
 // Fields each mapped by hand below; the rest are kept in the legacy-attributes annotation, with a warning.
 const MAPPED = new Set([
@@ -40,7 +40,7 @@ export const AUTO_RESOLVE_ANNOTATION = 'checkbridge.io/auto-resolve';
 const UNPUBLISHED_INTERVAL = 60;
 
 /** Handler names → pipeline references (one per non-set handler, sets expanded two levels) and names left as handlers. */
-export function routeHandlers(settings: Settings, names: readonly string[]): { pipelines: Json[]; handlers: string[] } {
+function routeHandlers(settings: Settings, names: readonly string[]): { pipelines: Json[]; handlers: string[] } {
   const resolved = resolveHandlers(settings, names);
   const pipelines = new Set(resolved.handlers.filter((h) => h.type !== 'transport' && h.type !== 'extension').map((h) => h.name));
   // Built-in and unknown names stay handler names; transport handlers and refused sets are reported elsewhere.
@@ -91,7 +91,7 @@ function proxyName(check: Json, settings: Settings, at: (...rest: string[]) => s
 /** CheckConfig (and its HookConfigs) for every check. */
 export function emitChecks(settings: Settings, ctx: CompileContext, clientName: string): Resource[] {
   const out: Resource[] = [];
-  const raw = (settings.raw.checks ?? {}) as Record<string, Json>;
+  const raw = configuredChecks(settings) as Record<string, Json>;
   for (const name of Object.keys(raw).sort()) {
     const check = raw[name]!;
     const at = (...rest: string[]) => ['checks', name, ...rest];

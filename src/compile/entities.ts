@@ -3,11 +3,10 @@ import { rubyToS } from '../tokens/index.js';
 import { resource, LEGACY_ANNOTATION, type CompileContext, type Resource } from './model.js';
 import { labelOf } from './tokens.js';
 import { isSecretPath, redactDeep } from './secrets.js';
+import type { Json } from '../json.js';
 
 // Client attributes with a v2 entity field of their own (or read by the client service only).
 const ENTITY_FIELDS = new Set(['name', 'subscriptions', 'deregister', 'deregistration', 'redact', 'keepalive', 'address']);
-
-type Json = Record<string, any>;
 
 function lookup(tree: Json, path: string): unknown {
   let node: unknown = tree;

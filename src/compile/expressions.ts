@@ -2,13 +2,12 @@ import { parseExpression, type Node } from '../eval/parse.js';
 import { labelOf } from './tokens.js';
 import { rubyRegexToJs } from './js-dialect.js';
 import { rubyToS } from '../tokens/index.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 const CHECK_FIELDS = new Set(['status', 'output', 'command', 'interval', 'occurrences', 'occurrences_watermark', 'history', 'total_state_change', 'executed', 'issued', 'duration', 'handlers', 'subscriptions', 'ttl', 'timeout', 'state', 'last_ok', 'is_silenced', 'proxy_entity_name']);
 
 /** An `eval:` clause or regular expression with no faithful JavaScript spelling, and why. */
-export class Untranslatable extends Error {}
+class Untranslatable extends Error {}
 
 // Check attributes compile maps onto other v2 fields (or drops): an event carries no copy of them.
 const CHECK_CONFIG_ONLY = new Set(['publish', 'standalone', 'cron', 'subdue', 'hooks', 'proxy_requests', 'refresh', 'auto_resolve', 'handle', 'stdin', 'low_flap_threshold', 'high_flap_threshold', 'output_metric_format', 'output_metric_handlers', 'handler', 'extension']);
@@ -40,7 +39,7 @@ function eventPath(segments: string[]): string | null {
 }
 
 /** A clause of the Ruby subset as JavaScript over `subject`, or null when it has no faithful spelling. */
-export function rubyToJs(node: Node, subject: string, params: Record<string, string> = {}): string | null {
+function rubyToJs(node: Node, subject: string, params: Record<string, string> = {}): string | null {
   const js = (n: Node) => rubyToJs(n, subject, params);
   switch (node.kind) {
     case 'literal':

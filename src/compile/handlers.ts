@@ -7,8 +7,8 @@ import { redactDeep } from './secrets.js';
 import { v2SecretsOf } from '../secrets/model.js';
 import { seconds } from './sensu-rules.js';
 import { AUTO_RESOLVE_ANNOTATION, TYPE_ANNOTATION } from './checks.js';
+import type { Json } from '../json.js';
 
-type Json = Record<string, any>;
 const ref = (type: string, name: string) => ({ name, type, api_version: 'core/v2' });
 const ACTIONS: Record<string, string> = { resolve: 'event.is_resolution', create: '!event.is_resolution && event.check.state != "flapping"', flapping: 'event.check.state == "flapping"' };
 
@@ -63,7 +63,7 @@ export function emitFilters(settings: Settings, ctx: CompileContext): Resource[]
 }
 
 /** Legacy handled non-OK results, resolutions, flapping and every metric result (reference §10.7); v2 handles every event. */
-export const HANDLED_FILTER = 'checkbridge-handled';
+const HANDLED_FILTER = 'checkbridge-handled';
 function handledFilter(ctx: CompileContext): Resource {
   const annotation = (key: string) => `(event.check.annotations || {})[${JSON.stringify(key)}]`;
   const expression = `event.check.status != 0 || (event.is_resolution && ${annotation(AUTO_RESOLVE_ANNOTATION)} != "false") || event.check.state == "flapping" || ${annotation(TYPE_ANNOTATION)} == "metric"`;

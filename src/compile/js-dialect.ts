@@ -13,7 +13,7 @@ const OTTO_REFUSES: [RegExp, string][] = [
 ];
 
 /** Why otto (Sensu Go's JavaScript engine) cannot compile this regular expression source, or null. */
-export function ottoRegexProblem(source: string): string | null {
+function ottoRegexProblem(source: string): string | null {
   // Escaped characters never start a construct; drop them (and classes' contents) before looking for one.
   const plain = source.replace(/\\\\/g, '').replace(/\\[^1-9k]/g, '_');
   for (const [pattern, what] of OTTO_REFUSES) if (pattern.test(plain)) return `${what}: not supported by Sensu Go's JavaScript engine (otto translates to Go regular expressions)`;

@@ -1,6 +1,5 @@
 import type { Diagnostic } from '../config/index.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 export interface Resource {
   readonly type: string;

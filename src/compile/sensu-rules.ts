@@ -2,8 +2,7 @@ import type { Resource, Target } from './model.js';
 import { goCronProblem } from './go-cron.js';
 import { goTemplateProblem } from './go-template.js';
 import { es5ExpressionProblem } from './js-dialect.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** Sensu Go's NameRegex (api/core/v2/validators.go): ASCII word characters, dots and dashes. */
 export const NAME = /^[A-Za-z0-9_.-]+$/;

@@ -12,7 +12,7 @@ const labelRead = (label: string) => (/^[A-Za-z_]/.test(label) ? `.labels.${labe
  * `:::name:::` becomes `{{ .name }}`; literal `{{` is escaped so the agent renders it as written.
  * `read` collects label → legacy attribute path.
  */
-export function toTemplate(text: string, read: Map<string, string>): string {
+function toTemplate(text: string, read: Map<string, string>): string {
   const pieces = text.split(new RegExp(TOKEN.source));
   // split with one capture group alternates literal text and token bodies.
   return pieces

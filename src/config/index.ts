@@ -10,3 +10,4 @@ export { validateCheck } from './validate.js';
 export { schemaProblems } from './schemas.js';
 export { watchSettings, diffSettings, type SettingsDiff, type SettingsWatcher } from './watch.js';
 export * from './settings.js';
+export * from './settings-accessors.js';

@@ -1,7 +1,7 @@
 import { writeFileSync, renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-export const LOADED_TEMPFILE_VAR = 'SENSU_LOADED_TEMPFILE';
+const LOADED_TEMPFILE_VAR = 'SENSU_LOADED_TEMPFILE';
 
 /**
  * The legacy `SENSU_LOADED_TEMPFILE` (reference §1.2): a file naming the loaded config files, colon-joined,

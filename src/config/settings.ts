@@ -1,12 +1,12 @@
 // Typed, frozen settings: what the runtime receives after load, merge, validate and defaults.
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import { configuredChecks } from './settings-accessors.js';
+import type { JsonObject, JsonValue } from '../json.js';
 
 export interface HookDefinition {
   readonly command: string;
   readonly timeout: number;
   readonly stdin?: boolean;
-  readonly [key: string]: Json | undefined;
+  readonly [key: string]: JsonValue | undefined;
 }
 
 export interface TimeWindow {
@@ -79,7 +79,6 @@ export interface Settings {
 }
 
 export const CATEGORIES = ['checks', 'filters', 'mutators', 'handlers', 'extensions'] as const;
-export type Category = (typeof CATEGORIES)[number];
 
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -91,7 +90,7 @@ export function deepFreeze<T>(value: T): T {
 
 /** A check as configured (no defaults added), with its name: what requests and results carry. */
 export function definitionOf(settings: Settings, name: string): Record<string, unknown> & { name: string } {
-  const checks = (settings.raw.checks ?? {}) as Record<string, Record<string, unknown>>;
+  const checks = configuredChecks(settings);
   const raw = Object.hasOwn(checks, name) ? checks[name]! : {};
   return { ...structuredClone(raw), name };
 }

@@ -39,7 +39,7 @@ export function diffSettings(before: Settings, after: Settings): SettingsDiff {
   };
 }
 
-export function isEmptyDiff(diff: SettingsDiff): boolean {
+function isEmptyDiff(diff: SettingsDiff): boolean {
   return !diff.added.length && !diff.changed.length && !diff.removed.length && !diff.clientChanged && !diff.otherChanged;
 }
 

@@ -20,7 +20,7 @@ function rubyEqual(a: Value, b: Value): boolean {
 }
 
 /** Ruby regexp to JS: ^/$ are line anchors in Ruby; \A, \z, \Z, \h have no JS spelling. */
-export function rubyRegex(source: string, flags: string): RegExp {
+function rubyRegex(source: string, flags: string): RegExp {
   const translated = source.replace(/\\([AzZh])/g, (_m, c: string) => ({ A: '(?<![\\s\\S])', z: '(?![\\s\\S])', Z: '(?=\\n?(?![\\s\\S]))', h: '[0-9a-fA-F]' })[c]!);
   return new RegExp(translated, 'm' + (flags.includes('i') ? 'i' : '') + (flags.includes('m') ? 's' : ''));
 }

@@ -24,7 +24,7 @@ function unknownMethods(node: Node, found: string[] = []): string[] {
 }
 
 /** Parses an expression of the subset; throws ExpressionError naming what is outside it. */
-export function compileExpression(source: string): Node {
+function compileExpression(source: string): Node {
   let node = cache.get(source);
   if (node) return node;
   node = parseExpression(source);

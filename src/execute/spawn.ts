@@ -50,7 +50,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): string | null {
 }
 
 /** TERM the whole group, then KILL it if anything is left after 3 s (legacy childprocess stop). */
-export async function stopGroup(pid: number, graceMs = KILL_GRACE_MS): Promise<string | null> {
+async function stopGroup(pid: number, graceMs = KILL_GRACE_MS): Promise<string | null> {
   const failure = signalGroup(pid, 'SIGTERM');
   if (failure) return failure;
   const deadline = Date.now() + graceMs;
@@ -69,7 +69,7 @@ let inherited: NodeJS.ProcessEnv | null = null;
  * The command's environment: this process's without the daemon's own credentials (anyone who may write a handler
  * could read them back; src/config/credentials.ts), the overlay, then the prepended directories (no empty entry).
  */
-export function environmentOf(options: SpawnOptions): NodeJS.ProcessEnv {
+function environmentOf(options: SpawnOptions): NodeJS.ProcessEnv {
   inherited ??= withoutCredentials(process.env);
   if (!options.env && !options.prepend) return inherited;
   const env: NodeJS.ProcessEnv = { ...inherited, ...options.env };

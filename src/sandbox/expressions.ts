@@ -5,8 +5,7 @@
 import type { Logger } from 'pino';
 import type { SandboxThread } from './sandbox-thread.js';
 import type { Limits } from './protocol.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 const LIMITS: Limits = { budgetMs: 25, hardCapMs: 500, memoryBytes: 32 << 20, stackBytes: 128 << 10 };
 const QUARANTINE_MS = 5 * 60_000;

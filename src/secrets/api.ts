@@ -10,14 +10,14 @@ import {
 import { vaultPathOf } from './vault-provider.js';
 import { SecretFailure } from './failure.js';
 import { keepCredential, type Target } from './kept-credential.js';
+import type { Json } from '../json.js';
 
-type Json = Record<string, any>;
 type Store = V2ApiDeps['store']['v2'];
 
-export const SECRETS_BASE = '/api/enterprise/secrets/v1';
+const SECRETS_BASE = '/api/enterprise/secrets/v1';
 
 /** Exactly one Env provider exists: created at start with an empty spec (spec §1.8). */
-export function ensureEnvProvider(store: Store): void {
+function ensureEnvProvider(store: Store): void {
   if (store.listResources(PROVIDER_KIND, '').some((p) => p.type === ENV_TYPE)) return;
   store.putResource(PROVIDER_KIND, '', ENV_PROVIDER_NAME, { type: ENV_TYPE, api_version: API_VERSION, metadata: { name: ENV_PROVIDER_NAME }, spec: {} });
 }

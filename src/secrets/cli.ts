@@ -1,7 +1,6 @@
 // `create -f` and `dump` for secrets/v1 resources: wrapped on the wire (reference v2-api §5, §10.1).
 import { API_VERSION, ENV_TYPE, EXTERNAL_TYPE, SECRET_KIND } from './model.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 const BASE = '/api/enterprise/secrets/v1';
 const PROVIDER_TYPES = new Set([ENV_TYPE, EXTERNAL_TYPE]);

@@ -1,8 +1,7 @@
 // Secrets resources (spec §2.4, reference v2-api §5.1): providers are cluster-wide, secrets namespaced.
 import { parseDuration } from '../cli/duration.js';
 import { CREDENTIAL_MASK } from './kept-credential.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 export const API_VERSION = 'secrets/v1';
 /** Store kinds (v2_resources.kind); providers live in namespace ''. */
@@ -13,8 +12,8 @@ export const EXTERNAL_TYPE = 'ExternalProvider';
 export const ENV_PROVIDER_NAME = 'env';
 export const REDACTED = CREDENTIAL_MASK;
 
-export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_TIMEOUT = '60s';
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT = '60s';
 
 /** The v2 kinds whose commands take `secrets`. */
 export const SECRET_USERS: ReadonlySet<string> = new Set(['CheckConfig', 'HookConfig', 'Handler', 'Mutator']);
@@ -26,7 +25,7 @@ export interface SecretRef {
 }
 
 /** What a command's environment variable may be called: a POSIX name. */
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
@@ -79,7 +78,7 @@ function unknownKey(value: Json, known: ReadonlySet<string>, where: string): str
 }
 
 /** The first reason an ExternalProvider `spec.client` is refused, or null. */
-export function vaultClientProblem(client: unknown): string | null {
+function vaultClientProblem(client: unknown): string | null {
   if (!isObject(client)) return 'spec.client is required';
   const extra = unknownKey(client, CLIENT_KEYS, 'spec.client');
   if (extra) return extra;

@@ -2,7 +2,7 @@ import type { CheckResult } from '../execute/result.js';
 import type { OutageChange } from './resolver.js';
 
 /** The check of the server's own entity that carries a provider's outage (a name legacy check names accept). */
-export const outageCheckName = (provider: string) => `secrets-provider-${provider.replace(/[^\w.-]/g, '_')}`;
+const outageCheckName = (provider: string) => `secrets-provider-${provider.replace(/[^\w.-]/g, '_')}`;
 
 /**
  * A provider outage as a result of the server's own entity (Sensu Go raises a backend event when a provider is

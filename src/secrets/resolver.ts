@@ -4,8 +4,7 @@ import { PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, type SecretRef, ty
 import { envSecret } from './env-provider.js';
 import { VaultProvider } from './vault-provider.js';
 import { SecretFailure } from './failure.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** The values for one execution, by environment variable name; or why it must fail (never naming a value). */
 export type Resolution = { readonly ok: true; readonly env: Record<string, string>; readonly values: string[] } | { readonly ok: false; readonly output: string };

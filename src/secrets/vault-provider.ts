@@ -38,7 +38,7 @@ export function vaultPathOf(id: string, version: 'v1' | 'v2'): { path: string; f
 }
 
 /** The URL to request: refused unless the URL parser keeps `path` exactly as built (nothing normalised away). */
-export function vaultUrlOf(address: string, path: string): string {
+function vaultUrlOf(address: string, path: string): string {
   const base = address.replace(/\/+$/, '');
   const url = new URL(base + path);
   if (url.pathname !== new URL(base).pathname.replace(/\/+$/, '') + path) throw new SecretFailure(`the path ${path} does not stay under the vault address`, false);

@@ -1,12 +1,6 @@
-import type { Settings } from '../config/settings.js';
-
-/** Spec §3/§8: an instance without a license monitors at most 100 entities; `checkbridge.entity_limit` (0: none) raises it. */
-export const DEFAULT_ENTITY_LIMIT = 100;
-
-export function entityLimitOf(settings: Settings): number {
-  const value = (settings.raw.checkbridge as { entity_limit?: unknown } | undefined)?.entity_limit;
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : DEFAULT_ENTITY_LIMIT;
-}
+import { CheckbridgeError } from '../errors.js';
+// The setting and its default live with the other settings' reads; cli/run.ts still imports it from here.
+export { entityLimitOf } from '../config/settings-accessors.js';
 
 export const entityLimitMessage = (limit: number) =>
   `entity limit of ${limit} reached: no license for more entities; existing entities keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`;
@@ -14,7 +8,11 @@ export const entityLimitMessage = (limit: number) =>
 /** Whether one more entity would go past `limit` (0 is no limit); the store counts only when there is a limit, and only up to it. */
 export const atEntityLimit = (store: { countEntities(upTo: number): number }, limit: number) => limit > 0 && store.countEntities(limit) >= limit;
 
-/** A result or keepalive refused for the entity limit: HTTP doors answer 402, the socket `invalid`. */
-export class EntityLimitError extends Error {
-  readonly httpStatus = 402;
+/** A result or keepalive refused for the entity limit (CB_ENTITY_LIMIT): HTTP doors answer its status, the socket `invalid`. */
+export class EntityLimitError extends CheckbridgeError {
+  constructor(message: string) {
+    super('CB_ENTITY_LIMIT');
+    // The message names the limit and how to raise it, word for word what the doors answered before.
+    this.message = message;
+  }
 }

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { CheckResult } from '../execute/result.js';
 
 /** The single door every result passes through: executions, the client socket, HTTP and the API alike. */
@@ -6,18 +5,3 @@ export interface ResultIntake {
   submit(result: CheckResult): Promise<void>;
 }
 
-/** Until event processing exists: results are logged, and observers (tests, the CLI) can listen. */
-export class LoggingIntake implements ResultIntake {
-  private readonly listeners: ((result: CheckResult) => void)[] = [];
-
-  constructor(private readonly logger: Logger) {}
-
-  onResult(listener: (result: CheckResult) => void): void {
-    this.listeners.push(listener);
-  }
-
-  async submit(result: CheckResult): Promise<void> {
-    this.logger.debug({ client: result.client, check: result.check.name, status: result.check.status, output: result.check.output }, 'result received');
-    for (const listener of this.listeners) listener(result);
-  }
-}

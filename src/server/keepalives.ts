@@ -8,6 +8,7 @@ import { withoutExpiredTombstone } from './processor.js';
 import type { ResultIntake } from './intake.js';
 import { applySilencing } from './silencing.js';
 import { entityLimitOf, atEntityLimit, entityLimitMessage } from './entity-limit.js';
+import { keepaliveDefaultsOf } from '../config/settings-accessors.js';
 
 export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };
 
@@ -42,7 +43,7 @@ export function keepaliveCheck(settings: Settings, client: Record<string, unknow
   const now = Math.floor(nowMs / 1000);
   let check: Record<string, unknown> = { thresholds: { warning: 120, critical: 180 } };
   if (settings.handlers.keepalive) check.handler = 'keepalive';
-  check = deepMerge(check, (settings.raw.sensu as { keepalives?: unknown } | undefined)?.keepalives ?? {}) as Record<string, unknown>;
+  check = deepMerge(check, keepaliveDefaultsOf(settings)) as Record<string, unknown>;
   check = deepMerge(check, client.keepalive ?? {}) as Record<string, unknown>;
   const { value, unmatched } = substituteObject<Record<string, unknown>>({ ...check, name: 'keepalive', issued: now, executed: now }, client);
   const thresholds = (value.thresholds ?? {}) as { warning?: number; critical?: number };

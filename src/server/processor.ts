@@ -6,9 +6,11 @@ import type { SqliteStore, HistoryEntry } from '../store/index.js';
 import { applySilencing } from './silencing.js';
 import { aggregateNames } from './aggregates.js';
 import { entityLimitOf, atEntityLimit, entityLimitMessage } from './entity-limit.js';
+import { LEGACY_VERSION } from '../legacy-version.js';
 import { buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from './event-model.js';
 
-export const VERSION = '1.9.0';
+// cli/run.ts still imports the version from here, under its old name.
+export { LEGACY_VERSION as VERSION } from '../legacy-version.js';
 
 export interface Processed {
   readonly event: EventDraft;
@@ -51,7 +53,7 @@ export function processResult(store: SqliteStore, settings: Settings, result: Ch
     const limit = entityLimitOf(settings);
     if (!store.hasV2Entity(key) && atEntityLimit(store, limit)) return { ok: false, reason: entityLimitMessage(limit), code: 'CB_ENTITY_LIMIT' };
     // A just-in-time client; `type: proxy` when the result named a source.
-    client = { name: key, address: 'unknown', subscriptions: [`client:${key}`], keepalives: false, version: VERSION, timestamp: now, ...(source ? { type: 'proxy' } : {}) };
+    client = { name: key, address: 'unknown', subscriptions: [`client:${key}`], keepalives: false, version: LEGACY_VERSION, timestamp: now, ...(source ? { type: 'proxy' } : {}) };
     store.putClient(client);
   }
 

@@ -9,6 +9,7 @@ import { prepareResult } from './result-validation.js';
 import { nestedTooDeep } from '../json-depth.js';
 import { EntityLimitError } from './entity-limit.js';
 import { clientNameProblem } from '../name-limits.js';
+import { serverSettingsOf } from '../config/settings-accessors.js';
 
 // processResult's refusal of a result whose signature does not match its client's.
 const SIGNATURE_REFUSED = 'invalid check result signature';
@@ -25,10 +26,6 @@ export interface WireIntakeDeps {
 }
 
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
-
-function serverSettings(settings: Settings): { keepalives_pipe?: unknown; results_pipe?: unknown; max_message_size?: unknown } {
-  return ((settings.raw.sensu as { server?: Record<string, unknown> } | undefined)?.server ?? {}) as ReturnType<typeof serverSettings>;
-}
 
 /** Size, JSON, then a JSON object: what every keepalive and result must be before anything reads it (reference §6). */
 function parse(body: Buffer, maxBytes: unknown): Parsed {
@@ -52,7 +49,7 @@ function parse(body: Buffer, maxBytes: unknown): Parsed {
  */
 export function consumeFleet(deps: WireIntakeDeps): void {
   const log = deps.logger.child({ component: 'wire-intake' });
-  const server = serverSettings(deps.settings());
+  const server = serverSettingsOf(deps.settings());
   const pipe = (value: unknown, fallback: string) => (typeof value === 'string' && value !== '' ? value : fallback);
   const drop = (delivery: WireDelivery, kind: string, reason: string) => {
     log.warn({ kind, reason, bytes: delivery.body.length, payload: delivery.body.subarray(0, 200).toString('utf8') }, `discarding invalid ${kind}`);
@@ -61,7 +58,7 @@ export function consumeFleet(deps: WireIntakeDeps): void {
 
   deps.transport.consume(pipe(server.keepalives_pipe, 'keepalives'), 'keepalives', (delivery) => {
     const settings = deps.settings();
-    const parsed = parse(delivery.body, serverSettings(settings).max_message_size);
+    const parsed = parse(delivery.body, serverSettingsOf(settings).max_message_size);
     if (!parsed.ok) return drop(delivery, 'keepalive', parsed.reason);
     const client = parsed.value;
     // The name rules of every other door, before anything is stored or counted toward the entity limit.
@@ -94,7 +91,7 @@ export function consumeFleet(deps: WireIntakeDeps): void {
   };
 
   deps.transport.consume(pipe(server.results_pipe, 'results'), 'results', (delivery) => {
-    const parsed = parse(delivery.body, serverSettings(deps.settings()).max_message_size);
+    const parsed = parse(delivery.body, serverSettingsOf(deps.settings()).max_message_size);
     if (!parsed.ok) return drop(delivery, 'result', parsed.reason);
     const { client, check, signature } = parsed.value;
     // The name rules of every other door, before intake stores it or counts it toward the entity limit.

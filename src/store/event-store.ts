@@ -1,7 +1,6 @@
 // The v2 event store: one interface, an SQLite and a PostgreSQL implementation, one shared test suite.
 import type { Op } from '../v2/selectors.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 export interface EventRow {
   readonly namespace: string;

@@ -1,10 +1,10 @@
 import { checkServerIdentity as nodeCheckServerIdentity, type PeerCertificate } from 'node:tls';
 
 // Go's wording (spec 5.8): what users of the legacy agents and backends search for.
-export const LEGACY_COMMON_NAME = 'x509: certificate relies on legacy Common Name field, use SANs instead';
+const LEGACY_COMMON_NAME = 'x509: certificate relies on legacy Common Name field, use SANs instead';
 
 /** An error of a server certificate that names its host only in the common name. */
-export class LegacyCommonNameError extends Error {
+class LegacyCommonNameError extends Error {
   readonly code = 'ERR_TLS_CERT_LEGACY_COMMON_NAME';
   constructor(readonly host: string, readonly commonName: string) {
     super(`${LEGACY_COMMON_NAME} (the certificate of ${host} has the common name ${JSON.stringify(commonName)} and no subject alternative names)`);

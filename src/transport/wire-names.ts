@@ -1,5 +1,4 @@
-// The legacy version the fleet sees (the server's VERSION; not imported, transports depend on nothing of server/).
-const LEGACY_VERSION = '1.9.0';
+import { LEGACY_VERSION } from '../legacy-version.js';
 
 /** The per-process client queue: `<client name>-<version>-<start epoch seconds>` (reference §2.5 row 3). */
 export function clientQueueName(clientName: string, startedMs: number): string {

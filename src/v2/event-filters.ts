@@ -1,7 +1,6 @@
 import { inTimeWindows, type WindowSet } from '../schedule/subdue.js';
 import { evaluateInSandbox, type DependencyLookup } from '../sandbox/expressions.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** A resolution: the previous history entry was not OK and this status is (needs two entries). */
 export function isResolution(event: Json): boolean {

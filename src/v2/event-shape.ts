@@ -1,5 +1,5 @@
 // core/v2 JSON shapes (reference v2-api §1): which keys are always present, null vs [], and key order.
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 const DEFAULT_REDACT = ['password', 'passwd', 'pass', 'api_key', 'api_token', 'access_key', 'secret_key', 'private_key', 'secret'];
 

@@ -8,8 +8,7 @@ import { filterAllows, isResolution } from './event-filters.js';
 import { withAssets, type AssetResolver } from '../assets/index.js';
 import { withSecrets } from '../secrets/with-secrets.js';
 import type { SecretsLookup } from '../secrets/resolver.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** Built-in event filters of v2 pipelines. */
 const BUILTIN_FILTERS = new Map<string, (event: Json) => boolean>([

@@ -1,5 +1,5 @@
 // The field sets `fieldSelector` reads on each list (reference v2-api §2.5; Sensu Go's *Fields functions).
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 export const selectorValue = (v: unknown) => (Array.isArray(v) ? v.join(',') : v === undefined || v === null ? '' : String(v));
 

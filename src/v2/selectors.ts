@@ -1,7 +1,7 @@
 // fieldSelector / labelSelector (reference v2-api §2.5): `a == b`, `!=`, `in`, `notin`, `matches`, joined by `&&`.
 import { selectorValue as str, type FieldSet } from './resource-fields.js';
+import type { Json } from '../json.js';
 
-type Json = Record<string, any>;
 export type Op = { left: string; op: '==' | '!=' | 'in' | 'notin' | 'matches'; right: string[] };
 
 export class SelectorError extends Error {}

@@ -1,8 +1,7 @@
 import type { EventDraft } from '../server/event-model.js';
 import type { HistoryEntry } from '../store/index.js';
 import { metricTagList } from '../metrics/index.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 const handlersOf = (check: Json): string[] => {
   const list = check.handlers ?? check.handler;

@@ -1,7 +1,7 @@
 // Event.Validate (reference v2-api §1.2), in order, with the messages the API returns.
 import { MAX_NAME_LENGTH } from '../name-limits.js';
+import type { Json } from '../json.js';
 
-type Json = Record<string, any>;
 const NAME = /^[\w.\-:]+$/;
 const UINT32_MAX = 4294967295;
 const TOO_LONG = `name must be at most ${MAX_NAME_LENGTH} characters`;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { once, EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientRole, SAFE_MODE_OUTPUT } from '../../src/client/client-role.js';
-import { LoggingIntake } from '../../src/server/intake.js';
+import { LoggingIntake } from '../helpers/logging-intake.js';
 import { InProcessTransport } from '../../src/transport/index.js';
 import { ManualClock, systemClock } from '../../src/schedule/clock.js';
 import { spawnCommand } from '../../src/execute/spawn.js';

@@ -5,7 +5,8 @@ import { authorize } from '../../auth/rbac.js';
 import { rbacView } from '../v2/rbac-store.js';
 import { loadSettings, locateSetting, definitionOf } from '../../config/index.js';
 import { checkTimeline } from './timeline.js';
-import { PREFIX, param, legacyNamespace, type DashboardDeps } from './deps.js';
+import { PREFIX, param, type DashboardDeps } from './deps.js';
+import { legacyNamespace } from '../../config/settings-accessors.js';
 
 const known = (dash: DashboardDeps, name: string) => Object.hasOwn(dash.settings().checks, name);
 

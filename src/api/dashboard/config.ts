@@ -4,7 +4,8 @@ import { fail } from '../v2/context.js';
 import { loadSettings } from '../../config/index.js';
 import { substituteObject } from '../../tokens/index.js';
 import { compileSettings, formatResources } from '../../compile/index.js';
-import { PREFIX, legacyNamespace, param, type DashboardDeps } from './deps.js';
+import { PREFIX, param, type DashboardDeps } from './deps.js';
+import { configuredChecks, legacyNamespace } from '../../config/settings-accessors.js';
 
 /** Configuration diagnostics (as `validate`), a rendered check (as `render`) and the migration report (as `compile`). */
 export function registerConfigRoutes(app: FastifyInstance, deps: V2ApiDeps, dash: DashboardDeps): void {
@@ -21,7 +22,7 @@ export function registerConfigRoutes(app: FastifyInstance, deps: V2ApiDeps, dash
     const settings = dash.settings();
     const name = param(request.query, 'check');
     const clientName = param(request.query, 'client');
-    const definition = Object.hasOwn(settings.checks, name) ? (settings.raw.checks as Record<string, Record<string, unknown>>)[name] : undefined;
+    const definition = Object.hasOwn(settings.checks, name) ? configuredChecks(settings)[name] : undefined;
     if (!definition) return fail(reply, 'notFound', 'no such check');
     const client = clientName && clientName !== settings.client.name ? deps.store.getClient(clientName) : (settings.client as Record<string, unknown>);
     if (!client || client.invalidated) return fail(reply, 'notFound', 'no such client');

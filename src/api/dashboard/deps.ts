@@ -18,9 +18,6 @@ export interface DashboardDeps {
 
 export const PREFIX = '/api/checkbridge/v1';
 
-/** The namespace legacy events are mirrored into (checkbridge.namespace). */
-export const legacyNamespace = (settings: Settings) => String((settings.raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
-
 /** A query parameter as one string ('' when absent or repeated). */
 export const param = (query: unknown, key: string): string => {
   const value = query && typeof query === 'object' && Object.hasOwn(query, key) ? (query as Record<string, unknown>)[key] : undefined;

@@ -1,8 +1,7 @@
 import type { SqliteStore } from '../../store/index.js';
 import { silenceKeys } from '../../server/silencing.js';
 import { param } from './deps.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** One open event as the dashboard lists it, legacy or v2 alike. */
 export interface EventRow {
@@ -98,7 +97,7 @@ const SORTS = new Map<string, (a: EventRow, b: EventRow) => number>([
   ['timestamp', (a, b) => a.timestamp - b.timestamp],
   ['last_ok', (a, b) => (a.last_ok ?? 0) - (b.last_ok ?? 0)],
 ]);
-export const MAX_PAGE = 500;
+const MAX_PAGE = 500;
 
 /** Filters (status, client, check, subscription, silenced, free text), sorts and pages on the server. */
 export function queryEvents(rows: readonly EventRow[], query: unknown) {

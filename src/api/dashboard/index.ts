@@ -7,7 +7,8 @@ import { registerCheckRoutes } from './checks.js';
 import { registerConfigRoutes } from './config.js';
 import { registerBridgeHistory } from './bridge-history.js';
 import { openEvents, queryEvents } from './events.js';
-import { PREFIX, legacyNamespace, type DashboardDeps } from './deps.js';
+import { PREFIX, type DashboardDeps } from './deps.js';
+import { legacyNamespace } from '../../config/settings-accessors.js';
 
 export type { DashboardDeps } from './deps.js';
 

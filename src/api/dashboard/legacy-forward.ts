@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PREFIX, type DashboardDeps } from './deps.js';
+import { legacyApiCredentialsOf } from '../../config/settings-accessors.js';
 
 // The legacy resources the dashboard reads and acts on; settings stay with the legacy API's own credentials.
 const SEGMENTS = new Set(['events', 'resolve', 'request', 'clients', 'checks', 'results', 'silenced', 'stashes', 'stash', 'aggregates', 'bridge', 'info']);
@@ -18,9 +19,9 @@ export function registerLegacyForward(app: FastifyInstance, dash: DashboardDeps,
     const url = `/${rest.split('/').map(encodeURIComponent).join('/')}${query}`;
     const segment = rest.split('/')[0] ?? '';
     if (!SEGMENTS.has(segment)) return reply.code(404).send({ message: 'not a dashboard resource', code: 2 });
-    const api = (dash.settings().raw.api ?? {}) as { user?: string; password?: string };
+    const api = legacyApiCredentialsOf(dash.settings());
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (api.user !== undefined && api.password !== undefined) headers.authorization = 'Basic ' + Buffer.from(`${api.user}:${api.password}`).toString('base64');
+    if (api) headers.authorization = 'Basic ' + Buffer.from(`${api.user}:${api.password}`).toString('base64');
     const response = await dash.legacy.inject({
       method: request.method as 'GET' | 'POST' | 'DELETE',
       url,

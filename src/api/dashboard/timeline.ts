@@ -6,7 +6,7 @@ const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Minute-sampled spans in [from, to) during which `check` is subdued, in the daemon's zone (as the scheduler sees it). */
-export function subdueBands(check: { subdue?: unknown }, from: number, to: number): { start: string; end: string }[] {
+function subdueBands(check: { subdue?: unknown }, from: number, to: number): { start: string; end: string }[] {
   if (!check.subdue) return [];
   const bands: { start: string; end: string }[] = [];
   let open: number | null = null;

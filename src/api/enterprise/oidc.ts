@@ -8,7 +8,7 @@ import { OidcFlows, authorizeUrl, completeSignIn, FLOW_TTL_MS } from '../../auth
 import { newBinding, bindingCookie, clearedBindingCookie, bindingCookieName, bindingHolds, readCookie } from '../../auth/providers/oidc-binding.js';
 
 const OIDC = '/api/enterprise/authentication/v2/oidc';
-export const CALLBACK_PATH = `${OIDC}/callback`;
+const CALLBACK_PATH = `${OIDC}/callback`;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 // JSON inside <script>: no `<` can close the element early.

@@ -21,6 +21,8 @@ import { EntityLimitError } from '../../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import type { TransportInfo } from '../../transport/index.js';
 import { healthFailures } from './transport-health.js';
+import { LEGACY_VERSION } from '../../legacy-version.js';
+import { legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/settings-accessors.js';
 
 export interface LegacyApiDeps {
   /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
@@ -55,14 +57,8 @@ function forbid(reply: FastifyReply, reason: string) {
   return reply.code(403).header('X-Checkbridge-Error', reason).send();
 }
 
-/** `api.user` and `api.password` when both are set: every request must then carry them (basic auth). */
-function legacyCredentials(settings: Settings): { user: string; password: string } | null {
-  const api = (settings.raw.api ?? {}) as { user?: unknown; password?: unknown };
-  return api.user !== undefined && api.password !== undefined ? { user: String(api.user), password: String(api.password) } : null;
-}
-
 /** DECISIONS 11: API-posted results without `source` belong to our own API client, under a neutral name. */
-export const API_CLIENT_NAME = 'checkbridge-api';
+const API_CLIENT_NAME = 'checkbridge-api';
 const NAME = '[\\w.-]+';
 
 interface RouteSpec {
@@ -96,11 +92,9 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', (request.headers['x-request-id'] as string | undefined) ?? randomUUID());
     reply.header('Connection', 'close');
-    const cors = { Origin: '*', Methods: 'GET, POST, PUT, DELETE, OPTIONS', Credentials: 'true', Headers: 'Origin, X-Requested-With, Content-Type, Accept, Authorization' };
-    const configured = (deps.settings().raw.api as { cors?: Record<string, string> } | undefined)?.cors ?? {};
-    for (const [suffix, value] of Object.entries({ ...cors, ...configured })) reply.header(`Access-Control-Allow-${suffix}`, value);
+    for (const [suffix, value] of Object.entries(legacyApiCorsOf(deps.settings()))) reply.header(`Access-Control-Allow-${suffix}`, value);
     if (request.method === 'OPTIONS') return reply.code(200).send();
-    const api = legacyCredentials(deps.settings());
+    const api = legacyApiCredentialsOf(deps.settings());
     if (api) {
       const header = request.headers.authorization ?? '';
       const decoded = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '';
@@ -129,7 +123,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   });
 
   const transport = deps.transport ?? (async (): Promise<TransportInfo> => ({ name: 'in-process', connected: true }));
-  route('GET', '/info', async () => ({ sensu: { version: '1.9.0' }, transport: await transport(), redis: { connected: true }, servers: (await deps.servers?.()) ?? [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
+  route('GET', '/info', async () => ({ sensu: { version: LEGACY_VERSION }, transport: await transport(), redis: { connected: true }, servers: (await deps.servers?.()) ?? [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
   route('GET', '/bridge', (_req, reply) => bridgeSummary(deps.bridge ?? null, deps.now()) ?? reply.code(404).send());
   route('GET', '/bridge/dead_letters', (req, reply) =>
     sendList(req, reply, (deps.bridge?.outbox.deadLetters() ?? []).map((d) => ({ seq: d.seq, namespace: d.namespace, entity: d.entity, check: d.check, status: d.status, message: d.message, failed_at: d.failedAt, event: JSON.parse(d.body) }))),
@@ -143,7 +137,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     if (!/redacted=false/i.test(req.url.split('?')[1] ?? '')) return redact(settings);
     // The whole settings (API keys, broker passwords) only to a caller who authenticated (the hook checked api.user
     // and api.password): with no credentials configured there is no such caller, whoever asks.
-    if (!legacyCredentials(deps.settings())) return forbid(reply, 'redacted=false needs api.user and api.password set and sent as basic auth');
+    if (!legacyApiCredentialsOf(deps.settings())) return forbid(reply, 'redacted=false needs api.user and api.password set and sent as basic auth');
     return unredacted(req, settings);
   });
 
@@ -156,7 +150,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   route('POST', '/clients', (req, reply) => {
     const body = req.body as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return reply.code(400).send();
-    const client: Record<string, unknown> = { keepalives: false, ...body, subscriptions: body.subscriptions ?? [], version: '1.9.0', timestamp: Math.floor(deps.now() / 1000) };
+    const client: Record<string, unknown> = { keepalives: false, ...body, subscriptions: body.subscriptions ?? [], version: LEGACY_VERSION, timestamp: Math.floor(deps.now() / 1000) };
     if (schemaProblems('client', client).length > 0) return reply.code(400).send();
     // The schema says nothing of length; every door holds names to the same rule.
     const badName = clientNameProblem(client.name);
@@ -248,7 +242,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     try {
       await (deps.results ?? deps.intake).submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
     } catch (error) {
-      if (error instanceof EntityLimitError) return reply.code(402).send({ error: error.message });
+      if (error instanceof EntityLimitError) return reply.code(error.httpStatus).send({ error: error.message });
       throw error;
     }
     return reply.code(202).send({ issued: now });

@@ -44,7 +44,7 @@ class GenerationCache<T> {
   }
 }
 
-export class AccessCache {
+class AccessCache {
   readonly callers: GenerationCache<Caller>;
   readonly decisions: GenerationCache<Decision>;
 

@@ -15,7 +15,7 @@ const OIDC_FLOW = '/api/enterprise/authentication/v2/oidc/';
 
 export type Access = 'anonymous' | 'rbac';
 
-export function accessOf(pattern: string): Access {
+function accessOf(pattern: string): Access {
   return ANONYMOUS.has(pattern) || pattern.startsWith(OIDC_FLOW) ? 'anonymous' : 'rbac';
 }
 
@@ -31,7 +31,7 @@ export interface RouteTarget {
 
 const SELF = new Set(['GET /api/core/v2/users/:name', 'PUT /api/core/v2/users/:name/password']);
 
-export function targetOf(method: string, pattern: string): RouteTarget {
+function targetOf(method: string, pattern: string): RouteTarget {
   let rest = pattern.split('/').filter(Boolean);
   // /api/<group>/<version>/… and /api/enterprise/<group>/<version>/…
   if (rest[0] === 'api') rest = rest.slice(rest[1] === 'enterprise' ? 4 : 3);
@@ -50,7 +50,7 @@ export function targetOf(method: string, pattern: string): RouteTarget {
  * Refuses request targets the router could read differently from a person: absolute-form (`GET http://h/api`),
  * encoded slashes or backslashes, dot segments and empty segments. Everything else is decoded by the router alone.
  */
-export function unsafeTarget(rawUrl: string): string | null {
+function unsafeTarget(rawUrl: string): string | null {
   if (!rawUrl.startsWith('/')) return 'the request target must be an absolute path';
   const path = rawUrl.split('?')[0]!;
   if (/%(2f|5c)/i.test(path) || path.includes('\\')) return 'encoded slashes are not allowed in the path';

@@ -8,6 +8,7 @@ import type { TokenIssuer } from '../../auth/tokens.js';
 import type { Spawner } from '../../server/handling/mutate.js';
 import type { DashboardDeps } from '../dashboard/deps.js';
 import type { ListenerHttps } from '../../tls/https-option.js';
+import { ERRORS, type ErrorCode } from '../../errors.js';
 
 export interface V2ApiDeps {
   /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
@@ -40,22 +41,21 @@ export interface Caller {
   readonly viaKey: boolean;
 }
 
-/** Error codes and statuses of the v2 API (reference v2-api §2.3). */
-export const ERRORS = {
-  internal: { code: 0, status: 500 },
-  invalid: { code: 1, status: 400 },
-  notFound: { code: 2, status: 404 },
-  exists: { code: 3, status: 409 },
-  // In use: refused while other resources depend on it (Sensu Go answers 409 too).
-  conflict: { code: 3, status: 409 },
-  forbidden: { code: 4, status: 403 },
-  unauthenticated: { code: 5, status: 401 },
+/** The v2 API's error kinds, each a registry code with its HTTP status and Sensu Go's numeric code. */
+const KINDS = {
+  internal: 'CB_API_INTERNAL',
+  invalid: 'CB_API_INVALID',
+  notFound: 'CB_API_NOT_FOUND',
+  exists: 'CB_API_EXISTS',
+  conflict: 'CB_API_CONFLICT',
+  forbidden: 'CB_API_FORBIDDEN',
+  unauthenticated: 'CB_API_UNAUTHENTICATED',
   // The entity limit of an instance without a license (spec §3, §7).
-  unlicensed: { code: 4, status: 402 },
-} as const;
+  unlicensed: 'CB_ENTITY_LIMIT',
+} as const satisfies Record<string, ErrorCode>;
 
-export function fail(reply: FastifyReply, kind: keyof typeof ERRORS, message: string) {
-  const { code, status } = ERRORS[kind];
+export function fail(reply: FastifyReply, kind: keyof typeof KINDS, message: string) {
+  const { apiCode: code, httpStatus: status } = ERRORS[KINDS[kind]];
   return reply.code(status).header('X-Content-Type-Options', 'nosniff').send({ message, code });
 }
 

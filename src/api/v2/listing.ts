@@ -3,8 +3,7 @@ import { fail } from './context.js';
 import { parseSelector, matchesSelector, SelectorError, type Op } from '../../v2/selectors.js';
 import type { FieldSet } from '../../v2/resource-fields.js';
 import { redactOutput } from '../../config/redact.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** Every selector operation must name a field the resource has (or one of its labels): a typo is a 400, not "everything". */
 function unknownField(ops: readonly Op[], set: FieldSet): string | null {

@@ -5,8 +5,7 @@ import { isExternal } from '../../auth/providers/external-login.js';
 import { isClusterAdmin } from '../../auth/privileges.js';
 import { rbacView } from './rbac-store.js';
 import { loginLimiterOf } from './auth.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 export const passwordProblem = (password: unknown) => (typeof password !== 'string' || password.length < 8 ? 'password must be at least 8 characters' : null);
 

@@ -6,8 +6,7 @@ import { RBAC_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
 import { rulesProblem, bindingProblem, escalationProblem, type Rule } from '../../auth/rbac.js';
 import { KIND, seedRbac, rbacView } from './rbac-store.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** The caller must hold what a role grants (its rules) where it applies. */
 const grantsOwnRules = (deps: V2ApiDeps, caller: Caller, namespace: string | null, role: Json) =>
@@ -51,7 +50,7 @@ const boundProblem = (type: 'Role' | 'ClusterRole') => (deps: V2ApiDeps, namespa
 };
 
 /** Namespaced Role and RoleBinding (a RoleBinding may use a Role of its namespace or any ClusterRole). */
-export const RBAC_KINDS: ResourceKind[] = [
+const RBAC_KINDS: ResourceKind[] = [
   { path: 'roles', type: KIND.role, validate: (r) => rulesProblem(r.rules), grantProblem: grantsOwnRules, deleteProblem: boundProblem('Role') },
   { path: 'rolebindings', type: KIND.roleBinding, validate: (b) => bindingProblem(b, ['Role', 'ClusterRole']), grantProblem: grantsBoundRules },
 ];

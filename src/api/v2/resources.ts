@@ -5,8 +5,7 @@ import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS, secretRefsProblem } from '../../secrets/model.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 export interface ResourceKind {
   /** URL segment, e.g. `handlers`. */
@@ -21,7 +20,7 @@ export interface ResourceKind {
   readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
 }
 
-export const DEFAULT_NAMESPACE = 'default';
+const DEFAULT_NAMESPACE = 'default';
 
 /**
  * Why nothing may be written into `namespace`: it does not exist (Sensu Go refuses writes into a missing namespace,

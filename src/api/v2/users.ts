@@ -7,14 +7,13 @@ import { isExternal } from '../../auth/providers/external-login.js';
 import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/privileges.js';
 import { rbacView, KIND } from './rbac-store.js';
 import { changePassword, externalMessage, passwordProblem } from './password-change.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** What the API shows of a user: never a password or its hash. */
 const view = (user: Json) => ({ username: user.username, groups: user.groups ?? [], disabled: Boolean(user.disabled) });
 
 /** The RBAC view and every namespace holding role bindings: what the membership rule reads. */
-export const grantViewOf = (deps: V2ApiDeps): GrantView => ({ rbac: rbacView(deps.store.v2), bindingNamespaces: deps.store.v2.namespacesWith(KIND.roleBinding) });
+const grantViewOf = (deps: V2ApiDeps): GrantView => ({ rbac: rbacView(deps.store.v2), bindingNamespaces: deps.store.v2.namespacesWith(KIND.roleBinding) });
 
 /** Why this create or update is not the caller's to make (nobody grants what they do not hold), or null. */
 function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string, existing: Json | null, body: Json, user: Json): { kind: 'forbidden' | 'invalid'; message: string } | null {

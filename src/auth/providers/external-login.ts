@@ -3,8 +3,7 @@ import type { V2Store } from '../../store/index.js';
 import { listProviders, getProvider } from './store.js';
 import { ldapAuthenticate, foldLoginName } from './ldap.js';
 import type { LdapSpec, Provider } from './provider-spec.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** A user of an external provider is recorded by name with that provider, never with a password. */
 export const isExternal = (user: Json) => typeof user.provider === 'string' && user.provider !== '' && user.provider !== 'basic';

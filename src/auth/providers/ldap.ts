@@ -11,7 +11,7 @@ export interface DirectoryUser {
 }
 
 /** Why one server did not authenticate the user: a refusal (wrong password, unknown user) or a failure to ask. */
-export class LdapRefusal extends Error {}
+class LdapRefusal extends Error {}
 
 // Generous but bounded: a dead server must not hold a login for long before the next one is tried.
 const TIMEOUT_MS = 5000;

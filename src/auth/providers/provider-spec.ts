@@ -1,14 +1,13 @@
 // Authentication providers (spec 2.2, api_version authentication/v2): validation, defaults, and the view that hides secrets.
 import { CREDENTIAL_MASK, keepCredential, type Credential, type Target } from '../../secrets/kept-credential.js';
+import type { Json } from '../../json.js';
 
-type Json = Record<string, any>;
-
-export const PROVIDER_API_VERSION = 'authentication/v2';
+const PROVIDER_API_VERSION = 'authentication/v2';
 export const PROVIDER_TYPES = ['ldap', 'ad', 'oidc'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
-export const SECURITY = ['tls', 'starttls', 'insecure'] as const;
+const SECURITY = ['tls', 'starttls', 'insecure'] as const;
 /** What a secret reads as in every response; sent back unchanged in a PUT, it keeps the stored secret. */
-export const SECRET_MASK = CREDENTIAL_MASK;
+const SECRET_MASK = CREDENTIAL_MASK;
 
 export interface Search {
   readonly base_dn: string;

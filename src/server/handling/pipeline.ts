@@ -10,6 +10,7 @@ import { deliver, type Delivery, type TransportPublish } from './deliver.js';
 import { withAssets, type AssetResolver } from '../../assets/index.js';
 import { withSecrets } from '../../secrets/with-secrets.js';
 import type { SecretsLookup } from '../../secrets/resolver.js';
+import { handlerTuningOf } from '../../config/settings-accessors.js';
 
 export interface PipelineDeps {
   readonly settings: () => Settings;
@@ -27,12 +28,6 @@ export interface PipelineDeps {
   readonly secrets?: SecretsLookup;
   /** `type: transport` handlers publish here when a broker is configured (reference legacy-transport §2.5 row 7). */
   readonly publish?: TransportPublish;
-}
-
-interface Tuning {
-  handler_concurrency?: number;
-  handler_queue_limit?: number;
-  handler_timeout?: number;
 }
 
 export interface PipelineCounters {
@@ -79,9 +74,8 @@ export class HandlerPipeline {
     this.log = deps.logger.child({ component: 'handlers' });
   }
 
-  private tuning(): Required<Pick<Tuning, 'handler_concurrency' | 'handler_queue_limit'>> & Tuning {
-    const raw = (this.deps.settings().raw.checkbridge ?? {}) as Tuning;
-    return { handler_concurrency: raw.handler_concurrency ?? 16, handler_queue_limit: raw.handler_queue_limit ?? 10_000, handler_timeout: raw.handler_timeout ?? 600 };
+  private tuning() {
+    return handlerTuningOf(this.deps.settings());
   }
 
   /** Warns once per settings load about handlers that can never run here. */

@@ -1,8 +1,8 @@
 // The PostgresConfig resource (spec 2.5, reference v2-api §6.1): `store/v1`, cluster-wide, wrapped JSON.
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 export const PG_TYPE = 'PostgresConfig';
-export const PG_API_VERSION = 'store/v1';
+const PG_API_VERSION = 'store/v1';
 
 export interface PostgresConfig {
   readonly type: typeof PG_TYPE;

@@ -7,8 +7,7 @@ import { CheckbridgeError } from '../../errors.js';
 import { PostgresBackend, checkCanCreateTables, isConnectionError, reason } from './backend.js';
 import { PG_TYPE, type PostgresConfig } from './config.js';
 import type { PgEnvironment } from './connection.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 export interface RouterOptions {
   readonly sqlite: SqliteEventStore;

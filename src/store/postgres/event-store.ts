@@ -4,8 +4,7 @@ import { CheckbridgeError } from '../../errors.js';
 import { updateEvent, V2_HISTORY_LENGTH } from '../../v2/event-update.js';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema.js';
 import { selectorColumn, selectorSql } from './selector-sql.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 const COLUMNS = 'sensu_namespace, sensu_entity, sensu_check, status, last_ok, occurrences, occurrences_wm, history_index, history_status, history_ts, state, total_state_change, serialized, selectors';
 const READ = 'serialized, merged, status, last_ok, occurrences, occurrences_wm, history_index, history_status, history_ts, state, total_state_change';

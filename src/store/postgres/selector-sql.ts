@@ -2,8 +2,7 @@
 import type { Op } from '../../v2/selectors.js';
 import { EVENT_FIELDS } from '../../v2/selectors.js';
 import { redactOutput } from '../../config/redact.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** The selectors column: the event's fields and its labels, read from the redacted event as the API shows it. */
 export function selectorColumn(event: Json): Json {

@@ -8,7 +8,7 @@ export const STORE_SCHEMA = 'checkbridge_store';
 // Keys sort as SQLite sorts them (bytewise): COLLATE "C". Epochs set by checkbridge are BIGINT; last_ok is the
 // client's `executed` as sent, which may carry a fraction.
 const KEY = 'TEXT COLLATE "C" NOT NULL';
-export const PG_STORE_MIGRATIONS: readonly string[] = [
+const PG_STORE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE clients (name ${KEY} PRIMARY KEY, data TEXT NOT NULL);
    CREATE TABLE results (client ${KEY}, check_name ${KEY}, data TEXT NOT NULL, history TEXT NOT NULL DEFAULT '[]',
      last_ok DOUBLE PRECISION, PRIMARY KEY (client, check_name));
@@ -32,7 +32,7 @@ export const PG_STORE_MIGRATIONS: readonly string[] = [
    INSERT INTO v2_resources VALUES ('Namespace', '', 'default', '{"name":"default"}') ON CONFLICT DO NOTHING;`,
 ];
 
-export const PG_STORE_VERSION = PG_STORE_MIGRATIONS.length;
+const PG_STORE_VERSION = PG_STORE_MIGRATIONS.length;
 
 /**
  * Creates or migrates the tables, one server at a time (a transaction-scoped advisory lock: two servers starting

@@ -8,7 +8,7 @@ import type { PgEnvironment } from './connection.js';
 import type { SyncReply, SyncRequest } from './sync-worker.js';
 
 /** A statement the server does not answer within this long fails (and the connection is replaced); never a hang. */
-export const QUERY_TIMEOUT_MS = 15_000;
+const QUERY_TIMEOUT_MS = 15_000;
 const WAIT_GRACE_MS = 5_000;
 
 /** A PostgreSQL error as the server sent it: its message and SQLSTATE code. */

@@ -4,8 +4,7 @@ import { EVENT_FIELDS, matchesSelector } from '../../v2/selectors.js';
 import { updateEvent, updateOwnedEvent } from '../../v2/event-update.js';
 import type { EventState } from './event-states.js';
 import { redactOutput } from '../../config/redact.js';
-
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** The embedded event store: the v2_events table; selectors are matched in memory over the redacted events. */
 export class SqliteEventStore implements V2EventStore {

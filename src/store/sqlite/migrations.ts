@@ -57,7 +57,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * Versions whose step changes or drops what is there: the daemon never applies these on its own; `checkbridge
  * upgrade` does, after a backup. None so far: steps 1–5 only add, and step 6 copies every row in its transaction.
  */
-export const NON_ADDITIVE: ReadonlySet<number> = new Set<number>();
+const NON_ADDITIVE: ReadonlySet<number> = new Set<number>();
 
 /** The steps from `version` to the binary's schema, and whether any of them needs `checkbridge upgrade`. */
 export function pendingMigrations(version: number, nonAdditive: ReadonlySet<number> = NON_ADDITIVE): { versions: number[]; needsUpgradeCommand: boolean } {

@@ -1,0 +1,111 @@
+// Typed reads of the keys the Settings type leaves open (sensu, api, transport, checkbridge, checks, assets as
+// configured): every default for them is written here, once.
+import type { Settings } from './settings.js';
+
+type Section = Readonly<Record<string, unknown>>;
+
+/** An object-valued key, or {} when it is absent or not an object (reading a key of it then gives undefined, as before). */
+const sectionOf = (value: unknown): Section => (value !== null && typeof value === 'object' ? (value as Section) : {});
+const checkbridgeOf = (settings: Settings) => sectionOf(settings.raw.checkbridge);
+const sensuOf = (settings: Settings) => sectionOf(settings.raw.sensu);
+const apiOf = (settings: Settings) => sectionOf(settings.raw.api);
+const numberOr = <T>(value: unknown, fallback: T): number | T => (value === undefined || value === null ? fallback : (value as number));
+
+/** The checks as configured (no defaults added), by name. */
+export const configuredChecks = (settings: Settings) => sectionOf(settings.raw.checks) as Readonly<Record<string, Record<string, unknown>>>;
+
+/** conf.d's top-level `assets` category, by name. */
+export const configuredAssets = (settings: Settings) => sectionOf(settings.raw.assets) as Readonly<Record<string, Record<string, unknown>>>;
+
+/** The namespace legacy events are mirrored into (checkbridge.namespace). */
+export const legacyNamespace = (settings: Settings): string => String(checkbridgeOf(settings).namespace ?? 'default');
+
+/** Spec §3/§8: an instance without a license monitors at most 100 entities; `checkbridge.entity_limit` (0: none) raises it. */
+export const DEFAULT_ENTITY_LIMIT = 100;
+
+export function entityLimitOf(settings: Settings): number {
+  const value = checkbridgeOf(settings).entity_limit;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : DEFAULT_ENTITY_LIMIT;
+}
+
+/** The bound on results held in memory while the broker is away (checkbridge.transport_buffer). */
+export const DEFAULT_RESULT_BUFFER = 10_000;
+
+export function resultBufferOf(settings: Settings): number {
+  const configured = checkbridgeOf(settings).transport_buffer;
+  return typeof configured === 'number' && Number.isInteger(configured) && configured >= 0 ? configured : DEFAULT_RESULT_BUFFER;
+}
+
+/** `transport.name` as configured (validated by the caller, which knows the role). */
+export const configuredTransportName = (settings: Settings): unknown => sectionOf(settings.raw.transport).name;
+
+/** `checkbridge.store.dsn` as configured (validated by the caller). */
+export const configuredStoreDsn = (settings: Settings): unknown => sectionOf(checkbridgeOf(settings).store).dsn;
+
+/** `checkbridge.store_quota`: the embedded store's size bound in bytes (the store applies its own default). */
+export const storeQuotaOf = (settings: Settings) => checkbridgeOf(settings).store_quota as number | undefined;
+
+/** `checkbridge.default_timeout`: a check's timeout when it sets none (the runner applies its own default). */
+export const defaultCheckTimeoutOf = (settings: Settings) => checkbridgeOf(settings).default_timeout as number | undefined;
+
+/** `sensu.spawn.limit`: how many checks, hooks, handlers and mutators run at once. */
+export const spawnLimitOf = (settings: Settings): number => numberOr(sectionOf(sensuOf(settings).spawn).limit, 12);
+
+/** Seconds between keepalives (`checkbridge.keepalive_interval`) and between monitor passes (`checkbridge.monitor_interval`). */
+export const keepaliveIntervalOf = (settings: Settings): number => numberOr(checkbridgeOf(settings).keepalive_interval, 20);
+export const monitorIntervalOf = (settings: Settings): number => numberOr(checkbridgeOf(settings).monitor_interval, 30);
+
+/** `sensu.server`: the broker pipes and the size bound of one message. */
+export const serverSettingsOf = (settings: Settings) =>
+  sectionOf(sensuOf(settings).server) as { keepalives_pipe?: unknown; results_pipe?: unknown; max_message_size?: unknown };
+
+/** `sensu.keepalives`: what every client's keepalive check starts from. */
+export const keepaliveDefaultsOf = (settings: Settings): unknown => sensuOf(settings).keepalives ?? {};
+
+/** The client socket's bounds: message size (`sensu.server.max_message_size`), buffer, and the time one message may take. */
+export function socketLimitsOf(settings: Settings): { maxMessageBytes?: number; bufferLimitBytes?: number; messageDeadlineMs: number } {
+  const checkbridge = checkbridgeOf(settings);
+  return {
+    maxMessageBytes: serverSettingsOf(settings).max_message_size as number | undefined,
+    bufferLimitBytes: checkbridge.socket_buffer_limit as number | undefined,
+    messageDeadlineMs: numberOr(checkbridge.socket_message_timeout, 10) * 1000,
+  };
+}
+
+/** How handlers run: overall concurrency, queued events per handler, and a handler's timeout in seconds. */
+export function handlerTuningOf(settings: Settings): { handler_concurrency: number; handler_queue_limit: number; handler_timeout: number } {
+  const checkbridge = checkbridgeOf(settings);
+  return {
+    handler_concurrency: numberOr(checkbridge.handler_concurrency, 16),
+    handler_queue_limit: numberOr(checkbridge.handler_queue_limit, 10_000),
+    handler_timeout: numberOr(checkbridge.handler_timeout, 600),
+  };
+}
+
+/** `checkbridge.assets`: the asset cache's trust and size bounds (the asset module applies the bounds' defaults). */
+export const assetSettingsOf = (settings: Settings) =>
+  sectionOf(checkbridgeOf(settings).assets) as { trusted_ca_file?: string; max_download_bytes?: unknown; max_unpacked_bytes?: unknown; max_entries?: unknown };
+
+export interface ListenerSettings {
+  readonly bind?: string;
+  readonly port?: number;
+  readonly tls?: unknown;
+}
+
+/** `api`: where the legacy API listens. */
+export const legacyApiListenerOf = (settings: Settings) => apiOf(settings) as ListenerSettings;
+
+/** `checkbridge.v2_api`: where the v2 API listens. */
+export const v2ApiListenerOf = (settings: Settings) => sectionOf(checkbridgeOf(settings).v2_api) as ListenerSettings;
+
+/** `api.user` and `api.password` when both are set: every legacy API request must then carry them (basic auth). */
+export function legacyApiCredentialsOf(settings: Settings): { user: string; password: string } | null {
+  const api = apiOf(settings);
+  return api.user !== undefined && api.password !== undefined ? { user: String(api.user), password: String(api.password) } : null;
+}
+
+/** The legacy API's CORS headers (suffixes of `Access-Control-Allow-`): legacy's defaults under `api.cors`. */
+export function legacyApiCorsOf(settings: Settings): Record<string, string> {
+  const cors = { Origin: '*', Methods: 'GET, POST, PUT, DELETE, OPTIONS', Credentials: 'true', Headers: 'Origin, X-Requested-With, Content-Type, Accept, Authorization' };
+  return { ...cors, ...(sectionOf(apiOf(settings).cors) as Record<string, string>) };
+}

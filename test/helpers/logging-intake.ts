@@ -1,0 +1,19 @@
+import type { Logger } from 'pino';
+import type { CheckResult } from '../../src/execute/result.js';
+import type { ResultIntake } from '../../src/server/intake.js';
+
+/** An intake for client tests: results are logged, and the test listens for them. */
+export class LoggingIntake implements ResultIntake {
+  private readonly listeners: ((result: CheckResult) => void)[] = [];
+
+  constructor(private readonly logger: Logger) {}
+
+  onResult(listener: (result: CheckResult) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async submit(result: CheckResult): Promise<void> {
+    this.logger.debug({ client: result.client, check: result.check.name, status: result.check.status, output: result.check.output }, 'result received');
+    for (const listener of this.listeners) listener(result);
+  }
+}
