@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 export interface Service {
   readonly name: string;
   start(): Promise<void>;
-  /** Also called after a failed start-up, whether or not this service started: releases whatever it holds. */
+  /** Also called after a failed start-up, whether or not this one started: releases whatever it holds. */
   stop(deadline: number): Promise<void>;
 }
 
@@ -20,15 +20,22 @@ export function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   return Promise.race([work.then(() => true), late]).finally(() => clearTimeout(timer));
 }
 
-/** Starts services in order and stops them in reverse within one grace; a failed start-up stops them all. */
+/**
+ * Starts services in order and stops them in reverse within one grace. A stop is only asked for once start-up is over
+ * (signals before are latched), or when it failed: every service was built and took the first settings by then (the
+ * scheduler's timers run from that moment), so every one is stopped.
+ */
 export class Lifecycle {
-  private readonly started: Service[] = [];
+  private services: readonly Service[] = [];
   private stopping = false;
   private running = false;
   // Holds the event loop open from start until stop ends, whatever is listening.
   private alive: NodeJS.Timeout | undefined;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly exit: () => void = () => process.exit(),
+  ) {}
 
   isStopping(): boolean {
     return this.stopping;
@@ -40,15 +47,11 @@ export class Lifecycle {
   }
 
   async start(services: readonly Service[]): Promise<void> {
-    this.alive ??= setInterval(() => undefined, 1 << 30);
+    this.services = services;
+    this.alive = setInterval(() => undefined, 1 << 30);
     try {
-      for (const service of services) {
-        this.started.push(service);
-        await service.start();
-      }
+      for (const service of services) await service.start();
     } catch (error) {
-      // Every service was built and took the first settings (the scheduler's timers run from then): all are stopped.
-      this.started.splice(0, this.started.length, ...services);
       await this.stop('start-up failure');
       throw error;
     }
@@ -60,7 +63,7 @@ export class Lifecycle {
     this.stopping = true;
     this.logger.info({ signal }, 'stopping');
     const deadline = Date.now() + STOP_GRACE_MS;
-    for (const service of [...this.started].reverse()) {
+    for (const service of [...this.services].reverse()) {
       this.logger.debug({ service: service.name }, 'stopping service');
       // One part that fails to stop does not keep the others open.
       await service.stop(deadline).catch((error) => this.logger.error({ err: error, service: service.name }, 'stopping failed'));
@@ -70,7 +73,7 @@ export class Lifecycle {
     // A handler's socket can outlive its timeout budget; the stop stays bounded regardless.
     setTimeout(() => {
       this.logger.warn('still busy after stopping: exiting');
-      process.exit();
+      this.exit();
     }, SETTLE_MS).unref();
   }
 }

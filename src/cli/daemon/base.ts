@@ -1,5 +1,4 @@
-import type { Settings } from '../../config/index.js';
-import type { ConfigSources } from '../../config/index.js';
+import type { ConfigSources, Settings } from '../../config/index.js';
 import type { LoadOutcome } from '../../config/load-settings.js';
 import type { Logger } from '../../log.js';
 import type { Lifecycle, Service } from '../lifecycle.js';
