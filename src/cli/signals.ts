@@ -1,5 +1,4 @@
-import type { Logger } from '../log.js';
-import { cycleLogLevelOnSigusr1 } from './log-level-signal.js';
+import { nextLogLevel, pinoLevelOf, type Logger } from '../log.js';
 
 /**
  * The daemon's signals, for every role: SIGTERM and SIGINT stop, SIGHUP reloads, SIGUSR1 cycles the log level.
@@ -12,7 +11,8 @@ export class DaemonSignals {
   private reloadNow: (() => void) | null = null;
 
   constructor(logger: Logger, level: string) {
-    cycleLogLevelOnSigusr1(logger, level);
+    // Installed as soon as the logger exists: until a listener is there, SIGUSR1 opens Node's inspector instead.
+    process.on('SIGUSR1', () => (level = raiseLogLevel(logger, level)));
     process.on('SIGTERM', () => this.requestStop('SIGTERM'));
     process.on('SIGINT', () => this.requestStop('SIGINT'));
     process.on('SIGHUP', () => this.reloadNow?.());
@@ -29,4 +29,14 @@ export class DaemonSignals {
     if (this.stopNow) this.stopNow(signal);
     else this.early ??= signal;
   }
+}
+
+/** `kill -USR1` raises verbosity one level (wrapping) and logs the new level; returns it. */
+function raiseLogLevel(logger: Logger, current: string): string {
+  const next = nextLogLevel(current);
+  // Reported at info even when the new level is quieter: the line is written before the quieter level applies.
+  logger.level = 'info';
+  logger.info({ log_level: next, previous_log_level: current }, 'SIGUSR1: log level changed');
+  logger.level = pinoLevelOf(next);
+  return next;
 }
