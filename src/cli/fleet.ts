@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import { CheckbridgeError } from '../errors.js';
-import { InProcessTransport, isWire, type Transport, type WireTransport } from '../transport/index.js';
+import { InProcessTransport, type Transport, type WireTransport } from '../transport/index.js';
 import { RabbitTransport } from '../transport/rabbitmq/transport.js';
 import { rabbitEndpoints } from '../transport/rabbitmq/settings.js';
 import { RedisTransport } from '../transport/redis/transport.js';
@@ -63,5 +63,3 @@ export function wireClient(transport: WireTransport, current: () => Settings, lo
   transport.onConnected(keepalive);
   return { results, keepalive };
 }
-
-export { isWire };

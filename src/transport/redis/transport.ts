@@ -137,7 +137,8 @@ export class RedisTransport implements WireTransport {
       reader.stopped = true;
       reader.connection.disconnect();
     }
-    await Promise.allSettled([this.command, this.pubsub].map((connection) => connection.quit().catch(() => connection.disconnect())));
+    // A QUIT on a connection that is not up would wait in the offline queue for a server that may never come.
+    await Promise.allSettled([this.command, this.pubsub].map((connection) => (connection.status === 'ready' ? connection.quit().catch(() => connection.disconnect()) : connection.disconnect())));
   }
 
   private listKey(pipe: string): string {

@@ -1,0 +1,88 @@
+import { transportInfo, type Transport } from '../../transport/index.js';
+import type { Leadership } from '../../cluster/index.js';
+import { buildLegacyApi } from '../../api/legacy/server.js';
+import { buildV2Api } from '../../api/v2/server.js';
+import { bridgeSummary, prometheusText } from '../../bridge/metrics.js';
+import { runPipelines } from '../../v2/pipelines.js';
+import { atEntityLimit, entityLimitMessage, entityLimitOf } from '../../server/entity-limit.js';
+import { TokenIssuer, newSigningKey } from '../../auth/tokens.js';
+import { ensureAdmin } from '../../auth/bootstrap.js';
+import type { ResultIntake } from '../../server/intake.js';
+import type { ServerRole } from '../../server/server-role.js';
+import type { HandlerPipeline } from '../../server/handling/index.js';
+import { daemonEnvironment } from '../../config/start-environment.js';
+import type { ConfigSources } from '../../config/index.js';
+import type { Logger } from '../../log.js';
+import type { Service } from '../lifecycle.js';
+import { listenerFrom, startHttpListener } from '../listeners.js';
+import { listenerHttps } from '../tls-options.js';
+import type { Execution } from './execution.js';
+import type { BridgeView } from './bridge.js';
+import type { DaemonStore } from './store.js';
+import type { RunFlags } from './run-flags.js';
+import type { SettingsHub } from './settings-hub.js';
+
+export interface ApiParts {
+  readonly hub: SettingsHub;
+  readonly flags: RunFlags;
+  readonly sources: ConfigSources;
+  readonly store: DaemonStore;
+  readonly transport: Transport;
+  readonly leadership: Leadership;
+  readonly server: ServerRole;
+  readonly serverResults: ResultIntake;
+  readonly handlers: HandlerPipeline;
+  readonly execution: Execution;
+  readonly bridgeView: BridgeView | null;
+}
+
+/** The legacy API (:4567) and the v2 API with the dashboard (:8080), each a service that listens at start. */
+export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service; v2Api: Service } {
+  const { hub, flags, sources, transport, leadership, server, serverResults, handlers, bridgeView } = parts;
+  const { store, intake, events, secrets } = parts.store;
+  const assets = parts.execution.assets;
+  const spawner = parts.execution.spawner;
+  const settings = hub.current();
+  let api: ReturnType<typeof buildLegacyApi> | null = null;
+  let v2Api: ReturnType<typeof buildV2Api> | null = null;
+  const legacyApi: Service = {
+    name: 'legacy API',
+    async start() {
+      const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number; tls?: unknown };
+      const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
+      api = buildLegacyApi({ https: apiHttps, store, settings: hub.current, intake, results: serverResults, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
+      const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
+      await startHttpListener(api, 'legacy API', apiListen, apiHttps !== null, logger);
+    },
+    stop: async () => void (await api?.close()),
+  };
+  const v2Service: Service = {
+    name: 'v2 API',
+    async start() {
+      await ensureAdmin(store.v2, daemonEnvironment(), (line) => process.stderr.write(line + '\n'));
+      const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number; tls?: unknown } } | undefined)?.v2_api ?? {});
+      const v2Https = listenerHttps('v2 API', 'checkbridge.v2_api.tls', v2Config.tls, flags);
+      // Started after the legacy API in the list: the dashboard serves through it.
+      const legacy = api!;
+      v2Api = buildV2Api({
+        https: v2Https,
+        store,
+        events,
+        postgres: events,
+        entityGate: () => (atEntityLimit(store, entityLimitOf(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
+        tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)),
+        logger,
+        now: Date.now,
+        spawn: spawner.spawn,
+        annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
+        metrics: () => prometheusText(bridgeView, Date.now()),
+        runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, handlers, logger, assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
+        dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener) },
+      });
+      const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
+      await startHttpListener(v2Api, 'v2 API', v2Listen, v2Https !== null, logger);
+    },
+    stop: async () => void (await v2Api?.close()),
+  };
+  return { legacyApi, v2Api: v2Service };
+}

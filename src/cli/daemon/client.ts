@@ -1,0 +1,109 @@
+import { deepMerge, type Settings } from '../../config/index.js';
+import { systemClock } from '../../schedule/clock.js';
+import { transportInfo, type Transport } from '../../transport/index.js';
+import { ClientRole } from '../../client/client-role.js';
+import { listenClientSocket } from '../../client/socket.js';
+import { buildHttpSocket } from '../../client/http-socket.js';
+import type { ResultIntake } from '../../server/intake.js';
+import type { SecretsLookup } from '../../secrets/resolver.js';
+import type { Logger } from '../../log.js';
+import { within, type Service } from '../lifecycle.js';
+import { listenerFrom, startHttpListener } from '../listeners.js';
+import { listenerHttps } from '../tls-options.js';
+import { warnIfInsecure } from '../insecure-listener.js';
+import type { Execution } from './execution.js';
+import type { RunFlags } from './run-flags.js';
+import type { SettingsHub } from './settings-hub.js';
+
+export interface ClientParts {
+  readonly hub: SettingsHub;
+  readonly flags: RunFlags;
+  readonly transport: Transport;
+  readonly execution: Execution;
+  /** Where results go: the server's intake in one process, the broker otherwise. */
+  readonly intake: ResultIntake;
+  /** Sends this client's keepalive. */
+  readonly keepalive: (settings: Settings) => void;
+  /** Only a client in the server's process resolves its checks' secrets (spec §1.8). */
+  readonly secrets?: SecretsLookup;
+  /** The server's size limit on socket messages, when the server is in this process (a legacy client has none, reference §6.1). */
+  readonly maxMessageBytes?: number | undefined;
+  /** Whether start-up completed: a start-up failure does not deregister. */
+  readonly isRunning: () => boolean;
+}
+
+/**
+ * The client role's services, whatever the process also runs: checks (subscriptions, standalone), the client
+ * socket (:3030), the agent API (:3031) and keepalives with deregistration (reference 1x §4.2-4.4, §10.9-10.11).
+ */
+export function buildClient(parts: ClientParts, logger: Logger) {
+  const { hub, flags, transport, execution, intake } = parts;
+  const settings = hub.current();
+  const client = new ClientRole({ clock: systemClock, transport, intake, run: execution.run, logger, assets: execution.assets.legacy, secrets: parts.secrets });
+  hub.onApply((s) => {
+    parts.keepalive(s);
+    client.apply(s);
+  });
+  execution.settleAtStop(() => client.stop());
+  const checks: Service = {
+    name: 'checks',
+    start: async () => undefined,
+    async stop(deadline) {
+      if (!(await within(client.stop(), deadline - Date.now()))) logger.warn({ checks: true }, 'still running at stop: their processes are stopped');
+    },
+  };
+  let socket: Awaited<ReturnType<typeof listenClientSocket>> | null = null;
+  const socketService: Service = {
+    name: 'client socket',
+    async start() {
+      const socketConfig = (settings.client.socket ?? {}) as { enabled?: boolean; bind?: string; port?: number };
+      if (socketConfig.enabled === false) return;
+      socket = await listenClientSocket({
+        ...listenerFrom('socket', flags, { bind: socketConfig.bind, port: socketConfig.port }, { bind: '127.0.0.1', port: 3030 }),
+        intake,
+        logger,
+        client: () => ({ name: String(hub.current().client.name), signature: hub.current().client.signature as string | undefined }),
+        now: Date.now,
+        maxMessageBytes: parts.maxMessageBytes,
+        bufferLimitBytes: (settings.raw.checkbridge as { socket_buffer_limit?: number } | undefined)?.socket_buffer_limit,
+        messageDeadlineMs: ((settings.raw.checkbridge as { socket_message_timeout?: number } | undefined)?.socket_message_timeout ?? 10) * 1000,
+      });
+      warnIfInsecure(logger, 'client socket', socket.tcp, false);
+    },
+    stop: async () => void (await socket?.close()),
+  };
+  let httpSocket: ReturnType<typeof buildHttpSocket> | null = null;
+  const agentApi: Service = {
+    name: 'agent API',
+    async start() {
+      const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number; tls?: unknown };
+      if (httpConfig.enabled === false) return;
+      const agentHttps = listenerHttps('agent API', 'client.http_socket.tls', httpConfig.tls, flags);
+      httpSocket = buildHttpSocket({ https: agentHttps, settings: hub.current, intake, now: Date.now, transport: () => transportInfo(transport) });
+      const listen = listenerFrom('agent', flags, httpConfig, { bind: '127.0.0.1', port: 3031 });
+      await startHttpListener(httpSocket, 'agent API', listen, agentHttps !== null, logger);
+    },
+    stop: async () => void (await httpSocket?.close()),
+  };
+  let keepalives: NodeJS.Timeout | undefined;
+  const session: Service = {
+    name: 'keepalives',
+    async start() {
+      const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number };
+      keepalives = setInterval(() => parts.keepalive(hub.current()), (tuning.keepalive_interval ?? 20) * 1000);
+    },
+    async stop() {
+      const current = hub.current();
+      if (current.client.deregister === true && parts.isRunning()) await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
+      clearInterval(keepalives);
+    },
+  };
+  // Reference §10.11: a client that asks to deregister says so once, on the way out.
+  const deregister = (s: Settings) => {
+    const now = Math.floor(Date.now() / 1000);
+    const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
+    return intake.submit({ client: String(s.client.name), check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status: Number(check.status) || 1, issued: now, executed: now } });
+  };
+  const summary = () => ({ standalone: client.standaloneChecks(), subscriptions: client.subscriptions() });
+  return { client, services: [checks, socketService, agentApi, session], summary };
+}

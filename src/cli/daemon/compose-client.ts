@@ -1,0 +1,27 @@
+import type { WireTransport } from '../../transport/index.js';
+import { wireClient } from '../fleet.js';
+import { buildExecution } from './execution.js';
+import { buildTransport } from './transport.js';
+import { buildClient } from './client.js';
+import { buildWatcher } from './watcher.js';
+import type { Daemon, DaemonBase } from './base.js';
+
+/**
+ * `run --role client`: a legacy client's duties over a broker — keepalives, subscriptions, standalone checks,
+ * the sockets — with no store and no APIs (reference legacy-transport.md §2.5, 1x §4.2-4.4, §11).
+ */
+export async function composeClient(base: DaemonBase): Promise<Daemon> {
+  const { hub, lifecycle, logger } = base;
+  await base.sandboxLoaded;
+  const execution = buildExecution(base.stateDir, hub, logger);
+  const bus = buildTransport('client', base.flags, hub, logger);
+  const wire = bus.transport as WireTransport;
+  const { results, keepalive } = wireClient(wire, hub.current, logger);
+  const client = buildClient({ hub, flags: base.flags, transport: wire, execution, intake: results, keepalive: () => keepalive(), isRunning: () => lifecycle.isRunning() }, logger);
+  const watcher = buildWatcher(base.sources, base.initial, hub, () => lifecycle.isStopping(), logger);
+  return {
+    services: [bus.service, execution.service, ...client.services, bus.consuming, watcher.service],
+    reload: watcher.reload,
+    summary: () => ({ transport: wire.name, ...client.summary() }),
+  };
+}

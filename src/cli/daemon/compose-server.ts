@@ -1,0 +1,72 @@
+import { leadershipFor } from '../../cluster/index.js';
+import { bridgeConfigOf } from '../../bridge/config.js';
+import { daemonEnvironment } from '../../config/start-environment.js';
+import { wireClient } from '../fleet.js';
+import { sharedStoreDsn } from '../shared-store.js';
+import { BRIDGE_API_KEY, resolveSecret } from '../secret-options.js';
+import type { Service } from '../lifecycle.js';
+import { buildStore } from './store.js';
+import { buildExecution } from './execution.js';
+import { buildTransport } from './transport.js';
+import { buildHandling } from './handling.js';
+import { buildBridge } from './bridge.js';
+import { buildServer, receiveOwnKeepalive } from './server.js';
+import { buildApis } from './apis.js';
+import { buildClient } from './client.js';
+import { buildWatcher } from './watcher.js';
+import type { Daemon, DaemonBase } from './base.js';
+
+/** `run --role server`, and `both`: the server's services with the client's list in their middle. */
+export async function composeServer(base: DaemonBase): Promise<Daemon> {
+  const { role, flags, hub, lifecycle, logger } = base;
+  const settings = hub.current();
+  const isStopping = () => lifecycle.isStopping();
+  // Servers sharing a store elect one to do the once-per-cluster work (reference §10.13); one alone always does it.
+  // Read before anything opens: a malformed DSN refuses the start.
+  const dsn = sharedStoreDsn(flags, settings);
+  // Read now too: an unreadable key file refuses the start before anything opens.
+  const bridgeApiKey = resolveSecret(BRIDGE_API_KEY, { value: flags.bridgeApiKey, file: flags.bridgeApiKeyFile }, daemonEnvironment());
+  const leadership = leadershipFor(dsn, { name: String(settings.client.name), pid: process.pid }, logger);
+  const bridge = bridgeConfigOf(settings.raw.bridge, { bridgeUrl: flags.bridgeUrl, bridgeApiKey }, daemonEnvironment());
+
+  const execution = buildExecution(base.stateDir, hub, logger);
+  const store = await buildStore({ dsn, stateDir: base.stateDir, bridgeNamespace: bridge ? bridge.namespace : null, sandboxLoaded: base.sandboxLoaded }, hub, logger);
+  const bus = buildTransport(role, flags, hub, logger);
+  const { transport, wire } = bus;
+  const handling = buildHandling({ hub, store, execution, wire }, logger);
+  const { handlers } = handling;
+  const { sender, bridgeView, service: bridgeService } = buildBridge(bridge, store.store, logger);
+
+  let clientServices: Service[] = [];
+  let clientSummary = (): Record<string, unknown> => ({});
+  if (role === 'both') {
+    // Over a broker the client role's results and keepalives travel through it (reference §2.5).
+    const fleetClient = wire ? wireClient(wire, hub.current, logger) : null;
+    const keepalive = fleetClient ? () => fleetClient.keepalive() : receiveOwnKeepalive(store.store, handlers, logger);
+    const client = buildClient(
+      {
+        hub,
+        flags,
+        transport,
+        execution,
+        intake: fleetClient?.results ?? store.intake,
+        keepalive,
+        secrets: store.secrets.in(() => store.namespace()),
+        maxMessageBytes: (settings.raw.sensu as { server?: { max_message_size?: number } } | undefined)?.server?.max_message_size,
+        isRunning: () => lifecycle.isRunning(),
+      },
+      logger,
+    );
+    clientServices = client.services;
+    clientSummary = client.summary;
+  }
+  const { server, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping }, logger);
+  const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, server, serverResults, handlers, execution, bridgeView }, logger);
+  const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
+  return {
+    // Stopped in reverse: the watcher, the scheduler and the broker's deliveries first; the store last.
+    services: [store.service, bus.service, election, bridgeService, execution.service, handling.service, ...clientServices, legacyApi, v2Api, bus.consuming, scheduler, watcher.service],
+    reload: watcher.reload,
+    summary: () => ({ transport: wire?.name ?? 'local', files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), ...clientSummary(), stateDir: base.stateDir }),
+  };
+}

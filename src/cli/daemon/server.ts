@@ -1,0 +1,118 @@
+import { redact, type Settings } from '../../config/index.js';
+import { systemClock } from '../../schedule/clock.js';
+import type { Transport, WireTransport } from '../../transport/index.js';
+import type { Leadership } from '../../cluster/index.js';
+import { consumeFleet } from '../../server/wire-intake.js';
+import { WireResults } from '../../client/wire-results.js';
+import { VERSION } from '../../server/processor.js';
+import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../../server/keepalives.js';
+import { ServerRole } from '../../server/server-role.js';
+import type { HandlerPipeline } from '../../server/handling/index.js';
+import type { BridgeSender } from '../../bridge/sender.js';
+import type { Logger } from '../../log.js';
+import type { Service } from '../lifecycle.js';
+import type { DaemonStore } from './store.js';
+import type { SettingsHub } from './settings-hub.js';
+
+export interface ServerParts {
+  readonly hub: SettingsHub;
+  readonly store: DaemonStore;
+  readonly transport: Transport;
+  readonly wire: WireTransport | null;
+  readonly handlers: HandlerPipeline;
+  readonly sender: BridgeSender | null;
+  readonly leadership: Leadership;
+  /** Whether this server schedules subscription checks itself (not when servers share a store). */
+  readonly scheduling: boolean;
+  readonly isStopping: () => boolean;
+}
+
+/**
+ * The server role: the check-request publisher, the keepalive and TTL monitors, results from the broker, and the
+ * once-per-cluster work done while elected. Two services: the election (stopped late) and the scheduler (stopped early).
+ */
+export function buildServer(parts: ServerParts, logger: Logger) {
+  const { hub, transport, wire, handlers, sender, leadership, isStopping } = parts;
+  const { store, intake } = parts.store;
+  // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too (reference §2.5).
+  const serverResults = wire ? new WireResults(wire, logger) : intake;
+  intake.onEvent((processed) => {
+    logger.debug({ client: processed.event.client.name, check: processed.event.check.name, action: processed.event.action, occurrences: processed.event.occurrences }, 'event processed');
+    if (processed.handle) handlers.handle(processed.event);
+    sender?.kick();
+  });
+  const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
+  const server = new ServerRole({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
+  // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
+  if (wire) server.pause('broker away');
+  hub.onApply((s) => server.apply(s));
+  const tuning = (hub.current().raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
+  let monitors: NodeJS.Timeout | undefined;
+  // The first pass one interval after start-up or a reconnection, when clients have had the time to send keepalives.
+  const startMonitors = () => {
+    clearInterval(monitors);
+    monitors = setInterval(() => {
+      if ((wire && !wire.connected()) || !leadership.isLeader()) return;
+      void monitorKeepalives(store, hub.current(), serverResults, Date.now());
+      void monitorTtl(store, serverResults, Date.now());
+    }, (tuning.monitor_interval ?? 30) * 1000);
+  };
+  if (wire) {
+    // Legacy pause and resume (reference §2.7): while the broker is away, no check requests and no monitor results.
+    wire.onDisconnected(() => {
+      server.pause('broker away');
+      logger.warn('transport is not connected: check requests and monitors paused until it is');
+    });
+    wire.onConnected(() => {
+      if (isStopping()) return;
+      server.resume('broker away');
+      if (monitors) startMonitors();
+    });
+    consumeFleet({ transport: wire, store, settings: hub.current, intake, logger, now: Date.now, onRegistration: (event) => handlers.handle(event) });
+  }
+  const election: Service = {
+    name: 'leadership',
+    async start() {
+      // The once-per-cluster work: subscription-check scheduling, the keepalive and TTL monitors, bridge sending.
+      leadership.start((leader) => {
+        if (isStopping()) return;
+        if (!leader) {
+          // Lost: nothing more of it runs here, before anyone else could be elected.
+          server.pause('not elected');
+          clearInterval(monitors);
+          monitors = undefined;
+          sender?.pause();
+          return;
+        }
+        server.resume('not elected');
+        sender?.start();
+        startMonitors();
+      });
+    },
+    // Last of the once-per-cluster work stopped: the lock goes, and another server may take over at once.
+    stop: () => leadership.close(),
+  };
+  const scheduler: Service = {
+    name: 'scheduler',
+    start: async () => undefined,
+    async stop() {
+      server.stop();
+      clearInterval(monitors);
+    },
+  };
+  return { server, serverResults, election, scheduler };
+}
+
+/** In one process, the client role's keepalive is received directly: its settings redacted, with version and timestamp (reference §10.9). */
+export function receiveOwnKeepalive(store: DaemonStore['store'], handlers: HandlerPipeline, logger: Logger): (s: Settings) => void {
+  return (s) => {
+    const local = s.client as Record<string, unknown>;
+    const payload = { ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: VERSION, timestamp: Math.floor(Date.now() / 1000) };
+    const outcome = receiveKeepalive(store, s, payload, Date.now());
+    if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
+    else if (outcome.registration) {
+      logger.info({ client: local.name, event: outcome.registration.id }, 'new client registration');
+      handlers.handle(outcome.registration);
+    }
+  };
+}

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { systemClock } from '../../schedule/clock.js';
+import { StoreIntake } from '../../server/store-intake.js';
+import { legacyToV2Writer } from '../../v2/legacy-sink.js';
+import { startEventStores } from '../../store/postgres/start.js';
+import { SecretsResolver } from '../../secrets/resolver.js';
+import { outageResult } from '../../secrets/outage.js';
+import type { Logger } from '../../log.js';
+import type { Service } from '../lifecycle.js';
+import { openStateStore } from '../state-store.js';
+import type { SettingsHub } from './settings-hub.js';
+
+export interface StoreOptions {
+  /** PostgreSQL shared with other servers, or null for the embedded SQLite file in `stateDir`. */
+  readonly dsn: string | null;
+  readonly stateDir: string;
+  /** Where legacy events are also written as v2 events for the bridge, or null without one. */
+  readonly bridgeNamespace: string | null;
+  /** Filters run in the sandbox: loaded while the store opens, and before any event is written. */
+  readonly sandboxLoaded: Promise<unknown>;
+}
+
+export type DaemonStore = Awaited<ReturnType<typeof buildStore>>;
+
+/** The state store, its one intake and event stores, and the secrets resolved from it; closed last of all. */
+export async function buildStore(options: StoreOptions, hub: SettingsHub, logger: Logger) {
+  const { dsn, stateDir } = options;
+  const settings = hub.current();
+  const store = openStateStore(
+    dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: (settings.raw.checkbridge as { store_quota?: number } | undefined)?.store_quota },
+    logger,
+  );
+  const intake = new StoreIntake(store, hub.current, systemClock, logger);
+  const namespace = () => String((hub.current().raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
+  // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
+  const secrets = new SecretsResolver({ store: store.v2, logger, onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())) });
+  // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
+  const events = await startEventStores(store, intake, logger);
+  await options.sandboxLoaded;
+  intake.withinTransaction(legacyToV2Writer(store, namespace, options.bridgeNamespace, events));
+  const service: Service = {
+    name: 'store',
+    start: async () => undefined,
+    async stop() {
+      // A result that arrived in the last turns (a UDP datagram) is committed before the store closes.
+      await intake.flushed();
+      await events.close();
+      secrets.close();
+      store.close();
+    },
+  };
+  return { store, intake, events, secrets, namespace, service };
+}
