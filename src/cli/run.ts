@@ -15,7 +15,7 @@ import type { spawnCommand } from '../execute/spawn.js';
 import { RemoteSpawner } from '../execute/remote-spawner.js';
 import { join } from 'node:path';
 import { openStateStore } from './state-store.js';
-import { StoreIntake } from '../server/store-intake.js';
+import { StoreIntake, isV2Event } from '../server/store-intake.js';
 import { VERSION } from '../server/processor.js';
 import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../server/keepalives.js';
 import { listenClientSocket } from '../client/socket.js';
@@ -169,9 +169,14 @@ export function registerRun(program: Command): void {
       intake.withinTransaction(legacyToV2Writer(store, namespace, bridge ? bridge.namespace : null, events));
       const sender = bridge ? new BridgeSender(store.outbox, bridge, logger) : null;
       const bridgeView = sender ? { status: () => sender.status, outbox: store.outbox } : null;
-      intake.onEvent((processed) => {
-        logger.debug({ client: processed.event.client.name, check: processed.event.check.name, action: processed.event.action, occurrences: processed.event.occurrences }, 'event processed');
-        if (processed.handle) handlers.handle(processed.event);
+      // Where every event leaves the intake: legacy handler sets and v2 pipelines, both in the handlers' queues.
+      intake.onEvent((emitted) => {
+        if (isV2Event(emitted)) {
+          const { namespace: ns, event } = emitted;
+          return void runPipelines(store.v2, ns, event, handlers, logger, assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed'));
+        }
+        logger.debug({ client: emitted.event.client.name, check: emitted.event.check.name, action: emitted.event.action, occurrences: emitted.event.occurrences }, 'event processed');
+        if (emitted.handle) handlers.handle(emitted.event);
         sender?.kick();
       });
       let bridgeTicks = 0;
@@ -357,7 +362,7 @@ export function registerRun(program: Command): void {
           spawn: spawner.spawn,
           annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
           metrics: () => prometheusText(bridgeView, Date.now()),
-          runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, handlers, logger, assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
+          intake,
           dashboard: { legacy: api, settings: () => current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener) },
         });
         const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
