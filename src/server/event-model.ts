@@ -14,20 +14,26 @@ export function shouldTruncate(check: Record<string, unknown>): boolean {
   return Boolean(check.truncate_output) || (check.type === 'metric' && check.truncate_output !== false);
 }
 
-/** The legacy weighted formula (DECISIONS 7 keeps it, 101 included): 0 unless the history is full. */
-export function totalStateChange(history: readonly (string | number)[]): number {
-  if (history.length !== HISTORY_LENGTH) return 0;
-  let weight = 0.8;
-  let changes = 0.0;
-  let previous = String(history[0]);
-  for (const entry of history) {
-    const status = String(entry);
-    if (status !== previous) changes += weight;
+/**
+ * How each model reads the one formula: legacy (Ruby) weighs a change at position i 0.80 + 0.02·i, Sensu Go
+ * 0.80 + 0.02·(i − 1) and rounds its sum through a float32 (reference v2-api §1.6).
+ */
+export type StateChangeRule = 'legacy' | 'sensu-go';
+
+/** total_state_change: the weighted changes between neighbouring statuses, in percent; 0 until the history is full. */
+export function weightedStateChange<T>(history: readonly T[], statusOf: (entry: T) => unknown, rule: StateChangeRule): number {
+  if (history.length < HISTORY_LENGTH) return 0;
+  let weight = rule === 'legacy' ? 0.8 + 0.02 : 0.8;
+  let changes = 0;
+  for (let i = 1; i < history.length; i++) {
+    if (statusOf(history[i]!) !== statusOf(history[i - 1]!)) changes += weight;
     weight += 0.02;
-    previous = status;
   }
-  return Math.floor((changes / 20) * 100);
+  return Math.trunc(((rule === 'legacy' ? changes : Math.fround(changes)) / 20) * 100);
 }
+
+/** The legacy weighted formula (DECISIONS 7 keeps it, 101 included): statuses compared as strings, as legacy stores them. */
+export const totalStateChange = (history: readonly (string | number)[]): number => weightedStateChange(history, String, 'legacy');
 
 export type EventAction = 'create' | 'resolve' | 'flapping';
 

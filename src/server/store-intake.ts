@@ -2,28 +2,59 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type { CheckResult } from '../execute/result.js';
 import { GroupRetry, type SqliteStore } from '../store/index.js';
+import type { V2EventStore } from '../store/event-store.js';
+import { SqliteEventStore } from '../store/sqlite/event-store.js';
 import type { Clock } from '../schedule/clock.js';
-import type { ResultIntake } from './intake.js';
+import type { EventIntake, ResultIntake } from './intake.js';
 import { processResult, resultKey, type Processed } from './processor.js';
-import { EntityLimitError } from './entity-limit.js';
+import { EntityLimitError, atEntityLimit, entityLimitMessage, entityLimitOf } from './entity-limit.js';
 import { TurnBatch } from '../store/turn-batch.js';
+import { publishEvent, publishEventSync, type Publish } from '../v2/events-service.js';
 
-interface Pending {
-  readonly result: CheckResult;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
+type Json = Record<string, any>;
+
+/** A stored v2 event on its way to its pipelines (a replay changed nothing and never leaves). */
+export interface StoredV2Event {
+  readonly kind: 'v2';
+  readonly namespace: string;
+  readonly event: Json;
+}
+
+/** What leaves the intake: a processed legacy result, or a stored v2 event. */
+export type IntakeEvent = Processed | StoredV2Event;
+export const isV2Event = (event: IntakeEvent): event is StoredV2Event => (event as StoredV2Event).kind === 'v2';
+
+/** The event store router, as the intake sees it: while PostgreSQL is in use, v2 events are written there one by one. */
+export interface RoutedEventStore extends V2EventStore {
+  embeddedActive(): boolean;
+}
+
+type Pending =
+  | { readonly kind: 'result'; readonly result: CheckResult; readonly resolve: () => void; readonly reject: (error: Error) => void }
+  | { readonly kind: 'v2'; readonly namespace: string; readonly body: Json; readonly createdBy: string | undefined; readonly nowS: number; readonly resolve: (answer: Publish) => void; readonly reject: (error: Error) => void };
+
+/** One submission's fate in its group: what leaves the intake, a v2 event's answer, or its error. */
+interface Done {
+  readonly pending: Pending;
+  readonly emitted: IntakeEvent | null;
+  readonly answer?: Publish;
+  readonly error: Error | null;
 }
 
 /**
- * Results become events in the store. Submissions arriving in the same turn share one transaction
- * (group commit): a submit resolves only after its transaction committed, never on a timer.
+ * Results become events in the store, and v2 events are stored: every door's one writer. Submissions arriving in the
+ * same turn share one transaction (group commit): a submit resolves only after its transaction committed, never on a timer.
  */
-export class StoreIntake implements ResultIntake {
+export class StoreIntake implements ResultIntake, EventIntake {
   private readonly pending = new TurnBatch<Pending>((batch) => this.commit(batch));
-  private readonly listeners: ((processed: Processed, result: CheckResult) => void)[] = [];
+  private readonly listeners: ((event: IntakeEvent) => void)[] = [];
   private readonly committers: ((processed: Processed) => void)[] = [];
   private readonly afterCommits: ((committed: boolean) => Promise<void>)[] = [];
   private readonly log: Logger;
+  private readonly embedded: SqliteEventStore;
+  private routed: RoutedEventStore | null = null;
+  // v2 events written to PostgreSQL outside the group commit, until they are answered.
+  private readonly direct = new Set<Promise<unknown>>();
 
   constructor(
     private readonly store: SqliteStore,
@@ -32,10 +63,17 @@ export class StoreIntake implements ResultIntake {
     logger: Logger,
   ) {
     this.log = logger.child({ component: 'intake' });
+    this.embedded = new SqliteEventStore(store.v2);
   }
 
-  onEvent(listener: (processed: Processed, result: CheckResult) => void): void {
+  /** Every event that leaves the intake, of either kind, committed: the handling queue and the dashboard listen here. */
+  onEvent(listener: (event: IntakeEvent) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Where v2 events live (the PostgresConfig router): the embedded store in the group commit, else PostgreSQL. */
+  routeEventsTo(events: RoutedEventStore): void {
+    this.routed = events;
   }
 
   /** Runs inside the transaction that stores the event: what it writes commits with the event, or not at all. */
@@ -51,29 +89,61 @@ export class StoreIntake implements ResultIntake {
     this.afterCommits.push(hook);
   }
 
-  /** Resolves once every result submitted so far has gone to its group commit: before the store closes. */
-  flushed(): Promise<void> {
-    return this.pending.flushed();
+  /** Resolves once every result and v2 event submitted so far has gone to its commit: before the store closes. */
+  async flushed(): Promise<void> {
+    await this.pending.flushed();
+    await Promise.allSettled([...this.direct]);
   }
 
   submit(result: CheckResult): Promise<void> {
-    return new Promise((resolve, reject) => this.pending.add({ result, resolve, reject }));
+    return new Promise((resolve, reject) => this.pending.add({ kind: 'result', result, resolve, reject }));
   }
 
-  /** One result in its own savepoint (see `store.savepoint`): a throw undoes and fails this result only, never its neighbours. */
-  private processOne(settings: Settings, result: CheckResult): { processed: Processed | null; error: Error | null } {
+  submitEvent(namespace: string, body: Json, createdBy?: string): Promise<Publish> {
+    const nowS = Math.floor(this.clock.now() / 1000);
+    if (this.routed && !this.routed.embeddedActive()) return this.publishDirect(this.routed, namespace, body, nowS, createdBy);
+    return new Promise((resolve, reject) => this.pending.add({ kind: 'v2', namespace, body, createdBy, nowS, resolve, reject }));
+  }
+
+  /** A v2 event to PostgreSQL: its own write, outside the embedded transaction (the router retries or falls back). */
+  private publishDirect(events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined): Promise<Publish> {
+    const done = publishEvent(this.store.v2, events, namespace, body, nowS, createdBy, () => this.entityRefusal(this.settings())).then((answer) => {
+      if (answer.ok && !answer.replay) this.emit({ kind: 'v2', namespace, event: answer.event });
+      return answer;
+    });
+    const tracked = done.finally(() => this.direct.delete(tracked));
+    this.direct.add(tracked);
+    return done;
+  }
+
+  /** The entity limit's refusal of one more entity, or null (spec §3). */
+  private entityRefusal(settings: Settings): string | null {
+    const limit = entityLimitOf(settings);
+    return atEntityLimit(this.store, limit) ? entityLimitMessage(limit) : null;
+  }
+
+  /** One submission in its own savepoint (see `store.savepoint`): a throw undoes and fails it only, never its neighbours. */
+  private processOne(settings: Settings, pending: Pending): Done {
     try {
-      return this.store.savepoint(() => {
-        const outcome = processResult(this.store, settings, result, this.clock.now());
-        if (!outcome.ok) return { processed: null, error: outcome.code === 'CB_ENTITY_LIMIT' ? new EntityLimitError(outcome.reason) : new Error(outcome.reason) };
-        for (const writer of this.committers) writer(outcome.processed);
-        return { processed: outcome.processed, error: null };
-      });
+      return this.store.savepoint(() => (pending.kind === 'result' ? this.processResult(settings, pending) : this.writeEvent(settings, pending)));
     } catch (error) {
       // Some failures (a full database) end the whole transaction, not just the savepoint: the group fails with them.
       if (!this.store.db.inTransaction || error instanceof GroupRetry) throw error;
-      return { processed: null, error: error as Error };
+      return { pending, emitted: null, error: error as Error };
     }
+  }
+
+  private processResult(settings: Settings, pending: Pending & { kind: 'result' }): Done {
+    const outcome = processResult(this.store, settings, pending.result, this.clock.now());
+    if (!outcome.ok) return { pending, emitted: null, error: outcome.code === 'CB_ENTITY_LIMIT' ? new EntityLimitError(outcome.reason) : new Error(outcome.reason) };
+    for (const writer of this.committers) writer(outcome.processed);
+    return { pending, emitted: outcome.processed, error: null };
+  }
+
+  private writeEvent(settings: Settings, pending: Pending & { kind: 'v2' }): Done {
+    const { namespace, body, nowS, createdBy } = pending;
+    const answer = publishEventSync(this.store.v2, this.embedded, namespace, body, nowS, createdBy, () => this.entityRefusal(settings));
+    return { pending, answer, emitted: answer.ok && !answer.replay ? { kind: 'v2', namespace, event: answer.event } : null, error: null };
   }
 
   // One line per refused client name, not one per result: a fleet past the limit would flood the log.
@@ -86,13 +156,13 @@ export class StoreIntake implements ResultIntake {
   }
 
   private commit(batch: Pending[]): void {
-    const done: { pending: Pending; processed: Processed | null; error: Error | null }[] = [];
+    const done: Done[] = [];
     try {
       const settings = this.settings();
       this.store.groupCommit(
         () => {
-          this.store.lockResults(batch.map((pending) => resultKey(pending.result)));
-          for (const pending of batch) done.push({ pending, ...this.processOne(settings, pending.result) });
+          this.store.lockResults(batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : [])));
+          for (const pending of batch) done.push(this.processOne(settings, pending));
         },
         () => {
           done.length = 0;
@@ -114,25 +184,32 @@ export class StoreIntake implements ResultIntake {
       () => this.settle(done),
       (error: Error) => {
         this.log.error({ err: error, results: batch.length }, 'failed to store events');
-        this.settle(done.map((entry) => ({ ...entry, error: entry.error ?? error })));
+        // The staged rows are the results' translations: a v2 event of the group was stored in the embedded store.
+        this.settle(done.map((entry) => (entry.pending.kind === 'result' ? { ...entry, error: entry.error ?? error } : entry)));
       },
     );
   }
 
-  private settle(done: { pending: Pending; processed: Processed | null; error: Error | null }[]): void {
-    for (const { pending, processed, error } of done) {
-      if (error instanceof EntityLimitError) {
-        this.refuseOnce(pending.result, error);
-        pending.reject(error);
-        continue;
-      }
+  private settle(done: Done[]): void {
+    for (const { pending, emitted, answer, error } of done) {
       if (error) {
-        this.log.warn({ err: error, client: pending.result.client, check: pending.result.check.name }, error.message);
-        pending.reject(error);
+        this.fail(pending, error);
         continue;
       }
-      pending.resolve();
-      for (const listener of this.listeners) listener(processed!, pending.result);
+      if (pending.kind === 'v2') pending.resolve(answer!);
+      else pending.resolve();
+      if (emitted) this.emit(emitted);
     }
+  }
+
+  /** A v2 event's error goes back to the API, which answers it (507, 503); a result's is logged here too. */
+  private fail(pending: Pending, error: Error): void {
+    if (pending.kind === 'result' && error instanceof EntityLimitError) this.refuseOnce(pending.result, error);
+    else if (pending.kind === 'result') this.log.warn({ err: error, client: pending.result.client, check: pending.result.check.name }, error.message);
+    pending.reject(error);
+  }
+
+  private emit(event: IntakeEvent): void {
+    for (const listener of this.listeners) listener(event);
   }
 }

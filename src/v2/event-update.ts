@@ -1,22 +1,13 @@
 // The backend's event-store update (reference v2-api §1.6): history of 21, state, occurrences, watermark, last_ok.
-type Json = Record<string, any>;
-export const V2_HISTORY_LENGTH = 21;
+import { HISTORY_LENGTH, weightedStateChange } from '../server/event-model.js';
 
-/** total_state_change: 0 below 21 entries, else weights 0.80 + 0.02·i over the changes, truncated. */
-export function v2TotalStateChange(history: readonly { status: number }[]): number {
-  if (history.length < V2_HISTORY_LENGTH) return 0;
-  let weight = 0.8;
-  let sum = 0;
-  for (let i = 1; i < history.length; i++) {
-    if (history[i]!.status !== history[i - 1]!.status) sum += weight;
-    weight += 0.02;
-  }
-  return Math.trunc((Math.fround(sum) / 20) * 100);
-}
+type Json = Record<string, any>;
+// One history length for both event models.
+export { HISTORY_LENGTH };
 
 function updateState(check: Json): void {
   const history = (check.history ?? []) as { status: number }[];
-  check.total_state_change = v2TotalStateChange(history);
+  check.total_state_change = weightedStateChange(history, (entry) => entry.status, 'sensu-go');
   const low = Number(check.low_flap_threshold ?? 0);
   const high = Number(check.high_flap_threshold ?? 0);
   if (low !== 0 && high !== 0 && check.total_state_change >= high) check.state = 'flapping';
@@ -36,7 +27,7 @@ export function updateOwnedEvent(previous: Json | null, event: Json, nowSeconds:
   const check: Json = event.check;
   if (previous?.check) {
     const prev = previous.check as Json;
-    check.history = [...((prev.history ?? []) as unknown[]), { status: check.status ?? 0, executed: check.executed ?? 0 }].slice(-V2_HISTORY_LENGTH);
+    check.history = [...((prev.history ?? []) as unknown[]), { status: check.status ?? 0, executed: check.executed ?? 0 }].slice(-HISTORY_LENGTH);
     check.last_ok = prev.last_ok ?? 0;
     check.occurrences = prev.occurrences ?? 0;
     check.occurrences_watermark = prev.occurrences_watermark ?? 0;
@@ -44,7 +35,7 @@ export function updateOwnedEvent(previous: Json | null, event: Json, nowSeconds:
     // First write: the check merges with itself, so history and counters sent by the client are kept.
     check.state = check.status === 0 ? 'passing' : 'failing';
     if (check.status === 0) check.last_ok = check.executed ?? 0;
-    check.history = [...((check.history ?? []) as unknown[]), { status: check.status ?? 0, executed: check.executed ?? 0 }].slice(-V2_HISTORY_LENGTH);
+    check.history = [...((check.history ?? []) as unknown[]), { status: check.status ?? 0, executed: check.executed ?? 0 }].slice(-HISTORY_LENGTH);
   }
   updateState(check);
   const history = check.history as { status: number }[];

@@ -61,9 +61,9 @@ const stored = (updated: Json, metrics: unknown): Publish => ({ ok: true, event:
 
 /**
  * CreateOrReplace and the event store update: defaults, validation, id, created_by, proxy entity, history.
- * Returns the stored event (metrics are passed on, never stored); the caller runs its pipelines.
+ * Returns the stored event (metrics are passed on, never stored); the intake sends it on to its pipelines.
  */
-export async function publishEvent(store: V2Store, events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy?: string, gate: EntityGate = () => null): Promise<Publish> {
+export async function publishEvent(store: V2Store, events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Promise<Publish> {
   const prepared = prepareEvent(store, namespace, body, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;
@@ -72,8 +72,8 @@ export async function publishEvent(store: V2Store, events: V2EventStore, namespa
   return stored(await events.update(row, nowS), metrics);
 }
 
-/** `publishEvent` on the embedded store, synchronously: for a caller's SQLite transaction (the PUT group commit). */
-export function publishEventSync(store: V2Store, events: SqliteEventStore, namespace: string, body: Json, nowS: number, createdBy?: string, gate: EntityGate = () => null): Publish {
+/** `publishEvent` on the embedded store, synchronously: inside the intake's group commit. */
+export function publishEventSync(store: V2Store, events: SqliteEventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Publish {
   const prepared = prepareEvent(store, namespace, body, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;

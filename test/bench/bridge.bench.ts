@@ -8,6 +8,9 @@ import { TokenIssuer, newSigningKey, hashApiKey } from '../../src/auth/tokens.js
 import { ensureAdmin } from '../../src/auth/bootstrap.js';
 import { BridgeSender } from '../../src/bridge/sender.js';
 import { createLogger } from '../../src/log.js';
+import { StoreIntake } from '../../src/server/store-intake.js';
+import { systemClock } from '../../src/schedule/clock.js';
+import { settingsOf } from '../helpers/settings.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
 const KEY = '11111111-2222-4333-8444-555555555555';
@@ -30,8 +33,11 @@ export async function benchBridge(report: (figure: object) => void): Promise<voi
   const logger = createLogger('silent');
   const backendStore = SqliteStore.open(join(dir, 'backend.db'));
   await ensureAdmin(backendStore.v2, { CHECKBRIDGE_ADMIN_PASSWORD: 'bench-password' }, () => undefined);
+  // As the daemon's v2 API, without the entity limit (no entity gate was given before the one intake).
+  const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
+  const intake = new StoreIntake(backendStore, () => settings, systemClock, logger);
   backendStore.v2.putApiKey({ keyHash: hashApiKey(KEY), username: 'admin', createdBy: 'bench', createdAt: 0, hint: KEY.slice(0, 8) });
-  const backend = buildV2Api({ store: backendStore, tokens: new TokenIssuer(newSigningKey()), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), runPipelines: () => undefined });
+  const backend = buildV2Api({ store: backendStore, tokens: new TokenIssuer(newSigningKey()), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), intake });
   const port = await freePort();
   const senderStore = SqliteStore.open(join(dir, 'sender.db'));
   const enqueue = (count: number, offset: number) =>
@@ -65,7 +71,7 @@ export async function benchBridge(report: (figure: object) => void): Promise<voi
     sender.kick();
     await sleep(2000);
     const backlog = senderStore.outbox.stats(Date.now()).depth;
-    const backend2 = buildV2Api({ store: backendStore, tokens: new TokenIssuer(newSigningKey()), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), runPipelines: () => undefined });
+    const backend2 = buildV2Api({ store: backendStore, tokens: new TokenIssuer(newSigningKey()), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), intake });
     await backend2.listen({ host: '127.0.0.1', port });
     started = performance.now();
     await drained();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SqliteStore } from '../../src/store/index.js';
-import { StoreIntake } from '../../src/server/store-intake.js';
+import { StoreIntake, isV2Event } from '../../src/server/store-intake.js';
 import { HandlerPipeline } from '../../src/server/handling/index.js';
 import { listenClientSocket } from '../../src/client/socket.js';
 import { systemClock } from '../../src/schedule/clock.js';
@@ -35,7 +35,7 @@ export async function benchHandlers(report: (figure: object) => void): Promise<v
   });
   const intake = new StoreIntake(store, () => settings, systemClock, logger);
   const pipeline = new HandlerPipeline({ settings: () => settings, store, logger, now: Date.now, spawn: spawner.spawn, deleteClient: async () => false });
-  intake.onEvent((processed) => processed.handle && pipeline.handle(processed.event));
+  intake.onEvent((processed) => !isV2Event(processed) && processed.handle && pipeline.handle(processed.event));
   const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
   const port = listeners.tcp.port;
   const drained = async (handled: number) => {

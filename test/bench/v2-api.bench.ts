@@ -7,6 +7,9 @@ import { buildV2Api } from '../../src/api/v2/server.js';
 import { TokenIssuer, newSigningKey } from '../../src/auth/tokens.js';
 import { ensureAdmin } from '../../src/auth/bootstrap.js';
 import { createLogger } from '../../src/log.js';
+import { StoreIntake } from '../../src/server/store-intake.js';
+import { systemClock } from '../../src/schedule/clock.js';
+import { settingsOf } from '../helpers/settings.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
 const p = (sorted: number[], q: number) => +sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
@@ -40,7 +43,10 @@ export async function benchV2Api(report: (figure: object) => void): Promise<void
   const logger = createLogger('silent');
   const store = SqliteStore.open(join(dir, 'bench.db'));
   await ensureAdmin(store.v2, { CHECKBRIDGE_ADMIN_PASSWORD: 'bench-password' }, () => undefined);
-  const app = buildV2Api({ store, tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), runPipelines: () => undefined });
+  // As the daemon's v2 API, without the entity limit (no entity gate was given before the one intake).
+  const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
+  const intake = new StoreIntake(store, () => settings, systemClock, logger);
+  const app = buildV2Api({ store, tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), intake });
   const bare = Fastify({ logger: false });
   bare.put('/api/core/v2/namespaces/:ns/events/:entity/:check', (_request, reply) => reply.code(201).send());
   try {

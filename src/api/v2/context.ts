@@ -6,6 +6,7 @@ import { SqliteEventStore } from '../../store/sqlite/event-store.js';
 import type { EventStoreRouter } from '../../store/postgres/event-router.js';
 import type { TokenIssuer } from '../../auth/tokens.js';
 import type { Spawner } from '../../server/handling/mutate.js';
+import type { EventIntake } from '../../server/intake.js';
 import type { DashboardDeps } from '../dashboard/deps.js';
 import type { ListenerHttps } from '../../tls/https-option.js';
 import { ERRORS, type ErrorCode } from '../../errors.js';
@@ -23,8 +24,8 @@ export interface V2ApiDeps {
   /** Milliseconds. */
   readonly now: () => number;
   readonly spawn: Spawner;
-  /** Events created through the API go through their pipelines here (after the store write). */
-  readonly runPipelines: (namespace: string, event: Record<string, unknown>) => void;
+  /** Where events created through the API go: the one intake stores them and sends them on to their pipelines. */
+  readonly intake: EventIntake;
   /** Extra figures for the health body's `Annotations` (the bridge's outbox). */
   readonly annotations?: () => Record<string, string>;
   /** Whether one more entity may be created: a message about the missing license when not (spec §3). */

@@ -1,9 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, nowS, eventStoreOf, type V2ApiDeps } from './context.js';
+import { fail, callerOf, eventStoreOf, type V2ApiDeps } from './context.js';
 import { selectorsOf, page } from './listing.js';
-import { publishEvent, publishEventSync } from '../../v2/events-service.js';
-import { SqliteEventStore } from '../../store/sqlite/event-store.js';
-import { EventWriteGroup } from './event-writes.js';
 import { shapeEvent } from '../../v2/event-shape.js';
 import { EVENT_FIELDS } from '../../v2/selectors.js';
 import { missingNamespace } from './resources.js';
@@ -17,10 +14,6 @@ const eventKey = (e: Json) => `${e.metadata?.namespace ?? e.entity?.metadata?.na
 /** The events API (spec 4.2, reference v2-api §2): list, get, create or replace (201, empty), delete (204). */
 export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const events = eventStoreOf(deps);
-  const embedded = new SqliteEventStore(deps.store.v2);
-  const group = new EventWriteGroup(deps.store);
-  // Events in the embedded store are written by the group commit; PostgreSQL's store (while in use) one by one.
-  const embeddedActive = () => (deps.events ? deps.postgres?.embeddedActive() === true : true);
   // Selectors go to the event store: PostgreSQL answers them in the database, SQLite in memory.
   const list = async (request: FastifyRequest, reply: FastifyReply, namespace: string | null, entity?: string) => {
     const selectors = selectorsOf(request, reply, EVENT_FIELDS);
@@ -67,12 +60,9 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
     if (request.method === 'PUT' && body.check && !body.check.interval && !body.check.cron && body.check.publish !== false) {
       return fail(reply, 'invalid', 'check is invalid: check.interval or check.cron is required (or publish: false)');
     }
-    const [now, createdBy] = [nowS(deps), callerOf(request)?.username];
-    const outcome = embeddedActive()
-      ? await group.submit(() => publishEventSync(deps.store.v2, embedded, namespace, body, now, createdBy, deps.entityGate))
-      : await publishEvent(deps.store.v2, events, namespace, body, now, createdBy, deps.entityGate);
+    // The one intake stores it (in its group commit, or on PostgreSQL) and sends it on to its pipelines.
+    const outcome = await deps.intake.submitEvent(namespace, body, callerOf(request)?.username);
     if (!outcome.ok) return fail(reply, outcome.limited ? 'unlicensed' : 'invalid', outcome.message);
-    if (!outcome.replay) deps.runPipelines(namespace, outcome.event);
     return reply.code(201).type('application/json').send();
   };
   app.post('/api/core/v2/namespaces/:namespace/events', write);

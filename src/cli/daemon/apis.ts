@@ -3,13 +3,11 @@ import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/legacy/server.js';
 import { buildV2Api } from '../../api/v2/server.js';
 import { bridgeSummary, prometheusText } from '../../bridge/metrics.js';
-import { runPipelines } from '../../v2/pipelines.js';
 import { atEntityLimit, entityLimitMessage, entityLimitOf } from '../../server/entity-limit.js';
 import { TokenIssuer, newSigningKey } from '../../auth/tokens.js';
 import { ensureAdmin } from '../../auth/bootstrap.js';
 import type { ResultIntake } from '../../server/intake.js';
 import type { ServerRole } from '../../server/server-role.js';
-import type { HandlerPipeline } from '../../server/handling/index.js';
 import { daemonEnvironment } from '../../config/start-environment.js';
 import type { ConfigSources } from '../../config/index.js';
 import type { Logger } from '../../log.js';
@@ -31,16 +29,14 @@ export interface ApiParts {
   readonly leadership: Leadership;
   readonly server: ServerRole;
   readonly serverResults: ResultIntake;
-  readonly handlers: HandlerPipeline;
   readonly execution: Execution;
   readonly bridgeView: BridgeView | null;
 }
 
 /** The legacy API (:4567) and the v2 API with the dashboard (:8080), each a service that listens at start. */
 export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service; v2Api: Service } {
-  const { hub, flags, sources, transport, leadership, server, serverResults, handlers, bridgeView } = parts;
-  const { store, intake, events, secrets } = parts.store;
-  const assets = parts.execution.assets;
+  const { hub, flags, sources, transport, leadership, server, serverResults, bridgeView } = parts;
+  const { store, intake, events } = parts.store;
   const spawner = parts.execution.spawner;
   const settings = hub.current();
   let api: ReturnType<typeof buildLegacyApi> | null = null;
@@ -76,7 +72,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         spawn: spawner.spawn,
         annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
         metrics: () => prometheusText(bridgeView, Date.now()),
-        runPipelines: (ns, event) => void runPipelines(store.v2, ns, event, handlers, logger, assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed')),
+        intake,
         dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener) },
       });
       const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });

@@ -1,5 +1,7 @@
 import { HandlerPipeline } from '../../server/handling/index.js';
 import { removeClient } from '../../server/client-removal.js';
+import { isV2Event } from '../../server/store-intake.js';
+import { runPipelines } from '../../v2/pipelines.js';
 import type { WireTransport } from '../../transport/index.js';
 import type { Logger } from '../../log.js';
 import { SETTLE_MS, type Service } from '../lifecycle.js';
@@ -21,6 +23,15 @@ export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; exe
     deleteClient: (name) => removeClient(store, intake, name, Date.now()),
     assets: execution.assets.legacy,
     publish: wire ? (type, pipe, body, options) => wire.send(type, pipe, body, options) : undefined,
+  });
+  // Where every event leaves the intake: legacy handler sets and v2 pipelines, both in the handlers' queues.
+  intake.onEvent((emitted) => {
+    if (isV2Event(emitted)) {
+      const { namespace: ns, event } = emitted;
+      return void runPipelines(store.v2, ns, event, handlers, logger, execution.assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed'));
+    }
+    logger.debug({ client: emitted.event.client.name, check: emitted.event.check.name, action: emitted.event.action, occurrences: emitted.event.occurrences }, 'event processed');
+    if (emitted.handle) handlers.handle(emitted.event);
   });
   hub.onApply((s) => handlers.checkSettings(s));
   execution.settleAtStop(() => handlers.drain(SETTLE_MS));

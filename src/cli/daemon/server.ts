@@ -3,6 +3,7 @@ import { systemClock } from '../../schedule/clock.js';
 import type { Transport, WireTransport } from '../../transport/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { consumeFleet } from '../../server/wire-intake.js';
+import { isV2Event } from '../../server/store-intake.js';
 import { WireResults } from '../../client/wire-results.js';
 import { VERSION } from '../../server/processor.js';
 import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../../server/keepalives.js';
@@ -36,11 +37,8 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   const { store, intake } = parts.store;
   // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too (reference §2.5).
   const serverResults = wire ? new WireResults(wire, logger) : intake;
-  intake.onEvent((processed) => {
-    logger.debug({ client: processed.event.client.name, check: processed.event.check.name, action: processed.event.action, occurrences: processed.event.occurrences }, 'event processed');
-    if (processed.handle) handlers.handle(processed.event);
-    sender?.kick();
-  });
+  // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
+  intake.onEvent((emitted) => void (isV2Event(emitted) || sender?.kick()));
   const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
   const server = new ServerRole({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).

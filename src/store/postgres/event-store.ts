@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { CheckbridgeError } from '../../errors.js';
-import { updateEvent, V2_HISTORY_LENGTH } from '../../v2/event-update.js';
+import { updateEvent, HISTORY_LENGTH } from '../../v2/event-update.js';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema.js';
 import { selectorColumn, selectorSql } from './selector-sql.js';
 import type { Json } from '../../json.js';
@@ -14,7 +14,7 @@ const MIGRATION_LOCK = 0x63627067;
 /** The columns of an event stored as given: the ring holds its history in time order, the next slot after it. */
 function columnsOf(row: EventRow): Json {
   const check = (row.event.check ?? {}) as Json;
-  const history = ((check.history ?? []) as Json[]).slice(-V2_HISTORY_LENGTH);
+  const history = ((check.history ?? []) as Json[]).slice(-HISTORY_LENGTH);
   return {
     ns: row.namespace,
     entity: row.entity,
@@ -23,7 +23,7 @@ function columnsOf(row: EventRow): Json {
     last_ok: Number(check.last_ok ?? 0),
     occurrences: Number(check.occurrences ?? 0),
     occurrences_wm: Number(check.occurrences_watermark ?? 0),
-    history_index: (history.length % V2_HISTORY_LENGTH) + 1,
+    history_index: (history.length % HISTORY_LENGTH) + 1,
     history_status: history.map((h) => Number(h.status ?? 0)),
     history_ts: history.map((h) => Number(h.executed ?? 0)),
     state: String(check.state ?? ''),
@@ -61,7 +61,7 @@ function eventOf(row: Json): Json {
   const event = JSON.parse(row.serialized) as Json;
   if (!row.merged) return event;
   const next = Number(row.history_index);
-  const rotate = <T>(values: T[]) => (values.length < V2_HISTORY_LENGTH ? values : [...values.slice(next - 1), ...values.slice(0, next - 1)]);
+  const rotate = <T>(values: T[]) => (values.length < HISTORY_LENGTH ? values : [...values.slice(next - 1), ...values.slice(0, next - 1)]);
   const statuses = rotate(row.history_status as number[]);
   const times = rotate((row.history_ts as string[]).map(Number));
   Object.assign(event.check, {

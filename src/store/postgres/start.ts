@@ -11,5 +11,6 @@ export async function startEventStores(store: SqliteStore, intake: StoreIntake, 
   const router = new EventStoreRouter({ sqlite: new SqliteEventStore(store.v2, (fn) => store.transaction(fn)), resources: store.v2, env: pgEnvironment(daemonEnvironment()), logger });
   await router.start();
   intake.afterCommit((committed) => router.flushStaged(committed));
+  intake.routeEventsTo(router);
   return router;
 }
