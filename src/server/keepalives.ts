@@ -7,7 +7,8 @@ import { buildEvent, type EventDraft } from './event-model.js';
 import { withoutExpiredTombstone } from './processor.js';
 import type { ResultIntake } from './intake.js';
 import { applySilencing } from './silencing.js';
-import { entityLimitOf, atEntityLimit, entityLimitMessage } from './entity-limit.js';
+import { atEntityLimit, entityLimitMessage } from './entity-limit.js';
+import { entityLimitOf } from '../config/settings-accessors.js';
 import { keepaliveDefaultsOf } from '../config/settings-accessors.js';
 
 export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };

@@ -1,9 +1,10 @@
 import { transportInfo, type Transport } from '../../transport/index.js';
+import { legacyApiListenerOf, v2ApiListenerOf, entityLimitOf } from '../../config/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/legacy/server.js';
 import { buildV2Api } from '../../api/v2/server.js';
 import { bridgeSummary, prometheusText } from '../../bridge/metrics.js';
-import { atEntityLimit, entityLimitMessage, entityLimitOf } from '../../server/entity-limit.js';
+import { atEntityLimit, entityLimitMessage } from '../../server/entity-limit.js';
 import { TokenIssuer, newSigningKey } from '../../auth/tokens.js';
 import { ensureAdmin } from '../../auth/bootstrap.js';
 import type { ResultIntake } from '../../server/intake.js';
@@ -44,7 +45,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
   const legacyApi: Service = {
     name: 'legacy API',
     async start() {
-      const apiConfig = (settings.raw.api ?? {}) as { bind?: string; port?: number; tls?: unknown };
+      const apiConfig = legacyApiListenerOf(settings);
       const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
       api = buildLegacyApi({ https: apiHttps, store, settings: hub.current, intake, results: serverResults, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
       const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
@@ -56,7 +57,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
     name: 'v2 API',
     async start() {
       await ensureAdmin(store.v2, daemonEnvironment(), (line) => process.stderr.write(line + '\n'));
-      const v2Config = ((settings.raw.checkbridge as { v2_api?: { bind?: string; port?: number; tls?: unknown } } | undefined)?.v2_api ?? {});
+      const v2Config = v2ApiListenerOf(settings);
       const v2Https = listenerHttps('v2 API', 'checkbridge.v2_api.tls', v2Config.tls, flags);
       // Started after the legacy API in the list: the dashboard serves through it.
       const legacy = api!;

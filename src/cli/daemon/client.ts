@@ -1,4 +1,4 @@
-import { deepMerge, type Settings } from '../../config/index.js';
+import { deepMerge, type Settings, socketLimitsOf, keepaliveIntervalOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/clock.js';
 import { transportInfo, type Transport } from '../../transport/index.js';
 import { ClientRole } from '../../client/client-role.js';
@@ -65,8 +65,8 @@ export function buildClient(parts: ClientParts, logger: Logger) {
         client: () => ({ name: String(hub.current().client.name), signature: hub.current().client.signature as string | undefined }),
         now: Date.now,
         maxMessageBytes: parts.maxMessageBytes,
-        bufferLimitBytes: (settings.raw.checkbridge as { socket_buffer_limit?: number } | undefined)?.socket_buffer_limit,
-        messageDeadlineMs: ((settings.raw.checkbridge as { socket_message_timeout?: number } | undefined)?.socket_message_timeout ?? 10) * 1000,
+        bufferLimitBytes: socketLimitsOf(settings).bufferLimitBytes,
+        messageDeadlineMs: socketLimitsOf(settings).messageDeadlineMs,
       });
       warnIfInsecure(logger, 'client socket', socket.tcp, false);
     },
@@ -89,8 +89,7 @@ export function buildClient(parts: ClientParts, logger: Logger) {
   const session: Service = {
     name: 'keepalives',
     async start() {
-      const tuning = (settings.raw.checkbridge ?? {}) as { keepalive_interval?: number };
-      keepalives = setInterval(() => parts.keepalive(hub.current()), (tuning.keepalive_interval ?? 20) * 1000);
+      keepalives = setInterval(() => parts.keepalive(hub.current()), keepaliveIntervalOf(settings) * 1000);
     },
     async stop() {
       const current = hub.current();

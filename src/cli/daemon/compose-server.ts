@@ -1,4 +1,5 @@
 import { leadershipFor } from '../../cluster/index.js';
+import { socketLimitsOf } from '../../config/index.js';
 import { bridgeConfigOf } from '../../bridge/config.js';
 import { daemonEnvironment } from '../../config/start-environment.js';
 import { wireClient } from '../fleet.js';
@@ -52,7 +53,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
         intake: fleetClient?.results ?? store.intake,
         keepalive,
         secrets: store.secrets.in(() => store.namespace()),
-        maxMessageBytes: (settings.raw.sensu as { server?: { max_message_size?: number } } | undefined)?.server?.max_message_size,
+        maxMessageBytes: socketLimitsOf(settings).maxMessageBytes,
         isRunning: () => lifecycle.isRunning(),
       },
       logger,

@@ -1,4 +1,5 @@
 import type { Settings } from '../../config/index.js';
+import { spawnLimitOf } from '../../config/index.js';
 import { LoadedTempfile } from '../../config/loaded-tempfile.js';
 import { Limiter } from '../../execute/limiter.js';
 import type { spawnCommand } from '../../execute/spawn.js';
@@ -21,7 +22,7 @@ export interface Execution {
 }
 
 function spawnLimit(settings: Settings): number {
-  return (settings.raw.sensu as { spawn?: { limit?: number } } | undefined)?.spawn?.limit ?? 12;
+  return spawnLimitOf(settings);
 }
 
 /** The spawner helper, the spawn limit, assets and SENSU_LOADED_TEMPFILE, for checks and handlers alike. */

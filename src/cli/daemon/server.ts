@@ -1,11 +1,11 @@
-import { redact, type Settings } from '../../config/index.js';
+import { redact, type Settings, monitorIntervalOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/clock.js';
 import type { Transport, WireTransport } from '../../transport/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { consumeFleet } from '../../server/wire-intake.js';
 import { isV2Event } from '../../server/store-intake.js';
 import { WireResults } from '../../client/wire-results.js';
-import { VERSION } from '../../server/processor.js';
+import { LEGACY_VERSION } from '../../legacy-version.js';
 import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../../server/keepalives.js';
 import { ServerRole } from '../../server/server-role.js';
 import type { HandlerPipeline } from '../../server/handling/index.js';
@@ -44,7 +44,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
   if (wire) server.pause('broker away');
   hub.onApply((s) => server.apply(s));
-  const tuning = (hub.current().raw.checkbridge ?? {}) as { keepalive_interval?: number; monitor_interval?: number };
+  const monitorMs = monitorIntervalOf(hub.current()) * 1000;
   let monitors: NodeJS.Timeout | undefined;
   // The first pass one interval after start-up or a reconnection, when clients have had the time to send keepalives.
   const startMonitors = () => {
@@ -53,7 +53,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
       if ((wire && !wire.connected()) || !leadership.isLeader()) return;
       void monitorKeepalives(store, hub.current(), serverResults, Date.now());
       void monitorTtl(store, serverResults, Date.now());
-    }, (tuning.monitor_interval ?? 30) * 1000);
+    }, monitorMs);
   };
   if (wire) {
     // Legacy pause and resume (reference §2.7): while the broker is away, no check requests and no monitor results.
@@ -105,7 +105,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
 export function receiveOwnKeepalive(store: DaemonStore['store'], handlers: HandlerPipeline, logger: Logger): (s: Settings) => void {
   return (s) => {
     const local = s.client as Record<string, unknown>;
-    const payload = { ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: VERSION, timestamp: Math.floor(Date.now() / 1000) };
+    const payload = { ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: LEGACY_VERSION, timestamp: Math.floor(Date.now() / 1000) };
     const outcome = receiveKeepalive(store, s, payload, Date.now());
     if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
     else if (outcome.registration) {

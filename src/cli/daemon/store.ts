@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { storeQuotaOf, legacyNamespace } from '../../config/index.js';
 import { systemClock } from '../../schedule/clock.js';
 import { StoreIntake } from '../../server/store-intake.js';
 import { legacyToV2Writer } from '../../v2/legacy-sink.js';
@@ -27,11 +28,11 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   const { dsn, stateDir } = options;
   const settings = hub.current();
   const store = openStateStore(
-    dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: (settings.raw.checkbridge as { store_quota?: number } | undefined)?.store_quota },
+    dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) },
     logger,
   );
   const intake = new StoreIntake(store, hub.current, systemClock, logger);
-  const namespace = () => String((hub.current().raw.checkbridge as { namespace?: string } | undefined)?.namespace ?? 'default');
+  const namespace = () => legacyNamespace(hub.current());
   // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
   const secrets = new SecretsResolver({ store: store.v2, logger, onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())) });
   // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
