@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
-import { definitionOf } from '../config/settings.js';
+import { definitionOf } from '../config/settings-accessors.js';
 import { canonicalKey } from '../config/merge.js';
 import type { Clock } from '../schedule/clock.js';
 import { Scheduler } from '../schedule/scheduler.js';

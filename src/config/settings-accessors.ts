@@ -109,3 +109,10 @@ export function legacyApiCorsOf(settings: Settings): Record<string, string> {
   const cors = { Origin: '*', Methods: 'GET, POST, PUT, DELETE, OPTIONS', Credentials: 'true', Headers: 'Origin, X-Requested-With, Content-Type, Accept, Authorization' };
   return { ...cors, ...(sectionOf(apiOf(settings).cors) as Record<string, string>) };
 }
+
+/** A check as configured (no defaults added), with its name: what requests and results carry. */
+export function definitionOf(settings: Settings, name: string): Record<string, unknown> & { name: string } {
+  const checks = configuredChecks(settings);
+  const raw = Object.hasOwn(checks, name) ? checks[name]! : {};
+  return { ...structuredClone(raw), name };
+}

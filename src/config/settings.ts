@@ -1,5 +1,4 @@
 // Typed, frozen settings: what the runtime receives after load, merge, validate and defaults.
-import { configuredChecks } from './settings-accessors.js';
 import type { JsonObject, JsonValue } from '../json.js';
 
 export interface HookDefinition {
@@ -86,11 +85,4 @@ export function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
-}
-
-/** A check as configured (no defaults added), with its name: what requests and results carry. */
-export function definitionOf(settings: Settings, name: string): Record<string, unknown> & { name: string } {
-  const checks = configuredChecks(settings);
-  const raw = Object.hasOwn(checks, name) ? checks[name]! : {};
-  return { ...structuredClone(raw), name };
 }

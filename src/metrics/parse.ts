@@ -1,10 +1,7 @@
 // output_metric_format parsers: a bad line is skipped and reported, the rest kept.
-import { metricTagList } from './tags.js';
+import { metricTagList, type MetricTag } from './tags.js';
 
-export interface MetricTag {
-  readonly name: string;
-  readonly value: string;
-}
+export type { MetricTag } from './tags.js';
 
 export interface MetricPoint {
   readonly name: string;

@@ -1,4 +1,8 @@
-import type { MetricTag } from './parse.js';
+/** One metric tag, as output_metric_tags and the parsers give it. */
+export interface MetricTag {
+  readonly name: string;
+  readonly value: string;
+}
 
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';

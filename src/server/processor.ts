@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Settings } from '../config/settings.js';
-import { definitionOf } from '../config/settings.js';
+import { definitionOf } from '../config/settings-accessors.js';
 import type { CheckResult } from '../execute/result.js';
 import type { SqliteStore, HistoryEntry } from '../store/index.js';
 import { applySilencing } from './silencing.js';

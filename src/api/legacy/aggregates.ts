@@ -1,4 +1,4 @@
-import type { AddRoute, LegacyApiDeps } from './server.js';
+import type { AddRoute, LegacyApiDeps } from './deps.js';
 import { sendList, legacyQuery } from './http.js';
 import { aggregateMembers, memberNames, summarize, resultsOfSeverity, groupBy, SEVERITIES, type Severity } from '../../server/aggregates.js';
 

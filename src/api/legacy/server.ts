@@ -1,48 +1,27 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import type { Settings } from '../../config/settings.js';
-import { definitionOf } from '../../config/settings.js';
 import { redact } from '../../config/redact.js';
 import { registerRedaction, unredacted } from '../redaction.js';
-import type { SqliteStore } from '../../store/index.js';
-import type { ResultIntake } from '../../server/intake.js';
 import { prepareResult } from '../../server/result-validation.js';
 import { sendList, legacyQuery } from './http.js';
 import { schemaProblems } from '../../config/schemas.js';
 import { removeClient, resolveEvent } from '../../server/client-removal.js';
-import { bridgeSummary, type BridgeView } from '../../bridge/metrics.js';
+import { bridgeSummary } from '../../bridge/metrics.js';
+import type { AddRoute, LegacyApiDeps, RouteMethod } from './deps.js';
 import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
+
+export type { AddRoute, LegacyApiDeps } from './deps.js';
 import { MAX_PARAM_LENGTH, clientNameProblem } from '../../name-limits.js';
-import { httpsOption, type ListenerHttps } from '../../tls/https-option.js';
+import { httpsOption } from '../../tls/https-option.js';
 import { EntityLimitError } from '../../server/entity-limit.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import type { TransportInfo } from '../../transport/index.js';
 import { healthFailures } from './transport-health.js';
 import { LEGACY_VERSION } from '../../legacy-version.js';
-import { legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/settings-accessors.js';
+import { definitionOf, legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/settings-accessors.js';
 
-export interface LegacyApiDeps {
-  /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
-  readonly https?: ListenerHttps | null;
-  readonly store: SqliteStore;
-  /** Publishes a check request now (POST /request); false when the check is unknown. */
-  readonly requestCheck: (name: string, subscribers: string[] | undefined, apiRequested: Record<string, unknown>) => boolean;
-  readonly settings: () => Settings;
-  readonly intake: ResultIntake;
-  /** Where POST /results goes: the broker's `results` over a broker, as legacy publishes it (reference §2.5); the intake by default. */
-  readonly results?: ResultIntake;
-  readonly logger: Logger;
-  readonly now: () => number;
-  /** The bridge's state for /info and /bridge; null when no bridge is configured. */
-  readonly bridge?: BridgeView | null;
-  /** The transport's state and queue figures for /info and /health; the in-process bus when absent. */
-  readonly transport?: () => Promise<TransportInfo>;
-  /** `/info` `servers`: the servers sharing the store and the tasks each holds (reference §10.13); none for a server alone. */
-  readonly servers?: () => Promise<readonly unknown[]>;
-}
 
 /**
  * A 400 as legacy answered it, with an empty body (reference §12: clients rely on it); the reason travels in a header
@@ -62,13 +41,12 @@ const API_CLIENT_NAME = 'checkbridge-api';
 const NAME = '[\\w.-]+';
 
 interface RouteSpec {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: RouteMethod;
   path: string;
   pattern: RegExp;
 }
 
 /** Adds a route (GET also answers HEAD); `pattern` is the legacy path regex used for 405 `Allow` when `:param` is not `[\w.-]+`. */
-export type AddRoute = (method: RouteSpec['method'], path: string, handler: (req: FastifyRequest, reply: FastifyReply) => unknown, pattern?: RegExp) => void;
 
 function toPattern(path: string): RegExp {
   return new RegExp('^' + path.replace(/:[a-z]+/g, NAME) + '$');

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AddRoute, LegacyApiDeps } from './server.js';
+import type { AddRoute, LegacyApiDeps } from './deps.js';
 import { readData } from './body.js';
 import { remainingSeconds } from '../../store/index.js';
 import { sendList } from './http.js';

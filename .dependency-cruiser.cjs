@@ -1,0 +1,54 @@
+// The architecture of src/ (README "Layering"), held by test/architecture.test.ts. No ignore list.
+const { LEVELS } = require('./architecture-levels.cjs');
+
+const unitPath = (unit) => (unit.endsWith('.ts') ? `^src/${unit.replace(/\./g, '\\.')}$` : `^src/${unit}/`);
+const anyOf = (units) => units.map(unitPath);
+
+// Each level imports only its own level or lower.
+const levelRules = LEVELS.slice(0, -1).map((units, level) => ({
+  name: `level-${level}-imports-upward`,
+  comment: `${units.join(', ')} (level ${level}) may import only levels 0-${level}`,
+  severity: 'error',
+  from: { path: anyOf(units) },
+  to: { path: anyOf(LEVELS.slice(level + 1).flat()) },
+}));
+
+const RULES = [
+    { name: 'no-circular', comment: 'no import cycle, type-only imports counted', severity: 'error', from: {}, to: { circular: true } },
+    ...levelRules,
+    { name: 'only-cli-imports-cli', severity: 'error', from: { path: '^src/', pathNot: '^src/cli/' }, to: { path: '^src/cli/' } },
+    { name: 'only-api-and-cli-import-api', severity: 'error', from: { path: '^src/', pathNot: ['^src/api/', '^src/cli/'] }, to: { path: '^src/api/' } },
+    { name: 'store-knows-no-runtime', severity: 'error', from: { path: '^src/store/' }, to: { path: anyOf(['server', 'api', 'client', 'bridge', 'assets', 'secrets', 'auth', 'cluster', 'transport']) } },
+    { name: 'client-is-not-the-server', severity: 'error', from: { path: '^src/client/' }, to: { path: anyOf(['server', 'store', 'api']) } },
+    { name: 'compile-uses-pure-models', comment: 'compile uses levels 0-2 only', severity: 'error', from: { path: '^src/compile/' }, to: { path: '^src/', pathNot: ['^src/compile/', ...anyOf(LEVELS.slice(0, 3).flat())] } },
+    { name: 'src-never-imports-tests', severity: 'error', from: { path: '^src/' }, to: { path: '^test/' } },
+    { name: 'src-never-imports-dev-dependencies', severity: 'error', from: { path: '^src/' }, to: { dependencyTypes: ['npm-dev'] } },
+    {
+      name: 'through-index',
+      comment: "a folder's outside users import its index.ts",
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/[^/]+/.+', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'no-orphans',
+      comment: 'every module is imported, but the entry points (the CLI and the worker threads and processes)',
+      severity: 'error',
+      from: { orphan: true, path: '^src/', pathNot: ['^src/cli/main\\.ts$', '-worker\\.ts$', '/worker\\.ts$', '^src/execute/spawner-host\\.ts$', '\\.d\\.ts$'] },
+      to: {},
+    },
+];
+
+// Issue 28 (open): rules that src/ does not meet yet, switched on as each is met. Empty when the issue is resolved.
+const NOT_YET = new Set(['level-2-imports-upward', 'level-3-imports-upward', 'level-4-imports-upward', 'level-5-imports-upward', 'level-6-imports-upward', 'only-cli-imports-cli', 'only-api-and-cli-import-api', 'store-knows-no-runtime', 'client-is-not-the-server', 'compile-uses-pure-models', 'through-index', 'no-orphans']);
+
+module.exports = {
+  forbidden: RULES.filter((rule) => !NOT_YET.has(rule.name)),
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: ['^src/', '^test/'],
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+  },
+};
