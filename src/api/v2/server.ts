@@ -14,7 +14,7 @@ import { registerOidcRoutes } from '../enterprise/oidc.js';
 import { registerHealthRoute } from './health.js';
 import { registerDashboard } from '../dashboard/index.js';
 import { registerStoreRoutes } from '../enterprise/store.js';
-import { registerSecretsRoutes } from '../../secrets/api.js';
+import { registerSecretsRoutes } from '../enterprise/secrets.js';
 import { registerRedaction } from '../redaction.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
