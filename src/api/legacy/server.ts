@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Settings } from '../../config/settings.js';
 import { definitionOf } from '../../config/settings.js';
 import { redact } from '../../config/redact.js';
-import { registerRedaction, unredacted } from '../redaction.js';
+import { registerRedaction, unredacted } from '../../http/redaction.js';
 import type { SqliteStore } from '../../store/index.js';
 import type { ResultIntake } from '../../server/intake.js';
 import { prepareResult } from '../../server/result-validation.js';
