@@ -7,7 +7,7 @@ import { planProxyRequests } from '../schedule/proxy.js';
 import { parseConfigText } from '../config/parse.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../time/duration.js';
 
 interface Plan {
   from: string;

@@ -7,11 +7,12 @@ import { Scheduler } from '../schedule/scheduler.js';
 import { timingOf } from '../schedule/plan.js';
 import { isSubdued } from '../schedule/subdue.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
-import { runCheck } from '../execute/check-run.js';
+import { runCheck, type PrepareRun } from '../execute/check-run.js';
 import type { Runner } from '../execute/hooks.js';
 import type { CheckResult } from '../execute/result.js';
 import type { ResultIntake } from '../server/intake.js';
-import type { AssetResolver } from '../assets/index.js';
+import { withAssets, type AssetResolver } from '../assets/index.js';
+import { withSecrets } from '../secrets/with-secrets.js';
 import type { SecretsLookup } from '../secrets/resolver.js';
 import { defaultCheckTimeoutOf } from '../config/settings-accessors.js';
 
@@ -151,8 +152,7 @@ export class ClientRole {
       run: this.deps.run,
       now: () => this.deps.clock.now(),
       defaultTimeout,
-      assets: this.deps.assets?.(settings),
-      secrets: this.deps.secrets,
+      prepare: this.prepareFor(settings),
       onMetricError: (error) => this.log.warn({ check: request.name, ...error }, 'metric line skipped'),
     })
       .then((result) => {
@@ -165,6 +165,12 @@ export class ClientRole {
         this.inFlight.delete(task);
       });
     this.inFlight.add(task);
+  }
+
+  /** A check's and its hook's spawner with their runtime assets and secrets (execute gets these passed in). */
+  private prepareFor(settings: Settings): PrepareRun {
+    const assets = this.deps.assets?.(settings);
+    return (run, definition) => withSecrets(withAssets(run, assets, definition.runtime_assets), definition, this.deps.secrets);
   }
 
   private async deliver(result: CheckResult): Promise<void> {

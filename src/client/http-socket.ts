@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Settings } from '../config/settings.js';
 import { redact } from '../config/redact.js';
-import { registerRedaction, unredacted } from '../api/redaction.js';
+import { registerRedaction, unredacted } from '../http/redaction.js';
 import type { ResultIntake } from '../server/intake.js';
 import { prepareResult } from '../server/result-validation.js';
 import { rubyInspect } from '../tokens/index.js';

@@ -7,7 +7,7 @@ import { resolveHandlers } from '../handling-rules/handler-sets.js';
 import { translateCron } from './go-cron.js';
 import { windowsExpression, windowsToSubdues } from './time-windows.js';
 import { isSecretPath, redactDeep } from './secrets.js';
-import { v2SecretsOf } from '../secrets/model.js';
+import { v2SecretsOf } from '../config/secret-refs.js';
 import { escapeTemplateText } from './go-template.js';
 import { atLeast, seconds, NAME } from './sensu-rules.js';
 import { runtimeAssetsOf } from './assets.js';

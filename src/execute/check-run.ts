@@ -3,9 +3,9 @@ import { parseMetrics } from '../metrics/index.js';
 import type { CheckResult } from './result.js';
 import { round3 } from './result.js';
 import { selectHook, runHook, type Runner } from './hooks.js';
-import { withAssets, type AssetResolver } from '../assets/index.js';
-import { withSecrets } from '../secrets/with-secrets.js';
-import type { SecretsLookup } from '../secrets/resolver.js';
+
+/** The spawner for one definition (the check or its hook): the caller adds what lives above execute (assets, secrets). */
+export type PrepareRun = (run: Runner, definition: Record<string, unknown>) => Runner;
 
 export interface CheckRunContext {
   /** The full, unredacted local client: tokens and stdin read it. */
@@ -14,11 +14,9 @@ export interface CheckRunContext {
   readonly now: () => number;
   /** checkbridge.default_timeout: applies when a check has no timeout (off unless set). */
   readonly defaultTimeout?: number | undefined;
-  /** Installs `runtime_assets` and puts them on the command's paths. */
-  readonly assets?: AssetResolver | undefined;
+  /** Wraps `run` per definition, e.g. with its `runtime_assets` on the paths and its `secrets` in the environment. */
+  readonly prepare?: PrepareRun | undefined;
   readonly onMetricError?: (error: { line: number; text: string; reason: string }) => void;
-  /** Resolves the check's and its hook's `secrets` (the server's resolver; in-process for the local client). */
-  readonly secrets?: SecretsLookup | undefined;
 }
 
 function publishable(check: Record<string, unknown>): Record<string, unknown> {
@@ -44,7 +42,8 @@ export async function runCheck(request: Record<string, unknown> & { name: string
   const stdinCheck = { ...substituted, ...originals, executed };
   const timeout = typeof substituted.timeout === 'number' ? substituted.timeout : context.defaultTimeout;
   const stdin = substituted.stdin === true ? JSON.stringify({ client: context.client, check: stdinCheck }) : undefined;
-  const spawned = await withSecrets(withAssets(context.run, context.assets, request.runtime_assets), request, context.secrets)(String(substituted.command), { timeout, stdin });
+  const prepare = context.prepare ?? ((run) => run);
+  const spawned = await prepare(context.run, request)(String(substituted.command), { timeout, stdin });
   const duration = round3((context.now() - started) / 1000);
   const check: Record<string, unknown> = { ...substituted, ...originals, executed, duration, output: spawned.output, status: spawned.status };
 
@@ -52,7 +51,7 @@ export async function runCheck(request: Record<string, unknown> & { name: string
   if (hookName) {
     const hookDefinitions = hooks as Record<string, Record<string, unknown>>;
     const hook = hookDefinitions[hookName]!;
-    const ran = await runHook(hook, context.client, check, context.now, withSecrets(withAssets(context.run, context.assets, hook.runtime_assets), hook, context.secrets));
+    const ran = await runHook(hook, context.client, check, context.now, prepare(context.run, hook));
     check.hooks = { ...hookDefinitions, [hookName]: { ...hookDefinitions[hookName], ...ran } };
   }
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { parseDuration } from '../cli/duration.js';
+import { parseDuration } from '../time/duration.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SecretFailure } from './failure.js';
 import type { VaultClientSpec } from './model.js';

@@ -9,7 +9,7 @@ import { RemoteSpawner } from '../../src/execute/remote-spawner.js';
 import type { spawnCommand } from '../../src/execute/spawn.js';
 import { runCheck } from '../../src/execute/check-run.js';
 import { AssetCache } from '../../src/assets/cache.js';
-import { RuntimeAssets } from '../../src/assets/runtime.js';
+import { RuntimeAssets, withAssets } from '../../src/assets/runtime.js';
 import { hostSystem } from '../../src/assets/host-system.js';
 import { makeTestCa } from '../helpers/tls.js';
 import { startAssetServer } from '../servers/asset-server.js';
@@ -37,7 +37,7 @@ export async function benchAssets(report: (figure: object) => void): Promise<voi
   const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawner.spawn(command, options));
   const client = { name: 'bench', address: '127.0.0.1', subscriptions: [] };
   const variants = {
-    with_assets: (i: number) => runCheck({ name: `check_${i}`, command: 'bench-tool', runtime_assets: ['bench'], timeout: 10 }, { client, run, now: Date.now, assets }),
+    with_assets: (i: number) => runCheck({ name: `check_${i}`, command: 'bench-tool', runtime_assets: ['bench'], timeout: 10 }, { client, run, now: Date.now, prepare: (r, definition) => withAssets(r, assets, definition.runtime_assets) }),
     without_assets: (i: number) => runCheck({ name: `check_${i}`, command: `${installed}/bench-tool`, timeout: 10 }, { client, run, now: Date.now }),
   };
   const seconds = { with_assets: 0, without_assets: 0 };

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { redact } from '../../config/redact.js';
-import { registerRedaction, unredacted } from '../redaction.js';
+import { registerRedaction, unredacted } from '../../http/redaction.js';
 import { prepareResult } from '../../server/result-validation.js';
 import { sendList, legacyQuery } from './http.js';
 import { schemaProblems } from '../../config/schemas.js';

@@ -4,7 +4,8 @@ import { listResponse } from './listing.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS } from '../../v2/resource-fields.js';
 import { shapeMetadata } from '../../v2/event-shape.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
-import { SECRET_USERS, secretRefsProblem } from '../../secrets/model.js';
+import { SECRET_USERS } from '../../secrets/model.js';
+import { secretRefsProblem } from '../../config/secret-refs.js';
 import type { Json } from '../../json.js';
 
 export interface ResourceKind {

@@ -14,8 +14,8 @@ import { registerOidcRoutes } from '../enterprise/oidc.js';
 import { registerHealthRoute } from './health.js';
 import { registerDashboard } from '../dashboard/index.js';
 import { registerStoreRoutes } from '../enterprise/store.js';
-import { registerSecretsRoutes } from '../../secrets/api.js';
-import { registerRedaction } from '../redaction.js';
+import { registerSecretsRoutes } from '../enterprise/secrets.js';
+import { registerRedaction } from '../../http/redaction.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
 

@@ -36,7 +36,10 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
   const secrets = new SecretsResolver({ store: store.v2, logger, onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())) });
   // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
-  const events = await startEventStores(store, intake, logger);
+  const events = await startEventStores(store, logger);
+  // Staged PostgreSQL writes flush once their results committed; the intake writes its events through the router.
+  intake.afterCommit((committed) => events.flushStaged(committed));
+  intake.routeEventsTo(events);
   await options.sandboxLoaded;
   intake.withinTransaction(legacyToV2Writer(store, namespace, options.bridgeNamespace, events));
   const service: Service = {

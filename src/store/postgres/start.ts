@@ -1,16 +1,13 @@
 import type { Logger } from 'pino';
 import type { SqliteStore } from '../sqlite/store.js';
-import type { StoreIntake } from '../../server/store-intake.js';
 import { SqliteEventStore } from '../sqlite/event-store.js';
 import { EventStoreRouter } from './event-router.js';
 import { pgEnvironment } from './connection.js';
 import { daemonEnvironment } from '../../config/start-environment.js';
 
-/** The event store router of `checkbridge run`: stored PostgresConfigs tried once, PG* variables read now (spec 5.7). */
-export async function startEventStores(store: SqliteStore, intake: StoreIntake, logger: Logger): Promise<EventStoreRouter> {
+/** The event store router of `checkbridge run`: stored PostgresConfigs tried once, PG* variables read now (spec 5.7). The caller routes the intake to it. */
+export async function startEventStores(store: SqliteStore, logger: Logger): Promise<EventStoreRouter> {
   const router = new EventStoreRouter({ sqlite: new SqliteEventStore(store.v2, (fn) => store.transaction(fn)), resources: store.v2, env: pgEnvironment(daemonEnvironment()), logger });
   await router.start();
-  intake.afterCommit((committed) => router.flushStaged(committed));
-  intake.routeEventsTo(router);
   return router;
 }

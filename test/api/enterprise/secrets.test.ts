@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { instanceFor, getJson, ADMIN_PASSWORD } from '../helpers/instance.js';
-import { runCli } from '../helpers/cli.js';
-import { call, adminToken } from '../api/v2/v2-helpers.js';
+import { instanceFor, getJson, ADMIN_PASSWORD } from '../../helpers/instance.js';
+import { runCli } from '../../helpers/cli.js';
+import { call, adminToken } from '../v2/v2-helpers.js';
 
 const BASE = '/api/enterprise/secrets/v1';
 const vault = (name: string, client: Record<string, unknown> = {}) => ({

@@ -1,16 +1,16 @@
 // /api/enterprise/secrets/v1 (reference v2-api §5.1): wrapped JSON, admins only (src/api/v2/access.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, type V2ApiDeps } from '../api/v2/context.js';
-import { listResponse } from '../api/v2/listing.js';
-import { PROVIDER_FIELDS, SECRET_FIELDS } from '../v2/resource-fields.js';
+import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
+import { listResponse } from '../v2/listing.js';
+import { PROVIDER_FIELDS, SECRET_FIELDS } from '../../v2/resource-fields.js';
 import {
   API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME,
   providerProblem, secretProblem, providerForRead, withClientDefaults,
-} from './model.js';
-import { vaultPathOf } from './vault-provider.js';
-import { SecretFailure } from './failure.js';
-import { keepCredential, type Target } from './kept-credential.js';
-import type { Json } from '../json.js';
+} from '../../secrets/model.js';
+import { vaultPathOf } from '../../secrets/vault-provider.js';
+import { SecretFailure } from '../../secrets/failure.js';
+import { keepCredential, type Target } from '../../secrets/kept-credential.js';
+import type { Json } from '../../json.js';
 
 type Store = V2ApiDeps['store']['v2'];
 
