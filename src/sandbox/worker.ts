@@ -105,6 +105,10 @@ function evaluate(request: Request): Reply {
     const set = context.callFunction(prelude, context.undefined, context.global, input);
     if (set.error) return { seq: request.seq, error: describe(context, keep(set.error)) };
     const report = keep(set.value);
+    // The budget is the expression's: reading a large event (linear, bounded by the API's body limit) is not counted.
+    started = performance.now();
+    cpuAtStart = cpuMs();
+    Atomics.store(control, START_CPU, Math.round(cpuAtStart));
     const result = context.evalCode(request.expression, 'expression.js');
     const needsResult = context.callFunction(report, context.undefined);
     const needs = needsResult.error ? (keep(needsResult.error), '') : context.getString(keep(needsResult.value));
