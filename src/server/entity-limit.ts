@@ -1,17 +1,2 @@
-import { CheckbridgeError } from '../errors.js';
-// The setting and its default live with the other settings' reads; cli/run.ts still imports it from here.
-
-export const entityLimitMessage = (limit: number) =>
-  `entity limit of ${limit} reached: no license for more entities; existing entities keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`;
-
-/** Whether one more entity would go past `limit` (0 is no limit); the store counts only when there is a limit, and only up to it. */
-export const atEntityLimit = (store: { countEntities(upTo: number): number }, limit: number) => limit > 0 && store.countEntities(limit) >= limit;
-
-/** A result or keepalive refused for the entity limit (CB_ENTITY_LIMIT): HTTP doors answer its status, the socket `invalid`. */
-export class EntityLimitError extends CheckbridgeError {
-  constructor(message: string) {
-    super('CB_ENTITY_LIMIT');
-    // The message names the limit and how to raise it, word for word what the doors answered before.
-    this.message = message;
-  }
-}
+// Kept only for client/http-socket.ts (edited by another helper this round); remove once it imports ../legacy/index.js.
+export { EntityLimitError } from '../legacy/index.js';

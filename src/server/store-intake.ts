@@ -7,7 +7,7 @@ import { SqliteEventStore } from '../store/sqlite/event-store.js';
 import type { Clock } from '../schedule/clock.js';
 import type { EventIntake, ResultIntake } from './intake.js';
 import { processResult, resultKey, type Processed } from './processor.js';
-import { EntityLimitError, atEntityLimit, entityLimitMessage } from './entity-limit.js';
+import { EntityLimitError, atEntityLimit, entityLimitMessage } from '../legacy/index.js';
 import { entityLimitOf } from '../config/settings-accessors.js';
 import { TurnBatch } from '../store/turn-batch.js';
 import { publishEvent, publishEventSync, type Publish } from '../v2/events-service.js';

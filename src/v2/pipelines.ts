@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { V2Store } from '../store/index.js';
 import type { Spawner } from '../server/handling/mutate.js';
 import { deliver, type Delivery } from '../server/handling/deliver.js';
-import type { Handler } from '../server/handling/resolve.js';
+import type { Handler } from '../legacy/index.js';
 import { shapeEvent } from './event-shape.js';
 import { filterAllows, isResolution } from './event-filters.js';
 import { withAssets, type AssetResolver } from '../assets/index.js';

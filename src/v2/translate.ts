@@ -1,4 +1,4 @@
-import type { EventDraft } from '../server/event-model.js';
+import type { EventDraft } from '../legacy/index.js';
 import type { HistoryEntry } from '../store/index.js';
 import { metricTagList } from '../metrics/index.js';
 import type { Json } from '../json.js';

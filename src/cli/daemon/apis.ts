@@ -4,7 +4,7 @@ import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/legacy/server.js';
 import { buildV2Api } from '../../api/v2/server.js';
 import { bridgeSummary, prometheusText } from '../../bridge/metrics.js';
-import { atEntityLimit, entityLimitMessage } from '../../server/entity-limit.js';
+import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { TokenIssuer, newSigningKey } from '../../auth/tokens.js';
 import { ensureAdmin } from '../../auth/bootstrap.js';
 import type { ResultIntake } from '../../server/intake.js';

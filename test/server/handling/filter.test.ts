@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { filterEvent, occurrencesFilter, type Handler } from '../../../src/server/handling/index.js';
-import type { EventDraft } from '../../../src/server/event-model.js';
+import type { EventDraft } from '../../../src/legacy/event-model.js';
 import { SqliteStore } from '../../../src/store/index.js';
 import { settingsOf } from '../../helpers/settings.js';
 
