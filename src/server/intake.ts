@@ -1,5 +1,5 @@
 import type { CheckResult } from '../execute/result.js';
-import type { Publish } from '../v2/events-service.js';
+import type { Publish } from './v2-events.js';
 
 /** The single door every result passes through: executions, the client socket, HTTP and the API alike. */
 export interface ResultIntake {

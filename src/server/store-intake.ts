@@ -10,7 +10,7 @@ import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError, atEntityLimit, entityLimitMessage } from '../legacy/index.js';
 import { entityLimitOf } from '../config/settings-accessors.js';
 import { TurnBatch } from '../store/turn-batch.js';
-import { publishEvent, publishEventSync, type Publish } from '../v2/events-service.js';
+import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
 
 type Json = Record<string, any>;
 

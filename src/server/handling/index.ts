@@ -3,3 +3,4 @@ export { resolveHandlers, handlerNames, type Handler } from '../../legacy/index.
 export { filterEvent } from './filter.js';
 export { occurrencesFilter } from './builtin-filters.js';
 export { eventJson } from './mutate.js';
+export { runPipelines } from './v2-pipelines.js';
