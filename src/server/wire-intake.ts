@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
+import type { ResultIntake } from '../execute/result.js';
 import type { Settings } from '../config/settings.js';
 import type { SqliteStore } from '../store/index.js';
 import type { WireDelivery, WireTransport } from '../transport/index.js';
-import type { ResultIntake } from './intake.js';
 import { prepareResult, EntityLimitError, type EventDraft } from '../legacy/index.js';
 import { receiveKeepalive } from './keepalives.js';
 import { nestedTooDeep } from '../json-depth.js';

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ResultIntake } from '../../execute/result.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Settings } from '../../config/settings.js';
@@ -6,7 +7,6 @@ import { definitionOf } from '../../config/settings.js';
 import { redact } from '../../config/redact.js';
 import { registerRedaction, unredacted } from '../redaction.js';
 import type { SqliteStore } from '../../store/index.js';
-import type { ResultIntake } from '../../server/intake.js';
 import { prepareResult, EntityLimitError } from '../../legacy/index.js';
 import { sendList, legacyQuery } from './http.js';
 import { schemaProblems } from '../../config/schemas.js';
