@@ -3,7 +3,7 @@ import { metricTagList } from '../metrics/index.js';
 import type { Json } from '../json.js';
 
 /** One entry of a check's stored history: the status and when it ran. */
-export interface TimedStatus {
+interface TimedStatus {
   readonly status: number;
   readonly executed: number;
 }
