@@ -2,7 +2,7 @@ import { Agent, request } from 'undici';
 import type { Logger } from 'pino';
 import type { Outbox, OutboxRow } from '../store/index.js';
 import type { BridgeConfig } from './config.js';
-import { errorBodyMessage } from '../v2/error-body.js';
+import { errorBodyMessage } from '../v2/index.js';
 import { checkServerIdentity, connectFailureText } from '../tls/identity.js';
 
 type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number; message: string } | { kind: 'retry'; reason: string };

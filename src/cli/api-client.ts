@@ -1,5 +1,5 @@
 import { CheckbridgeError } from '../errors.js';
-import { errorBodyMessage } from '../v2/error-body.js';
+import { errorBodyMessage } from '../v2/index.js';
 import { API_KEY, secretFlagWarning, resolveSecret } from './secret-options.js';
 
 export interface ApiTarget {

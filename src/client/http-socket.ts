@@ -2,10 +2,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Settings } from '../config/settings.js';
 import { redact } from '../config/redact.js';
 import { registerRedaction, unredacted } from '../http/redaction.js';
-import type { ResultIntake } from '../server/intake.js';
-import { prepareResult } from '../server/result-validation.js';
+import type { ResultIntake } from '../execute/result.js';
+import { prepareResult, EntityLimitError } from '../legacy/index.js';
 import { rubyInspect } from '../tokens/index.js';
-import { EntityLimitError } from '../server/entity-limit.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
 import { MAX_PARAM_LENGTH } from '../name-limits.js';

@@ -1,11 +1,9 @@
 import { createServer, type Server, type Socket, type AddressInfo } from 'node:net';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import type { Logger } from 'pino';
-import type { ResultIntake } from '../server/intake.js';
-import type { CheckResult } from '../execute/result.js';
-import { prepareResult } from '../server/result-validation.js';
+import type { CheckResult, ResultIntake } from '../execute/result.js';
+import { prepareResult, EntityLimitError } from '../legacy/index.js';
 import { CheckbridgeError } from '../errors.js';
-import { EntityLimitError } from '../server/entity-limit.js';
 import { ByteBudget, MessageReader } from './socket-buffer.js';
 
 export interface SocketOptions {

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { CheckResult } from '../execute/result.js';
-import type { ResultIntake } from '../server/intake.js';
+import type { CheckResult, ResultIntake } from '../execute/result.js';
 import type { WireTransport } from '../transport/index.js';
 import { DEFAULT_RESULT_BUFFER } from '../config/settings-accessors.js';
 

@@ -3,7 +3,7 @@ import { substituteTokens } from '../tokens/index.js';
 import { resource, LEGACY_ANNOTATION, type CompileContext, type Resource } from './model.js';
 import { templateDeep } from './tokens.js';
 import { attributesToExpressions, entityPath } from './expressions.js';
-import { resolveHandlers } from '../handling-rules/handler-sets.js';
+import { resolveHandlers } from '../legacy/index.js';
 import { translateCron } from './go-cron.js';
 import { windowsExpression, windowsToSubdues } from './time-windows.js';
 import { isSecretPath, redactDeep } from './secrets.js';

@@ -15,6 +15,11 @@ export interface CheckResult {
   readonly metrics?: { readonly handlers: readonly string[]; readonly points: readonly MetricPoint[] };
 }
 
+/** The single door every result passes through: executions, the client socket, HTTP and the API alike. */
+export interface ResultIntake {
+  submit(result: CheckResult): Promise<void>;
+}
+
 export const SEVERITIES = ['ok', 'warning', 'critical', 'unknown'] as const;
 
 /** DECISIONS 9: any status outside 0–2 is unknown. */

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { ResultIntake } from '../execute/result.js';
 import type { Settings } from '../config/settings.js';
 import { deepMerge } from '../config/merge.js';
 import type { SqliteStore } from '../store/index.js';
 import { substituteObject } from '../tokens/index.js';
-import { buildEvent, type EventDraft } from './event-model.js';
+import { buildEvent, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
 import { withoutExpiredTombstone } from './processor.js';
-import type { ResultIntake } from './intake.js';
 import { applySilencing } from './silencing.js';
-import { atEntityLimit, entityLimitMessage } from './entity-limit.js';
 import { entityLimitOf } from '../config/settings-accessors.js';
 import { keepaliveDefaultsOf } from '../config/settings-accessors.js';
 

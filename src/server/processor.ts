@@ -5,10 +5,9 @@ import type { CheckResult } from '../execute/result.js';
 import type { SqliteStore, HistoryEntry } from '../store/index.js';
 import { applySilencing } from './silencing.js';
 import { aggregateNames } from './aggregates.js';
-import { atEntityLimit, entityLimitMessage } from './entity-limit.js';
+import { atEntityLimit, entityLimitMessage, buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from '../legacy/index.js';
 import { entityLimitOf } from '../config/settings-accessors.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
-import { buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from './event-model.js';
 
 // cli/run.ts still imports the version from here, under its old name.
 

@@ -1,5 +1,5 @@
 import type { SqliteStore } from '../store/index.js';
-import type { EventDraft } from './event-model.js';
+import type { EventDraft } from '../legacy/index.js';
 
 /** The entry keys that can silence `check` on a client, in the legacy lookup order (reference §10.6). */
 export function silenceKeys(subscriptions: readonly string[], check: string): string[] {

@@ -1,16 +1,16 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
-import type { CheckResult } from '../execute/result.js';
+import type { CheckResult, ResultIntake } from '../execute/result.js';
 import { GroupRetry, type SqliteStore } from '../store/index.js';
 import type { V2EventStore } from '../store/event-store.js';
 import { SqliteEventStore } from '../store/sqlite/event-store.js';
 import type { Clock } from '../schedule/clock.js';
-import type { EventIntake, ResultIntake } from './intake.js';
+import type { EventIntake } from './intake.js';
 import { processResult, resultKey, type Processed } from './processor.js';
-import { EntityLimitError, atEntityLimit, entityLimitMessage } from './entity-limit.js';
+import { EntityLimitError, atEntityLimit, entityLimitMessage } from '../legacy/index.js';
 import { entityLimitOf } from '../config/settings-accessors.js';
 import { TurnBatch } from '../store/turn-batch.js';
-import { publishEvent, publishEventSync, type Publish } from '../v2/events-service.js';
+import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
 
 type Json = Record<string, any>;
 

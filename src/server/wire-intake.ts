@@ -1,13 +1,11 @@
 import type { Logger } from 'pino';
+import type { ResultIntake } from '../execute/result.js';
 import type { Settings } from '../config/settings.js';
 import type { SqliteStore } from '../store/index.js';
 import type { WireDelivery, WireTransport } from '../transport/index.js';
-import type { ResultIntake } from './intake.js';
-import type { EventDraft } from './event-model.js';
+import { prepareResult, EntityLimitError, type EventDraft } from '../legacy/index.js';
 import { receiveKeepalive } from './keepalives.js';
-import { prepareResult } from './result-validation.js';
 import { nestedTooDeep } from '../json-depth.js';
-import { EntityLimitError } from './entity-limit.js';
 import { clientNameProblem } from '../name-limits.js';
 import { serverSettingsOf } from '../config/settings-accessors.js';
 

@@ -1,5 +1,5 @@
 // The v2 event store: one interface, an SQLite and a PostgreSQL implementation, one shared test suite.
-import type { Op } from '../v2/selectors.js';
+import type { Op } from '../v2/index.js';
 import type { Json } from '../json.js';
 
 export interface EventRow {

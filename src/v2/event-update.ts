@@ -1,5 +1,5 @@
 // The backend's event-store update (reference v2-api §1.6): history of 21, state, occurrences, watermark, last_ok.
-import { HISTORY_LENGTH, weightedStateChange } from '../server/event-model.js';
+import { HISTORY_LENGTH, weightedStateChange } from '../legacy/index.js';
 
 type Json = Record<string, any>;
 // One history length for both event models.

@@ -1,7 +1,12 @@
-import type { EventDraft } from '../server/event-model.js';
-import type { HistoryEntry } from '../store/index.js';
+import type { EventDraft } from '../legacy/index.js';
 import { metricTagList } from '../metrics/index.js';
 import type { Json } from '../json.js';
+
+/** One entry of a check's stored history: the status and when it ran. */
+interface TimedStatus {
+  readonly status: number;
+  readonly executed: number;
+}
 
 const handlersOf = (check: Json): string[] => {
   const list = check.handlers ?? check.handler;
@@ -12,7 +17,7 @@ const handlersOf = (check: Json): string[] => {
 const v2Status = (status: unknown) => (Number(status) < 0 ? 3 : Number(status));
 
 /** A legacy event as a core/v2 Event (client → agent or proxy entity, `source` → proxy entity, history with times). */
-export function translateEvent(event: EventDraft, history: readonly HistoryEntry[], namespace: string): Json {
+export function translateEvent(event: EventDraft, history: readonly TimedStatus[], namespace: string): Json {
   const client = event.client as Json;
   const check = event.check as Json;
   const name = String(client.name);

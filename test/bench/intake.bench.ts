@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SqliteStore } from '../../src/store/index.js';
 import { StoreIntake } from '../../src/server/store-intake.js';
-import { legacyToV2Writer } from '../../src/v2/legacy-sink.js';
+import { legacyToV2Writer } from '../../src/server/legacy-to-v2.js';
 import { listenClientSocket } from '../../src/client/socket.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { createLogger } from '../../src/log.js';

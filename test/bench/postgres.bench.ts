@@ -9,7 +9,7 @@ import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
 import { PostgresEventStore } from '../../src/store/postgres/event-store.js';
 import { EventStoreRouter } from '../../src/store/postgres/event-router.js';
 import { StoreIntake } from '../../src/server/store-intake.js';
-import { legacyToV2Writer } from '../../src/v2/legacy-sink.js';
+import { legacyToV2Writer } from '../../src/server/legacy-to-v2.js';
 import { listenClientSocket } from '../../src/client/socket.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { createLogger } from '../../src/log.js';

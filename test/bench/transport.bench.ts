@@ -6,7 +6,7 @@ import amqp from 'amqplib';
 import { Redis } from 'ioredis';
 import { SqliteStore } from '../../src/store/index.js';
 import { StoreIntake } from '../../src/server/store-intake.js';
-import { legacyToV2Writer } from '../../src/v2/legacy-sink.js';
+import { legacyToV2Writer } from '../../src/server/legacy-to-v2.js';
 import { consumeFleet } from '../../src/server/wire-intake.js';
 import { RabbitTransport } from '../../src/transport/rabbitmq/transport.js';
 import { rabbitEndpoints } from '../../src/transport/rabbitmq/settings.js';

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { CheckResult } from '../../src/execute/result.js';
-import type { ResultIntake } from '../../src/server/intake.js';
+import type { CheckResult, ResultIntake } from '../../src/execute/result.js';
 
 /** An intake for client tests: results are logged, and the test listens for them. */
 export class LoggingIntake implements ResultIntake {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
 import { listResponse } from '../v2/listing.js';
-import { fieldSet } from '../../v2/resource-fields.js';
+import { fieldSet } from '../../v2/index.js';
 import { parseProvider, providerView, type Provider } from '../../auth/providers/provider-spec.js';
 import { getProvider, putProvider, deleteProvider, listProviders } from '../../auth/providers/store.js';
 

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
 import { listResponse } from '../v2/listing.js';
-import { PROVIDER_FIELDS, SECRET_FIELDS } from '../../v2/resource-fields.js';
+import { PROVIDER_FIELDS, SECRET_FIELDS } from '../../v2/index.js';
 import {
   API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME,
   providerProblem, secretProblem, providerForRead, withClientDefaults,

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Settings } from '../../config/settings.js';
 import type { SqliteStore } from '../../store/index.js';
-import type { ResultIntake } from '../../server/intake.js';
+import type { ResultIntake } from '../../execute/result.js';
 import type { BridgeView } from '../../bridge/metrics.js';
 import type { ListenerHttps } from '../../tls/https-option.js';
 import type { TransportInfo } from '../../transport/index.js';

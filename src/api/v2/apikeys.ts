@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
 import { listResponse } from './listing.js';
-import { APIKEY_FIELDS } from '../../v2/resource-fields.js';
+import { APIKEY_FIELDS } from '../../v2/index.js';
 import { hashApiKey } from '../../auth/tokens.js';
 import type { ApiKeyRow } from '../../store/index.js';
 import { otherUserProblem } from '../../auth/privileges.js';

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, eventStoreOf, type V2ApiDeps } from './context.js';
 import { selectorsOf, page } from './listing.js';
-import { shapeEvent } from '../../v2/event-shape.js';
-import { EVENT_FIELDS } from '../../v2/selectors.js';
+import { shapeEvent, EVENT_FIELDS } from '../../v2/index.js';
 import { missingNamespace } from './resources.js';
 
 type Json = Record<string, any>;

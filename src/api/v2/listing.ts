@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from './context.js';
-import { parseSelector, matchesSelector, SelectorError, type Op } from '../../v2/selectors.js';
-import type { FieldSet } from '../../v2/resource-fields.js';
+import { parseSelector, matchesSelector, SelectorError, type Op, type FieldSet } from '../../v2/index.js';
 import { redactOutput } from '../../config/redact.js';
 import type { Json } from '../../json.js';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { listResponse } from './listing.js';
-import { USER_FIELDS } from '../../v2/resource-fields.js';
+import { USER_FIELDS } from '../../v2/index.js';
 import { isExternal } from '../../auth/providers/external-login.js';
 import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/privileges.js';
 import { rbacView, KIND } from './rbac-store.js';

@@ -1,13 +1,13 @@
 import { transportInfo, type Transport } from '../../transport/index.js';
+import type { ResultIntake } from '../../execute/result.js';
 import { legacyApiListenerOf, v2ApiListenerOf, entityLimitOf } from '../../config/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/legacy/server.js';
 import { buildV2Api } from '../../api/v2/server.js';
 import { bridgeSummary, prometheusText } from '../../bridge/metrics.js';
-import { atEntityLimit, entityLimitMessage } from '../../server/entity-limit.js';
+import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { TokenIssuer, newSigningKey } from '../../auth/tokens.js';
 import { ensureAdmin } from '../../auth/bootstrap.js';
-import type { ResultIntake } from '../../server/intake.js';
 import type { ServerRole } from '../../server/server-role.js';
 import { daemonEnvironment } from '../../config/start-environment.js';
 import type { ConfigSources } from '../../config/index.js';

@@ -1,10 +1,10 @@
 import { deepMerge, type Settings, socketLimitsOf, keepaliveIntervalOf } from '../../config/index.js';
+import type { ResultIntake } from '../../execute/result.js';
 import { systemClock } from '../../schedule/clock.js';
 import { transportInfo, type Transport } from '../../transport/index.js';
 import { ClientRole } from '../../client/client-role.js';
 import { listenClientSocket } from '../../client/socket.js';
 import { buildHttpSocket } from '../../client/http-socket.js';
-import type { ResultIntake } from '../../server/intake.js';
 import type { SecretsLookup } from '../../secrets/resolver.js';
 import type { Logger } from '../../log.js';
 import { within, type Service } from '../lifecycle.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { storeQuotaOf, legacyNamespace } from '../../config/index.js';
 import { systemClock } from '../../schedule/clock.js';
 import { StoreIntake } from '../../server/store-intake.js';
-import { legacyToV2Writer } from '../../v2/legacy-sink.js';
+import { legacyToV2Writer } from '../../server/legacy-to-v2.js';
 import { startEventStores } from '../../store/postgres/start.js';
 import { SecretsResolver } from '../../secrets/resolver.js';
 import { outageResult } from '../../secrets/outage.js';

@@ -1,5 +1,5 @@
 import type { SqliteStore } from '../../store/index.js';
-import type { EventDraft } from '../event-model.js';
+import type { EventDraft } from '../../legacy/index.js';
 
 /** Built-in extension filters (reference §10.12), effective only where a handler lists them. */
 export const EXTENSION_FILTERS = new Set(['occurrences', 'check_dependencies']);

@@ -1,13 +1,12 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../../config/settings.js';
 import type { SqliteStore } from '../../store/index.js';
-import type { EventDraft } from '../event-model.js';
+import type { EventDraft, Handler } from '../../legacy/index.js';
 import { attributesMatch } from '../../schedule/attributes.js';
 import { inTimeWindows, type WindowSet } from '../../schedule/subdue.js';
 import { evalAttribute } from '../../eval/index.js';
 import { severityOf } from '../aggregates.js';
 import { EXTENSION_FILTERS, occurrencesFilter, checkDependenciesFilter } from './builtin-filters.js';
-import type { Handler } from './resolve.js';
 
 export interface FilterContext {
   readonly settings: Settings;

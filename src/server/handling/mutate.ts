@@ -1,7 +1,6 @@
 import type { Settings } from '../../config/settings.js';
 import type { SpawnResult, SpawnOptions } from '../../execute/spawn.js';
-import type { EventDraft } from '../event-model.js';
-import type { Handler } from './resolve.js';
+import type { EventDraft, Handler } from '../../legacy/index.js';
 import { withAssets, type AssetResolver } from '../../assets/index.js';
 
 export type Spawner = (command: string, options: SpawnOptions) => Promise<SpawnResult>;

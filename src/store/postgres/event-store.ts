@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { CheckbridgeError } from '../../errors.js';
-import { updateEvent, HISTORY_LENGTH } from '../../v2/event-update.js';
+import { updateEvent, HISTORY_LENGTH } from '../../v2/index.js';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema.js';
 import { selectorColumn, selectorSql } from './selector-sql.js';
 import type { Json } from '../../json.js';

@@ -1,6 +1,5 @@
 // fieldSelector / labelSelector as SQL over the jsonb `selectors` column: containment (@>) uses the GIN index.
-import type { Op } from '../../v2/selectors.js';
-import { EVENT_FIELDS } from '../../v2/selectors.js';
+import { EVENT_FIELDS, type Op } from '../../v2/index.js';
 import { redactOutput } from '../../config/redact.js';
 import type { Json } from '../../json.js';
 

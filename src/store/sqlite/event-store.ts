@@ -1,7 +1,6 @@
 import type { V2Store } from './v2-store.js';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
-import { EVENT_FIELDS, matchesSelector } from '../../v2/selectors.js';
-import { updateEvent, updateOwnedEvent } from '../../v2/event-update.js';
+import { EVENT_FIELDS, matchesSelector, updateEvent, updateOwnedEvent } from '../../v2/index.js';
 import type { EventState } from './event-states.js';
 import { redactOutput } from '../../config/redact.js';
 import type { Json } from '../../json.js';

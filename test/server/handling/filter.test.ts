@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { filterEvent, occurrencesFilter, type Handler } from '../../../src/server/handling/index.js';
-import type { EventDraft } from '../../../src/server/event-model.js';
+import { filterEvent, occurrencesFilter } from '../../../src/server/handling/index.js';
+import type { EventDraft, Handler } from '../../../src/legacy/index.js';
 import { SqliteStore } from '../../../src/store/index.js';
 import { settingsOf } from '../../helpers/settings.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveHandlers, handlerNames } from '../../../src/server/handling/index.js';
-import { settingsOf } from '../../helpers/settings.js';
+import { resolveHandlers, handlerNames } from '../../src/legacy/handler-sets.js';
+import { settingsOf } from '../helpers/settings.js';
 
 const settings = settingsOf({
   handlers: {

@@ -1,7 +1,7 @@
 import type { SqliteStore } from '../store/index.js';
 import type { EventRow } from '../store/event-store.js';
-import type { Processed } from '../server/processor.js';
-import { translateEvent } from './translate.js';
+import type { Processed } from './processor.js';
+import { translateEvent } from '../v2/index.js';
 
 /**
  * What each processed legacy event writes, inside the transaction that stores it: the core/v2 event and its entity

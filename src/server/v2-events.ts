@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { V2Store } from '../store/index.js';
 import type { EventRow, V2EventStore } from '../store/event-store.js';
 import type { SqliteEventStore } from '../store/sqlite/event-store.js';
-import { eventProblem } from './validate.js';
+import { eventProblem } from '../v2/index.js';
 
 type Json = Record<string, any>;
 export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { truncateOutput, totalStateChange, buildEvent, registryUpdate, isFlapping } from '../../src/server/event-model.js';
+import { truncateOutput, totalStateChange, buildEvent, registryUpdate, isFlapping } from '../../src/legacy/event-model.js';
 
 test('truncation vectors (Appendix A.2, DECISIONS 6: exactly len characters)', () => {
   assert.equal(truncateOutput('foo\n'), 'foo');

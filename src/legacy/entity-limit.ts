@@ -1,5 +1,5 @@
 import { CheckbridgeError } from '../errors.js';
-// The setting and its default live with the other settings' reads; cli/run.ts still imports it from here.
+// The setting and its default live with the other settings' reads.
 
 export const entityLimitMessage = (limit: number) =>
   `entity limit of ${limit} reached: no license for more entities; existing entities keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`;

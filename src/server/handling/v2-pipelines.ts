@@ -1,14 +1,13 @@
 import type { Logger } from 'pino';
-import type { V2Store } from '../store/index.js';
-import type { Spawner } from '../server/handling/mutate.js';
-import { deliver, type Delivery } from '../server/handling/deliver.js';
-import type { Handler } from '../server/handling/resolve.js';
-import { shapeEvent } from './event-shape.js';
-import { filterAllows, isResolution } from './event-filters.js';
-import { withAssets, type AssetResolver } from '../assets/index.js';
-import { withSecrets } from '../secrets/with-secrets.js';
-import type { SecretsLookup } from '../secrets/resolver.js';
-import type { Json } from '../json.js';
+import type { V2Store } from '../../store/index.js';
+import type { Spawner } from './mutate.js';
+import { deliver, type Delivery } from './deliver.js';
+import type { Handler } from '../../legacy/index.js';
+import { shapeEvent, filterAllows, isResolution } from '../../v2/index.js';
+import { withAssets, type AssetResolver } from '../../assets/index.js';
+import { withSecrets } from '../../secrets/with-secrets.js';
+import type { SecretsLookup } from '../../secrets/resolver.js';
+import type { Json } from '../../json.js';
 
 /** Built-in event filters of v2 pipelines. */
 const BUILTIN_FILTERS = new Map<string, (event: Json) => boolean>([
