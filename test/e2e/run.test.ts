@@ -65,8 +65,10 @@ test('SIGTERM waits for in-flight checks and leaves no process of theirs behind'
     removeTree(root);
   });
   await daemon.waitFor((l) => l.msg === 'checkbridge running');
-  for (let i = 0; i < 100 && !existsSync(pidFile); i++) await sleep(50);
-  const grandchild = Number(readFileSync(pidFile, 'utf8'));
+  // The shell creates the file before `echo` writes the pid into it: wait for the number itself.
+  const pidIn = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0);
+  for (let i = 0; i < 100 && !pidIn(); i++) await sleep(50);
+  const grandchild = pidIn();
   assert.ok(isRunning(grandchild));
   assert.equal(await daemon.stop('SIGTERM'), 0);
   await sleep(100);
