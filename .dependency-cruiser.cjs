@@ -39,11 +39,8 @@ const RULES = [
     },
 ];
 
-// Issue 28 (open): rules that src/ does not meet yet, switched on as each is met. Empty when the issue is resolved.
-const NOT_YET = new Set(['through-index', 'no-orphans']);
-
 module.exports = {
-  forbidden: RULES.filter((rule) => !NOT_YET.has(rule.name)),
+  forbidden: RULES,
   options: {
     doNotFollow: { path: 'node_modules' },
     includeOnly: ['^src/', '^test/'],

@@ -4,8 +4,8 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import type { AssetBuild } from './definitions.js';
-import { checkServerIdentity } from '../tls/identity.js';
-import { systemCas } from '../tls/system-cas.js';
+import { checkServerIdentity } from '../tls/index.js';
+import { systemCas } from '../tls/index.js';
 import { AssetTooLarge } from './limits.js';
 
 /** The download did not hash to the configured sha512 (a truncated download lands here too). */

@@ -1,13 +1,13 @@
 // Runtime assets (spec §1.9): definitions, the host's entity, download and cache, and the paths executions get.
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import type { V2Store } from '../store/index.js';
 import { hostSystem } from './host-system.js';
 import { AssetCache } from './cache.js';
 import { assetLimitsOf } from './limits.js';
 import { RuntimeAssets, type AssetLookup, type AssetResolver } from './runtime.js';
-import { assetSettingsOf, configuredAssets, legacyNamespace } from '../config/settings-accessors.js';
+import { assetSettingsOf, configuredAssets, legacyNamespace } from '../config/index.js';
 import type { Json } from '../json.js';
 
 export { withAssets, type AssetResolver } from './runtime.js';

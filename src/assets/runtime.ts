@@ -1,6 +1,6 @@
 // What an execution needs from its runtime assets: the installed directories on PATH, LD_LIBRARY_PATH and CPATH.
 import type { Logger } from 'pino';
-import type { SpawnOptions, SpawnResult, PathPrepend } from '../execute/spawn.js';
+import type { SpawnOptions, SpawnResult, PathPrepend } from '../execute/index.js';
 import { selectBuild, filtersMatch } from './definitions.js';
 import type { AssetCache } from './cache.js';
 import type { Json } from '../json.js';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Outbox, OutboxRow } from '../store/index.js';
 import type { BridgeConfig } from './config.js';
 import { errorBodyMessage } from '../v2/index.js';
-import { checkServerIdentity, connectFailureText } from '../tls/identity.js';
+import { checkServerIdentity, connectFailureText } from '../tls/index.js';
 
 type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number; message: string } | { kind: 'retry'; reason: string };
 

@@ -4,7 +4,7 @@ import { CheckbridgeError } from '../errors.js';
 import { apiTarget, request, apiError, apiMessage } from './api-client.js';
 import { readResourceFiles, PATHS, CLUSTER_KINDS, clusterPut, clusterDocuments } from './resource-files.js';
 import { enterprisePut, enterpriseList } from './enterprise-resources.js';
-import { isSecretsResource, secretsPut, secretsDumpUrl, SECRETS_DUMP_TYPES } from '../secrets/cli.js';
+import { isSecretsResource, secretsPut, secretsDumpUrl, SECRETS_DUMP_TYPES } from '../secrets/index.js';
 import type { Json } from '../json.js';
 
 type Globals = { url?: string; apiKey?: string };

@@ -1,6 +1,6 @@
-import { isDaemonCredential } from '../config/credentials.js';
-import { withholdCredentials } from '../config/start-environment.js';
-import { blankArguments, blankStartEnvironment } from '../config/proc-self.js';
+import { isDaemonCredential } from '../config/index.js';
+import { withholdCredentials } from '../config/index.js';
+import { blankArguments, blankStartEnvironment } from '../config/index.js';
 import { secretFlagWarning, type SecretOption } from './secret-options.js';
 
 /**

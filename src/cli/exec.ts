@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { definitionOf } from '../config/index.js';
-import { runCheck } from '../execute/check-run.js';
-import { spawnCommand } from '../execute/spawn.js';
+import { runCheck } from '../execute/index.js';
+import { spawnCommand } from '../execute/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
-import { defaultCheckTimeoutOf } from '../config/settings-accessors.js';
+import { defaultCheckTimeoutOf } from '../config/index.js';
 
 export function registerExec(program: Command): void {
   withSourceOptions(program.command('exec'))

@@ -1,16 +1,16 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { InProcessTransport, type Transport, type WireTransport } from '../transport/index.js';
-import { RabbitTransport } from '../transport/rabbitmq/transport.js';
-import { rabbitEndpoints } from '../transport/rabbitmq/settings.js';
-import { RedisTransport } from '../transport/redis/transport.js';
-import { redisOptions } from '../transport/redis/settings.js';
-import { clientQueueName } from '../transport/wire-names.js';
-import { keepalivePayload } from '../client/keepalive.js';
-import { WireResults } from '../client/wire-results.js';
-import { configuredTransportName, resultBufferOf } from '../config/settings-accessors.js';
+import { RabbitTransport } from '../transport/index.js';
+import { rabbitEndpoints } from '../transport/index.js';
+import { RedisTransport } from '../transport/index.js';
+import { redisOptions } from '../transport/index.js';
+import { clientQueueName } from '../transport/index.js';
+import { keepalivePayload } from '../client/index.js';
+import { WireResults } from '../client/index.js';
+import { configuredTransportName, resultBufferOf } from '../config/index.js';
 
 export type Role = 'server' | 'client' | 'both';
 export type TransportName = 'local' | 'rabbitmq' | 'redis';

@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CheckbridgeError, exitCodeOf } from '../errors.js';
 import { translateLegacyArgs } from './legacy-args.js';
-import { versionText } from './version.js';
 
 type Register = (program: Command) => void;
 
@@ -35,9 +34,12 @@ function commandNamed(args: readonly string[]): string | null {
 }
 
 async function buildProgram(args: readonly string[] = []): Promise<Command> {
+  // The version text reads the store's schema version: loaded only when asked for, as the commands are.
+  const asksVersion = args.some((arg) => arg === '-V' || arg === '--version');
+  const version = asksVersion ? (await import('./version.js')).versionText() : '';
   const program = new Command('checkbridge')
     .description('Runs legacy check configuration, serves its APIs, bridges events to v2, compiles to v2 resources')
-    .version(versionText(), '-V, --version')
+    .version(version, '-V, --version')
     .option('--url <url>', 'a v2 API, for the client commands (env CHECKBRIDGE_URL; default http://127.0.0.1:8080)')
     .option('--api-key <key>', 'authenticate the client commands with an API key, better given by --api-key-file (env CHECKBRIDGE_API_KEY)')
     .option('--api-key-file <file>', 'read the API key from this file, kept off the command line (env CHECKBRIDGE_API_KEY_FILE)')

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { isPlainObject } from '../config/merge.js';
-import { parseConfigText } from '../config/parse.js';
+import { isPlainObject } from '../config/index.js';
+import { parseConfigText } from '../config/index.js';
 import { substituteObject } from '../tokens/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
-import { configuredChecks } from '../config/settings-accessors.js';
+import { configuredChecks } from '../config/index.js';
 
 // A client file may hold the client itself or a settings object with a `client` key.
 function readClientFile(path: string): Record<string, unknown> {

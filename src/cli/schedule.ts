@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { definitionOf, type Settings } from '../config/index.js';
-import { timingOf, instantsBetween, nextInstant, spreadSeconds } from '../schedule/plan.js';
-import { isSubdued } from '../schedule/subdue.js';
-import { planProxyRequests } from '../schedule/proxy.js';
-import { parseConfigText } from '../config/parse.js';
+import { timingOf, instantsBetween, nextInstant, spreadSeconds } from '../schedule/index.js';
+import { isSubdued } from '../schedule/index.js';
+import { planProxyRequests } from '../schedule/index.js';
+import { parseConfigText } from '../config/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
-import { parseDuration } from '../time/duration.js';
+import { parseDuration } from '../time/index.js';
 
 interface Plan {
   from: string;

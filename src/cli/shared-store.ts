@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { Settings } from '../config/settings.js';
-import { daemonEnvironment } from '../config/start-environment.js';
+import type { Settings } from '../config/index.js';
+import { daemonEnvironment } from '../config/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { resolveSecret, STORE_DSN } from './secret-options.js';
-import { configuredStoreDsn } from '../config/settings-accessors.js';
+import { configuredStoreDsn } from '../config/index.js';
 
 export interface SharedStoreFlags {
   storeDsn?: string;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { resolveSources, type ConfigSources } from '../config/sources.js';
-import { loadSettings, checkSources, type LoadOutcome, type CheckOutcome } from '../config/load-settings.js';
-import { formatDiagnostic } from '../config/diagnostic.js';
-import type { Settings } from '../config/settings.js';
+import { resolveSources, type ConfigSources } from '../config/index.js';
+import { loadSettings, checkSources, type LoadOutcome, type CheckOutcome } from '../config/index.js';
+import { formatDiagnostic } from '../config/index.js';
+import type { Settings } from '../config/index.js';
 import { exitCodeOf } from '../errors.js';
 
 export interface SourceFlags {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { CheckbridgeError } from '../errors.js';
-import type { ListenerHttps } from '../tls/https-option.js';
+import type { ListenerHttps } from '../tls/index.js';
 
 export interface TlsFlags {
   tlsCertFile?: string;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { setFlagsFromString } from 'node:v8';
-import { formatDiagnostic } from '../config/diagnostic.js';
-import { isPlainObject } from '../config/merge.js';
+import { formatDiagnostic } from '../config/index.js';
+import { isPlainObject } from '../config/index.js';
 import { withSourceOptions, checkFrom, type SourceFlags } from './sources.js';
 
 function countOf(value: unknown): number {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { SCHEMA_VERSION } from '../store/sqlite/migrations.js';
+import { SCHEMA_VERSION } from '../store/index.js';
 
 export interface VersionInfo {
   readonly version: string;

@@ -1,19 +1,19 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../config/settings.js';
-import { definitionOf } from '../config/settings-accessors.js';
-import { canonicalKey } from '../config/merge.js';
-import type { Clock } from '../schedule/clock.js';
-import { Scheduler } from '../schedule/scheduler.js';
-import { timingOf } from '../schedule/plan.js';
-import { isSubdued } from '../schedule/subdue.js';
+import type { Settings } from '../config/index.js';
+import { definitionOf } from '../config/index.js';
+import { canonicalKey } from '../config/index.js';
+import type { Clock } from '../schedule/index.js';
+import { Scheduler } from '../schedule/index.js';
+import { timingOf } from '../schedule/index.js';
+import { isSubdued } from '../schedule/index.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
-import { runCheck, type PrepareRun } from '../execute/check-run.js';
-import type { Runner } from '../execute/hooks.js';
-import type { CheckResult, ResultIntake } from '../execute/result.js';
+import { runCheck, type PrepareRun } from '../execute/index.js';
+import type { Runner } from '../execute/index.js';
+import type { CheckResult, ResultIntake } from '../execute/index.js';
 import { withAssets, type AssetResolver } from '../assets/index.js';
-import { withSecrets } from '../secrets/with-secrets.js';
-import type { SecretsLookup } from '../secrets/resolver.js';
-import { defaultCheckTimeoutOf } from '../config/settings-accessors.js';
+import { withSecrets } from '../secrets/index.js';
+import type { SecretsLookup } from '../secrets/index.js';
+import { defaultCheckTimeoutOf } from '../config/index.js';
 
 export interface ClientRoleDeps {
   readonly clock: Clock;

@@ -1,14 +1,14 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Settings } from '../config/settings.js';
-import { redact } from '../config/redact.js';
-import { registerRedaction, unredacted } from '../http/redaction.js';
-import type { ResultIntake } from '../execute/result.js';
+import type { Settings } from '../config/index.js';
+import { redact } from '../config/index.js';
+import { registerRedaction, unredacted } from '../http/index.js';
+import type { ResultIntake } from '../execute/index.js';
 import { prepareResult, EntityLimitError } from '../legacy/index.js';
 import { rubyInspect } from '../tokens/index.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
 import { MAX_PARAM_LENGTH } from '../name-limits.js';
-import { httpsOption, type ListenerHttps } from '../tls/https-option.js';
+import { httpsOption, type ListenerHttps } from '../tls/index.js';
 import type { TransportInfo } from '../transport/index.js';
 
 export interface HttpSocketDeps {

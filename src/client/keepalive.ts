@@ -1,4 +1,4 @@
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import { redact } from '../config/index.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket, type AddressInfo } from 'node:net';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import type { Logger } from 'pino';
-import type { CheckResult, ResultIntake } from '../execute/result.js';
+import type { CheckResult, ResultIntake } from '../execute/index.js';
 import { prepareResult, EntityLimitError } from '../legacy/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { ByteBudget, MessageReader } from './socket-buffer.js';

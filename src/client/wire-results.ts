@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { CheckResult, ResultIntake } from '../execute/result.js';
+import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { WireTransport } from '../transport/index.js';
-import { DEFAULT_RESULT_BUFFER } from '../config/settings-accessors.js';
+import { DEFAULT_RESULT_BUFFER } from '../config/index.js';
 
 /** The legacy result body: `{client, check, signature}` in that order, nothing of ours (reference §5.4). */
 function resultBody(result: CheckResult): string {

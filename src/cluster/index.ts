@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { poolConfigOf, pgEnvironment } from '../store/postgres/connection.js';
-import { daemonEnvironment } from '../config/start-environment.js';
+import { poolConfigOf, pgEnvironment } from '../store/index.js';
+import { daemonEnvironment } from '../config/index.js';
 import { AlwaysLeader, type Leadership } from './leadership.js';
 import { PostgresElector } from './postgres-elector.js';
 

@@ -1,6 +1,6 @@
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import { resource, type CompileContext, type Resource } from './model.js';
-import { configuredAssets } from '../config/settings-accessors.js';
+import { configuredAssets } from '../config/index.js';
 import type { Json } from '../json.js';
 
 /** `runtime_assets` carried as is: the names stay the same, and each asset is emitted as an Asset resource. */

@@ -7,12 +7,12 @@ import { resolveHandlers } from '../legacy/index.js';
 import { translateCron } from './go-cron.js';
 import { windowsExpression, windowsToSubdues } from './time-windows.js';
 import { isSecretPath, redactDeep } from './secrets.js';
-import { v2SecretsOf } from '../config/secret-refs.js';
+import { v2SecretsOf } from '../config/index.js';
 import { escapeTemplateText } from './go-template.js';
 import { atLeast, seconds, NAME } from './sensu-rules.js';
 import { runtimeAssetsOf } from './assets.js';
-import { metricTagList } from '../metrics/tags.js';
-import { configuredChecks } from '../config/settings-accessors.js';
+import { metricTagList } from '../metrics/index.js';
+import { configuredChecks } from '../config/index.js';
 import type { Json } from '../json.js';
 
 // Fields each mapped by hand below; the rest are kept in the legacy-attributes annotation, with a warning.

@@ -4,7 +4,7 @@ import { resource, LEGACY_ANNOTATION, type CompileContext, type Resource } from 
 import { attributesToExpressions, filterPath } from './expressions.js';
 import { windowsExpression } from './time-windows.js';
 import { redactDeep } from './secrets.js';
-import { v2SecretsOf } from '../config/secret-refs.js';
+import { v2SecretsOf } from '../config/index.js';
 import { seconds } from './sensu-rules.js';
 import { AUTO_RESOLVE_ANNOTATION, TYPE_ANNOTATION } from './checks.js';
 import type { Json } from '../json.js';

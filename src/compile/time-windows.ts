@@ -1,5 +1,5 @@
-import { parseTime, type ParsedTime } from '../time/parse-time.js';
-import { WEEKDAYS } from '../schedule/subdue.js';
+import { parseTime, type ParsedTime } from '../time/index.js';
+import { WEEKDAYS } from '../schedule/index.js';
 
 type Windows = { days?: Record<string, { begin?: unknown; end?: unknown }[]> };
 type Result<T> = T | { problem: string };

@@ -1,7 +1,7 @@
 import { isPlainObject } from './merge.js';
 import type { Violation } from './validate.js';
-import { parseTime } from '../time/parse-time.js';
-import { parseCron, cronWarning } from '../time/cron.js';
+import { parseTime } from '../time/index.js';
+import { parseCron, cronWarning } from '../time/index.js';
 
 // Accepted as legacy accepted them, but not meaning what they say: each is a warning, never an error.
 

@@ -1,6 +1,6 @@
 // The checks behind the schemas' own keywords; the generated validators (schema-validators.js) call these.
-import { parseCron } from '../time/cron.js';
-import { isValidTime } from '../time/parse-time.js';
+import { parseCron } from '../time/index.js';
+import { isValidTime } from '../time/index.js';
 import { expressionProblem } from '../eval/index.js';
 
 export function validCron(data: unknown): boolean {

@@ -2,7 +2,7 @@ import { substituteTokens } from '../tokens/index.js';
 import { parseExpression, ExpressionError, type Node } from './parse.js';
 import { evaluateNode, truthy, METHODS } from './evaluate.js';
 
-export { ExpressionError } from './parse.js';
+export { ExpressionError, parseExpression, type Node } from './parse.js';
 
 const cache = new Map<string, Node>();
 

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { SpawnOptions, SpawnResult } from './spawn.js';
-import { withoutCredentials } from '../config/credentials.js';
+import { withoutCredentials } from '../config/index.js';
 
 interface Reply {
   readonly id: number;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { withoutCredentials } from '../config/credentials.js';
+import { withoutCredentials } from '../config/index.js';
 
 /** What running a command gave: a flat record, as execa's results are. */
 export interface SpawnResult {

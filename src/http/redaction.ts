@@ -1,6 +1,6 @@
 // The one redaction policy on every JSON body an HTTP server sends (the APIs and the client's HTTP socket alike).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { redactOutput } from '../config/redact.js';
+import { redactOutput } from '../config/index.js';
 
 const exactBodies = new WeakSet<FastifyRequest>();
 

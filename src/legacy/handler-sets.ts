@@ -1,5 +1,5 @@
 // Which handlers an event goes to (reference §13.1): a pure rule shared by the server and compile.
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 
 /** A handler ready to run: a settings definition plus its name, or a built-in extension. */
 export type Handler = Record<string, unknown> & { name: string; type: string };

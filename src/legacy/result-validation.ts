@@ -1,4 +1,4 @@
-import { schemaProblems } from '../config/schemas.js';
+import { schemaProblems } from '../config/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
 
 export type Prepared = { ok: true; check: Record<string, unknown> & { name: string; output: string; status: number; executed: number } } | { ok: false; message: string };

@@ -1,5 +1,5 @@
-import type { CheckDefinition } from '../config/settings.js';
-import { parseCron, nextCronInstant } from '../time/cron.js';
+import type { CheckDefinition } from '../config/index.js';
+import { parseCron, nextCronInstant } from '../time/index.js';
 import { firstInstant, standaloneSplayKey, subscriptionSplayKey } from './splay.js';
 
 /** How a check is timed: wall-clock aligned interval with its splay key, or cron. */

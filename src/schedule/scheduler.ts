@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from './clock.js';
 import { nextInstant, type Timing } from './plan.js';
-import { nextCronInstant } from '../time/cron.js';
+import { nextCronInstant } from '../time/index.js';
 
 interface Entry {
   timing: Timing;

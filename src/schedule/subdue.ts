@@ -1,5 +1,5 @@
 import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
-import { parseTime, type ParsedTime } from '../time/parse-time.js';
+import { parseTime, type ParsedTime } from '../time/index.js';
 
 export interface WindowSet {
   readonly days?: Readonly<Record<string, readonly { begin?: unknown; end?: unknown }[] | unknown>>;

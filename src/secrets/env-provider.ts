@@ -1,4 +1,4 @@
-import { isDaemonCredential } from '../config/credentials.js';
+import { isDaemonCredential } from '../config/index.js';
 import { SecretFailure } from './failure.js';
 
 /** The Env provider: a secret's id names an environment variable of the checkbridge process, never one of its own credentials. */

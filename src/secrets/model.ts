@@ -1,5 +1,5 @@
 // Secrets resources (spec §2.4, reference v2-api §5.1): providers are cluster-wide, secrets namespaced.
-import { parseDuration } from '../time/duration.js';
+import { parseDuration } from '../time/index.js';
 import { CREDENTIAL_MASK } from './kept-credential.js';
 import type { Json } from '../json.js';
 

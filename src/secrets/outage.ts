@@ -1,4 +1,4 @@
-import type { CheckResult } from '../execute/result.js';
+import type { CheckResult } from '../execute/index.js';
 import type { OutageChange } from './resolver.js';
 
 /** The check of the server's own entity that carries a provider's outage (a name legacy check names accept). */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { V2Store } from '../store/index.js';
 import { PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, type VaultClientSpec } from './model.js';
-import type { SecretRef } from '../config/secret-refs.js';
+import type { SecretRef } from '../config/index.js';
 import { envSecret } from './env-provider.js';
 import { VaultProvider } from './vault-provider.js';
 import { SecretFailure } from './failure.js';

@@ -2,12 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { parseDuration } from '../time/duration.js';
+import { parseDuration } from '../time/index.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SecretFailure } from './failure.js';
 import type { VaultClientSpec } from './model.js';
-import { checkServerIdentity, connectFailureText } from '../tls/identity.js';
-import { systemCas } from '../tls/system-cas.js';
+import { checkServerIdentity, connectFailureText } from '../tls/index.js';
+import { systemCas } from '../tls/index.js';
 
 /** Why a segment of a vault path is refused: each must name itself, never climb, skip or smuggle a separator. */
 function segmentProblem(segment: string): string | null {

@@ -1,6 +1,6 @@
-import type { SpawnOptions, SpawnResult } from '../execute/spawn.js';
-import { redactValues } from '../config/redact.js';
-import { secretRefsOf } from '../config/secret-refs.js';
+import type { SpawnOptions, SpawnResult } from '../execute/index.js';
+import { redactValues } from '../config/index.js';
+import { secretRefsOf } from '../config/index.js';
 import type { SecretsLookup } from './resolver.js';
 
 type Spawn = (command: string, options: SpawnOptions) => Promise<SpawnResult>;

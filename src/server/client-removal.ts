@@ -1,5 +1,5 @@
 import type { SqliteStore } from '../store/index.js';
-import type { ResultIntake } from '../execute/result.js';
+import type { ResultIntake } from '../execute/index.js';
 
 /** resolve_event (reference §12.5): an OK result with force_resolve from the event's client, history removed. */
 export function resolveEvent(intake: ResultIntake, event: Record<string, unknown>, nowMs: number): Promise<void> {

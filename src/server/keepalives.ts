@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { ResultIntake } from '../execute/result.js';
-import type { Settings } from '../config/settings.js';
-import { deepMerge } from '../config/merge.js';
+import type { ResultIntake } from '../execute/index.js';
+import type { Settings } from '../config/index.js';
+import { deepMerge } from '../config/index.js';
 import type { SqliteStore } from '../store/index.js';
 import { substituteObject } from '../tokens/index.js';
 import { buildEvent, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
 import { withoutExpiredTombstone } from './processor.js';
 import { applySilencing } from './silencing.js';
-import { entityLimitOf } from '../config/settings-accessors.js';
-import { keepaliveDefaultsOf } from '../config/settings-accessors.js';
+import { entityLimitOf } from '../config/index.js';
+import { keepaliveDefaultsOf } from '../config/index.js';
 
 export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };
 

@@ -1,5 +1,5 @@
 import type { SqliteStore } from '../store/index.js';
-import type { EventRow } from '../store/event-store.js';
+import type { EventRow } from '../store/index.js';
 import type { Processed } from './processor.js';
 import { translateEvent } from '../v2/index.js';
 

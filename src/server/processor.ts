@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Settings } from '../config/settings.js';
-import { definitionOf } from '../config/settings-accessors.js';
-import type { CheckResult } from '../execute/result.js';
+import type { Settings } from '../config/index.js';
+import { definitionOf } from '../config/index.js';
+import type { CheckResult } from '../execute/index.js';
 import type { SqliteStore, HistoryEntry } from '../store/index.js';
 import { applySilencing } from './silencing.js';
 import { aggregateNames } from './aggregates.js';
 import { atEntityLimit, entityLimitMessage, buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from '../legacy/index.js';
-import { entityLimitOf } from '../config/settings-accessors.js';
+import { entityLimitOf } from '../config/index.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
 
 // cli/run.ts still imports the version from here, under its old name.

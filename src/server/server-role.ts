@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../config/settings.js';
-import { definitionOf } from '../config/settings-accessors.js';
-import { canonicalKey } from '../config/merge.js';
-import type { Clock } from '../schedule/clock.js';
-import { Scheduler } from '../schedule/scheduler.js';
-import { timingOf, spreadSeconds } from '../schedule/plan.js';
-import { isSubdued } from '../schedule/subdue.js';
-import { planProxyRequests } from '../schedule/proxy.js';
+import type { Settings } from '../config/index.js';
+import { definitionOf } from '../config/index.js';
+import { canonicalKey } from '../config/index.js';
+import type { Clock } from '../schedule/index.js';
+import { Scheduler } from '../schedule/index.js';
+import { timingOf, spreadSeconds } from '../schedule/index.js';
+import { isSubdued } from '../schedule/index.js';
+import { planProxyRequests } from '../schedule/index.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
 import { evalAttribute } from '../eval/index.js';
 

@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../config/settings.js';
-import type { CheckResult, ResultIntake } from '../execute/result.js';
+import type { Settings } from '../config/index.js';
+import type { CheckResult, ResultIntake } from '../execute/index.js';
 import { GroupRetry, type SqliteStore } from '../store/index.js';
-import type { V2EventStore } from '../store/event-store.js';
-import { SqliteEventStore } from '../store/sqlite/event-store.js';
-import type { Clock } from '../schedule/clock.js';
+import type { V2EventStore } from '../store/index.js';
+import { SqliteEventStore } from '../store/index.js';
+import type { Clock } from '../schedule/index.js';
 import type { EventIntake } from './intake.js';
 import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError, atEntityLimit, entityLimitMessage } from '../legacy/index.js';
-import { entityLimitOf } from '../config/settings-accessors.js';
-import { TurnBatch } from '../store/turn-batch.js';
+import { entityLimitOf } from '../config/index.js';
+import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
 
 type Json = Record<string, any>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { V2Store } from '../store/index.js';
-import type { EventRow, V2EventStore } from '../store/event-store.js';
-import type { SqliteEventStore } from '../store/sqlite/event-store.js';
+import type { EventRow, V2EventStore } from '../store/index.js';
+import type { SqliteEventStore } from '../store/index.js';
 import { eventProblem } from '../v2/index.js';
 
 type Json = Record<string, any>;

@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
-import type { ResultIntake } from '../execute/result.js';
-import type { Settings } from '../config/settings.js';
+import type { ResultIntake } from '../execute/index.js';
+import type { Settings } from '../config/index.js';
 import type { SqliteStore } from '../store/index.js';
 import type { WireDelivery, WireTransport } from '../transport/index.js';
 import { prepareResult, EntityLimitError, type EventDraft } from '../legacy/index.js';
 import { receiveKeepalive } from './keepalives.js';
 import { nestedTooDeep } from '../json-depth.js';
 import { clientNameProblem } from '../name-limits.js';
-import { serverSettingsOf } from '../config/settings-accessors.js';
+import { serverSettingsOf } from '../config/index.js';
 
 // processResult's refusal of a result whose signature does not match its client's.
 const SIGNATURE_REFUSED = 'invalid check result signature';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { CheckbridgeError } from '../errors.js';
-import { trustedCas } from '../tls/trust-store.js';
-import { checkServerIdentity } from '../tls/identity.js';
+import { trustedCas } from '../tls/index.js';
+import { checkServerIdentity } from '../tls/index.js';
 
 export interface BrokerTls {
   readonly options: Pick<ConnectionOptions, 'rejectUnauthorized' | 'ca' | 'checkServerIdentity' | 'cert' | 'key'>;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { BridgeView } from '../../bridge/metrics.js';
+import type { BridgeView } from '../../bridge/index.js';
 import { PREFIX } from './deps.js';
 
 const EVERY_MS = 15_000;

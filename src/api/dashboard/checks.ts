@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { V2ApiDeps } from '../v2/context.js';
 import { fail, callerOf } from '../v2/context.js';
-import { authorize } from '../../auth/rbac.js';
+import { authorize } from '../../auth/index.js';
 import { rbacView } from '../v2/rbac-store.js';
 import { loadSettings, locateSetting, definitionOf } from '../../config/index.js';
 import { checkTimeline } from './timeline.js';
 import { PREFIX, param, type DashboardDeps } from './deps.js';
-import { legacyNamespace } from '../../config/settings-accessors.js';
+import { legacyNamespace } from '../../config/index.js';
 
 const known = (dash: DashboardDeps, name: string) => Object.hasOwn(dash.settings().checks, name);
 

@@ -5,7 +5,7 @@ import { loadSettings } from '../../config/index.js';
 import { substituteObject } from '../../tokens/index.js';
 import { compileSettings, formatResources } from '../../compile/index.js';
 import { PREFIX, param, type DashboardDeps } from './deps.js';
-import { configuredChecks, legacyNamespace } from '../../config/settings-accessors.js';
+import { configuredChecks, legacyNamespace } from '../../config/index.js';
 
 /** Configuration diagnostics (as `validate`), a rendered check (as `render`) and the migration report (as `compile`). */
 export function registerConfigRoutes(app: FastifyInstance, deps: V2ApiDeps, dash: DashboardDeps): void {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConfigSources, Settings } from '../../config/index.js';
-import type { BridgeView } from '../../bridge/metrics.js';
+import type { BridgeView } from '../../bridge/index.js';
 
 /** What the dashboard needs from the composition root beyond the v2 API's own dependencies. */
 export interface DashboardDeps {

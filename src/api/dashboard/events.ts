@@ -1,5 +1,5 @@
 import type { SqliteStore } from '../../store/index.js';
-import { silenceKeys } from '../../server/silencing.js';
+import { silenceKeys } from '../../server/index.js';
 import { param } from './deps.js';
 import type { Json } from '../../json.js';
 

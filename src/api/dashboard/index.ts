@@ -8,7 +8,7 @@ import { registerConfigRoutes } from './config.js';
 import { registerBridgeHistory } from './bridge-history.js';
 import { openEvents, queryEvents } from './events.js';
 import { PREFIX, type DashboardDeps } from './deps.js';
-import { legacyNamespace } from '../../config/settings-accessors.js';
+import { legacyNamespace } from '../../config/index.js';
 
 export type { DashboardDeps } from './deps.js';
 

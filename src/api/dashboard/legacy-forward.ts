@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PREFIX, type DashboardDeps } from './deps.js';
-import { legacyApiCredentialsOf } from '../../config/settings-accessors.js';
+import { legacyApiCredentialsOf } from '../../config/index.js';
 
 // The legacy resources the dashboard reads and acts on; settings stay with the legacy API's own credentials.
 const SEGMENTS = new Set(['events', 'resolve', 'request', 'clients', 'checks', 'results', 'silenced', 'stashes', 'stash', 'aggregates', 'bridge', 'info']);

@@ -1,6 +1,6 @@
 import type { Settings } from '../../config/index.js';
-import { timingOf, instantsBetween } from '../../schedule/plan.js';
-import { isSubdued } from '../../schedule/subdue.js';
+import { timingOf, instantsBetween } from '../../schedule/index.js';
+import { isSubdued } from '../../schedule/index.js';
 
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
 import { listResponse } from '../v2/listing.js';
 import { fieldSet } from '../../v2/index.js';
-import { parseProvider, providerView, type Provider } from '../../auth/providers/provider-spec.js';
-import { getProvider, putProvider, deleteProvider, listProviders } from '../../auth/providers/store.js';
+import { parseProvider, providerView, type Provider } from '../../auth/index.js';
+import { getProvider, putProvider, deleteProvider, listProviders } from '../../auth/index.js';
 
 const BASE = '/api/enterprise/authentication/v2/authproviders';
 const PROVIDER_FIELDS = fieldSet('authprovider', { name: (p) => p.metadata?.name, type: (p) => p.type });

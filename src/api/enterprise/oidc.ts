@@ -1,11 +1,11 @@
-import { FlowsFull } from '../../auth/providers/oidc.js';
+import { FlowsFull } from '../../auth/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, type V2ApiDeps } from '../v2/context.js';
 import { issueTokens } from '../v2/auth.js';
-import { getProvider, listProviders } from '../../auth/providers/store.js';
-import { recordExternalUser } from '../../auth/providers/external-login.js';
-import { OidcFlows, authorizeUrl, completeSignIn, FLOW_TTL_MS } from '../../auth/providers/oidc.js';
-import { newBinding, bindingCookie, clearedBindingCookie, bindingCookieName, bindingHolds, readCookie } from '../../auth/providers/oidc-binding.js';
+import { getProvider, listProviders } from '../../auth/index.js';
+import { recordExternalUser } from '../../auth/index.js';
+import { OidcFlows, authorizeUrl, completeSignIn, FLOW_TTL_MS } from '../../auth/index.js';
+import { newBinding, bindingCookie, clearedBindingCookie, bindingCookieName, bindingHolds, readCookie } from '../../auth/index.js';
 
 const OIDC = '/api/enterprise/authentication/v2/oidc';
 const CALLBACK_PATH = `${OIDC}/callback`;

@@ -6,10 +6,10 @@ import { PROVIDER_FIELDS, SECRET_FIELDS } from '../../v2/index.js';
 import {
   API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME,
   providerProblem, secretProblem, providerForRead, withClientDefaults,
-} from '../../secrets/model.js';
-import { vaultPathOf } from '../../secrets/vault-provider.js';
-import { SecretFailure } from '../../secrets/failure.js';
-import { keepCredential, type Target } from '../../secrets/kept-credential.js';
+} from '../../secrets/index.js';
+import { vaultPathOf } from '../../secrets/index.js';
+import { SecretFailure } from '../../secrets/index.js';
+import { keepCredential, type Target } from '../../secrets/index.js';
 import type { Json } from '../../json.js';
 
 type Store = V2ApiDeps['store']['v2'];

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, type V2ApiDeps } from '../v2/context.js';
-import { parsePostgresConfig } from '../../store/postgres/config.js';
-import type { EventStoreRouter } from '../../store/postgres/event-router.js';
+import { parsePostgresConfig } from '../../store/index.js';
+import type { EventStoreRouter } from '../../store/index.js';
 
 const BASE = '/api/enterprise/store/v1/provider';
 /** Admin-only route patterns (access.ts): the event store is cluster-wide. */

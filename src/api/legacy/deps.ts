@@ -1,11 +1,11 @@
 // What the legacy API is built from, and how its route files add routes: apart from server.ts so that they need not import it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { Settings } from '../../config/settings.js';
+import type { Settings } from '../../config/index.js';
 import type { SqliteStore } from '../../store/index.js';
-import type { ResultIntake } from '../../execute/result.js';
-import type { BridgeView } from '../../bridge/metrics.js';
-import type { ListenerHttps } from '../../tls/https-option.js';
+import type { ResultIntake } from '../../execute/index.js';
+import type { BridgeView } from '../../bridge/index.js';
+import type { ListenerHttps } from '../../tls/index.js';
 import type { TransportInfo } from '../../transport/index.js';
 
 export type RouteMethod = 'GET' | 'POST' | 'DELETE';

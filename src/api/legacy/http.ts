@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { redactOutput } from '../../config/redact.js';
+import { redactOutput } from '../../config/index.js';
 
 // Legacy query parsing: split on & and =, values not URL-decoded (reference §12.1).
 export function legacyQuery(url: string): Record<string, string> {

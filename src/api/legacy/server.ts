@@ -1,12 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { redact } from '../../config/redact.js';
-import { registerRedaction, unredacted } from '../../http/redaction.js';
+import { redact } from '../../config/index.js';
+import { registerRedaction, unredacted } from '../../http/index.js';
 import { prepareResult, EntityLimitError } from '../../legacy/index.js';
 import { sendList, legacyQuery } from './http.js';
-import { schemaProblems } from '../../config/schemas.js';
-import { removeClient, resolveEvent } from '../../server/client-removal.js';
-import { bridgeSummary } from '../../bridge/metrics.js';
+import { schemaProblems } from '../../config/index.js';
+import { removeClient, resolveEvent } from '../../server/index.js';
+import { bridgeSummary } from '../../bridge/index.js';
 import type { AddRoute, LegacyApiDeps, RouteMethod } from './deps.js';
 import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
@@ -14,12 +14,12 @@ import { registerStashRoutes } from './stashes.js';
 
 export type { AddRoute, LegacyApiDeps } from './deps.js';
 import { MAX_PARAM_LENGTH, clientNameProblem } from '../../name-limits.js';
-import { httpsOption } from '../../tls/https-option.js';
+import { httpsOption } from '../../tls/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import type { TransportInfo } from '../../transport/index.js';
 import { healthFailures } from './transport-health.js';
 import { LEGACY_VERSION } from '../../legacy-version.js';
-import { definitionOf, legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/settings-accessors.js';
+import { definitionOf, legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/index.js';
 
 
 /**

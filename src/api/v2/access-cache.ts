@@ -1,5 +1,5 @@
 import type { V2Store } from '../../store/index.js';
-import type { Decision } from '../../auth/rbac.js';
+import type { Decision } from '../../auth/index.js';
 import type { Caller } from './context.js';
 
 // Verifying a token (HMAC), reading its session, user and roles cost more than the PUT itself (test/bench v2-put-wrk).

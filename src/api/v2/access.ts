@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
 import { fail, setCaller, type V2ApiDeps } from './context.js';
-import { authorize, type Verb } from '../../auth/rbac.js';
+import { authorize, type Verb } from '../../auth/index.js';
 import { rbacView } from './rbac-store.js';
 import { authenticate } from './auth.js';
 import { accessCacheOf, decisionKey } from './access-cache.js';

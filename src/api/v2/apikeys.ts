@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
 import { listResponse } from './listing.js';
 import { APIKEY_FIELDS } from '../../v2/index.js';
-import { hashApiKey } from '../../auth/tokens.js';
+import { hashApiKey } from '../../auth/index.js';
 import type { ApiKeyRow } from '../../store/index.js';
-import { otherUserProblem } from '../../auth/privileges.js';
+import { otherUserProblem } from '../../auth/index.js';
 import { rbacView } from './rbac-store.js';
 
 /** A stored key shows only its hint: the key itself is never stored, only its hash. */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hashPassword, verifyPassword } from '../../auth/passwords.js';
-import { LoginLimiter } from '../../auth/login-limiter.js';
-import { hashApiKey } from '../../auth/tokens.js';
+import { hashPassword, verifyPassword } from '../../auth/index.js';
+import { LoginLimiter } from '../../auth/index.js';
+import { hashApiKey } from '../../auth/index.js';
 import { nowS, type Caller, type V2ApiDeps } from './context.js';
-import { directoryLogin, isActive, isExternal } from '../../auth/providers/external-login.js';
+import { directoryLogin, isActive, isExternal } from '../../auth/index.js';
 import { accessCacheOf } from './access-cache.js';
 
 const text = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/plain; charset=utf-8').send(body);

@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { SqliteStore } from '../../store/index.js';
-import type { V2EventStore } from '../../store/event-store.js';
-import { SqliteEventStore } from '../../store/sqlite/event-store.js';
-import type { EventStoreRouter } from '../../store/postgres/event-router.js';
-import type { TokenIssuer } from '../../auth/tokens.js';
-import type { Spawner } from '../../server/handling/mutate.js';
-import type { EventIntake } from '../../server/intake.js';
+import type { V2EventStore } from '../../store/index.js';
+import { SqliteEventStore } from '../../store/index.js';
+import type { EventStoreRouter } from '../../store/index.js';
+import type { TokenIssuer } from '../../auth/index.js';
+import type { Spawner } from '../../server/index.js';
+import type { EventIntake } from '../../server/index.js';
 import type { DashboardDeps } from '../dashboard/deps.js';
-import type { ListenerHttps } from '../../tls/https-option.js';
+import type { ListenerHttps } from '../../tls/index.js';
 import { ERRORS, type ErrorCode } from '../../errors.js';
 
 export interface V2ApiDeps {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from './context.js';
 import { parseSelector, matchesSelector, SelectorError, type Op, type FieldSet } from '../../v2/index.js';
-import { redactOutput } from '../../config/redact.js';
+import { redactOutput } from '../../config/index.js';
 import type { Json } from '../../json.js';
 
 /** Every selector operation must name a field the resource has (or one of its labels): a typo is a 400, not "everything". */

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, type V2ApiDeps } from './context.js';
-import { hashPassword, verifyPassword } from '../../auth/passwords.js';
-import { isExternal } from '../../auth/providers/external-login.js';
-import { isClusterAdmin } from '../../auth/privileges.js';
+import { hashPassword, verifyPassword } from '../../auth/index.js';
+import { isExternal } from '../../auth/index.js';
+import { isClusterAdmin } from '../../auth/index.js';
 import { rbacView } from './rbac-store.js';
 import { loginLimiterOf } from './auth.js';
 import type { Json } from '../../json.js';

@@ -3,7 +3,7 @@ import { fail, callerOf, NAME, type V2ApiDeps, type Caller } from './context.js'
 import { listResponse } from './listing.js';
 import { registerResourceRoutes, type ResourceKind } from './resources.js';
 import { RBAC_FIELDS, shapeMetadata } from '../../v2/index.js';
-import { rulesProblem, bindingProblem, escalationProblem, type Rule } from '../../auth/rbac.js';
+import { rulesProblem, bindingProblem, escalationProblem, type Rule } from '../../auth/index.js';
 import { KIND, seedRbac, rbacView } from './rbac-store.js';
 import type { Json } from '../../json.js';
 

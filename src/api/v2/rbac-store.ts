@@ -1,5 +1,5 @@
 import type { V2Store } from '../../store/index.js';
-import { BUILT_IN_CLUSTER_ROLES, BUILT_IN_CLUSTER_ROLE_BINDING, type Binding, type RbacView, type Rule } from '../../auth/rbac.js';
+import { BUILT_IN_CLUSTER_ROLES, BUILT_IN_CLUSTER_ROLE_BINDING, type Binding, type RbacView, type Rule } from '../../auth/index.js';
 
 // Stored kinds: Role and RoleBinding per namespace, ClusterRole and ClusterRoleBinding cluster-wide (namespace '').
 export const KIND = { role: 'Role', roleBinding: 'RoleBinding', clusterRole: 'ClusterRole', clusterRoleBinding: 'ClusterRoleBinding' } as const;

@@ -3,8 +3,8 @@ import { fail, callerOf, NAME, eventStoreOf, type V2ApiDeps, type Caller } from 
 import { listResponse } from './listing.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata } from '../../v2/index.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
-import { SECRET_USERS } from '../../secrets/model.js';
-import { secretRefsProblem } from '../../config/secret-refs.js';
+import { SECRET_USERS } from '../../secrets/index.js';
+import { secretRefsProblem } from '../../config/index.js';
 import type { Json } from '../../json.js';
 
 export interface ResourceKind {

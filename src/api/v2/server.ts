@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fail, type V2ApiDeps } from './context.js';
 import { MAX_PARAM_LENGTH } from '../../name-limits.js';
-import { httpsOption } from '../../tls/https-option.js';
+import { httpsOption } from '../../tls/index.js';
 import { registerAuthRoutes } from './auth.js';
 import { enforceAccess, registeredRoutes } from './access.js';
 import { registerEventRoutes } from './events.js';
@@ -15,7 +15,7 @@ import { registerHealthRoute } from './health.js';
 import { registerDashboard } from '../dashboard/index.js';
 import { registerStoreRoutes } from '../enterprise/store.js';
 import { registerSecretsRoutes } from '../enterprise/secrets.js';
-import { registerRedaction } from '../../http/redaction.js';
+import { registerRedaction } from '../../http/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
 

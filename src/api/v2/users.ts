@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
-import { hashPassword } from '../../auth/passwords.js';
+import { hashPassword } from '../../auth/index.js';
 import { listResponse } from './listing.js';
 import { USER_FIELDS } from '../../v2/index.js';
-import { isExternal } from '../../auth/providers/external-login.js';
-import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/privileges.js';
+import { isExternal } from '../../auth/index.js';
+import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/index.js';
 import { rbacView, KIND } from './rbac-store.js';
 import { changePassword, externalMessage, passwordProblem } from './password-change.js';
 import type { Json } from '../../json.js';

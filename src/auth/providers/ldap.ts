@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { Client, AndFilter, EqualityFilter, InvalidCredentialsError, type Filter } from 'ldapts';
 import type { LdapServer, LdapSpec, ProviderType } from './provider-spec.js';
-import { checkServerIdentity } from '../../tls/identity.js';
+import { checkServerIdentity } from '../../tls/index.js';
 
 /** Who logged in: the name as the directory holds it, the groups read from the directory (both still without prefixes). */
 export interface DirectoryUser {

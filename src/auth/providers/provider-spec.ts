@@ -1,5 +1,5 @@
 // Authentication providers (spec 2.2, api_version authentication/v2): validation, defaults, and the view that hides secrets.
-import { CREDENTIAL_MASK, keepCredential, type Credential, type Target } from '../../secrets/kept-credential.js';
+import { CREDENTIAL_MASK, keepCredential, type Credential, type Target } from '../../secrets/index.js';
 import type { Json } from '../../json.js';
 
 const PROVIDER_API_VERSION = 'authentication/v2';

@@ -1,5 +1,5 @@
 import type { ConfigSources, Settings } from '../../config/index.js';
-import type { LoadOutcome } from '../../config/load-settings.js';
+import type { LoadOutcome } from '../../config/index.js';
 import type { Logger } from '../../log.js';
 import type { Lifecycle, Service } from '../lifecycle.js';
 import type { Role } from '../fleet.js';

@@ -1,6 +1,6 @@
-import { BridgeSender } from '../../bridge/sender.js';
-import { bridgeSummary } from '../../bridge/metrics.js';
-import type { bridgeConfigOf } from '../../bridge/config.js';
+import { BridgeSender } from '../../bridge/index.js';
+import { bridgeSummary } from '../../bridge/index.js';
+import type { bridgeConfigOf } from '../../bridge/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import type { DaemonStore } from './store.js';

@@ -1,11 +1,11 @@
 import { deepMerge, type Settings, socketLimitsOf, keepaliveIntervalOf } from '../../config/index.js';
-import type { ResultIntake } from '../../execute/result.js';
-import { systemClock } from '../../schedule/clock.js';
+import type { ResultIntake } from '../../execute/index.js';
+import { systemClock } from '../../schedule/index.js';
 import { transportInfo, type Transport } from '../../transport/index.js';
-import { ClientRole } from '../../client/client-role.js';
-import { listenClientSocket } from '../../client/socket.js';
-import { buildHttpSocket } from '../../client/http-socket.js';
-import type { SecretsLookup } from '../../secrets/resolver.js';
+import { ClientRole } from '../../client/index.js';
+import { listenClientSocket } from '../../client/index.js';
+import { buildHttpSocket } from '../../client/index.js';
+import type { SecretsLookup } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
 import { within, type Service } from '../lifecycle.js';
 import { listenerFrom, startHttpListener } from '../listeners.js';

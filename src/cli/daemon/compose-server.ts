@@ -1,7 +1,7 @@
 import { leadershipFor } from '../../cluster/index.js';
 import { socketLimitsOf } from '../../config/index.js';
-import { bridgeConfigOf } from '../../bridge/config.js';
-import { daemonEnvironment } from '../../config/start-environment.js';
+import { bridgeConfigOf } from '../../bridge/index.js';
+import { daemonEnvironment } from '../../config/index.js';
 import { wireClient } from '../fleet.js';
 import { sharedStoreDsn } from '../shared-store.js';
 import { BRIDGE_API_KEY, resolveSecret } from '../secret-options.js';

@@ -1,9 +1,9 @@
 import type { Settings } from '../../config/index.js';
 import { spawnLimitOf } from '../../config/index.js';
-import { LoadedTempfile } from '../../config/loaded-tempfile.js';
-import { Limiter } from '../../execute/limiter.js';
-import type { spawnCommand } from '../../execute/spawn.js';
-import { RemoteSpawner } from '../../execute/remote-spawner.js';
+import { LoadedTempfile } from '../../config/index.js';
+import { Limiter } from '../../execute/index.js';
+import type { spawnCommand } from '../../execute/index.js';
+import { RemoteSpawner } from '../../execute/index.js';
 import { daemonAssets } from '../../assets/index.js';
 import type { Logger } from '../../log.js';
 import { SETTLE_MS, within, type Service } from '../lifecycle.js';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { storeQuotaOf, legacyNamespace } from '../../config/index.js';
-import { systemClock } from '../../schedule/clock.js';
-import { StoreIntake } from '../../server/store-intake.js';
-import { legacyToV2Writer } from '../../server/legacy-to-v2.js';
-import { startEventStores } from '../../store/postgres/start.js';
-import { SecretsResolver } from '../../secrets/resolver.js';
-import { outageResult } from '../../secrets/outage.js';
+import { systemClock } from '../../schedule/index.js';
+import { StoreIntake } from '../../server/index.js';
+import { legacyToV2Writer } from '../../server/index.js';
+import { startEventStores } from '../../store/index.js';
+import { SecretsResolver } from '../../secrets/index.js';
+import { outageResult } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import { openStateStore } from '../state-store.js';

@@ -1,5 +1,5 @@
 import { watchSettings, type ConfigSources, type Settings } from '../../config/index.js';
-import type { LoadOutcome } from '../../config/load-settings.js';
+import type { LoadOutcome } from '../../config/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import { settingsLogLevel } from '../logging.js';

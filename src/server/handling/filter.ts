@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../../config/settings.js';
+import type { Settings } from '../../config/index.js';
 import type { SqliteStore } from '../../store/index.js';
 import type { EventDraft, Handler } from '../../legacy/index.js';
-import { attributesMatch } from '../../schedule/attributes.js';
-import { inTimeWindows, type WindowSet } from '../../schedule/subdue.js';
+import { attributesMatch } from '../../schedule/index.js';
+import { inTimeWindows, type WindowSet } from '../../schedule/index.js';
 import { evalAttribute } from '../../eval/index.js';
 import { severityOf } from '../aggregates.js';
 import { EXTENSION_FILTERS, occurrencesFilter, checkDependenciesFilter } from './builtin-filters.js';

@@ -1,5 +1,5 @@
-import type { Settings } from '../../config/settings.js';
-import type { SpawnResult, SpawnOptions } from '../../execute/spawn.js';
+import type { Settings } from '../../config/index.js';
+import type { SpawnResult, SpawnOptions } from '../../execute/index.js';
 import type { EventDraft, Handler } from '../../legacy/index.js';
 import { withAssets, type AssetResolver } from '../../assets/index.js';
 

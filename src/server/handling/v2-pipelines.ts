@@ -5,8 +5,8 @@ import { deliver, type Delivery } from './deliver.js';
 import type { Handler } from '../../legacy/index.js';
 import { shapeEvent, filterAllows, isResolution } from '../../v2/index.js';
 import { withAssets, type AssetResolver } from '../../assets/index.js';
-import { withSecrets } from '../../secrets/with-secrets.js';
-import type { SecretsLookup } from '../../secrets/resolver.js';
+import { withSecrets } from '../../secrets/index.js';
+import type { SecretsLookup } from '../../secrets/index.js';
 import type { Json } from '../../json.js';
 
 /** Built-in event filters of v2 pipelines. */

@@ -94,4 +94,4 @@ export function poolConfigOf(dsn: string, poolSize: number, env: PgEnvironment):
   };
 }
 
-export { redactDsn } from '../../config/redact-dsn.js';
+export { redactDsn } from '../../config/index.js';

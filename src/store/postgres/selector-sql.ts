@@ -1,6 +1,6 @@
 // fieldSelector / labelSelector as SQL over the jsonb `selectors` column: containment (@>) uses the GIN index.
 import { EVENT_FIELDS, type Op } from '../../v2/index.js';
-import { redactOutput } from '../../config/redact.js';
+import { redactOutput } from '../../config/index.js';
 import type { Json } from '../../json.js';
 
 /** The selectors column: the event's fields and its labels, read from the redacted event as the API shows it. */

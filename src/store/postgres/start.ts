@@ -3,7 +3,7 @@ import type { SqliteStore } from '../sqlite/store.js';
 import { SqliteEventStore } from '../sqlite/event-store.js';
 import { EventStoreRouter } from './event-router.js';
 import { pgEnvironment } from './connection.js';
-import { daemonEnvironment } from '../../config/start-environment.js';
+import { daemonEnvironment } from '../../config/index.js';
 
 /** The event store router of `checkbridge run`: stored PostgresConfigs tried once, PG* variables read now (spec 5.7). The caller routes the intake to it. */
 export async function startEventStores(store: SqliteStore, logger: Logger): Promise<EventStoreRouter> {

@@ -2,7 +2,7 @@ import type { V2Store } from './v2-store.js';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { EVENT_FIELDS, matchesSelector, updateEvent, updateOwnedEvent } from '../../v2/index.js';
 import type { EventState } from './event-states.js';
-import { redactOutput } from '../../config/redact.js';
+import { redactOutput } from '../../config/index.js';
 import type { Json } from '../../json.js';
 
 /** The embedded event store: the v2_events table; selectors are matched in memory over the redacted events. */

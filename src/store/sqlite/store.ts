@@ -12,7 +12,7 @@ import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } 
 import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 import { PostgresQueryError, SyncPostgres } from '../postgres/sync-client.js';
 import { pgEnvironment, redactDsn } from '../postgres/connection.js';
-import { daemonEnvironment } from '../../config/start-environment.js';
+import { daemonEnvironment } from '../../config/index.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from '../postgres/store-schema.js';
 import { BatchRows, pairKey } from './batch-rows.js';
 

@@ -1,0 +1,12 @@
+// Users, passwords, tokens, RBAC and external identity providers. What other folders may use of it.
+export { ensureAdmin } from './bootstrap.js';
+export { LoginLimiter } from './login-limiter.js';
+export { hashPassword, verifyPassword } from './passwords.js';
+export { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from './privileges.js';
+export { directoryLogin, isActive, isExternal, recordExternalUser } from './providers/external-login.js';
+export { bindingCookie, bindingCookieName, bindingHolds, clearedBindingCookie, newBinding, readCookie } from './providers/oidc-binding.js';
+export { FLOW_TTL_MS, FlowsFull, OidcFlows, authorizeUrl, completeSignIn } from './providers/oidc.js';
+export { parseProvider, providerView, type Provider } from './providers/provider-spec.js';
+export { deleteProvider, getProvider, listProviders, putProvider } from './providers/store.js';
+export { BUILT_IN_CLUSTER_ROLES, BUILT_IN_CLUSTER_ROLE_BINDING, authorize, bindingProblem, escalationProblem, rulesProblem, type Binding, type Decision, type RbacView, type Rule, type Verb } from './rbac.js';
+export { TokenIssuer, hashApiKey, newSigningKey } from './tokens.js';
