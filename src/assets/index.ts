@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
-import type { V2Store } from '../store/index.js';
+import type { ResourceTables } from '../store/index.js';
 import { hostSystem } from './host-system.js';
 import { AssetCache } from './cache.js';
 import { assetLimitsOf } from './limits.js';
@@ -37,7 +37,7 @@ function legacyAssets(settings: Settings): AssetLookup {
 }
 
 /** A namespace's Asset resources. */
-function v2Assets(store: V2Store, namespace: string): AssetLookup {
+function v2Assets(store: ResourceTables, namespace: string): AssetLookup {
   return (name) => store.getResource('Asset', namespace, name) as Json | null;
 }
 
@@ -45,7 +45,7 @@ export interface DaemonAssets {
   /** For legacy checks, hooks, handlers and mutators: conf.d `assets`. */
   readonly legacy: (settings: Settings) => AssetResolver;
   /** For v2 handlers and mutators: the namespace's Asset resources. */
-  readonly v2: (store: V2Store, namespace: string) => AssetResolver;
+  readonly v2: (store: ResourceTables, namespace: string) => AssetResolver;
 }
 
 /** The daemon's assets: cached under `<state>/assets`, filtered against the local client's entity. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { V2Store } from '../store/index.js';
+import type { ResourceTables } from '../store/index.js';
 import { hashPassword } from './passwords.js';
 
 const ADMIN_USER = 'admin';
 
 /** On first start, the `admin` user (group cluster-admins): its password from the environment, else generated and shown once. */
-export async function ensureAdmin(store: V2Store, env: NodeJS.ProcessEnv, announce: (line: string) => void): Promise<void> {
+export async function ensureAdmin(store: ResourceTables, env: NodeJS.ProcessEnv, announce: (line: string) => void): Promise<void> {
   if (store.userCount() > 0) return;
   const given = env.CHECKBRIDGE_ADMIN_PASSWORD;
   const password = given && given.length > 0 ? given : randomBytes(18).toString('base64url');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../config/index.js';
 import { compileSettings, formatReport, formatResources, parseTarget, writeResources, type OutputFormat, type ReportFormat } from '../compile/index.js';
-import { SqliteStore, remainingSeconds } from '../store/index.js';
+import { StateStore, remainingSeconds } from '../store/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
 
@@ -24,7 +24,7 @@ const FORMATS: OutputFormat[] = ['yaml', 'wrapped-json', 'json'];
 function silencesFrom(dir: string): Record<string, unknown>[] {
   const path = join(dir, 'checkbridge.db');
   if (!existsSync(path)) throw new CheckbridgeError('CB_CLI_USAGE', `--from-state: ${path} does not exist`);
-  const store = SqliteStore.open(path);
+  const store = StateStore.open(path);
   try {
     const nowMs = Date.now();
     return store.silences.list(nowMs).map((e) => ({ ...e.value, expire: remainingSeconds(e, nowMs) }));

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { SqliteStore, missingNamespaceChecks, missingNamespacesMessage } from '../store/index.js';
+import { StateStore, missingNamespaceChecks, missingNamespacesMessage } from '../store/index.js';
 import { CheckbridgeError } from '../errors.js';
 
 /** Where the daemon's state lives: the embedded SQLite file, or PostgreSQL shared with other servers (`--store-dsn`). */
@@ -9,8 +9,8 @@ export type StateLocation = { readonly path: string; readonly quotaBytes?: numbe
  * The daemon's store: schema changes that keep every row are applied in place (and logged); anything else, or checks in
  * namespaces that do not exist (the 6.2.0 rule), refuses the start with what to do.
  */
-export function openStateStore(location: StateLocation, logger: Logger): SqliteStore {
-  const store = 'dsn' in location ? SqliteStore.openPostgres(location.dsn) : SqliteStore.open(location.path, { quotaBytes: location.quotaBytes });
+export function openStateStore(location: StateLocation, logger: Logger): StateStore {
+  const store = 'dsn' in location ? StateStore.openPostgres(location.dsn) : StateStore.open(location.path, { quotaBytes: location.quotaBytes });
   const missing = missingNamespaceChecks(store.db);
   if (missing.length > 0) {
     store.close();

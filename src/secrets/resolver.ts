@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { V2Store } from '../store/index.js';
+import type { ResourceTables } from '../store/index.js';
 import { PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, type VaultClientSpec } from './model.js';
 import type { SecretRef } from '../config/index.js';
 import { envSecret } from './env-provider.js';
@@ -21,7 +21,7 @@ export interface OutageChange {
 }
 
 export interface ResolverDeps {
-  readonly store: V2Store;
+  readonly store: ResourceTables;
   readonly logger: Logger;
   readonly onOutage?: (change: OutageChange) => void;
 }

@@ -1,4 +1,4 @@
-import type { SqliteStore, StoredResult } from '../store/index.js';
+import type { StateStore, StoredResult } from '../store/index.js';
 
 export const SEVERITIES = ['ok', 'warning', 'critical', 'unknown'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -23,7 +23,7 @@ export interface AggregateMember {
 }
 
 /** The `client:check` members of an aggregate, without reading their results. */
-export function memberNames(store: SqliteStore, name: string): { client: string; check: string; member: string }[] {
+export function memberNames(store: StateStore, name: string): { client: string; check: string; member: string }[] {
   return store.aggregates.members(name).map((member) => {
     const at = member.indexOf(':');
     return { client: member.slice(0, at), check: member.slice(at + 1), member };
@@ -31,7 +31,7 @@ export function memberNames(store: SqliteStore, name: string): { client: string;
 }
 
 /** The members of an aggregate with their stored (truncated) results; missing results leave the set. */
-export function aggregateMembers(store: SqliteStore, name: string): AggregateMember[] {
+export function aggregateMembers(store: StateStore, name: string): AggregateMember[] {
   return memberNames(store, name).map(({ client, check, member }) => {
     const result = store.getResult(client, check);
     if (!result) store.aggregates.remove(name, member);

@@ -1,6 +1,220 @@
-import type { Publish } from './v2-events.js';
+import type { Logger } from 'pino';
+import type { Settings } from '../config/index.js';
+import type { CheckResult, ResultIntake } from '../execute/index.js';
+import { GroupRetry, type StateStore } from '../store/index.js';
+import type { V2EventStore } from '../store/index.js';
+import { SqliteEventStore } from '../store/index.js';
+import type { Clock } from '../schedule/index.js';
+import { processResult, resultKey, type Processed } from './processor.js';
+import { EntityLimitError, atEntityLimit, entityLimitMessage } from '../legacy/index.js';
+import { entityLimitOf } from '../config/index.js';
+import { TurnBatch } from '../store/index.js';
+import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
 
-/** The same door for a v2 event (the v2 API's PUT and POST): answered once it is stored, or with why it was not. */
+type Json = Record<string, any>;
+
+/** A stored v2 event on its way to its pipelines (a replay changed nothing and never leaves). */
+export interface StoredV2Event {
+  readonly kind: 'v2';
+  readonly namespace: string;
+  readonly event: Json;
+}
+
+/** What leaves the intake: a processed legacy result, or a stored v2 event. */
+export type IntakeEvent = Processed | StoredV2Event;
+export const isV2Event = (event: IntakeEvent): event is StoredV2Event => (event as StoredV2Event).kind === 'v2';
+
+/** The event store router, as the intake sees it: while PostgreSQL is in use, v2 events are written there one by one. */
+export interface RoutedEventStore extends V2EventStore {
+  embeddedActive(): boolean;
+}
+
+type Pending =
+  | { readonly kind: 'result'; readonly result: CheckResult; readonly resolve: () => void; readonly reject: (error: Error) => void }
+  | { readonly kind: 'v2'; readonly namespace: string; readonly body: Json; readonly createdBy: string | undefined; readonly nowS: number; readonly resolve: (answer: Publish) => void; readonly reject: (error: Error) => void };
+
+/** One submission's fate in its group: what leaves the intake, a v2 event's answer, or its error. */
+interface Done {
+  readonly pending: Pending;
+  readonly emitted: IntakeEvent | null;
+  readonly answer?: Publish;
+  readonly error: Error | null;
+}
+
+/** The intake as the v2 API sees it (its PUT and POST): answered once the event is stored, or with why it was not. */
 export interface EventIntake {
   submitEvent(namespace: string, body: Record<string, any>, createdBy?: string): Promise<Publish>;
+}
+
+/**
+ * Results become events in the store, and v2 events are stored: every door's one writer. Submissions arriving in the
+ * same turn share one transaction (group commit): a submit resolves only after its transaction committed, never on a timer.
+ */
+export class Intake implements ResultIntake, EventIntake {
+  private readonly pending = new TurnBatch<Pending>((batch) => this.commit(batch));
+  private readonly listeners: ((event: IntakeEvent) => void)[] = [];
+  private readonly committers: ((processed: Processed) => void)[] = [];
+  private readonly afterCommits: ((committed: boolean) => Promise<void>)[] = [];
+  private readonly log: Logger;
+  private readonly embedded: SqliteEventStore;
+  private routed: RoutedEventStore | null = null;
+  // v2 events written to PostgreSQL outside the group commit, until they are answered.
+  private readonly direct = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly store: StateStore,
+    private settings: () => Settings,
+    private readonly clock: Clock,
+    logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'intake' });
+    this.embedded = new SqliteEventStore(store.resources);
+  }
+
+  /** Every event that leaves the intake, of either kind, committed: the handling queue and the dashboard listen here. */
+  onEvent(listener: (event: IntakeEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Where v2 events live (the PostgresConfig router): the embedded store in the group commit, else PostgreSQL. */
+  routeEventsTo(events: RoutedEventStore): void {
+    this.routed = events;
+  }
+
+  /** Runs inside the transaction that stores the event: what it writes commits with the event, or not at all. */
+  withinTransaction(writer: (processed: Processed) => void): void {
+    this.committers.push(writer);
+  }
+
+  /**
+   * Runs once the group's transaction ended (`committed` false when it rolled back): the PostgreSQL event store's batch.
+   * Results are answered only after it settles, and fail if it fails: an `ok` means committed where events live.
+   */
+  afterCommit(hook: (committed: boolean) => Promise<void>): void {
+    this.afterCommits.push(hook);
+  }
+
+  /** Resolves once every result and v2 event submitted so far has gone to its commit: before the store closes. */
+  async flushed(): Promise<void> {
+    await this.pending.flushed();
+    await Promise.allSettled([...this.direct]);
+  }
+
+  submit(result: CheckResult): Promise<void> {
+    return new Promise((resolve, reject) => this.pending.add({ kind: 'result', result, resolve, reject }));
+  }
+
+  submitEvent(namespace: string, body: Json, createdBy?: string): Promise<Publish> {
+    const nowS = Math.floor(this.clock.now() / 1000);
+    if (this.routed && !this.routed.embeddedActive()) return this.publishDirect(this.routed, namespace, body, nowS, createdBy);
+    return new Promise((resolve, reject) => this.pending.add({ kind: 'v2', namespace, body, createdBy, nowS, resolve, reject }));
+  }
+
+  /** A v2 event to PostgreSQL: its own write, outside the embedded transaction (the router retries or falls back). */
+  private publishDirect(events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined): Promise<Publish> {
+    const done = publishEvent(this.store.resources, events, namespace, body, nowS, createdBy, () => this.entityRefusal(this.settings())).then((answer) => {
+      if (answer.ok && !answer.replay) this.emit({ kind: 'v2', namespace, event: answer.event });
+      return answer;
+    });
+    const tracked = done.finally(() => this.direct.delete(tracked));
+    this.direct.add(tracked);
+    return done;
+  }
+
+  /** The entity limit's refusal of one more entity, or null (spec §3). */
+  private entityRefusal(settings: Settings): string | null {
+    const limit = entityLimitOf(settings);
+    return atEntityLimit(this.store, limit) ? entityLimitMessage(limit) : null;
+  }
+
+  /** One submission in its own savepoint (see `store.savepoint`): a throw undoes and fails it only, never its neighbours. */
+  private processOne(settings: Settings, pending: Pending): Done {
+    try {
+      return this.store.savepoint(() => (pending.kind === 'result' ? this.processResult(settings, pending) : this.writeEvent(settings, pending)));
+    } catch (error) {
+      // Some failures (a full database) end the whole transaction, not just the savepoint: the group fails with them.
+      if (!this.store.db.inTransaction || error instanceof GroupRetry) throw error;
+      return { pending, emitted: null, error: error as Error };
+    }
+  }
+
+  private processResult(settings: Settings, pending: Pending & { kind: 'result' }): Done {
+    const outcome = processResult(this.store, settings, pending.result, this.clock.now());
+    if (!outcome.ok) return { pending, emitted: null, error: outcome.code === 'CB_ENTITY_LIMIT' ? new EntityLimitError(outcome.reason) : new Error(outcome.reason) };
+    for (const writer of this.committers) writer(outcome.processed);
+    return { pending, emitted: outcome.processed, error: null };
+  }
+
+  private writeEvent(settings: Settings, pending: Pending & { kind: 'v2' }): Done {
+    const { namespace, body, nowS, createdBy } = pending;
+    const answer = publishEventSync(this.store.resources, this.embedded, namespace, body, nowS, createdBy, () => this.entityRefusal(settings));
+    return { pending, answer, emitted: answer.ok && !answer.replay ? { kind: 'v2', namespace, event: answer.event } : null, error: null };
+  }
+
+  // One line per refused client name, not one per result: a fleet past the limit would flood the log.
+  private readonly refusedClients = new Set<string>();
+  private refuseOnce(result: CheckResult, error: Error): void {
+    const name = typeof result.check.source === 'string' && result.check.source !== '' ? result.check.source : result.client;
+    if (this.refusedClients.has(name) || this.refusedClients.size >= 10_000) return;
+    this.refusedClients.add(name);
+    this.log.warn({ client: name }, error.message);
+  }
+
+  private commit(batch: Pending[]): void {
+    const done: Done[] = [];
+    try {
+      const settings = this.settings();
+      this.store.groupCommit(
+        () => {
+          this.store.lockResults(batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : [])));
+          for (const pending of batch) done.push(this.processOne(settings, pending));
+        },
+        () => {
+          done.length = 0;
+          for (const hook of this.afterCommits) void hook(false);
+        },
+      );
+    } catch (error) {
+      for (const hook of this.afterCommits) void hook(false);
+      // A failure that ends the whole transaction (a full database) undid every result of the group: each one
+      // again in a transaction of its own, so that only the results that fail alone are failed. Not on PostgreSQL:
+      // there the failure is a lost connection, and a COMMIT cut off may have committed — those results get an error.
+      if (batch.length > 1 && this.store.sqlite) return batch.forEach((pending) => this.commit([pending]));
+      this.log.error({ err: error, results: batch.length }, 'failed to store results');
+      for (const pending of batch) pending.reject(error as Error);
+      return;
+    }
+    if (this.afterCommits.length === 0) return this.settle(done);
+    Promise.all(this.afterCommits.map((hook) => hook(true))).then(
+      () => this.settle(done),
+      (error: Error) => {
+        this.log.error({ err: error, results: batch.length }, 'failed to store events');
+        // The staged rows are the results' translations: a v2 event of the group was stored in the embedded store.
+        this.settle(done.map((entry) => (entry.pending.kind === 'result' ? { ...entry, error: entry.error ?? error } : entry)));
+      },
+    );
+  }
+
+  private settle(done: Done[]): void {
+    for (const { pending, emitted, answer, error } of done) {
+      if (error) {
+        this.fail(pending, error);
+        continue;
+      }
+      if (pending.kind === 'v2') pending.resolve(answer!);
+      else pending.resolve();
+      if (emitted) this.emit(emitted);
+    }
+  }
+
+  /** A v2 event's error goes back to the API, which answers it (507, 503); a result's is logged here too. */
+  private fail(pending: Pending, error: Error): void {
+    if (pending.kind === 'result' && error instanceof EntityLimitError) this.refuseOnce(pending.result, error);
+    else if (pending.kind === 'result') this.log.warn({ err: error, client: pending.result.client, check: pending.result.check.name }, error.message);
+    pending.reject(error);
+  }
+
+  private emit(event: IntakeEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
 }

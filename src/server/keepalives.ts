@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ResultIntake } from '../execute/index.js';
 import type { Settings } from '../config/index.js';
 import { deepMerge } from '../config/index.js';
-import type { SqliteStore } from '../store/index.js';
+import type { StateStore } from '../store/index.js';
 import { substituteObject } from '../tokens/index.js';
 import { buildEvent, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
 import { withoutExpiredTombstone } from './processor.js';
@@ -13,7 +13,7 @@ import { keepaliveDefaultsOf } from '../config/index.js';
 export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };
 
 /** update_client_registry (reference §10.9, §10.11): subscriptions gain client:<name>; a new client may raise a registration event. */
-export function receiveKeepalive(store: SqliteStore, settings: Settings, payload: Record<string, unknown>, nowMs: number): KeepaliveOutcome {
+export function receiveKeepalive(store: StateStore, settings: Settings, payload: Record<string, unknown>, nowMs: number): KeepaliveOutcome {
   const name = String(payload.name);
   const subscriptions = Array.isArray(payload.subscriptions) ? payload.subscriptions : [];
   const client: Record<string, unknown> = { ...payload, subscriptions: [...new Set([...subscriptions, `client:${name}`])] };
@@ -62,7 +62,7 @@ export function keepaliveCheck(settings: Settings, client: Record<string, unknow
 }
 
 /** One pass of the keepalive monitor: every client except those with keepalives: false. */
-export async function monitorKeepalives(store: SqliteStore, settings: Settings, intake: ResultIntake, nowMs: number): Promise<void> {
+export async function monitorKeepalives(store: StateStore, settings: Settings, intake: ResultIntake, nowMs: number): Promise<void> {
   const submissions = store
     .listClients()
     .filter((client) => client.keepalives !== false && !client.invalidated)
@@ -71,7 +71,7 @@ export async function monitorKeepalives(store: SqliteStore, settings: Settings, 
 }
 
 /** One pass of the TTL monitor (reference §9): stale results raise `Last check execution was N seconds ago`. */
-export async function monitorTtl(store: SqliteStore, intake: ResultIntake, nowMs: number): Promise<void> {
+export async function monitorTtl(store: StateStore, intake: ResultIntake, nowMs: number): Promise<void> {
   const now = Math.floor(nowMs / 1000);
   const submissions: Promise<void>[] = [];
   // One row at a time, histories left unread: with a million history entries stored, loading every result at once

@@ -1,4 +1,4 @@
-import type { SqliteStore } from '../store/index.js';
+import type { StateStore } from '../store/index.js';
 import type { EventRow } from '../store/index.js';
 import type { Processed } from './processor.js';
 import { translateEvent } from '../v2/index.js';
@@ -10,7 +10,7 @@ import { translateEvent } from '../v2/index.js';
  * stages nothing; the intake writes the staged rows to PostgreSQL before it answers.
  */
 export function legacyToV2Writer(
-  store: SqliteStore,
+  store: StateStore,
   namespace: () => string,
   bridgeNamespace: string | null,
   events?: { stage(rows: readonly EventRow[]): void },
@@ -20,7 +20,7 @@ export function legacyToV2Writer(
   let present = '';
   const ensureNamespace = (ns: string) => {
     if (ns === present) return;
-    if (!store.v2.getResource('Namespace', '', ns)) store.v2.putResource('Namespace', '', ns, { name: ns });
+    if (!store.resources.getResource('Namespace', '', ns)) store.resources.putResource('Namespace', '', ns, { name: ns });
     present = ns;
   };
   ensureNamespace(namespace());
@@ -30,8 +30,8 @@ export function legacyToV2Writer(
     const v2 = translateEvent(processed.event, processed.history, ns);
     const entity = String(v2.entity.metadata.name);
     const check = String(v2.check.metadata.name);
-    store.v2.putEntity(ns, entity, v2.entity);
-    if (!events) store.v2.putEvent(ns, entity, check, v2);
+    store.resources.putEntity(ns, entity, v2.entity);
+    if (!events) store.resources.putEvent(ns, entity, check, v2);
     if (bridgeNamespace !== null) {
       // The bridge sends the same translation without history (the backend keeps its own); the sender adds `sequence`.
       const { sequence: _sequence, ...body } = bridgeNamespace === ns ? v2 : translateEvent(processed.event, processed.history, bridgeNamespace);

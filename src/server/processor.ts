@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Settings } from '../config/index.js';
 import { definitionOf } from '../config/index.js';
 import type { CheckResult } from '../execute/index.js';
-import type { SqliteStore, HistoryEntry } from '../store/index.js';
+import type { StateStore, HistoryEntry } from '../store/index.js';
 import { applySilencing } from './silencing.js';
 import { aggregateNames } from './aggregates.js';
 import { atEntityLimit, entityLimitMessage, buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from '../legacy/index.js';
@@ -39,7 +39,7 @@ export function resultKey(result: CheckResult): [client: string, check: string] 
  * The legacy server's process_check_result, inside the caller's transaction (reference §10.1–10.7), which has
  * taken `store.lockResults` for this result's key: the last result and event are read here and written back.
  */
-export function processResult(store: SqliteStore, settings: Settings, result: CheckResult, nowMs: number): ProcessOutcome {
+export function processResult(store: StateStore, settings: Settings, result: CheckResult, nowMs: number): ProcessOutcome {
   const now = Math.floor(nowMs / 1000);
   const source = sourceOf(result);
   const key = source ?? result.client;

@@ -1,4 +1,4 @@
-import type { SqliteStore } from '../store/index.js';
+import type { StateStore } from '../store/index.js';
 import type { EventDraft } from '../legacy/index.js';
 
 /** The entry keys that can silence `check` on a client, in the legacy lookup order (reference §10.6). */
@@ -9,7 +9,7 @@ export function silenceKeys(subscriptions: readonly string[], check: string): st
 }
 
 /** Sets `silenced`/`silenced_by`; an `expire_on_resolve` entry is consumed by a resolve instead of silencing it. */
-export function applySilencing(store: SqliteStore, event: EventDraft, nowMs: number): void {
+export function applySilencing(store: StateStore, event: EventDraft, nowMs: number): void {
   const now = Math.floor(nowMs / 1000);
   event.silenced = false;
   event.silenced_by = [];

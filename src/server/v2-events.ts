@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { V2Store } from '../store/index.js';
+import type { ResourceTables } from '../store/index.js';
 import type { EventRow, V2EventStore } from '../store/index.js';
 import type { SqliteEventStore } from '../store/index.js';
 import { eventProblem } from '../v2/index.js';
@@ -11,7 +11,7 @@ export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false;
 export type EntityGate = () => string | null;
 
 /** Reference v2-api §2.6: events about unknown proxies create the entity; a stored entity replaces the posted one. */
-function attachEntity(store: V2Store, namespace: string, event: Json, gate: EntityGate): string | null {
+function attachEntity(store: ResourceTables, namespace: string, event: Json, gate: EntityGate): string | null {
   const proxyName = event.check?.proxy_entity_name;
   const name = proxyName || event.entity.metadata.name;
   if (!proxyName && event.entity.entity_class === 'agent') return null;
@@ -33,7 +33,7 @@ function attachEntity(store: V2Store, namespace: string, event: Json, gate: Enti
 type Prepared = { ok: true; event: Json; row?: EventRow; metrics?: unknown } | { ok: false; message: string; limited?: boolean };
 
 /** CreateOrReplace up to the event store: defaults, validation, id, created_by, proxy entity; `row` when it has a check. */
-function prepareEvent(store: V2Store, namespace: string, body: Json, createdBy: string | undefined, gate: EntityGate): Prepared {
+function prepareEvent(store: ResourceTables, namespace: string, body: Json, createdBy: string | undefined, gate: EntityGate): Prepared {
   const event: Json = structuredClone(body);
   event.entity ??= undefined;
   if (event.entity && typeof event.entity === 'object' && !event.entity.entity_class) event.entity.entity_class = 'proxy';
@@ -63,7 +63,7 @@ const stored = (updated: Json, metrics: unknown): Publish => ({ ok: true, event:
  * CreateOrReplace and the event store update: defaults, validation, id, created_by, proxy entity, history.
  * Returns the stored event (metrics are passed on, never stored); the intake sends it on to its pipelines.
  */
-export async function publishEvent(store: V2Store, events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Promise<Publish> {
+export async function publishEvent(store: ResourceTables, events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Promise<Publish> {
   const prepared = prepareEvent(store, namespace, body, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;
@@ -73,7 +73,7 @@ export async function publishEvent(store: V2Store, events: V2EventStore, namespa
 }
 
 /** `publishEvent` on the embedded store, synchronously: inside the intake's group commit. */
-export function publishEventSync(store: V2Store, events: SqliteEventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Publish {
+export function publishEventSync(store: ResourceTables, events: SqliteEventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Publish {
   const prepared = prepareEvent(store, namespace, body, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;

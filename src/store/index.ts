@@ -1,5 +1,5 @@
-export { SqliteStore, GroupRetry, type StoredResult, type HistoryEntry } from './sqlite/store.js';
-export { V2Store, type ApiKeyRow } from './sqlite/v2-store.js';
+export { StateStore, GroupRetry, type StoredResult, type HistoryEntry } from './state-store.js';
+export { ResourceTables, type ApiKeyRow } from './sqlite/resource-tables.js';
 export { remainingSeconds } from './sqlite/expiring-table.js';
 export { Outbox, type OutboxRow, type DeadLetter } from './sqlite/outbox.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SqliteStore } from '../../src/store/index.js';
-import { StoreIntake } from '../../src/server/store-intake.js';
+import { StateStore } from '../../src/store/index.js';
+import { Intake } from '../../src/server/intake.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { settingsOf } from '../helpers/settings.js';
@@ -10,13 +10,13 @@ import { capturedLogger } from '../helpers/log-capture.js';
 
 test('group commit: a result that throws fails alone; its neighbours in the same transaction commit and are answered', async (t) => {
   const dir = makeTree({});
-  const store = SqliteStore.open(join(dir, 'checkbridge.db'));
+  const store = StateStore.open(join(dir, 'checkbridge.db'));
   t.after(() => {
     store.close();
     removeTree(dir);
   });
   const settings = settingsOf({ client: { name: 'adv', address: '127.0.0.1', subscriptions: [] } });
-  const intake = new StoreIntake(store, () => settings, systemClock, capturedLogger().logger);
+  const intake = new Intake(store, () => settings, systemClock, capturedLogger().logger);
   // A failure after the result was written (here: an in-transaction writer), as any unexpected throw would be.
   intake.withinTransaction((processed) => {
     if (processed.event.check.name === 'poison') throw new Error('writer failed');

@@ -2,13 +2,13 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteStore } from '../../src/store/index.js';
+import { StateStore } from '../../src/store/index.js';
 import { buildV2Api } from '../../src/api/v2/server.js';
 import { TokenIssuer, newSigningKey, hashApiKey } from '../../src/auth/tokens.js';
 import { ensureAdmin } from '../../src/auth/bootstrap.js';
 import { BridgeSender } from '../../src/bridge/sender.js';
 import { createLogger } from '../../src/log.js';
-import { StoreIntake } from '../../src/server/store-intake.js';
+import { Intake } from '../../src/server/intake.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { settingsOf } from '../helpers/settings.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
@@ -31,15 +31,15 @@ async function freePort(): Promise<number> {
 export async function benchBridge(report: (figure: object) => void): Promise<void> {
   const dir = makeTree({});
   const logger = createLogger('silent');
-  const backendStore = SqliteStore.open(join(dir, 'backend.db'));
-  await ensureAdmin(backendStore.v2, { CHECKBRIDGE_ADMIN_PASSWORD: 'bench-password' }, () => undefined);
+  const backendStore = StateStore.open(join(dir, 'backend.db'));
+  await ensureAdmin(backendStore.resources, { CHECKBRIDGE_ADMIN_PASSWORD: 'bench-password' }, () => undefined);
   // As the daemon's v2 API, without the entity limit (no entity gate was given before the one intake).
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
-  const intake = new StoreIntake(backendStore, () => settings, systemClock, logger);
-  backendStore.v2.putApiKey({ keyHash: hashApiKey(KEY), username: 'admin', createdBy: 'bench', createdAt: 0, hint: KEY.slice(0, 8) });
+  const intake = new Intake(backendStore, () => settings, systemClock, logger);
+  backendStore.resources.putApiKey({ keyHash: hashApiKey(KEY), username: 'admin', createdBy: 'bench', createdAt: 0, hint: KEY.slice(0, 8) });
   const backend = buildV2Api({ store: backendStore, tokens: new TokenIssuer(newSigningKey()), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), intake });
   const port = await freePort();
-  const senderStore = SqliteStore.open(join(dir, 'sender.db'));
+  const senderStore = StateStore.open(join(dir, 'sender.db'));
   const enqueue = (count: number, offset: number) =>
     senderStore.transaction(() => {
       for (let i = offset; i < offset + count; i++) senderStore.outbox.add('default', `host-${i % 100}`, `check-${i % 10}`, body(i), Date.now());

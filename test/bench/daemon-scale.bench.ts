@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { SqliteStore } from '../../src/store/index.js';
+import { StateStore } from '../../src/store/index.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { benchDaemon } from './load/daemon.js';
 import { median } from './load/latency.js';
@@ -19,7 +19,7 @@ function rssMb(pid: number): number {
 
 // 1,000,000 history entries: 47,620 stored results of 21 entries each, written straight into a fresh store.
 function fillHistory(stateDir: string): number {
-  const store = SqliteStore.open(join(stateDir, 'checkbridge.db'));
+  const store = StateStore.open(join(stateDir, 'checkbridge.db'));
   const results = Math.ceil(HISTORY_ROWS / PER_RESULT);
   store.transaction(() => {
     for (let i = 0; i < results; i++) {
@@ -85,7 +85,7 @@ export async function benchDaemonScale(report: (figure: object) => void): Promis
 
 // Executions stored so far: the history entries of the local client's results (21 kept per check; the window is shorter).
 function countResults(root: string): number {
-  const store = SqliteStore.open(join(root, 'state', 'checkbridge.db'));
+  const store = StateStore.open(join(root, 'state', 'checkbridge.db'));
   try {
     return Number((store.db.prepare("SELECT COALESCE(SUM(json_array_length(history)), 0) AS n FROM results WHERE client = 'bench'").get() as { n: number }).n);
   } finally {

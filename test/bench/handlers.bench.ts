@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteStore } from '../../src/store/index.js';
-import { StoreIntake, isV2Event } from '../../src/server/store-intake.js';
+import { StateStore } from '../../src/store/index.js';
+import { Intake, isV2Event } from '../../src/server/intake.js';
 import { HandlerPipeline } from '../../src/server/handling/index.js';
 import { listenClientSocket } from '../../src/client/socket.js';
 import { systemClock } from '../../src/schedule/clock.js';
@@ -26,14 +26,14 @@ export async function benchHandlers(report: (figure: object) => void): Promise<v
   const dir = makeTree({});
   const collector = await tcpCollector();
   const logger = createLogger('silent');
-  const store = SqliteStore.open(join(dir, 'bench.db'));
+  const store = StateStore.open(join(dir, 'bench.db'));
   const spawner = new RemoteSpawner();
   const settings = settingsOf({
     client: { name: 'bench', address: '127.0.0.1', subscriptions: [] },
     handlers: { pipe: { type: 'pipe', command: 'cat > /dev/null' }, tcp: { type: 'tcp', socket: { host: '127.0.0.1', port: collector.port } } },
     checkbridge: { handler_queue_limit: 1_000_000 },
   });
-  const intake = new StoreIntake(store, () => settings, systemClock, logger);
+  const intake = new Intake(store, () => settings, systemClock, logger);
   const pipeline = new HandlerPipeline({ settings: () => settings, store, logger, now: Date.now, spawn: spawner.spawn, deleteClient: async () => false });
   intake.onEvent((processed) => !isV2Event(processed) && processed.handle && pipeline.handle(processed.event));
   const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), now: Date.now });

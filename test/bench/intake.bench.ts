@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SqliteStore } from '../../src/store/index.js';
-import { StoreIntake } from '../../src/server/store-intake.js';
+import { StateStore } from '../../src/store/index.js';
+import { Intake } from '../../src/server/intake.js';
 import { legacyToV2Writer } from '../../src/server/legacy-to-v2.js';
 import { listenClientSocket } from '../../src/client/socket.js';
 import { systemClock } from '../../src/schedule/clock.js';
@@ -15,10 +15,10 @@ const p = (sorted: number[], q: number) => +sorted[Math.min(sorted.length - 1, M
 export async function benchIntake(report: (figure: object) => void): Promise<void> {
   const dir = makeTree({});
   const logger = createLogger('silent');
-  const store = SqliteStore.open(join(dir, 'bench.db'));
+  const store = StateStore.open(join(dir, 'bench.db'));
   // 1,000 clients below: past the unlicensed entity limit, so the bench lifts it.
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
-  const intake = new StoreIntake(store, () => settings, systemClock, logger);
+  const intake = new Intake(store, () => settings, systemClock, logger);
   const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
   const port = listeners.tcp.port;
   try {
@@ -38,7 +38,7 @@ export async function benchIntake(report: (figure: object) => void): Promise<voi
     report({ bench: 'intake.tcp_arrays_of_100', results: arrays.length * 100, results_per_s: Math.round(arrayRate), ack_p50_ms: p(arrayLatency, 0.5), ack_p99_ms: p(arrayLatency, 0.99), raw_sqlite_rows_per_s: Math.round(rawRate), ratio_to_raw: +(arrayRate / rawRate).toFixed(3) });
 
     // The same arrays with what `run` adds in each transaction: the core/v2 event and entity, and a bridge outbox row.
-    const v2Intake = new StoreIntake(store, () => settings, systemClock, logger);
+    const v2Intake = new Intake(store, () => settings, systemClock, logger);
     v2Intake.withinTransaction(legacyToV2Writer(store, () => 'default', 'default'));
     const v2Listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake: v2Intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
     start = performance.now();

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { bareUpsertRate } from './load/pg-upsert.js';
-import { SqliteStore } from '../../src/store/index.js';
+import { StateStore } from '../../src/store/index.js';
 import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
 import { PostgresEventStore } from '../../src/store/postgres/event-store.js';
 import { EventStoreRouter } from '../../src/store/postgres/event-router.js';
-import { StoreIntake } from '../../src/server/store-intake.js';
+import { Intake } from '../../src/server/intake.js';
 import { legacyToV2Writer } from '../../src/server/legacy-to-v2.js';
 import { listenClientSocket } from '../../src/client/socket.js';
 import { systemClock } from '../../src/schedule/clock.js';
@@ -29,12 +29,12 @@ async function rate(port: number, payloads: string[], width: number, perPayload:
 /** One `checkbridge run`-shaped intake (legacy result, v2 event, entity) over a client socket, into `router`'s store. */
 async function socketRates(dir: string, name: string, withPostgres: string | null): Promise<Json> {
   const logger = createLogger('silent');
-  const store = SqliteStore.open(join(dir, `${name}.db`));
-  const router = new EventStoreRouter({ sqlite: new SqliteEventStore(store.v2, (fn) => store.transaction(fn)), resources: store.v2, env: {}, logger });
+  const store = StateStore.open(join(dir, `${name}.db`));
+  const router = new EventStoreRouter({ sqlite: new SqliteEventStore(store.resources, (fn) => store.transaction(fn)), resources: store.resources, env: {}, logger });
   await router.start();
   if (withPostgres) await router.configure({ type: 'PostgresConfig', api_version: 'store/v1', metadata: { name }, spec: { dsn: withPostgres, pool_size: 8, strict: true } });
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } });
-  const intake = new StoreIntake(store, () => settings, systemClock, logger);
+  const intake = new Intake(store, () => settings, systemClock, logger);
   intake.withinTransaction(legacyToV2Writer(store, () => 'default', null, router));
   intake.afterCommit((committed) => router.flushStaged(committed));
   const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
@@ -76,8 +76,8 @@ export async function benchPostgres(report: (figure: object) => void): Promise<v
     const selectPool = new pg.Pool({ connectionString: server.url('postgres', 'bench_select'), max: 2 });
     const pgStore = new PostgresEventStore(selectPool, 'postgres:bench');
     await PostgresEventStore.migrate(selectPool);
-    const sqliteStore = SqliteStore.open(join(dir, 'select.db'));
-    const sqliteEvents = new SqliteEventStore(sqliteStore.v2, (fn) => sqliteStore.transaction(fn));
+    const sqliteStore = StateStore.open(join(dir, 'select.db'));
+    const sqliteEvents = new SqliteEventStore(sqliteStore.resources, (fn) => sqliteStore.transaction(fn));
     const event = (i: number): Json => ({
       entity: { entity_class: 'proxy', metadata: { name: `host-${i % 10_000}`, namespace: 'default' }, subscriptions: ['linux'] },
       check: { metadata: { name: `check-${Math.floor(i / 10_000)}`, namespace: 'default', labels: i % 1000 === 0 ? { tier: 'rare' } : {} }, status: i % 3, executed: i, output: 'ok', handlers: ['default'] },

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import amqp from 'amqplib';
 import { Redis } from 'ioredis';
-import { SqliteStore } from '../../src/store/index.js';
-import { StoreIntake } from '../../src/server/store-intake.js';
+import { StateStore } from '../../src/store/index.js';
+import { Intake } from '../../src/server/intake.js';
 import { legacyToV2Writer } from '../../src/server/legacy-to-v2.js';
-import { consumeFleet } from '../../src/server/wire-intake.js';
+import { consumeFleet } from '../../src/server/fleet-consumer.js';
 import { RabbitTransport } from '../../src/transport/rabbitmq/transport.js';
 import { rabbitEndpoints } from '../../src/transport/rabbitmq/settings.js';
 import { RedisTransport } from '../../src/transport/redis/transport.js';
@@ -29,9 +29,9 @@ const rate = (count: number, ms: number) => Math.round(count / (ms / 1000));
 async function checkbridgeRate(transport: WireTransport, publish: () => Promise<() => Promise<void>>): Promise<number> {
   const dir = makeTree({});
   const logger = createLogger('silent');
-  const store = SqliteStore.open(join(dir, 'bench.db'));
+  const store = StateStore.open(join(dir, 'bench.db'));
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
-  const intake = new StoreIntake(store, () => settings, systemClock, logger);
+  const intake = new Intake(store, () => settings, systemClock, logger);
   intake.withinTransaction(legacyToV2Writer(store, () => 'default', 'default'));
   let committed = 0;
   let done: () => void = () => undefined;
@@ -128,9 +128,9 @@ async function redisBaseline(port: number): Promise<number> {
 async function intakeOnlyRate(): Promise<number> {
   const dir = makeTree({});
   const logger = createLogger('silent');
-  const store = SqliteStore.open(join(dir, 'bench.db'));
+  const store = StateStore.open(join(dir, 'bench.db'));
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
-  const intake = new StoreIntake(store, () => settings, systemClock, logger);
+  const intake = new Intake(store, () => settings, systemClock, logger);
   intake.withinTransaction(legacyToV2Writer(store, () => 'default', 'default'));
   try {
     const start = performance.now();

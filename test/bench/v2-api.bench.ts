@@ -2,12 +2,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { Pool } from 'undici';
-import { SqliteStore } from '../../src/store/index.js';
+import { StateStore } from '../../src/store/index.js';
 import { buildV2Api } from '../../src/api/v2/server.js';
 import { TokenIssuer, newSigningKey } from '../../src/auth/tokens.js';
 import { ensureAdmin } from '../../src/auth/bootstrap.js';
 import { createLogger } from '../../src/log.js';
-import { StoreIntake } from '../../src/server/store-intake.js';
+import { Intake } from '../../src/server/intake.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { settingsOf } from '../helpers/settings.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
@@ -41,12 +41,12 @@ async function drive(origin: string, path: (i: number) => string, body: (i: numb
 export async function benchV2Api(report: (figure: object) => void): Promise<void> {
   const dir = makeTree({});
   const logger = createLogger('silent');
-  const store = SqliteStore.open(join(dir, 'bench.db'));
-  await ensureAdmin(store.v2, { CHECKBRIDGE_ADMIN_PASSWORD: 'bench-password' }, () => undefined);
+  const store = StateStore.open(join(dir, 'bench.db'));
+  await ensureAdmin(store.resources, { CHECKBRIDGE_ADMIN_PASSWORD: 'bench-password' }, () => undefined);
   // As the daemon's v2 API, without the entity limit (no entity gate was given before the one intake).
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
-  const intake = new StoreIntake(store, () => settings, systemClock, logger);
-  const app = buildV2Api({ store, tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), intake });
+  const intake = new Intake(store, () => settings, systemClock, logger);
+  const app = buildV2Api({ store, tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), intake });
   const bare = Fastify({ logger: false });
   bare.put('/api/core/v2/namespaces/:ns/events/:entity/:check', (_request, reply) => reply.code(201).send());
   try {

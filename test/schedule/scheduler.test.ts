@@ -4,7 +4,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { ManualClock } from '../../src/schedule/clock.js';
 import { Scheduler } from '../../src/schedule/scheduler.js';
 import { timingOf } from '../../src/schedule/plan.js';
-import { ServerRole } from '../../src/server/server-role.js';
+import { CheckRequestPublisher } from '../../src/server/check-request-publisher.js';
 import { InProcessTransport, type CheckRequest } from '../../src/transport/index.js';
 import { createLogger } from '../../src/log.js';
 import { settingsOf } from '../helpers/settings.js';
@@ -52,7 +52,7 @@ async function serverWith(config: Record<string, unknown>, clients: Record<strin
   const clock = new ManualClock(T0);
   const transport = new InProcessTransport();
   const registry = { all: () => clients };
-  const server = new ServerRole({ clock, transport, registry, logger, zone: 'UTC' });
+  const server = new CheckRequestPublisher({ clock, transport, registry, logger, zone: 'UTC' });
   const received: { subscription: string; request: CheckRequest; at: number }[] = [];
   const settings = settingsOf(config);
   for (const subscription of ['web', 'db', 'roundrobin:pollers', 'proxies']) {

@@ -2,20 +2,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SqliteStore } from '../../src/store/index.js';
+import { StateStore } from '../../src/store/index.js';
 import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
 type Json = Record<string, any>;
 
-function openStore(t: { after(fn: () => void): void }): { store: SqliteStore; events: SqliteEventStore } {
+function openStore(t: { after(fn: () => void): void }): { store: StateStore; events: SqliteEventStore } {
   const dir = makeTree({});
-  const store = SqliteStore.open(join(dir, 'state', 'checkbridge.db'));
+  const store = StateStore.open(join(dir, 'state', 'checkbridge.db'));
   t.after(() => {
     store.close();
     removeTree(dir);
   });
-  return { store, events: new SqliteEventStore(store.v2) };
+  return { store, events: new SqliteEventStore(store.resources) };
 }
 
 const row = (status: number, executed: number, check: Json = {}) => ({
@@ -37,14 +37,14 @@ test('an update rolled back leaves nothing behind for the next one', (t) => {
   );
   const updated = store.transaction(() => events.updateSync(row(1, 3), 3));
   assert.deepEqual(statuses(updated), [0, 1]);
-  assert.deepEqual(statuses(store.v2.getEvent('default', 'e', 'c')), [0, 1]);
+  assert.deepEqual(statuses(store.resources.getEvent('default', 'e', 'c')), [0, 1]);
 });
 
 test('a deleted event starts again from its first write', (t) => {
   const { store, events } = openStore(t);
   events.updateSync(row(0, 1), 1);
   events.updateSync(row(1, 2), 2);
-  assert.equal(store.v2.deleteEvent('default', 'e', 'c'), true);
+  assert.equal(store.resources.deleteEvent('default', 'e', 'c'), true);
   const updated = events.updateSync(row(2, 3), 3);
   assert.deepEqual(statuses(updated), [2]);
   assert.equal(updated.check.occurrences, 1);
@@ -74,12 +74,12 @@ test('the state held for an event is the one stored, when the store is reopened 
   const dir = makeTree({});
   t.after(() => removeTree(dir));
   const path = join(dir, 'state', 'checkbridge.db');
-  const first = SqliteStore.open(path);
-  new SqliteEventStore(first.v2).updateSync(row(1, 1), 1);
+  const first = StateStore.open(path);
+  new SqliteEventStore(first.resources).updateSync(row(1, 1), 1);
   first.close();
-  const again = SqliteStore.open(path);
+  const again = StateStore.open(path);
   t.after(() => again.close());
-  const updated = new SqliteEventStore(again.v2).updateSync(row(1, 2), 2);
+  const updated = new SqliteEventStore(again.resources).updateSync(row(1, 2), 2);
   assert.deepEqual(statuses(updated), [1, 1]);
   assert.equal(updated.check.occurrences, 2);
 });
@@ -102,15 +102,15 @@ test('updates answered from held states store exactly what updates reading every
   const pick = <T>(values: readonly T[]): T => values[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % values.length]!;
   const odd = [undefined, 0, 1, 2, -0, 1.5, 1e21, '3', null, 'x', true, [], {}];
   const histories = [[], [{ status: 0, executed: 1 }], [{ executed: 1, status: 2 }], [{ status: 1, executed: 2, note: 1 }], null, 'h', [{ status: '1', executed: 1 }]];
-  const stored = (store: SqliteStore) => (store.sqlite!.prepare('SELECT data FROM v2_events').get() as { data: string } | undefined)?.data;
+  const stored = (store: StateStore) => (store.sqlite!.prepare('SELECT data FROM v2_events').get() as { data: string } | undefined)?.data;
   for (let step = 0; step < 3000; step++) {
     const check: Json = { status: pick([0, 1, 2, 0, 1, '1', -0, 3.5]), executed: pick([step, step + 0.5, undefined, '7']) };
     if (pick([0, 1, 2, 3, 4]) === 0) check.history = pick(histories);
     for (const counter of ['occurrences', 'occurrences_watermark', 'last_ok']) if (pick([0, 1, 2, 3, 4, 5]) === 0) check[counter] = pick(odd);
     const next = row(0, 0, check);
     Object.assign(next.event, { id: pick(['a', 'b']), sequence: pick([undefined, 1, 2, '1', 0]) });
-    if (pick(Array.from({ length: 15 }, (_, i) => i)) === 0) for (const { store } of [held, read]) store.v2.deleteEvent('default', 'e', 'c');
-    read.store.v2.forgetEventStates();
+    if (pick(Array.from({ length: 15 }, (_, i) => i)) === 0) for (const { store } of [held, read]) store.resources.deleteEvent('default', 'e', 'c');
+    read.store.resources.forgetEventStates();
     const updated = [held, read].map(({ events }) => events.updateSync(structuredClone(next), step));
     assert.deepEqual(updated[0], updated[1], `step ${step}`);
     assert.equal(stored(held.store), stored(read.store), `step ${step}`);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteStore } from '../../src/store/index.js';
+import { StateStore } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
@@ -31,12 +31,12 @@ test('a schema-5 store migrated on open still refuses writes past its quota', (t
   assert.ok(oldUsed < QUOTA, `the schema-5 store is within its quota (${oldUsed} bytes)`);
   old.close();
 
-  const store = SqliteStore.open(path, { quotaBytes: QUOTA });
+  const store = StateStore.open(path, { quotaBytes: QUOTA });
   t.after(() => store.close());
   let refused = false;
   for (let i = 0; i < 1000 && !refused; i++) {
     try {
-      store.v2.putEvent('default', 'new', `c${i}`, { output: 'z'.repeat(2000) });
+      store.resources.putEvent('default', 'new', `c${i}`, { output: 'z'.repeat(2000) });
     } catch {
       refused = true;
     }

@@ -1,7 +1,7 @@
 // The whole store on PostgreSQL (issue 15): the store suite SQLite passes, plus what only a server connection has.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../src/store/index.js';
+import { StateStore } from '../../src/store/index.js';
 import { CheckbridgeError } from '../../src/errors.js';
 import { PostgresQueryError } from '../../src/store/postgres/sync-client.js';
 import { postgresMissing, startPostgres } from '../servers/postgres.js';
@@ -25,7 +25,7 @@ storeSuite(
   server
     ? {
         fresh: freshDsn,
-        open: (dsn) => SqliteStore.openPostgres(dsn, {}),
+        open: (dsn) => StateStore.openPostgres(dsn, {}),
         async makeNewer(dsn) {
           await server.query('UPDATE checkbridge_store.store_schema SET version = version + 1', new URL(dsn).pathname.slice(1));
         },
@@ -40,7 +40,7 @@ const pgTest = (name: string, body: (dsn: string) => Promise<void> | void) =>
   });
 
 pgTest('int8 comes back as a number, server errors keep their message and SQLSTATE code, and named placeholders bind', (dsn) => {
-  const store = SqliteStore.openPostgres(dsn, {});
+  const store = StateStore.openPostgres(dsn, {});
   try {
     assert.deepEqual(store.db.prepare('SELECT COUNT(*) AS n, 9007199254740991::bigint AS big, @a::text || @b::text || @a::text AS s').get({ a: 'x', b: 'y' }), { n: 1, big: 9007199254740991, s: 'xyx' });
     assert.throws(() => store.db.prepare('SELECT * FROM no_such_table').get(), (error: unknown) => error instanceof PostgresQueryError && error.code === '42P01' && /no_such_table/.test(error.message));
@@ -54,11 +54,11 @@ pgTest('int8 comes back as a number, server errors keep their message and SQLSTA
 pgTest('a connection dropped mid-transaction fails it with an error naming the store (password redacted); the next statement reconnects', async (dsn) => {
   await server!.query("CREATE ROLE keeper LOGIN PASSWORD 'hunter2'");
   await server!.query(`GRANT ALL ON SCHEMA public TO keeper; GRANT ALL ON DATABASE ${new URL(dsn).pathname.slice(1)} TO keeper`);
-  const admin = SqliteStore.openPostgres(dsn, {});
+  const admin = StateStore.openPostgres(dsn, {});
   admin.db.prepare('GRANT ALL ON SCHEMA checkbridge_store TO keeper').run();
   admin.db.prepare('GRANT ALL ON ALL TABLES IN SCHEMA checkbridge_store TO keeper').run();
   admin.db.prepare('GRANT ALL ON ALL SEQUENCES IN SCHEMA checkbridge_store TO keeper').run();
-  const store = SqliteStore.openPostgres(dsn.replace('postgres@', 'keeper:hunter2@'), {});
+  const store = StateStore.openPostgres(dsn.replace('postgres@', 'keeper:hunter2@'), {});
   const kill = () => admin.db.prepare("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'keeper'").all();
   try {
     store.putClient({ name: 'before' });
@@ -90,13 +90,13 @@ pgTest('a connection dropped mid-transaction fails it with an error naming the s
 
 pgTest('an unreachable server is a clear error at open, not a hang', async () => {
   const started = Date.now();
-  assert.throws(() => SqliteStore.openPostgres(`postgres://postgres@127.0.0.1:1/none?connect_timeout=3`, {}), (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE' && /127\.0\.0\.1:1/.test(error.message));
+  assert.throws(() => StateStore.openPostgres(`postgres://postgres@127.0.0.1:1/none?connect_timeout=3`, {}), (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE' && /127\.0\.0\.1:1/.test(error.message));
   assert.ok(Date.now() - started < 30_000);
 });
 
 pgTest('lockResults holds a lock per client/check and per client until the transaction ends', (dsn) => {
-  const store = SqliteStore.openPostgres(dsn, {});
-  const watcher = SqliteStore.openPostgres(dsn, {});
+  const store = StateStore.openPostgres(dsn, {});
+  const watcher = StateStore.openPostgres(dsn, {});
   const held = () => Number((watcher.db.prepare("SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted").get() as { n: number }).n);
   try {
     store.transaction(() => {
@@ -114,9 +114,9 @@ pgTest('lockResults holds a lock per client/check and per client until the trans
 });
 
 pgTest('group commit: writes travel together; a failing one fails only its savepoint (the batch runs again, each savepoint waiting)', (dsn) => {
-  const store = SqliteStore.openPostgres(dsn, {});
+  const store = StateStore.openPostgres(dsn, {});
   const key = { keyHash: 'taken', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' };
-  store.v2.putApiKey(key);
+  store.resources.putApiKey(key);
   const outcomes: string[] = [];
   let retries = 0;
   try {
@@ -126,7 +126,7 @@ pgTest('group commit: writes travel together; a failing one fails only its savep
           try {
             store.transaction(() => {
               store.putClient({ name });
-              if (name === 'failing') store.v2.putApiKey(key);
+              if (name === 'failing') store.resources.putApiKey(key);
             });
             outcomes.push(`${name}: ok`);
           } catch (error) {

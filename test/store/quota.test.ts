@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { instanceFor, getJson } from '../helpers/instance.js';
 import { tcpExchange } from '../helpers/net.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
-import { SqliteStore } from '../../src/store/index.js';
+import { StateStore } from '../../src/store/index.js';
 import { DEFAULT_STORE_QUOTA } from '../../src/store/sqlite/quota.js';
 
 test('the default quota is 4 GB', () => {
-  const store = SqliteStore.open(':memory:');
+  const store = StateStore.open(':memory:');
   assert.equal(store.quotaBytes, 4 * 1024 ** 3);
   assert.equal(DEFAULT_STORE_QUOTA, 4 * 1024 ** 3);
   assert.equal(store.sqlite!.pragma('max_page_count', { simple: true }), (4 * 1024 ** 3) / (store.sqlite!.pragma('page_size', { simple: true }) as number));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteStore, SCHEMA_VERSION } from '../../src/store/index.js';
+import { StateStore, SCHEMA_VERSION } from '../../src/store/index.js';
 import { CheckbridgeError } from '../../src/errors.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { ROOT } from '../helpers/paths.js';
@@ -13,14 +13,14 @@ test('a new file is migrated to the current schema, in WAL mode, and reopens unc
   const dir = makeTree({});
   t.after(() => removeTree(dir));
   const path = join(dir, 'state', 'checkbridge.db');
-  const store = SqliteStore.open(path);
+  const store = StateStore.open(path);
   assert.equal(store.schemaVersion(), SCHEMA_VERSION);
   assert.equal(store.sqlite!.pragma('journal_mode', { simple: true }), 'wal');
   store.putClient({ name: 'a', address: 'x' });
   store.putResult('a', { name: 'c', output: 'o', status: 1 }, [{ status: 1, executed: 5 }], null);
   store.putEvent('a', 'c', { id: 'e1' });
   store.close();
-  const again = SqliteStore.open(path);
+  const again = StateStore.open(path);
   assert.deepEqual(again.getClient('a'), { name: 'a', address: 'x' });
   assert.deepEqual(again.getResult('a', 'c')?.history, [{ status: 1, executed: 5 }]);
   assert.deepEqual(again.listEvents('a'), [{ id: 'e1' }]);
@@ -39,7 +39,7 @@ test('a store of schema 4 opens migrated: every row kept, the per-result tables 
   const rows = rowsOf(before);
   assert.ok(rows.every((r) => r.length > 0), 'the fixture has a row in each table');
   before.close();
-  const store = SqliteStore.open(path);
+  const store = StateStore.open(path);
   assert.equal(store.schemaVersion(), SCHEMA_VERSION);
   assert.deepEqual(rowsOf(store.sqlite!), rows);
   for (const table of tables) {
@@ -60,7 +60,7 @@ test('a file from a newer checkbridge is refused and left untouched', (t) => {
   const raw = new Database(path);
   raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
   raw.close();
-  assert.throws(() => SqliteStore.open(path), (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_NEWER');
+  assert.throws(() => StateStore.open(path), (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_NEWER');
   const check = new Database(path);
   assert.equal(check.pragma('user_version', { simple: true }), SCHEMA_VERSION + 1);
   check.close();
@@ -72,7 +72,7 @@ storeSuite('sqlite', {
     after(() => removeTree(dir));
     return join(dir, 'state', 'checkbridge.db');
   },
-  open: (path) => SqliteStore.open(path),
+  open: (path) => StateStore.open(path),
   async makeNewer(path) {
     const raw = new Database(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);

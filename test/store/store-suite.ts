@@ -1,20 +1,20 @@
 // The store's API as one suite, run against each engine (test/store/sqlite.test.ts, test/store/postgres-store.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SqliteStore } from '../../src/store/index.js';
+import type { StateStore } from '../../src/store/index.js';
 import { CheckbridgeError } from '../../src/errors.js';
 
 export interface StoreBackend {
   /** A new, empty location (a file path or a DSN of its own database). */
   fresh(): Promise<string>;
-  open(location: string): SqliteStore;
+  open(location: string): StateStore;
   /** Marks the location's schema as written by a newer checkbridge. */
   makeNewer(location: string): Promise<void>;
 }
 
 export function storeSuite(engine: string, given: StoreBackend | { skip: string }): void {
   const backend = 'skip' in given ? null : given;
-  const it = (name: string, body: (store: SqliteStore, location: string) => void | Promise<void>) =>
+  const it = (name: string, body: (store: StateStore, location: string) => void | Promise<void>) =>
     test(`${engine}: ${name}`, async (t) => {
       if (!backend) return void t.skip((given as { skip: string }).skip);
       const location = await backend.fresh();
@@ -35,8 +35,8 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     // Bytewise order, as SQLite sorts: upper case first.
     assert.deepEqual(store.listClients().map((c) => c.name), ['B', 'a', 'b']);
     assert.equal(store.countEntities(100), 3);
-    store.v2.putEntity('default', 'a', { metadata: { name: 'a' } });
-    store.v2.putEntity('default', 'v2only', { metadata: { name: 'v2only' } });
+    store.resources.putEntity('default', 'a', { metadata: { name: 'a' } });
+    store.resources.putEntity('default', 'v2only', { metadata: { name: 'v2only' } });
     assert.equal(store.countEntities(100), 4);
     // Counted only as far as asked: the entity limit needs no more.
     assert.equal(store.countEntities(2), 2);
@@ -96,44 +96,44 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
   });
 
   it('v2 tables: events, entities, resources, namespace references, users, API keys, sessions, secrets', (store) => {
-    store.v2.putEvent('default', 'e', 'c', { n: 1 });
-    store.v2.putEvent('default', 'e', 'c', { n: 2 });
-    store.v2.putEvent('ops', 'e', 'c', { n: 3 });
-    assert.deepEqual(store.v2.getEvent('default', 'e', 'c'), { n: 2 });
-    assert.deepEqual(store.v2.listEvents(null), [{ n: 2 }, { n: 3 }]);
-    assert.deepEqual(store.v2.listEvents('default', 'e'), [{ n: 2 }]);
-    store.v2.putEntity('ops', 'e', { kind: 'entity' });
-    store.v2.putResource('CheckConfig', 'ops', 'cpu', { name: 'cpu' });
+    store.resources.putEvent('default', 'e', 'c', { n: 1 });
+    store.resources.putEvent('default', 'e', 'c', { n: 2 });
+    store.resources.putEvent('ops', 'e', 'c', { n: 3 });
+    assert.deepEqual(store.resources.getEvent('default', 'e', 'c'), { n: 2 });
+    assert.deepEqual(store.resources.listEvents(null), [{ n: 2 }, { n: 3 }]);
+    assert.deepEqual(store.resources.listEvents('default', 'e'), [{ n: 2 }]);
+    store.resources.putEntity('ops', 'e', { kind: 'entity' });
+    store.resources.putResource('CheckConfig', 'ops', 'cpu', { name: 'cpu' });
     // The store is created with the default namespace.
-    assert.deepEqual(store.v2.getResource('Namespace', '', 'default'), { name: 'default' });
-    assert.deepEqual(store.v2.namespaceReferences('ops'), [
+    assert.deepEqual(store.resources.getResource('Namespace', '', 'default'), { name: 'default' });
+    assert.deepEqual(store.resources.namespaceReferences('ops'), [
       { kind: 'Event', name: 'e/c' },
       { kind: 'Entity', name: 'e' },
       { kind: 'CheckConfig', name: 'cpu' },
     ]);
-    assert.equal(store.v2.deleteResource('CheckConfig', 'ops', 'cpu'), true);
-    assert.equal(store.v2.deleteEntity('ops', 'e'), true);
-    assert.equal(store.v2.deleteEvent('ops', 'e', 'c'), true);
+    assert.equal(store.resources.deleteResource('CheckConfig', 'ops', 'cpu'), true);
+    assert.equal(store.resources.deleteEntity('ops', 'e'), true);
+    assert.equal(store.resources.deleteEvent('ops', 'e', 'c'), true);
 
-    assert.equal(store.v2.userCount(), 0);
-    store.v2.putUser('admin', { username: 'admin' });
-    store.v2.putUser('admin', { username: 'admin', disabled: false });
-    assert.equal(store.v2.userCount(), 1);
-    assert.deepEqual(store.v2.listUsers(), [{ username: 'admin', disabled: false }]);
+    assert.equal(store.resources.userCount(), 0);
+    store.resources.putUser('admin', { username: 'admin' });
+    store.resources.putUser('admin', { username: 'admin', disabled: false });
+    assert.equal(store.resources.userCount(), 1);
+    assert.deepEqual(store.resources.listUsers(), [{ username: 'admin', disabled: false }]);
     const key = { keyHash: 'h1', username: 'admin', createdBy: 'admin', createdAt: 1700000000, hint: 'abcd1234' };
-    store.v2.putApiKey(key);
-    assert.deepEqual(store.v2.getApiKey('h1'), key);
-    assert.deepEqual(store.v2.listApiKeys(), [key]);
-    assert.equal(store.v2.deleteApiKey('h1'), true);
-    assert.equal(store.v2.getApiKey('h1'), null);
-    store.v2.putSession('s1', 'admin', 'r1', 2_000, 1_000);
-    store.v2.putSession('s2', 'admin', 'r2', 500, 400);
-    assert.deepEqual(store.v2.getSession('s1'), { id: 's1', username: 'admin', refreshId: 'r1', expiresAt: 2_000 });
-    store.v2.putSession('s3', 'other', 'r3', 3_000, 1_000);
-    assert.equal(store.v2.getSession('s2'), null, 'expired sessions are purged on the next write');
-    assert.equal(store.v2.deleteUserSessions('admin'), 1);
-    assert.equal(store.v2.secret('jwt', () => 'first'), 'first');
-    assert.equal(store.v2.secret('jwt', () => 'second'), 'first');
+    store.resources.putApiKey(key);
+    assert.deepEqual(store.resources.getApiKey('h1'), key);
+    assert.deepEqual(store.resources.listApiKeys(), [key]);
+    assert.equal(store.resources.deleteApiKey('h1'), true);
+    assert.equal(store.resources.getApiKey('h1'), null);
+    store.resources.putSession('s1', 'admin', 'r1', 2_000, 1_000);
+    store.resources.putSession('s2', 'admin', 'r2', 500, 400);
+    assert.deepEqual(store.resources.getSession('s1'), { id: 's1', username: 'admin', refreshId: 'r1', expiresAt: 2_000 });
+    store.resources.putSession('s3', 'other', 'r3', 3_000, 1_000);
+    assert.equal(store.resources.getSession('s2'), null, 'expired sessions are purged on the next write');
+    assert.equal(store.resources.deleteUserSessions('admin'), 1);
+    assert.equal(store.resources.secret('jwt', () => 'first'), 'first');
+    assert.equal(store.resources.secret('jwt', () => 'second'), 'first');
   });
 
   it('outbox: increasing sequence numbers, heads per entity/check, delivery and dead letters counted', (store) => {
@@ -157,8 +157,8 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
       assert.throws(() =>
         store.transaction(() => {
           store.putClient({ name: 'undone' });
-          store.v2.putApiKey({ keyHash: 'dup', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' });
-          store.v2.putApiKey({ keyHash: 'dup', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' });
+          store.resources.putApiKey({ keyHash: 'dup', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' });
+          store.resources.putApiKey({ keyHash: 'dup', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' });
         }),
       (error: unknown) => /UNIQUE|unique|duplicate/.test((error as Error).message) && typeof (error as { code?: unknown }).code === 'string',
       );
@@ -167,7 +167,7 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     });
     assert.equal(store.db.inTransaction, false);
     assert.deepEqual(store.listClients().map((c) => c.name), ['after', 'kept']);
-    assert.equal(store.v2.getApiKey('dup'), null);
+    assert.equal(store.resources.getApiKey('dup'), null);
     assert.throws(() => store.transaction(() => {
       store.putClient({ name: 'gone' });
       throw new Error('boom');

@@ -48,7 +48,7 @@ export function registerCheckRoutes(app: FastifyInstance, deps: V2ApiDeps, dash:
     // Every client's output of this check is event data: besides the route's `checks` right, the caller needs what
     // listing the events of the namespace legacy events live in needs (GET /api/core/v2/namespaces/<ns>/events).
     const caller = callerOf(request);
-    const events = authorize(rbacView(deps.store.v2), caller.username, caller.groups, 'list', 'events', legacyNamespace(dash.settings()), null);
+    const events = authorize(rbacView(deps.store.resources), caller.username, caller.groups, 'list', 'events', legacyNamespace(dash.settings()), null);
     if (!events.allowed) return fail(reply, 'forbidden', events.reason);
     return deps.store
       .listResults()

@@ -1,4 +1,4 @@
-import type { SqliteStore } from '../../store/index.js';
+import type { StateStore } from '../../store/index.js';
 import { silenceKeys } from '../../server/index.js';
 import { param } from './deps.js';
 import type { Json } from '../../json.js';
@@ -29,7 +29,7 @@ const clip = (text: unknown) => String(text ?? '').slice(0, MAX_OUTPUT);
  * Every open event: the legacy events, silenced by the entries in force now (a silence shows at once, not at the next
  * result), and the v2 events that are not failing mirrors of a legacy result (those are the same story told twice).
  */
-export function openEvents(store: SqliteStore, mirrorNamespace: string, nowMs: number): EventRow[] {
+export function openEvents(store: StateStore, mirrorNamespace: string, nowMs: number): EventRow[] {
   const silences = new Map(store.silences.list(nowMs).map((e) => [e.key, e.value as Json]));
   const now = Math.floor(nowMs / 1000);
   const rows: EventRow[] = [];
@@ -59,7 +59,7 @@ export function openEvents(store: SqliteStore, mirrorNamespace: string, nowMs: n
     });
   }
   const mirrored = new Set(store.listResults().map((r) => `${r.client}\u0000${String(r.check.name)}`));
-  for (const event of store.v2.listEvents(null) as Json[]) {
+  for (const event of store.resources.listEvents(null) as Json[]) {
     const namespace = String(event.metadata?.namespace ?? event.entity?.metadata?.namespace ?? '');
     const entity = String(event.entity?.metadata?.name ?? '');
     const check = (event.check ?? {}) as Json;

@@ -13,7 +13,7 @@ const PROVIDER_FIELDS = fieldSet('authprovider', { name: (p) => p.metadata?.name
  * create (201) or update (200), DELETE (204). Cluster-wide: RBAC lets only cluster admins reach them (access.ts).
  */
 export function registerAuthProviderRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const v2 = deps.store.v2;
+  const v2 = deps.store.resources;
   app.get(BASE, (request, reply) => {
     const types = new URLSearchParams(request.url.split('?')[1] ?? '').getAll('types').map((t) => t.toLowerCase());
     const providers = listProviders(v2).filter((p) => types.length === 0 || types.includes(p.type));

@@ -62,7 +62,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
   const flows = new OidcFlows(deps.now);
   app.get(`${OIDC}/authorize`, async (request, reply) => {
     const query = request.query as { provider?: string; return_to?: string };
-    const oidc = listProviders(deps.store.v2).filter((p) => p.type === 'oidc');
+    const oidc = listProviders(deps.store.resources).filter((p) => p.type === 'oidc');
     const provider = typeof query.provider === 'string' ? oidc.find((p) => p.metadata.name === query.provider) : oidc.length === 1 ? oidc[0] : undefined;
     if (!provider) return fail(reply, typeof query.provider === 'string' || oidc.length === 0 ? 'notFound' : 'invalid', typeof query.provider === 'string' || oidc.length === 0 ? 'no such OIDC provider' : 'several OIDC providers: choose one with ?provider=');
     const returnTo = query.return_to === undefined ? null : loopback(String(query.return_to));
@@ -100,7 +100,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
       return page(reply, 403, 'Sign-in failed', '<p>This sign-in was not started in this browser (its sign-in cookie is missing or does not match): start again from the sign-in link.</p>');
     }
     reply.header('Set-Cookie', clearedBindingCookie(state!, new URL(flow.redirectUri).pathname, secureCookie(flow.redirectUri)));
-    const provider = getProvider(deps.store.v2, flow.provider);
+    const provider = getProvider(deps.store.resources, flow.provider);
     if (!provider) return page(reply, 401, 'Sign-in failed', '<p>The provider no longer exists.</p>');
     if (typeof query.error === 'string') return page(reply, 401, 'Sign-in failed', `<p>${escapeHtml(query.error)}: ${escapeHtml(String(query.error_description ?? ''))}</p>`);
     const callbackUrl = new URL(flow.redirectUri);
@@ -113,7 +113,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
       deps.logger.warn({ provider: provider.metadata.name, reason }, 'OIDC sign-in refused');
       return page(reply, 401, 'Sign-in failed', `<p>The sign-in was refused: ${escapeHtml(reason)}</p>`);
     }
-    const user = recordExternalUser(deps.store.v2, deps.logger, provider, identity.name, identity.groups);
+    const user = recordExternalUser(deps.store.resources, deps.logger, provider, identity.name, identity.groups);
     if (!user) return page(reply, 401, 'Sign-in failed', '<p>This account may not sign in here.</p>');
     const tokens = await issueTokens(deps, String(user.username), user.groups as string[]);
     if (flow.returnTo) {

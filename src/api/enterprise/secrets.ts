@@ -12,7 +12,7 @@ import { SecretFailure } from '../../secrets/index.js';
 import { keepCredential, type Target } from '../../secrets/index.js';
 import type { Json } from '../../json.js';
 
-type Store = V2ApiDeps['store']['v2'];
+type Store = V2ApiDeps['store']['resources'];
 
 const SECRETS_BASE = '/api/enterprise/secrets/v1';
 
@@ -62,7 +62,7 @@ function metadataFor(body: Json, name: string): Json | string {
 }
 
 export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const store = deps.store.v2;
+  const store = deps.store.resources;
   ensureEnvProvider(store);
   const providers = `${SECRETS_BASE}/providers`;
 

@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Settings } from '../../config/index.js';
-import type { SqliteStore } from '../../store/index.js';
+import type { StateStore } from '../../store/index.js';
 import type { ResultIntake } from '../../execute/index.js';
 import type { BridgeView } from '../../bridge/index.js';
 import type { ListenerHttps } from '../../tls/index.js';
@@ -13,7 +13,7 @@ export type RouteMethod = 'GET' | 'POST' | 'DELETE';
 export interface LegacyApiDeps {
   /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
   readonly https?: ListenerHttps | null;
-  readonly store: SqliteStore;
+  readonly store: StateStore;
   /** Publishes a check request now (POST /request); false when the check is unknown. */
   readonly requestCheck: (name: string, subscribers: string[] | undefined, apiRequested: Record<string, unknown>) => boolean;
   readonly settings: () => Settings;

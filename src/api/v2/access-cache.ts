@@ -1,4 +1,4 @@
-import type { V2Store } from '../../store/index.js';
+import type { ResourceTables } from '../../store/index.js';
 import type { Decision } from '../../auth/index.js';
 import type { Caller } from './context.js';
 
@@ -19,7 +19,7 @@ class GenerationCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private generation = -1;
 
-  constructor(private readonly store: V2Store) {}
+  constructor(private readonly store: ResourceTables) {}
 
   get(key: string, nowMs: number): T | undefined {
     if (this.generation !== this.store.accessGeneration) {
@@ -48,16 +48,16 @@ class AccessCache {
   readonly callers: GenerationCache<Caller>;
   readonly decisions: GenerationCache<Decision>;
 
-  constructor(readonly store: V2Store) {
+  constructor(readonly store: ResourceTables) {
     this.callers = new GenerationCache(store);
     this.decisions = new GenerationCache(store);
   }
 }
 
-const caches = new WeakMap<V2Store, AccessCache>();
+const caches = new WeakMap<ResourceTables, AccessCache>();
 
 /** The cache of one store (one per daemon; tests may build several APIs on several stores). */
-export function accessCacheOf(store: V2Store): AccessCache {
+export function accessCacheOf(store: ResourceTables): AccessCache {
   let cache = caches.get(store);
   if (!cache) caches.set(store, (cache = new AccessCache(store)));
   return cache;

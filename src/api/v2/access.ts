@@ -70,13 +70,13 @@ function unsafeTarget(rawUrl: string): string | null {
 // RBAC decisions per (user, groups, verb, resource, namespace, name), for one access generation: a change to any
 // role or binding applies to the next request.
 function decide(deps: V2ApiDeps, username: string, groups: readonly string[], verb: Verb, resource: string, namespace: string | null, name: string | null) {
-  const cache = accessCacheOf(deps.store.v2).decisions;
+  const cache = accessCacheOf(deps.store.resources).decisions;
   const key = decisionKey(username, groups, verb, resource, namespace, name);
   const nowMs = deps.now();
   const cached = cache.get(key, nowMs);
   if (cached) return cached;
-  const generation = deps.store.v2.accessGeneration;
-  const decision = authorize(rbacView(deps.store.v2), username, groups, verb, resource, namespace, name);
+  const generation = deps.store.resources.accessGeneration;
+  const decision = authorize(rbacView(deps.store.resources), username, groups, verb, resource, namespace, name);
   cache.set(key, decision, generation, nowMs);
   return decision;
 }

@@ -16,7 +16,7 @@ const view = (row: ApiKeyRow, name = `${row.hint}…`) => ({ metadata: { name, c
  * user: minting one for another user hands out everything they hold, so only a cluster admin may (anyone for themselves).
  */
 export function registerApiKeyRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const v2 = deps.store.v2;
+  const v2 = deps.store.resources;
   app.post('/api/core/v2/apikeys', (request, reply) => {
     const body = request.body as { username?: unknown } | null;
     if (!body || typeof body.username !== 'string' || body.username === '') return fail(reply, 'invalid', 'username is required');

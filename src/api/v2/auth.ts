@@ -27,7 +27,7 @@ const dummy = () => (dummyHash ??= hashPassword(randomUUID()));
  * signs them in, so removal from the directory ends their access.
  */
 export async function checkPassword(deps: V2ApiDeps, user: string, password: string): Promise<Record<string, any> | null> {
-  const record = deps.store.v2.getUser(user);
+  const record = deps.store.resources.getUser(user);
   const stored: unknown = record && !isExternal(record) ? record.password_hash : undefined;
   const matches = await verifyPassword(password, typeof stored === 'string' ? stored : await dummy());
   return matches && typeof stored === 'string' && record && !record.disabled ? record : null;
@@ -46,11 +46,11 @@ export async function authenticate(deps: V2ApiDeps, request: FastifyRequest): Pr
   const header = request.headers.authorization ?? '';
   if (!header.startsWith('Bearer ') && !header.startsWith('Key ')) return null;
   // Only successes are cached, keyed by the credential itself, for one access generation (see access-cache).
-  const cache = accessCacheOf(deps.store.v2).callers;
+  const cache = accessCacheOf(deps.store.resources).callers;
   const nowMs = deps.now();
   const cached = cache.get(header, nowMs);
   if (cached) return cached;
-  const generation = deps.store.v2.accessGeneration;
+  const generation = deps.store.resources.accessGeneration;
   const found = await verifyCredential(deps, header);
   if (found) cache.set(header, found.caller, generation, nowMs, found.expS);
   return found?.caller ?? null;
@@ -59,20 +59,20 @@ export async function authenticate(deps: V2ApiDeps, request: FastifyRequest): Pr
 async function verifyCredential(deps: V2ApiDeps, header: string): Promise<{ caller: Caller; expS: number } | null> {
   if (header.startsWith('Bearer ')) {
     const claims = await deps.tokens.verify(header.slice(7), 'access', { nowS: nowS(deps) });
-    if (!claims || !deps.store.v2.getSession(claims.session_id)) return null;
-    const user = deps.store.v2.getUser(claims.sub);
-    return isActive(deps.store.v2, user) ? { caller: { username: claims.sub, groups: (user.groups ?? []) as string[], viaKey: false }, expS: Number(claims.exp) } : null;
+    if (!claims || !deps.store.resources.getSession(claims.session_id)) return null;
+    const user = deps.store.resources.getUser(claims.sub);
+    return isActive(deps.store.resources, user) ? { caller: { username: claims.sub, groups: (user.groups ?? []) as string[], viaKey: false }, expS: Number(claims.exp) } : null;
   }
-  const key = deps.store.v2.getApiKey(hashApiKey(header.slice(4).trim()));
-  const user = key ? deps.store.v2.getUser(key.username) : null;
-  return key && isActive(deps.store.v2, user) ? { caller: { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true }, expS: Infinity } : null;
+  const key = deps.store.resources.getApiKey(hashApiKey(header.slice(4).trim()));
+  const user = key ? deps.store.resources.getUser(key.username) : null;
+  return key && isActive(deps.store.resources, user) ? { caller: { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true }, expS: Infinity } : null;
 }
 
 /** The `/auth` family (reference v2-api §3.1): tokens from basic credentials, refresh, test, logout. */
 /** A new session's (or a refreshed session's) access and refresh tokens, as `/auth` returns them. */
 export async function issueTokens(deps: V2ApiDeps, username: string, groups: string[], sessionId: string = randomUUID()) {
   const pair = await deps.tokens.issue(username, groups, sessionId, nowS(deps));
-  deps.store.v2.putSession(sessionId, username, pair.refresh_id, nowS(deps) + 12 * 3600, nowS(deps));
+  deps.store.resources.putSession(sessionId, username, pair.refresh_id, nowS(deps) + 12 * 3600, nowS(deps));
   return { access_token: pair.access_token, expires_at: pair.expires_at, refresh_token: pair.refresh_token };
 }
 
@@ -90,7 +90,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     }
     const credentials = basic(request);
     const local = credentials && (await checkPassword(deps, credentials.user, credentials.password));
-    const user = local || (credentials && directories ? await directoryLogin(deps.store.v2, deps.logger, credentials.user, credentials.password) : null);
+    const user = local || (credentials && directories ? await directoryLogin(deps.store.resources, deps.logger, credentials.user, credentials.password) : null);
     if (credentials && user) return { name: String(user.username ?? credentials.user), user };
     if (credentials) limiter.recordFailure(request.ip);
     text(reply, 401, credentials ? refusal : 'Request unauthorized\n');
@@ -110,17 +110,17 @@ export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     if (!body || typeof body.refresh_token !== 'string') return text(reply, 400, 'refresh_token is required\n');
     const refresh = await deps.tokens.verify(body.refresh_token, 'refresh', { nowS: nowS(deps) });
     if (!refresh || refresh.sub !== access.sub || refresh.session_id !== access.session_id) return text(reply, 401, 'Request unauthorized\n');
-    const session = deps.store.v2.getSession(refresh.session_id);
+    const session = deps.store.resources.getSession(refresh.session_id);
     if (!session || session.refreshId !== refresh.jti) {
-      deps.store.v2.deleteSession(refresh.session_id);
+      deps.store.resources.deleteSession(refresh.session_id);
       return text(reply, 400, 'invalid access token\n');
     }
     if (logout) {
-      deps.store.v2.deleteSession(refresh.session_id);
+      deps.store.resources.deleteSession(refresh.session_id);
       return reply.code(200).send();
     }
-    const user = deps.store.v2.getUser(refresh.sub);
-    if (!isActive(deps.store.v2, user)) return text(reply, 401, 'Unauthorized\n');
+    const user = deps.store.resources.getUser(refresh.sub);
+    if (!isActive(deps.store.resources, user)) return text(reply, 401, 'Unauthorized\n');
     return issue(refresh.sub, (user.groups ?? []) as string[], refresh.session_id);
   };
   app.post('/auth/token', (request, reply) => refreshed(request, reply, false));

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { SqliteStore } from '../../store/index.js';
+import type { StateStore } from '../../store/index.js';
 import type { V2EventStore } from '../../store/index.js';
 import { SqliteEventStore } from '../../store/index.js';
 import type { EventStoreRouter } from '../../store/index.js';
@@ -14,7 +14,7 @@ import { ERRORS, type ErrorCode } from '../../errors.js';
 export interface V2ApiDeps {
   /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
   readonly https?: ListenerHttps | null;
-  readonly store: SqliteStore;
+  readonly store: StateStore;
   /** Where v2 events live: the embedded store (the default), or PostgreSQL while a PostgresConfig is in use. */
   readonly events?: V2EventStore;
   /** The PostgresConfig resources and their health; absent: the routes answer 404 (no PostgreSQL support wired). */
@@ -68,10 +68,10 @@ export const nowS = (deps: V2ApiDeps) => Math.floor(deps.now() / 1000);
 // At most MAX_NAME_LENGTH (255) characters: every stored name must fit in a URL the API can serve back.
 export const NAME = /^[\w.\-:]{1,255}$/;
 
-const embeddedEvents = new WeakMap<SqliteStore, V2EventStore>();
+const embeddedEvents = new WeakMap<StateStore, V2EventStore>();
 /** The deps' event store, or the embedded one. */
 export function eventStoreOf(deps: V2ApiDeps): V2EventStore {
   if (deps.events) return deps.events;
-  if (!embeddedEvents.has(deps.store)) embeddedEvents.set(deps.store, new SqliteEventStore(deps.store.v2));
+  if (!embeddedEvents.has(deps.store)) embeddedEvents.set(deps.store, new SqliteEventStore(deps.store.resources));
   return embeddedEvents.get(deps.store)!;
 }

@@ -40,7 +40,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
     const body = request.body as Json | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (event)');
     // Events (and the entities they create) only in namespaces that exist.
-    const missing = missingNamespace(deps.store.v2, namespace);
+    const missing = missingNamespace(deps.store.resources, namespace);
     if (missing) return fail(reply, 'notFound', missing);
     // The URL names what the body may leave out; a body that says otherwise is refused (reference v2-api §2.2).
     for (const [part, urlName] of [['entity', entity], ['check', check]] as const) {

@@ -34,7 +34,7 @@ function readBody(body: unknown, resetting: boolean): { current: string | null; 
  * Users of external providers have no local password. The user's sessions end.
  */
 export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, reply: FastifyReply) {
-  const v2 = deps.store.v2;
+  const v2 = deps.store.resources;
   const name = (request.params as { name: string }).name;
   const caller = callerOf(request);
   const user = v2.getUser(name);

@@ -9,7 +9,7 @@ import type { Json } from '../../json.js';
 
 /** The caller must hold what a role grants (its rules) where it applies. */
 const grantsOwnRules = (deps: V2ApiDeps, caller: Caller, namespace: string | null, role: Json) =>
-  escalationProblem(rbacView(deps.store.v2), caller.username, caller.groups, Array.isArray(role.rules) ? role.rules : [], namespace);
+  escalationProblem(rbacView(deps.store.resources), caller.username, caller.groups, Array.isArray(role.rules) ? role.rules : [], namespace);
 
 // Every permission: what a role that does not exist yet may come to grant.
 const EVERYTHING: readonly Rule[] = [{ verbs: ['*'], resources: ['*'] }];
@@ -20,7 +20,7 @@ const EVERYTHING: readonly Rule[] = [{ verbs: ['*'], resources: ['*'] }];
  * bind one ahead (Sensu Go checks neither; Kubernetes refuses it to those who may not `bind`).
  */
 const grantsBoundRules = (deps: V2ApiDeps, caller: Caller, namespace: string | null, binding: Json) => {
-  const view = rbacView(deps.store.v2);
+  const view = rbacView(deps.store.resources);
   const ref = (binding.role_ref ?? {}) as Json;
   const role = ref.type === 'Role' && namespace !== null ? view.role(namespace, String(ref.name)) : view.clusterRole(String(ref.name));
   if (role) return escalationProblem(view, caller.username, caller.groups, role.rules ?? [], namespace);
@@ -30,7 +30,7 @@ const grantsBoundRules = (deps: V2ApiDeps, caller: Caller, namespace: string | n
 };
 
 /** Bindings of one role, as `Kind namespace/name`: a role deleted under them would leave them to whatever is created next under its name. */
-function bindingsOf(v2: V2ApiDeps['store']['v2'], type: 'Role' | 'ClusterRole', namespace: string | null, name: string): string[] {
+function bindingsOf(v2: V2ApiDeps['store']['resources'], type: 'Role' | 'ClusterRole', namespace: string | null, name: string): string[] {
   const refers = (b: Json) => b.role_ref?.type === type && b.role_ref?.name === name;
   const named = (kind: string, ns: string) => (b: Json) => `${kind} ${ns === '' ? '' : `${ns}/`}${String(b.metadata?.name ?? '')}`;
   if (type === 'Role') return v2.listResources(KIND.roleBinding, namespace!).filter(refers).map(named(KIND.roleBinding, namespace!));
@@ -42,7 +42,7 @@ function bindingsOf(v2: V2ApiDeps['store']['v2'], type: 'Role' | 'ClusterRole', 
 }
 
 const boundProblem = (type: 'Role' | 'ClusterRole') => (deps: V2ApiDeps, namespace: string | null, name: string) => {
-  const bindings = bindingsOf(deps.store.v2, type, namespace, name);
+  const bindings = bindingsOf(deps.store.resources, type, namespace, name);
   if (bindings.length === 0) return null;
   const named = bindings.slice(0, 10).join(', ') + (bindings.length > 10 ? ` and ${bindings.length - 10} more` : '');
   return `${type} ${name} is bound by ${named}: delete those bindings first`;
@@ -61,7 +61,7 @@ const CLUSTER_KINDS: ResourceKind[] = [
 
 /** Cluster-wide CRUD for one kind: no namespace in metadata; POST creates (409 if it exists), PUT creates or replaces. */
 function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): void {
-  const v2 = deps.store.v2;
+  const v2 = deps.store.resources;
   const base = `/api/core/v2/${kind.path}`;
   const write = (mode: 'create' | 'upsert') => (request: FastifyRequest, reply: FastifyReply) => {
     const name = (request.params as { name?: string }).name;
@@ -96,7 +96,7 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
 
 /** RBAC resources (Sensu Go core/v2): roles and role bindings per namespace, cluster roles and bindings; seeded once. */
 export function registerRbacRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  seedRbac(deps.store.v2);
+  seedRbac(deps.store.resources);
   for (const kind of RBAC_KINDS) registerResourceRoutes(app, deps, kind);
   for (const kind of CLUSTER_KINDS) registerClusterRoutes(app, deps, kind);
 }

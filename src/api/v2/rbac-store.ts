@@ -1,4 +1,4 @@
-import type { V2Store } from '../../store/index.js';
+import type { ResourceTables } from '../../store/index.js';
 import { BUILT_IN_CLUSTER_ROLES, BUILT_IN_CLUSTER_ROLE_BINDING, type Binding, type RbacView, type Rule } from '../../auth/index.js';
 
 // Stored kinds: Role and RoleBinding per namespace, ClusterRole and ClusterRoleBinding cluster-wide (namespace '').
@@ -7,7 +7,7 @@ export const KIND = { role: 'Role', roleBinding: 'RoleBinding', clusterRole: 'Cl
 const asRole = (stored: Record<string, unknown> | null) => (stored ? { rules: (stored.rules ?? []) as Rule[] } : null);
 
 /** The RBAC decision's view of the store, read afresh on each request (a change applies to the next request). */
-export function rbacView(v2: V2Store): RbacView {
+export function rbacView(v2: ResourceTables): RbacView {
   return {
     clusterRole: (name) => asRole(v2.getResource(KIND.clusterRole, '', name)),
     role: (namespace, name) => asRole(v2.getResource(KIND.role, namespace, name)),
@@ -17,7 +17,7 @@ export function rbacView(v2: V2Store): RbacView {
 }
 
 /** Once, at the first start: the built-in ClusterRoles and the `cluster-admin` binding of group cluster-admins. */
-export function seedRbac(v2: V2Store): void {
+export function seedRbac(v2: ResourceTables): void {
   if (v2.getResource('Seed', '', 'rbac')) return;
   for (const [name, rules] of BUILT_IN_CLUSTER_ROLES) {
     if (!v2.getResource(KIND.clusterRole, '', name)) v2.putResource(KIND.clusterRole, '', name, { rules, metadata: { name, created_by: 'system' } });

@@ -26,7 +26,7 @@ const DEFAULT_NAMESPACE = 'default';
  * Why nothing may be written into `namespace`: it does not exist (Sensu Go refuses writes into a missing namespace,
  * and its agentd answers 404 `namespace "x" not found`); null when it exists.
  */
-export function missingNamespace(v2: V2ApiDeps['store']['v2'], namespace: string): string | null {
+export function missingNamespace(v2: V2ApiDeps['store']['resources'], namespace: string): string | null {
   return v2.getResource('Namespace', '', namespace) ? null : `namespace ${JSON.stringify(namespace)} not found`;
 }
 
@@ -79,7 +79,7 @@ export const KINDS: ResourceKind[] = [
 ];
 
 /** Entities live with the ones events create; every other kind in the generic table. */
-function tableOf(v2: V2ApiDeps['store']['v2'], kind: ResourceKind) {
+function tableOf(v2: V2ApiDeps['store']['resources'], kind: ResourceKind) {
   if (kind.type !== 'Entity') return {
     get: (ns: string, name: string) => v2.getResource(kind.type, ns, name),
     put: (ns: string, name: string, value: Json) => v2.putResource(kind.type, ns, name, value),
@@ -96,7 +96,7 @@ function tableOf(v2: V2ApiDeps['store']['v2'], kind: ResourceKind) {
 
 /** Generic namespaced CRUD (reference v2-api §2.2): POST creates (409 if it exists), PUT creates or replaces. */
 export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): void {
-  const table = tableOf(deps.store.v2, kind);
+  const table = tableOf(deps.store.resources, kind);
   const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
   const write = (mode: 'create' | 'upsert') => (request: FastifyRequest, reply: FastifyReply) => {
     const { namespace, name } = request.params as { namespace: string; name?: string };
@@ -111,7 +111,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
     if (problem) return fail(reply, 'invalid', problem);
     // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
-    const missing = missingNamespace(deps.store.v2, namespace);
+    const missing = missingNamespace(deps.store.resources, namespace);
     if (missing) return fail(reply, 'notFound', missing);
     const refused = kind.grantProblem?.(deps, callerOf(request), namespace, body);
     if (refused) return fail(reply, 'forbidden', refused);
@@ -141,7 +141,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
 
 /** Namespaces (cluster-wide): PUT creates or keeps, GET lists, DELETE refuses while anything lives in it. */
 export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const v2 = deps.store.v2;
+  const v2 = deps.store.resources;
   // The default namespace exists from the first start: every legacy event lives there.
   if (!v2.getResource('Namespace', '', DEFAULT_NAMESPACE)) v2.putResource('Namespace', '', DEFAULT_NAMESPACE, { name: DEFAULT_NAMESPACE });
   app.get('/api/core/v2/namespaces', (request, reply) => listResponse(request, reply, v2.listResources('Namespace', '').map((n) => ({ name: n.name })), NAMESPACE_FIELDS, (n) => String(n.name)));

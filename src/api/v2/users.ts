@@ -13,7 +13,7 @@ import type { Json } from '../../json.js';
 const view = (user: Json) => ({ username: user.username, groups: user.groups ?? [], disabled: Boolean(user.disabled) });
 
 /** The RBAC view and every namespace holding role bindings: what the membership rule reads. */
-const grantViewOf = (deps: V2ApiDeps): GrantView => ({ rbac: rbacView(deps.store.v2), bindingNamespaces: deps.store.v2.namespacesWith(KIND.roleBinding) });
+const grantViewOf = (deps: V2ApiDeps): GrantView => ({ rbac: rbacView(deps.store.resources), bindingNamespaces: deps.store.resources.namespacesWith(KIND.roleBinding) });
 
 /** Why this create or update is not the caller's to make (nobody grants what they do not hold), or null. */
 function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string, existing: Json | null, body: Json, user: Json): { kind: 'forbidden' | 'invalid'; message: string } | null {
@@ -48,7 +48,7 @@ function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string
  * included) are a cluster admin's. A change of password or a disabling ends the user's sessions.
  */
 export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const v2 = deps.store.v2;
+  const v2 = deps.store.resources;
   const save = async (request: FastifyRequest, reply: FastifyReply, name: string, body: Json | null, mode: 'create' | 'upsert') => {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (user)');
     if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'username must be a valid name');

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { V2Store } from '../../store/index.js';
+import type { ResourceTables } from '../../store/index.js';
 import { listProviders, getProvider } from './store.js';
 import { ldapAuthenticate, foldLoginName } from './ldap.js';
 import type { LdapSpec, Provider } from './provider-spec.js';
@@ -9,7 +9,7 @@ import type { Json } from '../../json.js';
 export const isExternal = (user: Json) => typeof user.provider === 'string' && user.provider !== '' && user.provider !== 'basic';
 
 /** Not disabled, and, for an external user, their provider still configured (spec 5.4: deleting it ends their access). */
-export function isActive(v2: V2Store, user: Json | null): user is Json {
+export function isActive(v2: ResourceTables, user: Json | null): user is Json {
   return Boolean(user && !user.disabled && (!isExternal(user) || getProvider(v2, String(user.provider))));
 }
 
@@ -17,7 +17,7 @@ export function isActive(v2: V2Store, user: Json | null): user is Json {
  * A disabled external user whose name differs from `username` only as directories do not tell names apart (case,
  * spaces): records an earlier version made for another spelling of the same person.
  */
-function disabledTwin(v2: V2Store, prefix: string, username: string): Json | null {
+function disabledTwin(v2: ResourceTables, prefix: string, username: string): Json | null {
   const folded = foldLoginName(username.slice(prefix.length));
   return v2.listUsers().find((u) => u.disabled && isExternal(u) && String(u.username).startsWith(prefix) && foldLoginName(String(u.username).slice(prefix.length)) === folded) ?? null;
 }
@@ -27,7 +27,7 @@ function disabledTwin(v2: V2Store, prefix: string, username: string): Json | nul
  * when the name belongs to a local user (a directory must not take over a local account) or is disabled, under this
  * spelling or another one of the same name: a disabled user stays disabled.
  */
-export function recordExternalUser(v2: V2Store, logger: Logger, provider: Provider, name: string, groups: string[]): Json | null {
+export function recordExternalUser(v2: ResourceTables, logger: Logger, provider: Provider, name: string, groups: string[]): Json | null {
   const spec = provider.spec as { username_prefix: string; groups_prefix: string };
   const username = spec.username_prefix + name;
   const existing = v2.getUser(username);
@@ -47,7 +47,7 @@ export function recordExternalUser(v2: V2Store, logger: Logger, provider: Provid
 }
 
 /** Basic credentials checked against each LDAP or AD provider in name order; the user record, or null. */
-export async function directoryLogin(v2: V2Store, logger: Logger, name: string, password: string): Promise<Json | null> {
+export async function directoryLogin(v2: ResourceTables, logger: Logger, name: string, password: string): Promise<Json | null> {
   for (const provider of listProviders(v2).filter((p) => p.type === 'ldap' || p.type === 'ad')) {
     const found = await ldapAuthenticate(provider.type, provider.spec as LdapSpec, name, password, (server, reason) => logger.info({ provider: provider.metadata.name, server, user: name, reason }, 'LDAP authentication failed'));
     if (found) return recordExternalUser(v2, logger, provider, found.name, found.groups);

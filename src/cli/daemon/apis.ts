@@ -8,7 +8,7 @@ import { bridgeSummary, prometheusText } from '../../bridge/index.js';
 import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { TokenIssuer, newSigningKey } from '../../auth/index.js';
 import { ensureAdmin } from '../../auth/index.js';
-import type { ServerRole } from '../../server/index.js';
+import type { CheckRequestPublisher } from '../../server/index.js';
 import { daemonEnvironment } from '../../config/index.js';
 import type { ConfigSources } from '../../config/index.js';
 import type { Logger } from '../../log.js';
@@ -28,7 +28,7 @@ export interface ApiParts {
   readonly store: DaemonStore;
   readonly transport: Transport;
   readonly leadership: Leadership;
-  readonly server: ServerRole;
+  readonly publisher: CheckRequestPublisher;
   readonly serverResults: ResultIntake;
   readonly execution: Execution;
   readonly bridgeView: BridgeView | null;
@@ -36,7 +36,7 @@ export interface ApiParts {
 
 /** The legacy API (:4567) and the v2 API with the dashboard (:8080), each a service that listens at start. */
 export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service; v2Api: Service } {
-  const { hub, flags, sources, transport, leadership, server, serverResults, bridgeView } = parts;
+  const { hub, flags, sources, transport, leadership, publisher, serverResults, bridgeView } = parts;
   const { store, intake, events } = parts.store;
   const spawner = parts.execution.spawner;
   const settings = hub.current();
@@ -47,7 +47,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
     async start() {
       const apiConfig = legacyApiListenerOf(settings);
       const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
-      api = buildLegacyApi({ https: apiHttps, store, settings: hub.current, intake, results: serverResults, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => server.requestNow(name, subs, meta) });
+      api = buildLegacyApi({ https: apiHttps, store, settings: hub.current, intake, results: serverResults, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => publisher.requestNow(name, subs, meta) });
       const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
       await startHttpListener(api, 'legacy API', apiListen, apiHttps !== null, logger);
     },
@@ -56,7 +56,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
   const v2Service: Service = {
     name: 'v2 API',
     async start() {
-      await ensureAdmin(store.v2, daemonEnvironment(), (line) => process.stderr.write(line + '\n'));
+      await ensureAdmin(store.resources, daemonEnvironment(), (line) => process.stderr.write(line + '\n'));
       const v2Config = v2ApiListenerOf(settings);
       const v2Https = listenerHttps('v2 API', 'checkbridge.v2_api.tls', v2Config.tls, flags);
       // Started after the legacy API in the list: the dashboard serves through it.
@@ -67,7 +67,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         events,
         postgres: events,
         entityGate: () => (atEntityLimit(store, entityLimitOf(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
-        tokens: new TokenIssuer(store.v2.secret('jwt-hs256', newSigningKey)),
+        tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)),
         logger,
         now: Date.now,
         spawn: spawner.spawn,

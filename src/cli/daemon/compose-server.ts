@@ -61,13 +61,13 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     clientServices = client.services;
     clientSummary = client.summary;
   }
-  const { server, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping }, logger);
-  const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, server, serverResults, execution, bridgeView }, logger);
+  const { publisher, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping }, logger);
+  const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, serverResults, execution, bridgeView }, logger);
   const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
   return {
     // Stopped in reverse: the watcher, the scheduler and the broker's deliveries first; the store last.
     services: [store.service, bus.service, election, bridgeService, execution.service, handling.service, ...clientServices, legacyApi, v2Api, bus.consuming, scheduler, watcher.service],
     reload: watcher.reload,
-    summary: () => ({ transport: wire?.name ?? 'local', files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: server.scheduledChecks(), ...clientSummary(), stateDir: base.stateDir }),
+    summary: () => ({ transport: wire?.name ?? 'local', files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: publisher.scheduledChecks(), ...clientSummary(), stateDir: base.stateDir }),
   };
 }

@@ -27,7 +27,7 @@ export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; exe
   intake.onEvent((emitted) => {
     if (isV2Event(emitted)) {
       const { namespace: ns, event } = emitted;
-      return void runPipelines(store.v2, ns, event, handlers, logger, execution.assets.v2(store.v2, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed'));
+      return void runPipelines(store.resources, ns, event, handlers, logger, execution.assets.v2(store.resources, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed'));
     }
     logger.debug({ client: emitted.event.client.name, check: emitted.event.check.name, action: emitted.event.action, occurrences: emitted.event.occurrences }, 'event processed');
     if (emitted.handle) handlers.handle(emitted.event);

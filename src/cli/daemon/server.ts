@@ -7,7 +7,7 @@ import { isV2Event } from '../../server/index.js';
 import { WireResults } from '../../client/index.js';
 import { LEGACY_VERSION } from '../../legacy-version.js';
 import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../../server/index.js';
-import { ServerRole } from '../../server/index.js';
+import { CheckRequestPublisher } from '../../server/index.js';
 import type { HandlerPipeline } from '../../server/index.js';
 import type { BridgeSender } from '../../bridge/index.js';
 import type { Logger } from '../../log.js';
@@ -40,10 +40,10 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
   intake.onEvent((emitted) => void (isV2Event(emitted) || sender?.kick()));
   const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
-  const server = new ServerRole({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
+  const publisher = new CheckRequestPublisher({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
-  if (wire) server.pause('broker away');
-  hub.onApply((s) => server.apply(s));
+  if (wire) publisher.pause('broker away');
+  hub.onApply((s) => publisher.apply(s));
   const monitorMs = monitorIntervalOf(hub.current()) * 1000;
   let monitors: NodeJS.Timeout | undefined;
   // The first pass one interval after start-up or a reconnection, when clients have had the time to send keepalives.
@@ -58,12 +58,12 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   if (wire) {
     // Legacy pause and resume (reference §2.7): while the broker is away, no check requests and no monitor results.
     wire.onDisconnected(() => {
-      server.pause('broker away');
+      publisher.pause('broker away');
       logger.warn('transport is not connected: check requests and monitors paused until it is');
     });
     wire.onConnected(() => {
       if (isStopping()) return;
-      server.resume('broker away');
+      publisher.resume('broker away');
       if (monitors) startMonitors();
     });
     consumeFleet({ transport: wire, store, settings: hub.current, intake, logger, now: Date.now, onRegistration: (event) => handlers.handle(event) });
@@ -76,13 +76,13 @@ export function buildServer(parts: ServerParts, logger: Logger) {
         if (isStopping()) return;
         if (!leader) {
           // Lost: nothing more of it runs here, before anyone else could be elected.
-          server.pause('not elected');
+          publisher.pause('not elected');
           clearInterval(monitors);
           monitors = undefined;
           sender?.pause();
           return;
         }
-        server.resume('not elected');
+        publisher.resume('not elected');
         sender?.start();
         startMonitors();
       });
@@ -94,11 +94,11 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     name: 'scheduler',
     start: async () => undefined,
     async stop() {
-      server.stop();
+      publisher.stop();
       clearInterval(monitors);
     },
   };
-  return { server, serverResults, election, scheduler };
+  return { publisher, serverResults, election, scheduler };
 }
 
 /** In one process, the client role's keepalive is received directly: its settings redacted, with version and timestamp (reference §10.9). */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { storeQuotaOf, legacyNamespace } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
-import { StoreIntake } from '../../server/index.js';
+import { Intake } from '../../server/index.js';
 import { legacyToV2Writer } from '../../server/index.js';
 import { startEventStores } from '../../store/index.js';
 import { SecretsResolver } from '../../secrets/index.js';
@@ -31,10 +31,10 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
     dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) },
     logger,
   );
-  const intake = new StoreIntake(store, hub.current, systemClock, logger);
+  const intake = new Intake(store, hub.current, systemClock, logger);
   const namespace = () => legacyNamespace(hub.current());
   // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
-  const secrets = new SecretsResolver({ store: store.v2, logger, onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())) });
+  const secrets = new SecretsResolver({ store: store.resources, logger, onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())) });
   // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
   const events = await startEventStores(store, logger);
   // Staged PostgreSQL writes flush once their results committed; the intake writes its events through the router.

@@ -1,8 +1,19 @@
-import type { SqliteStore } from '../../store/index.js';
+import type { StateStore } from '../../store/index.js';
 import type { EventDraft } from '../../legacy/index.js';
+import { isResolution } from '../../v2/index.js';
+import type { Json } from '../../json.js';
 
-/** Built-in extension filters (reference §10.12), effective only where a handler lists them. */
+// The built-in filters of both adapters of the handling pipeline, in one place.
+
+/** Legacy: the built-in extension filters (reference §10.12), effective only where a handler lists them. */
 export const EXTENSION_FILTERS = new Set(['occurrences', 'check_dependencies']);
+
+/** v2: the built-in EventFilters a pipeline's workflow may name (Sensu Go's `is_incident`, `not_silenced`, `has_metrics`). */
+export const V2_BUILT_IN_FILTERS = new Map<string, (event: Json) => boolean>([
+  ['is_incident', (e) => Boolean(e.check && (e.check.status !== 0 || isResolution(e)))],
+  ['not_silenced', (e) => !e.check?.is_silenced],
+  ['has_metrics', (e) => Boolean(e.metrics)],
+]);
 
 /** The `occurrences` extension (occ 1.2.0): the reason it filters, or null to pass. Non-integer settings disable it. */
 export function occurrencesFilter(event: EventDraft): string | null {
@@ -25,7 +36,7 @@ export function occurrencesFilter(event: EventDraft): string | null {
 }
 
 /** The `check_dependencies` extension: filtered while any dependency has a current event. Read from the store, not over HTTP. */
-export function checkDependenciesFilter(event: EventDraft, store: SqliteStore): string | null {
+export function checkDependenciesFilter(event: EventDraft, store: StateStore): string | null {
   const dependencies = event.check.dependencies;
   if (!Array.isArray(dependencies)) return null;
   const client = String(event.client.name);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../../config/index.js';
-import type { SqliteStore } from '../../store/index.js';
+import type { StateStore } from '../../store/index.js';
 import type { EventDraft, Handler } from '../../legacy/index.js';
 import { attributesMatch } from '../../schedule/index.js';
 import { inTimeWindows, type WindowSet } from '../../schedule/index.js';
@@ -10,7 +10,7 @@ import { EXTENSION_FILTERS, occurrencesFilter, checkDependenciesFilter } from '.
 
 export interface FilterContext {
   readonly settings: Settings;
-  readonly store: SqliteStore;
+  readonly store: StateStore;
   readonly now: number;
   readonly log: Logger;
   readonly zone?: string;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../../config/index.js';
-import type { SqliteStore } from '../../store/index.js';
+import type { StateStore } from '../../store/index.js';
 import { Limiter } from '../../execute/index.js';
 import { resolveHandlers, handlerNames, type EventDraft, type Handler } from '../../legacy/index.js';
 import { filterEvent } from './filter.js';
@@ -13,7 +13,7 @@ import { handlerTuningOf } from '../../config/index.js';
 
 export interface PipelineDeps {
   readonly settings: () => Settings;
-  readonly store: SqliteStore;
+  readonly store: StateStore;
   readonly logger: Logger;
   /** Milliseconds; filters' `when` windows are read against it. */
   readonly now: () => number;

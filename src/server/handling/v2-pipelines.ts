@@ -1,20 +1,14 @@
 import type { Logger } from 'pino';
-import type { V2Store } from '../../store/index.js';
+import type { ResourceTables } from '../../store/index.js';
 import type { Spawner } from './mutate.js';
 import { deliver, type Delivery } from './deliver.js';
 import type { Handler } from '../../legacy/index.js';
-import { shapeEvent, filterAllows, isResolution } from '../../v2/index.js';
+import { shapeEvent, filterAllows } from '../../v2/index.js';
+import { V2_BUILT_IN_FILTERS } from './builtin-filters.js';
 import { withAssets, type AssetResolver } from '../../assets/index.js';
 import { withSecrets } from '../../secrets/index.js';
 import type { SecretsLookup } from '../../secrets/index.js';
 import type { Json } from '../../json.js';
-
-/** Built-in event filters of v2 pipelines. */
-const BUILTIN_FILTERS = new Map<string, (event: Json) => boolean>([
-  ['is_incident', (e) => Boolean(e.check && (e.check.status !== 0 || isResolution(e)))],
-  ['not_silenced', (e) => !e.check?.is_silenced],
-  ['has_metrics', (e) => Boolean(e.metrics)],
-]);
 
 interface Step {
   readonly handler: string;
@@ -23,7 +17,7 @@ interface Step {
 }
 
 /** The handler steps an event asks for: its pipelines' workflows, else `check.handlers`, plus `metrics.handlers`. */
-function stepsOf(store: V2Store, namespace: string, event: Json, log: Logger): Step[] {
+function stepsOf(store: ResourceTables, namespace: string, event: Json, log: Logger): Step[] {
   const steps: Step[] = [];
   for (const ref of (event.pipelines ?? []) as Json[]) {
     const pipeline = store.getResource('Pipeline', namespace, String(ref.name));
@@ -47,9 +41,9 @@ export interface HandlerQueue {
 }
 
 /** The step's filters in order: true when all allow the event (decided at once, as legacy filters are). */
-function passesFilters(store: V2Store, namespace: string, event: Json, filters: readonly string[], fields: Record<string, unknown>, log: Logger): boolean {
+function passesFilters(store: ResourceTables, namespace: string, event: Json, filters: readonly string[], fields: Record<string, unknown>, log: Logger): boolean {
   for (const name of filters) {
-    const builtin = BUILTIN_FILTERS.get(name);
+    const builtin = V2_BUILT_IN_FILTERS.get(name);
     const resource = builtin ? null : store.getResource('EventFilter', namespace, name);
     if (!builtin && !resource) {
       log.error({ ...fields, filter: name }, 'filter not found');
@@ -71,7 +65,7 @@ const boundedTimeout = (own: unknown, ceiling: number | undefined): number | und
   typeof own === 'number' && own > 0 ? Math.min(own, ceiling ?? own) : undefined;
 
 /** One step's mutator, then its pipe, tcp or udp handler; logged here, counted by the queue. */
-async function runStep(store: V2Store, namespace: string, event: Json, json: string, step: Step, handler: Json, spawn: Spawner, timeout: number | undefined, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<Delivery> {
+async function runStep(store: ResourceTables, namespace: string, event: Json, json: string, step: Step, handler: Json, spawn: Spawner, timeout: number | undefined, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<Delivery> {
   const fields = { event: event.id, handler: step.handler, namespace };
   let data = json;
   const mutatorName = step.mutator ?? handler.mutator ?? null;
@@ -99,7 +93,7 @@ async function runStep(store: V2Store, namespace: string, event: Json, json: str
  * Runs an event through its pipelines (spec 4.2 rule 6): filters at once, then the mutator and the pipe, tcp or udp
  * handler in that handler's queue. Resolves once every step ran or was dropped.
  */
-export async function runPipelines(store: V2Store, namespace: string, event: Json, queue: HandlerQueue, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<void> {
+export async function runPipelines(store: ResourceTables, namespace: string, event: Json, queue: HandlerQueue, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<void> {
   const steps = stepsOf(store, namespace, event, log);
   // Most events name no handler: they need no serialisation.
   if (steps.length === 0) return;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import type { SqliteEventStore } from '../sqlite/event-store.js';
-import type { V2Store } from '../sqlite/v2-store.js';
+import type { ResourceTables } from '../sqlite/resource-tables.js';
 import { CheckbridgeError } from '../../errors.js';
 import { PostgresBackend, checkCanCreateTables, isConnectionError, reason } from './backend.js';
 import { PG_TYPE, type PostgresConfig } from './config.js';
@@ -12,7 +12,7 @@ import type { Json } from '../../json.js';
 export interface RouterOptions {
   readonly sqlite: SqliteEventStore;
   /** Where PostgresConfig resources are kept (the embedded store: they say where the events go). */
-  readonly resources: V2Store;
+  readonly resources: ResourceTables;
   readonly env: PgEnvironment;
   readonly logger: Logger;
   /** Between connection attempts (reference §6.1: 5 s). */

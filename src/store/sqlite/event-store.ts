@@ -1,4 +1,4 @@
-import type { V2Store } from './v2-store.js';
+import type { ResourceTables } from './resource-tables.js';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { EVENT_FIELDS, matchesSelector, updateEvent, updateOwnedEvent } from '../../v2/index.js';
 import type { EventState } from './event-states.js';
@@ -10,7 +10,7 @@ export class SqliteEventStore implements V2EventStore {
   readonly label = 'sqlite';
 
   constructor(
-    private readonly v2: V2Store,
+    private readonly v2: ResourceTables,
     private readonly transaction: (fn: () => void) => void = (fn) => fn(),
   ) {}
 

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import pino from 'pino';
 import { filterEvent, occurrencesFilter } from '../../../src/server/handling/index.js';
 import type { EventDraft, Handler } from '../../../src/legacy/index.js';
-import { SqliteStore } from '../../../src/store/index.js';
+import { StateStore } from '../../../src/store/index.js';
 import { settingsOf } from '../../helpers/settings.js';
 
 const log = pino({ level: 'silent' });
-const store = SqliteStore.open(':memory:');
+const store = StateStore.open(':memory:');
 
 function eventOf(overrides: Partial<EventDraft> & { check?: Record<string, unknown> } = {}): EventDraft {
   return {

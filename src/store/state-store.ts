@@ -1,20 +1,20 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CheckbridgeError } from '../../errors.js';
-import { MIGRATIONS, SCHEMA_VERSION, pendingMigrations } from './migrations.js';
-import { ExpiringTable } from './expiring-table.js';
-import { AggregateTable } from './aggregate-table.js';
-import { V2Store } from './v2-store.js';
-import { Outbox } from './outbox.js';
-import { Checkpointer } from './checkpointer.js';
-import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './quota.js';
-import type { SqlDatabase, SqlStatement } from '../sql/database.js';
-import { PostgresQueryError, SyncPostgres } from '../postgres/sync-client.js';
-import { pgEnvironment, redactDsn } from '../postgres/connection.js';
-import { daemonEnvironment } from '../../config/index.js';
-import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from '../postgres/store-schema.js';
-import { BatchRows, pairKey } from './batch-rows.js';
+import { CheckbridgeError } from '../errors.js';
+import { MIGRATIONS, SCHEMA_VERSION, pendingMigrations } from './sqlite/migrations.js';
+import { ExpiringTable } from './sqlite/expiring-table.js';
+import { AggregateTable } from './sqlite/aggregate-table.js';
+import { ResourceTables } from './sqlite/resource-tables.js';
+import { Outbox } from './sqlite/outbox.js';
+import { Checkpointer } from './sqlite/checkpointer.js';
+import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './sqlite/quota.js';
+import type { SqlDatabase, SqlStatement } from './sql/database.js';
+import { PostgresQueryError, SyncPostgres } from './postgres/sync-client.js';
+import { pgEnvironment, redactDsn } from './postgres/connection.js';
+import { daemonEnvironment } from '../config/index.js';
+import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './postgres/store-schema.js';
+import { BatchRows, pairKey } from './sqlite/batch-rows.js';
 
 export interface HistoryEntry {
   readonly status: number;
@@ -43,7 +43,7 @@ const NEW_PAGE_SIZE = 8192;
  * The state store: one SQLite file (WAL) by default, or the same tables on PostgreSQL shared by several servers
  * (`open` / `openPostgres`); migrated on open, a newer schema is refused and never touched.
  */
-export class SqliteStore {
+export class StateStore {
   readonly db: SqlDatabase;
   /** The SQLite handle for what only SQLite has (pragmas, quota, WAL checkpoints); null on PostgreSQL. */
   readonly sqlite: Database.Database | null;
@@ -55,7 +55,7 @@ export class SqliteStore {
   /** The size in use when a write was last refused over the quota: the alarm holds until the store shrinks below it. */
   private refusedAt: number | null = null;
   /** The v2 API's tables. */
-  readonly v2: V2Store;
+  readonly resources: ResourceTables;
   /** The bridge's outbox and dead letters. */
   readonly outbox: Outbox;
 
@@ -73,7 +73,7 @@ export class SqliteStore {
     this.stashes = new ExpiringTable(db, 'stashes', 'path', 'content');
     this.aggregates = new AggregateTable(db);
     // Several servers share a PostgreSQL store: what one writes must take effect on the others at once.
-    this.v2 = new V2Store(db, { shared: sqlite === null });
+    this.resources = new ResourceTables(db, { shared: sqlite === null });
     this.outbox = new Outbox(db);
     const prepare = (sql: string) => db.prepare(sql);
     this.statements = {
@@ -126,7 +126,7 @@ export class SqliteStore {
    * Opens (creating) the store and applies pending migrations when every one is additive; `upgrade` also applies
    * the others (only `checkbridge upgrade` passes it, after a backup). `quotaBytes` bounds the file (spec §1.6).
    */
-  static open(path: string, options: { upgrade?: boolean; quotaBytes?: number } = {}): SqliteStore {
+  static open(path: string, options: { upgrade?: boolean; quotaBytes?: number } = {}): StateStore {
     let db: Database.Database;
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -165,7 +165,7 @@ export class SqliteStore {
     const fileBytes = () => (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
     if (version > 0 && pending.versions.length > 0 && fileBytes() > quotaBytes) db.exec('VACUUM');
     applyQuota(db, quotaBytes);
-    const store = new SqliteStore(db, db, quotaBytes);
+    const store = new StateStore(db, db, quotaBytes);
     store.openedAtVersion = version;
     return store;
   }
@@ -174,11 +174,11 @@ export class SqliteStore {
    * Opens the store on PostgreSQL (`dsn`: URL or keyword string; the PG* variables fill in the rest), creating or
    * migrating its tables: the store several servers share. No quota: the database server bounds its own size.
    */
-  static openPostgres(dsn: string, env: NodeJS.ProcessEnv = daemonEnvironment()): SqliteStore {
+  static openPostgres(dsn: string, env: NodeJS.ProcessEnv = daemonEnvironment()): StateStore {
     const db = new SyncPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
     try {
       const version = migrateStore(db);
-      const store = new SqliteStore(db, null, 0);
+      const store = new StateStore(db, null, 0);
       store.openedAtVersion = version;
       return store;
     } catch (error) {
@@ -262,7 +262,7 @@ export class SqliteStore {
     } catch (error) {
       // What the batch kept may have been rolled back: read again from the database.
       this.forgetBatch();
-      this.v2.forgetEventStates();
+      this.resources.forgetEventStates();
       throw this.failure(error);
     } finally {
       if (outermost) this.forgetBatch();

@@ -11,7 +11,7 @@ import type { Transport, CheckRequest } from '../transport/index.js';
 import { evalAttribute } from '../eval/index.js';
 
 
-export interface ServerRoleDeps {
+export interface CheckRequestPublisherDeps {
   readonly clock: Clock;
   readonly transport: Transport;
   /** Where proxy requests find their clients: the client registry. */
@@ -34,7 +34,7 @@ export function requestOf(definition: Record<string, unknown> & { name: string }
 export type ScheduleHold = 'not elected' | 'broker away' | 'stopped';
 
 /** Schedules subscription checks and publishes their requests (the legacy server's check_request_publisher). */
-export class ServerRole {
+export class CheckRequestPublisher {
   private readonly scheduler: Scheduler;
   private readonly log: Logger;
   private settings: Settings | null = null;
@@ -44,7 +44,7 @@ export class ServerRole {
   // Counts pauses: a splayed request armed before a pause is never sent after it, even once scheduling resumes.
   private term = 0;
 
-  constructor(private readonly deps: ServerRoleDeps) {
+  constructor(private readonly deps: CheckRequestPublisherDeps) {
     this.log = deps.logger.child({ component: 'server' });
     if (deps.scheduling === false) this.holds.add('not elected');
     this.scheduler = new Scheduler(deps.clock, (name, at) => this.fire(name, at));

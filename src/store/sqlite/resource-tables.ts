@@ -15,7 +15,7 @@ export interface ApiKeyRow {
 }
 
 /** The v2 API's tables: events and entities per namespace, generic resources, users, API keys, sessions, secrets. */
-export class V2Store {
+export class ResourceTables {
   private readonly s: Record<string, SqlStatement>;
   private accessWrites = 0;
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ResultIntake } from '../execute/index.js';
 import type { Settings } from '../config/index.js';
-import type { SqliteStore } from '../store/index.js';
+import type { StateStore } from '../store/index.js';
 import type { WireDelivery, WireTransport } from '../transport/index.js';
 import { prepareResult, EntityLimitError, type EventDraft } from '../legacy/index.js';
 import { receiveKeepalive } from './keepalives.js';
@@ -12,9 +12,9 @@ import { serverSettingsOf } from '../config/index.js';
 // processResult's refusal of a result whose signature does not match its client's.
 const SIGNATURE_REFUSED = 'invalid check result signature';
 
-export interface WireIntakeDeps {
+export interface FleetConsumerDeps {
   readonly transport: WireTransport;
-  readonly store: SqliteStore;
+  readonly store: StateStore;
   readonly settings: () => Settings;
   readonly intake: ResultIntake;
   readonly logger: Logger;
@@ -45,8 +45,8 @@ function parse(body: Buffer, maxBytes: unknown): Parsed {
  * A result is acknowledged once intake committed it; a crash before that redelivers it. Anything malformed is
  * logged once, acknowledged and dropped — legacy dies on it (§6) — and a failed store requeues it once, not forever.
  */
-export function consumeFleet(deps: WireIntakeDeps): void {
-  const log = deps.logger.child({ component: 'wire-intake' });
+export function consumeFleet(deps: FleetConsumerDeps): void {
+  const log = deps.logger.child({ component: 'fleet-consumer' });
   const server = serverSettingsOf(deps.settings());
   const pipe = (value: unknown, fallback: string) => (typeof value === 'string' && value !== '' ? value : fallback);
   const drop = (delivery: WireDelivery, kind: string, reason: string) => {
