@@ -1,6 +1,6 @@
 import { statSync, watch as watchNative, type FSWatcher as NativeWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import type { Logger } from 'pino';
 import type { ConfigSources } from './sources.js';
 import type { LoadedFile } from './load.js';
@@ -63,6 +63,10 @@ export interface WatchOptions {
   readonly debounceMs?: number;
   readonly env?: NodeJS.ProcessEnv;
 }
+
+// Loaded when a watch starts: commands that only read the configuration (validate, render) never load it.
+let chokidar: Promise<typeof import('chokidar')> | undefined;
+const loadChokidar = () => (chokidar ??= import('chokidar'));
 
 /** A path's identity: a directory deleted and recreated, or renamed over, is another one. */
 function identity(path: string): string {
@@ -140,15 +144,16 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
     }, options.debounceMs ?? 100);
   };
 
-  let watcher: FSWatcher;
+  let watcher: FSWatcher | undefined;
   let parents: NativeWatcher[] = [];
   let armedAs: string[] = [];
   const replaced = () => paths.some((p, i) => identity(p) !== armedAs[i]);
   const onParentEvent = (name: string | Buffer | null) => {
     if ((name === null || names.has(String(name))) && replaced()) void rearm(false);
   };
-  const arm = (): Promise<void> => {
+  const arm = async (): Promise<void> => {
     armedAs = paths.map(identity);
+    const { watch } = await loadChokidar();
     watcher = watch(paths, { ignoreInitial: true, atomic: true, ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p) && !paths.includes(p) });
     watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent).on('unlinkDir', onEvent).on('addDir', onEvent);
     watcher.on('error', (error) => log.error({ err: error }, 'config watcher error'));
@@ -167,7 +172,7 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
   };
   const disarm = async (): Promise<void> => {
     for (const parent of parents.splice(0)) parent.close();
-    await watcher.close();
+    await watcher?.close();
   };
   // One re-arm at a time; a re-arm asked for by the parent watch only when a source really was replaced.
   let arming: Promise<void> = Promise.resolve();
@@ -184,6 +189,7 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
     return arming;
   };
   const readyPromise = arm();
+  arming = readyPromise.catch(() => undefined);
 
   return {
     current: () => good,
