@@ -8,7 +8,6 @@ export { deepMerge } from './merge.js';
 export { redact, DEFAULT_REDACT_KEYS } from './redact.js';
 export { validateCheck } from './validate.js';
 export { schemaProblems } from './schemas.js';
-export { watchSettings, diffSettings, type SettingsDiff, type SettingsWatcher } from './watch.js';
 export * from './settings.js';
 export * from './settings-accessors.js';
 export { isDaemonCredential, withoutCredentials } from './credentials.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { once, EventEmitter } from 'node:events';
 import { loadSettings } from '../../src/config/load-settings.js';
-import { watchSettings } from '../../src/config/watch.js';
+import { watchSettings } from '../../src/watch/settings-watcher.js';
 import { createLogger } from '../../src/log.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 

@@ -49,10 +49,13 @@ test('--bridge-api-key-file and CHECKBRIDGE_BRIDGE_API_KEY_FILE: the key (less i
 
 test('--store-dsn as a flag is warned about, naming the safer forms, before the store opens', async (t) => {
   const root = makeTree(CLIENT);
-  t.after(() => removeTree(root));
   // Nothing listens on port 1: the start fails after the warning.
   const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--store-dsn', 'postgres://u:dsn-flag-password@127.0.0.1:1/db']);
-  t.after(() => daemon.stop('SIGKILL').then(() => undefined));
+  // The daemon stops before its state directory is removed (after-hooks run in the order they are registered).
+  t.after(async () => {
+    await daemon.stop('SIGKILL');
+    removeTree(root);
+  });
   const warning = await daemon.waitFor((l) => WARNING.test(String(l.msg)), 15_000);
   assert.equal(warning.level, 40);
   assert.equal(warning.msg, '--store-dsn puts a secret on the command line, where every local user can read it: use --store-dsn-file FILE, CHECKBRIDGE_STORE_DSN_FILE or CHECKBRIDGE_STORE_DSN instead');

@@ -1,4 +1,5 @@
-import { watchSettings, type ConfigSources, type Settings } from '../../config/index.js';
+import type { ConfigSources, Settings } from '../../config/index.js';
+import { watchSettings } from '../../watch/index.js';
 import type { LoadOutcome } from '../../config/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';

@@ -4,7 +4,7 @@ import { writeFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { once, EventEmitter } from 'node:events';
 import { loadSettings } from '../../src/config/load-settings.js';
-import { watchSettings, type SettingsDiff } from '../../src/config/watch.js';
+import { watchSettings, type SettingsDiff } from '../../src/watch/settings-watcher.js';
 import type { Settings } from '../../src/config/settings.js';
 import { createLogger } from '../../src/log.js';
 import { makeTree, removeTree } from '../helpers/tree.js';

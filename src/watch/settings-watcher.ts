@@ -1,14 +1,9 @@
 import { statSync, watch as watchNative, type FSWatcher as NativeWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { FSWatcher } from 'chokidar';
+import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from 'pino';
-import type { ConfigSources } from './sources.js';
-import type { LoadedFile } from './load.js';
-import { loadSettings, type LoadOutcome } from './load-settings.js';
-import { canonicalKey } from './merge.js';
-import type { Settings, CheckDefinition } from './settings.js';
-import { formatDiagnostic, type Diagnostic } from './diagnostic.js';
-import { daemonEnvironment } from './start-environment.js';
+import { loadSettings, canonicalKey, formatDiagnostic, daemonEnvironment } from '../config/index.js';
+import type { ConfigSources, LoadedFile, LoadOutcome, Settings, CheckDefinition, Diagnostic } from '../config/index.js';
 
 export interface SettingsDiff {
   readonly added: readonly CheckDefinition[];
@@ -63,10 +58,6 @@ export interface WatchOptions {
   readonly debounceMs?: number;
   readonly env?: NodeJS.ProcessEnv;
 }
-
-// Loaded when a watch starts: commands that only read the configuration (validate, render) never load it.
-let chokidar: Promise<typeof import('chokidar')> | undefined;
-const loadChokidar = () => (chokidar ??= import('chokidar'));
 
 /** A path's identity: a directory deleted and recreated, or renamed over, is another one. */
 function identity(path: string): string {
@@ -144,16 +135,15 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
     }, options.debounceMs ?? 100);
   };
 
-  let watcher: FSWatcher | undefined;
+  let watcher: FSWatcher;
   let parents: NativeWatcher[] = [];
   let armedAs: string[] = [];
   const replaced = () => paths.some((p, i) => identity(p) !== armedAs[i]);
   const onParentEvent = (name: string | Buffer | null) => {
     if ((name === null || names.has(String(name))) && replaced()) void rearm(false);
   };
-  const arm = async (): Promise<void> => {
+  const arm = (): Promise<void> => {
     armedAs = paths.map(identity);
-    const { watch } = await loadChokidar();
     watcher = watch(paths, { ignoreInitial: true, atomic: true, ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p) && !paths.includes(p) });
     watcher.on('add', onEvent).on('change', onEvent).on('unlink', onEvent).on('unlinkDir', onEvent).on('addDir', onEvent);
     watcher.on('error', (error) => log.error({ err: error }, 'config watcher error'));
@@ -172,7 +162,7 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
   };
   const disarm = async (): Promise<void> => {
     for (const parent of parents.splice(0)) parent.close();
-    await watcher?.close();
+    await watcher.close();
   };
   // One re-arm at a time; a re-arm asked for by the parent watch only when a source really was replaced.
   let arming: Promise<void> = Promise.resolve();
@@ -189,7 +179,6 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
     return arming;
   };
   const readyPromise = arm();
-  arming = readyPromise.catch(() => undefined);
 
   return {
     current: () => good,
