@@ -9,3 +9,6 @@ export { CheckRequestPublisher } from './check-request-publisher.js';
 export { silenceKeys } from './silencing.js';
 export { Intake, isV2Event, type EventIntake } from './intake.js';
 export { consumeFleet } from './fleet-consumer.js';
+export { CheckRequestTargets, type RequestTarget, type TargetKind, type V2CheckRequest } from './check-request-targets.js';
+export { legacyRequestOf, legacyTargets } from './legacy-check-targets.js';
+export { V2CheckScheduler, buildV2Request, timingOfConfig, type ExecuteOptions, type ExecuteOutcome, type NextExecution } from './v2-check-scheduler.js';

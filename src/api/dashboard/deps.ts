@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConfigSources, Settings } from '../../config/index.js';
 import type { BridgeView } from '../../bridge/index.js';
+import type { ExecuteOptions, ExecuteOutcome, NextExecution } from '../../server/index.js';
 
 /** What the dashboard needs from the composition root beyond the v2 API's own dependencies. */
 export interface DashboardDeps {
@@ -12,6 +13,8 @@ export interface DashboardDeps {
   readonly bridge: BridgeView | null;
   /** Registers a listener called after every processed event. */
   readonly onEvent: (listener: () => void) => void;
+  /** The v2 CheckConfigs scheduled here with their next request (none on a server not elected), and ad hoc execution. */
+  readonly v2Checks?: { nextExecutions(): NextExecution[]; execute(namespace: string, check: string, options?: ExecuteOptions): ExecuteOutcome };
   /** Where the built front end lives (default dist/web beside the compiled server). */
   readonly webRoot?: string;
 }

@@ -4,6 +4,7 @@ import { registerStatic, DEFAULT_WEB_ROOT } from './static.js';
 import { registerStream } from './stream.js';
 import { registerLegacyForward } from './legacy-forward.js';
 import { registerCheckRoutes } from './checks.js';
+import { registerV2CheckRoutes } from './v2-checks.js';
 import { registerConfigRoutes } from './config.js';
 import { registerBridgeHistory } from './bridge-history.js';
 import { openEvents, queryEvents } from './events.js';
@@ -19,6 +20,7 @@ export function registerDashboard(app: FastifyInstance, deps: V2ApiDeps, dash: D
   dash.onEvent(changed);
   registerLegacyForward(app, dash, changed);
   registerCheckRoutes(app, deps, dash);
+  registerV2CheckRoutes(app, deps, dash);
   registerConfigRoutes(app, deps, dash);
   registerBridgeHistory(app, dash.bridge, deps.now);
   app.get(`${PREFIX}/events`, (request) => queryEvents(openEvents(deps.store, legacyNamespace(dash.settings()), deps.now()), request.query));

@@ -8,7 +8,7 @@ import { bridgeSummary, prometheusText } from '../../bridge/index.js';
 import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { TokenIssuer, newSigningKey } from '../../auth/index.js';
 import { ensureAdmin } from '../../auth/index.js';
-import type { CheckRequestPublisher } from '../../server/index.js';
+import type { CheckRequestPublisher, V2CheckScheduler } from '../../server/index.js';
 import { daemonEnvironment } from '../../config/index.js';
 import type { ConfigSources } from '../../config/index.js';
 import type { Logger } from '../../log.js';
@@ -29,6 +29,8 @@ export interface ApiParts {
   readonly transport: Transport;
   readonly leadership: Leadership;
   readonly publisher: CheckRequestPublisher;
+  /** v2 CheckConfig scheduling: `execute` for the ad hoc route, next executions for the dashboard. */
+  readonly v2Checks: V2CheckScheduler;
   readonly serverResults: ResultIntake;
   readonly execution: Execution;
   readonly bridgeView: BridgeView | null;
@@ -74,7 +76,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
         metrics: () => prometheusText(bridgeView, Date.now()),
         intake,
-        dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener) },
+        dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener), v2Checks: parts.v2Checks },
       });
       const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
       await startHttpListener(v2Api, 'v2 API', v2Listen, v2Https !== null, logger);

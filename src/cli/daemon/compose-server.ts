@@ -61,8 +61,8 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     clientServices = client.services;
     clientSummary = client.summary;
   }
-  const { publisher, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping }, logger);
-  const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, serverResults, execution, bridgeView }, logger);
+  const { publisher, v2Checks, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping }, logger);
+  const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, v2Checks, serverResults, execution, bridgeView }, logger);
   const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
   return {
     // Stopped in reverse: the watcher, the scheduler and the broker's deliveries first; the store last.

@@ -8,6 +8,7 @@ import { WireResults } from '../../client/index.js';
 import { LEGACY_VERSION } from '../../legacy-version.js';
 import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../../server/index.js';
 import { CheckRequestPublisher } from '../../server/index.js';
+import { CheckRequestTargets, V2CheckScheduler, legacyTargets } from '../../server/index.js';
 import type { HandlerPipeline } from '../../server/index.js';
 import type { BridgeSender } from '../../bridge/index.js';
 import type { Logger } from '../../log.js';
@@ -43,6 +44,10 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   const publisher = new CheckRequestPublisher({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
   if (wire) publisher.pause('broker away');
+  // v2 CheckConfigs go to every kind of subscriber: legacy clients here, Sensu Go agents when their service registers.
+  const targets = new CheckRequestTargets();
+  targets.register(legacyTargets({ transport, clients: registry.all, namespace: parts.store.namespace, now: Date.now }));
+  const v2Checks = new V2CheckScheduler({ clock: systemClock, resources: store.resources, targets, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
   hub.onApply((s) => publisher.apply(s));
   const monitorMs = monitorIntervalOf(hub.current()) * 1000;
   let monitors: NodeJS.Timeout | undefined;
@@ -77,12 +82,14 @@ export function buildServer(parts: ServerParts, logger: Logger) {
         if (!leader) {
           // Lost: nothing more of it runs here, before anyone else could be elected.
           publisher.pause('not elected');
+          v2Checks.pause('not elected');
           clearInterval(monitors);
           monitors = undefined;
           sender?.pause();
           return;
         }
         publisher.resume('not elected');
+        v2Checks.resume('not elected');
         sender?.start();
         startMonitors();
       });
@@ -92,13 +99,14 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   };
   const scheduler: Service = {
     name: 'scheduler',
-    start: async () => undefined,
+    start: async () => v2Checks.start(),
     async stop() {
       publisher.stop();
+      v2Checks.stop();
       clearInterval(monitors);
     },
   };
-  return { publisher, serverResults, election, scheduler };
+  return { publisher, v2Checks, targets, serverResults, election, scheduler };
 }
 
 /** In one process, the client role's keepalive is received directly: its settings redacted, with version and timestamp (reference §10.9). */

@@ -28,6 +28,14 @@ export class ResourceTables {
     return this.shared ? ++this.accessWrites : this.accessWrites;
   }
 
+  private resourceWrites = 0;
+
+  /** Changes with every resource write (checks, hooks, assets...): what reads them all may skip a re-read while it holds. */
+  get resourceGeneration(): number {
+    // Other servers' writes are not seen here: every read is a new generation.
+    return this.shared ? ++this.resourceWrites : this.resourceWrites;
+  }
+
   private readonly shared: boolean;
   /** The last-written event states (embedded store only): see EventStates. */
   private readonly eventStates: EventStates | null;
@@ -132,11 +140,13 @@ export class ResourceTables {
 
   putResource(kind: string, namespace: string, name: string, resource: Json): void {
     this.accessWrites++;
+    this.resourceWrites++;
     this.s.putResource!.run(kind, namespace, name, JSON.stringify(resource));
   }
 
   deleteResource(kind: string, namespace: string, name: string): boolean {
     this.accessWrites++;
+    this.resourceWrites++;
     return this.s.deleteResource!.run(kind, namespace, name).changes > 0;
   }
 

@@ -1,0 +1,240 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../schedule/index.js';
+import { Scheduler, nextInstant, spreadSeconds, type timingOf } from '../schedule/index.js';
+import { parseCron } from '../time/index.js';
+import { evaluateInSandbox } from '../sandbox/index.js';
+import type { CheckRequestTargets, V2CheckRequest } from './check-request-targets.js';
+
+type Json = Record<string, any>;
+type Timing = ReturnType<typeof timingOf>;
+
+const KIND = 'CheckConfig';
+
+/** Where CheckConfigs, HookConfigs, Assets and entities are read: the v2 resource tables. */
+export interface CheckConfigSource {
+  namespacesWith(kind: string): string[];
+  listResources(kind: string, namespace: string): Json[];
+  getResource(kind: string, namespace: string, name: string): Json | null;
+  listEntities(namespace: string): Json[];
+  /** Changes with every resource write this process can see (always, over a shared store). */
+  readonly resourceGeneration: number;
+}
+
+export interface V2CheckSchedulerDeps {
+  readonly clock: Clock;
+  readonly resources: CheckConfigSource;
+  readonly targets: CheckRequestTargets;
+  readonly logger: Logger;
+  /** Whether scheduling starts at once; false waits for `resume('not elected')`. */
+  readonly scheduling?: boolean;
+  /** Checked as each request fires: false skips it (an elected server not confirmed since a stall). */
+  readonly leading?: () => boolean;
+}
+
+export interface ExecuteOptions {
+  /** Replaces the check's subscriptions for this execution. */
+  readonly subscriptions?: readonly string[] | undefined;
+  readonly reason?: string | undefined;
+  readonly creator?: string | undefined;
+}
+
+export type ExecuteOutcome = { readonly ok: true; readonly issued: number } | { readonly ok: false; readonly code: 'notFound'; readonly reason: string };
+
+export interface NextExecution {
+  readonly namespace: string;
+  readonly name: string;
+  /** Epoch ms of the next scheduled request, null when it runs only ad hoc. */
+  readonly next: number | null;
+}
+
+/** Cron wins over interval (Sensu Go); an interval is phased on `namespace/name` as legacy phases on the name. */
+export function timingOfConfig(namespace: string, config: Json): Timing {
+  if (config.cron) {
+    const schedule = parseCron(config.cron);
+    return schedule?.fires ? { kind: 'cron', schedule } : { kind: 'none' };
+  }
+  if (Number.isInteger(config.interval) && config.interval > 0) return { kind: 'interval', intervalMs: config.interval * 1000, key: `${namespace}/${config.metadata?.name}` };
+  return { kind: 'none' };
+}
+
+const timingKey = (config: Json) => `${config.cron ?? ''}|${config.interval ?? ''}`;
+const scheduledKey = (namespace: string, name: string) => `${namespace}\u0000${name}`;
+
+/** The request for `config`: its HookConfigs and Assets read from its namespace (missing ones left out). */
+export function buildV2Request(resources: CheckConfigSource, namespace: string, config: Json, issuedMs: number): V2CheckRequest {
+  const hookNames = new Set<string>();
+  for (const entry of (config.check_hooks ?? []) as Record<string, string[]>[]) for (const names of Object.values(entry ?? {})) for (const n of names ?? []) hookNames.add(n);
+  const hooks = [...hookNames].map((n) => resources.getResource('HookConfig', namespace, n)).filter((h): h is Json => h !== null);
+  const assets = ((config.runtime_assets ?? []) as string[]).map((n) => resources.getResource('Asset', namespace, n)).filter((a): a is Json => a !== null);
+  return { config: { ...config, metadata: { ...config.metadata, namespace } }, hooks, assets, issued: Math.floor(issuedMs / 1000) };
+}
+
+export type V2ScheduleHold = 'not elected' | 'stopped';
+
+/**
+ * Schedules the v2 CheckConfigs of every namespace (Sensu Go's schedulerd) on the legacy scheduler's engine, and sends
+ * their requests to the subscribers of every kind. Creations are seen by a sync each second (only after a write here,
+ * every time over a shared store); each request re-reads its check, so an edit or a delete holds from the next interval.
+ */
+export class V2CheckScheduler {
+  private readonly scheduler: Scheduler;
+  private readonly log: Logger;
+  /** Scheduled checks: key → the timing key they were armed with, and their timing. */
+  private readonly scheduled = new Map<string, { namespace: string; name: string; timingKey: string; timing: Timing }>();
+  private readonly holds = new Set<V2ScheduleHold>();
+  private readonly rings = new Map<string, number>();
+  private term = 0;
+  private syncedGeneration = -1;
+  private syncTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: V2CheckSchedulerDeps) {
+    this.log = deps.logger.child({ component: 'schedulerd' });
+    if (deps.scheduling === false) this.holds.add('not elected');
+    this.scheduler = new Scheduler(deps.clock, (key, at) => this.fire(key, at));
+  }
+
+  /** Reads every CheckConfig at once and then each second. */
+  start(syncMs = 1000): void {
+    this.sync();
+    this.syncTimer = setInterval(() => this.sync(), syncMs);
+    this.syncTimer.unref();
+  }
+
+  /** Starts added checks, reschedules those whose interval or cron changed, stops removed ones. */
+  sync(): void {
+    if (this.holds.size > 0) return;
+    const generation = this.deps.resources.resourceGeneration;
+    if (generation === this.syncedGeneration) return;
+    this.syncedGeneration = generation;
+    const wanted = new Map<string, Json>();
+    for (const namespace of this.deps.resources.namespacesWith(KIND)) {
+      for (const config of this.deps.resources.listResources(KIND, namespace)) {
+        if (config.publish !== true) continue;
+        wanted.set(scheduledKey(namespace, String(config.metadata?.name)), config);
+      }
+    }
+    for (const key of [...this.scheduled.keys()]) if (!wanted.has(key)) this.unschedule(key);
+    for (const [key, config] of wanted) {
+      const namespace = String(config.metadata?.namespace ?? key.split('\u0000')[0]);
+      if (this.scheduled.get(key)?.timingKey !== timingKey(config)) this.schedule(key, namespace, config);
+    }
+  }
+
+  /** Ad hoc (`POST .../checks/:check/execute`): published now even when `publish` is false or not elected; proxy fan-out without splay. */
+  execute(namespace: string, name: string, options: ExecuteOptions = {}): ExecuteOutcome {
+    const config = this.deps.resources.getResource(KIND, namespace, name);
+    if (!config) return { ok: false, code: 'notFound', reason: `check ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}` };
+    const subscriptions = options.subscriptions && options.subscriptions.length > 0 ? [...options.subscriptions] : (config.subscriptions ?? []);
+    const now = this.deps.clock.now();
+    this.log.info({ namespace, check: name, subscriptions, reason: options.reason, creator: options.creator }, 'ad hoc check request');
+    this.dispatch(namespace, { ...config, subscriptions }, now, 0, () => true);
+    return { ok: true, issued: Math.floor(now / 1000) };
+  }
+
+  /** The scheduled CheckConfigs with their next request, earliest first (the dashboard). */
+  nextExecutions(): NextExecution[] {
+    const now = this.deps.clock.now();
+    return [...this.scheduled.values()].map((s) => ({ namespace: s.namespace, name: s.name, next: nextInstant(s.timing, now) })).sort((a, b) => (a.next ?? Infinity) - (b.next ?? Infinity));
+  }
+
+  scheduledChecks(): string[] {
+    return [...this.scheduled.values()].map((s) => `${s.namespace}/${s.name}`);
+  }
+
+  pause(why: V2ScheduleHold): void {
+    this.holds.add(why);
+    this.term++;
+    this.scheduler.stop();
+    this.scheduled.clear();
+    this.syncedGeneration = -1;
+  }
+
+  resume(why: V2ScheduleHold): void {
+    if (!this.holds.delete(why) || this.holds.size > 0) return;
+    this.sync();
+  }
+
+  stop(): void {
+    clearInterval(this.syncTimer);
+    this.pause('stopped');
+  }
+
+  private schedule(key: string, namespace: string, config: Json): void {
+    const timing = timingOfConfig(namespace, config);
+    const name = String(config.metadata?.name);
+    this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing });
+    this.scheduler.set(key, timing);
+  }
+
+  private unschedule(key: string): void {
+    this.scheduler.remove(key);
+    this.scheduled.delete(key);
+    for (const ring of this.rings.keys()) if (ring.startsWith(key + '\u0000')) this.rings.delete(ring);
+  }
+
+  private fire(key: string, at: number): void {
+    const entry = this.scheduled.get(key);
+    if (!entry || this.holds.size > 0) return;
+    if (this.deps.leading && !this.deps.leading()) {
+      this.log.debug({ namespace: entry.namespace, check: entry.name }, 'check request skipped: leadership not confirmed');
+      return;
+    }
+    // The stored check as it is now: deleted, unpublished or retimed since it was armed.
+    const config = this.deps.resources.getResource(KIND, entry.namespace, entry.name);
+    if (!config || config.publish !== true) return this.unschedule(key);
+    if (timingKey(config) !== entry.timingKey) return this.schedule(key, entry.namespace, config);
+    const term = this.term;
+    this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), () => this.holds.size === 0 && this.term === term);
+  }
+
+  /** One request per subscription, or per matching proxy entity per subscription, spread by splay over `spread` seconds. */
+  private dispatch(namespace: string, config: Json, at: number, spread: number, still: () => boolean): void {
+    const proxy = config.proxy_requests as Json | undefined;
+    if (!proxy) return this.publish(namespace, config, at);
+    const entities = this.matchingEntities(namespace, config, (proxy.entity_attributes ?? []) as string[]);
+    const coverage = Number(proxy.splay_coverage) || 90;
+    const stepMs = proxy.splay === true && spread > 0 && entities.length > 0 ? (spread * 1000 * (coverage / 100)) / entities.length : 0;
+    entities.forEach((entity, index) => {
+      const proxied = { ...config, proxy_entity_name: String(entity.metadata?.name) };
+      if (index === 0 || stepMs === 0) return this.publish(namespace, proxied, at);
+      this.deps.clock.at(at + index * stepMs, () => still() && this.publish(namespace, proxied, this.deps.clock.now()));
+    });
+  }
+
+  /** Entities of the namespace for which every `entity_attributes` expression holds (Sensu Go: all of them). */
+  private matchingEntities(namespace: string, config: Json, expressions: string[]): Json[] {
+    const nowMs = this.deps.clock.now();
+    return this.deps.resources.listEntities(namespace).filter((entity) => {
+      const subject = { ...entity, ...(entity.metadata ?? {}) };
+      return expressions.every((expression) => {
+        const outcome = evaluateInSandbox(expression, { entity: subject }, { nowMs, entity: String(entity.metadata?.name ?? '') });
+        if (!outcome.ok && outcome.report) this.log.error({ namespace, check: config.metadata?.name, expression, error: outcome.error }, 'proxy entity_attributes expression failed');
+        return outcome.ok && outcome.matched;
+      });
+    });
+  }
+
+  private publish(namespace: string, config: Json, at: number): void {
+    const request = buildV2Request(this.deps.resources, namespace, config, at);
+    const name = String(config.metadata?.name);
+    for (const subscription of (config.subscriptions ?? []) as string[]) {
+      if (config.round_robin !== true) {
+        this.log.debug({ namespace, check: name, subscription, issued: request.issued }, 'publishing check request');
+        this.deps.targets.broadcast(namespace, subscription, request);
+        continue;
+      }
+      // Round robin: one member of the subscription per request, every kind of member in one ring.
+      const members = this.deps.targets.members(namespace, subscription);
+      if (members.length === 0) {
+        this.log.warn({ namespace, check: name, subscription }, 'no member of the round-robin subscription to run the check');
+        continue;
+      }
+      const ring = `${scheduledKey(namespace, name)}\u0000${subscription}`;
+      const turn = this.rings.get(ring) ?? 0;
+      this.rings.set(ring, turn + 1);
+      const target = members[turn % members.length]!;
+      this.log.debug({ namespace, check: name, subscription, target, issued: request.issued }, 'publishing round-robin check request');
+      this.deps.targets.send(namespace, target, request);
+    }
+  }
+}
