@@ -78,3 +78,36 @@ test('publish: false runs only ad hoc; the dashboard lists v2 checks with their 
   assert.equal(event.check.output.trim(), 'by-hand');
   assert.equal((await call(`${v2}/api/checkbridge/v1/namespaces/default/checks/nothing/execute`, 'POST', auth, {})).status, 404);
 });
+
+test('proxy_requests run once per matching proxy entity, check_hooks run for their status, a ttl gives an event when results stop', { timeout: 120_000 }, async (t) => {
+  const { v2, api } = await instanceFor(t, { 'conf.d/client.json': { ...conf, checkbridge: { keepalive_interval: 1, monitor_interval: 1 } } });
+  const auth = `Bearer ${await adminToken(v2)}`;
+  const put = (path: string, body: any) => call(`${v2}/api/core/v2/namespaces/default/${path}/${body.metadata.name}`, 'PUT', auth, body);
+  for (const name of ['px-1', 'px-2', 'other']) assert.equal((await put('entities', { metadata: { name }, entity_class: 'proxy' })).status, 201);
+  const proxied = {
+    metadata: { name: 'ping' }, command: 'echo pinged', interval: 2, publish: true, subscriptions: ['linux'],
+    proxy_requests: { entity_attributes: ["entity.entity_class == 'proxy'", "entity.name.indexOf('px-') == 0"], splay: true, splay_coverage: 90 },
+  };
+  assert.equal((await put('hooks', { metadata: { name: 'explain' }, command: 'echo hook-ran', timeout: 5 })).status, 201);
+  const failing = { metadata: { name: 'failing' }, command: 'echo bad; exit 2', interval: 1, publish: true, subscriptions: ['linux'], check_hooks: [{ 'non-zero': ['explain'] }] };
+  const lapsing = { metadata: { name: 'lapsing' }, command: 'echo fine', interval: 1, ttl: 3, publish: true, subscriptions: ['linux'] };
+  for (const check of [proxied, failing, lapsing]) assert.equal((await put('checks', check)).status, 201);
+
+  for (const entity of ['px-1', 'px-2']) {
+    const event = await eventually(() => eventOf(v2, auth, entity, 'ping'), (e) => e?.check?.output, 20_000);
+    assert.equal(event.check.proxy_entity_name, entity);
+    assert.equal(event.check.output.trim(), 'pinged');
+  }
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events/other/ping`, 'GET', auth)).status, 404);
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events/web1/ping`, 'GET', auth)).status, 404);
+
+  const result = await eventually(async () => (await getJson(`${api}/results/web1/failing`)).body, (r) => r?.check?.hooks?.['non-zero']?.output, 20_000);
+  assert.equal(result.check.status, 2);
+  assert.equal(result.check.hooks['non-zero'].output.trim(), 'hook-ran');
+
+  await eventually(() => eventOf(v2, auth, 'web1', 'lapsing'), (e) => e?.check?.status === 0, 20_000);
+  // Results stop (unpublished): the TTL monitor's event follows, as Sensu Go's.
+  assert.equal((await put('checks', { ...lapsing, publish: false })).status, 201);
+  const lapsed = await eventually(() => eventOf(v2, auth, 'web1', 'lapsing'), (e) => /Last check execution was/.test(e?.check?.output ?? ''), 30_000);
+  assert.equal(lapsed.check.status, 1);
+});
