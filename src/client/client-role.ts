@@ -7,7 +7,7 @@ import { Scheduler } from '../schedule/index.js';
 import { timingOf } from '../schedule/index.js';
 import { isSubdued } from '../schedule/index.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
-import { runCheck, type PrepareRun } from '../execute/index.js';
+import { runCheck, withEnvVars, type PrepareRun } from '../execute/index.js';
 import type { Runner } from '../execute/index.js';
 import type { CheckResult, ResultIntake } from '../execute/index.js';
 import { withAssets, type AssetResolver } from '../assets/index.js';
@@ -169,7 +169,7 @@ export class ClientRole {
   /** A check's and its hook's spawner with their runtime assets and secrets (execute gets these passed in). */
   private prepareFor(settings: Settings): PrepareRun {
     const assets = this.deps.assets?.(settings);
-    return (run, definition) => withSecrets(withAssets(run, assets, definition.runtime_assets), definition, this.deps.secrets);
+    return (run, definition) => withSecrets(withAssets(withEnvVars(run, definition.env_vars), assets, definition.runtime_assets), definition, this.deps.secrets);
   }
 
   private async deliver(result: CheckResult): Promise<void> {

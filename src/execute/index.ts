@@ -1,5 +1,6 @@
 // Running a check: spawning commands, hooks, limits, the result it yields. What other folders may use of it.
 export { runCheck, type PrepareRun } from './check-run.js';
+export { withEnvVars } from './env-vars.js';
 export { type Runner } from './hooks.js';
 export { Limiter } from './limiter.js';
 export { RemoteSpawner } from './remote-spawner.js';

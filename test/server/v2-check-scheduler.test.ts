@@ -79,7 +79,7 @@ test('publish: false runs only ad hoc; the dashboard lists v2 checks with their 
   assert.equal((await call(`${v2}/api/checkbridge/v1/namespaces/default/checks/nothing/execute`, 'POST', auth, {})).status, 404);
 });
 
-test('proxy_requests run once per matching proxy entity, check_hooks run for their status, a ttl gives an event when results stop', { timeout: 120_000 }, async (t) => {
+test('proxy_requests run once per matching proxy entity, env_vars reach the command, check_hooks run for their status, a ttl gives an event when results stop', { timeout: 120_000 }, async (t) => {
   const { v2, api } = await instanceFor(t, { 'conf.d/client.json': { ...conf, checkbridge: { keepalive_interval: 1, monitor_interval: 1 } } });
   const auth = `Bearer ${await adminToken(v2)}`;
   const put = (path: string, body: any) => call(`${v2}/api/core/v2/namespaces/default/${path}/${body.metadata.name}`, 'PUT', auth, body);
@@ -91,7 +91,10 @@ test('proxy_requests run once per matching proxy entity, check_hooks run for the
   assert.equal((await put('hooks', { metadata: { name: 'explain' }, command: 'echo hook-ran', timeout: 5 })).status, 201);
   const failing = { metadata: { name: 'failing' }, command: 'echo bad; exit 2', interval: 1, publish: true, subscriptions: ['linux'], check_hooks: [{ 'non-zero': ['explain'] }] };
   const lapsing = { metadata: { name: 'lapsing' }, command: 'echo fine', interval: 1, ttl: 3, publish: true, subscriptions: ['linux'] };
-  for (const check of [proxied, failing, lapsing]) assert.equal((await put('checks', check)).status, 201);
+  const envy = { metadata: { name: 'envy' }, command: 'echo "$GREETING"', env_vars: ['GREETING=hello world'], interval: 1, publish: true, subscriptions: ['linux'] };
+  for (const check of [proxied, failing, lapsing, envy]) assert.equal((await put('checks', check)).status, 201);
+  const greeted = await eventually(() => eventOf(v2, auth, 'web1', 'envy'), (e) => e?.check?.output, 20_000);
+  assert.equal(greeted.check.output.trim(), 'hello world');
 
   for (const entity of ['px-1', 'px-2']) {
     const event = await eventually(() => eventOf(v2, auth, entity, 'ping'), (e) => e?.check?.output, 20_000);
