@@ -6,6 +6,7 @@ import { startInstance, ADMIN_PASSWORD, type Instance } from '../helpers/instanc
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { tcpExchange } from '../helpers/net.js';
 import { browserSkipReason, launchBrowser, ARTIFACTS } from '../helpers/browser.js';
+import { adminToken, call } from '../api/v2/v2-helpers.js';
 
 const client = { name: 'dash-client', address: '127.0.0.1', subscriptions: ['web'] };
 const HOUR = 3600_000;
@@ -82,6 +83,23 @@ test('dashboard: login, live events, silence, resolve, subdue timeline, live dia
     assert.ok(Math.abs(Date.parse(whole[1]) - (start + 2 * HOUR)) <= 60_000, `ends two hours later: ${whole[1]}`);
     assert.match(await page.locator('figcaption').innerText(), new RegExp(`Subdued: [^.]*${hhmm(start)}–`));
     await shot('checks');
+  });
+
+  await t.test('the Checks page lists v2 CheckConfigs with their next execution, and runs one now', async () => {
+    const auth = `Bearer ${await adminToken(instance.v2)}`;
+    const v2disk = { metadata: { name: 'v2-disk' }, command: 'echo v2-warning; exit 1', interval: 600, publish: true, subscriptions: ['web'] };
+    assert.equal((await call(`${instance.v2}/api/core/v2/namespaces/default/checks/v2-disk`, 'PUT', auth, v2disk)).status, 201);
+    await page.goto(`${instance.v2}/#/checks`);
+    const v2Row = page.getByRole('region', { name: 'v2 CheckConfigs' }).locator('tr[data-check="v2-disk"]');
+    await v2Row.waitFor();
+    await page.waitForFunction(() => !/—/.test(document.querySelector('tr[data-check="v2-disk"]')?.textContent ?? '—'));
+    assert.match(await v2Row.innerText(), /every 600s[\s\S]*web/);
+    await v2Row.getByRole('button', { name: 'Run now' }).click();
+    await page.getByText('Requested v2-disk.').waitFor();
+    await shot('v2-checks');
+    // The in-process client ran it: its event is on the Events page.
+    await page.goto(`${instance.v2}/#/events`);
+    await row('v2-disk').waitFor();
   });
 
   await t.test('a broken conf.d edit shows as a diagnostic and goes when fixed', async () => {

@@ -36,12 +36,27 @@ interface Result {
   history: number[];
 }
 
+interface V2CheckSummary {
+  name: string;
+  namespace: string;
+  command: string | null;
+  publish: boolean;
+  interval: number | null;
+  cron: string | null;
+  subscriptions: string[];
+  round_robin: boolean;
+  proxy: boolean;
+  handlers: string[];
+  next_execution: number | null;
+}
+
 const schedule = (c: CheckSummary) => (c.cron ? `cron ${c.cron}` : c.interval ? `every ${c.interval}s` : 'not scheduled');
 
 export function ChecksPage({ rest, generation }: PageProps) {
   const { value: checks, error } = useLoad(() => getJson<CheckSummary[]>(`${DASH}/checks`), [generation]);
   const chosen = checks?.find((c) => c.name === rest);
   return (
+    <>
     <div class="split">
       <Section id="check-list" title="Definitions" error={error}>
         <ul class="check-list">
@@ -62,6 +77,58 @@ export function ChecksPage({ rest, generation }: PageProps) {
       </Section>
       {chosen ? <CheckDetail check={chosen} generation={generation} /> : <p>Choose a check to see its timeline and results.</p>}
     </div>
+    <V2Checks generation={generation} />
+    </>
+  );
+}
+
+const v2Schedule = (c: V2CheckSummary) => (!c.publish ? 'ad hoc only' : c.cron ? `cron ${c.cron}` : c.interval ? `every ${c.interval}s` : 'not scheduled');
+
+/** The v2 CheckConfigs of a namespace (created through the v2 API or sensuctl), with their next execution. */
+function V2Checks({ generation }: { generation: number }) {
+  const [namespace, setNamespace] = useState('default');
+  const [message, setMessage] = useState<string | null>(null);
+  const { value: checks, error, reload } = useLoad(() => getJson<V2CheckSummary[]>(`${DASH}/namespaces/${segment(namespace)}/checks`), [namespace, generation]);
+  const runNow = async (name: string) => {
+    setMessage((await act('POST', `${DASH}/namespaces/${segment(namespace)}/checks/${segment(name)}/execute`)) ?? `Requested ${name}.`);
+    reload();
+  };
+  return (
+    <Section id="v2-checks" title="v2 CheckConfigs" error={error}>
+      <label>
+        Namespace <input value={namespace} onChange={(e) => setNamespace((e.currentTarget as HTMLInputElement).value || 'default')} />
+      </label>
+      {message && <Notice kind="info">{message}</Notice>}
+      <DataTable
+        columns={['Check', 'Schedule', 'Subscriptions', 'Next execution', '']}
+        rows={checks}
+        empty="No CheckConfigs in this namespace."
+        row={(c) => (
+          <tr key={c.name} data-check={c.name}>
+            <td>
+              <strong>{c.name}</strong>
+              {c.command && (
+                  <div>
+                    <code class="source">{c.command}</code>
+                  </div>
+                )}
+            </td>
+            <td>
+              {v2Schedule(c)}
+              {c.round_robin ? ' · round robin' : ''}
+              {c.proxy ? ' · proxy requests' : ''}
+            </td>
+            <td>{c.subscriptions.join(', ')}</td>
+            <td>{c.next_execution ? new Date(c.next_execution).toLocaleString() : '—'}</td>
+            <td>
+              <button type="button" onClick={() => void runNow(c.name)}>
+                Run now
+              </button>
+            </td>
+          </tr>
+        )}
+      />
+    </Section>
   );
 }
 
