@@ -108,10 +108,10 @@ function V2Checks({ generation }: { generation: number }) {
             <td>
               <strong>{c.name}</strong>
               {c.command && (
-                  <div>
-                    <code class="source">{c.command}</code>
-                  </div>
-                )}
+                <div>
+                  <code class="source">{c.command}</code>
+                </div>
+              )}
             </td>
             <td>
               {v2Schedule(c)}
