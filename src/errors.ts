@@ -14,6 +14,7 @@ export const ERRORS = {
   CB_CONFIG_NOT_OBJECT: { message: 'config file must contain a json object', exitCode: 2, httpStatus: 400 },
   CB_CONFIG_RULE: { message: 'definition is invalid', exitCode: 2, httpStatus: 400 },
   CB_CONFIG_LEGACY_MEANING: { message: 'loaded, but not meaning what it says (a warning)', exitCode: 0, httpStatus: 200 },
+  CB_CONFIG_LINT: { message: 'refers to what nothing defines, or cannot be filled (a warning)', exitCode: 0, httpStatus: 200 },
   CB_CONFIG_REFUSED: { message: 'refusing to start with invalid configuration', exitCode: 78, httpStatus: 500 },
   CB_CLI_USAGE: { message: 'invalid usage', exitCode: 64, httpStatus: 400 },
   CB_CLI_CHECK_UNKNOWN: { message: 'unknown check', exitCode: 1, httpStatus: 404 },
