@@ -26,7 +26,7 @@ const CONSEQUENCE = { handler: 'skips it', filter: 'does not filter the event', 
 /** `key` (a name) or `key + "s"` (a list) of `owner`, each name with its location. */
 function namesAt(owner: Tree, key: string, at: readonly string[]): { name: string; segments: string[] }[] {
   const list = owner[`${key}s`];
-  if (Array.isArray(list)) return list.filter((n) => typeof n === 'string').map((name, i) => ({ name, segments: [...at, `${key}s`, String(i)] }));
+  if (Array.isArray(list)) return list.flatMap((name, i) => (typeof name === 'string' ? [{ name, segments: [...at, `${key}s`, String(i)] }] : []));
   return typeof owner[key] === 'string' ? [{ name: owner[key], segments: [...at, key] }] : [];
 }
 
