@@ -1,6 +1,7 @@
 #!/usr/bin/env sh
 # Installs, when missing, the Debian packages of the real servers the test suite starts (it starts and stops them
-# itself, on loopback, in private directories). Needs root or sudo; does nothing when everything is there.
+# itself, on loopback, in private directories) and the tools it checks with (systemd-analyze verifies the unit).
+# Needs root or sudo; does nothing when everything is there.
 set -eu
 need=""
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "$2" ]; }
@@ -11,6 +12,7 @@ have slapd /usr/sbin/slapd || need="$need slapd ldap-utils"
 have chromium /usr/bin/chromium || need="$need chromium"
 have wrk /usr/bin/wrk || need="$need wrk"
 have openssl /usr/bin/openssl || need="$need openssl"
+have systemd-analyze /usr/bin/systemd-analyze || need="$need systemd"
 [ -z "$need" ] && exit 0
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"

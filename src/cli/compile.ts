@@ -6,6 +6,7 @@ import { compileSettings, formatReport, formatResources, parseTarget, writeResou
 import { StateStore, remainingSeconds } from '../store/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadFrom, type SourceFlags } from './sources.js';
+import { lintDiagnostics } from './lint.js';
 
 interface CompileFlags extends SourceFlags {
   namespace: string;
@@ -60,8 +61,11 @@ export function registerCompile(program: Command): void {
       }
       const silences = flags.fromState ? silencesFrom(flags.fromState) : [];
       const compiled = compileSettings(outcome.settings, outcome.files, flags.namespace, { silences, target });
-      // What the legacy configuration really did (zone names ignored, crons that never fire) is a migration warning too.
-      const result = { ...compiled, warnings: [...(outcome.notices ?? []), ...compiled.warnings] };
+      // What the legacy configuration really did (zone names ignored, crons that never fire) is a migration warning too,
+      // and so is what the lint finds, unless the compiler already warned at that place.
+      const compilerSaid = new Set(compiled.warnings.map((w) => w.path));
+      const lint = lintDiagnostics(outcome.merged, outcome.files).filter((d) => !compilerSaid.has(d.path));
+      const result = { ...compiled, warnings: [...(outcome.notices ?? []), ...lint, ...compiled.warnings] };
       const format = flags.format as OutputFormat;
       if (flags.report) writeFileSync(flags.report, formatReport(result, target, reportFormat));
       if (flags.out) for (const path of writeResources(flags.out, result.resources, format)) process.stderr.write(`wrote ${path}\n`);

@@ -17,6 +17,8 @@ const MODULES: readonly { readonly commands: readonly string[]; readonly load: (
   { commands: ['create', 'dump'], load: async () => (await import('./create.js')).registerCreate },
   { commands: ['version'], load: async () => (await import('./version.js')).registerVersion },
   { commands: ['upgrade'], load: async () => (await import('./upgrade.js')).registerUpgrade },
+  { commands: ['backup'], load: async () => (await import('./backup.js')).registerBackup },
+  { commands: ['reset-admin-password'], load: async () => (await import('./reset-admin-password.js')).registerResetAdminPassword },
   { commands: ['login'], load: async () => (await import('./login.js')).registerLogin },
 ];
 

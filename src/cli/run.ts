@@ -57,6 +57,8 @@ export function registerRun(program: Command): void {
       const sandboxLoaded = loadExpressionSandbox(logger.child({ component: 'filters' }));
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      // Checks and handlers find the state directory here (the example handler logs there, not in a shared /tmp).
+      process.env.CHECKBRIDGE_STATE_DIR = stateDir;
       const lifecycle = new Lifecycle(logger);
       const hub = new SettingsHub(settings);
       const base = { role, flags, sources, initial, hub, lifecycle, stateDir, sandboxLoaded, logger };

@@ -3,4 +3,5 @@ export { HISTORY_LENGTH, truncateOutput, shouldTruncate, weightedStateChange, to
 export type { StateChangeRule, EventAction, StoredEvent, EventDraft, RegistryUpdate } from './event-model.js';
 export { prepareResult, type Prepared } from './result-validation.js';
 export { EXTENSION_HANDLERS, handlerNames, resolveHandlers, type Handler, type Resolution } from './handler-sets.js';
+export { lintConfiguration, type LintFinding } from './lint.js';
 export { EntityLimitError, atEntityLimit, entityLimitMessage } from './entity-limit.js';

@@ -3,6 +3,7 @@ export { ResourceTables, type ApiKeyRow } from './sqlite/resource-tables.js';
 export { remainingSeconds } from './sqlite/expiring-table.js';
 export { Outbox, type OutboxRow, type DeadLetter } from './sqlite/outbox.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
+export { backupSqliteStore, type BackupCopy } from './sqlite/backup.js';
 export { planUpgrade, upgradeStore, checksInMissingNamespaces, missingNamespaceChecks, missingNamespacesMessage, type UpgradePlan } from './sqlite/upgrade.js';
 export { type EventRow, type V2EventStore } from './event-store.js';
 export { parsePostgresConfig } from './postgres/config.js';

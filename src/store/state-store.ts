@@ -15,6 +15,7 @@ import { pgEnvironment, redactDsn } from './postgres/connection.js';
 import { daemonEnvironment } from '../config/index.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './postgres/store-schema.js';
 import { BatchRows, pairKey } from './sqlite/batch-rows.js';
+import { holdExclusively } from './sqlite/exclusive-lock.js';
 
 export interface HistoryEntry {
   readonly status: number;
@@ -125,16 +126,19 @@ export class StateStore {
   /**
    * Opens (creating) the store and applies pending migrations when every one is additive; `upgrade` also applies
    * the others (only `checkbridge upgrade` passes it, after a backup). `quotaBytes` bounds the file (spec §1.6).
+   * `exclusive` (the offline commands) refuses a store a daemon holds open, and keeps any daemon out until closed.
    */
-  static open(path: string, options: { upgrade?: boolean; quotaBytes?: number } = {}): StateStore {
+  static open(path: string, options: { upgrade?: boolean; quotaBytes?: number; exclusive?: boolean } = {}): StateStore {
     let db: Database.Database;
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       db = new Database(path);
+      if (options.exclusive) holdExclusively(db, path);
       // The store holds password hashes, the token signing key and provider credentials: its owner's eyes only.
       // SQLite gives the WAL and shared-memory files the database file's mode.
       if (path !== ':memory:') for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
     } catch (error) {
+      if (error instanceof CheckbridgeError) throw error;
       throw new CheckbridgeError('CB_STORE_OPEN', `${path}: ${(error as Error).message}`);
     }
     const version = db.pragma('user_version', { simple: true }) as number;

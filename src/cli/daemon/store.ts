@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { storeQuotaOf, legacyNamespace } from '../../config/index.js';
+import { storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
 import { Intake } from '../../server/index.js';
 import { legacyToV2Writer } from '../../server/index.js';
@@ -23,6 +23,17 @@ export interface StoreOptions {
 
 export type DaemonStore = Awaited<ReturnType<typeof buildStore>>;
 
+/** At start: a store that already holds the limit's worth of entities refuses every new one; say so at once. */
+function warnPastEntityLimit(store: { countEntities(upTo: number): number }, limit: number, logger: Logger): void {
+  if (limit === 0) return;
+  const known = store.countEntities(Number.MAX_SAFE_INTEGER);
+  if (known < limit) return;
+  logger.warn(
+    { entities: known, entity_limit: limit },
+    `the store already knows ${known} clients and entities, ${known > limit ? 'past' : 'at'} the entity limit of ${limit}: new ones are refused, existing ones keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`,
+  );
+}
+
 /** The state store, its one intake and event stores, and the secrets resolved from it; closed last of all. */
 export async function buildStore(options: StoreOptions, hub: SettingsHub, logger: Logger) {
   const { dsn, stateDir } = options;
@@ -31,6 +42,7 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
     dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) },
     logger,
   );
+  warnPastEntityLimit(store, entityLimitOf(settings), logger);
   const intake = new Intake(store, hub.current, systemClock, logger);
   const namespace = () => legacyNamespace(hub.current());
   // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
