@@ -11,6 +11,7 @@ export const ERRORS = {
   CB_CONFIG_PARSE: { message: 'config file must be valid json', exitCode: 2, httpStatus: 400 },
   CB_CONFIG_UNREADABLE: { message: 'config file does not exist or is not readable', exitCode: 2, httpStatus: 400 },
   CB_CONFIG_DIR_UNREADABLE: { message: 'insufficient permissions for loading', exitCode: 2, httpStatus: 400 },
+  CB_CONFIG_NOT_FOUND: { message: 'no configuration found', exitCode: 2, httpStatus: 400 },
   CB_CONFIG_NOT_OBJECT: { message: 'config file must contain a json object', exitCode: 2, httpStatus: 400 },
   CB_CONFIG_RULE: { message: 'definition is invalid', exitCode: 2, httpStatus: 400 },
   CB_CONFIG_LEGACY_MEANING: { message: 'loaded, but not meaning what it says (a warning)', exitCode: 0, httpStatus: 200 },
