@@ -17,7 +17,8 @@ export const ERRORS = {
   CB_CONFIG_LEGACY_MEANING: { message: 'loaded, but not meaning what it says (a warning)', exitCode: 0, httpStatus: 200 },
   CB_CONFIG_REFUSED: { message: 'refusing to start with invalid configuration', exitCode: 78, httpStatus: 500 },
   CB_CLI_USAGE: { message: 'invalid usage', exitCode: 64, httpStatus: 400 },
-  CB_CLI_CHECK_UNKNOWN: { message: 'unknown check', exitCode: 1, httpStatus: 404 },
+  // The usage code, not 1: for `exec` 1 is a check's WARNING.
+  CB_CLI_CHECK_UNKNOWN: { message: 'unknown check', exitCode: 64, httpStatus: 404 },
   CB_CLI_CLIENT_FILE: { message: 'client file is invalid', exitCode: 1, httpStatus: 400 },
   CB_LOG_LEVEL: { message: 'Unknown log level', exitCode: 1, httpStatus: 400 },
   CB_STORE_NEWER: { message: 'the state file was written by a newer checkbridge; refusing to open it', exitCode: 1, httpStatus: 500 },

@@ -123,7 +123,7 @@ test('render: an unknown check or a bad client file is a clear error, never a st
     removeTree(junk);
   });
   const unknown = runCli(['render', 'nope', root]);
-  assert.equal(unknown.code, 1);
+  assert.equal(unknown.code, 64);
   assert.equal(unknown.stderr, `checkbridge: configuration read from ${root} (4 files)\ncheckbridge: unknown check: nope\n`);
   const badClient = runCli(['render', 'disk', root, '--client', join(junk, 'client.json')]);
   assert.equal(badClient.code, 1);
