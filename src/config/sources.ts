@@ -16,7 +16,7 @@ export interface SourceOptions {
   legacyRoot?: string | undefined;
 }
 
-export const LEGACY_ROOT = '/etc/sensu';
+const LEGACY_ROOT = '/etc/sensu';
 
 // Legacy: -c defaults to /etc/sensu/config.json even when -d is named (sensu-server -d DIR keeps it); with nothing
 // named, /etc/sensu/conf.d too; we fall back to ./conf.d.
