@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 import { build as prettyStream } from 'pino-pretty';
 import { redactOutput } from './config/redact.js';
@@ -28,9 +29,14 @@ export function pinoLevelOf(level: LogLevel): LevelWithSilent {
 
 export type LogFormat = 'json' | 'pretty';
 
+// Human-readable: one line a record (its fields after the message), colours only for a terminal, never into a file.
+function prettyDestination(fd: number): NodeJS.WritableStream {
+  return prettyStream({ destination: fd, sync: true, colorize: isatty(fd), singleLine: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' });
+}
+
 /** JSON lines, or human-readable lines (for a terminal), to the same file descriptor; JSON never waits on its reader. */
 export function createLogger(level: LogLevel | 'silent' = 'info', destination: number | NodeJS.WritableStream = 2, format: LogFormat = 'json'): Logger {
-  const out = typeof destination === 'number' ? (format === 'pretty' ? prettyStream({ destination, sync: true, colorize: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' }) : new LogDestination(destination)) : destination;
+  const out = typeof destination === 'number' ? (format === 'pretty' ? prettyDestination(destination) : new LogDestination(destination)) : destination;
   return pino(
     {
       level: toPinoLevel(level),

@@ -4,11 +4,11 @@ import { hashPassword } from './passwords.js';
 
 const ADMIN_USER = 'admin';
 
-/** On first start, the `admin` user (group cluster-admins): its password from the environment, else generated and shown once. */
-export async function ensureAdmin(store: ResourceTables, env: NodeJS.ProcessEnv, announce: (line: string) => void): Promise<void> {
+/** On first start, the `admin` user (group cluster-admins): its password from the environment, else generated and handed to `deliver` once. */
+export async function ensureAdmin(store: ResourceTables, env: NodeJS.ProcessEnv, deliver: (user: string, password: string) => void): Promise<void> {
   if (store.userCount() > 0) return;
   const given = env.CHECKBRIDGE_ADMIN_PASSWORD;
   const password = given && given.length > 0 ? given : randomBytes(18).toString('base64url');
   store.putUser(ADMIN_USER, { username: ADMIN_USER, groups: ['cluster-admins'], password_hash: await hashPassword(password) });
-  if (!given) announce(`checkbridge: created user "${ADMIN_USER}" with password ${password} (shown once; set CHECKBRIDGE_ADMIN_PASSWORD to choose it)`);
+  if (!given) deliver(ADMIN_USER, password);
 }

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CheckbridgeError, exitCodeOf } from '../errors.js';
 import { translateLegacyArgs } from './legacy-args.js';
+import { describeEnvironment } from './help-environment.js';
 
 type Register = (program: Command) => void;
 
@@ -50,6 +51,7 @@ async function buildProgram(args: readonly string[] = []): Promise<Command> {
   const named = commandNamed(args);
   const modules = named ? MODULES.filter((m) => m.commands.includes(named)) : MODULES;
   for (const register of await Promise.all(modules.map((m) => m.load()))) register(program);
+  describeEnvironment(program);
   return program;
 }
 

@@ -6,7 +6,7 @@ import { withSharedStoreOption } from './shared-store.js';
 import { withFleetOptions, roleFrom } from './fleet.js';
 import { hideDaemonSecrets } from './daemon-secrets.js';
 import { BRIDGE_API_KEY, STORE_DSN } from './secret-options.js';
-import { withSourceOptions, sourcesFrom, loadOrRefuse } from './sources.js';
+import { withSourceOptions, sourcesFrom, loadOrRefuse, sourcesRead, describeSourcesRead } from './sources.js';
 import { loggerFrom, settingsLogLevel } from './logging.js';
 import { loadExpressionSandbox } from '../sandbox/index.js';
 import { Lifecycle } from './lifecycle.js';
@@ -51,6 +51,9 @@ export function registerRun(program: Command): void {
       const settings = initial.settings;
       const { logger, level } = loggerFrom(flags.logLevel, settingsLogLevel(settings.raw), flags.logFormat);
       const signals = new DaemonSignals(logger, level);
+      const read = sourcesRead(sources, initial.files);
+      logger.info(read, describeSourcesRead(read));
+      logger.debug({ files: initial.files.map((f) => resolve(f.path)) }, 'configuration files read');
       for (const warning of secretWarnings) logger.warn(warning);
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
       // Filter expressions run in a WebAssembly sandbox on its own thread: it loads while the store opens (issue 27).

@@ -56,8 +56,25 @@ function planSchedule(settings: Settings, from: number, to: number, clients: Rec
       for (const target of targets) plan.executions.push({ check: check.name, target, at: iso(at) });
     }
   }
-  plan.executions.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.check < b.check ? -1 : a.check > b.check ? 1 : a.target < b.target ? -1 : 1));
+  plan.executions.sort(byTime);
+  plan.skipped.sort(byTime);
   return plan;
+}
+
+// In time order (an instant-less skip last), then by check and target.
+function byTime(a: { at: string | null; check: string; target: string }, b: { at: string | null; check: string; target: string }): number {
+  const at = (a.at ?? '~').localeCompare(b.at ?? '~');
+  return at || a.check.localeCompare(b.check) || a.target.localeCompare(b.target);
+}
+
+/** The plan as text: a header, then executions and skips together in time order. */
+function planText(plan: Plan): string {
+  const rows = [
+    ...plan.executions.map((e) => ({ ...e, note: '' })),
+    ...plan.skipped.map((s) => ({ ...s, note: `skipped: ${s.reason}` })),
+  ].sort(byTime);
+  const header = `executions from ${plan.from} to ${plan.to}: ${plan.executions.length} planned, ${plan.skipped.length} skipped\nAT  CHECK  TARGET  NOTE\n`;
+  return header + rows.map((r) => `${r.at ?? '-'}  ${r.check}  ${r.target}${r.note ? `  ${r.note}` : ''}\n`).join('');
 }
 
 export function registerSchedule(program: Command): void {
@@ -81,7 +98,6 @@ export function registerSchedule(program: Command): void {
         process.stdout.write(JSON.stringify(plan, null, 2) + '\n');
         return;
       }
-      for (const e of plan.executions) process.stdout.write(`${e.at}  ${e.check}  ${e.target}\n`);
-      for (const s of plan.skipped) process.stdout.write(`${s.at ?? '-'}  ${s.check}  ${s.target}  skipped: ${s.reason}\n`);
+      process.stdout.write(planText(plan));
     });
 }

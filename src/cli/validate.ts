@@ -25,6 +25,7 @@ export function registerValidate(program: Command): void {
       if (flags.json) {
         const report = {
           valid,
+          read: outcome.read,
           errors: outcome.diagnostics.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
           warnings: warnings.map(({ file, line, column, path, message }) => ({ file, line, column, path, message })),
           counts: {

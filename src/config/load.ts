@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync, statSync, realpathSync, accessSync, constants } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ConfigSources } from './sources.js';
 import type { Diagnostic } from './diagnostic.js';
 import { parseConfigText } from './parse.js';
@@ -58,10 +58,18 @@ function walk(dir: string, seen: Set<string>, out: string[], diagnostics: Diagno
   }
 }
 
+// Nothing was named and no default exists: say where we looked, not that a directory is unreadable.
+function notFoundDiagnostic(searched: readonly string[]): Diagnostic {
+  const places = searched.map((path) => resolve(path));
+  const list = places.length > 1 ? `${places.slice(0, -1).join(', ')} and ${places.at(-1)}` : places.join('');
+  return { ...fileDiagnostic('CB_CONFIG_NOT_FOUND', places.at(-1)!, `looked for ${list}; name a file with -c or a directory with -d`), line: null, column: null };
+}
+
 /** The files of all sources, in load order: the config file, then each directory's files sorted by path bytes. */
 export function listConfigFiles(sources: ConfigSources): ListedFiles {
   const files: string[] = [];
   const diagnostics: Diagnostic[] = [];
+  if (sources.searched) return { files, diagnostics: [notFoundDiagnostic(sources.searched)] };
   if (sources.configFile) files.push(sources.configFile);
   for (const dir of sources.configDirs) {
     const found: string[] = [];

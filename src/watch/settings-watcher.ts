@@ -79,6 +79,8 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
   const log = logger.child({ component: 'config-watch' });
   let good = options.initial.settings;
   let lastDiagnostics: readonly Diagnostic[] = [];
+  // Set by an invalid edit: the next valid load says so, even when it changes nothing.
+  let broken = false;
   // A file is re-read when its mtime or size moved; unchanged files keep their parse.
   const stamp = (path: string): string => {
     try {
@@ -106,8 +108,11 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
     if (!outcome.settings) {
       for (const d of outcome.diagnostics) log.error({ file: d.file, line: d.line, path: d.path }, formatDiagnostic(d));
       log.error({ errors: outcome.diagnostics.length }, 'configuration is invalid; keeping the last good settings');
+      broken = true;
       return;
     }
+    if (broken) log.info({ files: outcome.files.length }, 'configuration is valid again');
+    broken = false;
     const diff = diffSettings(good, outcome.settings);
     good = outcome.settings;
     if (isEmptyDiff(diff)) return;

@@ -113,7 +113,7 @@ for (const busy of listeners) {
     assert.equal(code, 1, `exit: ${code}; last lines: ${JSON.stringify(daemon.logs.slice(-5))}`);
     assert.ok(!daemon.logs.some((l) => l.msg === 'still busy after stopping: exiting'), 'it had to be forced out: something it opened stayed open');
     const text = daemon.logs.map((l) => String(l.msg)).join('\n');
-    assert.match(text, new RegExp(`${busy.name} 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
+    assert.match(text, new RegExp(`${busy.name} 127\\.0\\.0\\.1:${port}: EADDRINUSE \\(the port is in use: choose another with ${busy.flag} \\(env CHECKBRIDGE_`));
     const opened = daemon.logs.filter((l) => String(l.msg).endsWith('listening')).map((l) => String(l.tcp ?? l.address));
     for (const address of opened) assert.ok(await refused(address), `${address} is still open`);
     assert.deepEqual(await eventually(async () => treeOf(marker), (p) => p.length === 0, 2000), [], 'processes of the daemon survived it');
@@ -136,7 +136,7 @@ test('a busy client UDP port at start (TCP free): exits 1 by itself, names it, l
   const code = await Promise.race([new Promise((r) => daemon.proc.once('exit', r)), sleep(8000).then(() => 'still running after 8 s')]);
   assert.equal(code, 1, `exit: ${code}; last lines: ${JSON.stringify(daemon.logs.slice(-5))}`);
   assert.ok(!daemon.logs.some((l) => l.msg === 'still busy after stopping: exiting'), 'it had to be forced out: the TCP listener stayed open');
-  assert.match(daemon.logs.map((l) => String(l.msg)).join('\n'), new RegExp(`client UDP socket 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
+  assert.match(daemon.logs.map((l) => String(l.msg)).join('\n'), new RegExp(`client UDP socket 127\\.0\\.0\\.1:${port}: EADDRINUSE \\(the port is in use: choose another with --socket-port`));
   assert.ok(await refused(`127.0.0.1:${port}`), 'the client socket TCP port is still open');
 });
 

@@ -142,8 +142,8 @@ test('on a terminal the log is human-readable; with --log-format json, or throug
   const root = makeTree({ 'conf.d/client.json': CLIENT });
   t.after(() => removeTree(root));
   const pretty = await onTerminal(root, []);
-  assert.match(pretty, /^\[[^\]]+\] INFO \(checkbridge\): checkbridge running$/m, pretty.slice(0, 2000));
-  assert.match(pretty, /INFO \(checkbridge\): legacy API listening\n\s+address: "127\.0\.0\.1:\d+"/);
+  assert.match(pretty, /^\[[^\]]+\] INFO \(checkbridge\): checkbridge running \{"role":"both",.*\}$/m, pretty.slice(0, 2000));
+  assert.match(pretty, /^\[[^\]]+\] INFO \(checkbridge\): legacy API listening \{"address":"127\.0\.0\.1:\d+","tls":false\}$/m, 'a record on one line');
   assert.doesNotMatch(pretty, /^\{"level"/m);
 
   const json = await onTerminal(root, ['--log-format', 'json']);
@@ -158,4 +158,18 @@ test('on a terminal the log is human-readable; with --log-format json, or throug
   assert.equal(running.level, 30);
   // Node's own warnings are not ours to format.
   assert.deepEqual(piped.daemon.logs.filter((l) => l.raw && !/^\(node:\d+\)|^\(Use `node/.test(String(l.msg))), [], 'every log line is JSON');
+});
+
+test('--log-format pretty into a file or pipe: no colour codes, and each record on one line', async (t) => {
+  const root = makeTree({ 'conf.d/client.json': CLIENT });
+  t.after(() => removeTree(root));
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', '0', '--socket-port', '0', '--agent-port', '0', '--v2-port', '0', '--log-format', 'pretty'], {
+    env: { CHECKBRIDGE_ADMIN_PASSWORD: 'pretty-admin' },
+  });
+  t.after(() => daemon.stop('SIGKILL').then(() => undefined));
+  await daemon.waitFor((l) => /INFO \(checkbridge\): checkbridge running \{/.test(String(l.msg)), 20_000);
+  const lines = daemon.logs.map((l) => String(l.msg)).filter((l) => !/^\(node:\d+\)|^\(Use `node/.test(l));
+  assert.ok(lines.every((l) => !l.includes('\x1b[')), 'no colour codes');
+  for (const line of lines) assert.match(line, /^\[[^\]]+\] [A-Z]+ \(checkbridge\): /, 'every line starts a record');
+  assert.ok(lines.some((l) => /legacy API listening \{"address":"127\.0\.0\.1:\d+","tls":false\}$/.test(l)));
 });

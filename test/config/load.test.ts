@@ -126,10 +126,18 @@ test('environment overrides apply first, so files win', (t) => {
   assert.deepEqual(settings.raw.api, { port: 4568 });
 });
 
-test('default sources are ./conf.d unless /etc/sensu exists; -d replaces the default', () => {
-  assert.deepEqual(resolveSources({}, () => false), { configFile: null, configDirs: ['conf.d'] });
+test('default sources are ./conf.d unless /etc/sensu exists; -d replaces the default directory, not the default file', () => {
+  assert.deepEqual(resolveSources({}, (p) => p === 'conf.d'), { configFile: null, configDirs: ['conf.d'] });
+  assert.deepEqual(resolveSources({}, () => false), {
+    configFile: null,
+    configDirs: ['conf.d'],
+    searched: ['/etc/sensu/config.json', '/etc/sensu/conf.d', 'conf.d'],
+  });
   assert.deepEqual(resolveSources({}, (p) => p === '/etc/sensu/conf.d'), { configFile: null, configDirs: ['/etc/sensu/conf.d'] });
-  assert.deepEqual(resolveSources({ configDirs: ['a,b', 'c'] }, () => true), { configFile: null, configDirs: ['a', 'b', 'c'] });
+  assert.deepEqual(resolveSources({ configDirs: ['a,b', 'c'] }, () => true), { configFile: '/etc/sensu/config.json', configDirs: ['a', 'b', 'c'] });
+  assert.deepEqual(resolveSources({ configDirs: ['a'] }, () => false), { configFile: null, configDirs: ['a'] });
+  assert.deepEqual(resolveSources({ configFile: false, configDirs: ['a'] }, () => true), { configFile: null, configDirs: ['a'] });
+  assert.deepEqual(resolveSources({ configDirs: ['a'], legacyRoot: '/x' }, (p) => p === '/x/config.json'), { configFile: '/x/config.json', configDirs: ['a'] });
 });
 
 test('a category or definition of the wrong type is a diagnostic', (t) => {

@@ -45,6 +45,7 @@ test('validate --json reports validity, located errors and counts', (t) => {
   const report = JSON.parse(result.stdout);
   assert.deepEqual(report, {
     valid: false,
+    read: { config_file: null, config_dirs: [{ dir: root, files: 1 }] },
     errors: [{ file: join(root, 'a.json'), line: 8, column: 5, path: '/checks/bad/interval', message: 'check interval must be an integer greater than 0' }],
     warnings: [],
     counts: { checks: 2, handlers: 0, filters: 1, mutators: 0 },
@@ -122,11 +123,11 @@ test('render: an unknown check or a bad client file is a clear error, never a st
     removeTree(junk);
   });
   const unknown = runCli(['render', 'nope', root]);
-  assert.equal(unknown.code, 1);
-  assert.equal(unknown.stderr, 'checkbridge: unknown check: nope\n');
+  assert.equal(unknown.code, 64);
+  assert.equal(unknown.stderr, `checkbridge: configuration read from ${root} (4 files)\ncheckbridge: unknown check: nope\n`);
   const badClient = runCli(['render', 'disk', root, '--client', join(junk, 'client.json')]);
   assert.equal(badClient.code, 1);
-  assert.match(badClient.stderr, /^checkbridge: client file is invalid: .*client\.json:1:8: invalid character 'o'\n$/);
+  assert.match(badClient.stderr, /\ncheckbridge: client file is invalid: .*client\.json:1:8: invalid character 'o'\n$/);
 });
 
 test('an unknown command or option is a usage error (64)', () => {

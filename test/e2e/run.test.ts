@@ -52,6 +52,15 @@ test('run executes standalone and subscription checks and applies conf.d edits l
   await daemon.waitFor((l) => String(l.msg).includes('keeping the last good settings'), 10_000, beforeBad);
   await daemon.waitFor(executed('added'), 10_000, daemon.logs.length);
 
+  // Mended back to what runs: nothing changes, and the log says the configuration is valid again.
+  const beforeMend = daemon.logs.length;
+  writeFileSync(
+    join(root, 'conf.d', 'checks.json'),
+    JSON.stringify({ checks: { sub_one: { command: 'echo changed; exit 2', subscribers: ['web'], interval: 1 }, added: { command: 'true', standalone: true, interval: 1 } } }),
+  );
+  const mended = await daemon.waitFor((l) => l.msg === 'configuration is valid again', 10_000, beforeMend);
+  assert.equal(mended.level, 30);
+
   assert.equal(await daemon.stop('SIGTERM'), 0);
 });
 

@@ -83,3 +83,17 @@ test('bad --at or --for is a usage error (64)', (t) => {
   assert.equal(runCli(['schedule', root, '--at', 'yesterday']).code, 64);
   assert.equal(runCli(['schedule', root, '--for', 'forever']).code, 64);
 });
+
+test('schedule --for prints a header, then executions and subdued instants together in time order', (t) => {
+  const root = makeTree({ 'a.json': { client: config.client, checks: { quiet: config.checks.quiet, busy: { command: 'x', interval: 600, standalone: true } } } });
+  t.after(() => removeTree(root));
+  const result = runCli(['schedule', root, '--at', '2014-10-25T21:30:00Z', '--for', '1h']);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stdout.trimEnd().split('\n');
+  assert.match(lines[0]!, /^executions from 2014-10-25T21:30:00\.000Z to 2014-10-25T22:30:00\.000Z: \d+ planned, \d+ skipped$/);
+  assert.equal(lines[1], 'AT  CHECK  TARGET  NOTE');
+  const rows = lines.slice(2);
+  assert.ok(rows.some((r) => r.includes('  quiet  web  skipped: subdued')) && rows.some((r) => /  quiet  web$/.test(r)), rows.join('\n'));
+  const instants = rows.map((r) => r.split('  ')[0]!);
+  assert.deepEqual(instants, [...instants].sort(), 'in time order');
+});

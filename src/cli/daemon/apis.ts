@@ -20,6 +20,7 @@ import type { BridgeView } from './bridge.js';
 import type { DaemonStore } from './store.js';
 import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
+import { deliverAdminPassword } from './admin-password.js';
 
 export interface ApiParts {
   readonly hub: SettingsHub;
@@ -34,6 +35,7 @@ export interface ApiParts {
   readonly serverResults: ResultIntake;
   readonly execution: Execution;
   readonly bridgeView: BridgeView | null;
+  readonly stateDir: string;
 }
 
 /** The legacy API (:4567) and the v2 API with the dashboard (:8080), each a service that listens at start. */
@@ -58,7 +60,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
   const v2Service: Service = {
     name: 'v2 API',
     async start() {
-      await ensureAdmin(store.resources, daemonEnvironment(), (line) => process.stderr.write(line + '\n'));
+      await ensureAdmin(store.resources, daemonEnvironment(), (user, password) => deliverAdminPassword(user, password, parts.stateDir, logger));
       const v2Config = v2ApiListenerOf(settings);
       const v2Https = listenerHttps('v2 API', 'checkbridge.v2_api.tls', v2Config.tls, flags);
       // Started after the legacy API in the list: the dashboard serves through it.

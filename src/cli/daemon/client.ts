@@ -8,7 +8,7 @@ import { buildHttpSocket } from '../../client/index.js';
 import type { SecretsLookup } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
 import { within, type Service } from '../lifecycle.js';
-import { listenerFrom, startHttpListener } from '../listeners.js';
+import { listenerFrom, listenFailure, startHttpListener } from '../listeners.js';
 import { listenerHttps } from '../tls-options.js';
 import { warnIfInsecure } from '../insecure-listener.js';
 import type { Execution } from './execution.js';
@@ -67,6 +67,8 @@ export function buildClient(parts: ClientParts, logger: Logger) {
         maxMessageBytes: parts.maxMessageBytes,
         bufferLimitBytes: socketLimitsOf(settings).bufferLimitBytes,
         messageDeadlineMs: socketLimitsOf(settings).messageDeadlineMs,
+      }).catch((error: unknown) => {
+        throw listenFailure('socket', error);
       });
       warnIfInsecure(logger, 'client socket', socket.tcp, false);
     },
