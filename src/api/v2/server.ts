@@ -22,11 +22,21 @@ import { CheckbridgeError } from '../../errors.js';
 export type { V2ApiDeps } from './context.js';
 
 
+/**
+ * sensuctl sends `Content-Type: application/json` on every request, DELETE included, with no body: a request without
+ * a body is read as bodyless whatever its type says (Go's net/http does the same), instead of Fastify's 400.
+ */
+function dropEmptyBodyType(headers: Record<string, string | string[] | undefined>): void {
+  const length = headers['content-length'];
+  if (headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) delete headers['content-type'];
+}
+
 /** The v2 HTTP API (spec 4): every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 512_000, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, return503OnClosing: false, forceCloseConnections: true, ...httpsOption(deps.https) });
   enforceAccess(app, deps);
   registerRedaction(app, ['/auth', '/auth/token']);
+  app.addHook('onRequest', async (request) => dropEmptyBodyType(request.headers));
   // Every body, on every route: our recursive walks must never meet more nesting than the stack holds.
   app.addHook('preValidation', async (request, reply) => {
     if (nestedTooDeep(request.body)) return fail(reply, 'invalid', DEPTH_MESSAGE);
