@@ -8,8 +8,10 @@ import type { ApiKeyRow } from '../../store/index.js';
 import { otherUserProblem } from '../../auth/index.js';
 import { rbacView } from './rbac-store.js';
 
-/** A stored key shows only its hint: the key itself is never stored, only its hash. */
-const view = (row: ApiKeyRow, name = `${row.hint}…`) => ({ metadata: { name, created_by: row.createdBy }, username: row.username, created_at: row.createdAt });
+// A key granted before keys were listed by name kept only its first 8 characters: shown with an ellipsis.
+const KEY_LENGTH = 36;
+/** A key listed by its name, the key itself, as Sensu Go lists it to cluster admins (who alone may list keys). */
+const view = (row: ApiKeyRow, name = row.hint.length < KEY_LENGTH ? `${row.hint}…` : row.hint) => ({ metadata: { name, created_by: row.createdBy }, username: row.username, created_at: row.createdAt });
 
 /**
  * API keys (spec 2.3/4.5, reference v2-api §3.3), for whoever RBAC lets (cluster-wide `apikeys`). A key acts as its
@@ -26,7 +28,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: V2ApiDeps): voi
     if (!user) return fail(reply, 'invalid', 'user does not exist');
     if (user.provider && user.provider !== 'basic') return fail(reply, 'invalid', `API keys are not supported for users of external authentication providers (${String(user.provider)})`);
     const key = randomUUID();
-    v2.putApiKey({ keyHash: hashApiKey(key), username: body.username, createdBy: callerOf(request).username, createdAt: nowS(deps), hint: key.slice(0, 8) });
+    v2.putApiKey({ keyHash: hashApiKey(key), username: body.username, createdBy: callerOf(request).username, createdAt: nowS(deps), hint: key });
     return reply.code(201).header('Location', `/api/core/v2/apikeys/${key}`).type('application/json').send();
   });
   app.get('/api/core/v2/apikeys', (request, reply) => listResponse(request, reply, v2.listApiKeys().map((row) => view(row)), APIKEY_FIELDS, (k) => `${String(k.created_at).padStart(12, '0')}/${k.metadata.name}`));

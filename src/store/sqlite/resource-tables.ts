@@ -10,7 +10,7 @@ export interface ApiKeyRow {
   readonly username: string;
   readonly createdBy: string;
   readonly createdAt: number;
-  /** A non-secret hint shown in lists: the key's first 8 characters. */
+  /** The key's name shown in lists: the key itself (keys granted before it was listed: its first 8 characters). Logins look keys up by hash. */
   readonly hint: string;
 }
 
