@@ -1,24 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { instanceFor, getJson, ADMIN_PASSWORD } from '../helpers/instance.js';
 import { call, adminToken } from '../api/v2/v2-helpers.js';
-import { SHARED } from '../helpers/paths.js';
+import { sensuctlSkipReason, sensuctlFor } from '../helpers/sensuctl.js';
 import bcrypt from 'bcryptjs';
 
 const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 const HOST = { 'conf.d/client.json': { client: { name: 'password-host', address: '127.0.0.1', subscriptions: [] } } };
-const SENSUCTL = join(SHARED, 'interop', 'sensuctl');
-
-/** Why the real sensuctl cannot run here (false when it can); in CI a missing binary fails instead of skipping. */
-function sensuctlSkipReason(): string | false {
-  const reason = existsSync(SENSUCTL) ? false : `the real sensuctl is absent (${SENSUCTL}); it exists beside the project only in CI and development`;
-  if (reason && process.env.CI === 'true') throw new Error(`${reason}: required in CI`);
-  return reason;
-}
 
 test('password change: the current password is required and checked, unless a cluster admin resets another user\'s', async (t) => {
   const { v2 } = await instanceFor(t, HOST);
@@ -113,9 +101,7 @@ test('password change: the real sensuctl 6.12 user change-password sends the cur
   const { v2 } = await instanceFor(t, HOST);
   const admin = `Bearer ${await adminToken(v2)}`;
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', admin, { username: 'alice', password: 'alice-pass-1' })).status, 201);
-  const home = mkdtempSync(join(tmpdir(), 'checkbridge-sensuctl-'));
-  t.after(() => rmSync(home, { recursive: true, force: true }));
-  const sensuctl = (...args: string[]) => spawnSync(SENSUCTL, args, { env: { HOME: home, PATH: process.env.PATH }, encoding: 'utf8', timeout: 60_000 });
+  const sensuctl = sensuctlFor(t);
   const configured = sensuctl('configure', '-n', '--url', v2, '--username', 'alice', '--password', 'alice-pass-1', '--namespace', 'default');
   assert.equal(configured.status, 0, configured.stderr);
 
@@ -129,9 +115,7 @@ test('password change: the real sensuctl 6.12 user change-password with the righ
   const { v2 } = await instanceFor(t, HOST);
   const admin = `Bearer ${await adminToken(v2)}`;
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', admin, { username: 'alice', password: 'alice-pass-1' })).status, 201);
-  const home = mkdtempSync(join(tmpdir(), 'checkbridge-sensuctl-'));
-  t.after(() => rmSync(home, { recursive: true, force: true }));
-  const sensuctl = (...args: string[]) => spawnSync(SENSUCTL, args, { env: { HOME: home, PATH: process.env.PATH }, encoding: 'utf8', timeout: 60_000 });
+  const sensuctl = sensuctlFor(t);
   assert.equal(sensuctl('configure', '-n', '--url', v2, '--username', 'alice', '--password', 'alice-pass-1', '--namespace', 'default').status, 0);
   const changed = sensuctl('user', 'change-password', '--current-password', 'alice-pass-1', '--new-password', 'alice-pass-2');
   assert.equal(changed.status, 0, changed.stderr);

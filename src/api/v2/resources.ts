@@ -16,6 +16,8 @@ export interface ResourceKind {
   readonly validate: (resource: Json) => string | null;
   /** For kinds that grant permissions: why the caller may not write this one (403), or null. */
   readonly grantProblem?: (deps: V2ApiDeps, caller: Caller, namespace: string | null, resource: Json) => string | null;
+  /** What names this kind takes, when not NAME (Silenced: `*` stands for any subscription or check). */
+  readonly namePattern?: RegExp;
   /** The name a body without one gets (Silenced: `subscription:check`), or undefined. */
   readonly nameOf?: (resource: Json) => string;
   /** The resource as stored, completed from what the client sent (Silenced: begin and expire_at). */
@@ -87,6 +89,7 @@ export const KINDS: ResourceKind[] = [
       : s.expire !== undefined && !Number.isInteger(s.expire) ? 'expire must be an integer (seconds; 0 or less: no expiration)'
       : s.begin !== undefined && !Number.isInteger(s.begin) ? 'begin must be an integer (Unix seconds)'
       : null,
+    namePattern: /^[\w.\-:*]{1,255}$/,
     nameOf: (s) => silencedName(s.subscription, s.check),
     prepare: prepareSilenced,
   },
@@ -133,7 +136,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (!metadata.name && kind.nameOf) metadata.name = kind.nameOf(body);
     if (metadata.namespace !== namespace) return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
     if (name !== undefined && metadata.name !== name) return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-    if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
+    if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name))) return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
     const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
     if (problem) return fail(reply, 'invalid', problem);
     // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.

@@ -113,4 +113,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
   });
   app.put('/api/core/v2/users/:name/password', (request, reply) => changePassword(deps, request, reply));
   app.put('/api/core/v2/users/:name/reset_password', (request, reply) => resetPassword(deps, request, reply));
+  // sensuctl's `user reinstate`, `add-group`, `remove-group`, `remove-groups`: one change to an existing user, under the same rules.
+  const change = (request: FastifyRequest, reply: FastifyReply, edit: (user: Json, group: string) => Json) => {
+    const { name, group } = request.params as { name: string; group?: string };
+    const user = v2.getUser(name);
+    return user ? save(request, reply, name, edit(user, group ?? ''), 'upsert') : fail(reply, 'notFound', 'not found');
+  };
+  app.put('/api/core/v2/users/:name/reinstate', (request, reply) => change(request, reply, () => ({ disabled: false })));
+  app.put('/api/core/v2/users/:name/groups/:group', (request, reply) => change(request, reply, (user, group) => ({ groups: [...new Set([...(user.groups ?? []), group])] })));
+  app.delete('/api/core/v2/users/:name/groups/:group', (request, reply) => change(request, reply, (user, group) => ({ groups: (user.groups ?? []).filter((g: string) => g !== group) })));
+  app.delete('/api/core/v2/users/:name/groups', (request, reply) => change(request, reply, () => ({ groups: [] })));
 }
