@@ -13,8 +13,10 @@ export const externalMessage = (name: string, provider: unknown) => `user "${nam
 
 const USAGE = 'send {"password": <current password>, "new_password": <new password>} (or "password_hash": <bcrypt hash of the new one>, as sensuctl does)';
 
-/** The current password and the new one the body carries, or why it cannot be read. */
+/** A new password as sent: in plain text, or as sensuctl's bcrypt hash of it. */
 type NewPassword = { plain: string } | { bcrypt: string };
+
+/** The current password and the new one the body carries, or why it cannot be read. */
 function readBody(body: unknown, resetting: boolean): { current: string | null; next: NewPassword } | { problem: string } {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { problem: `request body must be a JSON object: ${USAGE}` };
   const { password, new_password: newPassword, password_hash: newHash } = body as Json;
