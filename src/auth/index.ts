@@ -1,7 +1,7 @@
 // Users, passwords, tokens, RBAC and external identity providers. What other folders may use of it.
 export { ensureAdmin } from './bootstrap.js';
 export { LoginLimiter } from './login-limiter.js';
-export { hashPassword, verifyPassword } from './passwords.js';
+export { hashPassword, verifyPassword, bcryptHashProblem } from './passwords.js';
 export { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from './privileges.js';
 export { directoryLogin, isActive, isExternal, recordExternalUser } from './providers/external-login.js';
 export { bindingCookie, bindingCookieName, bindingHolds, clearedBindingCookie, newBinding, readCookie } from './providers/oidc-binding.js';

@@ -1,9 +1,9 @@
 // `create -f` and `dump` for secrets/v1 resources: wrapped on the wire (reference v2-api §5, §10.1).
-import { API_VERSION, ENV_TYPE, EXTERNAL_TYPE, SECRET_KIND } from './model.js';
+import { API_VERSION, ENV_TYPE, EXTERNAL_TYPE, VAULT_ALIAS, SECRET_KIND } from './model.js';
 import type { Json } from '../json.js';
 
 const BASE = '/api/enterprise/secrets/v1';
-const PROVIDER_TYPES = new Set([ENV_TYPE, EXTERNAL_TYPE]);
+const PROVIDER_TYPES = new Set([ENV_TYPE, EXTERNAL_TYPE, VAULT_ALIAS]);
 
 /** Whether a resource from a file is a secrets/v1 one (by its api_version, or by a type only secrets/v1 has). */
 export const isSecretsResource = (resource: Json) => resource.api_version === API_VERSION || PROVIDER_TYPES.has(resource.type) || resource.type === SECRET_KIND;
@@ -23,7 +23,7 @@ export function secretsPut(resource: Json, defaultNamespace: string): { url: str
 
 /** `dump` names for the secrets/v1 lists, and where each is read (already wrapped). */
 export function secretsDumpUrl(want: string, namespace: string): string | null {
-  if (want === 'providers' || want === `${API_VERSION}.Provider` || want === `${API_VERSION}.${ENV_TYPE}` || want === `${API_VERSION}.${EXTERNAL_TYPE}`) return `${BASE}/providers`;
+  if (want === 'providers' || want === `${API_VERSION}.Provider` || want === `${API_VERSION}.${ENV_TYPE}` || want === `${API_VERSION}.${EXTERNAL_TYPE}` || want === `${API_VERSION}.${VAULT_ALIAS}`) return `${BASE}/providers`;
   if (want === 'secrets' || want === `${API_VERSION}.${SECRET_KIND}`) return `${BASE}/namespaces/${encodeURIComponent(namespace)}/secrets`;
   return null;
 }

@@ -9,6 +9,10 @@ export const PROVIDER_KIND = 'SecretsProvider';
 export const SECRET_KIND = 'Secret';
 export const ENV_TYPE = 'Env';
 export const EXTERNAL_TYPE = 'ExternalProvider';
+/** Sensu Go's name for the same provider (every Sensu Go user's YAML, the official Python client): read as ExternalProvider. */
+export const VAULT_ALIAS = 'VaultProvider';
+/** A provider type as stored: the alias becomes the canonical type; anything else is kept (and judged by providerProblem). */
+export const canonicalProviderType = (type: unknown) => (type === VAULT_ALIAS ? EXTERNAL_TYPE : type);
 export const ENV_PROVIDER_NAME = 'env';
 export const REDACTED = CREDENTIAL_MASK;
 

@@ -19,11 +19,21 @@ test('v2 writes into a namespace that does not exist are 404 naming it; nothing 
     ['PUT', 'checks/c', { command: 'true', interval: 60 }],
     ['PUT', 'entities/e', { entity_class: 'proxy' }],
     ['PUT', 'handlers/h', { type: 'pipe', command: 'cat' }],
+    ['POST', 'silenced', { subscription: 'linux', check: 'c', expire: 600 }],
+    ['PUT', 'assets/a', { url: 'http://127.0.0.1/a.tar.gz', sha512: 'a'.repeat(128) }],
+    ['PUT', 'filters/f', { action: 'allow', expressions: [] }],
+    ['PUT', 'mutators/m', { command: 'cat' }],
+    ['PUT', 'hooks/k', { command: 'true' }],
+    ['PUT', 'pipelines/p', { workflows: [] }],
+    ['POST', 'checks/c/execute', { reason: 'r' }],
   ] as const) {
     const refused = await call(`${ghost}/${path}`, method, admin, body);
     assert.equal(refused.status, 404, `${method} ${path}: ${JSON.stringify(refused.body)}`);
-    assert.deepEqual(refused.body, { message: 'namespace "ghost" not found', code: 2 }, `${method} ${path}`);
+    // Sensu Go's store's message (ErrNamespaceMissing).
+    assert.deepEqual(refused.body, { message: 'the namespace ghost does not exist', code: 2 }, `${method} ${path}`);
   }
+  const secret = await call(`${v2}/api/enterprise/secrets/v1/namespaces/ghost/secrets/s`, 'PUT', admin, { type: 'Secret', api_version: 'secrets/v1', spec: { id: 'X', provider: 'env' } });
+  assert.deepEqual([secret.status, secret.body.message], [404, 'the namespace ghost does not exist']);
   for (const path of ['events', 'rolebindings', 'roles', 'checks', 'entities', 'handlers']) assert.deepEqual((await call(`${ghost}/${path}`, 'GET', admin)).body, [], path);
   assert.equal((await call(`${core}/events`, 'GET', admin)).body.filter((e: any) => e.check?.metadata?.name === 'ghost-check').length, 0);
   assert.equal((await call(`${core}/namespaces/ghost`, 'GET', admin)).status, 404);

@@ -37,7 +37,7 @@ test('v2 API: every registered route refuses callers without credentials or with
     }
   }
   assert.ok(walked > 500, `walked ${walked} spellings`);
-  // The anonymous routes are exactly the allow-list: health, metrics, the login family, the dashboard page, the OIDC flow.
+  // The anonymous routes are exactly the allow-list: health, version (public in Sensu Go), metrics, the login family, the dashboard page, the OIDC flow.
   const anonymous = routes.filter((r) => r.access === 'anonymous').map((r) => r.url);
-  for (const url of anonymous) assert.match(url, /^\/(health|metrics|auth(\/.*)?|assets\/:file|api\/enterprise\/authentication\/v2\/oidc\/.*)?$/, url);
+  for (const url of anonymous) assert.match(url, /^\/(health|version|metrics|auth(\/.*)?|assets\/:file|api\/enterprise\/authentication\/v2\/oidc\/.*)?$/, url);
 });

@@ -2,9 +2,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
 import { listResponse } from '../v2/listing.js';
+import { missingNamespace } from '../v2/resources.js';
 import { PROVIDER_FIELDS, SECRET_FIELDS } from '../../v2/index.js';
 import {
-  API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME,
+  API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME, canonicalProviderType,
   providerProblem, secretProblem, providerForRead, withClientDefaults,
 } from '../../secrets/index.js';
 import { vaultPathOf } from '../../secrets/index.js';
@@ -74,8 +75,9 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
   });
   app.put(`${providers}/:name`, (request, reply) => {
     const name = (request.params as { name: string }).name;
-    const body = bodyOf(request);
-    if (!body) return fail(reply, 'invalid', 'request body must be a JSON object');
+    const sent = bodyOf(request);
+    if (!sent) return fail(reply, 'invalid', 'request body must be a JSON object');
+    const body: Json = { ...sent, type: canonicalProviderType(sent.type) };
     const metadata = metadataFor(body, name);
     if (typeof metadata === 'string') return fail(reply, 'invalid', metadata);
     const problem = providerProblem(body);
@@ -126,7 +128,8 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
     if (metadata.namespace !== namespace) return fail(reply, 'invalid', `the namespace of the resource (${String(metadata.namespace)}) does not match the namespace of the URI (${namespace})`);
     const problem = secretProblem(body);
     if (problem) return fail(reply, 'invalid', problem);
-    if (!store.getResource('Namespace', '', namespace)) return fail(reply, 'notFound', `namespace ${namespace} does not exist`);
+    const missing = missingNamespace(store, namespace);
+    if (missing) return fail(reply, 'notFound', missing);
     const idProblem = vaultIdProblem(store.getResource(PROVIDER_KIND, '', body.spec.provider) as Json | null, body.spec.id);
     if (idProblem) return fail(reply, 'invalid', `spec.id: ${idProblem}`);
     metadata.created_by = callerOf(request).username;

@@ -6,10 +6,10 @@ import { authenticate } from './auth.js';
 import { accessCacheOf, decisionKey } from './access-cache.js';
 
 /**
- * Routes anyone may call (the matched route's pattern, not the request's URL): health, metrics, the login family and
+ * Routes anyone may call (the matched route's pattern, not the request's URL): health, version (public in Sensu Go too), metrics, the login family and
  * the dashboard's static page (every piece of data it shows comes through authenticated routes).
  */
-const ANONYMOUS = new Set(['/health', '/metrics', '/auth', '/auth/test', '/auth/token', '/auth/logout', '/', '/assets/:file']);
+const ANONYMOUS = new Set(['/health', '/version', '/metrics', '/auth', '/auth/test', '/auth/token', '/auth/logout', '/', '/assets/:file']);
 // The single-sign-on redirects: the browser arrives without credentials, the flow itself authenticates.
 const OIDC_FLOW = '/api/enterprise/authentication/v2/oidc/';
 

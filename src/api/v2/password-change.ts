@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, type V2ApiDeps } from './context.js';
-import { hashPassword, verifyPassword } from '../../auth/index.js';
+import { hashPassword, verifyPassword, bcryptHashProblem } from '../../auth/index.js';
 import { isExternal } from '../../auth/index.js';
 import { isClusterAdmin } from '../../auth/index.js';
 import { rbacView } from './rbac-store.js';
@@ -11,24 +11,27 @@ export const passwordProblem = (password: unknown) => (typeof password !== 'stri
 
 export const externalMessage = (name: string, provider: unknown) => `user "${name}" signs in through the external authentication provider "${String(provider)}" and has no local password: change it in the provider`;
 
-const USAGE = 'send {"password": <current password>, "new_password": <new password>}';
+const USAGE = 'send {"password": <current password>, "new_password": <new password>} (or "password_hash": <bcrypt hash of the new one>, as sensuctl does)';
 
-/** The current password and the new one the body carries (null: sensuctl's bcrypt `password_hash`), or why it cannot be read. */
-function readBody(body: unknown, resetting: boolean): { current: string | null; next: string | null } | { problem: string } {
+/** A new password as sent: in plain text, or as sensuctl's bcrypt hash of it. */
+type NewPassword = { plain: string } | { bcrypt: string };
+
+/** The current password and the new one the body carries, or why it cannot be read. */
+function readBody(body: unknown, resetting: boolean): { current: string | null; next: NewPassword } | { problem: string } {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { problem: `request body must be a JSON object: ${USAGE}` };
   const { password, new_password: newPassword, password_hash: newHash } = body as Json;
   if (password !== undefined && typeof password !== 'string') return { problem: 'password (the current password) must be a string' };
-  if (newHash !== undefined) return { current: password ?? null, next: null };
-  if (newPassword !== undefined) return { current: password ?? null, next: newPassword };
+  if (newHash !== undefined) return { current: password ?? null, next: { bcrypt: newHash } };
+  if (newPassword !== undefined) return { current: password ?? null, next: { plain: newPassword } };
   // The earlier form, kept for a cluster admin's reset of another user: the new password alone, as `password`.
-  if (resetting && password !== undefined) return { current: null, next: password };
+  if (resetting && password !== undefined) return { current: null, next: { plain: password } };
   return { problem: `new_password is required (password is the current password): ${USAGE}` };
 }
 
 /**
  * `PUT /api/core/v2/users/:name/password`: the current password proves who asks. Forms: sensuctl's
- * `{"password": <current>, "password_hash": <bcrypt of the new>}` (bcrypt is not verified here yet: refused with a
- * 400 saying so), and the plain `{"password": <current>, "new_password": <new>}`. A cluster admin resets another
+ * `{"password": <current>, "password_hash": <bcrypt of the new>}` (stored as given: logins check bcrypt hashes), and
+ * the plain `{"password": <current>, "new_password": <new>}`. A cluster admin resets another
  * user's password without the current one (`{"new_password"}`, or the earlier `{"password": <new>}`); when they
  * send a current password it is checked too. Wrong current passwords count toward the per-address login limit.
  * Users of external providers have no local password. The user's sessions end.
@@ -57,11 +60,39 @@ export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, r
       return fail(reply, 'invalid', 'the current password is wrong');
     }
   }
-  // TODO(bcrypt): no bcrypt implementation is installed; sensuctl's password_hash needs one to be verified at login.
-  if (read.next === null) return fail(reply, 'invalid', 'password_hash (a bcrypt hash, as sensuctl sends) is not supported yet: send the new password in plain text as new_password');
-  const problem = passwordProblem(read.next);
-  if (problem) return fail(reply, 'invalid', problem);
-  v2.putUser(name, { ...user, password_hash: await hashPassword(read.next) });
+  const stored = await storedHashOf(read.next);
+  if ('problem' in stored) return fail(reply, 'invalid', stored.problem);
+  v2.putUser(name, { ...user, password_hash: stored.hash });
+  v2.deleteUserSessions(name);
+  return reply.code(204).send();
+}
+
+/** What is stored for a new password: a bcrypt hash as given (its length is sensuctl's to check), a plain one hashed. */
+export async function storedHashOf(next: NewPassword): Promise<{ hash: string } | { problem: string }> {
+  if ('bcrypt' in next) {
+    const problem = bcryptHashProblem(next.bcrypt);
+    return problem ? { problem } : { hash: next.bcrypt };
+  }
+  const problem = passwordProblem(next.plain);
+  return problem ? { problem } : { hash: await hashPassword(next.plain) };
+}
+
+/**
+ * `PUT /api/core/v2/users/:name/reset_password` (`sensuctl user reset-password`): a cluster admin sets another user's
+ * password, as `{"password_hash": <bcrypt>}`, without the current one. The user's sessions end.
+ */
+export async function resetPassword(deps: V2ApiDeps, request: FastifyRequest, reply: FastifyReply) {
+  const v2 = deps.store.resources;
+  const name = (request.params as { name: string }).name;
+  const caller = callerOf(request);
+  const user = v2.getUser(name);
+  if (!user) return fail(reply, 'notFound', 'not found');
+  if (!isClusterAdmin(rbacView(v2), caller)) return fail(reply, 'forbidden', `unauthorized to perform action: user "${caller.username}" may not reset the password of user "${name}": only cluster admins may`);
+  if (isExternal(user)) return fail(reply, 'invalid', externalMessage(name, user.provider));
+  const body = (request.body ?? {}) as Json;
+  const stored = await storedHashOf({ bcrypt: body.password_hash });
+  if ('problem' in stored) return fail(reply, 'invalid', stored.problem);
+  v2.putUser(name, { ...user, password_hash: stored.hash });
   v2.deleteUserSessions(name);
   return reply.code(204).send();
 }

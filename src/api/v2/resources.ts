@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
+import { fail, callerOf, NAME, nowS, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata } from '../../v2/index.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
@@ -16,6 +16,12 @@ export interface ResourceKind {
   readonly validate: (resource: Json) => string | null;
   /** For kinds that grant permissions: why the caller may not write this one (403), or null. */
   readonly grantProblem?: (deps: V2ApiDeps, caller: Caller, namespace: string | null, resource: Json) => string | null;
+  /** What names this kind takes, when not NAME (Silenced: `*` stands for any subscription or check). */
+  readonly namePattern?: RegExp;
+  /** The name a body without one gets (Silenced: `subscription:check`), or undefined. */
+  readonly nameOf?: (resource: Json) => string;
+  /** The resource as stored, completed from what the client sent (Silenced: begin and expire_at). */
+  readonly prepare?: (resource: Json, nowS: number) => Json;
   /** Why this one may not be deleted now (409: others depend on it), or null. */
   readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
 }
@@ -23,11 +29,11 @@ export interface ResourceKind {
 const DEFAULT_NAMESPACE = 'default';
 
 /**
- * Why nothing may be written into `namespace`: it does not exist (Sensu Go refuses writes into a missing namespace,
- * and its agentd answers 404 `namespace "x" not found`); null when it exists.
+ * Why nothing may be written into `namespace`: it does not exist; null when it exists. The message is Sensu Go's
+ * store's (`ErrNamespaceMissing`); its apid lets that error through as a 500, the v2 API answers 404 (nothing failed).
  */
 export function missingNamespace(v2: V2ApiDeps['store']['resources'], namespace: string): string | null {
-  return v2.getResource('Namespace', '', namespace) ? null : `namespace ${JSON.stringify(namespace)} not found`;
+  return v2.getResource('Namespace', '', namespace) ? null : `the namespace ${namespace} does not exist`;
 }
 
 const HANDLER_TYPES = ['pipe', 'tcp', 'udp', 'set', 'grpc'];
@@ -75,8 +81,29 @@ export const KINDS: ResourceKind[] = [
       : null,
   },
   { path: 'entities', type: 'Entity', validate: (e) => (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null) },
-  { path: 'silenced', type: 'Silenced', validate: (s) => (!s.subscription && !s.check ? 'a silence needs a subscription or a check' : null) },
+  {
+    path: 'silenced',
+    type: 'Silenced',
+    validate: (s) =>
+      !s.subscription && !s.check ? 'a silence needs a subscription or a check'
+      : s.expire !== undefined && !Number.isInteger(s.expire) ? 'expire must be an integer (seconds; 0 or less: no expiration)'
+      : s.begin !== undefined && !Number.isInteger(s.begin) ? 'begin must be an integer (Unix seconds)'
+      : null,
+    namePattern: /^[\w.\-:*]{1,255}$/,
+    nameOf: (s) => silencedName(s.subscription, s.check),
+    prepare: prepareSilenced,
+  },
 ];
+
+/** Sensu Go's name of a silenced entry: `subscription:check`, `*` for the part not given. */
+const silencedName = (subscription: unknown, check: unknown) => `${subscription || '*'}:${check || '*'}`;
+
+/** As Sensu Go stores a silenced entry: begin defaults to now; expire (seconds from begin) becomes expire_at. */
+function prepareSilenced(s: Json, now: number): Json {
+  const begin = Number(s.begin) > 0 ? Number(s.begin) : now;
+  const expireAt = Number(s.expire_at) > 0 ? Number(s.expire_at) : Number(s.expire) > 0 ? begin + Number(s.expire) : 0;
+  return { ...s, begin, expire_at: expireAt };
+}
 
 /** Entities live with the ones events create; every other kind in the generic table. */
 function tableOf(v2: V2ApiDeps['store']['resources'], kind: ResourceKind) {
@@ -105,9 +132,11 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     const metadata = { ...(body.metadata ?? {}) };
     metadata.namespace ||= namespace;
     if (name !== undefined) metadata.name ||= name;
+    // sensuctl's `silenced create` sends no name: the kind names it, as Sensu Go does.
+    if (!metadata.name && kind.nameOf) metadata.name = kind.nameOf(body);
     if (metadata.namespace !== namespace) return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
     if (name !== undefined && metadata.name !== name) return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-    if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
+    if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name))) return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
     const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
     if (problem) return fail(reply, 'invalid', problem);
     // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
@@ -120,11 +149,17 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
     if (refusal) return fail(reply, 'unlicensed', refusal);
     metadata.created_by = callerOf(request).username;
-    table.put(namespace, String(metadata.name), { ...body, metadata: shapeMetadata(metadata) });
+    const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
+    table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
     return reply.code(201).type('application/json').send();
   };
   const fields = RESOURCE_FIELDS.get(kind.path)!;
   app.get(base, (request, reply) => listResponse(request, reply, table.list((request.params as { namespace: string }).namespace) as Json[], fields, (r) => String(r.metadata?.name ?? '')));
+  // Every namespace at once (`sensuctl … list --all-namespaces`, `dump --all-namespaces`): cluster-wide access, as in Sensu Go.
+  app.get(`/api/core/v2/${kind.path}`, (request, reply) => {
+    const all = deps.store.resources.listResources('Namespace', '').flatMap((n) => table.list(String(n.name))) as Json[];
+    return listResponse(request, reply, all, fields, (r) => `${String(r.metadata?.namespace ?? '')}/${String(r.metadata?.name ?? '')}`);
+  });
   app.get(`${base}/:name`, (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
     return table.get(namespace, name) ?? fail(reply, 'notFound', 'not found');
@@ -154,6 +189,16 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
     const body = (request.body ?? {}) as Json;
     if (body.name !== undefined && body.name !== name) return fail(reply, 'invalid', `the name of the resource (${String(body.name)}) does not match the name of the URI (${name})`);
     if (!NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
+    v2.putResource('Namespace', '', name, { name });
+    return reply.code(201).type('application/json').send();
+  });
+  // `sensuctl namespace create NAME`: `{"name": NAME}`, 409 when it exists.
+  app.post('/api/core/v2/namespaces', (request, reply) => {
+    const body = request.body as Json | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object: {"name": <namespace>}');
+    const name = body.name ?? body.metadata?.name;
+    if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
+    if (v2.getResource('Namespace', '', name)) return fail(reply, 'exists', 'resource already exists');
     v2.putResource('Namespace', '', name, { name });
     return reply.code(201).type('application/json').send();
   });

@@ -12,6 +12,8 @@ import { registerRbacRoutes } from './rbac-routes.js';
 import { registerAuthProviderRoutes } from '../enterprise/authproviders.js';
 import { registerOidcRoutes } from '../enterprise/oidc.js';
 import { registerHealthRoute } from './health.js';
+import { registerVersionRoutes } from './version.js';
+import { registerCheckExecuteRoute } from './check-execute.js';
 import { registerDashboard } from '../dashboard/index.js';
 import { registerStoreRoutes } from '../enterprise/store.js';
 import { registerSecretsRoutes } from '../enterprise/secrets.js';
@@ -22,11 +24,21 @@ import { CheckbridgeError } from '../../errors.js';
 export type { V2ApiDeps } from './context.js';
 
 
+/**
+ * sensuctl sends `Content-Type: application/json` on every request, DELETE included, with no body: a request without
+ * a body is read as bodyless whatever its type says (Go's net/http does the same), instead of Fastify's 400.
+ */
+function dropEmptyBodyType(headers: Record<string, string | string[] | undefined>): void {
+  const length = headers['content-length'];
+  if (headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) delete headers['content-type'];
+}
+
 /** The v2 HTTP API (spec 4): every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 512_000, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, return503OnClosing: false, forceCloseConnections: true, ...httpsOption(deps.https) });
   enforceAccess(app, deps);
   registerRedaction(app, ['/auth', '/auth/token']);
+  app.addHook('onRequest', async (request) => dropEmptyBodyType(request.headers));
   // Every body, on every route: our recursive walks must never meet more nesting than the stack holds.
   app.addHook('preValidation', async (request, reply) => {
     if (nestedTooDeep(request.body)) return fail(reply, 'invalid', DEPTH_MESSAGE);
@@ -43,10 +55,12 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
     return reply.code(status).header('X-Content-Type-Options', 'nosniff').send({ message: (error as Error).message, code: 1 });
   });
   registerHealthRoute(app, deps);
+  registerVersionRoutes(app);
   registerAuthRoutes(app, deps);
   registerEventRoutes(app, deps);
   for (const kind of KINDS) registerResourceRoutes(app, deps, kind);
   registerNamespaceRoutes(app, deps);
+  registerCheckExecuteRoute(app, deps);
   registerApiKeyRoutes(app, deps);
   registerUserRoutes(app, deps);
   if (deps.dashboard) registerDashboard(app, deps, deps.dashboard);

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
-import { hashPassword } from '../../auth/index.js';
+import { verifyPassword } from '../../auth/index.js';
 import { listResponse } from './listing.js';
 import { USER_FIELDS } from '../../v2/index.js';
 import { isExternal } from '../../auth/index.js';
 import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/index.js';
 import { rbacView, KIND } from './rbac-store.js';
-import { changePassword, externalMessage, passwordProblem } from './password-change.js';
+import { changePassword, resetPassword, externalMessage, storedHashOf } from './password-change.js';
 import type { Json } from '../../json.js';
 
 /** What the API shows of a user: never a password or its hash. */
@@ -22,7 +22,7 @@ function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string
   const added = (user.groups as string[]).filter((g) => !(existing?.groups ?? []).includes(g));
   const membership = membershipProblem(grants, caller, name, added, !existing);
   if (membership) return { kind: 'forbidden', message: membership };
-  if (existing && body.password !== undefined) {
+  if (existing && (body.password !== undefined || body.password_hash !== undefined)) {
     // Your own password needs your current one; another user's is a cluster admin's reset.
     if (name === caller.username) return { kind: 'invalid', message: `to change your own password use PUT /api/core/v2/users/${name}/password with the current password` };
     const other = otherUserProblem(grants.rbac, caller, name, 'reset the password of');
@@ -60,10 +60,17 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     const provider = body.provider ?? existing?.provider;
     const external = isExternal({ provider });
     // External users have no local password: none is set, and a new one needs none.
-    if (external && body.password !== undefined) return fail(reply, 'invalid', externalMessage(name, provider));
-    if ((!existing && !external) || body.password !== undefined) {
-      const problem = passwordProblem(body.password);
-      if (problem) return fail(reply, 'invalid', problem);
+    const setsPassword = body.password !== undefined || body.password_hash !== undefined;
+    if (external && setsPassword) return fail(reply, 'invalid', externalMessage(name, provider));
+    let hash: string | undefined;
+    if ((!existing && !external) || setsPassword) {
+      // A bcrypt password_hash (`sensuctl user hash-password`, a Sensu Go dump) is stored as given; with a password too, they must agree.
+      const stored = await storedHashOf(body.password_hash !== undefined ? { bcrypt: body.password_hash } : { plain: body.password });
+      if ('problem' in stored) return fail(reply, 'invalid', body.password === undefined && body.password_hash === undefined ? 'a password or its hash (password_hash) is required' : stored.problem);
+      if (body.password_hash !== undefined && body.password !== undefined && !(typeof body.password === 'string' && (await verifyPassword(body.password, stored.hash)))) {
+        return fail(reply, 'invalid', 'hashed password does not match the cleartext password: send only one of password and password_hash');
+      }
+      hash = stored.hash;
     }
     const { password_hash: kept, ...rest } = existing ?? {};
     const user: Json = {
@@ -75,10 +82,10 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     };
     const refused = privilegeProblem(request, deps, name, existing, body, user);
     if (refused) return fail(reply, refused.kind, refused.message);
-    if (body.password !== undefined) user.password_hash = await hashPassword(body.password);
+    if (hash !== undefined) user.password_hash = hash;
     else if (!external && kept !== undefined) user.password_hash = kept;
     v2.putUser(name, user);
-    if (existing && (body.password !== undefined || user.disabled)) v2.deleteUserSessions(name);
+    if (existing && (setsPassword || user.disabled)) v2.deleteUserSessions(name);
     return reply.code(existing ? 200 : 201).type('application/json').send();
   };
   app.post('/api/core/v2/users', (request, reply) => {
@@ -105,4 +112,15 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     return reply.code(204).send();
   });
   app.put('/api/core/v2/users/:name/password', (request, reply) => changePassword(deps, request, reply));
+  app.put('/api/core/v2/users/:name/reset_password', (request, reply) => resetPassword(deps, request, reply));
+  // sensuctl's `user reinstate`, `add-group`, `remove-group`, `remove-groups`: one change to an existing user, under the same rules.
+  const change = (request: FastifyRequest, reply: FastifyReply, edit: (user: Json, group: string) => Json) => {
+    const { name, group } = request.params as { name: string; group?: string };
+    const user = v2.getUser(name);
+    return user ? save(request, reply, name, edit(user, group ?? ''), 'upsert') : fail(reply, 'notFound', 'not found');
+  };
+  app.put('/api/core/v2/users/:name/reinstate', (request, reply) => change(request, reply, () => ({ disabled: false })));
+  app.put('/api/core/v2/users/:name/groups/:group', (request, reply) => change(request, reply, (user, group) => ({ groups: [...new Set([...(user.groups ?? []), group])] })));
+  app.delete('/api/core/v2/users/:name/groups/:group', (request, reply) => change(request, reply, (user, group) => ({ groups: (user.groups ?? []).filter((g: string) => g !== group) })));
+  app.delete('/api/core/v2/users/:name/groups', (request, reply) => change(request, reply, () => ({ groups: [] })));
 }

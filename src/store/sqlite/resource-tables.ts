@@ -10,7 +10,7 @@ export interface ApiKeyRow {
   readonly username: string;
   readonly createdBy: string;
   readonly createdAt: number;
-  /** A non-secret hint shown in lists: the key's first 8 characters. */
+  /** The key's ID, shown in lists and independent of the key (keys granted before IDs: the key's first 8 characters). */
   readonly hint: string;
 }
 
@@ -71,6 +71,7 @@ export class ResourceTables {
       getKey: p('SELECT key_hash AS "keyHash", username, created_by AS "createdBy", created_at AS "createdAt", hint FROM api_keys WHERE key_hash = ?'),
       putKey: p('INSERT INTO api_keys VALUES (?, ?, ?, ?, ?)'),
       deleteKey: p('DELETE FROM api_keys WHERE key_hash = ?'),
+      getKeyById: p('SELECT key_hash AS "keyHash", username, created_by AS "createdBy", created_at AS "createdAt", hint FROM api_keys WHERE hint = ?'),
       listKeys: p('SELECT key_hash AS "keyHash", username, created_by AS "createdBy", created_at AS "createdAt", hint FROM api_keys ORDER BY created_at, hint'),
       getSession: p('SELECT id, username, refresh_id AS "refreshId", expires_at AS "expiresAt" FROM auth_sessions WHERE id = ?'),
       putSession: p('INSERT INTO auth_sessions VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET refresh_id = excluded.refresh_id, expires_at = excluded.expires_at'),
@@ -179,6 +180,11 @@ export class ResourceTables {
 
   getApiKey(keyHash: string): ApiKeyRow | null {
     return (this.s.getKey!.get(keyHash) as ApiKeyRow | undefined) ?? null;
+  }
+
+  /** The key a list names by its ID (an old key: by its 8-character hint). */
+  getApiKeyById(id: string): ApiKeyRow | null {
+    return id === '' ? null : ((this.s.getKeyById!.get(id) as ApiKeyRow | undefined) ?? null);
   }
 
   putApiKey(row: ApiKeyRow): void {

@@ -57,12 +57,16 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
   assert.equal(info.body.metadata.created_by, 'admin');
   const listed = (await call(`${v2}/api/core/v2/apikeys`, 'GET', adminKey)).body as any[];
   assert.equal(listed.length, 2);
-  assert.ok(listed.every((k) => !String(k.metadata.name).includes(location.split('/').pop()!.slice(9))), 'lists never show whole keys');
+  // Listed by an ID of their own, never by the key (issue 31): the listed ID reads and revokes the key.
+  const aliceId = listed.find((k) => k.username === 'alice').metadata.name as string;
+  assert.match(aliceId, /^[0-9a-f-]{36}$/);
+  assert.ok(listed.every((k) => k.metadata.name !== location.split('/').pop() && !adminKey.includes(k.metadata.name)), 'lists never show a key');
+  assert.equal((await call(`${v2}/api/core/v2/apikeys/${aliceId}`, 'GET', adminKey)).body.username, 'alice');
 
-  // Only hashes are stored.
+  // Only hashes are stored: no column holds a key.
   const db = new Database(join(root, 'state', 'checkbridge.db'), { readonly: true });
-  const stored = JSON.stringify(db.prepare('SELECT * FROM api_keys').all());
-  assert.equal(stored.includes(location.split('/').pop()!), false);
+  const rows = db.prepare('SELECT key_hash, hint FROM api_keys').all() as { key_hash: string; hint: string }[];
+  assert.ok(rows.every((row) => /^[0-9a-f]{64}$/.test(row.key_hash) && !location.includes(row.hint) && !adminKey.includes(row.hint)));
 
   // Alice: namespaced resources yes, key management no (403); her key survives a password change.
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', aliceKey)).status, 200);

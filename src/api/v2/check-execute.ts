@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
+import { missingNamespace } from './resources.js';
+import type { Json } from '../../json.js';
+
+/** Why an ad hoc request body (Sensu Go's AdhocRequest) is refused, or null. */
+function adhocProblem(body: unknown, check: string): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'request body must be a JSON object: {"subscriptions": [...], "reason": "...", "creator": "..."}';
+  const { subscriptions, reason, creator, metadata } = body as Json;
+  if (subscriptions !== undefined && subscriptions !== null && (!Array.isArray(subscriptions) || subscriptions.some((s: unknown) => typeof s !== 'string' || s === ''))) return 'subscriptions must be a list of non-empty strings';
+  if (reason !== undefined && typeof reason !== 'string') return 'reason must be a string';
+  if (creator !== undefined && typeof creator !== 'string') return 'creator must be a string';
+  if (metadata?.name && metadata.name !== check) return `the name of the resource (${String(metadata.name)}) does not match the name of the URI (${check})`;
+  return null;
+}
+
+/**
+ * `POST /api/core/v2/namespaces/:namespace/checks/:check/execute` (`sensuctl check execute`): Sensu Go's ad hoc
+ * request, 202 `{"issued": <unix seconds>}`. The request is validated and logged; no Sensu Go agent connects yet, so
+ * nothing runs (legacy checks are requested through the legacy `POST /request`).
+ */
+export function registerCheckExecuteRoute(app: FastifyInstance, deps: V2ApiDeps): void {
+  app.post('/api/core/v2/namespaces/:namespace/checks/:check/execute', (request, reply) => {
+    const { namespace, check } = request.params as { namespace: string; check: string };
+    const problem = adhocProblem(request.body, check);
+    if (problem) return fail(reply, 'invalid', problem);
+    const missing = missingNamespace(deps.store.resources, namespace);
+    if (missing) return fail(reply, 'notFound', missing);
+    const config = deps.store.resources.getResource('CheckConfig', namespace, check);
+    if (!config) return fail(reply, 'notFound', 'not found');
+    const body = request.body as Json;
+    const subscriptions = Array.isArray(body.subscriptions) && body.subscriptions.length > 0 ? body.subscriptions : (config.subscriptions ?? []);
+    const issued = nowS(deps);
+    deps.logger.info({ namespace, check, subscriptions, reason: body.reason ?? '', creator: body.creator || callerOf(request).username, issued }, 'check execution requested (no Sensu Go agent transport yet: nothing runs)');
+    return reply.code(202).send({ issued });
+  });
+}
