@@ -11,6 +11,8 @@ export interface ListenerFlags {
   agentPort?: string;
   v2Bind?: string;
   v2Port?: string;
+  agentdBind?: string;
+  agentdPort?: string;
 }
 
 function port(text: string, what: string): number {
@@ -21,15 +23,15 @@ function port(text: string, what: string): number {
 
 /** Flag beats environment beats settings beats default, for one listener's address. */
 export function listenerFrom(
-  name: 'api' | 'socket' | 'agent' | 'v2',
+  name: 'api' | 'socket' | 'agent' | 'v2' | 'agentd',
   flags: ListenerFlags,
   configured: { bind?: string | undefined; port?: number | undefined },
   defaults: { bind: string; port: number },
   env = process.env,
 ): { bind: string; port: number } {
   const upper = name.toUpperCase();
-  const flagBind = { api: flags.apiBind, socket: flags.socketBind, agent: flags.agentBind, v2: flags.v2Bind }[name];
-  const flagPort = { api: flags.apiPort, socket: flags.socketPort, agent: flags.agentPort, v2: flags.v2Port }[name];
+  const flagBind = { api: flags.apiBind, socket: flags.socketBind, agent: flags.agentBind, v2: flags.v2Bind, agentd: flags.agentdBind }[name];
+  const flagPort = { api: flags.apiPort, socket: flags.socketPort, agent: flags.agentPort, v2: flags.v2Port, agentd: flags.agentdPort }[name];
   const bind = flagBind ?? env[`CHECKBRIDGE_${upper}_BIND`] ?? configured.bind ?? defaults.bind;
   const portText = flagPort ?? env[`CHECKBRIDGE_${upper}_PORT`];
   return { bind, port: portText !== undefined ? port(portText, `--${name}-port`) : configured.port ?? defaults.port };

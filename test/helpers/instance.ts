@@ -18,7 +18,7 @@ export const adminBasic = { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN
 
 /** A real `checkbridge run` on port 0 everywhere, with the chosen addresses read from its logs. */
 export async function startInstance(root: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Instance> {
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', ...extra], {
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0', ...extra], {
     env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
   });
   const socketLine = await daemon.waitFor((l) => l.msg === 'client socket listening');

@@ -121,6 +121,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (refusal) return fail(reply, 'unlicensed', refusal);
     metadata.created_by = callerOf(request).username;
     table.put(namespace, String(metadata.name), { ...body, metadata: shapeMetadata(metadata) });
+    if (kind.type === 'Entity') deps.onEntityWritten?.(namespace, String(metadata.name));
     return reply.code(201).type('application/json').send();
   };
   const fields = RESOURCE_FIELDS.get(kind.path)!;
