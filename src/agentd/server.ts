@@ -105,7 +105,10 @@ export class AgentdServer {
     const { name, namespace, mtls } = session.identity;
     this.sessions.add(session)?.close(1000, 'replaced by a new connection of the same agent');
     this.alive.add(ws);
-    logger.info({ agent: name, namespace, mtls, sessions: this.sessions.count() }, 'agent connected');
+    // Said once per connection: whether checks sent down it will carry their secrets, and why not.
+    const delivery = session.secretsDelivery();
+    const secrets = delivery.send ? { secrets: 'sent' } : { secrets: 'withheld', reason: delivery.reason };
+    logger.info({ agent: name, namespace, mtls, ...secrets, sessions: this.sessions.count() }, 'agent connected');
     session.send(MESSAGE.entityConfig, initialEntityConfig(namespace, this.deps.resources.getEntity(namespace, name)));
     ws.on('pong', () => this.alive.add(ws));
     ws.on('message', (data) => {

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { secretsDeliveryFor, type SecretsDelivery } from '../secrets/index.js';
 import { encodeFrame } from './frames.js';
 
 /** Who connected, as the handshake established it. */
@@ -25,6 +26,11 @@ export class AgentSession {
     private readonly socket: WebSocket,
   ) {
     this.subscriptions = new Set([...identity.subscriptions, `entity:${identity.name}`]);
+  }
+
+  /** Whether check requests to this agent may carry their resolved secrets: only over mutual TLS. */
+  secretsDelivery(): SecretsDelivery {
+    return secretsDeliveryFor({ local: false, tls: this.identity.tls, verifiedClientCertificate: this.identity.mtls });
   }
 
   get key(): string {

@@ -13,9 +13,11 @@ const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.
 type Json = Record<string, any>;
 
 test('a real agent registers over JSON: its entity with system facts and version, last_seen advancing, in /clients, /health and /metrics', { skip }, async (t) => {
-  const { v2, api, agentd } = await agentInstanceFor(t, HOST);
+  const { v2, api, agentd, daemon } = await agentInstanceFor(t, HOST);
   const agent = await startAgent(t, agentd, 'web-1', [...agentFlags(), '--subscriptions', 'linux,web']);
   await agent.waitFor((l) => l.msg === 'successfully connected');
+  const connected = await daemon.waitFor((l) => l.msg === 'agent connected' && l.agent === 'web-1');
+  assert.deepEqual([connected.mtls, connected.secrets, connected.reason], [false, 'withheld', 'not connected over TLS: secrets are sent only over mutual TLS'], 'secrets go only over mutual TLS');
   assert.ok(agent.lines.some((l) => l.msg === 'setting serialization/deserialization' && l.format === 'JSON'), 'the agent chose JSON');
   const auth = `Bearer ${await adminToken(v2)}`;
   const entityUrl = `${v2}/api/core/v2/namespaces/default/entities/web-1`;

@@ -23,6 +23,7 @@ test('mutual TLS: an agent with a client certificate connects with no password; 
   await withCert.waitFor((l) => l.msg === 'successfully connected');
   const connected = await daemon.waitFor((l) => l.msg === 'agent connected' && l.agent === 'tls-agent');
   assert.equal(connected.mtls, true, 'the session knows it is mutual TLS (the secrets rule reads it)');
+  assert.equal(connected.secrets, 'sent', 'checks to it may carry their secrets');
   const auth = `Bearer ${await adminToken(v2)}`;
   const entity = await eventually(() => call(`${v2}/api/core/v2/namespaces/default/entities/tls-agent`, 'GET', auth), (r) => r.status === 200);
   assert.equal(entity.body.entity_class, 'agent');
