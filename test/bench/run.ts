@@ -15,6 +15,7 @@ import { benchDaemonScale } from './daemon-scale.bench.js';
 import { benchTransport } from './transport.bench.js';
 import { benchSharedStore } from './shared-store.bench.js';
 import { benchFilters } from './filters.bench.js';
+import { benchAgentd } from './agentd.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -39,6 +40,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'shared-store': benchSharedStore,
   // EventFilter and asset filter expressions: the sandbox beside the node:vm path it replaced (issue 27).
   filters: benchFilters,
+  // Sensu Go agents over the agent WebSocket beside the socket intake (issue 29).
+  agentd: benchAgentd,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
