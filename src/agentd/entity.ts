@@ -1,5 +1,6 @@
 // The agent's entity: the stored configuration (the API may change it) with the state each keepalive brings.
 import type { Json } from '../json.js';
+import type { StateStore } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
 
 /** The entity to store from a keepalive: a new agent's own entity, else the stored configuration with the new state. */
@@ -35,7 +36,10 @@ export function clientRecordOf(entity: Json, keepaliveCheck: Json, nowS: number)
   const name = String(entity.metadata.name);
   const warning = Number(keepaliveCheck.timeout) > 0 ? Number(keepaliveCheck.timeout) : 120;
   const critical = Number(keepaliveCheck.ttl) > 0 ? Number(keepaliveCheck.ttl) : 180;
-  const addresses = ((entity.system?.network?.interfaces ?? []) as Json[]).flatMap((i) => (Array.isArray(i?.addresses) ? i.addresses : []));
+  // The first address beyond loopback and link-local, as a legacy client's `address` would be.
+  const addresses = ((entity.system?.network?.interfaces ?? []) as Json[])
+    .flatMap((i) => (Array.isArray(i?.addresses) ? (i.addresses as string[]) : []))
+    .filter((a) => !/^(127\.|::1\/|fe80:)/.test(a));
   return {
     name,
     address: String(addresses[0] ?? entity.system?.hostname ?? name).replace(/\/\d+$/, ''),
@@ -44,8 +48,24 @@ export function clientRecordOf(entity: Json, keepaliveCheck: Json, nowS: number)
     timestamp: nowS,
     entity_class: 'agent',
     namespace: String(entity.metadata.namespace),
+    // A keepalive arrives only over a live session; the listener clears this when the session ends.
+    connected: true,
     keepalive: { thresholds: { warning, critical } },
     deregister: entity.deregister === true,
     ...(entity.deregistration?.handler ? { deregistration: { handler: String(entity.deregistration.handler) } } : {}),
   };
+}
+
+/** Marks an agent's client record connected or not (the dashboard shows it); a record of another kind is left alone. */
+export function markConnected(store: StateStore, name: string, connected: boolean): void {
+  store.transaction(() => {
+    store.lockClients([name]);
+    const client = store.getClient(name);
+    if (client?.entity_class === 'agent' && client.connected !== connected) store.putClient({ ...client, connected });
+  });
+}
+
+/** At start no agent is connected: records a crash left `connected` are cleared. */
+export function markAllDisconnected(store: StateStore): void {
+  for (const client of store.listClients()) if (client.entity_class === 'agent' && client.connected === true) markConnected(store, String(client.name), false);
 }

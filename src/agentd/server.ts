@@ -7,7 +7,7 @@ import { admitAgent, ConnectionRate, CredentialCache, type HandshakeDeps } from 
 import { AgentMessages, type ReceiveDeps } from './receive.js';
 import { AgentSession, type SessionRegistry } from './sessions.js';
 import { MESSAGE } from './frames.js';
-import { entityConfig, initialEntityConfig } from './entity.js';
+import { entityConfig, initialEntityConfig, markAllDisconnected, markConnected } from './entity.js';
 
 export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
   /** The connected agents: shared with who sends them check requests. */
@@ -59,6 +59,7 @@ export class AgentdServer {
   }
 
   listen(options: { host: string; port: number }): Promise<void> {
+    markAllDisconnected(this.deps.store);
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(options.port, options.host, () => {
@@ -119,6 +120,8 @@ export class AgentdServer {
     ws.on('error', (error) => logger.debug({ err: error, agent: name }, 'agent connection error'));
     ws.on('close', () => {
       this.sessions.remove(session);
+      // Not when a newer session of the same agent replaced this one.
+      if (!this.sessions.get(namespace, name) && !this.closing) markConnected(this.deps.store, name, false);
       logger.info({ agent: name, namespace, sessions: this.sessions.count() }, 'agent disconnected');
     });
   }

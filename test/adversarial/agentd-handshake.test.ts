@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebSocket } from 'ws';
-import { getJson, eventually } from '../helpers/instance.js';
+import { getJson, eventually, startInstance } from '../helpers/instance.js';
+import { makeTree, removeTree } from '../helpers/tree.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { agentSkipReason, startAgent, agentInstanceFor, agentFlags, AGENT_PASSWORD } from '../helpers/sensu-agent.js';
 
@@ -93,4 +94,21 @@ test('agent WebSocket: 429 past the new connections a second, 426 for plain HTTP
   const entity = await eventually(() => call(`${v2}/api/core/v2/namespaces/default/entities/burst-${name}`, 'GET', auth), (r) => r.status === 200);
   assert.equal(entity.body.entity_class, 'agent', 'after the malformed frames, the connection still works');
   ws.close();
+});
+
+test('without CHECKBRIDGE_AGENT_PASSWORD the agent user gets a generated password, shown once: Sensu Go\'s published default is refused', async (t) => {
+  const root = makeTree(HOST);
+  const instance = await startInstance(root, [], { CHECKBRIDGE_AGENT_PASSWORD: '' });
+  t.after(async () => {
+    await instance.daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  const shown = await instance.daemon.waitFor((l) => String(l.msg).includes('created user "agent" with password'));
+  const password = /with password (\S+)/.exec(String(shown.msg))![1]!;
+  const url = `ws://${String((await instance.daemon.waitFor((l) => l.msg === 'agent WebSocket listening')).address)}`;
+  const published = await connect(url, agentHeaders('default-pw', { authorization: basic('agent', 'P@ssw0rd!') }));
+  assert.equal('status' in published ? published.status : 101, 401);
+  const generated = await connect(url, agentHeaders('generated-pw', { authorization: basic('agent', password) }));
+  assert.ok('ws' in generated, 'the generated password is the agent user\'s');
+  generated.ws.close();
 });

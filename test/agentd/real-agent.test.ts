@@ -35,6 +35,7 @@ test('a real agent registers over JSON: its entity with system facts and version
   const client = clients.find((c) => c.name === 'web-1');
   assert.equal(client?.entity_class, 'agent');
   assert.equal(client?.version, '6.12.0');
+  assert.equal(client?.connected, true, 'the dashboard shows it connected');
   const health = (await getJson(`${v2}/health`)).body as Json;
   assert.equal(health.Annotations['checkbridge.agents.connected'], '1');
   assert.match(String((await getJson(`${v2}/metrics`)).body), /^checkbridge_agents_connected 1$/m);
@@ -94,6 +95,8 @@ test('a lost agent raises a keepalive warning after its own timeout; a --deregis
   for (const name of ['kept-1', 'leaving-1']) await eventually(() => call(`${v2}/api/core/v2/namespaces/default/entities/${name}`, 'GET', auth), (r) => r.status === 200);
   await kept.stop();
   await leaving.stop();
+  const disconnected = await eventually(() => getJson(`${api}/clients/kept-1`), (r) => r.body?.connected === false);
+  assert.equal(disconnected.body.connected, false, 'the record says it is no longer connected');
   const keepalive = await eventually(() => call(`${v2}/api/core/v2/namespaces/default/events/kept-1/keepalive`, 'GET', auth), (r) => r.body?.check?.status === 1, 20_000);
   assert.equal(keepalive.body.check.status, 1, JSON.stringify(keepalive.body));
   assert.match(keepalive.body.check.output, /No keepalive sent from client for \d+ seconds \(>=5\)/);
