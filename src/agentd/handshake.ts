@@ -5,8 +5,8 @@ import { AGENT_GROUP, isActive, isExternal, verifyPassword, hashPassword, type D
 import type { ResourceTables } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
 
-/** The request headers of Sensu Go's agent (transport/transport.go), lower-cased as Node gives them. */
-const HEADER = { name: 'sensu-agentname', namespace: 'sensu-namespace', user: 'sensu-user', subscriptions: 'sensu-subscriptions' } as const;
+/** The request headers of Sensu Go's agent that matter here (transport/transport.go), lower-cased as Node gives them; `Sensu-User` is not trusted: the credentials say who it is. */
+const HEADER = { name: 'sensu-agentname', namespace: 'sensu-namespace', subscriptions: 'sensu-subscriptions' } as const;
 
 export type Admission = { readonly ok: true; readonly identity: AgentIdentity } | { readonly ok: false; readonly status: number; readonly message: string };
 

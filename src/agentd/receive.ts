@@ -64,6 +64,7 @@ export class AgentMessages {
     const outcome = receiveKeepalive(store, this.deps.settings(), clientRecordOf(entity, (body.check ?? {}) as Json, nowS), nowMs);
     if (!outcome.accepted) return void logger.warn({ agent: name, namespace }, outcome.reason);
     store.resources.putEntity(namespace, name, entity);
+    session.entity = entity;
     session.lastKeepaliveMs = nowMs;
     session.subscriptions = new Set(entity.subscriptions as string[]);
     if (outcome.registration) this.deps.onRegistration(outcome.registration);
@@ -73,7 +74,7 @@ export class AgentMessages {
   async event(session: AgentSession, body: Json): Promise<void> {
     const { store, logger } = this.deps;
     const { name, namespace, user } = session.identity;
-    const stored = store.resources.getEntity(namespace, name);
+    const stored = session.entity ?? store.resources.getEntity(namespace, name);
     const event: Json = { ...body, id: uuidOf(body.id), metadata: { namespace } };
     if (stored) event.entity = stored;
     else if (event.entity && typeof event.entity === 'object') event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };

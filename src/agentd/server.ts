@@ -76,6 +76,7 @@ export class AgentdServer {
     const entity = session ? this.deps.resources.getEntity(namespace, name) : null;
     if (!session || !entity) return false;
     session.subscriptions = new Set((entity.subscriptions ?? []) as string[]);
+    session.entity = entity;
     return session.send(MESSAGE.entityConfig, entityConfig(entity));
   }
 

@@ -52,7 +52,7 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
       for (;;) {
         const done = (await get('/api/core/v2/namespaces/default/events?fieldSelector=event.check.name%20%3D%3D%20done')).filter((e) => Number(e.timestamp) * 1000 >= sent.started_at_ms! - 1000);
         if (done.length >= RATE_AGENTS) break;
-        await sleep(20);
+        await sleep(50);
       }
       wsRuns.push(Math.round((RATE_AGENTS * (PER_AGENT + 1)) / ((Date.now() - sent.started_at_ms!) / 1000)));
       // Each run's `done` events are told apart by their timestamps: the next starts a second later.

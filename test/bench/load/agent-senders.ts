@@ -26,7 +26,7 @@ const keepalive = (name: string) => `keepalive\n${JSON.stringify({ entity: { met
 const event = (name: string, check: string, i: number) => `event\n${JSON.stringify({ entity: { metadata: { name }, entity_class: 'agent' }, check: { metadata: { name: check }, status: i % 3 === 0 ? 1 : 0, output: `output ${i}`, interval: 10, executed: Math.floor(Date.now() / 1000) }, timestamp: Math.floor(Date.now() / 1000) })}`;
 const sendAsync = (ws: WebSocket, data: string) => new Promise<void>((resolve, reject) => ws.send(data, (error) => (error ? reject(error) : resolve())));
 
-/** Opens `count` agents, `width` handshakes at a time. */
+/** Opens `count` agents, `width` handshakes at a time; each sends its first keepalive once connected, as the agent does. */
 async function openAll(prefix: string, count: number, width: number): Promise<WebSocket[]> {
   const sockets: WebSocket[] = new Array(count);
   let next = 0;
@@ -34,6 +34,7 @@ async function openAll(prefix: string, count: number, width: number): Promise<We
     while (next < count) {
       const i = next++;
       sockets[i] = await open(`${prefix}-${i}`);
+      sockets[i].send(keepalive(`${prefix}-${i}`));
     }
   }));
   return sockets;
@@ -50,7 +51,6 @@ if (mode === 'hold') {
   const timers: NodeJS.Timeout[] = [];
   sockets.forEach((ws, i) => {
     const name = `held-${i}`;
-    ws.send(keepalive(name));
     keepalives += 1;
     // Spread over the interval: not every agent in the same millisecond.
     const offset = Math.floor((i / count) * 1000 * Math.min(kS, eS));
@@ -82,7 +82,6 @@ if (mode === 'hold') {
 } else {
   const [agents, perAgent] = rest.map(Number) as [number, number];
   const sockets = await openAll('rate', agents, 100);
-  for (const [i, ws] of sockets.entries()) ws.send(keepalive(`rate-${i}`));
   const started = performance.now();
   await Promise.all(sockets.map(async (ws, i) => {
     const name = `rate-${i}`;
