@@ -25,6 +25,8 @@ export async function startInstance(root: string, extra: string[] = [], env: Nod
   const apiLine = await daemon.waitFor((l) => l.msg === 'legacy API listening');
   const agentLine = await daemon.waitFor((l) => l.msg === 'agent API listening');
   const v2Line = await daemon.waitFor((l) => l.msg === 'v2 API listening');
+  // Every service started (the configuration watcher among the last): what a test may rely on.
+  await daemon.waitFor((l) => l.msg === 'checkbridge running');
   return { daemon, socket: Number(String(socketLine.tcp).split(':').pop()), api: `http://${apiLine.address}`, agent: `http://${agentLine.address}`, v2: `http://${v2Line.address}` };
 }
 
