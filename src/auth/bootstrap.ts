@@ -12,3 +12,25 @@ export async function ensureAdmin(store: ResourceTables, env: NodeJS.ProcessEnv,
   store.putUser(ADMIN_USER, { username: ADMIN_USER, groups: ['cluster-admins'], password_hash: await hashPassword(password) });
   if (!given) deliver(ADMIN_USER, password);
 }
+
+const AGENT_USER = 'agent';
+/** Sensu Go's agent role: what a connected agent does, writing its entity and its events (backend/seeds). */
+export const AGENT_ROLE = 'system:agent';
+export const AGENT_GROUP = 'system:agents';
+
+/**
+ * On first start of the agent listener: the `system:agent` ClusterRole bound to group `system:agents`, and the `agent`
+ * user in it. Its password from CHECKBRIDGE_AGENT_PASSWORD, else generated and shown once: never a published default.
+ */
+export async function ensureAgentUser(store: ResourceTables, env: NodeJS.ProcessEnv, announce: (line: string) => void): Promise<void> {
+  const meta = { name: AGENT_ROLE, created_by: 'system' };
+  if (!store.getResource('ClusterRole', '', AGENT_ROLE)) store.putResource('ClusterRole', '', AGENT_ROLE, { rules: [{ verbs: ['create', 'update', 'get'], resources: ['events', 'entities'], resource_names: null }], metadata: meta });
+  if (!store.getResource('ClusterRoleBinding', '', AGENT_ROLE)) {
+    store.putResource('ClusterRoleBinding', '', AGENT_ROLE, { subjects: [{ type: 'Group', name: AGENT_GROUP }], role_ref: { type: 'ClusterRole', name: AGENT_ROLE }, metadata: meta });
+  }
+  if (store.getUser(AGENT_USER)) return;
+  const given = env.CHECKBRIDGE_AGENT_PASSWORD;
+  const password = given && given.length > 0 ? given : randomBytes(18).toString('base64url');
+  store.putUser(AGENT_USER, { username: AGENT_USER, groups: [AGENT_GROUP], password_hash: await hashPassword(password) });
+  if (!given) announce(`checkbridge: created user "${AGENT_USER}" with password ${password} for Sensu Go agents (shown once; set CHECKBRIDGE_AGENT_PASSWORD to choose it)`);
+}

@@ -1,5 +1,5 @@
 // Users, passwords, tokens, RBAC and external identity providers. What other folders may use of it.
-export { ensureAdmin } from './bootstrap.js';
+export { AGENT_GROUP, AGENT_ROLE, ensureAdmin, ensureAgentUser } from './bootstrap.js';
 export { LoginLimiter } from './login-limiter.js';
 export { hashPassword, verifyPassword, bcryptHashProblem } from './passwords.js';
 export { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from './privileges.js';

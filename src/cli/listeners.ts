@@ -11,6 +11,8 @@ export interface ListenerFlags {
   agentPort?: string;
   v2Bind?: string;
   v2Port?: string;
+  agentdBind?: string;
+  agentdPort?: string;
 }
 
 function port(text: string, what: string): number {
@@ -19,9 +21,9 @@ function port(text: string, what: string): number {
   return n;
 }
 
-type ListenerName = 'api' | 'socket' | 'agent' | 'v2';
+type ListenerName = 'api' | 'socket' | 'agent' | 'v2' | 'agentd';
 
-const PORT_SETTINGS: Record<ListenerName, string> = { api: 'api.port', socket: 'client.socket.port', agent: 'client.http_socket.port', v2: 'checkbridge.v2_api.port' };
+const PORT_SETTINGS: Record<ListenerName, string> = { api: 'api.port', socket: 'client.socket.port', agent: 'client.http_socket.port', v2: 'checkbridge.v2_api.port', agentd: 'checkbridge.agentd.port' };
 
 /** Why a listener could not start, with where its address comes from: the operator learns which flag to change. */
 export function listenFailure(name: ListenerName, error: unknown): unknown {
@@ -41,8 +43,8 @@ export function listenerFrom(
   env = process.env,
 ): { bind: string; port: number; which: ListenerName } {
   const upper = name.toUpperCase();
-  const flagBind = { api: flags.apiBind, socket: flags.socketBind, agent: flags.agentBind, v2: flags.v2Bind }[name];
-  const flagPort = { api: flags.apiPort, socket: flags.socketPort, agent: flags.agentPort, v2: flags.v2Port }[name];
+  const flagBind = { api: flags.apiBind, socket: flags.socketBind, agent: flags.agentBind, v2: flags.v2Bind, agentd: flags.agentdBind }[name];
+  const flagPort = { api: flags.apiPort, socket: flags.socketPort, agent: flags.agentPort, v2: flags.v2Port, agentd: flags.agentdPort }[name];
   const bind = flagBind ?? env[`CHECKBRIDGE_${upper}_BIND`] ?? configured.bind ?? defaults.bind;
   const portText = flagPort ?? env[`CHECKBRIDGE_${upper}_PORT`];
   return { bind, port: portText !== undefined ? port(portText, `--${name}-port`) : configured.port ?? defaults.port, which: name };

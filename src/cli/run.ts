@@ -34,6 +34,8 @@ export function registerRun(program: Command): void {
     .option('--socket-bind <host>', 'client socket address (env CHECKBRIDGE_SOCKET_BIND; settings client.socket.bind)')
     .option('--v2-bind <host>', 'v2 API address (env CHECKBRIDGE_V2_BIND; settings checkbridge.v2_api.bind; default 127.0.0.1)')
     .option('--v2-port <port>', 'v2 API port, 0 picks one (env CHECKBRIDGE_V2_PORT; settings checkbridge.v2_api.port; default 8080)')
+    .option('--agentd-bind <host>', 'Sensu Go agent WebSocket address (env CHECKBRIDGE_AGENTD_BIND; settings checkbridge.agentd.bind; default 127.0.0.1)')
+    .option('--agentd-port <port>', 'Sensu Go agent WebSocket port, 0 picks one (env CHECKBRIDGE_AGENTD_PORT; settings checkbridge.agentd.port; default 8081)')
     .option('--bridge-url <url>', 'send every event to this v2 backend (env CHECKBRIDGE_BRIDGE_URL; settings bridge.url)')
     .option('--bridge-api-key <key>', 'the backend API key, better given by --bridge-api-key-file (env CHECKBRIDGE_BRIDGE_API_KEY; settings bridge.api_key)')
     .option('--bridge-api-key-file <file>', 'read the backend API key from this file, kept off the command line (env CHECKBRIDGE_BRIDGE_API_KEY_FILE)')

@@ -98,6 +98,14 @@ export const legacyApiListenerOf = (settings: Settings) => apiOf(settings) as Li
 /** `checkbridge.v2_api`: where the v2 API listens. */
 export const v2ApiListenerOf = (settings: Settings) => sectionOf(checkbridgeOf(settings).v2_api) as ListenerSettings;
 
+/** `checkbridge.agentd`: where Sensu Go agents connect (the agent WebSocket) and how many new ones a second it admits (0: no bound). */
+export const agentdListenerOf = (settings: Settings) => sectionOf(checkbridgeOf(settings).agentd) as ListenerSettings & { readonly max_new_per_second?: unknown };
+
+export function agentdRateOf(settings: Settings): number {
+  const value = agentdListenerOf(settings).max_new_per_second;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
 /** `api.user` and `api.password` when both are set: every legacy API request must then carry them (basic auth). */
 export function legacyApiCredentialsOf(settings: Settings): { user: string; password: string } | null {
   const api = apiOf(settings);

@@ -7,3 +7,4 @@ export { outageResult } from './outage.js';
 export { SecretsResolver, type SecretsLookup } from './resolver.js';
 export { vaultPathOf } from './vault-provider.js';
 export { withSecrets } from './with-secrets.js';
+export { secretsDeliveryFor, type ClientConnection, type SecretsDelivery } from './remote.js';

@@ -7,7 +7,7 @@ export { monitorKeepalives, monitorTtl, receiveKeepalive } from './keepalives.js
 export { legacyToV2Writer } from './legacy-to-v2.js';
 export { CheckRequestPublisher } from './check-request-publisher.js';
 export { silenceKeys } from './silencing.js';
-export { Intake, isV2Event, type EventIntake } from './intake.js';
+export { Intake, isV2Event, type EventIntake, type IntakeEvent } from './intake.js';
 export { consumeFleet } from './fleet-consumer.js';
 export { CheckRequestTargets, type RequestTarget, type TargetKind, type V2CheckRequest } from './check-request-targets.js';
 export { legacyRequestOf, legacyTargets } from './legacy-check-targets.js';

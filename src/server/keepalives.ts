@@ -61,13 +61,18 @@ export function keepaliveCheck(settings: Settings, client: Record<string, unknow
   return { ...value, name: 'keepalive', status, output, executed: now };
 }
 
-/** One pass of the keepalive monitor: every client except those with keepalives: false. */
+// Clients a pass submits at once: 10,000 in one group commit held the event loop for seconds (issue 29's bench).
+const MONITOR_SLICE = 500;
+
+/** One pass of the keepalive monitor: every client except those with keepalives: false, a slice at a time. */
 export async function monitorKeepalives(store: StateStore, settings: Settings, intake: ResultIntake, nowMs: number): Promise<void> {
-  const submissions = store
-    .listClients()
-    .filter((client) => client.keepalives !== false && !client.invalidated)
-    .map((client) => intake.submit({ client: String(client.name), check: keepaliveCheck(settings, client, nowMs), ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) }));
-  await Promise.allSettled(submissions);
+  const clients = store.listClients().filter((client) => client.keepalives !== false && !client.invalidated);
+  for (let at = 0; at < clients.length; at += MONITOR_SLICE) {
+    const submissions = clients
+      .slice(at, at + MONITOR_SLICE)
+      .map((client) => intake.submit({ client: String(client.name), check: keepaliveCheck(settings, client, nowMs), ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) }));
+    await Promise.allSettled(submissions);
+  }
 }
 
 /** One pass of the TTL monitor (reference §9): stale results raise `Last check execution was N seconds ago`. */

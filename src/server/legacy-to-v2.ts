@@ -25,12 +25,17 @@ export function legacyToV2Writer(
   };
   ensureNamespace(namespace());
   return (processed) => {
-    const ns = namespace();
-    ensureNamespace(ns);
+    const client = processed.event.client as Record<string, unknown>;
+    // A Sensu Go agent's record (src/agentd) names its namespace, and its stored entity is the one the event carries.
+    const agent = client.entity_class === 'agent' && typeof client.namespace === 'string';
+    const ns = agent ? String(client.namespace) : namespace();
+    if (!agent) ensureNamespace(ns);
     const v2 = translateEvent(processed.event, processed.history, ns);
     const entity = String(v2.entity.metadata.name);
     const check = String(v2.check.metadata.name);
-    store.resources.putEntity(ns, entity, v2.entity);
+    const stored = agent ? store.resources.getEntity(ns, entity) : null;
+    if (stored) v2.entity = stored;
+    else store.resources.putEntity(ns, entity, v2.entity);
     if (!events) store.resources.putEvent(ns, entity, check, v2);
     if (bridgeNamespace !== null) {
       // The bridge sends the same translation without history (the backend keeps its own); the sender adds `sequence`.

@@ -92,6 +92,7 @@ const listeners = [
   { flag: '--api-port', name: 'legacy API' },
   { flag: '--v2-port', name: 'v2 API' },
   { flag: '--agent-port', name: 'agent API' },
+  { flag: '--agentd-port', name: 'agent WebSocket' },
 ];
 
 for (const busy of listeners) {
@@ -125,7 +126,7 @@ test('a busy client UDP port at start (TCP free): exits 1 by itself, names it, l
   await new Promise<void>((resolve) => blocker.bind(0, '127.0.0.1', () => resolve()));
   const port = blocker.address().port;
   const root = makeTree({ 'conf.d/config.json': { client } });
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', String(port), '--api-port', '0', '--agent-port', '0', '--v2-port', '0'], {
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', String(port), '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0'], {
     env: { CHECKBRIDGE_ADMIN_PASSWORD: 'lifecycle-admin' },
   });
   t.after(async () => {

@@ -16,6 +16,7 @@ import { benchTransport } from './transport.bench.js';
 import { benchSharedStore } from './shared-store.bench.js';
 import { benchFilters } from './filters.bench.js';
 import { benchV2Schedule } from './v2-schedule.bench.js';
+import { benchAgentd } from './agentd.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -42,6 +43,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   filters: benchFilters,
   // v2 CheckConfig scheduling beside the legacy scheduler (issue 30).
   'v2-schedule': benchV2Schedule,
+  // Sensu Go agents over the agent WebSocket beside the socket intake (issue 29).
+  agentd: benchAgentd,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');

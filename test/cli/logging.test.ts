@@ -76,7 +76,7 @@ test('SIGUSR1 raises verbosity one level at a time, wraps from trace to error, a
 test('log-level in the settings sets the level at start (panic: nothing below; SIGUSR1 then fatal), a change in the file applies at restart', async (t) => {
   const root = makeTree({ 'conf.d/client.json': CLIENT, 'conf.d/log.json': { 'log-level': 'panic' } });
   const [api, socket] = [await freePort(), await freePort()];
-  const args = ['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', String(api), '--socket-port', String(socket), '--agent-port', '0', '--v2-port', '0'];
+  const args = ['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', String(api), '--socket-port', String(socket), '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0'];
   let daemon = startDaemon(args);
   t.after(async () => {
     await daemon.stop('SIGKILL');
@@ -122,7 +122,7 @@ const scriptMissing = (() => {
 
 /** The daemon on a pseudo-terminal (util-linux script): its terminal output, once it says it runs, then stopped. */
 async function onTerminal(root: string, extra: string[]): Promise<string> {
-  const command = ['echo CHECKBRIDGE_PID $$; exec', process.execPath, BIN, 'run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', '0', '--socket-port', '0', '--agent-port', '0', '--v2-port', '0', ...extra]
+  const command = ['echo CHECKBRIDGE_PID $$; exec', process.execPath, BIN, 'run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', '0', '--socket-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0', ...extra]
     .map((word, i) => (i === 0 ? word : `'${word}'`))
     .join(' ');
   const child = spawn('script', ['-qefc', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -88,7 +88,7 @@ test('upgrade and start refuse checks in namespaces that do not exist, naming th
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /check orphan in namespace ghost/);
   assert.equal(versionOf(db), 4);
-  const started = runCli(['run', join(root, 'conf.d'), '--state-dir', state, '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0']);
+  const started = runCli(['run', join(root, 'conf.d'), '--state-dir', state, '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
   assert.equal(started.code, 1);
   assert.match(started.stderr, /refusing to start: checks reference namespaces that do not exist: check orphan in namespace ghost/);
 });

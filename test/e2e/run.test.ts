@@ -22,7 +22,7 @@ test('run executes standalone and subscription checks and applies conf.d edits l
       },
     },
   });
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--log-level', 'info', '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0']);
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--log-level', 'info', '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);
@@ -68,7 +68,7 @@ test('SIGTERM waits for in-flight checks and leaves no process of theirs behind'
   const root = makeTree({ 'conf.d/a.json': { client, checks: { hang: { command: `sh -c 'sleep 60 & echo $! > ${'PIDFILE'}; wait'`, standalone: true, interval: 1, timeout: 30 } } } });
   const pidFile = join(root, 'hang.pid');
   writeFileSync(join(root, 'conf.d', 'a.json'), readFileSync(join(root, 'conf.d', 'a.json'), 'utf8').replace('PIDFILE', pidFile));
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0']);
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);
@@ -86,7 +86,7 @@ test('SIGTERM waits for in-flight checks and leaves no process of theirs behind'
 
 test('SIGHUP reloads the configuration through the watcher path', async (t) => {
   const root = makeTree({ 'conf.d/a.json': { client } });
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0']);
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);

@@ -22,7 +22,7 @@ type After = { after(fn: () => Promise<void>): void };
 /** `run --role server` over a fresh tree; resolves once it listens and is connected to the broker. */
 export async function fleetServer(t: After, transport: string, files: Record<string, string | object>, env: NodeJS.ProcessEnv = {}, extra: string[] = []): Promise<FleetServer> {
   const root = makeTree(files);
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--role', 'server', '--transport', transport, '--state-dir', join(root, 'state'), '--api-port', '0', '--v2-port', '0', ...extra], {
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--role', 'server', '--transport', transport, '--state-dir', join(root, 'state'), '--api-port', '0', '--v2-port', '0', '--agentd-port', '0', ...extra], {
     env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
   });
   t.after(async () => {

@@ -18,13 +18,15 @@ export const adminBasic = { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN
 
 /** A real `checkbridge run` on port 0 everywhere, with the chosen addresses read from its logs. */
 export async function startInstance(root: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Instance> {
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', ...extra], {
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0', ...extra], {
     env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
   });
   const socketLine = await daemon.waitFor((l) => l.msg === 'client socket listening');
   const apiLine = await daemon.waitFor((l) => l.msg === 'legacy API listening');
   const agentLine = await daemon.waitFor((l) => l.msg === 'agent API listening');
   const v2Line = await daemon.waitFor((l) => l.msg === 'v2 API listening');
+  // Every service started (the configuration watcher among the last): what a test may rely on.
+  await daemon.waitFor((l) => l.msg === 'checkbridge running');
   return { daemon, socket: Number(String(socketLine.tcp).split(':').pop()), api: `http://${apiLine.address}`, agent: `http://${agentLine.address}`, v2: `http://${v2Line.address}` };
 }
 

@@ -64,10 +64,10 @@ test('mutual TLS from environment and flags: a client without a certificate is r
 test('TLS settings that cannot work refuse the start, naming the problem', async () => {
   const root = makeTree({ 'conf.d/config.json': { ...CLIENT, api: { tls: { cert_file: server.certFile } } } });
   try {
-    const halfDone = runCli(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', '0', '--socket-port', '0', '--agent-port', '0', '--v2-port', '0']);
+    const halfDone = runCli(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', '0', '--socket-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
     assert.notEqual(halfDone.code, 0);
     assert.match(halfDone.stderr, /legacy API TLS needs both a certificate and its key/);
-    const missing = runCli(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--tls-cert-file', join(root, 'nope.pem'), '--tls-key-file', server.keyFile, '--api-port', '0', '--socket-port', '0', '--agent-port', '0', '--v2-port', '0']);
+    const missing = runCli(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--tls-cert-file', join(root, 'nope.pem'), '--tls-key-file', server.keyFile, '--api-port', '0', '--socket-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
     assert.notEqual(missing.code, 0);
     assert.match(missing.stderr, /TLS cert_file .*nope\.pem: ENOENT/);
   } finally {

@@ -151,6 +151,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     metadata.created_by = callerOf(request).username;
     const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
     table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
+    if (kind.type === 'Entity') deps.onEntityWritten?.(namespace, String(metadata.name));
     return reply.code(201).type('application/json').send();
   };
   const fields = RESOURCE_FIELDS.get(kind.path)!;

@@ -17,10 +17,13 @@ import { listenerFrom, startHttpListener } from '../listeners.js';
 import { listenerHttps } from '../tls-options.js';
 import type { Execution } from './execution.js';
 import type { BridgeView } from './bridge.js';
+import type { AgentdView } from './agentd.js';
 import type { DaemonStore } from './store.js';
 import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
 import { deliverAdminPassword } from './admin-password.js';
+
+const AGENTS_METRIC_HELP = '# HELP checkbridge_agents_connected Sensu Go agents connected to the agent WebSocket now.\n# TYPE checkbridge_agents_connected gauge\n';
 
 export interface ApiParts {
   readonly hub: SettingsHub;
@@ -36,11 +39,12 @@ export interface ApiParts {
   readonly execution: Execution;
   readonly bridgeView: BridgeView | null;
   readonly stateDir: string;
+  readonly agents: AgentdView;
 }
 
 /** The legacy API (:4567) and the v2 API with the dashboard (:8080), each a service that listens at start. */
 export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service; v2Api: Service } {
-  const { hub, flags, sources, transport, leadership, publisher, serverResults, bridgeView } = parts;
+  const { hub, flags, sources, transport, leadership, publisher, serverResults, bridgeView, agents } = parts;
   const { store, intake, events } = parts.store;
   const spawner = parts.execution.spawner;
   const settings = hub.current();
@@ -75,8 +79,12 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         logger,
         now: Date.now,
         spawn: spawner.spawn,
-        annotations: bridgeView ? () => Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : undefined,
-        metrics: () => prometheusText(bridgeView, Date.now()),
+        annotations: () => ({
+          'checkbridge.agents.connected': String(agents.connected()),
+          ...(bridgeView ? Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : {}),
+        }),
+        metrics: () => `${prometheusText(bridgeView, Date.now())}${AGENTS_METRIC_HELP}checkbridge_agents_connected ${agents.connected()}\n`,
+        onEntityWritten: (namespace, name) => agents.entityWritten(namespace, name),
         intake,
         dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener), v2Checks: parts.v2Checks },
       });

@@ -13,6 +13,7 @@ import { buildHandling } from './handling.js';
 import { buildBridge } from './bridge.js';
 import { buildServer, receiveOwnKeepalive } from './server.js';
 import { buildApis } from './apis.js';
+import { buildAgentd } from './agentd.js';
 import { buildClient } from './client.js';
 import { buildWatcher } from './watcher.js';
 import type { Daemon, DaemonBase } from './base.js';
@@ -62,11 +63,12 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     clientSummary = client.summary;
   }
   const { publisher, v2Checks, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping }, logger);
-  const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, v2Checks, serverResults, execution, bridgeView, stateDir: base.stateDir }, logger);
+  const agentd = buildAgentd({ hub, flags, store, handlers }, logger);
+  const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, v2Checks, serverResults, execution, bridgeView, stateDir: base.stateDir, agents: agentd.view }, logger);
   const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
   return {
     // Stopped in reverse: the watcher, the scheduler and the broker's deliveries first; the store last.
-    services: [store.service, bus.service, election, bridgeService, execution.service, handling.service, ...clientServices, legacyApi, v2Api, bus.consuming, scheduler, watcher.service],
+    services: [store.service, bus.service, election, bridgeService, execution.service, handling.service, ...clientServices, legacyApi, v2Api, agentd.service, bus.consuming, scheduler, watcher.service],
     reload: watcher.reload,
     summary: () => ({ transport: wire?.name ?? 'local', files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: publisher.scheduledChecks(), ...clientSummary(), stateDir: base.stateDir }),
   };

@@ -131,8 +131,9 @@ test('v2 namespaces and users: default exists and stays; users listed, created o
   assert.equal((await call(`${v2}/api/core/v2/users/erin`, 'PUT', auth, { username: 'erin', groups: ['dev', 'ops'] })).status, 200, 'update keeps the password');
   assert.equal((await getJson(`${v2}/auth`, { headers: basic('erin', 'erin-pass-1') })).status, 200);
   const users = (await call(`${v2}/api/core/v2/users`, 'GET', auth)).body as Json[];
-  assert.deepEqual(users.map((u) => u.username), ['admin', 'erin']);
-  assert.deepEqual(users[1], { username: 'erin', groups: ['dev', 'ops'], disabled: false });
+  // `agent` is the Sensu Go agents' bootstrapped user, as Sensu Go seeds it.
+  assert.deepEqual(users.map((u) => u.username), ['admin', 'agent', 'erin']);
+  assert.deepEqual(users[2], { username: 'erin', groups: ['dev', 'ops'], disabled: false });
   assert.ok(!JSON.stringify(users).includes('scrypt'), 'no password hash is ever shown');
   assert.equal((await call(`${v2}/api/core/v2/users/erin`, 'PUT', auth, { username: 'other', password: 'erin-pass-1' })).status, 400);
   assert.equal((await call(`${v2}/api/core/v2/users/frank`, 'PUT', auth, { username: 'frank', password: 'short' })).status, 400);

@@ -13,10 +13,13 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
 
   // Seeded at the first start, as Sensu Go does.
   const roles = (await call(`${core}/clusterroles`, 'GET', admin)).body as any[];
-  assert.deepEqual(roles.map((r) => r.metadata.name), ['admin', 'cluster-admin', 'edit', 'view']);
+  assert.deepEqual(roles.map((r) => r.metadata.name), ['admin', 'cluster-admin', 'edit', 'system:agent', 'view']);
   assert.deepEqual(roles.find((r) => r.metadata.name === 'cluster-admin').rules, [{ verbs: ['*'], resources: ['*'], resource_names: null }]);
   const bindings = (await call(`${core}/clusterrolebindings`, 'GET', admin)).body as any[];
-  assert.deepEqual(bindings.map((b) => [b.metadata.name, b.role_ref, b.subjects]), [['cluster-admin', { type: 'ClusterRole', name: 'cluster-admin' }, [{ type: 'Group', name: 'cluster-admins' }]]]);
+  assert.deepEqual(bindings.map((b) => [b.metadata.name, b.role_ref, b.subjects]), [
+    ['cluster-admin', { type: 'ClusterRole', name: 'cluster-admin' }, [{ type: 'Group', name: 'cluster-admins' }]],
+    ['system:agent', { type: 'ClusterRole', name: 'system:agent' }, [{ type: 'Group', name: 'system:agents' }]],
+  ]);
 
   for (const ns of ['team-a', 'team-b']) assert.equal((await call(`${core}/namespaces/${ns}`, 'PUT', admin, { name: ns })).status, 201);
   assert.equal((await call(`${core}/namespaces/team-b/checks/b-check`, 'PUT', admin, check('b-check'))).status, 201);

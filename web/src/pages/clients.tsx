@@ -7,7 +7,7 @@ import { Json, Notice, useEvery, useLoad } from '../ui';
 import type { PageProps } from './props';
 
 type Client = Record<string, unknown> & { name: string; address?: string; subscriptions?: string[]; version?: string; timestamp?: number };
-const SHOWN = new Set(['name', 'address', 'subscriptions', 'version', 'timestamp']);
+const SHOWN = new Set(['name', 'address', 'subscriptions', 'version', 'timestamp', 'entity_class', 'connected']);
 const PAGE = 100;
 
 export function ClientsPage({ generation }: PageProps) {
@@ -32,11 +32,12 @@ export function ClientsPage({ generation }: PageProps) {
       {error && <Notice>{error}</Notice>}
       {message && <Notice kind="info">{message}</Notice>}
       <DataTable
-        columns={['Name', 'Address', 'Keepalive', 'Version', 'Subscriptions', 'Attributes', 'Actions']}
+        columns={['Name', 'Class', 'Address', 'Keepalive', 'Version', 'Subscriptions', 'Attributes', 'Actions']}
         rows={value?.clients}
         row={(client) => (
           <tr key={client.name} data-client={client.name}>
             <td>{client.name}</td>
+            <td>{client.entity_class === 'agent' ? `Sensu Go agent, ${client.connected ? 'connected' : 'not connected'}` : 'legacy client'}</td>
             <td>{String(client.address ?? '')}</td>
             <td>{age(client.timestamp)}</td>
             <td>{String(client.version ?? '')}</td>

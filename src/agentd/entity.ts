@@ -1,0 +1,71 @@
+// The agent's entity: the stored configuration (the API may change it) with the state each keepalive brings.
+import type { Json } from '../json.js';
+import type { StateStore } from '../store/index.js';
+import type { AgentIdentity } from './sessions.js';
+
+/** The entity to store from a keepalive: a new agent's own entity, else the stored configuration with the new state. */
+export function entityFromKeepalive(identity: AgentIdentity, posted: Json, stored: Json | null, nowS: number): Json {
+  const { name, namespace } = identity;
+  const version = String(posted.sensu_agent_version ?? posted.svc_agent_version ?? '');
+  const state: Json = { system: posted.system ?? {}, last_seen: nowS, sensu_agent_version: version, svc_agent_version: version };
+  if (stored) return { ...stored, ...state, entity_class: 'agent' };
+  const subscriptions = [...new Set([...((Array.isArray(posted.subscriptions) ? posted.subscriptions : identity.subscriptions) as string[]), `entity:${name}`])];
+  const metadata = { ...(posted.metadata ?? {}), name, namespace, created_by: identity.user };
+  return { ...posted, ...state, entity_class: 'agent', subscriptions, metadata };
+}
+
+/** What an `entity_config` frame carries (core/v3 EntityConfig): the stored entity's configuration, never its state. */
+export function entityConfig(entity: Json): Json {
+  const { metadata, entity_class, user, subscriptions, deregister, deregistration, keepalive_handlers, redact } = entity;
+  return { metadata, entity_class, user, subscriptions: subscriptions ?? [], deregister: deregister === true, deregistration: deregistration ?? {}, keepalive_handlers, redact };
+}
+
+// core/v3's EntityNotFound: the agent keeps its local entity configuration when told this name.
+const ENTITY_NOT_FOUND = 'not found';
+
+/** The first `entity_config` of a session: the agent waits for it before it sends anything (agent/agent.go). */
+export function initialEntityConfig(namespace: string, stored: Json | null): Json {
+  return stored ? entityConfig(stored) : { metadata: { name: ENTITY_NOT_FOUND, namespace }, entity_class: 'agent' };
+}
+
+/**
+ * The legacy client record of an agent: /clients lists it, and the one keepalive monitor watches it with the agent's
+ * own timeouts (warning: the keepalive check's `timeout`, critical: its `ttl`).
+ */
+export function clientRecordOf(entity: Json, keepaliveCheck: Json, nowS: number): Json {
+  const name = String(entity.metadata.name);
+  const warning = Number(keepaliveCheck.timeout) > 0 ? Number(keepaliveCheck.timeout) : 120;
+  const critical = Number(keepaliveCheck.ttl) > 0 ? Number(keepaliveCheck.ttl) : 180;
+  // The first address beyond loopback and link-local, as a legacy client's `address` would be.
+  const addresses = ((entity.system?.network?.interfaces ?? []) as Json[])
+    .flatMap((i) => (Array.isArray(i?.addresses) ? (i.addresses as string[]) : []))
+    .filter((a) => !/^(127\.|::1\/|fe80:)/.test(a));
+  return {
+    name,
+    address: String(addresses[0] ?? entity.system?.hostname ?? name).replace(/\/\d+$/, ''),
+    subscriptions: ((entity.subscriptions ?? []) as string[]).filter((s) => s !== `entity:${name}`),
+    version: String(entity.sensu_agent_version ?? ''),
+    timestamp: nowS,
+    entity_class: 'agent',
+    namespace: String(entity.metadata.namespace),
+    // A keepalive arrives only over a live session; the listener clears this when the session ends.
+    connected: true,
+    keepalive: { thresholds: { warning, critical } },
+    deregister: entity.deregister === true,
+    ...(entity.deregistration?.handler ? { deregistration: { handler: String(entity.deregistration.handler) } } : {}),
+  };
+}
+
+/** Marks an agent's client record connected or not (the dashboard shows it); a record of another kind is left alone. */
+export function markConnected(store: StateStore, name: string, connected: boolean): void {
+  store.transaction(() => {
+    store.lockClients([name]);
+    const client = store.getClient(name);
+    if (client?.entity_class === 'agent' && client.connected !== connected) store.putClient({ ...client, connected });
+  });
+}
+
+/** At start no agent is connected: records a crash left `connected` are cleared. */
+export function markAllDisconnected(store: StateStore): void {
+  for (const client of store.listClients()) if (client.entity_class === 'agent' && client.connected === true) markConnected(store, String(client.name), false);
+}

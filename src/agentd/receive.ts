@@ -1,0 +1,88 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config/index.js';
+import type { EventDraft } from '../legacy/index.js';
+import type { StateStore } from '../store/index.js';
+import { receiveKeepalive, type EventIntake } from '../server/index.js';
+import type { Json } from '../json.js';
+import { decodeFrame, MESSAGE } from './frames.js';
+import { entityFromKeepalive, clientRecordOf } from './entity.js';
+import type { AgentSession } from './sessions.js';
+
+export interface ReceiveDeps {
+  readonly store: StateStore;
+  readonly settings: () => Settings;
+  readonly intake: EventIntake;
+  /** A new agent's registration event (legacy `registration` handler), to be handled. */
+  readonly onRegistration: (event: EventDraft) => void;
+  readonly logger: Logger;
+  readonly now: () => number;
+}
+
+/** Sensu Go's JSON carries the event id as base64 of its 16 bytes: the v2 API's form is the UUID text. */
+function uuidOf(id: unknown): string | undefined {
+  if (typeof id !== 'string' || id === '') return undefined;
+  const bytes = Buffer.from(id, 'base64');
+  if (bytes.length !== 16) return id;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function parseObject(payload: Buffer): Json | null {
+  try {
+    const value: unknown = JSON.parse(payload.toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What arrives from a connected agent: keepalives register and update its entity; events enter the one intake. */
+export class AgentMessages {
+  constructor(private readonly deps: ReceiveDeps) {}
+
+  /** One frame: resolves once what it carries is stored (or refused, and logged why). */
+  async receive(session: AgentSession, data: Buffer): Promise<void> {
+    const log = this.deps.logger;
+    const fields = { agent: session.identity.name, namespace: session.identity.namespace };
+    const frame = decodeFrame(data);
+    if (!frame) return void log.warn(fields, 'agent message refused: no message type (a frame is `type\\npayload`)');
+    const body = parseObject(frame.payload);
+    if (!body) return void log.warn({ ...fields, type: frame.type }, 'agent message refused: the payload is not a JSON object');
+    if (frame.type === MESSAGE.keepalive) return this.keepalive(session, body);
+    if (frame.type === MESSAGE.event) return this.event(session, body);
+    log.warn({ ...fields, type: frame.type }, 'agent message refused: unknown message type');
+  }
+
+  /** Registers or updates the entity, and the client record the keepalive monitor watches. */
+  keepalive(session: AgentSession, body: Json): void {
+    const { store, logger } = this.deps;
+    const { name, namespace } = session.identity;
+    const nowMs = this.deps.now();
+    const nowS = Math.floor(nowMs / 1000);
+    const posted = body.entity !== null && typeof body.entity === 'object' ? (body.entity as Json) : {};
+    const entity = entityFromKeepalive(session.identity, posted, store.resources.getEntity(namespace, name), nowS);
+    const outcome = receiveKeepalive(store, this.deps.settings(), clientRecordOf(entity, (body.check ?? {}) as Json, nowS), nowMs);
+    if (!outcome.accepted) return void logger.warn({ agent: name, namespace }, outcome.reason);
+    store.resources.putEntity(namespace, name, entity);
+    session.entity = entity;
+    session.lastKeepaliveMs = nowMs;
+    session.subscriptions = new Set(entity.subscriptions as string[]);
+    if (outcome.registration) this.deps.onRegistration(outcome.registration);
+  }
+
+  /** A check result or metrics from the agent, on its stored entity, into the one intake (as the v2 API's PUT). */
+  async event(session: AgentSession, body: Json): Promise<void> {
+    const { store, logger } = this.deps;
+    const { name, namespace, user } = session.identity;
+    const stored = session.entity ?? store.resources.getEntity(namespace, name);
+    const event: Json = { ...body, id: uuidOf(body.id), metadata: { namespace } };
+    if (stored) event.entity = stored;
+    else if (event.entity && typeof event.entity === 'object') event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };
+    try {
+      const answer = await this.deps.intake.submitEvent(namespace, event, user);
+      if (!answer.ok) logger.warn({ agent: name, namespace, check: event.check?.metadata?.name }, `agent event refused: ${answer.message}`);
+    } catch (error) {
+      logger.error({ err: error, agent: name, namespace }, 'agent event not stored');
+    }
+  }
+}

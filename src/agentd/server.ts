@@ -1,0 +1,140 @@
+import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket, type RawData } from 'ws';
+import type { ListenerHttps } from '../tls/index.js';
+import { admitAgent, ConnectionRate, CredentialCache, type HandshakeDeps } from './handshake.js';
+import { AgentMessages, type ReceiveDeps } from './receive.js';
+import { AgentSession, type SessionRegistry } from './sessions.js';
+import { MESSAGE } from './frames.js';
+import { entityConfig, initialEntityConfig, markAllDisconnected, markConnected } from './entity.js';
+
+export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
+  /** The connected agents: shared with who sends them check requests. */
+  readonly sessions: SessionRegistry;
+  readonly https: ListenerHttps | null;
+  /** New connections a second admitted (0: no bound): `checkbridge.agentd.max_new_per_second`. */
+  readonly rate: () => number;
+  /** What the handshake answers as `Backend-ID`: this daemon's identity for the agent. */
+  readonly backendId: string;
+  /** The largest frame taken from an agent, in bytes. */
+  readonly maxMessageBytes: number;
+}
+
+// Both ends ping: a connection silent for two intervals is a dead one (a host lost without a FIN).
+const HEARTBEAT_MS = 30_000;
+
+/** A refusal as an HTTP answer on the upgrading socket: the agent logs `handshake failed with status N: <body>`. */
+function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+  const body = `${message}\n`;
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+const rawToBuffer = (data: RawData): Buffer => (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+
+/** The agent WebSocket (Sensu Go's agentd): handshake, sessions, and what the agents send. */
+export class AgentdServer {
+  readonly server: Server;
+  readonly sessions: SessionRegistry;
+  private readonly wss: WebSocketServer;
+  private readonly credentials = new CredentialCache();
+  private readonly connections: ConnectionRate;
+  private readonly messages: AgentMessages;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly alive = new WeakSet<WebSocket>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(private readonly deps: AgentdDeps) {
+    this.sessions = deps.sessions;
+    this.server = deps.https ? createHttpsServer({ ...deps.https }) : createHttpServer();
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes });
+    this.connections = new ConnectionRate(deps.rate);
+    this.messages = new AgentMessages(deps);
+    this.wss.on('headers', (headers) => headers.push(`Backend-ID: ${deps.backendId}`, 'Accept: application/json', 'Content-Type: application/json'));
+    this.server.on('request', (_request, response) => {
+      response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' }).end('the Sensu Go agent WebSocket: connect with a WebSocket upgrade\n');
+    });
+    this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(request, socket, head));
+  }
+
+  listen(options: { host: string; port: number }): Promise<void> {
+    markAllDisconnected(this.deps.store);
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(options.port, options.host, () => {
+        this.server.off('error', reject);
+        this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS).unref();
+        resolve();
+      });
+    });
+  }
+
+  /** Tells the agent its entity changed through the API (labels, subscriptions): Sensu Go's `entity_config`. */
+  sendEntityConfig(namespace: string, name: string): boolean {
+    const session = this.sessions.get(namespace, name);
+    const entity = session ? this.deps.resources.getEntity(namespace, name) : null;
+    if (!session || !entity) return false;
+    session.subscriptions = new Set((entity.subscriptions ?? []) as string[]);
+    session.entity = entity;
+    return session.send(MESSAGE.entityConfig, entityConfig(entity));
+  }
+
+  /** Stops admitting, closes every session (the agents reconnect with back-off), then waits for what they sent. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.heartbeat);
+    for (const client of this.wss.clients) client.close(1001, 'backend going away');
+    await Promise.allSettled([...this.inFlight]);
+    for (const client of this.wss.clients) client.terminate();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', (error) => this.deps.logger.debug({ err: error }, 'agent socket error'));
+    if (this.closing) return refuseUpgrade(socket, 503, 'the backend is stopping');
+    if (!this.connections.admit(this.deps.now())) return refuseUpgrade(socket, 429, 'too many new agent connections a second: retry later');
+    const admission = await admitAgent(request, this.deps, this.credentials).catch((error: Error) => ({ ok: false as const, status: 500, message: error.message }));
+    if (!admission.ok) {
+      this.deps.logger.warn({ agent: request.headers['sensu-agentname'], namespace: request.headers['sensu-namespace'], status: admission.status, remote: request.socket.remoteAddress }, `agent refused: ${admission.message}`);
+      return refuseUpgrade(socket, admission.status, admission.message);
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(new AgentSession(admission.identity, ws), ws));
+  }
+
+  private open(session: AgentSession, ws: WebSocket): void {
+    const { logger } = this.deps;
+    const { name, namespace, mtls } = session.identity;
+    this.sessions.add(session)?.close(1000, 'replaced by a new connection of the same agent');
+    this.alive.add(ws);
+    // Said once per connection: whether checks sent down it will carry their secrets, and why not.
+    const delivery = session.secretsDelivery();
+    const secrets = delivery.send ? { secrets: 'sent' } : { secrets: 'withheld', reason: delivery.reason };
+    logger.info({ agent: name, namespace, mtls, ...secrets, sessions: this.sessions.count() }, 'agent connected');
+    session.send(MESSAGE.entityConfig, initialEntityConfig(namespace, this.deps.resources.getEntity(namespace, name)));
+    ws.on('pong', () => this.alive.add(ws));
+    ws.on('message', (data) => {
+      const done = this.messages.receive(session, rawToBuffer(data)).catch((error: Error) => logger.error({ err: error, agent: name }, 'agent message failed'));
+      this.inFlight.add(done);
+      void done.finally(() => this.inFlight.delete(done));
+    });
+    ws.on('error', (error) => logger.debug({ err: error, agent: name }, 'agent connection error'));
+    ws.on('close', () => {
+      this.sessions.remove(session);
+      // Not when a newer session of the same agent replaced this one.
+      if (!this.sessions.get(namespace, name) && !this.closing) markConnected(this.deps.store, name, false);
+      logger.info({ agent: name, namespace, sessions: this.sessions.count() }, 'agent disconnected');
+    });
+  }
+
+  private beat(): void {
+    for (const ws of this.wss.clients) {
+      if (!this.alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import type { WebSocket } from 'ws';
+import { secretsDeliveryFor, type SecretsDelivery } from '../secrets/index.js';
+import { encodeFrame } from './frames.js';
+
+/** Who connected, as the handshake established it. */
+export interface AgentIdentity {
+  readonly name: string;
+  readonly namespace: string;
+  readonly user: string;
+  readonly subscriptions: readonly string[];
+  /** The connection is TLS (wss). */
+  readonly tls: boolean;
+  /** The agent presented a certificate the listener verified (mutual TLS): what decides whether secrets may go to it. */
+  readonly mtls: boolean;
+}
+
+/** One connected agent: its identity and the socket frames go down. */
+export class AgentSession {
+  readonly connectedAt = Date.now();
+  lastKeepaliveMs: number | null = null;
+  /** The entity as last stored (keepalive, API change): what its events carry, without a read per event. */
+  entity: Record<string, unknown> | null = null;
+  /** Subscriptions the agent's stored entity holds (the header's until its first keepalive). */
+  subscriptions: Set<string>;
+
+  constructor(
+    readonly identity: AgentIdentity,
+    private readonly socket: WebSocket,
+  ) {
+    this.subscriptions = new Set([...identity.subscriptions, `entity:${identity.name}`]);
+  }
+
+  /** Whether check requests to this agent may carry their resolved secrets: only over mutual TLS. */
+  secretsDelivery(): SecretsDelivery {
+    return secretsDeliveryFor({ local: false, tls: this.identity.tls, verifiedClientCertificate: this.identity.mtls });
+  }
+
+  get key(): string {
+    return sessionKey(this.identity.namespace, this.identity.name);
+  }
+
+  /** Sends one frame (JSON payload): false when the socket is no longer open. */
+  send(type: string, payload: unknown): boolean {
+    if (this.socket.readyState !== this.socket.OPEN) return false;
+    this.socket.send(encodeFrame(type, JSON.stringify(payload)), { binary: true });
+    return true;
+  }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+}
+
+const sessionKey = (namespace: string, name: string) => `${namespace}\u0000${name}`;
+
+/** The connected agents by namespace and entity, and by subscription: where check requests will be sent. */
+export class SessionRegistry {
+  private readonly byKey = new Map<string, AgentSession>();
+
+  /** Registers a session; an older one of the same agent is returned to be closed (the agent reconnected). */
+  add(session: AgentSession): AgentSession | null {
+    const previous = this.byKey.get(session.key) ?? null;
+    this.byKey.set(session.key, session);
+    return previous;
+  }
+
+  remove(session: AgentSession): void {
+    if (this.byKey.get(session.key) === session) this.byKey.delete(session.key);
+  }
+
+  get(namespace: string, name: string): AgentSession | null {
+    return this.byKey.get(sessionKey(namespace, name)) ?? null;
+  }
+
+  /** The sessions of `namespace` whose entity holds `subscription` (`entity:<name>` included). */
+  withSubscription(namespace: string, subscription: string): AgentSession[] {
+    return [...this.byKey.values()].filter((s) => s.identity.namespace === namespace && s.subscriptions.has(subscription));
+  }
+
+  count(): number {
+    return this.byKey.size;
+  }
+
+  all(): AgentSession[] {
+    return [...this.byKey.values()];
+  }
+}

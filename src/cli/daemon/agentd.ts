@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { agentdListenerOf, agentdRateOf, entityLimitOf, serverSettingsOf, daemonEnvironment } from '../../config/index.js';
+import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
+import { authorize, ensureAgentUser } from '../../auth/index.js';
+import { rbacView } from '../../api/index.js';
+import { AgentdServer, deregisterOnLoss, SessionRegistry } from '../../agentd/index.js';
+import type { HandlerPipeline } from '../../server/index.js';
+import type { Logger } from '../../log.js';
+import type { Service } from '../lifecycle.js';
+import { listenerFrom, startHttpListener } from '../listeners.js';
+import { listenerHttps } from '../tls-options.js';
+import type { DaemonStore } from './store.js';
+import type { RunFlags } from './run-flags.js';
+import type { SettingsHub } from './settings-hub.js';
+
+// Sensu Go's agentd takes messages up to its WebSocket read limit; a larger frame closes the connection.
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+export interface AgentdView {
+  /** Connected agents now (for /health and /metrics). */
+  connected(): number;
+  /** The v2 API changed an entity: a connected agent gets its `entity_config`. */
+  entityWritten(namespace: string, name: string): void;
+}
+
+/** The agent WebSocket (:8081): Sensu Go agents connect, register their entities and send events to the one intake. */
+export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline }, logger: Logger): { service: Service; view: AgentdView } {
+  const { hub, flags, handlers } = parts;
+  const { store, intake } = parts.store;
+  const log = logger.child({ component: 'agentd' });
+  let server: AgentdServer | null = null;
+  const view: AgentdView = {
+    connected: () => server?.sessions.count() ?? 0,
+    entityWritten: (namespace, name) => void server?.sendEntityConfig(namespace, name),
+  };
+  const service: Service = {
+    name: 'agent WebSocket',
+    async start() {
+      // After the v2 API's start: the admin user is created first, on an empty store.
+      await ensureAgentUser(store.resources, daemonEnvironment(), (line) => process.stderr.write(line + '\n'));
+      const config = agentdListenerOf(hub.current());
+      const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
+      const maxMessage = Number(serverSettingsOf(hub.current()).max_message_size);
+      const sessions = new SessionRegistry();
+      server = new AgentdServer({
+        https,
+        sessions,
+        resources: store.resources,
+        store,
+        intake,
+        settings: hub.current,
+        logger: log,
+        now: Date.now,
+        rate: () => agentdRateOf(hub.current()),
+        backendId: store.resources.secret('backend-id', () => randomUUID()),
+        maxMessageBytes: Number.isInteger(maxMessage) && maxMessage > 0 ? maxMessage : DEFAULT_MAX_MESSAGE_BYTES,
+        authorize: (username, groups, namespace) => authorize(rbacView(store.resources), username, groups, 'create', 'events', namespace, null),
+        isKnown: (namespace, name) => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null,
+        entityRefusal: () => (atEntityLimit(store, entityLimitOf(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
+        onRegistration: (event) => handlers.handle(event),
+      });
+      intake.onEvent(deregisterOnLoss(store, intake, sessions, log));
+      const listen = listenerFrom('agentd', flags, config, { bind: '127.0.0.1', port: 8081 });
+      await startHttpListener(server, 'agent WebSocket', listen, https !== null, logger);
+    },
+    stop: async () => void (await server?.close()),
+  };
+  return { service, view };
+}

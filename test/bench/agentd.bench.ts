@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { makeTree, removeTree } from '../helpers/tree.js';
+import { benchDaemon, ADMIN_PASSWORD } from './load/daemon.js';
+import { runLoad } from './load/child.js';
+import { median } from './load/latency.js';
+
+const AGENT_PASSWORD = 'bench-agent-password';
+const RUNS = 3;
+// Issue 29's rows: 10,000 agents held 60 s (keepalive every 20 s, event every 10 s); 500 agents sending flat out.
+const HELD = Number(process.env.CHECKBRIDGE_BENCH_AGENTS ?? 10_000);
+const HOLD_S = Number(process.env.CHECKBRIDGE_BENCH_AGENT_HOLD_S ?? 60);
+const RATE_AGENTS = 500;
+const PER_AGENT = 40;
+
+type Json = Record<string, any>;
+
+const peakRss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+function nodeStartMs(): number {
+  const runs = Array.from({ length: 5 }, () => {
+    const started = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    return performance.now() - started;
+  });
+  return +median(runs).toFixed(1);
+}
+
+/** Sensu Go agents simulated in a second process over the agent WebSocket, beside the socket intake in the same run. */
+export async function benchAgentd(report: (figure: object) => void): Promise<void> {
+  const root = makeTree({});
+  const { daemon, socket, v2, pid } = await benchDaemon(root, {
+    'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } },
+    'checkbridge.json': { checkbridge: { entity_limit: 0 } },
+  }, [], { CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD });
+  const line = await daemon.waitFor((l) => l.msg === 'agent WebSocket listening', 30_000);
+  const url = `ws://${String(line.address)}`;
+  const token = ((await (await fetch(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') } })).json()) as Json).access_token as string;
+  const get = async (path: string) => (await (await fetch(`${v2}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Json[];
+  const nodeMs = nodeStartMs();
+  try {
+    await runLoad('socket-senders', [socket, 100, 40, 8]); // warm-up
+    const socketRuns: number[] = [];
+    for (let r = 0; r < RUNS; r++) socketRuns.push((await runLoad('socket-senders', [socket, 100, 200, 8])).results_per_s!);
+    const socketRate = median(socketRuns);
+    const wsRuns: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      const sent = await runLoad('agent-senders', ['rate', url, AGENT_PASSWORD, RATE_AGENTS, PER_AGENT]);
+      // Done when every agent's last event is stored: each socket's frames are taken in order.
+      for (;;) {
+        const done = (await get('/api/core/v2/namespaces/default/events?fieldSelector=event.check.name%20%3D%3D%20done')).filter((e) => Number(e.timestamp) * 1000 >= sent.started_at_ms! - 1000);
+        if (done.length >= RATE_AGENTS) break;
+        await sleep(50);
+      }
+      wsRuns.push(Math.round((RATE_AGENTS * (PER_AGENT + 1)) / ((Date.now() - sent.started_at_ms!) / 1000)));
+      // Each run's `done` events are told apart by their timestamps: the next starts a second later.
+      await sleep(1100);
+    }
+    const wsRate = median(wsRuns);
+    report({ bench: 'agentd-events', row: `events through the agent WebSocket, ${RATE_AGENTS} agents sending flat out, ${PER_AGENT + 1} each, until all stored`, events_per_s: wsRate, runs: wsRuns, baseline: 'socket intake, batched (results/s, same daemon, same run)', baseline_per_s: Math.round(socketRate), baseline_runs: socketRuns, ratio: +(wsRate / socketRate).toFixed(3), target_ratio: 0.8, node_e0_ms: nodeMs });
+
+    let rssPeak = 0;
+    const sampler = setInterval(() => void (rssPeak = Math.max(rssPeak, peakRss(pid))), 1000);
+    const held = await runLoad('agent-senders', ['hold', url, AGENT_PASSWORD, v2, token, HELD, 20, 10, HOLD_S]);
+    clearInterval(sampler);
+    rssPeak = Math.max(rssPeak, peakRss(pid));
+    await sleep(2000);
+    const entities = (await get('/api/core/v2/namespaces/default/entities')).filter((e) => String(e.metadata.name).startsWith('held-'));
+    const events = (await get('/api/core/v2/namespaces/default/events?fieldSelector=event.check.name%20%3D%3D%20bench')).filter((e) => String(e.entity.metadata.name).startsWith('held-'));
+    const storedEvents = events.reduce((sum, e) => sum + (e.check.history?.length ?? 0), 0);
+    const freshest = held.last_send_s! - 20;
+    report({
+      bench: 'agentd-held',
+      row: `${HELD} agents held ${HOLD_S} s, keepalive every 20 s, event every 10 s`,
+      agents: HELD,
+      connect_s: held.connect_s,
+      keepalives_sent: held.keepalives_sent,
+      entities_stored: entities.length,
+      entities_seen_in_last_20s: entities.filter((e) => Number(e.last_seen) >= freshest).length,
+      events_sent: held.events_sent,
+      events_stored: storedEvents,
+      probes: held.probes,
+      send_to_stored_p50_ms: held.stored_p50_ms,
+      send_to_stored_p99_ms: held.stored_p99_ms,
+      daemon_peak_rss_mb: Math.round(rssPeak / (1 << 20)),
+      targets: 'every keepalive and event stored, p99 < 1000 ms, RSS < 1024 MB',
+      node_e0_ms: nodeMs,
+    });
+  } finally {
+    await daemon.stop('SIGKILL');
+    removeTree(root);
+  }
+}
