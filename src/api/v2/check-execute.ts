@@ -16,8 +16,8 @@ function adhocProblem(body: unknown, check: string): string | null {
 
 /**
  * `POST /api/core/v2/namespaces/:namespace/checks/:check/execute` (`sensuctl check execute`): Sensu Go's ad hoc
- * request, 202 `{"issued": <unix seconds>}`. The request is validated and logged; no Sensu Go agent connects yet, so
- * nothing runs (legacy checks are requested through the legacy `POST /request`).
+ * request, 202 `{"issued": <unix seconds>}`: validated, logged and sent at once by the v2 check scheduler to the
+ * subscribers of the subscriptions asked for (else the check's own), even when the check is not published.
  */
 export function registerCheckExecuteRoute(app: FastifyInstance, deps: V2ApiDeps): void {
   app.post('/api/core/v2/namespaces/:namespace/checks/:check/execute', (request, reply) => {
@@ -30,8 +30,12 @@ export function registerCheckExecuteRoute(app: FastifyInstance, deps: V2ApiDeps)
     if (!config) return fail(reply, 'notFound', 'not found');
     const body = request.body as Json;
     const subscriptions = Array.isArray(body.subscriptions) && body.subscriptions.length > 0 ? body.subscriptions : (config.subscriptions ?? []);
-    const issued = nowS(deps);
-    deps.logger.info({ namespace, check, subscriptions, reason: body.reason ?? '', creator: body.creator || callerOf(request).username, issued }, 'check execution requested (no Sensu Go agent transport yet: nothing runs)');
+    const creator = body.creator || callerOf(request).username;
+    deps.logger.info({ namespace, check, subscriptions, reason: body.reason ?? '', creator }, 'check execution requested');
+    if (!deps.executeCheck) return reply.code(202).send({ issued: nowS(deps) });
+    const outcome = deps.executeCheck(namespace, check, { subscriptions: subscriptions as string[], reason: body.reason, creator });
+    if (!outcome.ok) return fail(reply, 'notFound', outcome.reason);
+    const issued = outcome.issued;
     return reply.code(202).send({ issued });
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ExecuteOptions, ExecuteOutcome } from '../../server/index.js';
 import type { Logger } from 'pino';
 import type { StateStore } from '../../store/index.js';
 import type { V2EventStore } from '../../store/index.js';
@@ -32,6 +33,8 @@ export interface V2ApiDeps {
   readonly entityGate?: () => string | null;
   /** An entity was written through the API: a connected agent is told (`entity_config`). */
   readonly onEntityWritten?: (namespace: string, name: string) => void;
+  /** Sends an ad hoc request for a v2 CheckConfig (`check execute`); absent where nothing schedules v2 checks. */
+  readonly executeCheck?: (namespace: string, check: string, options: ExecuteOptions) => ExecuteOutcome;
   /** Prometheus text for GET /metrics. */
   readonly metrics?: () => string;
   /** The built-in dashboard (page at `/`, data under /api/checkbridge/v1); absent, the listener serves the API alone. */

@@ -85,6 +85,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         }),
         metrics: () => `${prometheusText(bridgeView, Date.now())}${AGENTS_METRIC_HELP}checkbridge_agents_connected ${agents.connected()}\n`,
         onEntityWritten: (namespace, name) => agents.entityWritten(namespace, name),
+        executeCheck: (namespace, check, options) => parts.v2Checks.execute(namespace, check, options),
         intake,
         dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener), v2Checks: parts.v2Checks },
       });
