@@ -22,7 +22,7 @@ export const AGENT_GROUP = 'system:agents';
  * On first start of the agent listener: the `system:agent` ClusterRole bound to group `system:agents`, and the `agent`
  * user in it. Its password from CHECKBRIDGE_AGENT_PASSWORD, else generated and shown once: never a published default.
  */
-export async function ensureAgentUser(store: ResourceTables, env: NodeJS.ProcessEnv, announce: (line: string) => void): Promise<void> {
+export async function ensureAgentUser(store: ResourceTables, env: NodeJS.ProcessEnv, deliver: (user: string, password: string) => void): Promise<void> {
   const meta = { name: AGENT_ROLE, created_by: 'system' };
   if (!store.getResource('ClusterRole', '', AGENT_ROLE)) store.putResource('ClusterRole', '', AGENT_ROLE, { rules: [{ verbs: ['create', 'update', 'get'], resources: ['events', 'entities'], resource_names: null }], metadata: meta });
   if (!store.getResource('ClusterRoleBinding', '', AGENT_ROLE)) {
@@ -32,5 +32,5 @@ export async function ensureAgentUser(store: ResourceTables, env: NodeJS.Process
   const given = env.CHECKBRIDGE_AGENT_PASSWORD;
   const password = given && given.length > 0 ? given : randomBytes(18).toString('base64url');
   store.putUser(AGENT_USER, { username: AGENT_USER, groups: [AGENT_GROUP], password_hash: await hashPassword(password) });
-  if (!given) announce(`checkbridge: created user "${AGENT_USER}" with password ${password} for Sensu Go agents (shown once; set CHECKBRIDGE_AGENT_PASSWORD to choose it)`);
+  if (!given) deliver(AGENT_USER, password);
 }

@@ -1,5 +1,6 @@
 // Hostile and refused agents at the agent WebSocket: wrong credentials, no agent role, unknown namespace, the
 // entity limit's 402, too many new connections a second, malformed frames. The daemon answers and keeps running.
+import { readFileSync, statSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebSocket } from 'ws';
@@ -96,15 +97,20 @@ test('agent WebSocket: 429 past the new connections a second, 426 for plain HTTP
   ws.close();
 });
 
-test('without CHECKBRIDGE_AGENT_PASSWORD the agent user gets a generated password, shown once: Sensu Go\'s published default is refused', async (t) => {
+test('without CHECKBRIDGE_AGENT_PASSWORD the agent user gets a generated password, in a 0600 file and no log line: Sensu Go\'s published default is refused', async (t) => {
   const root = makeTree(HOST);
   const instance = await startInstance(root, [], { CHECKBRIDGE_AGENT_PASSWORD: '' });
   t.after(async () => {
     await instance.daemon.stop('SIGKILL');
     removeTree(root);
   });
-  const shown = await instance.daemon.waitFor((l) => String(l.msg).includes('created user "agent" with password'));
-  const password = /with password (\S+)/.exec(String(shown.msg))![1]!;
+  // Off a terminal the password goes to a 0600 file in the state directory, and only the file's path is logged.
+  const shown = await instance.daemon.waitFor((l) => String(l.msg).startsWith('created user "agent" with a generated password'));
+  const file = String(shown.file);
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  const password = readFileSync(file, 'utf8').trim();
+  assert.ok(password.length >= 20);
+  assert.equal(instance.daemon.logs.some((l) => JSON.stringify(l).includes(password)), false, 'the password is in no log line');
   const url = `ws://${String((await instance.daemon.waitFor((l) => l.msg === 'agent WebSocket listening')).address)}`;
   const published = await connect(url, agentHeaders('default-pw', { authorization: basic('agent', 'P@ssw0rd!') }));
   assert.equal('status' in published ? published.status : 101, 401);

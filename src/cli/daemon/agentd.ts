@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { deliverAdminPassword, AGENT } from './admin-password.js';
 import { agentdListenerOf, agentdRateOf, entityLimitOf, serverSettingsOf, daemonEnvironment } from '../../config/index.js';
 import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { authorize, ensureAgentUser } from '../../auth/index.js';
@@ -24,7 +25,7 @@ export interface AgentdView {
 }
 
 /** The agent WebSocket (:8081): Sensu Go agents connect, register their entities and send events to the one intake. */
-export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline }, logger: Logger): { service: Service; view: AgentdView } {
+export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string }, logger: Logger): { service: Service; view: AgentdView } {
   const { hub, flags, handlers } = parts;
   const { store, intake } = parts.store;
   const log = logger.child({ component: 'agentd' });
@@ -37,7 +38,7 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
     name: 'agent WebSocket',
     async start() {
       // After the v2 API's start: the admin user is created first, on an empty store.
-      await ensureAgentUser(store.resources, daemonEnvironment(), (line) => process.stderr.write(line + '\n'));
+      await ensureAgentUser(store.resources, daemonEnvironment(), (user, password) => deliverAdminPassword(user, password, parts.stateDir, logger, process.stderr.isTTY === true, AGENT));
       const config = agentdListenerOf(hub.current());
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
       const maxMessage = Number(serverSettingsOf(hub.current()).max_message_size);
