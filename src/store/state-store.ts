@@ -81,8 +81,12 @@ export class StateStore {
       putClient: prepare('INSERT INTO clients (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data'),
       deleteClient: prepare('DELETE FROM clients WHERE name = ?'),
       listClients: prepare('SELECT data FROM clients ORDER BY name'),
-      countEntities: prepare('SELECT COUNT(*) AS n FROM (SELECT name FROM clients UNION SELECT name FROM v2_entities LIMIT ?) AS names'),
-      hasV2Entity: prepare('SELECT 1 FROM v2_entities WHERE name = ? LIMIT 1'),
+      // What the v2 entity lists show: every namespace's entities, and each listed client in the legacy namespace.
+      countEntities: prepare(
+        'SELECT COUNT(*) AS n FROM (SELECT namespace, name FROM v2_entities UNION ' +
+          `SELECT CAST(? AS TEXT), name FROM clients WHERE data NOT LIKE '%"invalidated":true%' LIMIT ?) AS names`,
+      ),
+      hasV2Entity: prepare('SELECT 1 FROM v2_entities WHERE namespace = ? AND name = ?'),
       getResult: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? AND check_name = ?'),
       getHistory: prepare('SELECT history, last_ok FROM results WHERE client = ? AND check_name = ?'),
       putResult: prepare(
@@ -331,15 +335,15 @@ export class StateStore {
   }
 
   /** Legacy clients and v2 entities, each name once, counted up to `upTo`: what the entity limit counts. */
-  countEntities(upTo: number): number {
+  countEntities(upTo: number, legacyNamespace: string): number {
     // Counting stops at `upTo`: the entity limit only asks whether it is reached, and a full count per new client made a
     // fleet of 50,000 new clients quadratic.
-    return Number((this.statements.countEntities!.get(upTo) as { n: number }).n);
+    return Number((this.statements.countEntities!.get(legacyNamespace, upTo) as { n: number }).n);
   }
 
-  /** Whether a v2 entity of this name exists in any namespace (a legacy client by that name is then not a new entity). */
-  hasV2Entity(name: string): boolean {
-    return this.statements.hasV2Entity!.get(name) !== undefined;
+  /** Whether a v2 entity of this name exists in the legacy namespace (a legacy client by that name is then not a new entity). */
+  hasV2Entity(name: string, legacyNamespace: string): boolean {
+    return this.statements.hasV2Entity!.get(legacyNamespace, name) !== undefined;
   }
 
   putClient(client: Record<string, unknown>): void {

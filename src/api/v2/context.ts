@@ -30,6 +30,8 @@ export interface V2ApiDeps {
   readonly annotations?: () => Record<string, string>;
   /** Whether one more entity may be created: a message about the missing license when not (spec §3). */
   readonly entityGate?: () => string | null;
+  /** The namespace whose entity list also shows the legacy clients (checkbridge.namespace). */
+  readonly legacyNamespace?: () => string;
   /** Prometheus text for GET /metrics. */
   readonly metrics?: () => string;
   /** The built-in dashboard (page at `/`, data under /api/checkbridge/v1); absent, the listener serves the API alone. */
