@@ -8,6 +8,7 @@ import { AggregateTable } from './sqlite/aggregate-table.js';
 import { ResourceTables } from './sqlite/resource-tables.js';
 import { Outbox } from './sqlite/outbox.js';
 import { Checkpointer } from './sqlite/checkpointer.js';
+import { WatchHolder, watchedDatabase, type DatastoreWatch } from './datastore-watch.js';
 import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './sqlite/quota.js';
 import type { SqlDatabase, SqlStatement } from './sql/database.js';
 import { PostgresQueryError, SyncPostgres } from './postgres/sync-client.js';
@@ -65,6 +66,9 @@ export class StateStore {
     /** The maximum size in bytes (spec 8: 4 GB by default); SQLite only. */
     readonly quotaBytes: number,
   ) {
+    // A PostgreSQL COMMIT is its log sync; every statement's reads are timed once a watch is set.
+    if (db instanceof SyncPostgres) db.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
+    db = watchedDatabase(db, this.watchHolder);
     this.db = db;
     this.sqlite = sqlite;
     // better-sqlite3 passes the wrapper's arguments through; the PostgreSQL side builds its closure per call.
@@ -439,10 +443,16 @@ export class StateStore {
   }
 
   private checkpointer: Checkpointer | null = null;
+  private readonly watchHolder = new WatchHolder();
 
   /** The daemon's store checkpoints its WAL on a worker thread, not in the intake's commits. */
   checkpointInBackground(): void {
-    if (!this.checkpointer && this.sqlite && this.sqlite.name !== ':memory:') this.checkpointer = new Checkpointer(this.sqlite);
+    if (!this.checkpointer && this.sqlite && this.sqlite.name !== ':memory:') this.checkpointer = new Checkpointer(this.sqlite, (ms) => this.watchHolder.sync(ms, 'WAL checkpoint'));
+  }
+
+  /** From now on, slow reads and log syncs are reported to `watch` (spec §8). */
+  watchDatastore(watch: DatastoreWatch): void {
+    this.watchHolder.watch = watch;
   }
 
   close(): void {

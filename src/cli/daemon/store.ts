@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { storeQuotaOf, legacyNamespace } from '../../config/index.js';
+import { datastoreWarningsOf, storeQuotaOf, legacyNamespace } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
 import { Intake } from '../../server/index.js';
 import { legacyToV2Writer } from '../../server/index.js';
@@ -31,6 +31,16 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
     dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) },
     logger,
   );
+  // Spec §8: slow reads and log syncs are warnings; the thresholds are settings (live), so a test can lower them.
+  const storeLog = logger.child({ component: 'store' });
+  store.watchDatastore({
+    readMs: () => datastoreWarningsOf(hub.current()).readMs,
+    syncMs: () => datastoreWarningsOf(hub.current()).syncMs,
+    report: (kind, ms, what) => {
+      const { readMs, syncMs } = datastoreWarningsOf(hub.current());
+      storeLog.warn({ kind, ms: Math.round(ms * 10) / 10, what, engine: store.engine }, `datastore ${kind} took over ${kind === 'read' ? readMs : syncMs} ms`);
+    },
+  });
   const intake = new Intake(store, hub.current, systemClock, logger);
   const namespace = () => legacyNamespace(hub.current());
   // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
