@@ -36,10 +36,13 @@ function timedStatement(statement: SqlStatement, sql: string, holder: WatchHolde
       if (ms > watch.readMs()) watch.report('read', ms, labelOf(sql));
     }
   };
+  // SQLite's lazy `iterate` (the TTL monitor's walk) is passed through untimed: its rows are read as it is consumed.
+  const iterate = (statement as { iterate?: (...params: SqlParam[]) => unknown }).iterate;
   return {
     get: (...params: SqlParam[]) => timed(() => statement.get(...params)),
     all: (...params: SqlParam[]) => timed(() => statement.all(...params)),
     run: (...params: SqlParam[]) => statement.run(...params),
+    ...(iterate ? { iterate: (...params: SqlParam[]) => iterate.apply(statement, params) } : {}),
   };
 }
 

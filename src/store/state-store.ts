@@ -48,6 +48,8 @@ export class StateStore {
   readonly db: SqlDatabase;
   /** The SQLite handle for what only SQLite has (pragmas, quota, WAL checkpoints); null on PostgreSQL. */
   readonly sqlite: Database.Database | null;
+  /** The PostgreSQL connection itself (its savepoint mode), under `db`'s timed reads; null on SQLite. */
+  private readonly postgres: SyncPostgres | null;
   private readonly statements: Record<string, SqlStatement>;
   /** Silence entries by id (`sub:check`), with the legacy expiry. */
   readonly silences: ExpiringTable<Record<string, unknown>>;
@@ -67,7 +69,8 @@ export class StateStore {
     readonly quotaBytes: number,
   ) {
     // A PostgreSQL COMMIT is its log sync; every statement's reads are timed once a watch is set.
-    if (db instanceof SyncPostgres) db.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
+    this.postgres = db instanceof SyncPostgres ? db : null;
+    if (this.postgres) this.postgres.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
     db = watchedDatabase(db, this.watchHolder);
     this.db = db;
     this.sqlite = sqlite;
@@ -218,7 +221,7 @@ export class StateStore {
   }
 
   schemaVersion(): number {
-    return this.sqlite ? (this.sqlite.pragma('user_version', { simple: true }) as number) : storeSchemaVersion(this.db as SyncPostgres);
+    return this.sqlite ? (this.sqlite.pragma('user_version', { simple: true }) as number) : storeSchemaVersion(this.postgres!);
   }
 
   /**
@@ -296,7 +299,7 @@ export class StateStore {
       retrying();
       return this.transaction(fn);
     }
-    const db = this.db as SyncPostgres;
+    const db = this.postgres!;
     db.awaitSavepoints = false;
     try {
       return this.transaction(fn);
