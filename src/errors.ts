@@ -27,7 +27,7 @@ export const ERRORS = {
   CB_UPGRADE_REFUSED: { message: 'upgrade refused', exitCode: 1, httpStatus: 500 },
   CB_STORE_OPEN: { message: 'cannot open the state store', exitCode: 1, httpStatus: 500 },
   CB_STORE_IN_USE: { message: 'the state store is in use by a running checkbridge; stop it first', exitCode: 1, httpStatus: 409 },
-  CB_ENTITY_LIMIT: { message: 'entity limit reached: no license for more entities', exitCode: 1, httpStatus: 402, apiCode: 4 },
+  CB_ENTITY_LIMIT: { message: 'entity limit reached: no license for more entities', exitCode: 1, httpStatus: 402, apiCode: 6 },
   CB_LISTEN: { message: 'cannot listen', exitCode: 1, httpStatus: 500 },
   CB_RUNTIME: { message: 'runtime failure', exitCode: 1, httpStatus: 500 },
   CB_COMPILE_UNMAPPED: { message: 'no v2 equivalent: kept as an annotation', exitCode: 0, httpStatus: 200 },

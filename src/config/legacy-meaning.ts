@@ -30,7 +30,17 @@ function windowNotes(out: Violation[], scope: string, attribute: string, prefix:
   }
 }
 
-/** Warnings for what loads but means something other than it says: zone names in time windows, crons that do not fire as written. */
+// Spec §2.8: the ttl must exceed the interval; legacy loaded a shorter one (cron schedules have no interval to compare).
+function ttlNote(out: Violation[], name: string, check: Record<string, unknown>): void {
+  const { ttl, interval, cron } = check;
+  if (typeof ttl !== 'number' || typeof interval !== 'number' || ttl <= 0 || ttl > interval || typeof cron === 'string') return;
+  out.push({
+    segments: ['checks', name, 'ttl'],
+    message: `check ttl ${ttl} is not greater than its interval ${interval} (Sensu Go refuses it: "ttl must be greater than check interval"): the result is stale before the next run, so a TTL event follows every run`,
+  });
+}
+
+/** Warnings for what loads but means something other than it says: zone names in time windows, crons that do not fire as written, a ttl within the interval, hook "0". */
 export function legacyMeaningNotes(merged: Record<string, unknown>): Violation[] {
   const out: Violation[] = [];
   const checks = isPlainObject(merged.checks) ? merged.checks : {};
@@ -43,6 +53,10 @@ export function legacyMeaningNotes(merged: Record<string, unknown>): Violation[]
       if (warning) out.push({ segments: ['checks', name, 'cron'], message: warning });
     }
     if (check.subdue) windowNotes(out, 'check', 'subdue', ['checks', name], check.subdue);
+    ttlNote(out, name, check);
+    if (isPlainObject(check.hooks) && Object.hasOwn(check.hooks, '0')) {
+      out.push({ segments: ['checks', name, 'hooks', '0'], message: 'check hook key "0": the specification names status hooks 1 to 255; "0" runs for status 0, before "ok", as legacy did: name it "ok"' });
+    }
   }
   const filters = isPlainObject(merged.filters) ? merged.filters : {};
   for (const [name, filter] of Object.entries(filters)) {

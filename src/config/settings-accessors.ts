@@ -28,6 +28,12 @@ export function entityLimitOf(settings: Settings): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : DEFAULT_ENTITY_LIMIT;
 }
 
+/** Spec §8: datastore reads over 100 ms and log syncs over 1 s are warnings (`checkbridge.datastore_warnings`). */
+export function datastoreWarningsOf(settings: Settings): { readMs: number; syncMs: number } {
+  const section = sectionOf(checkbridgeOf(settings).datastore_warnings);
+  return { readMs: numberOr(section.read_ms, 100), syncMs: numberOr(section.sync_ms, 1000) };
+}
+
 /** The bound on results held in memory while the broker is away (checkbridge.transport_buffer). */
 export const DEFAULT_RESULT_BUFFER = 10_000;
 

@@ -7,7 +7,7 @@ import { SqliteEventStore } from '../store/index.js';
 import type { Clock } from '../schedule/index.js';
 import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError, atEntityLimit, entityLimitMessage } from '../legacy/index.js';
-import { entityLimitOf } from '../config/index.js';
+import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
 
@@ -124,7 +124,7 @@ export class Intake implements ResultIntake, EventIntake {
   /** The entity limit's refusal of one more entity, or null (spec §3). */
   private entityRefusal(settings: Settings): string | null {
     const limit = entityLimitOf(settings);
-    return atEntityLimit(this.store, limit) ? entityLimitMessage(limit) : null;
+    return atEntityLimit(this.store, limit, legacyNamespace(settings)) ? entityLimitMessage(limit) : null;
   }
 
   /** One submission in its own savepoint (see `store.savepoint`): a throw undoes and fails it only, never its neighbours. */

@@ -7,7 +7,7 @@ import { substituteObject } from '../tokens/index.js';
 import { buildEvent, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
 import { withoutExpiredTombstone } from './processor.js';
 import { applySilencing } from './silencing.js';
-import { entityLimitOf } from '../config/index.js';
+import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { keepaliveDefaultsOf } from '../config/index.js';
 
 export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };
@@ -24,7 +24,7 @@ export function receiveKeepalive(store: StateStore, settings: Settings, payload:
     const storedSignature = typeof existing?.signature === 'string' ? existing.signature : '';
     if (storedSignature !== '' && storedSignature !== client.signature) return { accepted: false as const, reason: 'invalid client signature' };
     const limit = entityLimitOf(settings);
-    if (!existing && !store.hasV2Entity(name) && atEntityLimit(store, limit)) return { accepted: false as const, reason: entityLimitMessage(limit) };
+    if (!existing && !store.hasV2Entity(name, legacyNamespace(settings)) && atEntityLimit(store, limit, legacyNamespace(settings))) return { accepted: false as const, reason: entityLimitMessage(limit) };
     store.putClient(client);
     if (existing) return { accepted: true as const, registration: null };
     const wantsRegistration = Boolean(settings.handlers.registration) || Boolean(client.registration);

@@ -6,7 +6,7 @@ import type { StateStore, HistoryEntry } from '../store/index.js';
 import { applySilencing } from './silencing.js';
 import { aggregateNames } from './aggregates.js';
 import { atEntityLimit, entityLimitMessage, buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from '../legacy/index.js';
-import { entityLimitOf } from '../config/index.js';
+import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
 
 // cli/run.ts still imports the version from here, under its old name.
@@ -50,7 +50,7 @@ export function processResult(store: StateStore, settings: Settings, result: Che
     }
   } else {
     const limit = entityLimitOf(settings);
-    if (!store.hasV2Entity(key) && atEntityLimit(store, limit)) return { ok: false, reason: entityLimitMessage(limit), code: 'CB_ENTITY_LIMIT' };
+    if (!store.hasV2Entity(key, legacyNamespace(settings)) && atEntityLimit(store, limit, legacyNamespace(settings))) return { ok: false, reason: entityLimitMessage(limit), code: 'CB_ENTITY_LIMIT' };
     // A just-in-time client; `type: proxy` when the result named a source.
     client = { name: key, address: 'unknown', subscriptions: [`client:${key}`], keepalives: false, version: LEGACY_VERSION, timestamp: now, ...(source ? { type: 'proxy' } : {}) };
     store.putClient(client);

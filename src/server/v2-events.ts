@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceTables } from '../store/index.js';
 import type { EventRow, V2EventStore } from '../store/index.js';
 import type { SqliteEventStore } from '../store/index.js';
-import { eventProblem } from '../v2/index.js';
+import { eventProblem, silencedBy } from '../v2/index.js';
 
 type Json = Record<string, any>;
 export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };
@@ -30,10 +30,16 @@ function attachEntity(store: ResourceTables, namespace: string, event: Json, gat
   return null;
 }
 
+/** As Sensu Go's eventd: `silenced` lists the namespace's entries that silence the event, and any makes it `is_silenced`. */
+function silence(store: ResourceTables, namespace: string, event: Json, nowS: number): void {
+  event.check.silenced = silencedBy(event, store.listResources('Silenced', namespace), nowS);
+  if (event.check.silenced.length > 0) event.check.is_silenced = true;
+}
+
 type Prepared = { ok: true; event: Json; row?: EventRow; metrics?: unknown } | { ok: false; message: string; limited?: boolean };
 
 /** CreateOrReplace up to the event store: defaults, validation, id, created_by, proxy entity; `row` when it has a check. */
-function prepareEvent(store: ResourceTables, namespace: string, body: Json, createdBy: string | undefined, gate: EntityGate): Prepared {
+function prepareEvent(store: ResourceTables, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Prepared {
   const event: Json = structuredClone(body);
   event.entity ??= undefined;
   if (event.entity && typeof event.entity === 'object' && !event.entity.entity_class) event.entity.entity_class = 'proxy';
@@ -51,6 +57,7 @@ function prepareEvent(store: ResourceTables, namespace: string, body: Json, crea
   const refusal = attachEntity(store, namespace, event, gate);
   if (refusal) return { ok: false, message: refusal, limited: true };
   if (!event.check) return { ok: true, event };
+  silence(store, namespace, event, nowS);
   const { metrics, ...rest } = event;
   return { ok: true, event, metrics, row: { namespace, entity: String(event.entity.metadata.name), check: String(event.check.metadata.name), event: rest } };
 }
@@ -64,7 +71,7 @@ const stored = (updated: Json, metrics: unknown): Publish => ({ ok: true, event:
  * Returns the stored event (metrics are passed on, never stored); the intake sends it on to its pipelines.
  */
 export async function publishEvent(store: ResourceTables, events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Promise<Publish> {
-  const prepared = prepareEvent(store, namespace, body, createdBy, gate);
+  const prepared = prepareEvent(store, namespace, body, nowS, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;
   const previous = await events.get(row.namespace, row.entity, row.check);
@@ -74,7 +81,7 @@ export async function publishEvent(store: ResourceTables, events: V2EventStore, 
 
 /** `publishEvent` on the embedded store, synchronously: inside the intake's group commit. */
 export function publishEventSync(store: ResourceTables, events: SqliteEventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Publish {
-  const prepared = prepareEvent(store, namespace, body, createdBy, gate);
+  const prepared = prepareEvent(store, namespace, body, nowS, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;
   const previous = store.getEventState(row.namespace, row.entity, row.check);

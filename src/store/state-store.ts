@@ -8,6 +8,7 @@ import { AggregateTable } from './sqlite/aggregate-table.js';
 import { ResourceTables } from './sqlite/resource-tables.js';
 import { Outbox } from './sqlite/outbox.js';
 import { Checkpointer } from './sqlite/checkpointer.js';
+import { WatchHolder, watchedDatabase, type DatastoreWatch } from './datastore-watch.js';
 import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './sqlite/quota.js';
 import type { SqlDatabase, SqlStatement } from './sql/database.js';
 import { PostgresQueryError, SyncPostgres } from './postgres/sync-client.js';
@@ -48,6 +49,8 @@ export class StateStore {
   readonly db: SqlDatabase;
   /** The SQLite handle for what only SQLite has (pragmas, quota, WAL checkpoints); null on PostgreSQL. */
   readonly sqlite: Database.Database | null;
+  /** The PostgreSQL connection itself (its savepoint mode), under `db`'s timed reads; null on SQLite. */
+  private readonly postgres: SyncPostgres | null;
   private readonly statements: Record<string, SqlStatement>;
   /** Silence entries by id (`sub:check`), with the legacy expiry. */
   readonly silences: ExpiringTable<Record<string, unknown>>;
@@ -66,6 +69,10 @@ export class StateStore {
     /** The maximum size in bytes (spec 8: 4 GB by default); SQLite only. */
     readonly quotaBytes: number,
   ) {
+    // A PostgreSQL COMMIT is its log sync; every statement's reads are timed once a watch is set.
+    this.postgres = db instanceof SyncPostgres ? db : null;
+    if (this.postgres) this.postgres.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
+    db = watchedDatabase(db, this.watchHolder);
     this.db = db;
     this.sqlite = sqlite;
     // better-sqlite3 passes the wrapper's arguments through; the PostgreSQL side builds its closure per call.
@@ -82,8 +89,13 @@ export class StateStore {
       putClient: prepare('INSERT INTO clients (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data'),
       deleteClient: prepare('DELETE FROM clients WHERE name = ?'),
       listClients: prepare('SELECT data FROM clients ORDER BY name'),
-      countEntities: prepare('SELECT COUNT(*) AS n FROM (SELECT name FROM clients UNION SELECT name FROM v2_entities LIMIT ?) AS names'),
-      hasV2Entity: prepare('SELECT 1 FROM v2_entities WHERE name = ? LIMIT 1'),
+      // What the v2 entity lists show: every namespace's entities, and each listed client in the legacy namespace (an
+      // agent's client record mirrors its own entity, counted once, in its own namespace).
+      countEntities: prepare(
+        'SELECT COUNT(*) AS n FROM (SELECT namespace, name FROM v2_entities UNION ' +
+          `SELECT CAST(? AS TEXT), name FROM clients WHERE data NOT LIKE '%"invalidated":true%' AND data NOT LIKE '%"entity_class":"agent"%' LIMIT ?) AS names`,
+      ),
+      hasV2Entity: prepare('SELECT 1 FROM v2_entities WHERE namespace = ? AND name = ?'),
       getResult: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? AND check_name = ?'),
       getHistory: prepare('SELECT history, last_ok FROM results WHERE client = ? AND check_name = ?'),
       putResult: prepare(
@@ -214,7 +226,7 @@ export class StateStore {
   }
 
   schemaVersion(): number {
-    return this.sqlite ? (this.sqlite.pragma('user_version', { simple: true }) as number) : storeSchemaVersion(this.db as SyncPostgres);
+    return this.sqlite ? (this.sqlite.pragma('user_version', { simple: true }) as number) : storeSchemaVersion(this.postgres!);
   }
 
   /**
@@ -292,7 +304,7 @@ export class StateStore {
       retrying();
       return this.transaction(fn);
     }
-    const db = this.db as SyncPostgres;
+    const db = this.postgres!;
     db.awaitSavepoints = false;
     try {
       return this.transaction(fn);
@@ -335,15 +347,15 @@ export class StateStore {
   }
 
   /** Legacy clients and v2 entities, each name once, counted up to `upTo`: what the entity limit counts. */
-  countEntities(upTo: number): number {
+  countEntities(upTo: number, legacyNamespace: string): number {
     // Counting stops at `upTo`: the entity limit only asks whether it is reached, and a full count per new client made a
     // fleet of 50,000 new clients quadratic.
-    return Number((this.statements.countEntities!.get(upTo) as { n: number }).n);
+    return Number((this.statements.countEntities!.get(legacyNamespace, upTo) as { n: number }).n);
   }
 
-  /** Whether a v2 entity of this name exists in any namespace (a legacy client by that name is then not a new entity). */
-  hasV2Entity(name: string): boolean {
-    return this.statements.hasV2Entity!.get(name) !== undefined;
+  /** Whether a v2 entity of this name exists in the legacy namespace (a legacy client by that name is then not a new entity). */
+  hasV2Entity(name: string, legacyNamespace: string): boolean {
+    return this.statements.hasV2Entity!.get(legacyNamespace, name) !== undefined;
   }
 
   putClient(client: Record<string, unknown>): void {
@@ -439,10 +451,16 @@ export class StateStore {
   }
 
   private checkpointer: Checkpointer | null = null;
+  private readonly watchHolder = new WatchHolder();
 
   /** The daemon's store checkpoints its WAL on a worker thread, not in the intake's commits. */
   checkpointInBackground(): void {
-    if (!this.checkpointer && this.sqlite && this.sqlite.name !== ':memory:') this.checkpointer = new Checkpointer(this.sqlite);
+    if (!this.checkpointer && this.sqlite && this.sqlite.name !== ':memory:') this.checkpointer = new Checkpointer(this.sqlite, (ms) => this.watchHolder.sync(ms, 'WAL checkpoint'));
+  }
+
+  /** From now on, slow reads and log syncs are reported to `watch` (spec §8). */
+  watchDatastore(watch: DatastoreWatch): void {
+    this.watchHolder.watch = watch;
   }
 
   close(): void {

@@ -16,16 +16,12 @@ const handlersOf = (check: Json): string[] => {
 // v2 statuses are unsigned; a negative legacy status is unknown (DECISIONS 9), which v2 spells 3.
 const v2Status = (status: unknown) => (Number(status) < 0 ? 3 : Number(status));
 
-/** A legacy event as a core/v2 Event (client → agent or proxy entity, `source` → proxy entity, history with times). */
-export function translateEvent(event: EventDraft, history: readonly TimedStatus[], namespace: string): Json {
-  const client = event.client as Json;
-  const check = event.check as Json;
+/** A legacy client as a core/v2 Entity: `agent`, or `proxy` for a source or a client without keepalives. */
+export function translateClient(client: Json, namespace: string): Json {
   const name = String(client.name);
   const subscriptions = ((client.subscriptions ?? []) as string[]).map((s) => (s === `client:${name}` ? `entity:${name}` : s));
   if (!subscriptions.includes(`entity:${name}`)) subscriptions.push(`entity:${name}`);
-  const status = v2Status(check.status);
-  const state = event.action === 'flapping' ? 'flapping' : status === 0 ? 'passing' : 'failing';
-  const entity: Json = {
+  return {
     entity_class: client.type === 'proxy' || client.keepalives === false ? 'proxy' : 'agent',
     system: { hostname: client.hostname ?? (client.type === 'proxy' ? undefined : name), network: { interfaces: null } },
     subscriptions,
@@ -35,6 +31,14 @@ export function translateEvent(event: EventDraft, history: readonly TimedStatus[
     metadata: { name, namespace },
     svc_agent_version: client.type === 'proxy' ? '' : String(client.version ?? ''),
   };
+}
+
+/** A legacy event as a core/v2 Event (client → agent or proxy entity, `source` → proxy entity, history with times). */
+export function translateEvent(event: EventDraft, history: readonly TimedStatus[], namespace: string): Json {
+  const check = event.check as Json;
+  const entity = translateClient(event.client as Json, namespace);
+  const status = v2Status(check.status);
+  const state = event.action === 'flapping' ? 'flapping' : status === 0 ? 'passing' : 'failing';
   const v2Check: Json = {
     command: check.command,
     handlers: handlersOf(check),

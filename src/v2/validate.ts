@@ -3,6 +3,7 @@ import { MAX_NAME_LENGTH } from '../name-limits.js';
 import type { Json } from '../json.js';
 
 const NAME = /^[\w.\-:]+$/;
+const ENTITY_CLASSES = ['agent', 'proxy', 'service', 'backend'];
 const UINT32_MAX = 4294967295;
 const TOO_LONG = `name must be at most ${MAX_NAME_LENGTH} characters`;
 const tooLong = (name: unknown) => String(name).length > MAX_NAME_LENGTH;
@@ -13,7 +14,8 @@ function entityProblem(entity: Json): string | null {
   if (!NAME.test(String(name))) return `name must match ${NAME.source.replace('^', '\\A').replace('$', '\\z')}`;
   if (tooLong(name)) return TOO_LONG;
   if (!entity.metadata?.namespace) return 'namespace must be set';
-  if (entity.entity_class !== undefined && !NAME.test(String(entity.entity_class))) return 'entity class must match name rules';
+  // Sensu Go's classes: its agents, proxies, and the service and backend entities it makes itself.
+  if (entity.entity_class !== undefined && !ENTITY_CLASSES.includes(String(entity.entity_class))) return `entity_class must be one of ${ENTITY_CLASSES.join(', ')} (got ${JSON.stringify(entity.entity_class)})`;
   return null;
 }
 

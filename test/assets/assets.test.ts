@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { runCli } from '../helpers/cli.js';
-import { platformFromOsRelease } from '../../src/assets/host-system.js';
+import { platformFromEtc } from '../../src/assets/host-system.js';
 import { filtersMatch, selectBuild } from '../../src/assets/definitions.js';
 import { entryProblem, linksProblem, resolveInTree } from '../../src/assets/unpack.js';
 import { loadExpressionSandbox } from '../../src/sandbox/expressions.js';
@@ -12,18 +12,42 @@ import { loadExpressionSandbox } from '../../src/sandbox/expressions.js';
 before(() => loadExpressionSandbox());
 
 const SHA = 'a'.repeat(128);
-const UBUNTU = 'NAME="Ubuntu"\nVERSION_ID="22.04"\nID=ubuntu\nID_LIKE=debian\n';
-const DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_ID="12"\nID=debian\n';
-const ROCKY = 'ID="rocky"\nID_LIKE="rhel centos fedora"\nVERSION_ID="9.3"\n';
+const etc = (files: Record<string, string>) => (name: string): string | null => files[name] ?? null;
+const UBUNTU_ETC = { 'os-release': 'NAME="Ubuntu"\nVERSION_ID="22.04"\nID=ubuntu\nID_LIKE=debian\n', 'debian_version': 'bookworm/sid\n', 'lsb-release': 'DISTRIB_ID=Ubuntu\nDISTRIB_RELEASE=22.04\n' };
 
-test('the host platform and family come from os-release as the agent reports them', () => {
-  assert.deepEqual(platformFromOsRelease(UBUNTU), { platform: 'ubuntu', platform_family: 'debian', platform_version: '22.04' });
-  assert.deepEqual(platformFromOsRelease(DEBIAN), { platform: 'debian', platform_family: 'debian', platform_version: '12' });
-  assert.deepEqual(platformFromOsRelease(ROCKY), { platform: 'rocky', platform_family: 'rhel', platform_version: '9.3' });
+// Fixtures are the release files each distribution ships; the answers are gopsutil's (what Sensu Go's agent reports).
+const DISTRIBUTIONS: ReadonlyArray<[string, Record<string, string>, string, string, string]> = [
+  ['RHEL 8', { 'redhat-release': 'Red Hat Enterprise Linux release 8.9 (Ootpa)\n', 'system-release': 'Red Hat Enterprise Linux release 8.9 (Ootpa)\n', 'os-release': 'ID="rhel"\nID_LIKE="fedora"\nVERSION_ID="8.9"\n' }, 'redhat', 'rhel', '8.9'],
+  ['Oracle Linux 8', { 'oracle-release': 'Oracle Linux Server release 8.9\n', 'redhat-release': 'Red Hat Enterprise Linux release 8.9 (Ootpa)\n', 'os-release': 'ID="ol"\nID_LIKE="fedora"\nVERSION_ID="8.9"\n' }, 'oracle', 'rhel', '8.9'],
+  ['Amazon Linux 2', { 'system-release': 'Amazon Linux release 2 (Karoo)\n', 'os-release': 'ID="amzn"\nID_LIKE="centos rhel fedora"\nVERSION_ID="2"\n' }, 'amazon', 'rhel', '2'],
+  ['CentOS 7', { 'redhat-release': 'CentOS Linux release 7.9.2009 (Core)\n', 'os-release': 'ID="centos"\nID_LIKE="rhel fedora"\n' }, 'centos', 'rhel', '7.9.2009'],
+  ['Rocky 9', { 'redhat-release': 'Rocky Linux release 9.3 (Blue Onyx)\n', 'os-release': 'ID="rocky"\nID_LIKE="rhel centos fedora"\nVERSION_ID="9.3"\n' }, 'rocky', 'rhel', '9.3'],
+  ['Fedora 39', { 'redhat-release': 'Fedora release 39 (Thirty Nine)\n', 'os-release': 'ID=fedora\nVERSION_ID=39\n' }, 'fedora', 'fedora', '39'],
+  ['Linux Mint 21', { 'debian_version': 'bookworm/sid\n', 'lsb-release': 'DISTRIB_ID=LinuxMint\nDISTRIB_RELEASE=21.3\n', 'os-release': 'ID=linuxmint\nID_LIKE="ubuntu debian"\nVERSION_ID="21.3"\n' }, 'linuxmint', 'debian', '21.3'],
+  ['Debian 12', { 'debian_version': '12.5\n', 'os-release': 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_ID="12"\nID=debian\n' }, 'debian', 'debian', '12.5'],
+  ['Ubuntu 22.04', UBUNTU_ETC, 'ubuntu', 'debian', '22.04'],
+  ['Alpine 3.19', { 'alpine-release': '3.19.1\n', 'os-release': 'ID=alpine\nVERSION_ID=3.19.1\n' }, 'alpine', 'alpine', '3.19.1'],
+  ['openSUSE Leap 15.5', { 'os-release': 'NAME="openSUSE Leap"\nID="opensuse-leap"\nID_LIKE="suse opensuse"\nVERSION_ID="15.5"\n' }, 'opensuse-leap', 'suse', '15.5'],
+  ['Arch', { 'arch-release': '', 'os-release': 'ID=arch\n' }, 'arch', 'arch', ''],
+  ['an unknown os-release', { 'os-release': 'ID=nixos\nID_LIKE=""\nVERSION_ID="23.11"\n' }, 'nixos', '', '23.11'],
+];
+
+test('the host platform, family and version are the ones Sensu Go\'s agent (gopsutil) reports', () => {
+  for (const [name, files, platform, family, version] of DISTRIBUTIONS) {
+    assert.deepEqual(platformFromEtc(etc(files)), { platform, platform_family: family, platform_version: version }, name);
+  }
+  assert.deepEqual(platformFromEtc(etc({})), { platform: '', platform_family: '', platform_version: '' }, 'no release file');
+});
+
+test("the README's platform_family == 'rhel' filter matches RHEL, Oracle and Amazon Linux", () => {
+  for (const [name, files] of DISTRIBUTIONS.slice(0, 3)) {
+    const entity = { metadata: { name: 'h', labels: {} }, system: { os: 'linux', arch: 'amd64', ...platformFromEtc(etc(files)) } };
+    assert.equal(filtersMatch(["entity.system.platform_family == 'rhel'"], entity), true, name);
+  }
 });
 
 test('a debian platform filter does not match ubuntu; the platform_family filter does', () => {
-  const ubuntu = { metadata: { name: 'u', labels: { tier: 'web' } }, system: { os: 'linux', arch: 'amd64', ...platformFromOsRelease(UBUNTU) } };
+  const ubuntu = { metadata: { name: 'u', labels: { tier: 'web' } }, system: { os: 'linux', arch: 'amd64', ...platformFromEtc(etc(UBUNTU_ETC)) } };
   assert.equal(filtersMatch(["entity.system.platform == 'debian'"], ubuntu), false);
   assert.equal(filtersMatch(["entity.system.platform_family == 'debian'", "entity.system.arch == 'amd64'"], ubuntu), true);
   assert.equal(filtersMatch(["entity.labels.tier == 'web'"], ubuntu), true, 'labels read from metadata');

@@ -34,14 +34,22 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     assert.equal(store.getClient('nope'), null);
     // Bytewise order, as SQLite sorts: upper case first.
     assert.deepEqual(store.listClients().map((c) => c.name), ['B', 'a', 'b']);
-    assert.equal(store.countEntities(100), 3);
+    assert.equal(store.countEntities(100, 'default'), 3);
     store.resources.putEntity('default', 'a', { metadata: { name: 'a' } });
     store.resources.putEntity('default', 'v2only', { metadata: { name: 'v2only' } });
-    assert.equal(store.countEntities(100), 4);
+    assert.equal(store.countEntities(100, 'default'), 4);
+    // As the lists show them: a name in two namespaces is two entities; an invalidated client is listed nowhere.
+    store.resources.putEntity('team', 'a', { metadata: { name: 'a' } });
+    store.putClient({ name: 'gone', signature: 'invalidated', invalidated: true, invalidated_until: null });
+    assert.equal(store.countEntities(100, 'default'), 5);
+    assert.equal(store.countEntities(100, 'team'), 5, 'clients listed in team, where client a is entity a');
+    store.resources.deleteEntity('team', 'a');
+    store.deleteClient('gone');
     // Counted only as far as asked: the entity limit needs no more.
-    assert.equal(store.countEntities(2), 2);
-    assert.equal(store.hasV2Entity('v2only'), true);
-    assert.equal(store.hasV2Entity('b'), false);
+    assert.equal(store.countEntities(2, 'default'), 2);
+    assert.equal(store.hasV2Entity('v2only', 'default'), true);
+    assert.equal(store.hasV2Entity('v2only', 'team'), false);
+    assert.equal(store.hasV2Entity('b', 'default'), false);
 
     store.putResult('a', { name: 'disk', status: 1 }, [{ status: 1, executed: 10 }], null);
     store.putResult('a', { name: 'cpu', status: 0 }, [{ status: 0, executed: 11 }], 1700000000.5);

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, type V2ApiDeps } from '../v2/context.js';
 import { parsePostgresConfig } from '../../store/index.js';
+import { listResponse } from '../v2/listing.js';
+import { PROVIDER_FIELDS } from '../../v2/index.js';
+import type { Json } from '../../json.js';
 import type { EventStoreRouter } from '../../store/index.js';
 
 const BASE = '/api/enterprise/store/v1/provider';
@@ -13,7 +16,8 @@ const BASE = '/api/enterprise/store/v1/provider';
  */
 export function registerStoreRoutes(app: FastifyInstance, deps: V2ApiDeps, router: EventStoreRouter): void {
   const find = (name: string) => router.configs().find((c) => c.metadata.name === name);
-  app.get(BASE, () => router.configs());
+  // Pages and selects like every other list (`limit`/`continue`, `fieldSelector` on provider.name).
+  app.get(BASE, (request, reply) => listResponse(request, reply, router.configs() as unknown as Json[], PROVIDER_FIELDS, (c) => String(c.metadata?.name ?? '')));
   app.get(`${BASE}/:name`, (request, reply) => find((request.params as { name: string }).name) ?? fail(reply, 'notFound', 'not found'));
   const put = async (request: FastifyRequest, reply: FastifyReply) => {
     const parsed = parsePostgresConfig(request.body, (request.params as { name?: string }).name);

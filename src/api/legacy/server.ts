@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { redact } from '../../config/index.js';
 import { registerRedaction, unredacted } from '../../http/index.js';
-import { prepareResult, EntityLimitError } from '../../legacy/index.js';
+import { prepareResult, EntityLimitError, atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { sendList, legacyQuery } from './http.js';
 import { schemaProblems } from '../../config/index.js';
 import { removeClient, resolveEvent } from '../../server/index.js';
@@ -19,7 +19,7 @@ import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import type { TransportInfo } from '../../transport/index.js';
 import { healthFailures } from './transport-health.js';
 import { LEGACY_VERSION } from '../../legacy-version.js';
-import { definitionOf, legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/index.js';
+import { definitionOf, entityLimitOf, legacyApiCorsOf, legacyApiCredentialsOf, legacyNamespace } from '../../config/index.js';
 
 
 /**
@@ -133,6 +133,11 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     const badName = clientNameProblem(client.name);
     if (badName) return refuse(reply, badName);
     client.subscriptions = [...new Set([...(client.subscriptions as string[]), `client:${String(client.name)}`])];
+    // A new client is a new entity: refused at the entity limit as every other door refuses one (spec §3).
+    const settings = deps.settings();
+    const [limit, namespace] = [entityLimitOf(settings), legacyNamespace(settings)];
+    const known = visible(deps.store.getClient(String(client.name))) || deps.store.hasV2Entity(String(client.name), namespace);
+    if (!known && atEntityLimit(deps.store, limit, namespace)) return reply.code(402).send({ error: entityLimitMessage(limit) });
     deps.store.putClient(client);
     return reply.code(201).send({ name: client.name });
   });

@@ -35,6 +35,8 @@ export interface V2ApiDeps {
   readonly onEntityWritten?: (namespace: string, name: string) => void;
   /** Sends an ad hoc request for a v2 CheckConfig (`check execute`); absent where nothing schedules v2 checks. */
   readonly executeCheck?: (namespace: string, check: string, options: ExecuteOptions) => ExecuteOutcome;
+  /** The namespace whose entity list also shows the legacy clients (checkbridge.namespace). */
+  readonly legacyNamespace?: () => string;
   /** Prometheus text for GET /metrics. */
   readonly metrics?: () => string;
   /** The built-in dashboard (page at `/`, data under /api/checkbridge/v1); absent, the listener serves the API alone. */

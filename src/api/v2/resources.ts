@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, nowS, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
+import { entityTable, legacyClientOnly } from './entity-view.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata } from '../../v2/index.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
@@ -80,7 +81,7 @@ export const KINDS: ResourceKind[] = [
       : !Array.isArray(f.expressions) || f.expressions.some((e: unknown) => typeof e !== 'string') ? 'expressions must be an array of strings'
       : null,
   },
-  { path: 'entities', type: 'Entity', validate: (e) => (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null) },
+  { path: 'entities', type: 'Entity', validate: (e) => (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null), deleteProblem: legacyClientOnly },
   {
     path: 'silenced',
     type: 'Silenced',
@@ -105,25 +106,21 @@ function prepareSilenced(s: Json, now: number): Json {
   return { ...s, begin, expire_at: expireAt };
 }
 
-/** Entities live with the ones events create; every other kind in the generic table. */
-function tableOf(v2: V2ApiDeps['store']['resources'], kind: ResourceKind) {
-  if (kind.type !== 'Entity') return {
+/** Entities live with the ones events create (and the legacy clients); every other kind in the generic table. */
+function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
+  const v2 = deps.store.resources;
+  if (kind.type === 'Entity') return entityTable(deps);
+  return {
     get: (ns: string, name: string) => v2.getResource(kind.type, ns, name),
     put: (ns: string, name: string, value: Json) => v2.putResource(kind.type, ns, name, value),
     delete: (ns: string, name: string) => v2.deleteResource(kind.type, ns, name),
     list: (ns: string) => v2.listResources(kind.type, ns),
   };
-  return {
-    get: (ns: string, name: string) => v2.getEntity(ns, name),
-    put: (ns: string, name: string, value: Json) => v2.putEntity(ns, name, value),
-    delete: (ns: string, name: string) => v2.deleteEntity(ns, name),
-    list: (ns: string) => v2.listEntities(ns),
-  };
 }
 
 /** Generic namespaced CRUD (reference v2-api §2.2): POST creates (409 if it exists), PUT creates or replaces. */
 export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): void {
-  const table = tableOf(deps.store.resources, kind);
+  const table = tableOf(deps, kind);
   const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
   const write = (mode: 'create' | 'upsert') => (request: FastifyRequest, reply: FastifyReply) => {
     const { namespace, name } = request.params as { namespace: string; name?: string };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { deliverAdminPassword, AGENT } from './admin-password.js';
-import { agentdListenerOf, agentdRateOf, entityLimitOf, serverSettingsOf, daemonEnvironment } from '../../config/index.js';
+import { agentdListenerOf, agentdRateOf, entityLimitOf, serverSettingsOf, daemonEnvironment, legacyNamespace } from '../../config/index.js';
 import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
@@ -57,7 +57,7 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
         maxMessageBytes: Number.isInteger(maxMessage) && maxMessage > 0 ? maxMessage : DEFAULT_MAX_MESSAGE_BYTES,
         authorize: (username, groups, namespace) => authorize(rbacView(store.resources), username, groups, 'create', 'events', namespace, null),
         isKnown: (namespace, name) => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null,
-        entityRefusal: () => (atEntityLimit(store, entityLimitOf(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
+        entityRefusal: () => (atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
         onRegistration: (event) => handlers.handle(event),
       });
       intake.onEvent(deregisterOnLoss(store, intake, sessions, log));

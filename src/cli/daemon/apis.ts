@@ -1,6 +1,6 @@
 import { transportInfo, type Transport } from '../../transport/index.js';
 import type { ResultIntake } from '../../execute/index.js';
-import { legacyApiListenerOf, v2ApiListenerOf, entityLimitOf } from '../../config/index.js';
+import { legacyApiListenerOf, v2ApiListenerOf, entityLimitOf, legacyNamespace } from '../../config/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/index.js';
 import { buildV2Api } from '../../api/index.js';
@@ -74,7 +74,8 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         store,
         events,
         postgres: events,
-        entityGate: () => (atEntityLimit(store, entityLimitOf(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
+        entityGate: () => (atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
+        legacyNamespace: () => legacyNamespace(hub.current()),
         tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)),
         logger,
         now: Date.now,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
+import { datastoreWarningsOf, storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
 import { Intake } from '../../server/index.js';
 import { legacyToV2Writer } from '../../server/index.js';
@@ -24,9 +24,9 @@ export interface StoreOptions {
 export type DaemonStore = Awaited<ReturnType<typeof buildStore>>;
 
 /** At start: a store that already holds the limit's worth of entities refuses every new one; say so at once. */
-function warnPastEntityLimit(store: { countEntities(upTo: number): number }, limit: number, logger: Logger): void {
+function warnPastEntityLimit(store: { countEntities(upTo: number, legacyNamespace: string): number }, limit: number, namespace: string, logger: Logger): void {
   if (limit === 0) return;
-  const known = store.countEntities(Number.MAX_SAFE_INTEGER);
+  const known = store.countEntities(Number.MAX_SAFE_INTEGER, namespace);
   if (known < limit) return;
   logger.warn(
     { entities: known, entity_limit: limit },
@@ -42,7 +42,17 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
     dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) },
     logger,
   );
-  warnPastEntityLimit(store, entityLimitOf(settings), logger);
+  warnPastEntityLimit(store, entityLimitOf(settings), legacyNamespace(settings), logger);
+  // Spec §8: slow reads and log syncs are warnings; the thresholds are settings (live), so a test can lower them.
+  const storeLog = logger.child({ component: 'store' });
+  store.watchDatastore({
+    readMs: () => datastoreWarningsOf(hub.current()).readMs,
+    syncMs: () => datastoreWarningsOf(hub.current()).syncMs,
+    report: (kind, ms, what) => {
+      const { readMs, syncMs } = datastoreWarningsOf(hub.current());
+      storeLog.warn({ kind, ms: Math.round(ms * 10) / 10, what, engine: store.engine }, `datastore ${kind} took over ${kind === 'read' ? readMs : syncMs} ms`);
+    },
+  });
   const intake = new Intake(store, hub.current, systemClock, logger);
   const namespace = () => legacyNamespace(hub.current());
   // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.

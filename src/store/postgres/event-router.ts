@@ -31,6 +31,8 @@ const ATTEMPTS_BEFORE_FALLBACK = 3;
  */
 export class EventStoreRouter implements V2EventStore {
   private readonly backends = new Map<string, PostgresBackend>();
+  /** Stored configurations that cannot be used (a DSN that does not parse), with the reason: health reports them. */
+  private readonly unusable = new Map<string, string>();
   /** Whether events go to each non-strict backend now (strict ones always). */
   private readonly using = new Map<string, boolean>();
   private staged: EventRow[] = [];
@@ -82,11 +84,13 @@ export class EventStoreRouter implements V2EventStore {
     return this.options.resources.listResources(PG_TYPE, '') as unknown as PostgresConfig[];
   }
 
-  /** `PostgresHealth` (spec 2.7): one entry per configuration; undefined when there is none. */
-  health(): { Name: string; Active: boolean; Healthy: boolean }[] | undefined {
-    if (this.backends.size === 0) return undefined;
+  /** `PostgresHealth` (spec 2.7): one entry per configuration, by name; an unusable one unhealthy with its `Err`; undefined when there is none. */
+  health(): { Name: string; Active: boolean; Healthy: boolean; Err?: string }[] | undefined {
+    if (this.backends.size === 0 && this.unusable.size === 0) return undefined;
     const selected = this.selected();
-    return [...this.backends.values()].map((b) => ({ Name: b.name, Active: b === selected && this.isUsing(b), Healthy: b.connected }));
+    const usable = [...this.backends.values()].map((b) => ({ Name: b.name, Active: b === selected && this.isUsing(b), Healthy: b.connected }));
+    const unusable = [...this.unusable].map(([name, err]) => ({ Name: name, Active: false, Healthy: false, Err: err }));
+    return [...usable, ...unusable].sort((a, b) => (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0));
   }
 
   /** True when events go to the embedded store now: the intake then writes them inside its own transaction. */
@@ -177,6 +181,7 @@ export class EventStoreRouter implements V2EventStore {
     try {
       backend = new PostgresBackend(config, this.options.env, this.log);
     } catch (error) {
+      this.unusable.set(config.metadata.name, reason(error));
       this.log.error({ postgres: config.metadata.name, err: reason(error) }, 'postgres event store configuration unusable: events stay in the embedded store');
       return;
     }
@@ -187,6 +192,7 @@ export class EventStoreRouter implements V2EventStore {
   }
 
   private async drop(name: string): Promise<void> {
+    this.unusable.delete(name);
     const backend = this.backends.get(name);
     if (!backend) return;
     const wasCurrent = this.current() === backend.store;

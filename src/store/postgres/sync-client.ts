@@ -1,6 +1,7 @@
 // PostgreSQL behind the store's synchronous SqlDatabase: a worker thread owns the connection, the caller blocks on
 // Atomics.wait until the worker's answer is on the port. One statement at a time, as better-sqlite3 runs them.
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
 import { CheckbridgeError } from '../../errors.js';
 import type { SqlDatabase, SqlParam, SqlStatement } from '../sql/database.js';
 import { bind, inline, toPositional } from './placeholders.js';
@@ -177,6 +178,17 @@ export class SyncPostgres implements SqlDatabase {
     };
   }
 
+  /** COMMIT, timed: the server's WAL flush is this store's log sync (spec §8). Returns the command tag. */
+  private commit(): string | undefined {
+    const started = performance.now();
+    const command = this.request({ sql: 'COMMIT', simple: true }).command;
+    this.onCommit?.(performance.now() - started);
+    return command;
+  }
+
+  /** Hears each COMMIT's duration in milliseconds. */
+  onCommit: ((ms: number) => void) | null = null;
+
   /** A transaction's control statement: deferred inside one (savepoints), waited for otherwise (BEGIN, COMMIT, ROLLBACK). */
   private control(sql: string): void {
     if (this.depth > 0) this.defer(sql);
@@ -200,7 +212,7 @@ export class SyncPostgres implements SqlDatabase {
           this.request({ sql: '', barrier: true });
         }
         // COMMIT of a transaction a caught error aborted answers ROLLBACK: that is a failure, not a commit.
-        else if (depth === 0 && this.request({ sql: 'COMMIT', simple: true }).command === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');
+        else if (depth === 0 && this.commit() === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');
       } catch (error) {
         if (depth > 0 && !savepoint) {
           if (this.epoch !== epoch) throw error;

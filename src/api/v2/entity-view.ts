@@ -1,0 +1,40 @@
+// The v2 entities of a namespace as the lists show them (and the entity limit counts them): its stored entities and,
+// in the legacy namespace, every listed legacy client that has none of its own yet (as an `agent` or `proxy` entity).
+import type { V2ApiDeps } from './context.js';
+import { translateClient } from '../../v2/index.js';
+import type { Json } from '../../json.js';
+
+const byName = (a: Json, b: Json) => (String(a.metadata.name) < String(b.metadata.name) ? -1 : 1);
+
+/** get, put, delete and list of entities; put and delete touch the stored entity alone (a client leaves by the legacy API). */
+export function entityTable(deps: V2ApiDeps) {
+  const v2 = deps.store.resources;
+  const isLegacy = (ns: string) => deps.legacyNamespace?.() === ns;
+  const listedClient = (name: string): Json | null => {
+    const client = deps.store.getClient(name);
+    return client && !client.invalidated ? client : null;
+  };
+  return {
+    get: (ns: string, name: string): Json | null => {
+      const stored = v2.getEntity(ns, name) as Json | null;
+      const client = stored || !isLegacy(ns) ? null : listedClient(name);
+      return stored ?? (client ? translateClient(client, ns) : null);
+    },
+    put: (ns: string, name: string, value: Json) => v2.putEntity(ns, name, value),
+    delete: (ns: string, name: string) => v2.deleteEntity(ns, name),
+    list: (ns: string): Json[] => {
+      const stored = v2.listEntities(ns) as Json[];
+      if (!isLegacy(ns)) return stored;
+      const names = new Set(stored.map((e) => String(e.metadata?.name)));
+      // A Sensu Go agent's client record mirrors its own entity, stored in its own namespace: listed there, not here.
+      const clients = deps.store.listClients().filter((c) => !c.invalidated && c.entity_class !== 'agent' && !names.has(String(c.name)));
+      return clients.length === 0 ? stored : [...stored, ...clients.map((c) => translateClient(c, ns))].sort(byName);
+    },
+  };
+}
+
+/** Why a listed entity cannot be deleted here: it is a legacy client with no stored entity (409), or null. */
+export function legacyClientOnly(deps: V2ApiDeps, ns: string | null, name: string): string | null {
+  if (ns === null || deps.store.resources.getEntity(ns, name) || deps.legacyNamespace?.() !== ns) return null;
+  return `entity ${JSON.stringify(name)} is the legacy client of that name: remove it with DELETE /clients/${encodeURIComponent(name)} on the legacy API`;
+}
