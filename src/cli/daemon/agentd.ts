@@ -5,7 +5,7 @@ import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
 import { AgentdServer, deregisterOnLoss, SessionRegistry } from '../../agentd/index.js';
-import type { HandlerPipeline } from '../../server/index.js';
+import type { HandlerPipeline, CheckRequestTargets, TargetKind } from '../../server/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import { listenerFrom, startHttpListener } from '../listeners.js';
@@ -25,7 +25,7 @@ export interface AgentdView {
 }
 
 /** The agent WebSocket (:8081): Sensu Go agents connect, register their entities and send events to the one intake. */
-export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string }, logger: Logger): { service: Service; view: AgentdView } {
+export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string; targets: CheckRequestTargets }, logger: Logger): { service: Service; view: AgentdView } {
   const { hub, flags, handlers } = parts;
   const { store, intake } = parts.store;
   const log = logger.child({ component: 'agentd' });
@@ -34,6 +34,7 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
     connected: () => server?.sessions.count() ?? 0,
     entityWritten: (namespace, name) => void server?.sendEntityConfig(namespace, name),
   };
+  let unregister: (() => void) | null = null;
   const service: Service = {
     name: 'agent WebSocket',
     async start() {
@@ -43,6 +44,7 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
       const maxMessage = Number(serverSettingsOf(hub.current()).max_message_size);
       const sessions = new SessionRegistry();
+      unregister = parts.targets.register(agentTargets(sessions));
       server = new AgentdServer({
         https,
         sessions,
@@ -64,7 +66,22 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
       const listen = listenerFrom('agentd', flags, config, { bind: '127.0.0.1', port: 8081 });
       await startHttpListener(server, 'agent WebSocket', listen, https !== null, logger);
     },
-    stop: async () => void (await server?.close()),
+    stop: async () => {
+      unregister?.();
+      await server?.close();
+    },
   };
   return { service, view };
+}
+
+/** Connected agents as one kind of subscriber of v2 check requests: each gets Sensu Go's `check_request` frame. */
+function agentTargets(sessions: SessionRegistry): TargetKind {
+  return {
+    kind: 'agent',
+    members: (namespace, subscription) => sessions.withSubscription(namespace, subscription).map((session) => session.identity.name),
+    broadcast: (namespace, subscription, request) => {
+      for (const session of sessions.withSubscription(namespace, subscription)) session.send('check_request', request);
+    },
+    send: (namespace, name, request) => void sessions.get(namespace, name)?.send('check_request', request),
+  };
 }
