@@ -4,8 +4,9 @@ import { agentdListenerOf, agentdRateOf, entityLimitOf, serverSettingsOf, daemon
 import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
-import { AgentdServer, deregisterOnLoss, SessionRegistry } from '../../agentd/index.js';
-import type { HandlerPipeline, CheckRequestTargets, TargetKind } from '../../server/index.js';
+import { AgentdServer, deregisterOnLoss, SessionRegistry, type AgentSession } from '../../agentd/index.js';
+import type { RemoteSecrets } from '../../secrets/index.js';
+import type { HandlerPipeline, CheckRequestTargets, TargetKind, V2CheckRequest } from '../../server/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import { listenerFrom, startHttpListener } from '../listeners.js';
@@ -44,7 +45,7 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
       const maxMessage = Number(serverSettingsOf(hub.current()).max_message_size);
       const sessions = new SessionRegistry();
-      unregister = parts.targets.register(agentTargets(sessions));
+      unregister = parts.targets.register(agentTargets(sessions, parts.store.remoteSecrets));
       server = new AgentdServer({
         https,
         sessions,
@@ -74,14 +75,19 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
   return { service, view };
 }
 
-/** Connected agents as one kind of subscriber of v2 check requests: each gets Sensu Go's `check_request` frame. */
-function agentTargets(sessions: SessionRegistry): TargetKind {
+/**
+ * Connected agents as one kind of subscriber of v2 check requests: each gets Sensu Go's `check_request` frame, with
+ * the check's resolved secrets only over mutual TLS (resolved at send time, per member).
+ */
+function agentTargets(sessions: SessionRegistry, secrets: RemoteSecrets): TargetKind {
+  const member = (session: AgentSession) => ({ kind: 'agent', name: session.identity.name, delivery: session.secretsDelivery(), send: (request: V2CheckRequest) => void session.send('check_request', request) });
   return {
     kind: 'agent',
     members: (namespace, subscription) => sessions.withSubscription(namespace, subscription).map((session) => session.identity.name),
-    broadcast: (namespace, subscription, request) => {
-      for (const session of sessions.withSubscription(namespace, subscription)) session.send('check_request', request);
+    broadcast: (namespace, subscription, request) => secrets.deliver(namespace, request, sessions.withSubscription(namespace, subscription).map(member)),
+    send: (namespace, name, request) => {
+      const session = sessions.get(namespace, name);
+      if (session) secrets.deliver(namespace, request, [member(session)]);
     },
-    send: (namespace, name, request) => void sessions.get(namespace, name)?.send('check_request', request),
   };
 }

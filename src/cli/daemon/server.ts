@@ -11,6 +11,7 @@ import { CheckRequestPublisher } from '../../server/index.js';
 import { CheckRequestTargets, V2CheckScheduler, legacyTargets } from '../../server/index.js';
 import type { HandlerPipeline } from '../../server/index.js';
 import type { BridgeSender } from '../../bridge/index.js';
+import { withWithheldSecretsLogged } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import type { DaemonStore } from './store.js';
@@ -27,6 +28,8 @@ export interface ServerParts {
   /** Whether this server schedules subscription checks itself (not when servers share a store). */
   readonly scheduling: boolean;
   readonly isStopping: () => boolean;
+  /** The in-process client's name, or null when this process runs no client role. */
+  readonly localClient: () => string | null;
 }
 
 /**
@@ -34,13 +37,15 @@ export interface ServerParts {
  * once-per-cluster work done while elected. Two services: the election (stopped late) and the scheduler (stopped early).
  */
 export function buildServer(parts: ServerParts, logger: Logger) {
-  const { hub, transport, wire, handlers, sender, leadership, isStopping } = parts;
+  const { hub, wire, handlers, sender, leadership, isStopping } = parts;
   const { store, intake } = parts.store;
+  const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
+  // Over a broker, a remote legacy client runs a check without its secrets: said once per check and client.
+  const transport = wire ? withWithheldSecretsLogged(parts.transport, { clients: registry.all, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets }) : parts.transport;
   // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too (reference §2.5).
   const serverResults = wire ? new WireResults(wire, logger) : intake;
   // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
   intake.onEvent((emitted) => void (isV2Event(emitted) || sender?.kick()));
-  const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
   const publisher = new CheckRequestPublisher({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
   if (wire) publisher.pause('broker away');

@@ -4,7 +4,7 @@ import { systemClock } from '../../schedule/index.js';
 import { Intake } from '../../server/index.js';
 import { legacyToV2Writer } from '../../server/index.js';
 import { startEventStores } from '../../store/index.js';
-import { SecretsResolver } from '../../secrets/index.js';
+import { SecretsResolver, RemoteSecrets } from '../../secrets/index.js';
 import { outageResult } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
@@ -57,6 +57,8 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   const namespace = () => legacyNamespace(hub.current());
   // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
   const secrets = new SecretsResolver({ store: store.resources, logger, onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())) });
+  // What goes to remote clients and agents: the values over mutual TLS only, a withheld one said once per check and member.
+  const remoteSecrets = new RemoteSecrets((ns, refs) => secrets.resolve(ns, refs), logger);
   // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
   const events = await startEventStores(store, logger);
   // Staged PostgreSQL writes flush once their results committed; the intake writes its events through the router.
@@ -75,5 +77,5 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
       store.close();
     },
   };
-  return { store, intake, events, secrets, namespace, service };
+  return { store, intake, events, secrets, remoteSecrets, namespace, service };
 }

@@ -1,0 +1,71 @@
+import type { Logger } from 'pino';
+import { secretRefsOf, type SecretRef } from '../config/index.js';
+import type { SecretsDelivery } from './remote.js';
+import type { Resolution } from './resolver.js';
+
+type Json = Record<string, any>;
+
+/** Resolves references in a namespace: the SecretsResolver's `resolve`. */
+export type ResolveSecrets = (namespace: string, refs: readonly SecretRef[]) => Promise<Resolution>;
+
+/** One remote member a check request goes to: whether it may have the values, and how to send it its request. */
+export interface RemoteMember<R> {
+  /** `agent` or `client` (a legacy one): the log line's field naming the member. */
+  readonly kind: string;
+  readonly name: string;
+  readonly delivery: SecretsDelivery;
+  send(request: R): void;
+}
+
+/**
+ * The remote rule at send time (spec §1.8, §5.6): a member over mutual TLS gets the check's values as Sensu Go's
+ * `CheckRequest.secrets` (`NAME=value`, what the agent adds to the check's environment); any other gets the request
+ * without them, and the daemon says why once per check and member.
+ */
+export class RemoteSecrets {
+  private readonly log: Logger;
+  private readonly warned = new Set<string>();
+
+  constructor(
+    private readonly resolve: ResolveSecrets,
+    logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'secrets' });
+  }
+
+  /** Says once per check and member that it runs the check without its secrets, and why (never a value). */
+  noteWithheld(namespace: string, check: string, member: { kind: string; name: string }, reason: string): void {
+    const key = JSON.stringify([namespace, check, member.kind, member.name]);
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.log.warn({ check, namespace, [member.kind]: member.name, reason }, `secrets withheld: the ${member.kind} runs the check without them`);
+  }
+
+  /**
+   * Sends `request` to each member, with the values to those over mutual TLS: resolved once for all of them, at send
+   * time. When they cannot be resolved the request does not go to those members (Sensu Go's schedulerd sends no
+   * request then), logged with the reason; members without mutual TLS get theirs either way.
+   */
+  deliver<R extends { readonly config: Json }>(namespace: string, request: R, members: readonly RemoteMember<R>[]): void {
+    const refs = secretRefsOf(request.config);
+    const check = String(request.config.metadata?.name ?? '');
+    const trusted: RemoteMember<R>[] = [];
+    for (const member of members) {
+      if (refs.length > 0 && member.delivery.send) trusted.push(member);
+      else {
+        if (refs.length > 0 && !member.delivery.send) this.noteWithheld(namespace, check, member, member.delivery.reason);
+        member.send(request);
+      }
+    }
+    if (trusted.length === 0) return;
+    void this.resolve(namespace, refs).then((resolution) => {
+      if (!resolution.ok) {
+        this.log.error({ check, namespace, members: trusted.map((m) => m.name), reason: resolution.output }, 'check request not sent: its secrets could not be resolved');
+        return;
+      }
+      // As Sensu Go's SubSecrets: an empty value adds no variable.
+      const secrets = Object.entries(resolution.env).filter(([, value]) => value !== '').map(([name, value]) => `${name}=${value}`);
+      for (const member of trusted) member.send({ ...request, secrets });
+    }).catch((error: Error) => this.log.error({ check, namespace, err: error }, 'check request with secrets not sent'));
+  }
+}
