@@ -25,6 +25,8 @@ export interface RemoteMember<R> {
 export class RemoteSecrets {
   private readonly log: Logger;
   private readonly warned = new Set<string>();
+  /** When the latest request with values was issued, per check (and proxy entity): a slower, older one is dropped. */
+  private readonly sent = new Map<string, number>();
 
   constructor(
     private readonly resolve: ResolveSecrets,
@@ -46,7 +48,7 @@ export class RemoteSecrets {
    * time. When they cannot be resolved the request does not go to those members (Sensu Go's schedulerd sends no
    * request then), logged with the reason; members without mutual TLS get theirs either way.
    */
-  deliver<R extends { readonly config: Json }>(namespace: string, request: R, members: readonly RemoteMember<R>[]): void {
+  deliver<R extends { readonly config: Json; readonly issued: number }>(namespace: string, request: R, members: readonly RemoteMember<R>[]): void {
     const refs = secretRefsOf(request.config);
     const check = String(request.config.metadata?.name ?? '');
     const trusted: RemoteMember<R>[] = [];
@@ -58,13 +60,17 @@ export class RemoteSecrets {
       }
     }
     if (trusted.length === 0) return;
+    const key = JSON.stringify([namespace, check, request.config.proxy_entity_name ?? '']);
     void this.resolve(namespace, refs).then((resolution) => {
+      // Never an older request after a newer one: a resolution that took longer than the next one's is dropped.
+      if (request.issued < (this.sent.get(key) ?? 0)) return;
       if (!resolution.ok) {
         this.log.error({ check, namespace, members: trusted.map((m) => m.name), reason: resolution.output }, 'check request not sent: its secrets could not be resolved');
         return;
       }
       // As Sensu Go's SubSecrets: an empty value adds no variable.
       const secrets = Object.entries(resolution.env).filter(([, value]) => value !== '').map(([name, value]) => `${name}=${value}`);
+      this.sent.set(key, request.issued);
       for (const member of trusted) member.send({ ...request, secrets });
     }).catch((error: Error) => this.log.error({ check, namespace, err: error }, 'check request with secrets not sent'));
   }

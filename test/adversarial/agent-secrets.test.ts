@@ -3,47 +3,17 @@
 // namespace is never resolved, and no value reaches the daemon's log or the v2 API's check and event views.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WebSocket } from 'ws';
 import { makeTestCa } from '../helpers/tls.js';
 import { eventually } from '../helpers/instance.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { AGENT_PASSWORD, agentInstanceFor } from '../helpers/sensu-agent.js';
 import { putSecret, SECRETS } from '../secrets/vault-setup.js';
+import { recordingAgent } from '../helpers/recording-agent.js';
 
 const VALUE = 'hostile-token-e03b7a51';
 const OTHER = 'other-namespace-9c6d2f';
 const ENV = { CB_TEST_HOSTILE_TOKEN: VALUE, CB_TEST_OTHER_TOKEN: OTHER };
 const CLIENT = { name: 'cb-host', address: '127.0.0.1', subscriptions: [] };
-type Json = Record<string, any>;
-
-interface Recorder {
-  readonly requests: Json[];
-  readonly raw: string[];
-  close(): void;
-}
-
-/** An agent that connects, keeps every frame it is sent, and answers each check request with an event, as Sensu Go's agent builds it from the request's config. */
-function recordingAgent(url: string, name: string, options: { password?: string; tls?: { ca: string; cert: string; key: string } } = {}): Promise<Recorder> {
-  const headers: Record<string, string> = { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-Subscriptions': 'linux' };
-  if (options.password) Object.assign(headers, { 'Sensu-User': 'agent', authorization: 'Basic ' + Buffer.from(`agent:${options.password}`).toString('base64') });
-  const ws = new WebSocket(url, { headers, ...options.tls });
-  const recorder: Recorder = { requests: [], raw: [], close: () => ws.close() };
-  ws.on('message', (data: Buffer) => {
-    const text = data.toString();
-    recorder.raw.push(text);
-    const at = text.indexOf('\n');
-    if (text.slice(0, at) !== 'check_request') return;
-    const request = JSON.parse(text.slice(at + 1));
-    recorder.requests.push(request);
-    const now = Math.floor(Date.now() / 1000);
-    const event = { entity: { metadata: { name, namespace: 'default' }, entity_class: 'agent' }, check: { ...request.config, output: 'ran', status: 0, executed: now, issued: request.issued } };
-    ws.send(Buffer.from(`event\n${JSON.stringify(event)}`));
-  });
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(recorder));
-    ws.once('error', reject);
-  });
-}
 
 async function putCheck(v2: string, auth: string, name: string, secret: string): Promise<void> {
   const body = { metadata: { name }, command: 'true', interval: 1, publish: true, subscriptions: ['linux'], handlers: [], secrets: [{ name: 'TOKEN', secret }] };
