@@ -41,3 +41,31 @@ test('a slow vault read: the request it held back is dropped once a newer one we
   assert.deepEqual(issued, [...issued].sort((a, b) => a - b), `issued in order: ${issued}`);
   assert.deepEqual(agent.requests[0]!.secrets, ['TOKEN=slow-vault-value-2a7c']);
 });
+
+test('a provider that is down keeps the request from the agent, said with the reason, until it answers again', { timeout: 60_000 }, async (t) => {
+  const vault = await vaultFor(t, { mounts: { secret: 'v2' } });
+  if (!vault) return;
+  vault.put('secret', 'agent', { token: 'back-again-value-91d0' });
+  vault.mode = 'fail';
+  const ca = makeTestCa();
+  t.after(() => ca.remove());
+  const server = ca.issue();
+  const cert = ca.issue(['waiting-agent'], { client: true });
+  const tls = { cert_file: server.certFile, key_file: server.keyFile, ca_file: ca.caFile };
+  const { v2, agentd, daemon } = await agentInstanceFor(t, { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { agentd: { tls } } } });
+  const auth = `Bearer ${await adminToken(v2)}`;
+  await putProvider(v2, auth, vault, 'vault', { max_retries: 0 });
+  await putSecret(v2, auth, 'agent-token', 'vault', 'secret/agent#token');
+  const agent = await recordingAgent(agentd, 'waiting-agent', { tls: { ca: ca.caPem, cert: cert.cert, key: cert.key } });
+  t.after(() => agent.close());
+  const body = { metadata: { name: 'needs-vault' }, command: 'true', interval: 1, publish: true, subscriptions: ['linux'], handlers: [], secrets: [{ name: 'TOKEN', secret: 'agent-token' }] };
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/checks/needs-vault`, 'PUT', auth, body)).status, 201);
+
+  const refused = await daemon.waitFor((l) => l.msg === 'check request not sent: its secrets could not be resolved', 20_000);
+  assert.deepEqual(refused.members, ['waiting-agent']);
+  assert.match(String(refused.reason), /Unable to resolve secret "agent-token" \(TOKEN\) from provider "vault": .*503/);
+  assert.equal(agent.requests.length, 0, 'nothing sent while the provider is down');
+  vault.mode = 'ok';
+  await eventually(async () => agent.requests.length, (n) => n >= 1, 20_000);
+  assert.deepEqual(agent.requests[0]!.secrets, ['TOKEN=back-again-value-91d0'], 'sent with its value once the provider answers');
+});
