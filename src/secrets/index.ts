@@ -8,5 +8,5 @@ export { SecretsResolver, type SecretsLookup } from './resolver.js';
 export { vaultPathOf } from './vault-provider.js';
 export { withSecrets } from './with-secrets.js';
 export { secretsDeliveryFor, type ClientConnection, type SecretsDelivery } from './remote.js';
-export { RemoteSecrets, type RemoteMember, type ResolveSecrets } from './remote-delivery.js';
+export { RemoteSecrets } from './remote-delivery.js';
 export { withWithheldSecretsLogged } from './broker-withheld.js';
