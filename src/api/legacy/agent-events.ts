@@ -14,7 +14,7 @@ export interface AgentCheck {
 const isAgent = (client: Json | null): client is Json => client !== null && !client.invalidated && client.entity_class === 'agent' && typeof client.namespace === 'string';
 const checkName = (event: Json) => String(event.check?.metadata?.name ?? '');
 // Open as the legacy registry keeps an event: while its status is not OK.
-const isOpen = (check: AgentCheck) => Number(check.event.check?.status ?? 0) !== 0;
+const isOpen = (event: Json) => Number(event.check?.status ?? 0) !== 0;
 // The legacy list order: client, then check (the store's ORDER BY client, check_name).
 const byClientAndCheck = (a: Json, b: Json) => compare(String(a.client?.name), String(b.client?.name)) || compare(String(a.check?.name), String(b.check?.name));
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -31,34 +31,27 @@ export class AgentEventView {
   ) {}
 
   /** The checks of one agent, or of every agent without a name. */
-  async checks(name?: string): Promise<AgentCheck[]> {
-    const clients = name === undefined ? this.store.listClients().filter(isAgent) : [this.store.getClient(name)].filter(isAgent);
-    const found: AgentCheck[] = [];
-    for (const client of clients) {
-      const own = this.legacyChecksOf(String(client.name));
-      const events = await this.events.list({ namespace: String(client.namespace), entity: String(client.name) });
-      for (const event of events) if (!own.has(checkName(event))) found.push({ client, namespace: String(client.namespace), event });
-    }
-    return found;
+  checks(name?: string): Promise<AgentCheck[]> {
+    return this.collect(name, false);
   }
 
   /** One check of an agent, or null (a legacy client, or a check the legacy side holds). */
   async check(name: string, check: string): Promise<AgentCheck | null> {
     const client = this.store.getClient(name);
-    if (!isAgent(client) || this.store.getResult(name, check) || this.store.getEvent(name, check)) return null;
+    if (!isAgent(client) || this.store.getResult(name, check)) return null;
     const event = await this.events.get(String(client.namespace), name, check);
     return event ? { client, namespace: String(client.namespace), event } : null;
   }
 
   /** The open events of one agent or of all, as legacy events. */
   async openEvents(name?: string): Promise<Json[]> {
-    return (await this.checks(name)).filter(isOpen).map(({ event, client }) => legacyEventOf(event, client));
+    return (await this.collect(name, true)).map(({ event, client }) => legacyEventOf(event, client));
   }
 
-  /** One open event as a legacy event, or null. */
+  /** One open event, or null. */
   async openEvent(name: string, check: string): Promise<AgentCheck | null> {
     const found = await this.check(name, check);
-    return found && isOpen(found) ? found : null;
+    return found && isOpen(found.event) ? found : null;
   }
 
   /** Legacy events first (the store's own), then the agents', in the legacy list order. */
@@ -67,8 +60,18 @@ export class AgentEventView {
     return agents.length === 0 ? legacy : [...legacy, ...agents].sort(byClientAndCheck);
   }
 
-  private legacyChecksOf(name: string): Set<string> {
-    return new Set([...this.store.listResults(name).map((r) => String(r.check.name)), ...this.store.listEvents(name).map((e) => String((e.check as Json).name))]);
+  // A check with a legacy result for the agent (its keepalive, a result naming it) is the legacy side's own: left to it.
+  // (A legacy event always has its result: the processor stores the result first.)
+  private async collect(name: string | undefined, onlyOpen: boolean): Promise<AgentCheck[]> {
+    const clients = name === undefined ? this.store.listClients().filter(isAgent) : [this.store.getClient(name)].filter(isAgent);
+    const found: AgentCheck[] = [];
+    for (const client of clients) {
+      const [agent, namespace] = [String(client.name), String(client.namespace)];
+      for (const event of await this.events.list({ namespace, entity: agent })) {
+        if ((!onlyOpen || isOpen(event)) && !this.store.getResult(agent, checkName(event))) found.push({ client, namespace, event });
+      }
+    }
+    return found;
   }
 }
 
