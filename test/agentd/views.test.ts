@@ -83,6 +83,13 @@ test('an agent\'s check events are in the legacy API: /events, /events/:client(/
   const refused = await call(`${api}/results/view-1/disk`, 'DELETE', null);
   assert.equal(refused.status, 409, 'an agent\'s result is its v2 event: the legacy API does not half-delete it');
   assert.match(String(refused.headers.get('x-checkbridge-error')), /DELETE \/api\/core\/v2\/namespaces\/default\/events\/view-1\/disk/);
+
+  // Deleting the client resolves its open events first, the agent's check events as its legacy ones.
+  assert.equal((await postToAgent(agent.apiPort, { metadata: { name: 'cpu' }, status: 2, output: 'cpu hot', interval: 60 })).status, 202);
+  assert.equal((await eventually(() => getJson(`${api}/events/view-1/cpu`), (r) => r.status === 200)).status, 200);
+  assert.equal((await call(`${api}/clients/view-1`, 'DELETE', null)).status, 202);
+  const cpu = await eventually(() => call(v2Url('cpu'), 'GET', auth), (r) => r.body?.check?.status === 0);
+  assert.deepEqual([cpu.body.check.status, cpu.body.check.output], [0, 'Resolving on request of the API']);
 });
 
 test('sensuctl entity list and event list show a real agent: entity_class agent, its subscriptions, system facts and check event', { skip: skip || sensuctlSkipReason(), timeout: 120_000 }, async (t) => {

@@ -43,9 +43,14 @@ export class AgentEventView {
     return event ? { client, namespace: String(client.namespace), event } : null;
   }
 
+  /** The checks of one agent, or of all, whose event is open. */
+  open(name?: string): Promise<AgentCheck[]> {
+    return this.collect(name, true);
+  }
+
   /** The open events of one agent or of all, as legacy events. */
   async openEvents(name?: string): Promise<Json[]> {
-    return (await this.collect(name, true)).map(({ event, client }) => legacyEventOf(event, client));
+    return (await this.open(name)).map(({ event, client }) => legacyEventOf(event, client));
   }
 
   /** One open event, or null. */

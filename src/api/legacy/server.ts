@@ -164,9 +164,11 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     if (!visible(deps.store.getClient(name))) return reply.code(404).send();
     const query = legacyQuery(req.url);
     const expire = /^[0-9]+$/.test(query.invalidate_expire ?? '') ? Math.floor(deps.now() / 1000) + Number(query.invalidate_expire) : null;
-    void removeClient(deps.store, deps.intake, name, deps.now(), 'invalidate' in query ? { until: expire } : undefined).catch((error) =>
-      deps.logger.error({ err: error, client: name }, 'failed to delete client'),
-    );
+    // As its legacy events, an agent's open check events are resolved (and handled) before its record goes.
+    const open = await agents.open(name);
+    void Promise.allSettled(open.map((found) => resolveAgentEvent(deps.intake, deps.store, found, deps.now())))
+      .then(() => removeClient(deps.store, deps.intake, name, deps.now(), 'invalidate' in query ? { until: expire } : undefined))
+      .catch((error) => deps.logger.error({ err: error, client: name }, 'failed to delete client'));
     return reply.code(202).send(issued());
   });
 
