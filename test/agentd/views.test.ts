@@ -160,3 +160,17 @@ test('dashboard: the Clients page shows an agent with its class, version, connec
   await agent.stop('SIGKILL');
   await row.filter({ hasText: 'Sensu Go agent, not connected' }).waitFor({ timeout: 20_000 });
 });
+
+test('dashboard events: a lost agent of another namespace shows its keepalive once, in its own namespace', { skip, timeout: 120_000 }, async (t) => {
+  const { v2, api, agentd } = await agentInstanceFor(t, HOST);
+  const auth = `Bearer ${await adminToken(v2)}`;
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/prod`, 'PUT', auth, { name: 'prod' })).status, 201);
+  const agent = await startAgent(t, agentd, 'prod-1', [...agentFlags(), '--namespace', 'prod']);
+  // Watched once its first keepalive registered it.
+  assert.equal((await eventually(() => getJson(`${api}/clients/prod-1`), (r) => r.status === 200)).status, 200);
+  await agent.stop('SIGKILL');
+  const keepalives = async () => (((await call(`${v2}/api/checkbridge/v1/events?client=prod-1&limit=500`, 'GET', auth)).body as Json).items as Json[]).filter((row) => row.check === 'keepalive');
+  const rows = await eventually(keepalives, (found) => found.some((row) => row.status === 1), 30_000);
+  assert.deepEqual(rows.map((row) => [row.namespace, row.status, row.source]), [['prod', 1, 'legacy']], 'one keepalive, in the agent\'s namespace (its v2 copy is the mirror)');
+  assert.equal(((await getJson(`${api}/events/prod-1`)).body as Json[]).filter((e) => e.check.name === 'keepalive').length, 1, 'the legacy API tells it once too');
+});
