@@ -136,6 +136,8 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     // The schema says nothing of length; every door holds names to the same rule.
     const badName = clientNameProblem(client.name);
     if (badName) return refuse(reply, badName);
+    // An agent's record names the namespace its events are read from: only the agent WebSocket writes one.
+    if (client.entity_class === 'agent') return refuse(reply, 'entity_class agent is for Sensu Go agents, which register over the agent WebSocket');
     client.subscriptions = [...new Set([...(client.subscriptions as string[]), `client:${String(client.name)}`])];
     // A new client is a new entity: refused at the entity limit as every other door refuses one (spec §3).
     const settings = deps.settings();
