@@ -168,6 +168,9 @@ test('dashboard events: a lost agent of another namespace shows its keepalive on
   const agent = await startAgent(t, agentd, 'prod-1', [...agentFlags(), '--namespace', 'prod']);
   // Watched once its first keepalive registered it.
   assert.equal((await eventually(() => getJson(`${api}/clients/prod-1`), (r) => r.status === 200)).status, 200);
+  assert.equal((await postToAgent(agent.apiPort, { metadata: { name: 'disk' }, status: 2, output: 'prod disk full', interval: 60 })).status, 202);
+  const disk = await eventually(() => getJson(`${api}/events/prod-1/disk`), (r) => r.status === 200);
+  assert.deepEqual([disk.body.check.output, disk.body.client.namespace], ['prod disk full', 'prod'], 'the legacy API reads it from the agent\'s namespace');
   await agent.stop('SIGKILL');
   const keepalives = async () => (((await call(`${v2}/api/checkbridge/v1/events?client=prod-1&limit=500`, 'GET', auth)).body as Json).items as Json[]).filter((row) => row.check === 'keepalive');
   const rows = await eventually(keepalives, (found) => found.some((row) => row.status === 1), 30_000);
