@@ -83,6 +83,18 @@ export class AgentEventView {
 /** A legacy result of an agent's check: the client's name and the check with its statuses as `history`. */
 export const agentResultOf = ({ client, event }: AgentCheck): { client: string; check: Json } => ({ client: String(client.name), check: legacyCheckOf(event.check ?? {}) });
 
+/** An agent's check as `/clients/NAME/history` lists a check: its one history, the v2 event's. */
+export function agentHistoryOf(found: AgentCheck): Json {
+  const { history, ...result } = agentResultOf(found).check;
+  const statuses = (history as string[]).map(Number);
+  return { check: result.name, history: statuses, last_execution: result.executed, last_status: statuses.at(-1) ?? result.status, last_result: result };
+}
+
+/** Legacy and agent results together, in the legacy list order (client, then check). */
+export const sortResults = <T extends { client: string; check: Json }>(results: T[]): T[] => results.sort((a, b) => compare(a.client, b.client) || compare(String(a.check.name), String(b.check.name)));
+/** Legacy and agent history entries together, in check order. */
+export const sortHistory = (entries: Json[]): Json[] => entries.sort((a, b) => compare(String(a.check), String(b.check)));
+
 /**
  * Legacy resolve of an agent's event: an OK of the same check, submitted to the one intake as a v2 event (as
  * `sensuctl event resolve` does), so its pipelines handle the resolution and the history keeps its statuses.

@@ -12,7 +12,7 @@ import type { AddRoute, LegacyApiDeps, RouteMethod } from './deps.js';
 import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
-import { AgentEventView, agentResultOf, resolveAgentEvent } from './agent-events.js';
+import { AgentEventView, agentHistoryOf, agentResultOf, resolveAgentEvent, sortHistory, sortResults } from './agent-events.js';
 import { SqliteEventStore } from '../../store/index.js';
 
 export type { AddRoute, LegacyApiDeps } from './deps.js';
@@ -154,12 +154,8 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
       .filter((r) => r.history.length > 0 && r.check.executed !== undefined)
       .map((r) => ({ check: r.check.name, history: r.history.map((h) => h.status), last_execution: r.check.executed, last_status: r.history.at(-1)!.status, last_result: r.check }));
     // An agent's own checks: one history each, its v2 event's.
-    const own = (await agents.checks(name)).map(agentResultOf).map(({ check }) => {
-      const { history, ...result } = check as { history: string[] } & Record<string, unknown>;
-      const statuses = history.map(Number);
-      return { check: result.name, history: statuses, last_execution: result.executed, last_status: statuses.at(-1) ?? result.status, last_result: result };
-    });
-    return own.length === 0 ? legacy : [...legacy, ...own].sort((a, b) => (String(a.check) < String(b.check) ? -1 : 1));
+    const own = (await agents.checks(name)).map(agentHistoryOf);
+    return own.length === 0 ? legacy : sortHistory([...legacy, ...own]);
   });
   route('DELETE', '/clients/:client', async (req, reply) => {
     const name = (req.params as { client: string }).client;
@@ -236,7 +232,10 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   });
 
   // Results: the legacy store's, then each agent's checks (its v2 events, statuses as history).
-  const withAgentResults = async (legacy: ReturnType<typeof resultView>[], client?: string) => [...legacy, ...(await agents.checks(client)).map(agentResultOf)];
+  const withAgentResults = async (legacy: { client: string; check: Record<string, unknown> }[], client?: string) => {
+    const own = (await agents.checks(client)).map(agentResultOf);
+    return own.length === 0 ? legacy : sortResults([...legacy, ...own]);
+  };
   route('GET', '/results', async (req, reply) => sendList(req, reply, await withAgentResults(deps.store.listResults().map(resultView))));
   route('GET', '/results/:client', async (req, reply) => {
     const client = (req.params as { client: string }).client;
