@@ -6,5 +6,5 @@ export { HISTORY_LENGTH, updateEvent, updateOwnedEvent } from './event-update.js
 export { APIKEY_FIELDS, NAMESPACE_FIELDS, PROVIDER_FIELDS, RBAC_FIELDS, RESOURCE_FIELDS, SECRET_FIELDS, USER_FIELDS, fieldSet, type FieldSet } from './resource-fields.js';
 export { EVENT_FIELDS, SelectorError, matchesSelector, parseSelector, type Op } from './selectors.js';
 export { silencedBy } from './silencing.js';
-export { translateClient, translateEvent } from './translate.js';
+export { legacyCheckOf, legacyEventOf, translateClient, translateEvent } from './translate.js';
 export { eventProblem } from './validate.js';

@@ -75,3 +75,46 @@ export function translateEvent(event: EventDraft, history: readonly TimedStatus[
   return { check: v2Check, entity, id: event.id, metadata: { namespace }, pipelines: null, sequence: 0, timestamp: event.timestamp };
 }
 
+
+/** A core/v2 check as a legacy check result: `name`, `subscribers`, `source`, statuses only in `history`. */
+export function legacyCheckOf(check: Json): Json {
+  const legacy: Json = {
+    name: String(check.metadata?.name ?? ''),
+    command: check.command,
+    interval: check.interval,
+    subscribers: check.subscriptions ?? [],
+    handlers: check.handlers ?? [],
+    ttl: check.ttl || undefined,
+    timeout: check.timeout || undefined,
+    low_flap_threshold: check.low_flap_threshold || undefined,
+    high_flap_threshold: check.high_flap_threshold || undefined,
+    source: check.proxy_entity_name || undefined,
+    issued: Number(check.issued ?? 0),
+    executed: Number(check.executed ?? 0),
+    duration: check.duration,
+    output: String(check.output ?? ''),
+    status: Number(check.status ?? 0),
+    history: ((check.history ?? []) as Json[]).map((entry) => String(entry?.status ?? 0)),
+    total_state_change: Number(check.total_state_change ?? 0),
+  };
+  return Object.fromEntries(Object.entries(legacy).filter(([, value]) => value !== undefined));
+}
+
+/** A core/v2 event as a legacy event (the reverse of `translateEvent`), its client being the legacy record given. */
+export function legacyEventOf(event: Json, client: Json): Json {
+  const check = (event.check ?? {}) as Json;
+  const silencedBy = Array.isArray(check.silenced) ? check.silenced.map(String) : [];
+  return {
+    id: event.id,
+    client,
+    check: legacyCheckOf(check),
+    occurrences: Number(check.occurrences ?? 1),
+    occurrences_watermark: Number(check.occurrences_watermark ?? 1),
+    last_ok: Number(check.last_ok) > 0 ? Number(check.last_ok) : null,
+    last_state_change: Number(check.last_state_change) > 0 ? Number(check.last_state_change) : null,
+    action: check.state === 'flapping' ? 'flapping' : 'create',
+    timestamp: Number(event.timestamp ?? check.executed ?? 0),
+    silenced: check.is_silenced === true || silencedBy.length > 0,
+    silenced_by: silencedBy,
+  };
+}

@@ -33,9 +33,13 @@ export function openEvents(store: StateStore, mirrorNamespace: string, nowMs: nu
   const silences = new Map(store.silences.list(nowMs).map((e) => [e.key, e.value as Json]));
   const now = Math.floor(nowMs / 1000);
   const rows: EventRow[] = [];
+  // A Sensu Go agent's legacy record (its keepalive) mirrors into the agent's own namespace, not the legacy one.
+  const namespaceOf = (client: Json) => (client.entity_class === 'agent' && typeof client.namespace === 'string' ? client.namespace : mirrorNamespace);
+  const mirrored = new Set(store.listResults().map((r) => `${mirrorNamespace}\u0000${r.client}\u0000${String(r.check.name)}`));
   for (const event of store.listEvents()) {
     const client = (event.client ?? {}) as Json;
     const check = (event.check ?? {}) as Json;
+    mirrored.add(`${namespaceOf(client)}\u0000${String(client.name)}\u0000${String(check.name)}`);
     const clientSubs = strings(client.subscriptions);
     const silencedBy = silenceKeys(clientSubs, String(check.name)).filter((key) => {
       const entry = silences.get(key);
@@ -43,7 +47,7 @@ export function openEvents(store: StateStore, mirrorNamespace: string, nowMs: nu
     });
     rows.push({
       source: 'legacy',
-      namespace: mirrorNamespace,
+      namespace: namespaceOf(client),
       client: String(client.name),
       check: String(check.name),
       status: Number(check.status),
@@ -58,14 +62,13 @@ export function openEvents(store: StateStore, mirrorNamespace: string, nowMs: nu
       subscriptions: [...new Set([...strings(check.subscribers), ...clientSubs])],
     });
   }
-  const mirrored = new Set(store.listResults().map((r) => `${r.client}\u0000${String(r.check.name)}`));
   for (const event of store.resources.listEvents(null) as Json[]) {
     const namespace = String(event.metadata?.namespace ?? event.entity?.metadata?.namespace ?? '');
     const entity = String(event.entity?.metadata?.name ?? '');
     const check = (event.check ?? {}) as Json;
     const name = String(check.metadata?.name ?? '');
     if (Number(check.status ?? 0) === 0) continue;
-    if (namespace === mirrorNamespace && mirrored.has(`${entity}\u0000${name}`)) continue;
+    if (mirrored.has(`${namespace}\u0000${entity}\u0000${name}`)) continue;
     const silencedBy = strings(check.silenced);
     rows.push({
       source: 'v2',

@@ -2,7 +2,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Settings } from '../../config/index.js';
-import type { StateStore } from '../../store/index.js';
+import type { StateStore, V2EventStore } from '../../store/index.js';
+import type { EventIntake } from '../../server/index.js';
 import type { ResultIntake } from '../../execute/index.js';
 import type { BridgeView } from '../../bridge/index.js';
 import type { ListenerHttps } from '../../tls/index.js';
@@ -17,7 +18,9 @@ export interface LegacyApiDeps {
   /** Publishes a check request now (POST /request); false when the check is unknown. */
   readonly requestCheck: (name: string, subscribers: string[] | undefined, apiRequested: Record<string, unknown>) => boolean;
   readonly settings: () => Settings;
-  readonly intake: ResultIntake;
+  readonly intake: ResultIntake & EventIntake;
+  /** Where v2 events live (the event store router): agents' check events are read there; the embedded store by default. */
+  readonly events?: V2EventStore;
   /** Where POST /results goes: the broker's `results` over a broker, as legacy publishes it (reference §2.5); the intake by default. */
   readonly results?: ResultIntake;
   readonly logger: Logger;

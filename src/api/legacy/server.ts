@@ -7,10 +7,13 @@ import { sendList, legacyQuery } from './http.js';
 import { schemaProblems } from '../../config/index.js';
 import { removeClient, resolveEvent } from '../../server/index.js';
 import { bridgeSummary } from '../../bridge/index.js';
+import { legacyEventOf } from '../../v2/index.js';
 import type { AddRoute, LegacyApiDeps, RouteMethod } from './deps.js';
 import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
+import { AgentEventView, agentHistoryOf, agentResultOf, resolveAgentEvent, sortHistory, sortResults } from './agent-events.js';
+import { SqliteEventStore } from '../../store/index.js';
 
 export type { AddRoute, LegacyApiDeps } from './deps.js';
 import { MAX_PARAM_LENGTH, clientNameProblem } from '../../name-limits.js';
@@ -57,6 +60,7 @@ function resultView(r: { client: string; check: Record<string, unknown>; history
 
 /** The legacy REST API (reference §12): events, results, clients, checks, info, health, settings. */
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
+  const agents = new AgentEventView(deps.store, deps.events ?? new SqliteEventStore(deps.store.resources));
   const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, ...httpsOption(deps.https) });
   registerRedaction(app);
   const routes: RouteSpec[] = [];
@@ -132,6 +136,8 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     // The schema says nothing of length; every door holds names to the same rule.
     const badName = clientNameProblem(client.name);
     if (badName) return refuse(reply, badName);
+    // An agent's record names the namespace its events are read from: only the agent WebSocket writes one.
+    if (client.entity_class === 'agent') return refuse(reply, 'entity_class agent is for Sensu Go agents, which register over the agent WebSocket');
     client.subscriptions = [...new Set([...(client.subscriptions as string[]), `client:${String(client.name)}`])];
     // A new client is a new entity: refused at the entity limit as every other door refuses one (spec §3).
     const settings = deps.settings();
@@ -141,20 +147,26 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     deps.store.putClient(client);
     return reply.code(201).send({ name: client.name });
   });
-  route('GET', '/clients/:client/history', (req) =>
-    deps.store
-      .listResults((req.params as { client: string }).client)
+  route('GET', '/clients/:client/history', async (req) => {
+    const name = (req.params as { client: string }).client;
+    const legacy = deps.store
+      .listResults(name)
       .filter((r) => r.history.length > 0 && r.check.executed !== undefined)
-      .map((r) => ({ check: r.check.name, history: r.history.map((h) => h.status), last_execution: r.check.executed, last_status: r.history.at(-1)!.status, last_result: r.check })),
-  );
+      .map((r) => ({ check: r.check.name, history: r.history.map((h) => h.status), last_execution: r.check.executed, last_status: r.history.at(-1)!.status, last_result: r.check }));
+    // An agent's own checks: one history each, its v2 event's.
+    const own = (await agents.checks(name)).map(agentHistoryOf);
+    return own.length === 0 ? legacy : sortHistory([...legacy, ...own]);
+  });
   route('DELETE', '/clients/:client', async (req, reply) => {
     const name = (req.params as { client: string }).client;
     if (!visible(deps.store.getClient(name))) return reply.code(404).send();
     const query = legacyQuery(req.url);
     const expire = /^[0-9]+$/.test(query.invalidate_expire ?? '') ? Math.floor(deps.now() / 1000) + Number(query.invalidate_expire) : null;
-    void removeClient(deps.store, deps.intake, name, deps.now(), 'invalidate' in query ? { until: expire } : undefined).catch((error) =>
-      deps.logger.error({ err: error, client: name }, 'failed to delete client'),
-    );
+    // As its legacy events, an agent's open check events are resolved (and handled) before its record goes.
+    const open = await agents.open(name);
+    void Promise.allSettled(open.map((found) => resolveAgentEvent(deps.intake, deps.store, found, deps.now())))
+      .then(() => removeClient(deps.store, deps.intake, name, deps.now(), 'invalidate' in query ? { until: expire } : undefined))
+      .catch((error) => deps.logger.error({ err: error, client: name }, 'failed to delete client'));
     return reply.code(202).send(issued());
   });
 
@@ -173,21 +185,26 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return reply.code(202).send(issued());
   });
 
-  const resolve = (event: Record<string, unknown>) => resolveEvent(deps.intake, event, deps.now());
-  route('DELETE', '/events/:client/:check', async (req, reply) => {
-    const { client, check } = req.params as { client: string; check: string };
+  // A legacy event resolves as a legacy result; an agent's open event as an OK v2 event of its check.
+  const resolve = async (reply: FastifyReply, client: string, check: string) => {
     const event = deps.store.getEvent(client, check);
-    if (!event) return reply.code(404).send();
-    await resolve(event);
+    if (event) await resolveEvent(deps.intake, event, deps.now());
+    else {
+      const found = await agents.openEvent(client, check);
+      if (!found) return reply.code(404).send();
+      const refused = await resolveAgentEvent(deps.intake, deps.store, found, deps.now());
+      if (refused) return refuse(reply, refused);
+    }
     return reply.code(202).send(issued());
+  };
+  route('DELETE', '/events/:client/:check', (req, reply) => {
+    const { client, check } = req.params as { client: string; check: string };
+    return resolve(reply, client, check);
   });
-  route('POST', '/resolve', async (req, reply) => {
+  route('POST', '/resolve', (req, reply) => {
     const body = req.body as { client?: unknown; check?: unknown } | null;
     if (!body || typeof body.client !== 'string' || typeof body.check !== 'string') return reply.code(400).send();
-    const event = deps.store.getEvent(body.client, body.check);
-    if (!event) return reply.code(404).send();
-    await resolve(event);
-    return reply.code(202).send(issued());
+    return resolve(reply, body.client, body.check);
   });
   route('POST', '/request', (req, reply) => {
     const body = req.body as { check?: unknown; subscribers?: unknown; reason?: unknown; creator?: unknown } | null;
@@ -198,24 +215,46 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     const ok = deps.requestCheck(body.check, subscribers, { reason: body.reason, creator: body.creator });
     return ok ? reply.code(202).send(issued()) : reply.code(404).send();
   });
-  route('GET', '/events', (req, reply) => sendList(req, reply, deps.store.listEvents()));
-  route('GET', '/incidents', (req, reply) => sendList(req, reply, deps.store.listEvents()));
-  route('GET', '/events/:client', (req, reply) => sendList(req, reply, deps.store.listEvents((req.params as { client: string }).client)));
-  route('GET', '/events/:client/:check', (req, reply) => {
+  // Events: the legacy store's, and the open check events of Sensu Go agents (a view over their v2 events).
+  const allEvents = async () => agents.withLegacy(deps.store.listEvents());
+  route('GET', '/events', async (req, reply) => sendList(req, reply, await allEvents()));
+  route('GET', '/incidents', async (req, reply) => sendList(req, reply, await allEvents()));
+  route('GET', '/events/:client', async (req, reply) => {
+    const client = (req.params as { client: string }).client;
+    return sendList(req, reply, await agents.withLegacy(deps.store.listEvents(client), client));
+  });
+  route('GET', '/events/:client/:check', async (req, reply) => {
     const { client, check } = req.params as { client: string; check: string };
-    return deps.store.getEvent(client, check) ?? reply.code(404).send();
+    const legacy = deps.store.getEvent(client, check);
+    if (legacy) return legacy;
+    const found = await agents.openEvent(client, check);
+    return found ? legacyEventOf(found.event, found.client) : reply.code(404).send();
   });
 
-  route('GET', '/results', (req, reply) => sendList(req, reply, deps.store.listResults().map(resultView)));
-  route('GET', '/results/:client', (req, reply) => sendList(req, reply, deps.store.listResults((req.params as { client: string }).client).map(resultView)));
-  route('GET', '/results/:client/:check', (req, reply) => {
+  // Results: the legacy store's, then each agent's checks (its v2 events, statuses as history).
+  const withAgentResults = async (legacy: { client: string; check: Record<string, unknown> }[], client?: string) => {
+    const own = (await agents.checks(client)).map(agentResultOf);
+    return own.length === 0 ? legacy : sortResults([...legacy, ...own]);
+  };
+  route('GET', '/results', async (req, reply) => sendList(req, reply, await withAgentResults(deps.store.listResults().map(resultView))));
+  route('GET', '/results/:client', async (req, reply) => {
+    const client = (req.params as { client: string }).client;
+    return sendList(req, reply, await withAgentResults(deps.store.listResults(client).map(resultView), client));
+  });
+  route('GET', '/results/:client/:check', async (req, reply) => {
     const { client, check } = req.params as { client: string; check: string };
     const stored = deps.store.getResult(client, check);
-    return stored ? resultView(stored) : reply.code(404).send();
+    if (stored) return resultView(stored);
+    const found = await agents.check(client, check);
+    return found ? agentResultOf(found) : reply.code(404).send();
   });
-  route('DELETE', '/results/:client/:check', (req, reply) => {
+  route('DELETE', '/results/:client/:check', async (req, reply) => {
     const { client, check } = req.params as { client: string; check: string };
-    return reply.code(deps.store.deleteResult(client, check) ? 204 : 404).send();
+    if (deps.store.deleteResult(client, check)) return reply.code(204).send();
+    // An agent's result is its v2 event, which the v2 API deletes: refused here rather than half done.
+    const found = await agents.check(client, check);
+    if (found) return reply.code(409).header('X-Checkbridge-Error', `the result of Sensu Go agent ${client} is its v2 event: DELETE /api/core/v2/namespaces/${found.namespace}/events/${client}/${check}`).send();
+    return reply.code(404).send();
   });
   route('POST', '/results', async (req, reply) => {
     const now = Math.floor(deps.now() / 1000);

@@ -55,7 +55,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
     async start() {
       const apiConfig = legacyApiListenerOf(settings);
       const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
-      api = buildLegacyApi({ https: apiHttps, store, settings: hub.current, intake, results: serverResults, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => publisher.requestNow(name, subs, meta) });
+      api = buildLegacyApi({ https: apiHttps, store, events, settings: hub.current, intake, results: serverResults, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => publisher.requestNow(name, subs, meta) });
       const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
       await startHttpListener(api, 'legacy API', apiListen, apiHttps !== null, logger);
     },
