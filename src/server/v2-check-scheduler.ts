@@ -3,6 +3,7 @@ import type { Clock } from '../schedule/index.js';
 import { Scheduler, nextInstant, spreadSeconds, type timingOf } from '../schedule/index.js';
 import { parseCron } from '../time/index.js';
 import { evaluateInSandbox } from '../sandbox/index.js';
+import { substituteGoTemplates } from '../tokens/index.js';
 import type { CheckRequestTargets, V2CheckRequest } from './check-request-targets.js';
 
 type Json = Record<string, any>;
@@ -67,6 +68,12 @@ export function buildV2Request(resources: CheckConfigSource, namespace: string, 
   const hooks = [...hookNames].map((n) => resources.getResource('HookConfig', namespace, n)).filter((h): h is Json => h !== null);
   const assets = ((config.runtime_assets ?? []) as string[]).map((n) => resources.getResource('Asset', namespace, n)).filter((a): a is Json => a !== null);
   return { config: { ...config, metadata: { ...config.metadata, namespace } }, hooks, assets, issued: Math.floor(issuedMs / 1000) };
+}
+
+/** An entity as expressions and templates see it: metadata fields lifted to the top, labels and annotations always maps (Sensu Go's dynamic.Synthesize). */
+function synthesizedEntity(entity: Json): Json {
+  const metadata = (entity.metadata ?? {}) as Json;
+  return { ...entity, ...metadata, labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} };
 }
 
 export type V2ScheduleHold = 'not elected' | 'stopped';
@@ -195,17 +202,27 @@ export class V2CheckScheduler {
     const coverage = Number(proxy.splay_coverage) || 90;
     const stepMs = proxy.splay === true && spread > 0 && entities.length > 0 ? (spread * 1000 * (coverage / 100)) / entities.length : 0;
     entities.forEach((entity, index) => {
-      const proxied = { ...config, proxy_entity_name: String(entity.metadata?.name) };
+      const proxied = this.proxiedFor(namespace, config, entity);
+      if (!proxied) return;
       if (index === 0 || stepMs === 0) return this.publish(namespace, proxied, at);
       this.deps.clock.at(at + index * stepMs, () => still() && this.publish(namespace, proxied, this.deps.clock.now()));
     });
+  }
+
+  /** The check for one proxy entity: its Go templates rendered with the entity's values (Sensu Go's substituteProxyEntityTokens); null, logged, when one cannot be. */
+  private proxiedFor(namespace: string, config: Json, entity: Json): Json | null {
+    const rendered = substituteGoTemplates(config, synthesizedEntity(entity));
+    const name = String(entity.metadata?.name);
+    if (rendered.ok) return { ...rendered.value, proxy_entity_name: name };
+    this.log.error({ namespace, check: config.metadata?.name, entity: name, error: rendered.error }, 'could not substitute tokens for proxy entity');
+    return null;
   }
 
   /** Entities of the namespace for which every `entity_attributes` expression holds (Sensu Go: all of them). */
   private matchingEntities(namespace: string, config: Json, expressions: string[]): Json[] {
     const nowMs = this.deps.clock.now();
     return this.deps.resources.listEntities(namespace).filter((entity) => {
-      const subject = { ...entity, ...(entity.metadata ?? {}) };
+      const subject = synthesizedEntity(entity);
       return expressions.every((expression) => {
         const outcome = evaluateInSandbox(expression, { entity: subject }, { nowMs, entity: String(entity.metadata?.name ?? '') });
         if (!outcome.ok && outcome.report) this.log.error({ namespace, check: config.metadata?.name, expression, error: outcome.error }, 'proxy entity_attributes expression failed');
