@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../schedule/index.js';
 import { Scheduler, nextInstant, spreadSeconds, type timingOf } from '../schedule/index.js';
-import { parseCron } from '../time/index.js';
+import { parseGoCron } from '../time/index.js';
 import { evaluateInSandbox } from '../sandbox/index.js';
 import { substituteGoTemplates } from '../tokens/index.js';
 import type { CheckRequestTargets, V2CheckRequest } from './check-request-targets.js';
@@ -48,13 +48,18 @@ export interface NextExecution {
   readonly next: number | null;
 }
 
-/** Cron wins over interval (Sensu Go); an interval is phased on `namespace/name` as legacy phases on the name. */
-export function timingOfConfig(namespace: string, config: Json): Timing {
+/**
+ * Cron wins over interval (Sensu Go), read as Sensu Go reads it (`@every D` is an interval of D); an interval is phased
+ * on `namespace/name` as legacy phases on the name. A cron Sensu Go refuses never runs: the problem says why.
+ */
+export function timingOfConfig(namespace: string, config: Json): Timing & { problem?: string } {
+  const key = `${namespace}/${config.metadata?.name}`;
   if (config.cron) {
-    const schedule = parseCron(config.cron);
-    return schedule?.fires ? { kind: 'cron', schedule } : { kind: 'none' };
+    const cron = parseGoCron(String(config.cron));
+    if (cron.kind === 'invalid') return { kind: 'none', problem: `check cron string is invalid: ${cron.problem}` };
+    return cron.kind === 'every' ? { kind: 'interval', intervalMs: cron.everyMs, key } : { kind: 'cron', schedule: cron.schedule };
   }
-  if (Number.isInteger(config.interval) && config.interval > 0) return { kind: 'interval', intervalMs: config.interval * 1000, key: `${namespace}/${config.metadata?.name}` };
+  if (Number.isInteger(config.interval) && config.interval > 0) return { kind: 'interval', intervalMs: config.interval * 1000, key };
   return { kind: 'none' };
 }
 
@@ -167,8 +172,9 @@ export class V2CheckScheduler {
   }
 
   private schedule(key: string, namespace: string, config: Json): void {
-    const timing = timingOfConfig(namespace, config);
+    const { problem, ...timing } = timingOfConfig(namespace, config);
     const name = String(config.metadata?.name);
+    if (problem) this.log.error({ namespace, check: name, cron: config.cron }, `check not scheduled: ${problem}`);
     this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing });
     this.scheduler.set(key, timing);
   }

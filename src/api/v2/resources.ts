@@ -6,6 +6,7 @@ import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata } from '../../v2/index
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
+import { goCronProblem } from '../../time/index.js';
 import type { Json } from '../../json.js';
 
 export interface ResourceKind {
@@ -67,6 +68,7 @@ export const KINDS: ResourceKind[] = [
       runtimeAssetsProblem(c) ??
       (typeof c.command !== 'string' || c.command === '' ? 'missing command'
       : c.publish === true && !c.cron && !(Number.isInteger(c.interval) && c.interval >= 1) ? 'interval must be greater than or equal to 1 (or set cron)'
+      : c.cron && goCronProblem(String(c.cron)) ? `check cron string is invalid: ${goCronProblem(String(c.cron))}`
       : c.subscriptions !== undefined && c.subscriptions !== null && (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === '')) ? 'subscriptions must be non-empty strings'
       : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0) ? 'ttl must be greater than the check interval'
       : null),
