@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tarGz, sha512 } from '../helpers/archives.js';
 import { makeTestCa } from '../helpers/tls.js';
 import { agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
-import { v2CheckInstance, eventWhere } from './v2-checks-helpers.js';
+import { v2CheckInstance, eventWhere, refusals } from './v2-checks-helpers.js';
 
 const skip = agentSkipReason();
 
@@ -47,4 +47,5 @@ test('a runtime asset served over HTTPS is fetched by the agent and the check fi
   assert.match(filtered.check.output, /win-tool.*not found/);
   // Fetched once (the agent keeps it in its cache), the filtered one never.
   assert.deepEqual(asked, ['/hello.tar.gz']);
+  assert.deepEqual(refusals(agent), [], 'no request refused by the agent');
 });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '../api/v2/v2-helpers.js';
 import { agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
-import { v2CheckInstance, eventWhere, issuedSeries, gaps, type Json } from './v2-checks-helpers.js';
+import { v2CheckInstance, eventWhere, issuedSeries, gaps, type Json, refusals } from './v2-checks-helpers.js';
 
 const skip = agentSkipReason();
 const cronCheck = (name: string, cron: string) => ({ metadata: { name }, command: `echo ${name}`, cron, publish: true, subscriptions: ['linux'], handlers: [] });
@@ -42,4 +42,5 @@ test('a cron is read as Sensu Go reads it: @every runs at its period, CRON_TZ se
   assert.ok(every.length >= 4 && gaps(every).every((g) => g % 2 === 0) && gaps(every).includes(2), `@every 2s: ${JSON.stringify(every)}`);
   assert.equal(minute.check.issued % 60, 0, `issued on the minute: ${minute.check.issued}`);
   assert.equal(minute.check.output.trim(), 'each-minute');
+  assert.deepEqual(refusals(agent), [], 'no request refused by the agent');
 });

@@ -2,7 +2,7 @@
 // events of an entity and check read through the v2 API.
 import { eventually } from '../helpers/instance.js';
 import { adminToken, call, type Reply } from '../api/v2/v2-helpers.js';
-import { agentInstanceFor } from '../helpers/sensu-agent.js';
+import { agentInstanceFor, type RunningAgent } from '../helpers/sensu-agent.js';
 
 export type Json = Record<string, any>;
 
@@ -48,3 +48,6 @@ export async function issuedSeries(read: (entity: string, check: string) => Prom
 
 /** Differences between consecutive values. */
 export const gaps = (series: number[]) => series.slice(1).map((v, i) => v - series[i]!);
+
+/** What the agent refused of what it was sent: a request while the same check runs, an invalid check (spec §7). */
+export const refusals = (agent: RunningAgent) => agent.lines.filter((l) => l.msg === 'error handling message' || /given check is invalid/.test(String(l.msg)));

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
-import { v2CheckInstance, eventWhere, type Json } from './v2-checks-helpers.js';
+import { v2CheckInstance, eventWhere, type Json, refusals } from './v2-checks-helpers.js';
 
 const skip = agentSkipReason();
 
@@ -34,4 +34,5 @@ test('a hook runs on the agent for a non-zero status and its output is in the ev
   const passed = await eventWhere(event, 'hooked', 'passing', () => true);
   assert.equal(passed.check.status, 0);
   assert.equal((passed.check.hooks ?? []).length, 0, 'no hook for a passing check of a non-zero hook');
+  assert.deepEqual(refusals(agent), [], 'no request refused by the agent');
 });

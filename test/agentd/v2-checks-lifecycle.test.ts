@@ -9,7 +9,7 @@ import { call } from '../api/v2/v2-helpers.js';
 import { ADMIN_PASSWORD, eventually } from '../helpers/instance.js';
 import { agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
 import { sensuctlSkipReason, sensuctlFor, ok } from '../helpers/sensuctl.js';
-import { v2CheckInstance, eventWhere, issuedSeries, gaps, type Json } from './v2-checks-helpers.js';
+import { v2CheckInstance, eventWhere, issuedSeries, gaps, type Json, refusals } from './v2-checks-helpers.js';
 
 const skip = agentSkipReason() || sensuctlSkipReason();
 
@@ -94,6 +94,7 @@ test('a CheckConfig from sensuctl create -f runs on the agent at its interval wi
   await eventWhere(event, 'runner-1', 'beside', (e) => e.check.issued >= deletedAt + 7, 30_000);
   const last = (await event('runner-1', 'disk')).body.check.issued;
   assert.ok(last <= deletedAt, `no request issued after the delete (last ${last}, deleted at ${deletedAt})`);
+  assert.deepEqual(refusals(agent), [], 'no request refused by the agent');
 });
 
 test('sensuctl check execute runs a publish:false check on the agent at once, with the subscriptions it names', { skip, timeout: 90_000 }, async (t) => {
@@ -113,4 +114,5 @@ test('sensuctl check execute runs a publish:false check on the agent at once, wi
   assert.equal(ran.check.output.trim(), 'asked-for');
   assert.ok(ran.check.issued >= sentAt, `issued by this execute (${ran.check.issued} >= ${sentAt})`);
   assert.equal(ran.check.history.length, 1, 'run once: the first execute reached nobody');
+  assert.deepEqual(refusals(agent), [], 'no request refused by the agent');
 });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
-import { v2CheckInstance, eventWhere } from './v2-checks-helpers.js';
+import { v2CheckInstance, eventWhere, refusals } from './v2-checks-helpers.js';
 
 const skip = agentSkipReason();
 const proxyEntity = (name: string, labels: Record<string, string>) => ({ metadata: { name, labels }, entity_class: 'proxy', subscriptions: [] });
@@ -42,5 +42,6 @@ test('a proxy check runs once per matching proxy entity, spread by splay, its te
 
   const refused = await daemon.waitFor((l) => l.msg === 'could not substitute tokens for proxy entity' && l.entity === 'db-3');
   assert.match(String(refused.error), /command: unmatched token: \{\{ \.labels\.region \}\} has no value/);
+  assert.deepEqual(refusals(agent), [], 'no request refused by the agent');
   for (const never of ['web-1', 'db-3', 'poller']) assert.equal((await event(never, 'ping')).status, 404, `no ping event for ${never}`);
 });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually } from '../helpers/instance.js';
 import { agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
-import { v2CheckInstance } from './v2-checks-helpers.js';
+import { v2CheckInstance, refusals } from './v2-checks-helpers.js';
 
 const skip = agentSkipReason();
 
@@ -39,4 +39,5 @@ test('a round_robin check runs each interval on exactly one of two agents, and t
   // Turns: two consecutive intervals never run on the same agent, and both agents run.
   for (let i = 1; i < issued.length; i++) assert.notEqual(runner(issued[i]!), runner(issued[i - 1]!), `intervals ${issued[i - 1]} and ${issued[i]}`);
   assert.deepEqual(new Set(issued.map(runner)), new Set(['rr-a', 'rr-b']));
+  assert.deepEqual(agents.flatMap(refusals), [], 'no request refused by an agent');
 });
