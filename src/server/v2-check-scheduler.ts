@@ -66,13 +66,15 @@ export function timingOfConfig(namespace: string, config: Json): Timing & { prob
 const timingKey = (config: Json) => `${config.cron ?? ''}|${config.interval ?? ''}`;
 const scheduledKey = (namespace: string, name: string) => `${namespace}\u0000${name}`;
 
-/** The request for `config`: its HookConfigs and Assets read from its namespace (missing ones left out). */
+/** The request for `config`: its HookConfigs and the Assets it and its hooks name, read from its namespace (missing ones left out). */
 export function buildV2Request(resources: CheckConfigSource, namespace: string, config: Json, issuedMs: number): V2CheckRequest {
   const hookNames = new Set<string>();
   for (const entry of (config.check_hooks ?? []) as Record<string, string[]>[]) for (const names of Object.values(entry ?? {})) for (const n of names ?? []) hookNames.add(n);
   const hooks = [...hookNames].map((n) => resources.getResource('HookConfig', namespace, n)).filter((h): h is Json => h !== null);
-  const assets = ((config.runtime_assets ?? []) as string[]).map((n) => resources.getResource('Asset', namespace, n)).filter((a): a is Json => a !== null);
-  return { config: { ...config, metadata: { ...config.metadata, namespace } }, hooks, assets, issued: Math.floor(issuedMs / 1000) };
+  const assetsOf = (names: unknown) => ((Array.isArray(names) ? names : []) as string[]).map((n) => resources.getResource('Asset', namespace, n)).filter((a): a is Json => a !== null);
+  const hookAssets = hooks.filter((h) => Array.isArray(h.runtime_assets) && h.runtime_assets.length > 0).map((h) => [String(h.metadata?.name), { assets: assetsOf(h.runtime_assets) }] as const);
+  const request = { config: { ...config, metadata: { ...config.metadata, namespace } }, hooks, assets: assetsOf(config.runtime_assets), issued: Math.floor(issuedMs / 1000) };
+  return hookAssets.length > 0 ? { ...request, hook_assets: Object.fromEntries(hookAssets) } : request;
 }
 
 /** An entity as expressions and templates see it: metadata fields lifted to the top, labels and annotations always maps (Sensu Go's dynamic.Synthesize). */

@@ -12,7 +12,7 @@ import { v2CheckInstance, eventWhere, refusals } from './v2-checks-helpers.js';
 
 const skip = agentSkipReason();
 
-test('a runtime asset served over HTTPS is fetched by the agent and the check finds its binary; a filtered-out asset gives 127', { skip, timeout: 120_000 }, async (t) => {
+test('a runtime asset served over HTTPS is fetched by the agent and the check (and a hook) finds its binary; a filtered-out asset gives 127', { skip, timeout: 120_000 }, async (t) => {
   const ca = makeTestCa();
   t.after(async () => ca.remove());
   const archives: Record<string, Buffer> = {
@@ -34,6 +34,9 @@ test('a runtime asset served over HTTPS is fetched by the agent and the check fi
   await put('assets', { metadata: { name: 'windows-only' }, url: `${base}/windows.tar.gz`, sha512: sha512(archives['/windows.tar.gz']!), filters: ["entity.system.os == 'windows'"] });
   await put('checks', { metadata: { name: 'greet' }, command: 'hello-tool world', interval: 1, publish: true, subscriptions: ['linux'], handlers: [], runtime_assets: ['hello'] });
   await put('checks', { metadata: { name: 'win-only' }, command: 'win-tool', interval: 1, publish: true, subscriptions: ['linux'], handlers: [], runtime_assets: ['windows-only'] });
+  // A hook's own runtime assets travel with the request too (Sensu Go's hook_assets).
+  await put('hooks', { metadata: { name: 'asset-hook' }, command: 'hello-tool hook', timeout: 10, runtime_assets: ['hello'] });
+  await put('checks', { metadata: { name: 'hooked' }, command: 'exit 1', interval: 1, publish: true, subscriptions: ['linux'], handlers: [], check_hooks: [{ 'non-zero': ['asset-hook'] }] });
   const agent = await startAgent(t, agentd, 'fetcher', [...agentFlags(), '--subscriptions', 'linux', '--trusted-ca-file', ca.caFile]);
   await agent.waitFor((l) => l.msg === 'successfully received the initial entity config');
 
@@ -41,6 +44,10 @@ test('a runtime asset served over HTTPS is fetched by the agent and the check fi
   assert.equal(greeted.check.output.trim(), 'hello from the asset world', JSON.stringify(greeted.check));
   assert.equal(greeted.check.status, 0);
   assert.deepEqual(greeted.check.runtime_assets, ['hello']);
+
+  const hooked = await eventWhere(event, 'fetcher', 'hooked', (e) => (e.check.hooks ?? []).length > 0);
+  assert.equal(hooked.check.hooks[0].output.trim(), 'hello from the asset hook', JSON.stringify(hooked.check.hooks));
+  assert.equal(hooked.check.hooks[0].status, 0);
 
   const filtered = await eventWhere(event, 'fetcher', 'win-only', () => true);
   assert.equal(filtered.check.status, 127, JSON.stringify(filtered.check));
