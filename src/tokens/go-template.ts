@@ -14,25 +14,34 @@ class TemplateError extends Error {}
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isNil = (value: unknown) => value === MISSING || value === null || value === undefined;
 
+const LEXEMES: readonly (readonly [Token['kind'], RegExp])[] = [
+  ['string', /^"(?:[^"\\\n]|\\.)*"|^`[^`]*`/],
+  ['field', /^(\.[A-Za-z_][A-Za-z0-9_]*)+|^\.(?![\w.])/],
+  ['number', /^-?\d+(\.\d+)?(?![\w.])/],
+  ['ident', /^[A-Za-z_][A-Za-z0-9_]*/],
+  ['pipe', /^\|/],
+];
+
 function lex(action: string): Token[] {
   const tokens: Token[] = [];
   let rest = action.trim();
   while (rest.length > 0) {
-    const match =
-      /^"(?:[^"\\\n]|\\.)*"/.exec(rest) ?? /^`[^`]*`/.exec(rest);
-    if (match) tokens.push({ kind: 'string', text: match[0] });
-    const other = match ? null : (/^(\.[A-Za-z_][A-Za-z0-9_]*)+|^\.(?![\w.])/.exec(rest) ?? /^-?\d+(\.\d+)?(?![\w.])/.exec(rest) ?? /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest) ?? /^\|/.exec(rest));
-    if (other) tokens.push({ kind: other[0] === '|' ? 'pipe' : other[0].startsWith('.') ? 'field' : /^-?\d/.test(other[0]) ? 'number' : 'ident', text: other[0] });
-    const taken = (match ?? other)?.[0];
-    if (!taken) throw new TemplateError(`${JSON.stringify(rest[0])} is not supported in a template here (fields, literals, default, index, assetPath)`);
-    rest = rest.slice(taken.length).trimStart();
+    const token = LEXEMES.map(([kind, pattern]) => ({ kind, text: pattern.exec(rest)?.[0] })).find((t): t is Token => t.text !== undefined);
+    if (!token) throw new TemplateError(`${JSON.stringify(rest[0])} is not supported in a template here (fields, literals, default, index, assetPath)`);
+    tokens.push(token);
+    rest = rest.slice(token.text.length).trimStart();
   }
   return tokens;
 }
 
 function literal(token: Token): unknown {
   if (token.text.startsWith('`')) return token.text.slice(1, -1);
-  return JSON.parse(token.text);
+  try {
+    return JSON.parse(token.text);
+  } catch {
+    // Go escapes JSON lacks (`\x41`, `\a`): refused rather than read otherwise.
+    throw new TemplateError(`unsupported literal ${token.text}`);
+  }
 }
 
 function field(data: unknown, path: string): unknown {

@@ -40,6 +40,11 @@ test('a missing value, an unsupported action or an unclosed one is an error nami
   assert.match(failed('{{ if .name }}x{{ end }}'), /"if" is not supported/);
   assert.match(failed('{{ $x := 1 }}'), /"\$" is not supported/);
   assert.match(failed('{{ .name '), /unclosed action/);
+  assert.match(failed('{{ "\\x41" }}'), /unsupported literal "\\x41"/);
+  assert.match(failed('{{ .name | }}'), /missing value for command/);
+  assert.match(failed('{{ }}'), /missing value for command/);
+  assert.match(failed('{{ default }}'), /default takes 1 or 2 arguments, not 0/);
+  assert.match(failed('{{ .name "x" }}'), /can't give argument to non-function \.name/);
 });
 
 test('every string of a check is rendered, the failing field named; keys and other values stay', () => {
