@@ -49,8 +49,9 @@ export interface NextExecution {
 }
 
 /**
- * Cron wins over interval (Sensu Go), read as Sensu Go reads it (`@every D` is an interval of D); an interval is phased
- * on `namespace/name` as legacy phases on the name. A cron Sensu Go refuses never runs: the problem says why.
+ * Cron, read as Sensu Go reads it (`@every D` is an interval of D), wins over an interval (the API refuses both; a
+ * check stored before may hold both); an interval is phased on `namespace/name` as legacy phases on the name. A cron
+ * Sensu Go refuses never runs: the problem says why.
  */
 export function timingOfConfig(namespace: string, config: Json): Timing & { problem?: string } {
   const key = `${namespace}/${config.metadata?.name}`;
