@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually } from '../helpers/instance.js';
 import { agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
-import { v2CheckInstance, refusals } from './v2-checks-helpers.js';
+import { v2CheckInstance, eventWhere, issuedSeries, refusals } from './v2-checks-helpers.js';
 
 const skip = agentSkipReason();
 
@@ -40,4 +40,18 @@ test('a round_robin check runs each interval on exactly one of two agents, and t
   for (let i = 1; i < issued.length; i++) assert.notEqual(runner(issued[i]!), runner(issued[i - 1]!), `intervals ${issued[i - 1]} and ${issued[i]}`);
   assert.deepEqual(new Set(issued.map(runner)), new Set(['rr-a', 'rr-b']));
   assert.deepEqual(agents.flatMap(refusals), [], 'no request refused by an agent');
+});
+
+test('when one agent of a round_robin ring goes away, the other runs every interval: none is lost to the gone one', { skip, timeout: 120_000 }, async (t) => {
+  const { agentd, event, put } = await v2CheckInstance(t);
+  await put('checks', { metadata: { name: 'turns' }, command: 'echo my turn', interval: 1, publish: true, round_robin: true, subscriptions: ['pool'], handlers: [] });
+  const [stays, leaves] = await Promise.all(['rr-stays', 'rr-leaves'].map((name) => startAgent(t, agentd, name, [...agentFlags(), '--subscriptions', 'pool'])));
+  await Promise.all([stays!, leaves!].map((a) => a.waitFor((l) => l.msg === 'successfully received the initial entity config')));
+  await eventWhere(event, 'rr-leaves', 'turns', () => true);
+  await leaves!.stop('SIGKILL');
+  // Its connection closes with the process: from the next second on, the ring is the one left.
+  const from = Math.floor(Date.now() / 1000) + 2;
+  const series = await issuedSeries(event, 'rr-stays', 'turns', (s) => s.length >= 6, from);
+  assert.deepEqual(series, series.map((_, i) => series[0]! + i), `every interval on rr-stays: ${JSON.stringify(series)}`);
+  assert.deepEqual(refusals(stays!), [], 'no request refused by the agent');
 });
