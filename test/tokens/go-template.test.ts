@@ -22,6 +22,10 @@ const rendered: [string, string][] = [
   ['a  {{- .name -}}  b', 'adb-1b'],
   ['{{/* a comment */}}x', 'x'],
   ['{{ assetPath "sensu-plugins-disk" }}', 'SENSU_PLUGINS_DISK_PATH'],
+  // Only the entity's own fields: nothing of Object.prototype.
+  ['{{ .labels.constructor | default "none" }}', 'none'],
+  ['{{ index .labels "toString" | default "none" }}', 'none'],
+  ['{{ .__proto__ | default "none" }}', 'none'],
 ];
 
 test('Go templates render against the entity as Sensu Go renders them', () => {
