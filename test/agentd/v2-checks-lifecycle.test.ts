@@ -116,3 +116,16 @@ test('sensuctl check execute runs a publish:false check on the agent at once, wi
   assert.equal(ran.check.history.length, 1, 'run once: the first execute reached nobody');
   assert.deepEqual(refusals(agent), [], 'no request refused by the agent');
 });
+
+test('a check of two subscriptions the agent holds both of runs once per interval: the agent drops the second request, saying why (spec §7)', { skip, timeout: 90_000 }, async (t) => {
+  const { agentd, event, put } = await v2CheckInstance(t);
+  await put('checks', { metadata: { name: 'both-subs' }, command: 'sleep 0.3; echo once', interval: 1, publish: true, subscriptions: ['linux', 'web'], handlers: [] });
+  const agent = await startAgent(t, agentd, 'runner-3', [...agentFlags(), '--subscriptions', 'linux,web']);
+  await agent.waitFor((l) => l.msg === 'successfully received the initial entity config');
+  const ran = await eventWhere(event, 'runner-3', 'both-subs', (e) => e.check.history.length >= 4);
+  const executed = (ran.check.history as Json[]).map((h) => h.executed);
+  assert.equal(new Set(executed).size, executed.length, `one execution per interval: ${JSON.stringify(executed)}`);
+  // Sensu Go sends one request per subscription too; the real agent keeps the first. Never "still in progress".
+  const refused = refusals(agent).map((l) => String(l.error));
+  assert.ok(refused.length > 0 && refused.every((e) => /multiple matching subscriptions/.test(e)), JSON.stringify(refused));
+});
