@@ -1,5 +1,5 @@
 import type { Resource, Target } from './model.js';
-import { goCronProblem } from './go-cron.js';
+import { goCronProblem } from '../time/index.js';
 import { goTemplateProblem } from './go-template.js';
 import { es5ExpressionProblem } from './js-dialect.js';
 import type { Json } from '../json.js';

@@ -5,6 +5,8 @@ export interface V2CheckRequest {
   readonly config: Json;
   readonly hooks: readonly Json[];
   readonly assets: readonly Json[];
+  /** The Assets each hook's own `runtime_assets` name, by hook (Sensu Go's `hook_assets`). */
+  readonly hook_assets?: Readonly<Record<string, { readonly assets: readonly Json[] }>>;
   /** Epoch seconds. */
   readonly issued: number;
 }

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../schedule/index.js';
 import { Scheduler, nextInstant, spreadSeconds, type timingOf } from '../schedule/index.js';
-import { parseCron } from '../time/index.js';
+import { parseGoCron } from '../time/index.js';
 import { evaluateInSandbox } from '../sandbox/index.js';
+import { substituteGoTemplates } from '../tokens/index.js';
 import type { CheckRequestTargets, V2CheckRequest } from './check-request-targets.js';
 
 type Json = Record<string, any>;
@@ -47,26 +48,40 @@ export interface NextExecution {
   readonly next: number | null;
 }
 
-/** Cron wins over interval (Sensu Go); an interval is phased on `namespace/name` as legacy phases on the name. */
-export function timingOfConfig(namespace: string, config: Json): Timing {
+/**
+ * Cron, read as Sensu Go reads it (`@every D` is an interval of D), wins over an interval (the API refuses both; a
+ * check stored before may hold both); an interval is phased on `namespace/name` as legacy phases on the name. A cron
+ * Sensu Go refuses never runs: the problem says why.
+ */
+export function timingOfConfig(namespace: string, config: Json): Timing & { problem?: string } {
+  const key = `${namespace}/${config.metadata?.name}`;
   if (config.cron) {
-    const schedule = parseCron(config.cron);
-    return schedule?.fires ? { kind: 'cron', schedule } : { kind: 'none' };
+    const cron = parseGoCron(String(config.cron));
+    if (cron.kind === 'invalid') return { kind: 'none', problem: `check cron string is invalid: ${cron.problem}` };
+    return cron.kind === 'every' ? { kind: 'interval', intervalMs: cron.everyMs, key } : { kind: 'cron', schedule: cron.schedule };
   }
-  if (Number.isInteger(config.interval) && config.interval > 0) return { kind: 'interval', intervalMs: config.interval * 1000, key: `${namespace}/${config.metadata?.name}` };
+  if (Number.isInteger(config.interval) && config.interval > 0) return { kind: 'interval', intervalMs: config.interval * 1000, key };
   return { kind: 'none' };
 }
 
 const timingKey = (config: Json) => `${config.cron ?? ''}|${config.interval ?? ''}`;
 const scheduledKey = (namespace: string, name: string) => `${namespace}\u0000${name}`;
 
-/** The request for `config`: its HookConfigs and Assets read from its namespace (missing ones left out). */
+/** The request for `config`: its HookConfigs and the Assets it and its hooks name, read from its namespace (missing ones left out). */
 export function buildV2Request(resources: CheckConfigSource, namespace: string, config: Json, issuedMs: number): V2CheckRequest {
   const hookNames = new Set<string>();
   for (const entry of (config.check_hooks ?? []) as Record<string, string[]>[]) for (const names of Object.values(entry ?? {})) for (const n of names ?? []) hookNames.add(n);
   const hooks = [...hookNames].map((n) => resources.getResource('HookConfig', namespace, n)).filter((h): h is Json => h !== null);
-  const assets = ((config.runtime_assets ?? []) as string[]).map((n) => resources.getResource('Asset', namespace, n)).filter((a): a is Json => a !== null);
-  return { config: { ...config, metadata: { ...config.metadata, namespace } }, hooks, assets, issued: Math.floor(issuedMs / 1000) };
+  const assetsOf = (names: unknown) => ((Array.isArray(names) ? names : []) as string[]).map((n) => resources.getResource('Asset', namespace, n)).filter((a): a is Json => a !== null);
+  const hookAssets = hooks.filter((h) => Array.isArray(h.runtime_assets) && h.runtime_assets.length > 0).map((h) => [String(h.metadata?.name), { assets: assetsOf(h.runtime_assets) }] as const);
+  const request = { config: { ...config, metadata: { ...config.metadata, namespace } }, hooks, assets: assetsOf(config.runtime_assets), issued: Math.floor(issuedMs / 1000) };
+  return hookAssets.length > 0 ? { ...request, hook_assets: Object.fromEntries(hookAssets) } : request;
+}
+
+/** An entity as expressions and templates see it: metadata fields lifted to the top, labels and annotations always maps (Sensu Go's dynamic.Synthesize). */
+function synthesizedEntity(entity: Json): Json {
+  const metadata = (entity.metadata ?? {}) as Json;
+  return { ...entity, ...metadata, labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} };
 }
 
 export type V2ScheduleHold = 'not elected' | 'stopped';
@@ -160,8 +175,9 @@ export class V2CheckScheduler {
   }
 
   private schedule(key: string, namespace: string, config: Json): void {
-    const timing = timingOfConfig(namespace, config);
+    const { problem, ...timing } = timingOfConfig(namespace, config);
     const name = String(config.metadata?.name);
+    if (problem) this.log.error({ namespace, check: name, cron: config.cron }, `check not scheduled: ${problem}`);
     this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing });
     this.scheduler.set(key, timing);
   }
@@ -195,17 +211,27 @@ export class V2CheckScheduler {
     const coverage = Number(proxy.splay_coverage) || 90;
     const stepMs = proxy.splay === true && spread > 0 && entities.length > 0 ? (spread * 1000 * (coverage / 100)) / entities.length : 0;
     entities.forEach((entity, index) => {
-      const proxied = { ...config, proxy_entity_name: String(entity.metadata?.name) };
+      const proxied = this.proxiedFor(namespace, config, entity);
+      if (!proxied) return;
       if (index === 0 || stepMs === 0) return this.publish(namespace, proxied, at);
       this.deps.clock.at(at + index * stepMs, () => still() && this.publish(namespace, proxied, this.deps.clock.now()));
     });
+  }
+
+  /** The check for one proxy entity: its Go templates rendered with the entity's values (Sensu Go's substituteProxyEntityTokens); null, logged, when one cannot be. */
+  private proxiedFor(namespace: string, config: Json, entity: Json): Json | null {
+    const rendered = substituteGoTemplates(config, synthesizedEntity(entity));
+    const name = String(entity.metadata?.name);
+    if (rendered.ok) return { ...rendered.value, proxy_entity_name: name };
+    this.log.error({ namespace, check: config.metadata?.name, entity: name, error: rendered.error }, 'could not substitute tokens for proxy entity');
+    return null;
   }
 
   /** Entities of the namespace for which every `entity_attributes` expression holds (Sensu Go: all of them). */
   private matchingEntities(namespace: string, config: Json, expressions: string[]): Json[] {
     const nowMs = this.deps.clock.now();
     return this.deps.resources.listEntities(namespace).filter((entity) => {
-      const subject = { ...entity, ...(entity.metadata ?? {}) };
+      const subject = synthesizedEntity(entity);
       return expressions.every((expression) => {
         const outcome = evaluateInSandbox(expression, { entity: subject }, { nowMs, entity: String(entity.metadata?.name ?? '') });
         if (!outcome.ok && outcome.report) this.log.error({ namespace, check: config.metadata?.name, expression, error: outcome.error }, 'proxy entity_attributes expression failed');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import pino from 'pino';
 import { buildSettings } from '../../src/config/build.js';
 import { compileSettings, type Resource } from '../../src/compile/index.js';
-import { goCronProblem } from '../../src/compile/go-cron.js';
+import { goCronProblem } from '../../src/time/index.js';
 import { goTemplateProblem } from '../../src/compile/go-template.js';
 import { es5ExpressionProblem } from '../../src/compile/js-dialect.js';
 import { sensuProblem, parseTarget } from '../../src/compile/sensu-rules.js';

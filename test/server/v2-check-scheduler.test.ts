@@ -90,7 +90,7 @@ test('proxy_requests run once per matching proxy entity, env_vars reach the comm
   };
   assert.equal((await put('hooks', { metadata: { name: 'explain' }, command: 'echo hook-ran', timeout: 5 })).status, 201);
   const failing = { metadata: { name: 'failing' }, command: 'echo bad; exit 2', interval: 1, publish: true, subscriptions: ['linux'], check_hooks: [{ 'non-zero': ['explain'] }] };
-  const lapsing = { metadata: { name: 'lapsing' }, command: 'echo fine', interval: 1, ttl: 3, publish: true, subscriptions: ['linux'] };
+  const lapsing = { metadata: { name: 'lapsing' }, command: 'echo fine', interval: 1, ttl: 5, publish: true, subscriptions: ['linux'] };
   const envy = { metadata: { name: 'envy' }, command: 'echo "$GREETING"', env_vars: ['GREETING=hello world'], interval: 1, publish: true, subscriptions: ['linux'] };
   for (const check of [proxied, failing, lapsing, envy]) assert.equal((await put('checks', check)).status, 201);
   const greeted = await eventually(() => eventOf(v2, auth, 'web1', 'envy'), (e) => e?.check?.output, 20_000);

@@ -6,6 +6,7 @@ import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata } from '../../v2/index
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
+import { goCronProblem } from '../../time/index.js';
 import type { Json } from '../../json.js';
 
 export interface ResourceKind {
@@ -66,10 +67,12 @@ export const KINDS: ResourceKind[] = [
     validate: (c) =>
       runtimeAssetsProblem(c) ??
       (typeof c.command !== 'string' || c.command === '' ? 'missing command'
-      : c.publish === true && !c.cron && !(Number.isInteger(c.interval) && c.interval >= 1) ? 'interval must be greater than or equal to 1 (or set cron)'
-      : c.subscriptions !== undefined && c.subscriptions !== null && (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === '')) ? 'subscriptions must be non-empty strings'
-      : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0) ? 'ttl must be greater than the check interval'
-      : null),
+      : cronIntervalProblem(c)
+      ?? (c.subscriptions !== undefined && c.subscriptions !== null && (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === '')) ? 'subscriptions must be non-empty strings'
+      : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0) ? 'ttl must be greater than check interval'
+      // Sensu Go's event validation refuses a ttl under 5 s: every result of such a check would be lost.
+      : Number(c.ttl) > 0 && Number(c.ttl) < 5 ? 'minimum ttl is 5 seconds'
+      : null)),
   },
   { path: 'hooks', type: 'HookConfig', validate: (h) => runtimeAssetsProblem(h) ?? (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null) },
   { path: 'assets', type: 'Asset', validate: assetProblem },
@@ -95,6 +98,19 @@ export const KINDS: ResourceKind[] = [
     prepare: prepareSilenced,
   },
 ];
+
+/**
+ * Sensu Go's CheckConfig.Validate on the schedule, which the agent applies again to every request it receives: one
+ * of a cron (in robfig's standard syntax) or an interval of at least 1 s, even for a check that only runs ad hoc.
+ */
+function cronIntervalProblem(c: Json): string | null {
+  if (c.cron) {
+    if (Number(c.interval) > 0) return 'must only specify either an interval or a cron schedule';
+    const problem = goCronProblem(String(c.cron));
+    return problem ? `check cron string is invalid: ${problem}` : null;
+  }
+  return Number.isInteger(c.interval) && c.interval >= 1 ? null : 'check interval must be greater than 0 or a valid cron schedule must be provided';
+}
 
 /** Sensu Go's name of a silenced entry: `subscription:check`, `*` for the part not given. */
 const silencedName = (subscription: unknown, check: unknown) => `${subscription || '*'}:${check || '*'}`;

@@ -64,7 +64,7 @@ test('v2 Asset resources: CRUD, validation, selectors, create -f and dump; v2 ha
   const badRef = await call(`${ns}/handlers/h`, 'PUT', auth, { type: 'pipe', command: 'true', runtime_assets: 'tools' });
   assert.equal(badRef.status, 400);
   assert.equal(badRef.body.message, 'runtime_assets must be an array of asset names');
-  assert.equal((await call(`${ns}/checks/c`, 'PUT', auth, { command: 'tool', runtime_assets: ['tools'] })).status, 201);
+  assert.equal((await call(`${ns}/checks/c`, 'PUT', auth, { command: 'tool', interval: 60, runtime_assets: ['tools'] })).status, 201);
   assert.equal((await call(`${ns}/hooks/hk`, 'PUT', auth, { command: 'tool', runtime_assets: ['tools'] })).status, 201);
   assert.deepEqual((await call(`${ns}/checks?fieldSelector=${encodeURIComponent('tools in check.runtime_assets')}`, 'GET', auth)).body.map((c: { metadata: { name: string } }) => c.metadata.name), ['c']);
 

@@ -1,0 +1,33 @@
+// CheckConfigs the real Sensu Go agent refuses to run ("given check is invalid: …", status 3), or whose every result
+// the event door refuses, are refused when written, with Sensu Go's CheckConfig.Validate messages.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { instanceFor } from '../../helpers/instance.js';
+import { adminToken, call } from './v2-helpers.js';
+
+const HOST = { 'conf.d/client.json': { client: { name: 'validation-host', address: '127.0.0.1', subscriptions: [] } } };
+
+test('a CheckConfig with both cron and interval, with neither (even publish:false), an invalid cron or a ttl under 5 s is refused, naming why', async (t) => {
+  const { v2 } = await instanceFor(t, HOST);
+  const auth = `Bearer ${await adminToken(v2)}`;
+  const put = (body: Record<string, unknown>) => call(`${v2}/api/core/v2/namespaces/default/checks/c`, 'PUT', auth, { command: 'true', subscriptions: ['linux'], ...body });
+  const refused: [Record<string, unknown>, string][] = [
+    [{ cron: '* * * * *', interval: 60, publish: true }, 'must only specify either an interval or a cron schedule'],
+    [{ cron: '* * * * *', interval: 60, publish: false }, 'must only specify either an interval or a cron schedule'],
+    [{ publish: false }, 'check interval must be greater than 0 or a valid cron schedule must be provided'],
+    [{ interval: 0, publish: true }, 'check interval must be greater than 0 or a valid cron schedule must be provided'],
+    [{ interval: 1.5, publish: true }, 'check interval must be greater than 0 or a valid cron schedule must be provided'],
+    [{ cron: '61 * * * *', publish: true }, 'check cron string is invalid: end of range (61) above maximum (59): 61'],
+    [{ interval: 1, ttl: 3, publish: true }, 'minimum ttl is 5 seconds'],
+    [{ interval: 10, ttl: 10, publish: true }, 'ttl must be greater than check interval'],
+  ];
+  for (const [body, message] of refused) {
+    const reply = await put(body);
+    assert.equal(reply.status, 400, JSON.stringify(body));
+    assert.equal(reply.body.message, message, JSON.stringify(body));
+  }
+  for (const body of [{ cron: '@every 30s', publish: true }, { interval: 60, publish: false }, { interval: 1, ttl: 5, publish: true }, { cron: 'CRON_TZ=Asia/Kathmandu 0 9 * * mon-fri', interval: 0, publish: true }]) {
+    const reply = await put(body);
+    assert.ok(reply.status === 200 || reply.status === 201, `${JSON.stringify(body)}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  }
+});
