@@ -19,7 +19,7 @@ test('a real agent registers over JSON: its entity with system facts and version
   const connected = await daemon.waitFor((l) => l.msg === 'agent connected' && l.agent === 'web-1');
   assert.deepEqual([connected.mtls, connected.secrets, connected.reason], [false, 'withheld', 'not connected over TLS: secrets are sent only over mutual TLS'], 'secrets go only over mutual TLS');
   // The agent may log its choice of format after it logs the connection: waited for, not read at once.
-  const format = await agent.waitFor((l) => l.msg === 'setting serialization/deserialization');
+  const format = await agent.waitFor((l) => l.msg === 'setting serialization/deserialization' && l.format === 'JSON');
   assert.equal(format.format, 'JSON', 'the agent chose JSON');
   const auth = `Bearer ${await adminToken(v2)}`;
   const entityUrl = `${v2}/api/core/v2/namespaces/default/entities/web-1`;
