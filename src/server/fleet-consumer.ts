@@ -65,6 +65,8 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
     if (!Array.isArray(client.subscriptions) || !client.subscriptions.every((s) => typeof s === 'string')) return drop(delivery, 'keepalive', 'subscriptions must be an array of strings');
     if (client.signature !== undefined && typeof client.signature !== 'string') return drop(delivery, 'keepalive', 'signature must be a string');
     if (typeof client.timestamp !== 'number' || !Number.isFinite(client.timestamp)) return drop(delivery, 'keepalive', 'timestamp must be a number');
+    // An agent's record names the namespace its events are read from: only the agent WebSocket may write one.
+    if (client.entity_class === 'agent') return drop(delivery, 'keepalive', 'entity_class "agent" is for Sensu Go agents, which connect over the agent WebSocket');
     try {
       const outcome = receiveKeepalive(deps.store, settings, client, deps.now());
       if (!outcome.accepted) log.warn({ client: client.name }, outcome.reason);
