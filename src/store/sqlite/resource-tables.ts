@@ -1,5 +1,6 @@
 import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 import { EventStates, type EventState } from './event-states.js';
+import { RESOURCE_GENERATION } from '../postgres/store-schema.js';
 
 type Json = Record<string, unknown>;
 type DataRow = { data: string };
@@ -32,8 +33,9 @@ export class ResourceTables {
 
   /** Changes with every resource write (checks, hooks, assets...): what reads them all may skip a re-read while it holds. */
   get resourceGeneration(): number {
-    // Other servers' writes are not seen here: every read is a new generation.
-    return this.shared ? ++this.resourceWrites : this.resourceWrites;
+    // Shared: every server's writes bump one row in their own transaction (a trigger), so this sees theirs too.
+    if (this.shared) return Number((this.s.resourceGeneration!.get(RESOURCE_GENERATION) as { value: number } | undefined)?.value ?? -1);
+    return this.resourceWrites;
   }
 
   private readonly shared: boolean;
@@ -79,6 +81,7 @@ export class ResourceTables {
       deleteUserSessions: p('DELETE FROM auth_sessions WHERE username = ?'),
       purgeSessions: p('DELETE FROM auth_sessions WHERE expires_at <= ?'),
       getSecret: p('SELECT value FROM secrets WHERE name = ?'),
+      resourceGeneration: p('SELECT value FROM counters WHERE name = ?'),
       putSecret: p('INSERT INTO secrets VALUES (?, ?) ON CONFLICT DO NOTHING'),
     };
   }
