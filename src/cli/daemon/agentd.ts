@@ -5,7 +5,8 @@ import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
 import { AgentdServer, deregisterOnLoss, SessionRegistry } from '../../agentd/index.js';
-import type { HandlerPipeline, CheckRequestTargets, TargetKind } from '../../server/index.js';
+import { relayedTargets, type HandlerPipeline, type CheckRequestTargets, type TargetKind } from '../../server/index.js';
+import type { ClusterChannel } from '../../cluster/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import { listenerFrom, startHttpListener } from '../listeners.js';
@@ -25,7 +26,7 @@ export interface AgentdView {
 }
 
 /** The agent WebSocket (:8081): Sensu Go agents connect, register their entities and send events to the one intake. */
-export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string; targets: CheckRequestTargets }, logger: Logger): { service: Service; view: AgentdView } {
+export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string; targets: CheckRequestTargets; channel: ClusterChannel | null }, logger: Logger): { service: Service; view: AgentdView } {
   const { hub, flags, handlers } = parts;
   const { store, intake } = parts.store;
   const log = logger.child({ component: 'agentd' });
@@ -44,7 +45,8 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
       const maxMessage = Number(serverSettingsOf(hub.current()).max_message_size);
       const sessions = new SessionRegistry();
-      unregister = parts.targets.register(agentTargets(sessions));
+      // Servers sharing a store: a request for agents travels to the servers they are connected to.
+      unregister = parts.targets.register(parts.channel ? relayedTargets(agentTargets(sessions), parts.channel) : agentTargets(sessions));
       server = new AgentdServer({
         https,
         sessions,
