@@ -34,7 +34,7 @@ export class ResourceTables {
   /** Changes with every resource write (checks, hooks, assets...): what reads them all may skip a re-read while it holds. */
   get resourceGeneration(): number {
     // Shared: every server's writes bump one row in their own transaction (a trigger), so this sees theirs too.
-    if (this.shared) return Number((this.s.resourceGeneration!.get(RESOURCE_GENERATION) as { value: number } | undefined)?.value ?? -1);
+    if (this.shared) return Number((this.s.resourceGeneration!.get(RESOURCE_GENERATION) as { value: number } | undefined)?.value ?? NaN);
     return this.resourceWrites;
   }
 
