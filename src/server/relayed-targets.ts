@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { ClusterChannel } from '../cluster/index.js';
 import type { TargetKind, V2CheckRequest } from './check-request-targets.js';
+
+/** One member connected to this server: its namespace, name and subscriptions. */
+export type RosterEntry = readonly [namespace: string, name: string, subscriptions: readonly string[]];
 
 /** A request crossing to the other servers: for a subscription's members, or for one member by name. */
 interface Relayed {
@@ -10,20 +14,61 @@ interface Relayed {
   readonly request: V2CheckRequest;
 }
 
+/** Which members a server holds now: sent when it changes, and every ROSTER_REFRESH_MS so that a silent server's expires. */
+interface Roster {
+  readonly kind: string;
+  readonly server: string;
+  readonly members: readonly RosterEntry[];
+}
+
+const ROSTER_CHECK_MS = 1000;
+const ROSTER_REFRESH_MS = 10_000;
+// A server killed without a word: its members stop being chosen this long after its last roster.
+const ROSTER_EXPIRY_MS = 3 * ROSTER_REFRESH_MS;
+
 /**
  * A kind of subscriber whose members are connected to any server of a shared store (Sensu Go agents): a request goes
  * to this server's members and, over the channel, to the other servers', which deliver it to theirs and relay nothing.
+ * Each server tells the others which members it holds, so that a round robin turns over the members of every server.
  */
-export function relayedTargets(local: TargetKind, channel: ClusterChannel): TargetKind {
+export function relayedTargets(local: TargetKind, channel: ClusterChannel, roster: () => RosterEntry[]): TargetKind & { close(): void } {
+  const server = randomUUID();
+  const remote = new Map<string, { at: number; members: readonly RosterEntry[] }>();
   channel.onMessage((message) => {
-    const relayed = message as Relayed;
-    if (relayed?.kind !== local.kind || typeof relayed.namespace !== 'string') return;
-    if (typeof relayed.subscription === 'string') local.broadcast(relayed.namespace, relayed.subscription, relayed.request);
-    else if (typeof relayed.name === 'string') local.send(relayed.namespace, relayed.name, relayed.request);
+    const m = message as Partial<Relayed & Roster>;
+    if (m?.kind !== local.kind) return;
+    if (typeof m.server === 'string' && Array.isArray(m.members)) return void remote.set(m.server, { at: Date.now(), members: m.members });
+    if (typeof m.namespace !== 'string' || !m.request) return;
+    if (typeof m.subscription === 'string') local.broadcast(m.namespace, m.subscription, m.request);
+    else if (typeof m.name === 'string') local.send(m.namespace, m.name, m.request);
   });
+  let told = '';
+  let toldAt = 0;
+  const tell = setInterval(() => {
+    const members = roster();
+    const text = JSON.stringify(members);
+    if (text === told && Date.now() - toldAt < ROSTER_REFRESH_MS) return;
+    told = text;
+    toldAt = Date.now();
+    channel.publish({ kind: local.kind, server, members } satisfies Roster);
+  }, ROSTER_CHECK_MS);
+  tell.unref();
+  /** Members of the subscription held by the other servers (rosters not expired), not connected here. */
+  const remoteMembers = (namespace: string, subscription: string, here: readonly string[]): string[] => {
+    const now = Date.now();
+    const names = new Set<string>();
+    for (const [id, held] of remote) {
+      if (now - held.at > ROSTER_EXPIRY_MS) remote.delete(id);
+      else for (const [ns, name, subscriptions] of held.members) if (ns === namespace && subscriptions.includes(subscription) && !here.includes(name)) names.add(name);
+    }
+    return [...names];
+  };
   return {
     kind: local.kind,
-    members: (namespace, subscription) => local.members(namespace, subscription),
+    members(namespace, subscription) {
+      const here = local.members(namespace, subscription);
+      return remote.size === 0 ? here : [...here, ...remoteMembers(namespace, subscription, here)];
+    },
     broadcast(namespace, subscription, request) {
       local.broadcast(namespace, subscription, request);
       channel.publish({ kind: local.kind, namespace, subscription, request } satisfies Relayed);
@@ -33,5 +78,6 @@ export function relayedTargets(local: TargetKind, channel: ClusterChannel): Targ
       local.send(namespace, name, request);
       channel.publish({ kind: local.kind, namespace, name, request } satisfies Relayed);
     },
+    close: () => clearInterval(tell),
   };
 }

@@ -55,3 +55,30 @@ test('an agent connected to the server not elected gets each request once, and a
   const refused = agent.lines.filter((l) => /still in progress|older than/.test(String(l.msg ?? '') + String(l.error ?? '')));
   assert.deepEqual(refused, []);
 });
+
+test('a round-robin check turns over the agents of both servers, one of them per request', { skip, timeout: 180_000 }, async (t) => {
+  const pg = await postgresFor(t);
+  if (!pg) return;
+  const dir = mkdtempSync(join(tmpdir(), 'cb-cluster-rr-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const recorded = join(dir, 'events.jsonl');
+  const shared = ['--store-dsn', pg.url()];
+  const a = await agentInstanceFor(t, host('server-a'), shared);
+  await a.daemon.waitFor((l) => l.msg === 'became the elected server', 15_000);
+  const b = await agentInstanceFor(t, host('server-b'), shared);
+  const auth = `Bearer ${await adminToken(a.v2)}`;
+  const ns = `${a.v2}/api/core/v2/namespaces/default`;
+  assert.equal((await call(`${ns}/handlers/record`, 'PUT', auth, { type: 'pipe', command: `x=$(cat); printf '%s\\n' "$x" >> ${recorded}` })).status, 201);
+  const near = await startAgent(t, a.agentd, 'near-agent', [...agentFlags(), '--subscriptions', 'turns']);
+  const far = await startAgent(t, b.agentd, 'far-agent', [...agentFlags(), '--subscriptions', 'turns']);
+  await near.waitFor((l) => l.msg === 'successfully received the initial entity config');
+  await far.waitFor((l) => l.msg === 'successfully received the initial entity config');
+  const check = { metadata: { name: 'one-at-a-time' }, command: 'echo turn', interval: 1, publish: true, round_robin: true, subscriptions: ['turns'], handlers: ['record'] };
+  assert.equal((await call(`${ns}/checks/one-at-a-time`, 'PUT', auth, check)).status, 201);
+
+  const runs = () => (existsSync(recorded) ? readFileSync(recorded, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  const seen = await eventually(async () => runs(), (r) => new Set(r.map((e) => e.entity.metadata.name)).size === 2 && r.length >= 6, 40_000);
+  assert.deepEqual([...new Set(seen.map((e) => e.entity.metadata.name))].sort(), ['far-agent', 'near-agent'], 'both servers\' agents take turns');
+  const issued = seen.map((e) => e.check.issued);
+  assert.equal(new Set(issued).size, issued.length, `a request ran on two agents: ${JSON.stringify(seen.map((e) => [e.entity.metadata.name, e.check.issued]))}`);
+});

@@ -5,7 +5,7 @@ import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
 import { AgentdServer, deregisterOnLoss, SessionRegistry } from '../../agentd/index.js';
-import { relayedTargets, type HandlerPipeline, type CheckRequestTargets, type TargetKind } from '../../server/index.js';
+import { relayedTargets, type RosterEntry, type HandlerPipeline, type CheckRequestTargets, type TargetKind } from '../../server/index.js';
 import type { ClusterChannel } from '../../cluster/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
@@ -46,7 +46,9 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
       const maxMessage = Number(serverSettingsOf(hub.current()).max_message_size);
       const sessions = new SessionRegistry();
       // Servers sharing a store: a request for agents travels to the servers they are connected to.
-      unregister = parts.targets.register(parts.channel ? relayedTargets(agentTargets(sessions), parts.channel) : agentTargets(sessions));
+      const relayed = parts.channel ? relayedTargets(agentTargets(sessions), parts.channel, () => rosterOf(sessions)) : null;
+      const unregisterKind = parts.targets.register(relayed ?? agentTargets(sessions));
+      unregister = () => (unregisterKind(), relayed?.close());
       server = new AgentdServer({
         https,
         sessions,
@@ -74,6 +76,11 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
     },
   };
   return { service, view };
+}
+
+/** The agents connected here, with their subscriptions: what the other servers' round robins choose among. */
+function rosterOf(sessions: SessionRegistry): RosterEntry[] {
+  return sessions.all().map((s) => [s.identity.namespace, s.identity.name, [...s.subscriptions]] as const);
 }
 
 /** Connected agents as one kind of subscriber of v2 check requests: each gets Sensu Go's `check_request` frame. */
