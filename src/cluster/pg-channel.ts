@@ -14,6 +14,9 @@ export interface ClusterChannel {
 // NOTIFY payloads are limited to 8000 bytes: a message travels as pieces of at most this many ASCII characters.
 const PIECE_CHARS = 7000;
 const RETRY_MS = 1000;
+// Pieces of one message arrive together (one transaction): more unfinished ones than this are leftovers, dropped oldest first.
+const MAX_UNFINISHED = 100;
+const MAX_PIECES = 10_000;
 
 /** JSON with every non-ASCII character escaped, so that a piece's characters are its bytes. */
 const asciiJson = (message: unknown) => JSON.stringify(message).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -29,13 +32,17 @@ export function piecesOf(message: unknown, id: string): string[] {
 export class PieceAssembler {
   private readonly open = new Map<string, string[]>();
 
+  /** Throws on a payload that is not a piece of a message, or a message that is not JSON. */
   take(payload: string): unknown | null {
     const [id = '', index = '', count = ''] = payload.split(' ', 3);
+    const [i, n] = [Number(index), Number(count)];
+    if (!Number.isInteger(i) || !Number.isInteger(n) || i < 0 || i >= n || n > MAX_PIECES) throw new Error(`not a piece of a message: ${JSON.stringify(payload.slice(0, 40))}`);
     const text = payload.slice(id.length + index.length + count.length + 3);
     const parts = this.open.get(id) ?? [];
-    parts[Number(index)] = text;
-    if (Number(index) + 1 < Number(count)) {
+    parts[i] = text;
+    if (i + 1 < n) {
       this.open.set(id, parts);
+      if (this.open.size > MAX_UNFINISHED) this.open.delete(this.open.keys().next().value!);
       return null;
     }
     this.open.delete(id);
