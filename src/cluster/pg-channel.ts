@@ -22,14 +22,14 @@ const MAX_PIECES = 10_000;
 const asciiJson = (message: unknown) => JSON.stringify(message).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** `id index count text`, the pieces of one message (sent in one statement: PostgreSQL delivers them in order). */
-export function piecesOf(message: unknown, id: string): string[] {
+function piecesOf(message: unknown, id: string): string[] {
   const text = asciiJson(message);
   const count = Math.max(1, Math.ceil(text.length / PIECE_CHARS));
   return Array.from({ length: count }, (_, i) => `${id} ${i} ${count} ${text.slice(i * PIECE_CHARS, (i + 1) * PIECE_CHARS)}`);
 }
 
 /** Puts pieces back together: the message once its last piece arrived, else null. */
-export class PieceAssembler {
+class PieceAssembler {
   private readonly open = new Map<string, string[]>();
 
   /** Throws on a payload that is not a piece of a message, or a message that is not JSON. */
