@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Clock } from '../schedule/index.js';
 import { Scheduler, nextInstant, spreadSeconds, type timingOf } from '../schedule/index.js';
@@ -17,7 +18,7 @@ export interface CheckConfigSource {
   listResources(kind: string, namespace: string): Json[];
   getResource(kind: string, namespace: string, name: string): Json | null;
   listEntities(namespace: string): Json[];
-  /** Changes with every resource write this process can see (always, over a shared store). */
+  /** Changes with every resource write (over a shared store, any server's: a counter kept in the store). */
   readonly resourceGeneration: number;
 }
 
@@ -68,7 +69,7 @@ const timingKey = (config: Json) => `${config.cron ?? ''}|${config.interval ?? '
 const scheduledKey = (namespace: string, name: string) => `${namespace}\u0000${name}`;
 
 /** The request for `config`: its HookConfigs and the Assets it and its hooks name, read from its namespace (missing ones left out). */
-export function buildV2Request(resources: CheckConfigSource, namespace: string, config: Json, issuedMs: number): V2CheckRequest {
+export function buildV2Request(resources: Pick<CheckConfigSource, 'getResource'>, namespace: string, config: Json, issuedMs: number): V2CheckRequest {
   const hookNames = new Set<string>();
   for (const entry of (config.check_hooks ?? []) as Record<string, string[]>[]) for (const names of Object.values(entry ?? {})) for (const n of names ?? []) hookNames.add(n);
   const hooks = [...hookNames].map((n) => resources.getResource('HookConfig', namespace, n)).filter((h): h is Json => h !== null);
@@ -88,18 +89,25 @@ export type V2ScheduleHold = 'not elected' | 'stopped';
 
 /**
  * Schedules the v2 CheckConfigs of every namespace (Sensu Go's schedulerd) on the legacy scheduler's engine, and sends
- * their requests to the subscribers of every kind. Creations are seen by a sync each second (only after a write here,
- * every time over a shared store); each request re-reads its check, so an edit or a delete holds from the next interval.
+ * their requests to the subscribers of every kind. Creations are seen by a sync each second, which re-reads only after a
+ * resource write (by any server sharing the store); each request re-reads its check, so an edit or a delete holds from
+ * the next interval.
  */
 export class V2CheckScheduler {
   private readonly scheduler: Scheduler;
   private readonly log: Logger;
   /** Scheduled checks: key → the timing key they were armed with, and their timing. */
-  private readonly scheduled = new Map<string, { namespace: string; name: string; timingKey: string; timing: Timing }>();
+  private readonly scheduled = new Map<string, { namespace: string; name: string; timingKey: string; timing: Timing; config: Json }>();
   private readonly holds = new Set<V2ScheduleHold>();
   private readonly rings = new Map<string, number>();
   private term = 0;
   private syncedGeneration = -1;
+  /** HookConfigs and Assets read since the last sync, while no resource was written (the per-request reads). */
+  private readonly cache = new Map<string, Json | null>();
+  /** Set while a request fires at the synced generation: its reads may come from the sync and the cache. */
+  private readsCached = false;
+  /** What requests read their HookConfigs and Assets through. */
+  private readonly reader: Pick<CheckConfigSource, 'getResource'> = { getResource: (kind, namespace, name) => this.readResource(kind, namespace, name) };
   private syncTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: V2CheckSchedulerDeps) {
@@ -121,6 +129,8 @@ export class V2CheckScheduler {
     const generation = this.deps.resources.resourceGeneration;
     if (generation === this.syncedGeneration) return;
     this.syncedGeneration = generation;
+    this.cache.clear();
+    const started = performance.now();
     const wanted = new Map<string, Json>();
     for (const namespace of this.deps.resources.namespacesWith(KIND)) {
       for (const config of this.deps.resources.listResources(KIND, namespace)) {
@@ -131,8 +141,12 @@ export class V2CheckScheduler {
     for (const key of [...this.scheduled.keys()]) if (!wanted.has(key)) this.unschedule(key);
     for (const [key, config] of wanted) {
       const namespace = String(config.metadata?.namespace ?? key.split('\u0000')[0]);
-      if (this.scheduled.get(key)?.timingKey !== timingKey(config)) this.schedule(key, namespace, config);
+      const entry = this.scheduled.get(key);
+      if (entry?.timingKey !== timingKey(config)) this.schedule(key, namespace, config);
+      else entry.config = config;
     }
+    // Counted by the tests: over a shared store there is none while no server writes a resource.
+    this.log.debug({ generation, checks: wanted.size, ms: Math.round((performance.now() - started) * 10) / 10 }, 'CheckConfigs re-read');
   }
 
   /** Ad hoc (`POST .../checks/:check/execute`): published now even when `publish` is false or not elected; proxy fan-out without splay. */
@@ -162,6 +176,7 @@ export class V2CheckScheduler {
     this.scheduler.stop();
     this.scheduled.clear();
     this.syncedGeneration = -1;
+    this.cache.clear();
   }
 
   resume(why: V2ScheduleHold): void {
@@ -178,7 +193,7 @@ export class V2CheckScheduler {
     const { problem, ...timing } = timingOfConfig(namespace, config);
     const name = String(config.metadata?.name);
     if (problem) this.log.error({ namespace, check: name, cron: config.cron }, `check not scheduled: ${problem}`);
-    this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing });
+    this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing, config });
     this.scheduler.set(key, timing);
   }
 
@@ -195,12 +210,27 @@ export class V2CheckScheduler {
       this.log.debug({ namespace: entry.namespace, check: entry.name }, 'check request skipped: leadership not confirmed');
       return;
     }
-    // The stored check as it is now: deleted, unpublished or retimed since it was armed.
-    const config = this.deps.resources.getResource(KIND, entry.namespace, entry.name);
+    // The stored check as it is now (deleted, unpublished or retimed since it was armed): while no resource was
+    // written since the last sync, the one it read.
+    const current = this.deps.resources.resourceGeneration === this.syncedGeneration;
+    const config = current ? entry.config : this.deps.resources.getResource(KIND, entry.namespace, entry.name);
     if (!config || config.publish !== true) return this.unschedule(key);
     if (timingKey(config) !== entry.timingKey) return this.schedule(key, entry.namespace, config);
     const term = this.term;
-    this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), () => this.holds.size === 0 && this.term === term);
+    this.readsCached = current;
+    try {
+      this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), () => this.holds.size === 0 && this.term === term);
+    } finally {
+      this.readsCached = false;
+    }
+  }
+
+  /** A request's HookConfig or Asset: from the cache while the generation holds, else from the store. */
+  private readResource(kind: string, namespace: string, name: string): Json | null {
+    if (!this.readsCached) return this.deps.resources.getResource(kind, namespace, name);
+    const key = `${kind}\u0000${namespace}\u0000${name}`;
+    if (!this.cache.has(key)) this.cache.set(key, this.deps.resources.getResource(kind, namespace, name));
+    return this.cache.get(key)!;
   }
 
   /** One request per subscription, or per matching proxy entity per subscription, spread by splay over `spread` seconds. */
@@ -241,7 +271,7 @@ export class V2CheckScheduler {
   }
 
   private publish(namespace: string, config: Json, at: number): void {
-    const request = buildV2Request(this.deps.resources, namespace, config, at);
+    const request = buildV2Request(this.reader, namespace, config, at);
     const name = String(config.metadata?.name);
     for (const subscription of (config.subscriptions ?? []) as string[]) {
       if (config.round_robin !== true) {

@@ -6,7 +6,8 @@ import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
 import { AgentdServer, deregisterOnLoss, SessionRegistry, type AgentSession } from '../../agentd/index.js';
 import type { RemoteSecrets } from '../../secrets/index.js';
-import type { HandlerPipeline, CheckRequestTargets, TargetKind, V2CheckRequest } from '../../server/index.js';
+import { relayedTargets, type RosterEntry, type HandlerPipeline, type CheckRequestTargets, type TargetKind, type V2CheckRequest } from '../../server/index.js';
+import type { ClusterChannel } from '../../cluster/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import { listenerFrom, startHttpListener } from '../listeners.js';
@@ -26,7 +27,7 @@ export interface AgentdView {
 }
 
 /** The agent WebSocket (:8081): Sensu Go agents connect, register their entities and send events to the one intake. */
-export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string; targets: CheckRequestTargets }, logger: Logger): { service: Service; view: AgentdView } {
+export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string; targets: CheckRequestTargets; channel: ClusterChannel | null }, logger: Logger): { service: Service; view: AgentdView } {
   const { hub, flags, handlers } = parts;
   const { store, intake } = parts.store;
   const log = logger.child({ component: 'agentd' });
@@ -45,7 +46,11 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
       const maxMessage = Number(serverSettingsOf(hub.current()).max_message_size);
       const sessions = new SessionRegistry();
-      unregister = parts.targets.register(agentTargets(sessions, parts.store.remoteSecrets));
+      // Servers sharing a store: a request for agents travels to the servers they are connected to.
+      const local = agentTargets(sessions, parts.store.remoteSecrets);
+      const relayed = parts.channel ? relayedTargets(local, parts.channel, () => rosterOf(sessions)) : null;
+      const unregisterKind = parts.targets.register(relayed ?? local);
+      unregister = () => (unregisterKind(), relayed?.close());
       server = new AgentdServer({
         https,
         sessions,
@@ -75,9 +80,14 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
   return { service, view };
 }
 
+/** The agents connected here, with their subscriptions: what the other servers' round robins choose among. */
+function rosterOf(sessions: SessionRegistry): RosterEntry[] {
+  return sessions.all().map((s) => [s.identity.namespace, s.identity.name, [...s.subscriptions]] as const);
+}
+
 /**
  * Connected agents as one kind of subscriber of v2 check requests: each gets Sensu Go's `check_request` frame, with
- * the check's resolved secrets only over mutual TLS (resolved at send time, per member).
+ * the check's resolved secrets only over mutual TLS (resolved at send time, per member, on the server it is connected to).
  */
 function agentTargets(sessions: SessionRegistry, secrets: RemoteSecrets): TargetKind {
   const member = (session: AgentSession) => ({ kind: 'agent', name: session.identity.name, delivery: session.secretsDelivery(), send: (request: V2CheckRequest) => void session.send('check_request', request) });

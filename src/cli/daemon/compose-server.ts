@@ -1,4 +1,4 @@
-import { leadershipFor } from '../../cluster/index.js';
+import { clusterChannelFor, leadershipFor } from '../../cluster/index.js';
 import { socketLimitsOf } from '../../config/index.js';
 import { bridgeConfigOf } from '../../bridge/index.js';
 import { daemonEnvironment } from '../../config/index.js';
@@ -29,6 +29,9 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   // Read now too: an unreadable key file refuses the start before anything opens.
   const bridgeApiKey = resolveSecret(BRIDGE_API_KEY, { value: flags.bridgeApiKey, file: flags.bridgeApiKeyFile }, daemonEnvironment());
   const leadership = leadershipFor(dsn, { name: String(settings.client.name), pid: process.pid }, logger);
+  // Check requests for Sensu Go agents connected to another server travel over the shared store's PostgreSQL.
+  const channel = clusterChannelFor(dsn, 'checkbridge_check_requests', logger);
+  const channelService: Service = { name: 'cluster channel', start: async () => channel?.start(), stop: async () => channel?.close() };
   const bridge = bridgeConfigOf(settings.raw.bridge, { bridgeUrl: flags.bridgeUrl, bridgeApiKey }, daemonEnvironment());
 
   const execution = buildExecution(base.stateDir, hub, logger);
@@ -63,12 +66,12 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     clientSummary = client.summary;
   }
   const { publisher, v2Checks, targets, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping, localClient: () => (role === 'both' ? String(hub.current().client.name) : null) }, logger);
-  const agentd = buildAgentd({ hub, flags, store, handlers, stateDir: base.stateDir, targets }, logger);
+  const agentd = buildAgentd({ hub, flags, store, handlers, stateDir: base.stateDir, targets, channel }, logger);
   const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, v2Checks, serverResults, execution, bridgeView, stateDir: base.stateDir, agents: agentd.view }, logger);
   const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
   return {
     // Stopped in reverse: the watcher, the scheduler and the broker's deliveries first; the store last.
-    services: [store.service, bus.service, election, bridgeService, execution.service, handling.service, ...clientServices, legacyApi, v2Api, agentd.service, bus.consuming, scheduler, watcher.service],
+    services: [store.service, bus.service, channelService, election, bridgeService, execution.service, handling.service, ...clientServices, legacyApi, v2Api, agentd.service, bus.consuming, scheduler, watcher.service],
     reload: watcher.reload,
     summary: () => ({ transport: wire?.name ?? 'local', files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: publisher.scheduledChecks(), ...clientSummary(), stateDir: base.stateDir }),
   };

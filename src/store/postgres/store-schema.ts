@@ -4,6 +4,8 @@ import { CheckbridgeError } from '../../errors.js';
 import type { SyncPostgres } from './sync-client.js';
 
 export const STORE_SCHEMA = 'checkbridge_store';
+/** The `counters` row every server's resource writes bump (migration 2). */
+export const RESOURCE_GENERATION = 'resource_generation';
 
 // Keys sort as SQLite sorts them (bytewise): COLLATE "C". Epochs set by checkbridge are BIGINT; last_ok is the
 // client's `executed` as sent, which may carry a fraction.
@@ -30,6 +32,13 @@ const PG_STORE_MIGRATIONS: readonly string[] = [
      body TEXT NOT NULL, status INTEGER NOT NULL, message TEXT NOT NULL, failed_at BIGINT NOT NULL);
    CREATE TABLE counters (name ${KEY} PRIMARY KEY, value BIGINT NOT NULL);
    INSERT INTO v2_resources VALUES ('Namespace', '', 'default', '{"name":"default"}') ON CONFLICT DO NOTHING;`,
+  // 2: the resource generation, bumped in the transaction of every write to v2_resources by any server (a trigger,
+  // so no writer can forget it): a reader re-reads every CheckConfig only when it moved.
+  `INSERT INTO counters VALUES ('${RESOURCE_GENERATION}', 0) ON CONFLICT DO NOTHING;
+   CREATE FUNCTION ${STORE_SCHEMA}.bump_resource_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN UPDATE ${STORE_SCHEMA}.counters SET value = value + 1 WHERE name = '${RESOURCE_GENERATION}'; RETURN NULL; END $$;
+   CREATE TRIGGER v2_resources_generation AFTER INSERT OR UPDATE OR DELETE ON v2_resources
+     FOR EACH STATEMENT EXECUTE FUNCTION ${STORE_SCHEMA}.bump_resource_generation();`,
 ];
 
 const PG_STORE_VERSION = PG_STORE_MIGRATIONS.length;

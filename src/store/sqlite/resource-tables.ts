@@ -1,7 +1,11 @@
 import type { SqlDatabase, SqlStatement } from '../sql/database.js';
+import { performance } from 'node:perf_hooks';
 import { EventStates, type EventState } from './event-states.js';
+import { RESOURCE_GENERATION } from '../postgres/store-schema.js';
 
 type Json = Record<string, unknown>;
+/** How stale another server's resource write may be to this one's readers of the generation (the v2 scheduler). */
+const SHARED_GENERATION_MS = 100;
 type DataRow = { data: string };
 const parse = (row: DataRow | undefined) => (row ? (JSON.parse(row.data) as Json) : null);
 
@@ -30,10 +34,22 @@ export class ResourceTables {
 
   private resourceWrites = 0;
 
-  /** Changes with every resource write (checks, hooks, assets...): what reads them all may skip a re-read while it holds. */
+  /** The shared row as last read, when (performance.now()), and this process's writes then. */
+  private sharedGeneration = { value: NaN, readAt: -Infinity, writes: -1 };
+
+  /**
+   * Changes with every resource write (checks, hooks, assets...): what reads them all may skip a re-read while it holds.
+   * Shared: every server's writes bump one row in their own transaction (a trigger), read at most every
+   * SHARED_GENERATION_MS (a request per check would otherwise wait on a round trip each); this process's own writes at once.
+   */
   get resourceGeneration(): number {
-    // Other servers' writes are not seen here: every read is a new generation.
-    return this.shared ? ++this.resourceWrites : this.resourceWrites;
+    if (!this.shared) return this.resourceWrites;
+    const held = this.sharedGeneration;
+    const now = performance.now();
+    if (held.writes === this.resourceWrites && now - held.readAt < SHARED_GENERATION_MS) return held.value;
+    const row = this.s.resourceGeneration!.get(RESOURCE_GENERATION) as { value: number } | undefined;
+    this.sharedGeneration = { value: Number(row?.value ?? NaN), readAt: now, writes: this.resourceWrites };
+    return this.sharedGeneration.value;
   }
 
   private readonly shared: boolean;
@@ -79,6 +95,7 @@ export class ResourceTables {
       deleteUserSessions: p('DELETE FROM auth_sessions WHERE username = ?'),
       purgeSessions: p('DELETE FROM auth_sessions WHERE expires_at <= ?'),
       getSecret: p('SELECT value FROM secrets WHERE name = ?'),
+      resourceGeneration: p('SELECT value FROM counters WHERE name = ?'),
       putSecret: p('INSERT INTO secrets VALUES (?, ?) ON CONFLICT DO NOTHING'),
     };
   }

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+/** Messages between the servers of one shared store, each delivered to every other server, in the order sent. */
+export interface ClusterChannel {
+  /** Queued now, sent with the others of this turn; dropped (and logged) while PostgreSQL is away. */
+  publish(message: unknown): void;
+  onMessage(hear: (message: unknown) => void): void;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// NOTIFY payloads are limited to 8000 bytes: a message travels as pieces of at most this many ASCII characters.
+const PIECE_CHARS = 7000;
+const RETRY_MS = 1000;
+// Pieces of one message arrive together (one transaction): more unfinished ones than this are leftovers, dropped oldest first.
+const MAX_UNFINISHED = 100;
+const MAX_PIECES = 10_000;
+
+/** JSON with every non-ASCII character escaped, so that a piece's characters are its bytes. */
+const asciiJson = (message: unknown) => JSON.stringify(message).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** `id index count text`, the pieces of one message (sent in one statement: PostgreSQL delivers them in order). */
+function piecesOf(message: unknown, id: string): string[] {
+  const text = asciiJson(message);
+  const count = Math.max(1, Math.ceil(text.length / PIECE_CHARS));
+  return Array.from({ length: count }, (_, i) => `${id} ${i} ${count} ${text.slice(i * PIECE_CHARS, (i + 1) * PIECE_CHARS)}`);
+}
+
+/** Puts pieces back together: the message once its last piece arrived, else null. */
+class PieceAssembler {
+  private readonly open = new Map<string, string[]>();
+
+  /** Throws on a payload that is not a piece of a message, or a message that is not JSON. */
+  take(payload: string): unknown | null {
+    const [id = '', index = '', count = ''] = payload.split(' ', 3);
+    const [i, n] = [Number(index), Number(count)];
+    if (!Number.isInteger(i) || !Number.isInteger(n) || i < 0 || i >= n || n > MAX_PIECES) throw new Error(`not a piece of a message: ${JSON.stringify(payload.slice(0, 40))}`);
+    const text = payload.slice(id.length + index.length + count.length + 3);
+    const parts = this.open.get(id) ?? [];
+    parts[i] = text;
+    if (i + 1 < n) {
+      this.open.set(id, parts);
+      if (this.open.size > MAX_UNFINISHED) this.open.delete(this.open.keys().next().value!);
+      return null;
+    }
+    this.open.delete(id);
+    return JSON.parse(parts.join(''));
+  }
+}
+
+/**
+ * A channel over PostgreSQL's LISTEN/NOTIFY, on one connection of its own: what this server publishes in a turn goes
+ * in one statement; what it hears from itself is skipped. Reconnects each second while PostgreSQL is away.
+ */
+export class PgChannel implements ClusterChannel {
+  private client: pg.Client | null = null;
+  private closed = false;
+  private queued: string[] = [];
+  private flushing = false;
+  private sending: Promise<unknown> = Promise.resolve();
+  private retry: NodeJS.Timeout | null = null;
+  private away = '';
+  private readonly hearers: ((message: unknown) => void)[] = [];
+  private readonly assembler = new PieceAssembler();
+  private readonly log: Logger;
+
+  constructor(
+    private readonly connection: pg.ClientConfig,
+    private readonly channel: string,
+    logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'cluster channel', channel });
+  }
+
+  onMessage(hear: (message: unknown) => void): void {
+    this.hearers.push(hear);
+  }
+
+  async start(): Promise<void> {
+    await this.connect().catch((error) => this.lost(error));
+  }
+
+  publish(message: unknown): void {
+    if (!this.client) return this.dropped();
+    this.queued.push(...piecesOf(message, randomUUID()));
+    if (this.flushing) return;
+    this.flushing = true;
+    setImmediate(() => this.flush());
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    await this.sending;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  private flush(): void {
+    this.flushing = false;
+    const pieces = this.queued;
+    this.queued = [];
+    const client = this.client;
+    if (!client || pieces.length === 0) return;
+    // One statement per turn, in the order published: the notifications of one transaction arrive in that order.
+    this.sending = this.sending.then(() => client.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n', [this.channel, pieces]).catch((error) => this.lost(error)));
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ ...this.connection, application_name: 'checkbridge channel', keepAlive: true });
+    client.on('error', (error) => client === this.client && this.lost(error));
+    client.on('end', () => client === this.client && this.lost(new Error('the connection to PostgreSQL closed')));
+    client.on('notification', (note) => {
+      if (note.processId === (client as unknown as { processID: number }).processID || note.payload === undefined) return;
+      this.hear(note.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
+    } catch (error) {
+      void client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) return void client.end().catch(() => undefined);
+    this.client = client;
+    if (this.away) this.log.info('cluster channel connected again');
+    this.away = '';
+  }
+
+  private hear(payload: string): void {
+    let message: unknown;
+    try {
+      message = this.assembler.take(payload);
+    } catch (error) {
+      return this.log.warn({ err: (error as Error).message }, 'cluster channel: a message that does not parse, dropped');
+    }
+    if (message !== null) for (const hear of this.hearers) hear(message);
+  }
+
+  private dropped(): void {
+    this.log.debug('cluster channel away: a message to the other servers dropped');
+  }
+
+  private lost(error: unknown): void {
+    const reason = (error as Error).message || String(error);
+    const client = this.client;
+    this.client = null;
+    void client?.end().catch(() => undefined);
+    if (this.closed) return;
+    if (reason !== this.away) this.log.warn({ reason }, 'cluster channel: cannot reach PostgreSQL; retrying each second');
+    this.away = reason;
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      void this.connect().catch((e) => this.lost(e));
+    }, RETRY_MS);
+  }
+}

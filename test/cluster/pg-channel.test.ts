@@ -1,0 +1,47 @@
+// The cluster channel against a real PostgreSQL: a message larger than NOTIFY's 8000-byte payload, with non-ASCII
+// text, reaches the other server whole and in order; the sender does not hear itself; a server that reconnects hears again.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { postgresFor } from '../servers/postgres.js';
+import { capturedLogger } from '../helpers/log-capture.js';
+import { clusterChannelFor } from '../../src/cluster/index.js';
+
+async function until(ok: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!ok() && Date.now() < deadline) await sleep(25);
+  return ok();
+}
+
+test('a channel between two servers carries large non-ASCII messages whole, in order, to the other server only', { timeout: 60_000 }, async (t) => {
+  const server = await postgresFor(t);
+  if (!server) return;
+  const { logger } = capturedLogger();
+  const [one, two] = [clusterChannelFor(server.url(), 'test_channel', logger)!, clusterChannelFor(server.url(), 'test_channel', logger)!];
+  t.after(() => Promise.all([one.close(), two.close()]));
+  await Promise.all([one.start(), two.start()]);
+  const heardByOne: unknown[] = [];
+  const heardByTwo: unknown[] = [];
+  one.onMessage((m) => heardByOne.push(m));
+  two.onMessage((m) => heardByTwo.push(m));
+  const big = { n: 0, text: 'é→日本'.repeat(5000) + '\u{1F600}' };
+  one.publish(big);
+  for (let n = 1; n <= 50; n++) one.publish({ n });
+  assert.ok(await until(() => heardByTwo.length === 51, 20_000), `heard ${heardByTwo.length} of 51`);
+  assert.deepEqual(heardByTwo[0], big);
+  assert.deepEqual(heardByTwo.map((m) => (m as { n: number }).n), Array.from({ length: 51 }, (_, i) => i));
+  two.publish({ from: 'two' });
+  assert.ok(await until(() => heardByOne.length === 1, 20_000));
+  assert.deepEqual(heardByOne, [{ from: 'two' }]);
+  assert.equal(heardByTwo.length, 51, 'a server heard its own message');
+
+  // The listener's connection is ended by the server: it reconnects and hears what comes after.
+  await server.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'checkbridge channel' AND pid <> pg_backend_pid()");
+  assert.ok(
+    await until(() => {
+      one.publish({ after: true });
+      return heardByTwo.some((m) => (m as { after?: boolean }).after === true);
+    }, 20_000),
+    'no message heard after the reconnection',
+  );
+});
