@@ -11,4 +11,5 @@ export { Intake, isV2Event, type EventIntake, type IntakeEvent } from './intake.
 export { consumeFleet } from './fleet-consumer.js';
 export { CheckRequestTargets, type RequestTarget, type TargetKind, type V2CheckRequest } from './check-request-targets.js';
 export { legacyRequestOf, legacyTargets } from './legacy-check-targets.js';
+export { LegacyAgentChecks } from './legacy-agent-checks.js';
 export { V2CheckScheduler, buildV2Request, timingOfConfig, type ExecuteOptions, type ExecuteOutcome, type NextExecution } from './v2-check-scheduler.js';

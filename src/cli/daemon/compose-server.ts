@@ -62,8 +62,8 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     clientServices = client.services;
     clientSummary = client.summary;
   }
-  const { publisher, v2Checks, targets, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping }, logger);
-  const agentd = buildAgentd({ hub, flags, store, handlers, stateDir: base.stateDir, targets }, logger);
+  const { publisher, v2Checks, targets, legacyChecks, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping }, logger);
+  const agentd = buildAgentd({ hub, flags, store, handlers, stateDir: base.stateDir, targets, legacyChecks }, logger);
   const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, v2Checks, serverResults, execution, bridgeView, stateDir: base.stateDir, agents: agentd.view }, logger);
   const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
   return {

@@ -1,0 +1,101 @@
+// conf.d checks reach Sensu Go agents as Sensu Go would run them (compile's translation, computed once per
+// configuration load), beside the legacy clients of the same subscription; the real 6.12 agent runs them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventually, getJson } from '../helpers/instance.js';
+import { adminToken, call } from '../api/v2/v2-helpers.js';
+import { agentSkipReason, startAgent, agentInstanceFor, agentFlags } from '../helpers/sensu-agent.js';
+
+const skip = agentSkipReason();
+type Json = Record<string, any>;
+
+// Every handled event, one JSON line each, in the state directory the daemon gives its handlers.
+const RECORD = { type: 'pipe', command: 'cat >> "$CHECKBRIDGE_STATE_DIR/handled.jsonl"; echo >> "$CHECKBRIDGE_STATE_DIR/handled.jsonl"' };
+
+const handled = (root: string): Json[] => {
+  const path = join(root, 'state', 'handled.jsonl');
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)) : [];
+};
+
+test('a conf.d check with tokens and a hook runs on the agent with its labels and on the legacy client with its attributes, under one subscription and one handling', { skip, timeout: 120_000 }, async (t) => {
+  const { v2, api, agentd, root, daemon } = await agentInstanceFor(t, {
+    'conf.d/config.json': {
+      client: { name: 'cb-host', address: '127.0.0.1', subscriptions: ['linux'], disk: { warning: 70 } },
+      checkbridge: { monitor_interval: 1 },
+      handlers: { record: RECORD },
+      checks: {
+        disk: {
+          command: 'echo warn=:::disk.warning|80:::; exit 2',
+          subscribers: ['linux'],
+          interval: 1,
+          timeout: 2.5,
+          handlers: ['record'],
+          hooks: { critical: { command: 'echo hook-for-:::disk.warning|80:::' } },
+        },
+      },
+    },
+  });
+  const agent = await startAgent(t, agentd, 'runner-1', [...agentFlags(), '--subscriptions', 'linux', '--labels', 'disk_warning=90']);
+  await agent.waitFor((l) => l.msg === 'successfully received the initial entity config');
+
+  // The agent's result is the legacy event of its client, handled by the conf.d handler as the legacy client's is.
+  const onAgent = await eventually(() => getJson(`${api}/events/runner-1/disk`), (r) => r.status === 200, 30_000);
+  assert.equal(onAgent.status, 200, JSON.stringify(onAgent.body));
+  assert.equal(onAgent.body.check.output.trim(), 'warn=90');
+  assert.equal(onAgent.body.check.status, 2);
+  assert.equal(onAgent.body.check.hooks.critical.output.trim(), 'hook-for-90');
+  const onClient = await eventually(() => getJson(`${api}/events/cb-host/disk`), (r) => r.status === 200, 30_000);
+  assert.equal(onClient.body.check.output.trim(), 'warn=70');
+  assert.equal(onClient.body.check.hooks.critical.output.trim(), 'hook-for-70');
+
+  // One entity registry: the agent's event is also its v2 event, on its own entity, with one history that grows.
+  const auth = `Bearer ${await adminToken(v2)}`;
+  const v2Event = await eventually(() => call(`${v2}/api/core/v2/namespaces/default/events/runner-1/disk`, 'GET', auth), (r) => (r.body?.check?.history?.length ?? 0) >= 3, 30_000);
+  assert.ok(v2Event.body.check.history.length >= 3, JSON.stringify(v2Event.body));
+  assert.equal(v2Event.body.entity.metadata.name, 'runner-1');
+  assert.equal(v2Event.body.entity.entity_class, 'agent');
+  assert.equal(v2Event.body.check.output.trim(), 'warn=90');
+
+  const records = await eventually(async () => handled(root), (r) => r.length >= 2, 30_000);
+  const byClient = new Map(records.map((e) => [e.client.name, e]));
+  assert.equal(byClient.get('runner-1')?.check.output.trim(), 'warn=90', JSON.stringify(records));
+  assert.equal(byClient.get('cb-host')?.check.output.trim(), 'warn=70', JSON.stringify(records));
+
+  // What the agent cannot honour exactly is logged once for this configuration, however many requests went out.
+  const said = daemon.logs.filter((l) => l.msg === 'legacy check attributes a Sensu Go agent cannot honour');
+  assert.equal(said.length, 1, JSON.stringify(said));
+  assert.equal(said[0]!.check, 'disk');
+  assert.match(String((said[0]!.attributes as Json).timeout), /emitted as 3/);
+});
+
+test('a legacy round-robin check across two agents and one legacy client: each request runs on exactly one of them, all three in turn', { skip, timeout: 120_000 }, async (t) => {
+  const { agentd, root, daemon } = await agentInstanceFor(t, {
+    'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: ['roundrobin:web'] }, checkbridge: { monitor_interval: 1 } },
+  }, ['--log-level', 'debug']);
+  const runs = join(root, 'runs.log');
+  for (const name of ['runner-a', 'runner-b']) {
+    const agent = await startAgent(t, agentd, name, [...agentFlags(), '--subscriptions', 'web']);
+    await agent.waitFor((l) => l.msg === 'successfully received the initial entity config');
+  }
+  await daemon.waitFor((l) => l.msg === 'agent connected' && l.agent === 'runner-b');
+  // Each execution appends the name of the one that ran it.
+  const check = join(root, 'conf.d', 'rr.json');
+  writeFileSync(check, JSON.stringify({ checks: { rr: { command: `echo :::name::: >> ${runs}`, subscribers: ['roundrobin:web'], interval: 1, handlers: [] } } }));
+  const sent = () => daemon.logs.filter((l) => l.msg === 'publishing round-robin check request' && l.check === 'rr').map((l) => String((l.target as Json).name));
+  await eventually(async () => sent(), (s) => s.length >= 6, 60_000);
+  rmSync(check);
+  await daemon.waitFor((l) => l.msg === 'settings changed' && Array.isArray(l.removed) && (l.removed as string[]).includes('rr'), 30_000);
+  const published = sent();
+  const ran = () => (existsSync(runs) ? readFileSync(runs, 'utf8').split('\n').filter(Boolean) : []);
+  await eventually(async () => ran(), (r) => r.length >= published.length, 30_000);
+  const count = (names: string[]) => Object.fromEntries(['cb-host', 'runner-a', 'runner-b'].map((n) => [n, names.filter((x) => x === n).length]));
+  // Exactly the members the requests went to ran, once per request; nothing was sent to the whole subscription.
+  assert.deepEqual(count(ran()), count(published), `ran ${ran().join(',')}; sent ${published.join(',')}`);
+  assert.equal(ran().length, published.length);
+  assert.equal(daemon.logs.filter((l) => l.msg === 'publishing check request' && l.check === 'rr').length, 0);
+  for (const [name, n] of Object.entries(count(published))) assert.ok(n >= 2, `${name} took its turns: ${published.join(',')}`);
+  // In turn: each window of three consecutive requests went to the three members.
+  for (let i = 0; i + 3 <= published.length; i++) assert.equal(new Set(published.slice(i, i + 3)).size, 3, published.join(','));
+});
