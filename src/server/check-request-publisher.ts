@@ -62,6 +62,7 @@ export class CheckRequestPublisher {
   apply(settings: Settings): void {
     this.settings = settings;
     this.deps.agents?.apply(settings);
+    for (const ring of this.rings.keys()) if (!Object.hasOwn(settings.checks, ring.slice(0, ring.indexOf('\u0000')))) this.rings.delete(ring);
     if (this.holds.size > 0) return;
     const wanted = new Map<string, string>();
     for (const check of Object.values(settings.checks)) {

@@ -14,7 +14,7 @@ export const CONF_D_ANNOTATION = 'checkbridge.io/conf.d';
 
 // Compile's warnings about what the agent runs; the others (handling, schedule, custom attributes) checkbridge still
 // honours itself, since an agent's result of a conf.d check is processed as a legacy result.
-const AGENT_SIDE = new Set(['extension', 'source', 'command', 'timeout', 'hooks']);
+const AGENT_SIDE = new Set(['source', 'command', 'timeout', 'hooks']);
 
 const NOTHING: TranslatedChecks = { checks: new Map(), untranslated: new Map(), assets: new Map() };
 
@@ -42,12 +42,20 @@ export class LegacyAgentChecks {
     if (settings === this.settings) return;
     this.settings = settings;
     this.namespace = legacyNamespace(settings);
-    this.translated = translateChecks(settings, this.namespace);
+    try {
+      this.translated = translateChecks(settings, this.namespace);
+    } catch (error) {
+      this.translated = NOTHING;
+      return void this.log.error({ err: error }, 'legacy checks not translated for Sensu Go agents: none is sent to them');
+    }
     for (const [check, translated] of this.translated.checks) {
       const unhonoured = translated.warnings.filter((w) => AGENT_SIDE.has(w.attribute));
       if (unhonoured.length === 0) continue;
       const attributes = Object.fromEntries(unhonoured.map((w) => [w.attribute, w.message]));
       this.log.warn({ check, attributes }, 'legacy check attributes a Sensu Go agent cannot honour');
+    }
+    for (const [check, definition] of Object.entries(settings.checks)) {
+      if (definition.extension !== undefined && definition.standalone !== true) this.log.warn({ check, reason: 'it runs a legacy client extension, which a Sensu Go agent does not have' }, 'legacy check not sent to Sensu Go agents');
     }
     for (const [check, reason] of this.translated.untranslated) {
       if (this.settings.checks[check]?.standalone !== true) this.log.warn({ check, reason }, 'legacy check not sent to Sensu Go agents');
@@ -71,7 +79,8 @@ export class LegacyAgentChecks {
   /** The agent's request for the legacy `request` (its `issued`; a proxy request's substituted command and source), or null when untranslated. */
   requestOf(legacy: CheckRequest): V2CheckRequest | null {
     const translated = this.translated.checks.get(legacy.name);
-    if (!translated) return null;
+    // An extension runs inside a legacy client; an agent has none to run.
+    if (!translated || this.settings?.checks[legacy.name]?.extension !== undefined) return null;
     let { config, hooks } = translated;
     config = { ...config, metadata: { ...config.metadata, annotations: { ...config.metadata.annotations, [CONF_D_ANNOTATION]: 'true' } } };
     // A proxy request was substituted by the scheduler from the proxy client's attributes, as legacy does.

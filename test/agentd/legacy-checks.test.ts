@@ -2,7 +2,7 @@
 // configuration load), beside the legacy clients of the same subscription; the real 6.12 agent runs them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, getJson } from '../helpers/instance.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
@@ -11,13 +11,18 @@ import { agentSkipReason, startAgent, agentInstanceFor, agentFlags } from '../he
 const skip = agentSkipReason();
 type Json = Record<string, any>;
 
-// Every handled event, one JSON line each, in the state directory the daemon gives its handlers.
-const RECORD = { type: 'pipe', command: 'cat >> "$CHECKBRIDGE_STATE_DIR/handled.jsonl"; echo >> "$CHECKBRIDGE_STATE_DIR/handled.jsonl"' };
+// Every handled event in a file of its own (handlers run concurrently), in the state directory the daemon gives them.
+const RECORD = { type: 'pipe', command: 'cat > "$CHECKBRIDGE_STATE_DIR/handled-$$.json"' };
 
-const handled = (root: string): Json[] => {
-  const path = join(root, 'state', 'handled.jsonl');
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)) : [];
+// A file still being written is read at the next poll.
+const parsed = (path: string): Json[] => {
+  try {
+    return [JSON.parse(readFileSync(path, 'utf8'))];
+  } catch {
+    return [];
+  }
 };
+const handled = (root: string): Json[] => readdirSync(join(root, 'state')).filter((f) => f.startsWith('handled-')).flatMap((f) => parsed(join(root, 'state', f)));
 
 test('a conf.d check with tokens and a hook runs on the agent with its labels and on the legacy client with its attributes, under one subscription and one handling', { skip, timeout: 120_000 }, async (t) => {
   const { v2, api, agentd, root, daemon } = await agentInstanceFor(t, {
@@ -34,6 +39,7 @@ test('a conf.d check with tokens and a hook runs on the agent with its labels an
           handlers: ['record'],
           hooks: { critical: { command: 'echo hook-for-:::disk.warning|80:::' } },
         },
+        profile: { extension: 'system_profile', subscribers: ['linux'], interval: 1 },
       },
     },
   });
@@ -68,6 +74,16 @@ test('a conf.d check with tokens and a hook runs on the agent with its labels an
   assert.equal(said.length, 1, JSON.stringify(said));
   assert.equal(said[0]!.check, 'disk');
   assert.match(String((said[0]!.attributes as Json).timeout), /emitted as 3/);
+  // An extension check stays with the legacy clients, said once.
+  const kept = daemon.logs.filter((l) => l.msg === 'legacy check not sent to Sensu Go agents');
+  assert.deepEqual(kept.map((l) => l.check), ['profile']);
+  assert.equal((await getJson(`${api}/events/runner-1/profile`)).status, 404);
+  // A new configuration is translated afresh: said once more.
+  writeFileSync(join(root, 'conf.d', 'more.json'), JSON.stringify({ checks: { later: { command: 'true', subscribers: ['none'], interval: 60 } } }));
+  const changed = await daemon.waitFor((l) => l.msg === 'settings changed' && Array.isArray(l.added) && (l.added as string[]).includes('later'), 30_000);
+  const again = await daemon.waitFor((l) => l.msg === 'legacy check attributes a Sensu Go agent cannot honour', 10_000, daemon.logs.indexOf(changed));
+  assert.equal(again.check, 'disk');
+  assert.equal(daemon.logs.filter((l) => l.msg === 'legacy check attributes a Sensu Go agent cannot honour').length, 2);
 });
 
 test('a legacy round-robin check across two agents and one legacy client: each request runs on exactly one of them, all three in turn', { skip, timeout: 120_000 }, async (t) => {
