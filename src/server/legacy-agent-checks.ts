@@ -84,7 +84,7 @@ export class LegacyAgentChecks {
     let { config, hooks } = translated;
     config = { ...config, metadata: { ...config.metadata, annotations: { ...config.metadata.annotations, [CONF_D_ANNOTATION]: 'true' } } };
     // A proxy request was substituted by the scheduler from the proxy client's attributes, as legacy does.
-    if (typeof legacy.source === 'string') {
+    if (typeof legacy.source === 'string' && this.settings?.checks[legacy.name]?.proxy_requests) {
       config = { ...config, command: escapeTemplateText(String(legacy.command ?? '')), proxy_entity_name: legacy.source };
       const commands = (legacy.hooks ?? {}) as Record<string, Json>;
       hooks = hooks.map((hook) => {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, getJson } from '../helpers/instance.js';
+import { eventually, getJson, postJson } from '../helpers/instance.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { agentSkipReason, startAgent, agentInstanceFor, agentFlags } from '../helpers/sensu-agent.js';
 
@@ -114,4 +114,30 @@ test('a legacy round-robin check across two agents and one legacy client: each r
   for (const [name, n] of Object.entries(count(published))) assert.ok(n >= 2, `${name} took its turns: ${published.join(',')}`);
   // In turn: each window of three consecutive requests went to the three members.
   for (let i = 0; i + 3 <= published.length; i++) assert.equal(new Set(published.slice(i, i + 3)).size, 3, published.join(','));
+});
+
+test('a legacy proxy check runs on the agent for each matching proxy client, substituted from that client; POST /request reaches the agent too', { skip, timeout: 120_000 }, async (t) => {
+  const { api, agentd } = await agentInstanceFor(t, {
+    'conf.d/config.json': {
+      client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] },
+      checkbridge: { monitor_interval: 1 },
+      checks: {
+        ping: { command: 'echo ping :::address:::', subscribers: ['linux'], interval: 1, handlers: [], proxy_requests: { client_attributes: { keepalives: false } } },
+        by_hand: { command: 'echo asked-for', subscribers: ['linux'], publish: false, handlers: [] },
+      },
+    },
+  });
+  assert.equal((await postJson(`${api}/clients`, { name: 'router-1', address: '10.0.0.9', subscriptions: [], keepalives: false })).status, 201);
+  const agent = await startAgent(t, agentd, 'runner-1', [...agentFlags(), '--subscriptions', 'linux']);
+  await agent.waitFor((l) => l.msg === 'successfully received the initial entity config');
+  // The result is the proxy client's, run by the agent with the proxy client's own address.
+  const proxied = await eventually(() => getJson(`${api}/results/router-1/ping`), (r) => r.status === 200, 30_000);
+  assert.equal(proxied.status, 200, JSON.stringify(proxied.body));
+  assert.equal(proxied.body.check.output.trim(), 'ping 10.0.0.9');
+  // publish false: never scheduled; the legacy API's POST /request sends it to the agent at once.
+  assert.equal((await getJson(`${api}/results/runner-1/by_hand`)).status, 404);
+  assert.equal((await postJson(`${api}/request`, { check: 'by_hand', reason: 'test' })).status, 202);
+  const ran = await eventually(() => getJson(`${api}/results/runner-1/by_hand`), (r) => r.status === 200, 30_000);
+  assert.equal(ran.status, 200, JSON.stringify(ran.body));
+  assert.equal(ran.body.check.output.trim(), 'asked-for');
 });
