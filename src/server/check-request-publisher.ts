@@ -169,10 +169,12 @@ export class CheckRequestPublisher {
     // A proxy request's delayed send that outlived a pause goes with the paused schedule.
     if (this.holds.size > 0 && request.api_requested === undefined) return;
     const agents = this.deps.agents;
-    const agentRequest = agents?.requestOf(request) ?? null;
+    // Made once per request, when an agent is among the members: none are, in a fleet of legacy clients only.
+    let agentRequest: V2CheckRequest | null | undefined;
     for (const subscription of subscribers) {
       const roundRobin = subscription.startsWith(ROUND_ROBIN);
-      const agentMembers = agents && agentRequest ? agents.members(roundRobin ? subscription.slice(ROUND_ROBIN.length) : subscription) : [];
+      let agentMembers = agents ? agents.members(roundRobin ? subscription.slice(ROUND_ROBIN.length) : subscription) : [];
+      if (agentMembers.length > 0 && (agentRequest ??= agents!.requestOf(request)) === null) agentMembers = [];
       if (roundRobin && agentMembers.length > 0) {
         this.sendInTurn(request, subscription, agentMembers, agentRequest!);
         continue;

@@ -64,12 +64,12 @@ export class LegacyAgentChecks {
 
   /** The agents subscribed to `subscription` in checkbridge.namespace (legacy clients are reached over the transport). */
   members(subscription: string): RequestTarget[] {
-    return this.deps.targets.members(this.namespace, subscription).filter((target) => target.kind !== 'legacy');
+    return this.deps.targets.members(this.namespace, subscription, (kind) => kind !== 'legacy');
   }
 
   /** The live legacy clients subscribed to `subscription` (`roundrobin:x`): the other members of a mixed ring. */
   legacyMembers(subscription: string): RequestTarget[] {
-    return this.deps.targets.members(this.namespace, subscription).filter((target) => target.kind === 'legacy');
+    return this.deps.targets.members(this.namespace, subscription, (kind) => kind === 'legacy');
   }
 
   send(target: RequestTarget, request: V2CheckRequest): void {
