@@ -109,7 +109,8 @@ export class LegacyAgentChecks {
       const severity = String(run.metadata?.name ?? '').slice(name.length + 1);
       if (hooks[severity]) hooks[severity] = { ...hooks[severity], output: run.output, status: run.status, executed: run.executed, duration: run.duration };
     }
-    const fields: Json = { name, command: check.command, output: check.output, status: check.status, executed: check.executed, duration: check.duration, issued: check.issued };
+    // The command comes from the definition, tokens and all, as a legacy client reports it.
+    const fields: Json = { name, output: check.output, status: check.status, executed: check.executed, duration: check.duration, issued: check.issued };
     if (check.proxy_entity_name) fields.source = check.proxy_entity_name;
     if (Object.keys(hooks).length > 0) fields.hooks = hooks;
     const prepared = prepareResult(fields, Math.floor(Date.now() / 1000));

@@ -64,10 +64,21 @@ test('a conf.d check with tokens and a hook runs on the agent with its labels an
   assert.equal(v2Event.body.entity.entity_class, 'agent');
   assert.equal(v2Event.body.check.output.trim(), 'warn=90');
 
+  // Labels set through the API reach the agent's entity, and its next run reads them.
+  const entityUrl = `${v2}/api/core/v2/namespaces/default/entities/runner-1`;
+  const entity = (await call(entityUrl, 'GET', auth)).body as Json;
+  entity.metadata.labels = { ...entity.metadata.labels, disk_warning: '95' };
+  const put = await call(entityUrl, 'PUT', auth, entity);
+  assert.ok(put.status < 300, JSON.stringify(put.body));
+  const relabelled = await eventually(() => getJson(`${api}/events/runner-1/disk`), (r) => r.body?.check?.output?.trim() === 'warn=95', 30_000);
+  assert.equal(relabelled.body.check.output.trim(), 'warn=95');
+
   const records = await eventually(async () => handled(root), (r) => r.length >= 2, 30_000);
-  const byClient = new Map(records.map((e) => [e.client.name, e]));
-  assert.equal(byClient.get('runner-1')?.check.output.trim(), 'warn=90', JSON.stringify(records));
-  assert.equal(byClient.get('cb-host')?.check.output.trim(), 'warn=70', JSON.stringify(records));
+  const outputs = (client: string) => new Set(records.filter((e) => e.client.name === client).map((e) => e.check.output.trim()));
+  assert.ok(outputs('runner-1').has('warn=90'), JSON.stringify(records));
+  assert.ok(outputs('cb-host').has('warn=70'), JSON.stringify(records));
+  // The same definition reaches the handlers from both kinds: the command as written, with its tokens.
+  assert.deepEqual(new Set(records.map((e) => e.check.command)), new Set(['echo warn=:::disk.warning|80:::; exit 2']));
 
   // What the agent cannot honour exactly is logged once for this configuration, however many requests went out.
   const said = daemon.logs.filter((l) => l.msg === 'legacy check attributes a Sensu Go agent cannot honour');
