@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
 import { legacyNamespace } from '../config/index.js';
-import { translateChecks, escapeTemplateText, type TranslatedChecks } from '../compile/index.js';
+import { translateChecks, escapeTemplateText } from '../compile/index.js';
 import { prepareResult } from '../legacy/index.js';
 import type { CheckResult } from '../execute/index.js';
 import type { CheckRequest } from '../transport/index.js';
@@ -16,7 +16,8 @@ export const CONF_D_ANNOTATION = 'checkbridge.io/conf.d';
 // honours itself, since an agent's result of a conf.d check is processed as a legacy result.
 const AGENT_SIDE = new Set(['source', 'command', 'timeout', 'hooks']);
 
-const NOTHING: TranslatedChecks = { checks: new Map(), untranslated: new Map(), assets: new Map() };
+/** What an agent is sent for one check, but `issued`: made once per configuration load. */
+type Prepared = Omit<V2CheckRequest, 'issued'>;
 
 export interface LegacyAgentChecksDeps {
   readonly targets: CheckRequestTargets;
@@ -29,7 +30,7 @@ export interface LegacyAgentChecksDeps {
  */
 export class LegacyAgentChecks {
   private settings: Settings | null = null;
-  private translated = NOTHING;
+  private requests = new Map<string, Prepared>();
   private namespace = 'default';
   private readonly log: Logger;
 
@@ -42,23 +43,25 @@ export class LegacyAgentChecks {
     if (settings === this.settings) return;
     this.settings = settings;
     this.namespace = legacyNamespace(settings);
+    this.requests = new Map();
+    let translated: ReturnType<typeof translateChecks>;
     try {
-      this.translated = translateChecks(settings, this.namespace);
+      translated = translateChecks(settings, this.namespace);
     } catch (error) {
-      this.translated = NOTHING;
       return void this.log.error({ err: error }, 'legacy checks not translated for Sensu Go agents: none is sent to them');
     }
-    for (const [check, translated] of this.translated.checks) {
-      const unhonoured = translated.warnings.filter((w) => AGENT_SIDE.has(w.attribute));
-      if (unhonoured.length === 0) continue;
-      const attributes = Object.fromEntries(unhonoured.map((w) => [w.attribute, w.message]));
-      this.log.warn({ check, attributes }, 'legacy check attributes a Sensu Go agent cannot honour');
-    }
-    for (const [check, definition] of Object.entries(settings.checks)) {
-      if (definition.extension !== undefined && definition.standalone !== true) this.log.warn({ check, reason: 'it runs a legacy client extension, which a Sensu Go agent does not have' }, 'legacy check not sent to Sensu Go agents');
-    }
-    for (const [check, reason] of this.translated.untranslated) {
-      if (this.settings.checks[check]?.standalone !== true) this.log.warn({ check, reason }, 'legacy check not sent to Sensu Go agents');
+    for (const [check, reason] of translated.untranslated) this.log.warn({ check, reason }, 'legacy check not sent to Sensu Go agents');
+    for (const [check, { config, hooks, warnings }] of translated.checks) {
+      // An extension runs inside a legacy client; an agent has none to run.
+      if (settings.checks[check]?.extension !== undefined) {
+        this.log.warn({ check, reason: 'it runs a legacy client extension, which a Sensu Go agent does not have' }, 'legacy check not sent to Sensu Go agents');
+        continue;
+      }
+      const unhonoured = warnings.filter((w) => AGENT_SIDE.has(w.attribute));
+      if (unhonoured.length > 0) this.log.warn({ check, attributes: Object.fromEntries(unhonoured.map((w) => [w.attribute, w.message])) }, 'legacy check attributes a Sensu Go agent cannot honour');
+      const assets = ((config.runtime_assets ?? []) as string[]).map((name) => translated.assets.get(name)).filter((a): a is Json => a !== undefined);
+      const marked = { ...config, metadata: { ...config.metadata, annotations: { ...config.metadata.annotations, [CONF_D_ANNOTATION]: 'true' } } };
+      this.requests.set(check, { config: marked, hooks, assets });
     }
   }
 
@@ -78,11 +81,9 @@ export class LegacyAgentChecks {
 
   /** The agent's request for the legacy `request` (its `issued`; a proxy request's substituted command and source), or null when untranslated. */
   requestOf(legacy: CheckRequest): V2CheckRequest | null {
-    const translated = this.translated.checks.get(legacy.name);
-    // An extension runs inside a legacy client; an agent has none to run.
-    if (!translated || this.settings?.checks[legacy.name]?.extension !== undefined) return null;
-    let { config, hooks } = translated;
-    config = { ...config, metadata: { ...config.metadata, annotations: { ...config.metadata.annotations, [CONF_D_ANNOTATION]: 'true' } } };
+    const prepared = this.requests.get(legacy.name);
+    if (!prepared) return null;
+    let { config, hooks } = prepared;
     // A proxy request was substituted by the scheduler from the proxy client's attributes, as legacy does.
     if (typeof legacy.source === 'string' && this.settings?.checks[legacy.name]?.proxy_requests) {
       config = { ...config, command: escapeTemplateText(String(legacy.command ?? '')), proxy_entity_name: legacy.source };
@@ -92,8 +93,7 @@ export class LegacyAgentChecks {
         return commands[severity] ? { ...hook, command: escapeTemplateText(String(commands[severity]!.command ?? '')) } : hook;
       });
     }
-    const assets = ((config.runtime_assets ?? []) as string[]).map((name) => this.translated.assets.get(name)).filter((a): a is Json => a !== undefined);
-    return { config, hooks, assets, issued: Number(legacy.issued) };
+    return { config, hooks, assets: prepared.assets, issued: Number(legacy.issued) };
   }
 
   /**
@@ -104,14 +104,17 @@ export class LegacyAgentChecks {
     const check = event.check as Json | undefined;
     if (namespace !== this.namespace || check?.metadata?.annotations?.[CONF_D_ANNOTATION] !== 'true') return null;
     const name = String(check.metadata.name);
-    const hooks: Json = { ...(this.settings?.checks[name]?.hooks as Json | undefined) };
+    const definition = this.requests.has(name) ? this.settings?.checks[name] : undefined;
+    if (!definition) return null;
+    const hooks: Json = { ...(definition.hooks as Json | undefined) };
     for (const run of (check.hooks ?? []) as Json[]) {
       const severity = String(run.metadata?.name ?? '').slice(name.length + 1);
       if (hooks[severity]) hooks[severity] = { ...hooks[severity], output: run.output, status: run.status, executed: run.executed, duration: run.duration };
     }
     // The command comes from the definition, tokens and all, as a legacy client reports it.
     const fields: Json = { name, output: check.output, status: check.status, executed: check.executed, duration: check.duration, issued: check.issued };
-    if (check.proxy_entity_name) fields.source = check.proxy_entity_name;
+    // Another client's result only where the check names one: a proxy check's, or its own `source`.
+    if (check.proxy_entity_name && (definition.proxy_requests || definition.source === check.proxy_entity_name)) fields.source = check.proxy_entity_name;
     if (Object.keys(hooks).length > 0) fields.hooks = hooks;
     const prepared = prepareResult(fields, Math.floor(Date.now() / 1000));
     if (!prepared.ok) return { refused: prepared.message };
