@@ -1,8 +1,9 @@
-// One fleet over a broker: a legacy client of another process (over Redis) and a real Sensu Go agent under one
-// checkbridge server, the same conf.d checks reaching each in its own wire format.
+// One fleet over a broker: a legacy client of another process (over Redis, then RabbitMQ) and a real Sensu Go agent
+// under one checkbridge server, the same conf.d checks reaching each in its own wire format.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { redisFor } from '../servers/redis.js';
+import { rabbitFor } from '../servers/rabbitmq.js';
 import { fleetServer, fleetClient } from '../helpers/fleet.js';
 import { getJson, eventually } from '../helpers/instance.js';
 import { agentSkipReason, startAgent, agentFlags, AGENT_PASSWORD } from '../helpers/sensu-agent.js';
@@ -10,18 +11,38 @@ import { agentSkipReason, startAgent, agentFlags, AGENT_PASSWORD } from '../help
 const skip = agentSkipReason();
 type Result = { client: string; check: { name: string; issued: number; output: string } };
 
-test('over Redis: a conf.d check runs on the legacy client with its attributes and on the agent with its labels; a roundrobin check gives each interval to one of them, in turn', { skip, timeout: 120_000 }, async (t) => {
-  const redis = await redisFor(t);
-  if (!redis) return;
+type Broker = { name: 'redis' | 'rabbitmq'; settings: Record<string, unknown>; env: NodeJS.ProcessEnv };
+type Starter = (t: Parameters<typeof redisFor>[0]) => Promise<Broker | null>;
+
+const BROKERS: [string, Starter][] = [
+  ['Redis', async (t) => {
+    const redis = await redisFor(t);
+    return redis && { name: 'redis', settings: { redis: { host: '127.0.0.1', port: redis.port } }, env: {} };
+  }],
+  ['RabbitMQ', async (t) => {
+    const rabbit = await rabbitFor(t);
+    return rabbit && { name: 'rabbitmq', settings: { rabbitmq: rabbit.url }, env: { RABBITMQ_URL: rabbit.url } };
+  }],
+];
+
+for (const [label, start] of BROKERS) {
+  test(`over ${label}: a conf.d check runs on the legacy client with its attributes and on the agent with its labels; a roundrobin check gives each interval to one of them, in turn`, { skip, timeout: 180_000 }, async (t) => {
+    const broker = await start(t);
+    if (!broker) return;
+    await runFleet(t, broker);
+  });
+}
+
+async function runFleet(t: Parameters<typeof redisFor>[0], broker: Broker): Promise<void> {
   const checks = {
     disk: { command: 'echo warn=:::disk.warning|80:::', subscribers: ['linux'], interval: 1, handlers: [] },
     turns: { command: 'echo turn', subscribers: ['roundrobin:web'], interval: 1, handlers: [] },
   };
-  const server = await fleetServer(t, 'redis', { 'conf.d/s.json': { redis: { host: '127.0.0.1', port: redis.port }, checks } }, { CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD });
+  const server = await fleetServer(t, broker.name, { 'conf.d/s.json': { ...broker.settings, checks } }, { ...broker.env, CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD });
   const agentd = `ws://${(await server.daemon.waitFor((l) => l.msg === 'agent WebSocket listening')).address}`;
-  await fleetClient(t, 'redis', {
-    'conf.d/c.json': { client: { name: 'c1', address: '127.0.0.1', subscriptions: ['linux', 'roundrobin:web'], disk: { warning: 70 } }, redis: { host: '127.0.0.1', port: redis.port }, checkbridge: { keepalive_interval: 1 } },
-  });
+  await fleetClient(t, broker.name, {
+    'conf.d/c.json': { client: { name: 'c1', address: '127.0.0.1', subscriptions: ['linux', 'roundrobin:web'], disk: { warning: 70 } }, ...broker.settings, checkbridge: { keepalive_interval: 1 } },
+  }, broker.env);
   const agent = await startAgent(t, agentd, 'runner-1', [...agentFlags(), '--subscriptions', 'linux,web', '--labels', 'disk_warning=90']);
   await agent.waitFor((l) => l.msg === 'successfully received the initial entity config');
 
@@ -42,4 +63,4 @@ test('over Redis: a conf.d check runs on the legacy client with its attributes a
   const go = [...(seen.get('runner-1/turns') ?? [])];
   assert.ok(legacy.length >= 3 && go.length >= 3, `turns: c1 ${legacy}, runner-1 ${go}`);
   assert.deepEqual(legacy.filter((issued) => go.includes(issued)), [], `an interval ran on both: c1 ${legacy}, runner-1 ${go}`);
-});
+}
