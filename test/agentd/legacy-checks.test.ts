@@ -127,7 +127,7 @@ test('a legacy round-robin check across two agents and one legacy client: each r
   for (let i = 0; i + 3 <= published.length; i++) assert.equal(new Set(published.slice(i, i + 3)).size, 3, published.join(','));
 });
 
-test('a legacy proxy check runs on the agent for each matching proxy client, substituted from that client; POST /request reaches the agent too', { skip, timeout: 120_000 }, async (t) => {
+test('a legacy proxy check runs on the agent for each matching proxy client, substituted from that client; POST /request reaches the agent too; a check of two of its subscriptions runs once per interval', { skip, timeout: 120_000 }, async (t) => {
   const { api, agentd } = await agentInstanceFor(t, {
     'conf.d/config.json': {
       client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] },
@@ -135,11 +135,12 @@ test('a legacy proxy check runs on the agent for each matching proxy client, sub
       checks: {
         ping: { command: 'echo ping :::address:::', subscribers: ['linux'], interval: 1, handlers: [], proxy_requests: { client_attributes: { keepalives: false } } },
         by_hand: { command: 'echo asked-for', subscribers: ['linux'], publish: false, handlers: [] },
+        both: { command: 'echo once; exit 1', subscribers: ['linux', 'web'], interval: 1, handlers: [] },
       },
     },
   });
   assert.equal((await postJson(`${api}/clients`, { name: 'router-1', address: '10.0.0.9', subscriptions: [], keepalives: false })).status, 201);
-  const agent = await startAgent(t, agentd, 'runner-1', [...agentFlags(), '--subscriptions', 'linux']);
+  const agent = await startAgent(t, agentd, 'runner-1', [...agentFlags(), '--subscriptions', 'linux,web']);
   await agent.waitFor((l) => l.msg === 'successfully received the initial entity config');
   // The result is the proxy client's, run by the agent with the proxy client's own address.
   const proxied = await eventually(() => getJson(`${api}/results/router-1/ping`), (r) => r.status === 200, 30_000);
@@ -151,4 +152,13 @@ test('a legacy proxy check runs on the agent for each matching proxy client, sub
   const ran = await eventually(() => getJson(`${api}/results/runner-1/by_hand`), (r) => r.status === 200, 30_000);
   assert.equal(ran.status, 200, JSON.stringify(ran.body));
   assert.equal(ran.body.check.output.trim(), 'asked-for');
+  // Subscribed to two of a check's subscriptions, the agent gets one request per subscription, as from Sensu Go, runs
+  // the first and drops the copy with its own warning; never "still in progress".
+  const both = await eventually(() => getJson(`${api}/events/runner-1/both`), (r) => (r.body?.check?.history?.length ?? 0) >= 4, 30_000);
+  assert.ok(both.body.check.history.length >= 4, JSON.stringify(both.body));
+  await agent.waitFor((l) => String(l.error).includes('multiple matching subscriptions'));
+  assert.deepEqual(agent.lines.filter((l) => JSON.stringify(l).includes('still in progress')), []);
+  const runs = agent.lines.filter((l) => l.msg === 'scheduling check execution: both').length;
+  const copies = agent.lines.filter((l) => l.check === 'both' && String(l.error).includes('multiple matching subscriptions')).length;
+  assert.ok(Math.abs(runs - copies) <= 1, `ran ${runs}, dropped ${copies}`);
 });
