@@ -12,7 +12,7 @@ export { formatResources, writeResources, type OutputFormat } from './output.js'
 export { parseTarget } from './sensu-rules.js';
 export { formatReport, type ReportFormat } from './report.js';
 export type { Resource, CompileResult, Target } from './model.js';
-export { translateChecks, type TranslatedChecks, type TranslatedCheck } from './translate-checks.js';
+export { translateChecks, type TranslatedChecks } from './translate-checks.js';
 export { escapeTemplateText } from './go-template.js';
 
 export interface CompileOptions {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
 import { legacyNamespace } from '../config/index.js';
-import { translateChecks, escapeTemplateText } from '../compile/index.js';
+import { translateChecks, escapeTemplateText, type TranslatedChecks } from '../compile/index.js';
 import { prepareResult } from '../legacy/index.js';
 import type { CheckResult } from '../execute/index.js';
 import type { CheckRequest } from '../transport/index.js';
@@ -10,7 +10,7 @@ import type { CheckRequestTargets, RequestTarget, V2CheckRequest } from './check
 type Json = Record<string, any>;
 
 /** Marks a request as a conf.d check's: the event that comes back from the agent is handled as a legacy result. */
-export const CONF_D_ANNOTATION = 'checkbridge.io/conf.d';
+const CONF_D_ANNOTATION = 'checkbridge.io/conf.d';
 
 // Compile's warnings about what the agent runs; the others (handling, schedule, custom attributes) checkbridge still
 // honours itself, since an agent's result of a conf.d check is processed as a legacy result.
@@ -44,7 +44,7 @@ export class LegacyAgentChecks {
     this.settings = settings;
     this.namespace = legacyNamespace(settings);
     this.requests = new Map();
-    let translated: ReturnType<typeof translateChecks>;
+    let translated: TranslatedChecks;
     try {
       translated = translateChecks(settings, this.namespace);
     } catch (error) {
