@@ -20,7 +20,6 @@ const RULES = [
     { name: 'only-api-and-cli-import-api', severity: 'error', from: { path: '^src/', pathNot: ['^src/api/', '^src/cli/'] }, to: { path: '^src/api/' } },
     { name: 'store-knows-no-runtime', severity: 'error', from: { path: '^src/store/' }, to: { path: anyOf(['server', 'api', 'client', 'bridge', 'assets', 'secrets', 'auth', 'cluster', 'transport']) } },
     { name: 'client-is-not-the-server', severity: 'error', from: { path: '^src/client/' }, to: { path: anyOf(['server', 'store', 'api']) } },
-    { name: 'compile-uses-pure-models', comment: 'compile uses levels 0-2 only', severity: 'error', from: { path: '^src/compile/' }, to: { path: '^src/', pathNot: ['^src/compile/', ...anyOf(LEVELS.slice(0, 3).flat())] } },
     { name: 'src-never-imports-tests', severity: 'error', from: { path: '^src/' }, to: { path: '^test/' } },
     { name: 'src-never-imports-dev-dependencies', severity: 'error', from: { path: '^src/' }, to: { dependencyTypes: ['npm-dev'] } },
     {

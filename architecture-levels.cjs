@@ -2,12 +2,12 @@
 const LEVELS = [
   ['errors.ts', 'name-limits.ts', 'json-depth.ts', 'json.ts', 'legacy-version.ts'],
   ['config', 'watch', 'log.ts', 'log-destination.ts', 'tokens', 'time', 'eval', 'sandbox', 'metrics', 'schedule'],
-  ['legacy', 'v2'],
+  ['legacy', 'v2', 'compile'],
   ['execute', 'transport', 'tls', 'http'],
   ['store'],
   ['assets', 'secrets', 'auth', 'cluster', 'bridge'],
   ['server', 'client', 'agentd'],
-  ['api', 'compile'],
+  ['api'],
   ['cli'],
 ];
 module.exports = { LEVELS };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
 import type { EventDraft } from '../legacy/index.js';
+import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { StateStore } from '../store/index.js';
 import { receiveKeepalive, type EventIntake } from '../server/index.js';
 import type { Json } from '../json.js';
@@ -11,7 +12,9 @@ import type { AgentSession } from './sessions.js';
 export interface ReceiveDeps {
   readonly store: StateStore;
   readonly settings: () => Settings;
-  readonly intake: EventIntake;
+  readonly intake: EventIntake & ResultIntake;
+  /** A conf.d check's event as the legacy result it stands for (or why it is refused); null for any other event. */
+  readonly legacyResult?: (namespace: string, agent: string, event: Json) => { result: CheckResult } | { refused: string } | null;
   /** A new agent's registration event (legacy `registration` handler), to be handled. */
   readonly onRegistration: (event: EventDraft) => void;
   readonly logger: Logger;
@@ -75,6 +78,8 @@ export class AgentMessages {
     const { store, logger } = this.deps;
     const { name, namespace, user } = session.identity;
     const stored = session.entity ?? store.resources.getEntity(namespace, name);
+    const legacy = this.deps.legacyResult?.(namespace, name, body) ?? null;
+    if (legacy) return this.legacyResult(name, namespace, legacy);
     const event: Json = { ...body, id: uuidOf(body.id), metadata: { namespace } };
     if (stored) event.entity = stored;
     else if (event.entity && typeof event.entity === 'object') event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };
@@ -83,6 +88,17 @@ export class AgentMessages {
       if (!answer.ok) logger.warn({ agent: name, namespace, check: event.check?.metadata?.name }, `agent event refused: ${answer.message}`);
     } catch (error) {
       logger.error({ err: error, agent: name, namespace }, 'agent event not stored');
+    }
+  }
+
+  /** A conf.d check's result enters the intake as its legacy client's would: the legacy handling, one history. */
+  private async legacyResult(name: string, namespace: string, legacy: { result: CheckResult } | { refused: string }): Promise<void> {
+    const { logger } = this.deps;
+    if ('refused' in legacy) return void logger.warn({ agent: name, namespace }, `agent result of a legacy check refused: ${legacy.refused}`);
+    try {
+      await this.deps.intake.submit(legacy.result);
+    } catch (error) {
+      logger.error({ err: error, agent: name, namespace, check: legacy.result.check.name }, 'agent result of a legacy check not stored');
     }
   }
 }

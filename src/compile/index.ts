@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { Settings, LoadedFile, Diagnostic } from '../config/index.js';
 import { locateSetting } from '../config/index.js';
 import { KIND_ORDER, resource, type CompileContext, type CompileResult, type Resource, type Target } from './model.js';
@@ -6,13 +5,15 @@ import { emitChecks } from './checks.js';
 import { emitFilters, emitHandlers, emitMutators } from './handlers.js';
 import { emitEntities } from './entities.js';
 import { emitAssets } from './assets.js';
-import { secretKeysOf } from './secrets.js';
+import { newContext } from './context.js';
 import { sensuProblem } from './sensu-rules.js';
 
 export { formatResources, writeResources, type OutputFormat } from './output.js';
 export { parseTarget } from './sensu-rules.js';
 export { formatReport, type ReportFormat } from './report.js';
 export type { Resource, CompileResult, Target } from './model.js';
+export { translateChecks, type TranslatedChecks } from './translate-checks.js';
+export { escapeTemplateText } from './go-template.js';
 
 export interface CompileOptions {
   readonly silences?: Record<string, unknown>[];
@@ -32,19 +33,8 @@ const ALWAYS_DIFFERENT = [
 export function compileSettings(settings: Settings, files: readonly LoadedFile[], namespace: string, options: CompileOptions = {}): CompileResult {
   const { silences = [] } = options;
   const warnings: Diagnostic[] = [];
-  const ctx: CompileContext = {
-    namespace,
-    warn: (segments, message) => warnings.push(locateSetting(files, segments, message, 'CB_COMPILE_UNMAPPED')),
-    labelsRead: new Map(),
-    labelReport: {},
-    target: options.target ?? { major: 6, minor: Infinity },
-    localOffsetMinutes: options.localOffsetMinutes ?? DateTime.local().offset,
-    secretKeys: secretKeysOf(settings.client as Record<string, unknown>),
-    became: new Map(),
-    differences: new Set(ALWAYS_DIFFERENT),
-    checkFilters: new Map(),
-    pipelineFilters: new Map(),
-  };
+  const warn: CompileContext['warn'] = (segments, message) => warnings.push(locateSetting(files, segments, message, 'CB_COMPILE_UNMAPPED'));
+  const ctx = newContext(settings, namespace, warn, options.target, options.localOffsetMinutes, ALWAYS_DIFFERENT);
   for (const name of Object.keys(settings.extensions).sort()) ctx.warn(['extensions', name], 'extensions have no v2 equivalent: not emitted');
   const checks = emitChecks(settings, ctx, String(settings.client.name));
   const filters = emitFilters(settings, ctx);

@@ -9,6 +9,8 @@ import { isSubdued } from '../schedule/index.js';
 import { planProxyRequests } from '../schedule/index.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
 import { evalAttribute } from '../eval/index.js';
+import type { LegacyAgentChecks } from './legacy-agent-checks.js';
+import type { RequestTarget, V2CheckRequest } from './check-request-targets.js';
 
 
 export interface CheckRequestPublisherDeps {
@@ -23,7 +25,11 @@ export interface CheckRequestPublisherDeps {
   readonly scheduling?: boolean;
   /** Checked as each request fires: false skips it (an elected server not confirmed since a stall). */
   readonly leading?: () => boolean;
+  /** Sensu Go agents of the checks' subscriptions, who get each request as Sensu Go would send it. */
+  readonly agents?: LegacyAgentChecks;
 }
+
+const ROUND_ROBIN = 'roundrobin:';
 
 /** Request payload: the definition minus subscribers and interval, plus issued (reference §4.1). */
 export function requestOf(definition: Record<string, unknown> & { name: string }, issuedMs: number): CheckRequest {
@@ -39,6 +45,8 @@ export class CheckRequestPublisher {
   private readonly log: Logger;
   private settings: Settings | null = null;
   private readonly scheduled = new Map<string, string>();
+  /** Per check and round-robin subscription with agents among its members, the next turn. */
+  private readonly rings = new Map<string, number>();
   /** Why nothing is scheduled now: no request is armed while any holds, the settings are kept for `resume`. */
   private readonly holds = new Set<ScheduleHold>();
   // Counts pauses: a splayed request armed before a pause is never sent after it, even once scheduling resumes.
@@ -53,6 +61,8 @@ export class CheckRequestPublisher {
   /** Starts added checks, reschedules changed ones, stops removed ones; the others keep their timers. */
   apply(settings: Settings): void {
     this.settings = settings;
+    this.deps.agents?.apply(settings);
+    for (const ring of this.rings.keys()) if (!Object.hasOwn(settings.checks, ring.slice(0, ring.indexOf('\u0000')))) this.rings.delete(ring);
     if (this.holds.size > 0) return;
     const wanted = new Map<string, string>();
     for (const check of Object.values(settings.checks)) {
@@ -158,9 +168,36 @@ export class CheckRequestPublisher {
   private publish(subscribers: readonly string[], request: CheckRequest): void {
     // A proxy request's delayed send that outlived a pause goes with the paused schedule.
     if (this.holds.size > 0 && request.api_requested === undefined) return;
+    const agents = this.deps.agents;
+    // Made once per request, when an agent is among the members: none are, in a fleet of legacy clients only.
+    let agentRequest: V2CheckRequest | null | undefined;
     for (const subscription of subscribers) {
+      const roundRobin = subscription.startsWith(ROUND_ROBIN);
+      let agentMembers = agents ? agents.members(roundRobin ? subscription.slice(ROUND_ROBIN.length) : subscription) : [];
+      if (agentMembers.length > 0 && (agentRequest ??= agents!.requestOf(request)) === null) agentMembers = [];
+      if (roundRobin && agentMembers.length > 0) {
+        this.sendInTurn(request, subscription, agentMembers, agentRequest!);
+        continue;
+      }
       this.log.debug({ check: request.name, subscription, issued: request.issued }, 'publishing check request');
       this.deps.transport.publish(subscription, request);
+      for (const agent of agentMembers) agents!.send(agent, agentRequest!);
     }
+  }
+
+  /**
+   * A round-robin subscription served by agents too: one member per request, in turn over the live legacy clients of
+   * `roundrobin:x` and the agents of `x`; a legacy client gets it on its own `client:NAME` subscription.
+   */
+  private sendInTurn(request: CheckRequest, subscription: string, agentMembers: readonly RequestTarget[], agentRequest: V2CheckRequest): void {
+    const legacy = this.deps.agents!.legacyMembers(subscription);
+    const ring = [...legacy, ...agentMembers].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+    const key = `${request.name}\u0000${subscription}`;
+    const turn = this.rings.get(key) ?? 0;
+    this.rings.set(key, turn + 1);
+    const target = ring[turn % ring.length]!;
+    this.log.debug({ check: request.name, subscription, target, issued: request.issued }, 'publishing round-robin check request');
+    if (target.kind === 'legacy') this.deps.transport.publish(`client:${target.name}`, request);
+    else this.deps.agents!.send(target, agentRequest);
   }
 }

@@ -42,10 +42,10 @@ export class CheckRequestTargets {
     return () => void (this.kinds.get(kind.kind) === kind && this.kinds.delete(kind.kind));
   }
 
-  /** Every member of the subscription, of every kind, in one stable order (the round-robin ring). */
-  members(namespace: string, subscription: string): RequestTarget[] {
+  /** Every member of the subscription, of every kind (or of the kinds `wanted` says), in one stable order (the round-robin ring). */
+  members(namespace: string, subscription: string, wanted: (kind: string) => boolean = () => true): RequestTarget[] {
     const out: RequestTarget[] = [];
-    for (const kind of this.kinds.values()) for (const name of kind.members(namespace, subscription)) out.push({ kind: kind.kind, name });
+    for (const kind of this.kinds.values()) if (wanted(kind.kind)) for (const name of kind.members(namespace, subscription)) out.push({ kind: kind.kind, name });
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   }
 

@@ -66,9 +66,8 @@ export function legacyTargets(deps: LegacyTargetsDeps): TargetKind {
       const nowS = deps.now() / 1000;
       return deps
         .clients()
-        // A Sensu Go agent's mirrored record (src/agentd) is served through its session, the agent kind: not twice.
-        .filter((c) => !(c.entity_class === 'agent' && typeof c.namespace === 'string'))
-        .filter((c) => Array.isArray(c.subscriptions) && c.subscriptions.includes(wanted) && nowS - Number(c.timestamp ?? 0) < Number(c.keepalive?.thresholds?.critical ?? DEFAULT_CRITICAL_S))
+        // A Sensu Go agent's client record (src/agentd) is a member of the agent kind, not this one.
+        .filter((c) => c.entity_class !== 'agent' && Array.isArray(c.subscriptions) && c.subscriptions.includes(wanted) && nowS - Number(c.timestamp ?? 0) < Number(c.keepalive?.thresholds?.critical ?? DEFAULT_CRITICAL_S))
         .map((c) => String(c.name));
     },
     broadcast(namespace, subscription, request) {

@@ -6,7 +6,7 @@ import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
 import { AgentdServer, deregisterOnLoss, SessionRegistry, type AgentSession } from '../../agentd/index.js';
 import type { RemoteSecrets } from '../../secrets/index.js';
-import { relayedTargets, type RosterEntry, type HandlerPipeline, type CheckRequestTargets, type TargetKind, type V2CheckRequest } from '../../server/index.js';
+import { relayedTargets, type RosterEntry, type HandlerPipeline, type CheckRequestTargets, type LegacyAgentChecks, type TargetKind, type V2CheckRequest } from '../../server/index.js';
 import type { ClusterChannel } from '../../cluster/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
@@ -27,7 +27,7 @@ export interface AgentdView {
 }
 
 /** The agent WebSocket (:8081): Sensu Go agents connect, register their entities and send events to the one intake. */
-export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string; targets: CheckRequestTargets; channel: ClusterChannel | null }, logger: Logger): { service: Service; view: AgentdView } {
+export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string; targets: CheckRequestTargets; channel: ClusterChannel | null; legacyChecks: LegacyAgentChecks }, logger: Logger): { service: Service; view: AgentdView } {
   const { hub, flags, handlers } = parts;
   const { store, intake } = parts.store;
   const log = logger.child({ component: 'agentd' });
@@ -67,6 +67,7 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
         isKnown: (namespace, name) => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null,
         entityRefusal: () => (atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
         onRegistration: (event) => handlers.handle(event),
+        legacyResult: (namespace, agent, event) => parts.legacyChecks.resultOf(namespace, agent, event),
       });
       intake.onEvent(deregisterOnLoss(store, intake, sessions, log));
       const listen = listenerFrom('agentd', flags, config, { bind: '127.0.0.1', port: 8081 });

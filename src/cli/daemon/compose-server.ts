@@ -65,8 +65,8 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     clientServices = client.services;
     clientSummary = client.summary;
   }
-  const { publisher, v2Checks, targets, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping, localClient: () => (role === 'both' ? String(hub.current().client.name) : null) }, logger);
-  const agentd = buildAgentd({ hub, flags, store, handlers, stateDir: base.stateDir, targets, channel }, logger);
+  const { publisher, v2Checks, targets, legacyChecks, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping, localClient: () => (role === 'both' ? String(hub.current().client.name) : null) }, logger);
+  const agentd = buildAgentd({ hub, flags, store, handlers, stateDir: base.stateDir, targets, channel, legacyChecks }, logger);
   const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, v2Checks, serverResults, execution, bridgeView, stateDir: base.stateDir, agents: agentd.view }, logger);
   const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
   return {

@@ -8,7 +8,7 @@ import { WireResults } from '../../client/index.js';
 import { LEGACY_VERSION } from '../../legacy-version.js';
 import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../../server/index.js';
 import { CheckRequestPublisher } from '../../server/index.js';
-import { CheckRequestTargets, V2CheckScheduler, legacyTargets } from '../../server/index.js';
+import { CheckRequestTargets, LegacyAgentChecks, V2CheckScheduler, legacyTargets } from '../../server/index.js';
 import type { HandlerPipeline } from '../../server/index.js';
 import type { BridgeSender } from '../../bridge/index.js';
 import { withWithheldSecretsLogged } from '../../secrets/index.js';
@@ -46,12 +46,14 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   const serverResults = wire ? new WireResults(wire, logger) : intake;
   // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
   intake.onEvent((emitted) => void (isV2Event(emitted) || sender?.kick()));
-  const publisher = new CheckRequestPublisher({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
-  // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
-  if (wire) publisher.pause('broker away');
   // v2 CheckConfigs go to every kind of subscriber: legacy clients here, Sensu Go agents when their service registers.
   const targets = new CheckRequestTargets();
   targets.register(legacyTargets({ transport, clients: registry.all, namespace: parts.store.namespace, now: Date.now }));
+  // conf.d checks reach the agents of their subscriptions too, translated once per configuration load.
+  const legacyChecks = new LegacyAgentChecks({ targets, logger });
+  const publisher = new CheckRequestPublisher({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader(), agents: legacyChecks });
+  // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
+  if (wire) publisher.pause('broker away');
   const v2Checks = new V2CheckScheduler({ clock: systemClock, resources: store.resources, targets, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
   hub.onApply((s) => publisher.apply(s));
   const monitorMs = monitorIntervalOf(hub.current()) * 1000;
@@ -111,7 +113,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
       clearInterval(monitors);
     },
   };
-  return { publisher, v2Checks, targets, serverResults, election, scheduler };
+  return { publisher, v2Checks, targets, legacyChecks, serverResults, election, scheduler };
 }
 
 /** In one process, the client role's keepalive is received directly: its settings redacted, with version and timestamp (reference §10.9). */

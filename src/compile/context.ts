@@ -1,0 +1,21 @@
+import { DateTime } from 'luxon';
+import type { Settings } from '../config/index.js';
+import type { CompileContext, Target } from './model.js';
+import { secretKeysOf } from './secrets.js';
+
+/** A fresh emitter context for `settings`: the target, offset and secret keys, every collection empty. */
+export function newContext(settings: Settings, namespace: string, warn: CompileContext['warn'], target: Target = { major: 6, minor: Infinity }, localOffsetMinutes: number = DateTime.local().offset, differences: readonly string[] = []): CompileContext {
+  return {
+    namespace,
+    warn,
+    labelsRead: new Map(),
+    labelReport: {},
+    target,
+    localOffsetMinutes,
+    secretKeys: secretKeysOf(settings.client as Record<string, unknown>),
+    became: new Map(),
+    differences: new Set(differences),
+    checkFilters: new Map(),
+    pipelineFilters: new Map(),
+  };
+}

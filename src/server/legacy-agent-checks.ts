@@ -1,0 +1,124 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config/index.js';
+import { legacyNamespace } from '../config/index.js';
+import { translateChecks, escapeTemplateText, type TranslatedChecks } from '../compile/index.js';
+import { prepareResult } from '../legacy/index.js';
+import type { CheckResult } from '../execute/index.js';
+import type { CheckRequest } from '../transport/index.js';
+import type { CheckRequestTargets, RequestTarget, V2CheckRequest } from './check-request-targets.js';
+
+type Json = Record<string, any>;
+
+/** Marks a request as a conf.d check's: the event that comes back from the agent is handled as a legacy result. */
+const CONF_D_ANNOTATION = 'checkbridge.io/conf.d';
+
+// Compile's warnings about what the agent runs; the others (handling, schedule, custom attributes) checkbridge still
+// honours itself, since an agent's result of a conf.d check is processed as a legacy result.
+const AGENT_SIDE = new Set(['source', 'command', 'timeout', 'hooks']);
+
+/** What an agent is sent for one check, but `issued`: made once per configuration load. */
+type Prepared = Omit<V2CheckRequest, 'issued'>;
+
+export interface LegacyAgentChecksDeps {
+  readonly targets: CheckRequestTargets;
+  readonly logger: Logger;
+}
+
+/**
+ * conf.d subscription checks for Sensu Go agents: translated as `compile` does once per configuration load, sent to the
+ * agents of `checkbridge.namespace`, and their results brought back as legacy results (one handling for both kinds).
+ */
+export class LegacyAgentChecks {
+  private settings: Settings | null = null;
+  private requests = new Map<string, Prepared>();
+  private namespace = 'default';
+  private readonly log: Logger;
+
+  constructor(private readonly deps: LegacyAgentChecksDeps) {
+    this.log = deps.logger.child({ component: 'server' });
+  }
+
+  /** A new configuration: every check translated now, and what an agent cannot honour logged once per check. */
+  apply(settings: Settings): void {
+    if (settings === this.settings) return;
+    this.settings = settings;
+    this.namespace = legacyNamespace(settings);
+    this.requests = new Map();
+    let translated: TranslatedChecks;
+    try {
+      translated = translateChecks(settings, this.namespace);
+    } catch (error) {
+      return void this.log.error({ err: error }, 'legacy checks not translated for Sensu Go agents: none is sent to them');
+    }
+    for (const [check, reason] of translated.untranslated) this.log.warn({ check, reason }, 'legacy check not sent to Sensu Go agents');
+    for (const [check, { config, hooks, warnings }] of translated.checks) {
+      // An extension runs inside a legacy client; an agent has none to run.
+      if (settings.checks[check]?.extension !== undefined) {
+        this.log.warn({ check, reason: 'it runs a legacy client extension, which a Sensu Go agent does not have' }, 'legacy check not sent to Sensu Go agents');
+        continue;
+      }
+      const unhonoured = warnings.filter((w) => AGENT_SIDE.has(w.attribute));
+      if (unhonoured.length > 0) this.log.warn({ check, attributes: Object.fromEntries(unhonoured.map((w) => [w.attribute, w.message])) }, 'legacy check attributes a Sensu Go agent cannot honour');
+      const assets = ((config.runtime_assets ?? []) as string[]).map((name) => translated.assets.get(name)).filter((a): a is Json => a !== undefined);
+      const marked = { ...config, metadata: { ...config.metadata, annotations: { ...config.metadata.annotations, [CONF_D_ANNOTATION]: 'true' } } };
+      this.requests.set(check, { config: marked, hooks, assets });
+    }
+  }
+
+  /** The agents subscribed to `subscription` in checkbridge.namespace (legacy clients are reached over the transport). */
+  members(subscription: string): RequestTarget[] {
+    return this.deps.targets.members(this.namespace, subscription, (kind) => kind !== 'legacy');
+  }
+
+  /** The live legacy clients subscribed to `subscription` (`roundrobin:x`): the other members of a mixed ring. */
+  legacyMembers(subscription: string): RequestTarget[] {
+    return this.deps.targets.members(this.namespace, subscription, (kind) => kind === 'legacy');
+  }
+
+  send(target: RequestTarget, request: V2CheckRequest): void {
+    this.deps.targets.send(this.namespace, target, request);
+  }
+
+  /** The agent's request for the legacy `request` (its `issued`; a proxy request's substituted command and source), or null when untranslated. */
+  requestOf(legacy: CheckRequest): V2CheckRequest | null {
+    const prepared = this.requests.get(legacy.name);
+    if (!prepared) return null;
+    let { config, hooks } = prepared;
+    // A proxy request was substituted by the scheduler from the proxy client's attributes, as legacy does.
+    if (typeof legacy.source === 'string' && this.settings?.checks[legacy.name]?.proxy_requests) {
+      config = { ...config, command: escapeTemplateText(String(legacy.command ?? '')), proxy_entity_name: legacy.source };
+      const commands = (legacy.hooks ?? {}) as Record<string, Json>;
+      hooks = hooks.map((hook) => {
+        const severity = String(hook.metadata.name).slice(legacy.name.length + 1);
+        return commands[severity] ? { ...hook, command: escapeTemplateText(String(commands[severity]!.command ?? '')) } : hook;
+      });
+    }
+    return { config, hooks, assets: prepared.assets, issued: Number(legacy.issued) };
+  }
+
+  /**
+   * An agent's event of a conf.d check as the legacy result its client would have sent (or why it is refused), null
+   * when it is not one: the check's output, status and hook run, for the agent's client record (or its proxy `source`).
+   */
+  resultOf(namespace: string, agent: string, event: Json): { result: CheckResult } | { refused: string } | null {
+    const check = event.check as Json | undefined;
+    if (namespace !== this.namespace || check?.metadata?.annotations?.[CONF_D_ANNOTATION] !== 'true') return null;
+    const name = String(check.metadata.name);
+    const definition = this.requests.has(name) ? this.settings?.checks[name] : undefined;
+    if (!definition) return null;
+    const hooks: Json = { ...(definition.hooks as Json | undefined) };
+    for (const run of (check.hooks ?? []) as Json[]) {
+      const severity = String(run.metadata?.name ?? '').slice(name.length + 1);
+      if (hooks[severity]) hooks[severity] = { ...hooks[severity], output: run.output, status: run.status, executed: run.executed, duration: run.duration };
+    }
+    // The command comes from the definition, tokens and all, as a legacy client reports it.
+    const fields: Json = { name, output: check.output, status: check.status, executed: check.executed, duration: check.duration, issued: check.issued };
+    // Another client's result only where the check names one: a proxy check's, or its own `source`.
+    if (check.proxy_entity_name && (definition.proxy_requests || definition.source === check.proxy_entity_name)) fields.source = check.proxy_entity_name;
+    if (Object.keys(hooks).length > 0) fields.hooks = hooks;
+    const prepared = prepareResult(fields, Math.floor(Date.now() / 1000));
+    if (!prepared.ok) return { refused: prepared.message };
+    const points = event.metrics?.points;
+    return { result: { client: agent, check: prepared.check, ...(Array.isArray(points) ? { metrics: { handlers: (event.metrics.handlers ?? []) as string[], points } } : {}) } };
+  }
+}
