@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '../api/v2/v2-helpers.js';
+import { eventually } from '../helpers/instance.js';
 import { agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
 import { v2CheckInstance, eventWhere, issuedSeries, gaps, type Json, refusals } from './v2-checks-helpers.js';
 
@@ -27,7 +28,8 @@ test('a cron is read as Sensu Go reads it: @every runs at its period, CRON_TZ se
   await agent.waitFor((l) => l.msg === 'successfully received the initial entity config');
 
   // The scheduler's next execution (the dashboard's Checks page): 09:00 in Kathmandu, which is 03:15 UTC.
-  const listed = await call(`${v2}/api/checkbridge/v1/namespaces/default/checks`, 'GET', auth);
+  // Creations are picked up by the scheduler's sync within a second: polled, not read at once.
+  const listed = await eventually(() => call(`${v2}/api/checkbridge/v1/namespaces/default/checks`, 'GET', auth), (r) => r.status === 200 && typeof (r.body as Json[]).find((c) => c.name === 'kathmandu-9am')?.next_execution === 'number');
   assert.equal(listed.status, 200, JSON.stringify(listed.body));
   const next = (listed.body as Json[]).find((c) => c.name === 'kathmandu-9am')?.next_execution;
   assert.equal(typeof next, 'number', JSON.stringify(listed.body));
