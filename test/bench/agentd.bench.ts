@@ -13,6 +13,10 @@ const RUNS = 3;
 const HELD = Number(process.env.CHECKBRIDGE_BENCH_AGENTS ?? 10_000);
 const HOLD_S = Number(process.env.CHECKBRIDGE_BENCH_AGENT_HOLD_S ?? 60);
 const RATE_AGENTS = 500;
+// Evidence of where the daemon's time goes: CHECKBRIDGE_BENCH_CPU_PROF=DIR writes its CPU profile there (a clean stop).
+const PROFILE_DIR = process.env.CHECKBRIDGE_BENCH_CPU_PROF;
+// One row only (`rate` or `held`), to profile it alone.
+const ONLY = process.env.CHECKBRIDGE_BENCH_AGENTD_ONLY;
 const PER_AGENT = 40;
 
 type Json = Record<string, any>;
@@ -34,13 +38,21 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
   const { daemon, socket, v2, pid } = await benchDaemon(root, {
     'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } },
     'checkbridge.json': { checkbridge: { entity_limit: 0 } },
-  }, [], { CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD });
+  }, [], { CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD }, PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
   const line = await daemon.waitFor((l) => l.msg === 'agent WebSocket listening', 30_000);
   const url = `ws://${String(line.address)}`;
   const token = ((await (await fetch(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') } })).json()) as Json).access_token as string;
   const get = async (path: string) => (await (await fetch(`${v2}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Json[];
   const nodeMs = nodeStartMs();
   try {
+    if (ONLY !== 'held') await benchRate();
+    if (ONLY !== 'rate') await benchHeld();
+  } finally {
+    await daemon.stop(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL');
+    removeTree(root);
+  }
+
+  async function benchRate(): Promise<void> {
     await runLoad('socket-senders', [socket, 100, 40, 8]); // warm-up
     const socketRuns: number[] = [];
     for (let r = 0; r < RUNS; r++) socketRuns.push((await runLoad('socket-senders', [socket, 100, 200, 8])).results_per_s!);
@@ -60,7 +72,9 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
     }
     const wsRate = median(wsRuns);
     report({ bench: 'agentd-events', row: `events through the agent WebSocket, ${RATE_AGENTS} agents sending flat out, ${PER_AGENT + 1} each, until all stored`, events_per_s: wsRate, runs: wsRuns, baseline: 'socket intake, batched (results/s, same daemon, same run)', baseline_per_s: Math.round(socketRate), baseline_runs: socketRuns, ratio: +(wsRate / socketRate).toFixed(3), target_ratio: 0.8, node_e0_ms: nodeMs });
+  }
 
+  async function benchHeld(): Promise<void> {
     let rssPeak = 0;
     const sampler = setInterval(() => void (rssPeak = Math.max(rssPeak, peakRss(pid))), 1000);
     const held = await runLoad('agent-senders', ['hold', url, AGENT_PASSWORD, v2, token, HELD, 20, 10, HOLD_S]);
@@ -88,8 +102,5 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
       targets: 'every keepalive and event stored, p99 < 1000 ms, RSS < 1024 MB',
       node_e0_ms: nodeMs,
     });
-  } finally {
-    await daemon.stop('SIGKILL');
-    removeTree(root);
   }
 }
