@@ -17,10 +17,17 @@ const RATE_AGENTS = 500;
 const PROFILE_DIR = process.env.CHECKBRIDGE_BENCH_CPU_PROF;
 // One row only (`rate` or `held`), to profile it alone.
 const ONLY = process.env.CHECKBRIDGE_BENCH_AGENTD_ONLY;
-const PER_AGENT = 40;
+// Runs of several seconds each (50,500 events; the socket's 50,000 results): a second-long run measured the noise.
+const PER_AGENT = 100;
+const SOCKET_CONNECTIONS = 500;
 
 type Json = Record<string, any>;
 
+// The daemon's CPU time (user + system, ms): per event it depends far less on what else the machine runs than rates do.
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 const peakRss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 
 function nodeStartMs(): number {
@@ -55,10 +62,22 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
   async function benchRate(): Promise<void> {
     await runLoad('socket-senders', [socket, 100, 40, 8]); // warm-up
     const socketRuns: number[] = [];
-    for (let r = 0; r < RUNS; r++) socketRuns.push((await runLoad('socket-senders', [socket, 100, 200, 8])).results_per_s!);
+    const socketCpu: number[] = [];
+    const socketLoaderCpu: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      const before = cpuMs(pid);
+      const run = await runLoad('socket-senders', [socket, 100, SOCKET_CONNECTIONS, 8]);
+      socketRuns.push(run.results_per_s!);
+      socketCpu.push(Math.round(((cpuMs(pid) - before) * 1000) / run.results!));
+      socketLoaderCpu.push(run.cpu_ms!);
+    }
     const socketRate = median(socketRuns);
     const wsRuns: number[] = [];
+    const wsCpu: number[] = [];
+    const wsLoaderCpu: number[] = [];
     for (let r = 0; r < RUNS; r++) {
+      // Counted from before the handshakes: the agents' connections are part of what the daemon does for them.
+      const before = cpuMs(pid);
       const sent = await runLoad('agent-senders', ['rate', url, AGENT_PASSWORD, RATE_AGENTS, PER_AGENT]);
       // Done when every agent's last event is stored: each socket's frames are taken in order.
       for (;;) {
@@ -67,18 +86,25 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
         await sleep(50);
       }
       wsRuns.push(Math.round((RATE_AGENTS * (PER_AGENT + 1)) / ((Date.now() - sent.started_at_ms!) / 1000)));
+      wsCpu.push(Math.round(((cpuMs(pid) - before) * 1000) / (RATE_AGENTS * (PER_AGENT + 1))));
+      wsLoaderCpu.push(sent.cpu_ms!);
       // Each run's `done` events are told apart by their timestamps: the next starts a second later.
       await sleep(1100);
     }
     const wsRate = median(wsRuns);
-    report({ bench: 'agentd-events', row: `events through the agent WebSocket, ${RATE_AGENTS} agents sending flat out, ${PER_AGENT + 1} each, until all stored`, events_per_s: wsRate, runs: wsRuns, baseline: 'socket intake, batched (results/s, same daemon, same run)', baseline_per_s: Math.round(socketRate), baseline_runs: socketRuns, ratio: +(wsRate / socketRate).toFixed(3), target_ratio: 0.8, node_e0_ms: nodeMs });
+    report({ bench: 'agentd-events', row: `events through the agent WebSocket, ${RATE_AGENTS} agents sending flat out, ${PER_AGENT + 1} each, until all stored`, events_per_s: wsRate, runs: wsRuns, baseline: 'socket intake, batched (results/s, same daemon, same run)', baseline_per_s: Math.round(socketRate), baseline_runs: socketRuns, ratio: +(wsRate / socketRate).toFixed(3), target_ratio: 0.8,
+      // The same comparison in the daemon's CPU per event (socket's over the WebSocket's): the load generators share the machine.
+      daemon_cpu_us_per_event: median(wsCpu), daemon_cpu_us_runs: wsCpu, baseline_daemon_cpu_us_per_result: median(socketCpu), baseline_daemon_cpu_us_runs: socketCpu, cpu_ratio: +(median(socketCpu) / median(wsCpu)).toFixed(3),
+      loader_cpu_ms_runs: wsLoaderCpu, baseline_loader_cpu_ms_runs: socketLoaderCpu, node_e0_ms: nodeMs });
   }
 
   async function benchHeld(): Promise<void> {
     let rssPeak = 0;
     const sampler = setInterval(() => void (rssPeak = Math.max(rssPeak, peakRss(pid))), 1000);
+    const [cpuBefore, wallBefore] = [cpuMs(pid), performance.now()];
     const held = await runLoad('agent-senders', ['hold', url, AGENT_PASSWORD, v2, token, HELD, 20, 10, HOLD_S]);
     clearInterval(sampler);
+    const cpuPercent = Math.round((100 * (cpuMs(pid) - cpuBefore)) / (performance.now() - wallBefore));
     rssPeak = Math.max(rssPeak, peakRss(pid));
     await sleep(2000);
     const entities = (await get('/api/core/v2/namespaces/default/entities')).filter((e) => String(e.metadata.name).startsWith('held-'));
@@ -99,6 +125,8 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
       send_to_stored_p50_ms: held.stored_p50_ms,
       send_to_stored_p99_ms: held.stored_p99_ms,
       daemon_peak_rss_mb: Math.round(rssPeak / (1 << 20)),
+      // Of one core, over the connections and the hold.
+      daemon_cpu_percent: cpuPercent,
       targets: 'every keepalive and event stored, p99 < 1000 ms, RSS < 1024 MB',
       node_e0_ms: nodeMs,
     });

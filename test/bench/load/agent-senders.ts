@@ -10,6 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
 import { summary } from './latency.js';
 
+// This process's own CPU time: what the load generator took of the shared machine.
+const cpuMs = () => Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000);
 const [mode, url, password, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];
 const authorization = 'Basic ' + Buffer.from(`agent:${password}`).toString('base64');
 
@@ -92,6 +94,6 @@ if (mode === 'hold') {
     }
     await sendAsync(ws, event(name, 'done', 0));
   }));
-  process.stdout.write(JSON.stringify({ agents, sent: agents * perAgent, send_s: +((performance.now() - started) / 1000).toFixed(2), started_at_ms: Date.now() - (performance.now() - started) }) + '\n');
+  process.stdout.write(JSON.stringify({ agents, sent: agents * perAgent, send_s: +((performance.now() - started) / 1000).toFixed(2), started_at_ms: Date.now() - (performance.now() - started), cpu_ms: cpuMs() }) + '\n');
   for (const ws of sockets) ws.close();
 }
