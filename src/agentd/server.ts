@@ -26,6 +26,9 @@ export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
 const HEARTBEAT_MS = 30_000;
 // Each connection's ping falls in one of these slices of the interval: a second's worth of agents a tick.
 const HEARTBEAT_SLICES = 30;
+// A session's frames read but not yet stored: past this many its socket stops being read, and TCP holds the agent
+// back, instead of the daemon holding a flat-out agent's backlog in memory; reading resumes at half.
+const MAX_UNSTORED_FRAMES = 256;
 
 /** A refusal as an HTTP answer on the upgrading socket: the agent logs `handshake failed with status N: <body>`. */
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {
@@ -116,10 +119,15 @@ export class AgentdServer {
     logger.info({ agent: name, namespace, mtls, ...secrets, sessions: this.sessions.count() }, 'agent connected');
     session.send(MESSAGE.entityConfig, initialEntityConfig(namespace, this.deps.resources.getEntity(namespace, name)));
     ws.on('pong', () => this.heartbeats.answer(ws));
+    let unstored = 0;
     ws.on('message', (data) => {
       const done = this.messages.receive(session, rawToBuffer(data)).catch((error: Error) => logger.error({ err: error, agent: name }, 'agent message failed'));
       this.inFlight.add(done);
-      void done.finally(() => this.inFlight.delete(done));
+      if (++unstored === MAX_UNSTORED_FRAMES) ws.pause();
+      void done.finally(() => {
+        this.inFlight.delete(done);
+        if (--unstored === MAX_UNSTORED_FRAMES / 2 && ws.isPaused) ws.resume();
+      });
     });
     ws.on('error', (error) => logger.debug({ err: error, agent: name }, 'agent connection error'));
     ws.on('close', () => {
