@@ -43,7 +43,12 @@ function nodeStartMs(): number {
 
 function countWarnings(lines: Record<string, unknown>[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const line of lines) if (Number(line.level) >= 40) counts[String(line.msg)] = (counts[String(line.msg)] ?? 0) + 1;
+  for (const line of lines) {
+    if (Number(line.level) < 40) continue;
+    // A slow read names its statement: which one says where the time went.
+    const key = line.what ? `${String(line.msg)}: ${String(line.what)}` : String(line.msg);
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
   return counts;
 }
 
