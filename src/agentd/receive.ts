@@ -3,10 +3,10 @@ import type { Settings } from '../config/index.js';
 import type { EventDraft } from '../legacy/index.js';
 import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { StateStore } from '../store/index.js';
-import { receiveKeepalive, type EventIntake } from '../server/index.js';
+import type { EventIntake } from '../server/index.js';
 import type { Json } from '../json.js';
 import { decodeFrame, MESSAGE } from './frames.js';
-import { entityFromKeepalive, clientRecordOf } from './entity.js';
+import { KeepaliveWriter } from './keepalives.js';
 import type { AgentSession } from './sessions.js';
 
 export interface ReceiveDeps {
@@ -41,7 +41,11 @@ function parseObject(payload: Buffer): Json | null {
 
 /** What arrives from a connected agent: keepalives register and update its entity; events enter the one intake. */
 export class AgentMessages {
-  constructor(private readonly deps: ReceiveDeps) {}
+  private readonly keepalives: KeepaliveWriter;
+
+  constructor(private readonly deps: ReceiveDeps) {
+    this.keepalives = new KeepaliveWriter(deps);
+  }
 
   /** One frame: resolves once what it carries is stored (or refused, and logged why). */
   async receive(session: AgentSession, data: Buffer): Promise<void> {
@@ -56,27 +60,22 @@ export class AgentMessages {
     log.warn({ ...fields, type: frame.type }, 'agent message refused: unknown message type');
   }
 
-  /** Registers or updates the entity, and the client record the keepalive monitor watches. */
-  keepalive(session: AgentSession, body: Json): void {
-    const { store, logger } = this.deps;
-    const { name, namespace } = session.identity;
-    const nowMs = this.deps.now();
-    const nowS = Math.floor(nowMs / 1000);
-    const posted = body.entity !== null && typeof body.entity === 'object' ? (body.entity as Json) : {};
-    const entity = entityFromKeepalive(session.identity, posted, store.resources.getEntity(namespace, name), nowS);
-    const outcome = receiveKeepalive(store, this.deps.settings(), clientRecordOf(entity, (body.check ?? {}) as Json, nowS), nowMs);
-    if (!outcome.accepted) return void logger.warn({ agent: name, namespace }, outcome.reason);
-    store.resources.putEntity(namespace, name, entity);
-    session.entity = entity;
-    session.lastKeepaliveMs = nowMs;
-    session.subscriptions = new Set(entity.subscriptions as string[]);
-    if (outcome.registration) this.deps.onRegistration(outcome.registration);
+  /** Registers or updates the entity, and the client record the keepalive monitor watches: with the turn's others. */
+  keepalive(session: AgentSession, body: Json): Promise<void> {
+    const written = this.keepalives.submit(session, body);
+    session.keepaliveWriting = written;
+    void written.then(() => {
+      if (session.keepaliveWriting === written) session.keepaliveWriting = null;
+    });
+    return written;
   }
 
   /** A check result or metrics from the agent, on its stored entity, into the one intake (as the v2 API's PUT). */
   async event(session: AgentSession, body: Json): Promise<void> {
     const { store, logger } = this.deps;
     const { name, namespace, user } = session.identity;
+    // An event after a keepalive not yet written goes on the entity that keepalive registers, as it did when sent.
+    if (session.keepaliveWriting) await session.keepaliveWriting;
     const stored = session.entity ?? store.resources.getEntity(namespace, name);
     const legacy = this.deps.legacyResult?.(namespace, name, body) ?? null;
     if (legacy) return this.legacyResult(name, namespace, legacy);

@@ -8,6 +8,7 @@ import { AgentMessages, type ReceiveDeps } from './receive.js';
 import { AgentSession, type SessionRegistry } from './sessions.js';
 import { MESSAGE } from './frames.js';
 import { entityConfig, initialEntityConfig, markAllDisconnected, markConnected } from './entity.js';
+import { Heartbeat } from './heartbeat.js';
 
 export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
   /** The connected agents: shared with who sends them check requests. */
@@ -23,6 +24,11 @@ export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
 
 // Both ends ping: a connection silent for two intervals is a dead one (a host lost without a FIN).
 const HEARTBEAT_MS = 30_000;
+// Each connection's ping falls in one of these slices of the interval: a second's worth of agents a tick.
+const HEARTBEAT_SLICES = 30;
+// A session's frames read but not yet stored: past this many its socket stops being read, and TCP holds the agent
+// back, instead of the daemon holding a flat-out agent's backlog in memory; reading resumes at half.
+const MAX_UNSTORED_FRAMES = 256;
 
 /** A refusal as an HTTP answer on the upgrading socket: the agent logs `handshake failed with status N: <body>`. */
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {
@@ -41,7 +47,7 @@ export class AgentdServer {
   private readonly connections: ConnectionRate;
   private readonly messages: AgentMessages;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly alive = new WeakSet<WebSocket>();
+  private readonly heartbeats = new Heartbeat<WebSocket>(HEARTBEAT_SLICES);
   private heartbeat: NodeJS.Timeout | undefined;
   private closing = false;
 
@@ -64,7 +70,7 @@ export class AgentdServer {
       this.server.once('error', reject);
       this.server.listen(options.port, options.host, () => {
         this.server.off('error', reject);
-        this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS).unref();
+        this.heartbeat = setInterval(() => this.heartbeats.tick(), HEARTBEAT_MS / HEARTBEAT_SLICES).unref();
         resolve();
       });
     });
@@ -106,35 +112,30 @@ export class AgentdServer {
     const { logger } = this.deps;
     const { name, namespace, mtls } = session.identity;
     this.sessions.add(session)?.close(1000, 'replaced by a new connection of the same agent');
-    this.alive.add(ws);
+    this.heartbeats.add(ws);
     // Said once per connection: whether checks sent down it will carry their secrets, and why not.
     const delivery = session.secretsDelivery();
     const secrets = delivery.send ? { secrets: 'sent' } : { secrets: 'withheld', reason: delivery.reason };
     logger.info({ agent: name, namespace, mtls, ...secrets, sessions: this.sessions.count() }, 'agent connected');
     session.send(MESSAGE.entityConfig, initialEntityConfig(namespace, this.deps.resources.getEntity(namespace, name)));
-    ws.on('pong', () => this.alive.add(ws));
+    ws.on('pong', () => this.heartbeats.answer(ws));
+    let unstored = 0;
     ws.on('message', (data) => {
       const done = this.messages.receive(session, rawToBuffer(data)).catch((error: Error) => logger.error({ err: error, agent: name }, 'agent message failed'));
       this.inFlight.add(done);
-      void done.finally(() => this.inFlight.delete(done));
+      if (++unstored === MAX_UNSTORED_FRAMES) ws.pause();
+      void done.finally(() => {
+        this.inFlight.delete(done);
+        if (--unstored === MAX_UNSTORED_FRAMES / 2 && ws.isPaused) ws.resume();
+      });
     });
     ws.on('error', (error) => logger.debug({ err: error, agent: name }, 'agent connection error'));
     ws.on('close', () => {
+      this.heartbeats.remove(ws);
       this.sessions.remove(session);
       // Not when a newer session of the same agent replaced this one.
       if (!this.sessions.get(namespace, name) && !this.closing) markConnected(this.deps.store, name, false);
       logger.info({ agent: name, namespace, sessions: this.sessions.count() }, 'agent disconnected');
     });
-  }
-
-  private beat(): void {
-    for (const ws of this.wss.clients) {
-      if (!this.alive.has(ws)) {
-        ws.terminate();
-        continue;
-      }
-      this.alive.delete(ws);
-      ws.ping();
-    }
   }
 }

@@ -18,6 +18,8 @@ export interface AgentIdentity {
 export class AgentSession {
   readonly connectedAt = Date.now();
   lastKeepaliveMs: number | null = null;
+  /** The agent's last keepalive while it waits for its transaction: its later events wait for it too. */
+  keepaliveWriting: Promise<void> | null = null;
   /** The entity as last stored (keepalive, API change): what its events carry, without a read per event. */
   entity: Record<string, unknown> | null = null;
   /** Subscriptions the agent's stored entity holds (the header's until its first keepalive). */

@@ -1,7 +1,7 @@
 // Simulated Sensu Go agents in their own process, over the agent WebSocket (JSON frames `type\npayload`).
 //   node agent-senders.js hold URL PASSWORD V2 TOKEN AGENTS KEEPALIVE_S EVENT_S HOLD_S
 //     AGENTS agents connect, each sends a keepalive every KEEPALIVE_S and an event every EVENT_S for HOLD_S; one probe
-//     agent a second sends an event and polls the v2 API until it is stored (send-to-stored latency, sampled).
+//     agent four times a second sends an event and polls the v2 API until it is stored (send-to-stored latency, sampled).
 //   node agent-senders.js rate URL PASSWORD AGENTS PER_AGENT
 //     AGENTS agents each send PER_AGENT events as fast as the socket takes them, then one `done` event.
 // Prints one JSON line.
@@ -10,6 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
 import { summary } from './latency.js';
 
+// This process's own CPU time: what the load generator took of the shared machine.
+const cpuMs = () => Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000);
 const [mode, url, password, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];
 const authorization = 'Basic ' + Buffer.from(`agent:${password}`).toString('base64');
 
@@ -60,6 +62,8 @@ if (mode === 'hold') {
       timers.push(setInterval(() => void (ws.send(event(name, 'bench', n++)), (events += 1)), eS * 1000));
     }, offset));
   });
+  // Four probes a second: a p99 of 60 samples would be their maximum.
+  const PROBE_MS = 250;
   const probe = await open('probe');
   const latencies: number[] = [];
   const endAt = Date.now() + hS * 1000;
@@ -73,11 +77,11 @@ if (mode === 'hold') {
       await sleep(5);
     }
     latencies.push(performance.now() - started);
-    await sleep(Math.max(0, 1000 - (performance.now() - started)));
+    await sleep(Math.max(0, PROBE_MS - (performance.now() - started)));
   }
   for (const timer of timers) clearInterval(timer);
   const sentAt = Math.floor(Date.now() / 1000);
-  process.stdout.write(JSON.stringify({ agents: count, connect_s: +connectS.toFixed(2), keepalives_sent: keepalives, events_sent: events, last_send_s: sentAt, probes: latencies.length, ...summary(latencies, 'stored') }) + '\n');
+  process.stdout.write(JSON.stringify({ agents: count, connect_s: +connectS.toFixed(2), keepalives_sent: keepalives, events_sent: events, last_send_s: sentAt, probes: latencies.length, ...summary(latencies, 'stored'), stored_max_ms: +Math.max(...latencies).toFixed(2) }) + '\n');
   for (const ws of [...sockets, probe]) ws.terminate();
 } else {
   const [agents, perAgent] = rest.map(Number) as [number, number];
@@ -92,6 +96,6 @@ if (mode === 'hold') {
     }
     await sendAsync(ws, event(name, 'done', 0));
   }));
-  process.stdout.write(JSON.stringify({ agents, sent: agents * perAgent, send_s: +((performance.now() - started) / 1000).toFixed(2), started_at_ms: Date.now() - (performance.now() - started) }) + '\n');
+  process.stdout.write(JSON.stringify({ agents, sent: agents * perAgent, send_s: +((performance.now() - started) / 1000).toFixed(2), started_at_ms: Date.now() - (performance.now() - started), cpu_ms: cpuMs() }) + '\n');
   for (const ws of sockets) ws.close();
 }

@@ -8,11 +8,12 @@ import { startDaemon, type Daemon } from '../../helpers/daemon.js';
 export const ADMIN_PASSWORD = 'bench-admin-password';
 
 /** `checkbridge run` over `confd` (written as JSON files) on port 0 everywhere; CHECKBRIDGE_BENCH_BIN picks another build. */
-export async function benchDaemon(root: string, files: Record<string, object>, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ daemon: Daemon; socket: number; v2: string; pid: number }> {
+export async function benchDaemon(root: string, files: Record<string, object>, extra: string[] = [], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<{ daemon: Daemon; socket: number; v2: string; pid: number }> {
   mkdirSync(join(root, 'conf.d'), { recursive: true });
   for (const [name, content] of Object.entries(files)) writeFileSync(join(root, 'conf.d', name), JSON.stringify(content));
   const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0', ...extra], {
     env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
+    nodeArgs,
     ...(process.env.CHECKBRIDGE_BENCH_BIN ? { bin: process.env.CHECKBRIDGE_BENCH_BIN } : {}),
   });
   const socketLine = await daemon.waitFor((l) => l.msg === 'client socket listening', 30_000);

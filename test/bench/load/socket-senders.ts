@@ -5,6 +5,8 @@ import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { summary } from './latency.js';
 
+// This process's own CPU time: what the load generator took of the shared machine.
+const cpuMs = () => Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000);
 const [port, perConnection, connections, width] = process.argv.slice(2).map(Number) as [number, number, number, number];
 
 function send(payload: string): Promise<number> {
@@ -31,4 +33,4 @@ await Promise.all(
   }),
 );
 const seconds = (performance.now() - started) / 1000;
-process.stdout.write(JSON.stringify({ results: connections * perConnection, seconds, results_per_s: Math.round((connections * perConnection) / seconds), ...summary(latencies, 'ack') }) + '\n');
+process.stdout.write(JSON.stringify({ results: connections * perConnection, seconds, results_per_s: Math.round((connections * perConnection) / seconds), cpu_ms: cpuMs(), ...summary(latencies, 'ack') }) + '\n');

@@ -1,0 +1,102 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config/index.js';
+import type { EventDraft } from '../legacy/index.js';
+import { TurnBatch, type StateStore } from '../store/index.js';
+import { receiveKeepalive } from '../server/index.js';
+import type { Json } from '../json.js';
+import { entityFromKeepalive, clientRecordOf } from './entity.js';
+import type { AgentSession } from './sessions.js';
+
+export interface KeepaliveDeps {
+  readonly store: StateStore;
+  readonly settings: () => Settings;
+  readonly onRegistration: (event: EventDraft) => void;
+  readonly logger: Logger;
+  readonly now: () => number;
+}
+
+interface Pending {
+  readonly session: AgentSession;
+  readonly body: Json;
+  readonly resolve: () => void;
+}
+
+/** A keepalive written: what its session learns once the transaction committed. */
+interface Written {
+  readonly session: AgentSession;
+  readonly entity: Json;
+  readonly registration: EventDraft | null;
+}
+
+/**
+ * Agents' keepalives, each turn's in one transaction (client record and entity together): two commits a keepalive
+ * cost more than their writes (issue 29's bench, 10,000 agents). Each keepalive is its own savepoint inside it.
+ */
+export class KeepaliveWriter {
+  private readonly pending = new TurnBatch<Pending>((batch) => this.write(batch));
+
+  constructor(private readonly deps: KeepaliveDeps) {}
+
+  /** Resolves once the keepalive is committed (or refused, and logged why). */
+  submit(session: AgentSession, body: Json): Promise<void> {
+    return new Promise((resolve) => this.pending.add({ session, body, resolve }));
+  }
+
+  /** Resolves once every keepalive submitted so far has gone to its commit. */
+  flushed(): Promise<void> {
+    return this.pending.flushed();
+  }
+
+  private write(batch: Pending[]): void {
+    const { store, logger } = this.deps;
+    const written: Written[] = [];
+    const settings = this.deps.settings();
+    const nowMs = this.deps.now();
+    try {
+      store.transaction(() => {
+        // On a shared PostgreSQL store, every client of the batch locked at once, in one order (no deadlock).
+        store.lockClients(batch.map(({ session }) => session.identity.name));
+        for (const pending of batch) {
+          const done = this.writeOne(settings, pending, nowMs);
+          if (done) written.push(done);
+        }
+      });
+    } catch (error) {
+      // A failure that ends the whole transaction (a full database) undid the batch: each again alone.
+      if (batch.length > 1) return batch.forEach((pending) => this.write([pending]));
+      logger.error({ err: error, agent: batch[0]?.session.identity.name }, 'agent keepalive not stored');
+      written.length = 0;
+    }
+    for (const { session, entity, registration } of written) {
+      session.entity = entity;
+      session.lastKeepaliveMs = nowMs;
+      session.subscriptions = new Set(entity.subscriptions as string[]);
+      if (registration) this.deps.onRegistration(registration);
+    }
+    for (const { resolve } of batch) resolve();
+  }
+
+  /** Registers or updates one agent's entity and client record, in a savepoint: a throw undoes this keepalive only. */
+  private writeOne(settings: Settings, { session, body }: Pending, nowMs: number): Written | null {
+    const { store, logger } = this.deps;
+    const { name, namespace } = session.identity;
+    const nowS = Math.floor(nowMs / 1000);
+    try {
+      return store.transaction(() => {
+        const posted = body.entity !== null && typeof body.entity === 'object' ? (body.entity as Json) : {};
+        const entity = entityFromKeepalive(session.identity, posted, store.resources.getEntity(namespace, name), nowS);
+        const outcome = receiveKeepalive(store, settings, clientRecordOf(entity, (body.check ?? {}) as Json, nowS), nowMs);
+        if (!outcome.accepted) {
+          logger.warn({ agent: name, namespace }, outcome.reason);
+          return null;
+        }
+        store.resources.putEntity(namespace, name, entity);
+        return { session, entity, registration: outcome.registration };
+      });
+    } catch (error) {
+      if (!store.db.inTransaction) throw error;
+      logger.error({ err: error, agent: name, namespace }, 'agent keepalive not stored');
+      return null;
+    }
+  }
+}
