@@ -12,3 +12,4 @@ export { consumeFleet } from './fleet-consumer.js';
 export { CheckRequestTargets, type RequestTarget, type TargetKind, type V2CheckRequest } from './check-request-targets.js';
 export { legacyRequestOf, legacyTargets } from './legacy-check-targets.js';
 export { V2CheckScheduler, buildV2Request, timingOfConfig, type ExecuteOptions, type ExecuteOutcome, type NextExecution } from './v2-check-scheduler.js';
+export { V2TtlMonitor } from './v2-ttl.js';
