@@ -11,6 +11,8 @@ export interface TtlWatch {
   readonly entity: string;
   readonly check: string;
   readonly ttlS: number;
+  /** The id of the event that armed it: another id in the store is a result this server did not take. */
+  readonly eventId: unknown;
 }
 
 interface Armed {
@@ -118,7 +120,7 @@ export function watchOf(namespace: string, event: Json): { key: string; watch: T
   // Sensu Go keys a round-robin check's TTL by the check alone: any member's result keeps it alive.
   const key = check.round_robin === true ? `${namespace}\u0000\u0000${checkName}` : `${namespace}\u0000${entity}\u0000${checkName}`;
   const ttlS = Number(check.ttl);
-  return { key, watch: Number.isFinite(ttlS) && ttlS > 0 ? { key, namespace, entity, check: checkName, ttlS } : null };
+  return { key, watch: Number.isFinite(ttlS) && ttlS > 0 ? { key, namespace, entity, check: checkName, ttlS, eventId: event.id } : null };
 }
 
 /** The TTL event of a stored event, as Sensu Go's eventd makes it: status 1, the age of the last execution, executed now. */
@@ -221,8 +223,9 @@ export class V2TtlMonitor {
       const found = stored ? watchOf(watch.namespace, stored) : null;
       // Entity or event deleted, or its latest event without a ttl: Sensu Go checks the watch out.
       if (!entity || !stored || !found?.watch) return;
-      const dueMs = (this.basisS(stored) + found.watch.ttlS) * 1000;
-      // A result another server stored, or a failing keepalive (legacy suppresses TTL events then): watch on.
+      // A result another server stored (not the event that armed the watch; its own clock may be ahead), or a failing
+      // keepalive (legacy suppresses TTL events then): watch on.
+      const dueMs = stored.id !== watch.eventId ? (this.basisS(stored) + found.watch.ttlS) * 1000 : 0;
       if (dueMs > now() || store.getEvent(watch.entity, 'keepalive')) return this.rearm(found.watch, dueMs > now() ? dueMs : now() + found.watch.ttlS * 1000);
       this.log.warn(fields, 'check TTL expired');
       // Stored, the TTL event comes back through `observe`, which re-arms the watch: it reports each ttl until results resume.

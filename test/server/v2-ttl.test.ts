@@ -7,7 +7,7 @@ import { TtlDeadlines, watchOf, ttlEventOf, type TtlWatch } from '../../src/serv
 import { instanceFor, startInstance, postJson, eventually, type Instance } from '../helpers/instance.js';
 import { adminToken, call, type Reply } from '../api/v2/v2-helpers.js';
 
-const watch = (name: string, ttlS = 5): TtlWatch => ({ key: `default\u0000e\u0000${name}`, namespace: 'default', entity: 'e', check: name, ttlS });
+const watch = (name: string, ttlS = 5): TtlWatch => ({ key: `default\u0000e\u0000${name}`, namespace: 'default', entity: 'e', check: name, ttlS, eventId: name });
 
 test('TTL deadlines: lapsed in deadline order, re-armed later or earlier, disarmed; one live heap entry per key', () => {
   const deadlines = new TtlDeadlines();
@@ -32,8 +32,8 @@ test('TTL deadlines: lapsed in deadline order, re-armed later or earlier, disarm
 });
 
 test('TTL watches: keyed by entity and check (by check for round robin); ttl 0 ends one; keepalives and checkless events are not watched', () => {
-  const event = (check: Record<string, unknown>) => ({ entity: { metadata: { name: 'web' } }, check: { metadata: { name: 'http' }, ...check } });
-  assert.deepEqual(watchOf('ns', event({ ttl: 30 })), { key: 'ns\u0000web\u0000http', watch: { key: 'ns\u0000web\u0000http', namespace: 'ns', entity: 'web', check: 'http', ttlS: 30 } });
+  const event = (check: Record<string, unknown>) => ({ id: 'e1', entity: { metadata: { name: 'web' } }, check: { metadata: { name: 'http' }, ...check } });
+  assert.deepEqual(watchOf('ns', event({ ttl: 30 })), { key: 'ns\u0000web\u0000http', watch: { key: 'ns\u0000web\u0000http', namespace: 'ns', entity: 'web', check: 'http', ttlS: 30, eventId: 'e1' } });
   assert.equal(watchOf('ns', event({ ttl: 30, round_robin: true }))?.key, 'ns\u0000\u0000http');
   assert.deepEqual(watchOf('ns', event({ ttl: 0 })), { key: 'ns\u0000web\u0000http', watch: null });
   assert.equal(watchOf('ns', { entity: { metadata: { name: 'web' } }, check: { metadata: { name: 'keepalive' }, ttl: 120 } }), null);
