@@ -1,6 +1,5 @@
-// Issue 30 on the real Sensu Go 6.12 agent: a check's ttl gives an event when its results stop. Found missing while
-// writing the v2-checks tests: the TTL monitor (server/keepalives.ts monitorTtl) reads legacy results only, so an
-// agent's v2 events never lapse. Kept as a todo until it watches v2 events too; it fails today.
+// Issue 30 on the real Sensu Go 6.12 agent: a check's ttl gives an event when its results stop, as Sensu Go's eventd
+// does (server/v2-ttl.ts; the legacy TTL monitor reads legacy results only).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
@@ -8,7 +7,7 @@ import { v2CheckInstance, eventWhere } from './v2-checks-helpers.js';
 
 const skip = agentSkipReason();
 
-test('an agent check whose results stop gets the TTL event', { skip, todo: 'the TTL monitor watches legacy results only', timeout: 90_000 }, async (t) => {
+test('an agent check whose results stop gets the TTL event', { skip, timeout: 90_000 }, async (t) => {
   const { agentd, event, put } = await v2CheckInstance(t);
   const lapsing = { metadata: { name: 'lapsing' }, command: 'echo fine', interval: 1, ttl: 5, publish: true, subscriptions: ['linux'], handlers: [] };
   await put('checks', lapsing);

@@ -8,7 +8,7 @@ import { WireResults } from '../../client/index.js';
 import { LEGACY_VERSION } from '../../legacy-version.js';
 import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../../server/index.js';
 import { CheckRequestPublisher } from '../../server/index.js';
-import { CheckRequestTargets, LegacyAgentChecks, V2CheckScheduler, legacyTargets } from '../../server/index.js';
+import { CheckRequestTargets, LegacyAgentChecks, V2CheckScheduler, V2TtlMonitor, legacyTargets } from '../../server/index.js';
 import type { HandlerPipeline } from '../../server/index.js';
 import type { BridgeSender } from '../../bridge/index.js';
 import { withWithheldSecretsLogged } from '../../secrets/index.js';
@@ -56,6 +56,9 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   if (wire) publisher.pause('broker away');
   const v2Checks = new V2CheckScheduler({ clock: systemClock, resources: store.resources, targets, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
   hub.onApply((s) => publisher.apply(s));
+  // Check TTLs of v2 events (agents', the v2 API's): watched on every server, fired by the elected one.
+  const ttl = new V2TtlMonitor({ store, events: parts.store.events, intake, logger, now: Date.now });
+  intake.onEvent((emitted) => ttl.observe(emitted));
   const monitorMs = monitorIntervalOf(hub.current()) * 1000;
   let monitors: NodeJS.Timeout | undefined;
   // The first pass one interval after start-up or a reconnection, when clients have had the time to send keepalives.
@@ -92,6 +95,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
           v2Checks.pause('not elected');
           clearInterval(monitors);
           monitors = undefined;
+          ttl.stop();
           sender?.pause();
           return;
         }
@@ -99,6 +103,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
         v2Checks.resume('not elected');
         sender?.start();
         startMonitors();
+        void ttl.start().catch((error) => logger.error({ err: error }, 'check TTLs of stored v2 events not read'));
       });
     },
     // Last of the once-per-cluster work stopped: the lock goes, and another server may take over at once.
@@ -110,6 +115,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     async stop() {
       publisher.stop();
       v2Checks.stop();
+      ttl.stop();
       clearInterval(monitors);
     },
   };
