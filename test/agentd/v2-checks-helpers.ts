@@ -10,8 +10,8 @@ export type Json = Record<string, any>;
 export const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { monitor_interval: 1 } } };
 
 /** An instance, its agent WebSocket, an admin's Authorization header and the URLs a test reads. */
-export async function v2CheckInstance(t: Parameters<typeof agentInstanceFor>[0], extra: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  const instance = await agentInstanceFor(t, HOST, extra, env);
+export async function v2CheckInstance(t: Parameters<typeof agentInstanceFor>[0], extra: string[] = [], env: NodeJS.ProcessEnv = {}, files: Record<string, string | object> = HOST) {
+  const instance = await agentInstanceFor(t, files, extra, env);
   const auth = `Bearer ${await adminToken(instance.v2)}`;
   const ns = `${instance.v2}/api/core/v2/namespaces/default`;
   const event = (entity: string, check: string) => call(`${ns}/events/${entity}/${check}`, 'GET', auth);
