@@ -18,8 +18,8 @@ export function leadershipFor(dsn: string | null, identity: { name: string; pid:
 }
 
 /** With a shared store's DSN, a channel to the other servers over that PostgreSQL's LISTEN/NOTIFY; alone, none. */
-export function clusterChannelFor(dsn: string | null, channel: string, logger: Logger): ClusterChannel | null {
+export function clusterChannelFor(dsn: string | null, channel: string, logger: Logger, keyOf: () => string): ClusterChannel | null {
   if (dsn === null) return null;
   const { max: _max, ...connection } = poolConfigOf(dsn, 1, pgEnvironment(daemonEnvironment()));
-  return new PgChannel(connection, channel, logger);
+  return new PgChannel(connection, channel, logger, keyOf);
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -21,9 +21,14 @@ const MAX_PIECES = 10_000;
 /** JSON with every non-ASCII character escaped, so that a piece's characters are its bytes. */
 const asciiJson = (message: unknown) => JSON.stringify(message).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
+// Any role that can connect to the database may NOTIFY any channel: a message counts only when signed with the key the
+// servers read from the shared store (a role that can read that can write the store itself).
+const signatureOf = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest('hex');
+
 /** `id index count text`, the pieces of one message (sent in one statement: PostgreSQL delivers them in order). */
-function piecesOf(message: unknown, id: string): string[] {
-  const text = asciiJson(message);
+function piecesOf(message: unknown, id: string, key: Buffer): string[] {
+  const json = asciiJson(message);
+  const text = `${signatureOf(key, json)} ${json}`;
   const count = Math.max(1, Math.ceil(text.length / PIECE_CHARS));
   return Array.from({ length: count }, (_, i) => `${id} ${i} ${count} ${text.slice(i * PIECE_CHARS, (i + 1) * PIECE_CHARS)}`);
 }
@@ -32,8 +37,8 @@ function piecesOf(message: unknown, id: string): string[] {
 class PieceAssembler {
   private readonly open = new Map<string, string[]>();
 
-  /** Throws on a payload that is not a piece of a message, or a message that is not JSON. */
-  take(payload: string): unknown | null {
+  /** Throws on a payload that is not a piece of a message, a message not signed with `key`, or one that is not JSON. */
+  take(payload: string, key: Buffer): unknown | null {
     const [id = '', index = '', count = ''] = payload.split(' ', 3);
     const [i, n] = [Number(index), Number(count)];
     if (!Number.isInteger(i) || !Number.isInteger(n) || i < 0 || i >= n || n > MAX_PIECES) throw new Error(`not a piece of a message: ${JSON.stringify(payload.slice(0, 40))}`);
@@ -46,7 +51,12 @@ class PieceAssembler {
       return null;
     }
     this.open.delete(id);
-    return JSON.parse(parts.join(''));
+    const whole = parts.join('');
+    const space = whole.indexOf(' ');
+    const [signature, json] = [Buffer.from(whole.slice(0, Math.max(space, 0))), whole.slice(space + 1)];
+    const expected = Buffer.from(signatureOf(key, json));
+    if (space < 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw new Error('a message not signed with the servers\' key');
+    return JSON.parse(json);
   }
 }
 
@@ -65,11 +75,14 @@ export class PgChannel implements ClusterChannel {
   private readonly hearers: ((message: unknown) => void)[] = [];
   private readonly assembler = new PieceAssembler();
   private readonly log: Logger;
+  private key: Buffer | null = null;
 
   constructor(
     private readonly connection: pg.ClientConfig,
     private readonly channel: string,
     logger: Logger,
+    /** The servers' shared key, read when the channel starts (the store is open by then). */
+    private readonly keyOf: () => string,
   ) {
     this.log = logger.child({ component: 'cluster channel', channel });
   }
@@ -79,12 +92,13 @@ export class PgChannel implements ClusterChannel {
   }
 
   async start(): Promise<void> {
+    this.key = Buffer.from(this.keyOf());
     await this.connect().catch((error) => this.lost(error));
   }
 
   publish(message: unknown): void {
-    if (!this.client) return this.dropped();
-    this.queued.push(...piecesOf(message, randomUUID()));
+    if (!this.client || !this.key) return this.dropped();
+    this.queued.push(...piecesOf(message, randomUUID(), this.key));
     if (this.flushing) return;
     this.flushing = true;
     setImmediate(() => this.flush());
@@ -131,13 +145,22 @@ export class PgChannel implements ClusterChannel {
   }
 
   private hear(payload: string): void {
+    if (!this.key) return;
     let message: unknown;
     try {
-      message = this.assembler.take(payload);
+      message = this.assembler.take(payload, this.key);
     } catch (error) {
       return this.log.warn({ err: (error as Error).message }, 'cluster channel: a message that does not parse, dropped');
     }
-    if (message !== null) for (const hear of this.hearers) hear(message);
+    if (message === null) return;
+    // Called from the connection's notification event: one listener's error must not end the process.
+    for (const hear of this.hearers) {
+      try {
+        hear(message);
+      } catch (error) {
+        this.log.error({ err: (error as Error).message }, 'cluster channel: a message could not be taken, dropped');
+      }
+    }
   }
 
   private dropped(): void {

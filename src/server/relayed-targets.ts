@@ -28,6 +28,13 @@ const ROSTER_EXPIRY_MS = 3 * ROSTER_REFRESH_MS;
 
 const rosterKey = (namespace: string, subscription: string) => `${namespace}\u0000${subscription}`;
 
+// Signed by a server, yet checked: a message of another version must not throw out of the channel's listener.
+const isRosterEntry = (e: unknown): boolean => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && Array.isArray(e[2]) && e[2].every((s: unknown) => typeof s === 'string');
+const isRequest = (r: unknown): r is V2CheckRequest => {
+  const request = r as Partial<V2CheckRequest> | null;
+  return typeof request === 'object' && request !== null && typeof request.config === 'object' && request.config !== null && Array.isArray(request.hooks) && Array.isArray(request.assets) && typeof request.issued === 'number';
+};
+
 /** A roster's names by namespace and subscription. */
 function indexOf(members: readonly RosterEntry[]): Map<string, string[]> {
   const index = new Map<string, string[]>();
@@ -57,11 +64,12 @@ export function relayedTargets(local: TargetKind, channel: ClusterChannel, roste
     const m = message as Partial<Relayed & Roster>;
     if (m?.kind !== local.kind) return;
     if (typeof m.server === 'string' && Array.isArray(m.members)) {
+      if (!m.members.every(isRosterEntry)) return;
       // A server not heard before (just started) is told this one's members at the next check, not in 10 s.
       if (!remote.has(m.server)) told = '';
       return void remote.set(m.server, { at: Date.now(), bySubscription: indexOf(m.members) });
     }
-    if (typeof m.namespace !== 'string' || !m.request) return;
+    if (typeof m.namespace !== 'string' || !isRequest(m.request)) return;
     if (typeof m.subscription === 'string') local.broadcast(m.namespace, m.subscription, m.request);
     else if (typeof m.name === 'string') local.send(m.namespace, m.name, m.request);
   });

@@ -194,7 +194,14 @@ export class V2CheckScheduler {
     const name = String(config.metadata?.name);
     if (problem) this.log.error({ namespace, check: name, cron: config.cron }, `check not scheduled: ${problem}`);
     this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing, config });
-    this.scheduler.set(key, timing);
+    try {
+      this.scheduler.set(key, timing);
+    } catch (error) {
+      // A timing the engine cannot compute stops this check only, never the sync or the timer that found it.
+      this.scheduler.remove(key);
+      this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing: { kind: 'none' }, config });
+      this.log.error({ namespace, check: name, cron: config.cron, err: (error as Error).message }, 'check not scheduled: its next execution cannot be computed');
+    }
   }
 
   private unschedule(key: string): void {

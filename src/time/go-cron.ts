@@ -1,4 +1,4 @@
-import type { CronSchedule } from './cron.js';
+import { nextCronInstant, type CronSchedule } from './cron.js';
 
 // Sensu Go parses `cron` with robfig/cron v3 ParseStandard: five fields or a descriptor, an optional zone prefix.
 const FIELDS = [
@@ -46,8 +46,31 @@ function rangeProblem(expr: string, field: (typeof FIELDS)[number]): string | nu
   return null;
 }
 
-/** Why Sensu Go's cron parser refuses `spec`, or null when it accepts it. */
+/**
+ * Why `spec` cannot be scheduled, or null: what Sensu Go's cron parser refuses, and what it accepts but never runs (a
+ * day no month has, a duration past Go's) or the cron engine cannot read (an absurdly long list).
+ */
 export function goCronProblem(spec: string): string | null {
+  return grammarProblem(spec) ?? scheduleProblem(spec);
+}
+
+// Go's time.Duration tops out at 2^63 ns.
+const MAX_GO_DURATION_MS = 9_223_372_036_854;
+
+function scheduleProblem(spec: string): string | null {
+  const zone = /^(?:CRON_TZ|TZ)=(\S+)\s*(.*)$/.exec(spec);
+  const body = (zone ? zone[2]! : spec).trim();
+  if (body.startsWith('@every ')) return goDurationMs(body.slice(7)) <= MAX_GO_DURATION_MS ? null : `time: invalid duration ${JSON.stringify(body.slice(7))}`;
+  try {
+    nextCronInstant({ expression: DESCRIPTOR_FIELDS[body] ?? body.split(/\s+/).join(' '), timezone: zone?.[1], fires: true, notes: [], legacyFallback: null }, Date.now());
+    return null;
+  } catch (error) {
+    return `never runs: ${(error as Error).message}`;
+  }
+}
+
+/** Why Sensu Go's cron parser (robfig/cron ParseStandard) refuses `spec`, or null when it accepts it. */
+function grammarProblem(spec: string): string | null {
   let text = spec;
   const zone = /^(?:CRON_TZ|TZ)=(\S+)\s*(.*)$/.exec(text);
   if (zone) {

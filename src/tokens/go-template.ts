@@ -84,7 +84,8 @@ function evaluateCommand(tokens: Token[], data: unknown, piped: unknown[]): unkn
     if (token.text === 'nil') return null;
     throw new TemplateError(`function ${JSON.stringify(token.text)} used as a value`);
   };
-  if (head.kind === 'ident' && FUNCTIONS[head.text]) return FUNCTIONS[head.text]!([...rest.map(operand), ...piped]);
+  // Own names only: `__proto__` or `constructor` is no function of a template.
+  if (head.kind === 'ident' && Object.hasOwn(FUNCTIONS, head.text)) return FUNCTIONS[head.text]!([...rest.map(operand), ...piped]);
   if (head.kind === 'ident' && !['true', 'false', 'nil'].includes(head.text)) throw new TemplateError(`${JSON.stringify(head.text)} is not supported in a template here (fields, literals, default, index, assetPath)`);
   if (rest.length > 0 || piped.length > 0) throw new TemplateError(`can't give argument to non-function ${head.text}`);
   return operand(head);
@@ -138,8 +139,8 @@ export function renderGoTemplate(text: string, data: unknown): TemplateOutcome<s
       if (trimAfter) while (at < text.length && /\s/.test(text[at]!)) at++;
     }
   } catch (error) {
-    if (error instanceof TemplateError) return { ok: false, error: error.message };
-    throw error;
+    // Whatever a template does, it fails that template only: it runs inside the scheduler's timers.
+    return { ok: false, error: error instanceof TemplateError ? error.message : `template could not be rendered: ${(error as Error).message}` };
   }
   return { ok: true, value: out + text.slice(at) };
 }

@@ -17,7 +17,7 @@ test('a channel between two servers carries large non-ASCII messages whole, in o
   const server = await postgresFor(t);
   if (!server) return;
   const { logger } = capturedLogger();
-  const [one, two] = [clusterChannelFor(server.url(), 'test_channel', logger)!, clusterChannelFor(server.url(), 'test_channel', logger)!];
+  const [one, two] = [clusterChannelFor(server.url(), 'test_channel', logger, () => 'key')!, clusterChannelFor(server.url(), 'test_channel', logger, () => 'key')!];
   t.after(() => Promise.all([one.close(), two.close()]));
   await Promise.all([one.start(), two.start()]);
   const heardByOne: unknown[] = [];

@@ -22,3 +22,11 @@ test('descriptors and five fields run in the CRON_TZ zone; what robfig refuses i
   assert.deepEqual(parseGoCron('0 0 * * 7'), { kind: 'invalid', problem: 'end of range (7) above maximum (6): 7' });
   assert.deepEqual(parseGoCron('@reboot'), { kind: 'invalid', problem: 'unrecognized descriptor: @reboot' });
 });
+
+test('what robfig accepts but never runs, or the engine cannot read, is invalid too: it would throw out of the scheduler', () => {
+  for (const spec of ['0 0 30 2 *', '0 0 31 4 *', '0' + ',0'.repeat(600) + ' * * * *', '@every ' + '9'.repeat(400) + 'h']) {
+    const parsed = parseGoCron(spec);
+    assert.equal(parsed.kind, 'invalid', spec.slice(0, 40));
+  }
+  assert.equal(parseGoCron('0 0 29 2 *').kind, 'cron', 'a leap day runs');
+});

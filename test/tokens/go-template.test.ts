@@ -63,3 +63,12 @@ test('every string of a check is rendered, the failing field named; keys and oth
   const bad = substituteGoTemplates({ command: 'x', env_vars: ['A={{ .labels.nope }}'] }, entity);
   assert.deepEqual(bad, { ok: false, error: 'env_vars: unmatched token: {{ .labels.nope }} has no value' });
 });
+
+test('names an object inherits are no functions: a template naming one fails, it never throws', () => {
+  for (const name of ['__proto__', 'constructor', '__defineGetter__', 'toString', 'hasOwnProperty']) {
+    const outcome = renderGoTemplate(`echo {{ ${name} }}`, entity);
+    assert.equal(outcome.ok, false, name);
+    const piped = renderGoTemplate(`echo {{ .name | ${name} }}`, entity);
+    assert.equal(piped.ok, false, name);
+  }
+});

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { clusterChannelFor, leadershipFor } from '../../cluster/index.js';
 import { socketLimitsOf } from '../../config/index.js';
 import { bridgeConfigOf } from '../../bridge/index.js';
@@ -30,7 +31,8 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   const bridgeApiKey = resolveSecret(BRIDGE_API_KEY, { value: flags.bridgeApiKey, file: flags.bridgeApiKeyFile }, daemonEnvironment());
   const leadership = leadershipFor(dsn, { name: String(settings.client.name), pid: process.pid }, logger);
   // Check requests for Sensu Go agents connected to another server travel over the shared store's PostgreSQL.
-  const channel = clusterChannelFor(dsn, 'checkbridge_check_requests', logger);
+  // Its messages are signed with a key kept in the shared store, read when the channel starts (after the store's start).
+  const channel = clusterChannelFor(dsn, 'checkbridge_check_requests', logger, () => store.store.resources.secret('cluster-channel-key', () => randomBytes(32).toString('hex')));
   const channelService: Service = { name: 'cluster channel', start: async () => channel?.start(), stop: async () => channel?.close() };
   const bridge = bridgeConfigOf(settings.raw.bridge, { bridgeUrl: flags.bridgeUrl, bridgeApiKey }, daemonEnvironment());
 

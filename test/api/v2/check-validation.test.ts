@@ -18,6 +18,8 @@ test('a CheckConfig with both cron and interval, with neither (even publish:fals
     [{ interval: 0, publish: true }, 'check interval must be greater than 0 or a valid cron schedule must be provided'],
     [{ interval: 1.5, publish: true }, 'check interval must be greater than 0 or a valid cron schedule must be provided'],
     [{ cron: '61 * * * *', publish: true }, 'check cron string is invalid: end of range (61) above maximum (59): 61'],
+    [{ cron: '0 0 30 2 *', publish: true }, 'check cron string is invalid: never runs: Invalid explicit day of month definition'],
+    [{ cron: '@every ' + '9'.repeat(400) + 'h', publish: true }, `check cron string is invalid: time: invalid duration "${'9'.repeat(400)}h"`],
     [{ interval: 1, ttl: 3, publish: true }, 'minimum ttl is 5 seconds'],
     [{ interval: 10, ttl: 10, publish: true }, 'ttl must be greater than check interval'],
   ];
@@ -30,4 +32,18 @@ test('a CheckConfig with both cron and interval, with neither (even publish:fals
     const reply = await put(body);
     assert.ok(reply.status === 200 || reply.status === 201, `${JSON.stringify(body)}: ${reply.status} ${JSON.stringify(reply.body)}`);
   }
+});
+
+test('a proxy check whose template names what is no function fails that request, logged; the daemon keeps scheduling', async (t) => {
+  const { v2, daemon } = await instanceFor(t, HOST);
+  const auth = `Bearer ${await adminToken(v2)}`;
+  const ns = `${v2}/api/core/v2/namespaces/default`;
+  assert.ok((await call(`${ns}/entities/router-1`, 'PUT', auth, { metadata: { name: 'router-1', namespace: 'default' }, entity_class: 'proxy' })).status < 300);
+  const check = { command: 'echo {{ __proto__ }}', subscriptions: ['linux'], interval: 1, publish: true, proxy_requests: { entity_attributes: [] } };
+  assert.ok((await call(`${ns}/checks/hostile`, 'PUT', auth, { metadata: { name: 'hostile', namespace: 'default' }, ...check })).status < 300);
+  const failed = await daemon.waitFor((l) => l.check === 'hostile' && Number(l.level) >= 50, 20_000);
+  assert.match(JSON.stringify(failed), /__proto__/);
+  // Still running and scheduling: the next interval fails the same way.
+  await daemon.waitFor((l) => l.check === 'hostile' && Number(l.level) >= 50 && l !== failed, 20_000);
+  assert.equal(daemon.proc.exitCode, null);
 });
