@@ -110,6 +110,9 @@ export class LegacyAgentChecks {
     const name = String(check.metadata.name);
     const definition = this.requests.has(name) ? this.settings?.checks[name] : undefined;
     if (!definition) return null;
+    // Client records are keyed by name: only the agent's own record (its keepalive stored) takes its results.
+    const own = this.deps.client(agent);
+    if (own?.entity_class !== 'agent' || own.namespace !== namespace) return { refused: `the client record "${agent}" is not this agent's (no keepalive of it stored, or another client holds the name)` };
     const hooks: Json = { ...(definition.hooks as Json | undefined) };
     for (const run of (check.hooks ?? []) as Json[]) {
       const severity = String(run.metadata?.name ?? '').slice(name.length + 1);
