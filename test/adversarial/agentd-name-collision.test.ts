@@ -1,5 +1,5 @@
 // A hostile agent named like a live legacy client: client records are keyed by name, so its keepalive is refused
-// (logged) and the legacy client keeps its record, its subscription checks and its results. No real agent is needed:
+// (logged) and the legacy client keeps its record, its subscription checks and its results; a stale one is taken over. No real agent is needed:
 // the test speaks the agent WebSocket itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { AGENT_PASSWORD } from '../helpers/sensu-agent.js';
 
 const basic = (user: string, password: string) => 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64');
 
-test('an agent named like a live legacy client does not take its record, its checks or its results', async (t) => {
+test('an agent named like a live legacy client does not take its record, its checks or its results; a stale record it takes over', async (t) => {
   const root = makeTree({
     'conf.d/config.json': {
       client: { name: 'cb-host', address: '127.0.0.1', subscriptions: ['linux'] },
@@ -54,5 +54,11 @@ test('an agent named like a live legacy client does not take its record, its che
   const run = await eventually(() => getJson(`${api}/results/cb-host/disk`), (r) => r.status === 200 && r.body.check.executed > after);
   assert.equal(run.body.check.output.trim(), 'legacy-ran');
   assert.equal((await getJson(`${api}/clients/cb-host`)).body.entity_class, undefined);
+
+  // A host moved from sensu-client to sensu-agent: once its legacy keepalive is past critical, the agent takes the name.
+  assert.equal((await postJson(`${api}/clients`, { name: 'old-host', address: '10.0.0.7', subscriptions: [], keepalives: true, keepalive: { thresholds: { warning: 0, critical: 0 } } })).status, 201);
+  await connect('old-host');
+  await daemon.waitFor((l) => l.msg === 'agent takes over a stale client record of its name' && l.agent === 'old-host');
+  assert.equal((await eventually(() => getJson(`${api}/clients/old-host`), (r) => r.body?.entity_class === 'agent')).body.namespace, 'default');
   assert.equal((await getJson(`${api}/info`)).status, 200, 'the daemon keeps running');
 });
