@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
 import type { EventDraft } from '../legacy/index.js';
 import { TurnBatch, type StateStore } from '../store/index.js';
-import { receiveKeepalive } from '../server/index.js';
+import { keepaliveCheck, receiveKeepalive } from '../server/index.js';
 import type { Json } from '../json.js';
 import { entityFromKeepalive, clientRecordOf } from './entity.js';
 import type { AgentSession } from './sessions.js';
@@ -34,6 +34,8 @@ interface Written {
  */
 export class KeepaliveWriter {
   private readonly pending = new TurnBatch<Pending>((batch) => this.write(batch));
+  /** Sessions whose name another client holds: said once each, not at every keepalive. */
+  private readonly refusedOnce = new WeakSet<AgentSession>();
 
   constructor(private readonly deps: KeepaliveDeps) {}
 
@@ -83,6 +85,13 @@ export class KeepaliveWriter {
     const nowS = Math.floor(nowMs / 1000);
     try {
       return store.transaction(() => {
+        const claim = claimName(settings, store.getClient(name), namespace, nowMs);
+        if ('refused' in claim) {
+          if (!this.refusedOnce.has(session)) logger.warn({ agent: name, namespace, reason: claim.refused }, 'agent keepalive refused: its name is another client\'s');
+          this.refusedOnce.add(session);
+          return null;
+        }
+        if (claim.takenOver) logger.warn({ agent: name, namespace, reason: claim.takenOver }, 'agent takes over a stale client record of its name');
         const posted = body.entity !== null && typeof body.entity === 'object' ? (body.entity as Json) : {};
         const entity = entityFromKeepalive(session.identity, posted, store.resources.getEntity(namespace, name), nowS);
         const outcome = receiveKeepalive(store, settings, clientRecordOf(entity, (body.check ?? {}) as Json, nowS), nowMs);
@@ -99,4 +108,19 @@ export class KeepaliveWriter {
       return null;
     }
   }
+}
+
+/**
+ * Whether an agent may write the client record of its name (records are keyed by name alone): its own, a free or
+ * deleted name, or a record whose keepalives went critical (a host moved from sensu-client to sensu-agent) — never a
+ * live client's, nor a proxy client's, which has no keepalive to go stale.
+ */
+function claimName(settings: Settings, existing: Json | null, namespace: string, nowMs: number): { refused: string } | { takenOver: string | null } {
+  if (!existing || existing.invalidated) return { takenOver: null };
+  const agent = existing.entity_class === 'agent';
+  if (agent && existing.namespace === namespace) return { takenOver: null };
+  const holder = agent ? `a Sensu Go agent of namespace "${String(existing.namespace)}"` : 'a legacy client';
+  if (existing.keepalives === false) return { refused: `${holder} without keepalives holds the name: delete that client first` };
+  if (keepaliveCheck(settings, existing, nowMs).status !== 2) return { refused: `${holder} with live keepalives holds the name` };
+  return { takenOver: `${holder}'s keepalive is past its critical threshold` };
 }

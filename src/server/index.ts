@@ -3,7 +3,7 @@ export { SEVERITIES, aggregateMembers, groupBy, memberNames, resultsOfSeverity, 
 export { removeClient, resolveEvent } from './client-removal.js';
 export { HandlerPipeline, runPipelines } from './handling/index.js';
 export { type Spawner } from './handling/mutate.js';
-export { monitorKeepalives, monitorTtl, receiveKeepalive } from './keepalives.js';
+export { keepaliveCheck, monitorKeepalives, monitorTtl, receiveKeepalive } from './keepalives.js';
 export { legacyToV2Writer } from './legacy-to-v2.js';
 export { CheckRequestPublisher } from './check-request-publisher.js';
 export { silenceKeys } from './silencing.js';

@@ -3,6 +3,8 @@ import type { Settings } from '../config/index.js';
 import { legacyNamespace } from '../config/index.js';
 import { translateChecks, escapeTemplateText, type TranslatedChecks } from '../compile/index.js';
 import { prepareResult } from '../legacy/index.js';
+import { attributesMatch } from '../schedule/index.js';
+import { evalAttribute } from '../eval/index.js';
 import type { CheckResult } from '../execute/index.js';
 import type { CheckRequest } from '../transport/index.js';
 import type { CheckRequestTargets, RequestTarget, V2CheckRequest } from './check-request-targets.js';
@@ -22,6 +24,8 @@ type Prepared = Omit<V2CheckRequest, 'issued'>;
 export interface LegacyAgentChecksDeps {
   readonly targets: CheckRequestTargets;
   readonly logger: Logger;
+  /** The client record of that name, or null: what a proxy result's `source` is checked against. */
+  readonly client: (name: string) => Json | null;
 }
 
 /**
@@ -106,6 +110,9 @@ export class LegacyAgentChecks {
     const name = String(check.metadata.name);
     const definition = this.requests.has(name) ? this.settings?.checks[name] : undefined;
     if (!definition) return null;
+    // Client records are keyed by name: only the agent's own record (its keepalive stored) takes its results.
+    const own = this.deps.client(agent);
+    if (own?.entity_class !== 'agent' || own.namespace !== namespace) return { refused: `the client record "${agent}" is not this agent's (no keepalive of it stored, or another client holds the name)` };
     const hooks: Json = { ...(definition.hooks as Json | undefined) };
     for (const run of (check.hooks ?? []) as Json[]) {
       const severity = String(run.metadata?.name ?? '').slice(name.length + 1);
@@ -113,12 +120,34 @@ export class LegacyAgentChecks {
     }
     // The command comes from the definition, tokens and all, as a legacy client reports it.
     const fields: Json = { name, output: check.output, status: check.status, executed: check.executed, duration: check.duration, issued: check.issued };
-    // Another client's result only where the check names one: a proxy check's, or its own `source`.
-    if (check.proxy_entity_name && (definition.proxy_requests || definition.source === check.proxy_entity_name)) fields.source = check.proxy_entity_name;
+    // Another client's result only where the check names one: its own `source`, or a proxy client its request matched.
+    const proxy = check.proxy_entity_name;
+    if (proxy && definition.source === proxy) fields.source = proxy;
+    else if (proxy && definition.proxy_requests) {
+      const refusal = this.refuseProxySource(String(proxy), definition.proxy_requests as Json);
+      if (refusal) return { refused: refusal };
+      fields.source = proxy;
+    }
     if (Object.keys(hooks).length > 0) fields.hooks = hooks;
     const prepared = prepareResult(fields, Math.floor(Date.now() / 1000));
     if (!prepared.ok) return { refused: prepared.message };
     const points = event.metrics?.points;
     return { result: { client: agent, check: prepared.check, ...(Array.isArray(points) ? { metrics: { handlers: (event.metrics.handlers ?? []) as string[], points } } : {}) } };
+  }
+
+  /** Why `source` is no proxy client the check's request could have gone to (agents' records have no signature to guard them), or null. */
+  private refuseProxySource(source: string, proxyRequests: Json): string | null {
+    const client = this.deps.client(source);
+    const named = `proxy_entity_name "${source}"`;
+    if (!client) return `${named} names no client`;
+    if (client.entity_class === 'agent') return `${named} names a Sensu Go agent, not a proxy client`;
+    if (client.type !== 'proxy' && client.keepalives !== false) return `${named} names a client with keepalives, not a proxy client`;
+    const wanted = (proxyRequests.client_attributes ?? {}) as Json;
+    // As when the request was sent: an expression that fails to evaluate matches nothing.
+    const matches = Object.keys(wanted).length > 0 && attributesMatch(client, wanted, (attribute, value, root) => {
+      const outcome = evalAttribute(attribute, value, root);
+      return outcome.ok && outcome.matched;
+    });
+    return matches ? null : `${named} is not matched by the check's proxy_requests client_attributes`;
   }
 }

@@ -50,7 +50,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   const targets = new CheckRequestTargets();
   targets.register(legacyTargets({ transport, clients: registry.all, namespace: parts.store.namespace, now: Date.now }));
   // conf.d checks reach the agents of their subscriptions too, translated once per configuration load.
-  const legacyChecks = new LegacyAgentChecks({ targets, logger });
+  const legacyChecks = new LegacyAgentChecks({ targets, logger, client: (name) => store.getClient(name) });
   const publisher = new CheckRequestPublisher({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader(), agents: legacyChecks });
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
   if (wire) publisher.pause('broker away');
