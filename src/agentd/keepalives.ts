@@ -89,6 +89,8 @@ export class KeepaliveWriter {
         if ('refused' in claim) {
           if (!this.refusedOnce.has(session)) logger.warn({ agent: name, namespace, reason: claim.refused }, 'agent keepalive refused: its name is another client\'s');
           this.refusedOnce.add(session);
+          // Not registered, it runs nothing: a member of no subscription (a round robin would give it turns lost).
+          session.subscriptions = new Set();
           return null;
         }
         if (claim.takenOver) logger.warn({ agent: name, namespace, reason: claim.takenOver }, 'agent takes over a stale client record of its name');

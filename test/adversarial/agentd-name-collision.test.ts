@@ -39,6 +39,9 @@ test('an agent named like a live legacy client does not take its record, its che
 
   const rogue = await connect('cb-host');
   assert.match(String((await refusedFor('cb-host')).reason), /legacy client with live keepalives/);
+  // Refused, it is a member of no subscription: no check request reaches it (it would take turns it never reports).
+  const requests: string[] = [];
+  rogue.on('message', (data: Buffer) => void (data.toString().startsWith('check_request') && requests.push(data.toString())));
   await connect('db-live');
   assert.match(String((await refusedFor('db-live')).reason), /legacy client with live keepalives/);
   for (const name of ['cb-host', 'db-live']) {
@@ -53,6 +56,9 @@ test('an agent named like a live legacy client does not take its record, its che
   const after = Math.floor(Date.now() / 1000);
   const run = await eventually(() => getJson(`${api}/results/cb-host/disk`), (r) => r.status === 200 && r.body.check.executed > after);
   assert.equal(run.body.check.output.trim(), 'legacy-ran');
+  const later = Math.floor(Date.now() / 1000) + 1;
+  await eventually(() => getJson(`${api}/results/cb-host/disk`), (r) => r.status === 200 && r.body.check.executed > later);
+  assert.deepEqual(requests, [], 'no check request to the refused agent');
   assert.equal((await getJson(`${api}/clients/cb-host`)).body.entity_class, undefined);
 
   // A host moved from sensu-client to sensu-agent: once its legacy keepalive is past critical, the agent takes the name.
