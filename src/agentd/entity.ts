@@ -8,10 +8,16 @@ export function entityFromKeepalive(identity: AgentIdentity, posted: Json, store
   const { name, namespace } = identity;
   const version = String(posted.sensu_agent_version ?? posted.svc_agent_version ?? '');
   const state: Json = { system: posted.system ?? {}, last_seen: nowS, sensu_agent_version: version, svc_agent_version: version };
-  if (stored) return { ...stored, ...state, entity_class: 'agent' };
-  const subscriptions = [...new Set([...((Array.isArray(posted.subscriptions) ? posted.subscriptions : identity.subscriptions) as string[]), `entity:${name}`])];
+  // As Sensu Go's agentd on each keepalive: the agent's own subscription comes back if an API edit dropped it.
+  if (stored) return { ...stored, ...state, entity_class: 'agent', subscriptions: withEntitySubscription(name, stored.subscriptions) };
+  const subscriptions = withEntitySubscription(name, Array.isArray(posted.subscriptions) ? posted.subscriptions : identity.subscriptions);
   const metadata = { ...(posted.metadata ?? {}), name, namespace, created_by: identity.user };
   return { ...posted, ...state, entity_class: 'agent', subscriptions, metadata };
+}
+
+/** The subscriptions with the agent's own `entity:NAME` (Sensu Go's AddEntitySubscription). */
+function withEntitySubscription(name: string, subscriptions: unknown): string[] {
+  return [...new Set([...(Array.isArray(subscriptions) ? (subscriptions as string[]) : []), `entity:${name}`])];
 }
 
 /** What an `entity_config` frame carries (core/v3 EntityConfig): the stored entity's configuration, never its state. */

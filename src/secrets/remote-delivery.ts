@@ -5,6 +5,9 @@ import type { Resolution } from './resolver.js';
 
 type Json = Record<string, any>;
 
+// Members said once to run a check without its secrets; past this many, further ones are not said.
+const WARNED_MAX = 10_000;
+
 /** Resolves references in a namespace: the SecretsResolver's `resolve`. */
 export type ResolveSecrets = (namespace: string, refs: readonly SecretRef[]) => Promise<Resolution>;
 
@@ -38,7 +41,8 @@ export class RemoteSecrets {
   /** Says once per check and member that it runs the check without its secrets, and why (never a value). */
   noteWithheld(namespace: string, check: string, member: { kind: string; name: string }, reason: string): void {
     const key = JSON.stringify([namespace, check, member.kind, member.name]);
-    if (this.warned.has(key)) return;
+    // Bounded like the intake's refused senders: names are the senders' choice.
+    if (this.warned.has(key) || this.warned.size >= WARNED_MAX) return;
     this.warned.add(key);
     this.log.warn({ check, namespace, [member.kind]: member.name, reason }, `secrets withheld: the ${member.kind} runs the check without them`);
   }

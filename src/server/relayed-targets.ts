@@ -49,12 +49,15 @@ function indexOf(members: readonly RosterEntry[]): Map<string, string[]> {
   return index;
 }
 
+/** Whether the member `name` of `namespace` is connected to this server (its session, whatever its subscriptions). */
+export type IsLocal = (namespace: string, name: string) => boolean;
+
 /**
  * A kind of subscriber whose members are connected to any server of a shared store (Sensu Go agents): a request goes
  * to this server's members and, over the channel, to the other servers', which deliver it to theirs and relay nothing.
  * Each server tells the others which members it holds, so that a round robin turns over the members of every server.
  */
-export function relayedTargets(local: TargetKind, channel: ClusterChannel, roster: () => RosterEntry[]): TargetKind & { close(): void } {
+export function relayedTargets(local: TargetKind, channel: ClusterChannel, roster: () => RosterEntry[], isLocal: IsLocal): TargetKind & { close(): void } {
   const server = randomUUID();
   // Each other server's members by namespace and subscription, and when it last told them.
   const remote = new Map<string, { at: number; bySubscription: Map<string, string[]> }>();
@@ -104,8 +107,8 @@ export function relayedTargets(local: TargetKind, channel: ClusterChannel, roste
       if (remoteMembers(namespace, subscription, []).length > 0) channel.publish({ kind: local.kind, namespace, subscription, request } satisfies Relayed);
     },
     send(namespace, name, request) {
-      // An agent holds one session, on one server (its own subscription `entity:NAME` says whether here).
-      if (local.members(namespace, `entity:${name}`).length > 0) return local.send(namespace, name, request);
+      // An agent holds one session, on one server: its session says whether here (an API edit may drop `entity:NAME`).
+      if (isLocal(namespace, name)) return local.send(namespace, name, request);
       channel.publish({ kind: local.kind, namespace, name, request } satisfies Relayed);
     },
     close: () => clearInterval(tell),

@@ -34,7 +34,7 @@ export class TtlDeadlines {
     return this.armed.size;
   }
 
-  /** Entries in the heap, stale ones included: never more than twice the watches when every re-arm moves later. */
+  /** Entries in the heap, stale ones included: compacted when they outnumber twice the watches (plus a slack). */
   get queued(): number {
     return this.heap.length;
   }
@@ -61,6 +61,21 @@ export class TtlDeadlines {
     this.armed.delete(key);
   }
 
+  // Disarmed keys leave their entries behind (a far deadline never surfaces): past the slack, the heap is rebuilt from the watches.
+  private compactIfStale(): boolean {
+    if (this.heap.length <= 2 * this.armed.size + COMPACT_SLACK) return false;
+    const fresh: { atMs: number; key: string }[] = [];
+    for (const [key, armed] of this.armed) {
+      armed.queuedMs = armed.deadlineMs;
+      fresh.push({ atMs: armed.deadlineMs, key });
+    }
+    // A sorted array is a valid binary heap.
+    fresh.sort((a, b) => (a.atMs < b.atMs ? -1 : a.atMs > b.atMs ? 1 : 0));
+    this.heap.length = 0;
+    for (const entry of fresh) this.heap.push(entry);
+    return true;
+  }
+
   /** Removes and returns the watches whose deadline is at or before `nowMs`, earliest first; re-arm to keep watching. */
   lapsed(nowMs: number): TtlWatch[] {
     const out: TtlWatch[] = [];
@@ -79,7 +94,9 @@ export class TtlDeadlines {
     return out;
   }
 
+  // Every push is of an armed key at its deadline, so a rebuild already holds it.
   private push(atMs: number, key: string): void {
+    if (this.compactIfStale()) return;
     const heap = this.heap;
     heap.push({ atMs, key });
     let i = heap.length - 1;
@@ -140,6 +157,8 @@ export interface V2TtlDeps {
   readonly now: () => number;
 }
 
+// Stale heap entries tolerated beyond twice the watches before a rebuild: amortises it over many re-arms.
+const COMPACT_SLACK = 1024;
 // Sensu Go's eventd polls its operators each second.
 const TICK_MS = 1000;
 // Lapsed events submitted at once: a fleet lapsing together (after a restart) is committed in slices.

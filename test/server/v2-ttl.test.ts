@@ -31,6 +31,19 @@ test('TTL deadlines: lapsed in deadline order, re-armed later or earlier, disarm
   assert.deepEqual(deadlines.lapsed(9000).map((w) => w.check), ['d']);
 });
 
+test('TTL deadlines: a check sent again and again with a far ttl then ttl 0 leaves the heap bounded, and live watches still lapse', () => {
+  const deadlines = new TtlDeadlines();
+  deadlines.arm(watch('live'), 5000);
+  for (let i = 0; i < 100_000; i++) {
+    deadlines.arm(watch('far'), 1e18);
+    deadlines.disarm(watch('far').key);
+  }
+  assert.equal(deadlines.size, 1);
+  assert.ok(deadlines.queued <= 2 * deadlines.size + 1024 + 1, `heap entries: ${deadlines.queued}`);
+  assert.deepEqual(deadlines.lapsed(5000).map((w) => w.check), ['live']);
+  assert.equal(deadlines.size, 0);
+});
+
 test('TTL watches: keyed by entity and check (by check for round robin); ttl 0 ends one; keepalives and checkless events are not watched', () => {
   const event = (check: Record<string, unknown>) => ({ id: 'e1', entity: { metadata: { name: 'web' } }, check: { metadata: { name: 'http' }, ...check } });
   assert.deepEqual(watchOf('ns', event({ ttl: 30 })), { key: 'ns\u0000web\u0000http', watch: { key: 'ns\u0000web\u0000http', namespace: 'ns', entity: 'web', check: 'http', ttlS: 30, eventId: 'e1' } });

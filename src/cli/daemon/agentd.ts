@@ -48,7 +48,7 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
       const sessions = new SessionRegistry();
       // Servers sharing a store: a request for agents travels to the servers they are connected to.
       const local = agentTargets(sessions, parts.store.remoteSecrets);
-      const relayed = parts.channel ? relayedTargets(local, parts.channel, () => rosterOf(sessions)) : null;
+      const relayed = parts.channel ? relayedTargets(local, parts.channel, () => rosterOf(sessions), (ns, name) => sessions.get(ns, name) !== null) : null;
       const unregisterKind = parts.targets.register(relayed ?? local);
       unregister = () => (unregisterKind(), relayed?.close());
       server = new AgentdServer({
