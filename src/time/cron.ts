@@ -21,7 +21,8 @@ export interface CronSchedule {
   readonly legacyFallback: string | null;
 }
 
-const ALIASES: Record<string, string> = {
+/** The `@` descriptors robfig/cron and legacy both read, as five fields. */
+export const CRON_DESCRIPTORS: Readonly<Record<string, string>> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',
   '@monthly': '0 0 1 * *',
@@ -41,7 +42,7 @@ export function parseCron(input: unknown): CronSchedule | null {
     timezone = tz[1];
     text = tz[2]!.trim();
   }
-  const alias = ALIASES[text.toLowerCase()];
+  const alias = CRON_DESCRIPTORS[text.toLowerCase()];
   let expression: string;
   if (alias) {
     expression = alias;

@@ -1,4 +1,4 @@
-import { nextCronInstant, type CronSchedule } from './cron.js';
+import { CRON_DESCRIPTORS, nextCronInstant, type CronSchedule } from './cron.js';
 
 // Sensu Go parses `cron` with robfig/cron v3 ParseStandard: five fields or a descriptor, an optional zone prefix.
 const FIELDS = [
@@ -8,7 +8,6 @@ const FIELDS = [
   { name: 'month', min: 1, max: 12, names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] },
   { name: 'day of week', min: 0, max: 6, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
 ] as const;
-const DESCRIPTORS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
 const GO_DURATION = /^(\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))*$/;
 
 function number(text: string, field: (typeof FIELDS)[number]): number | string {
@@ -51,36 +50,44 @@ function rangeProblem(expr: string, field: (typeof FIELDS)[number]): string | nu
  * day no month has, a duration past Go's) or the cron engine cannot read (an absurdly long list).
  */
 export function goCronProblem(spec: string): string | null {
-  return grammarProblem(spec) ?? scheduleProblem(spec);
+  const parsed = parseGoCron(spec);
+  return parsed.kind === 'invalid' ? parsed.problem : null;
 }
 
 // Go's time.Duration tops out at 2^63 ns.
 const MAX_GO_DURATION_MS = 9_223_372_036_854;
 
-function scheduleProblem(spec: string): string | null {
+/** The optional `CRON_TZ=`/`TZ=` zone, and the spec after it. */
+function splitZone(spec: string): { zone: string | undefined; body: string } {
   const zone = /^(?:CRON_TZ|TZ)=(\S+)\s*(.*)$/.exec(spec);
-  const body = (zone ? zone[2]! : spec).trim();
-  if (body.startsWith('@every ')) return goDurationMs(body.slice(7)) <= MAX_GO_DURATION_MS ? null : `time: invalid duration ${JSON.stringify(body.slice(7))}`;
-  try {
-    nextCronInstant({ expression: DESCRIPTOR_FIELDS[body] ?? body.split(/\s+/).join(' '), timezone: zone?.[1], fires: true, notes: [], legacyFallback: null }, Date.now());
-    return null;
-  } catch (error) {
-    return `never runs: ${(error as Error).message}`;
+  return { zone: zone?.[1], body: (zone ? zone[2]! : spec).trim() };
+}
+
+/** What a spec the grammar accepts runs as, or why it never runs (probed once: the engine throws on what it cannot read). */
+function runningOf(spec: string): GoCron {
+  const { zone, body } = splitZone(spec);
+  if (body.startsWith('@every ')) {
+    const ms = goDurationMs(body.slice(7));
+    if (!(ms <= MAX_GO_DURATION_MS)) return { kind: 'invalid', problem: `time: invalid duration ${JSON.stringify(body.slice(7))}` };
+    return { kind: 'every', everyMs: Math.max(1000, Math.floor(ms / 1000) * 1000) };
   }
+  const expression = Object.hasOwn(CRON_DESCRIPTORS, body) ? CRON_DESCRIPTORS[body]! : body.split(/\s+/).join(' ');
+  const schedule: CronSchedule = { expression, timezone: zone, fires: true, notes: [], legacyFallback: null };
+  try {
+    nextCronInstant(schedule, Date.now());
+  } catch (error) {
+    return { kind: 'invalid', problem: `never runs: ${(error as Error).message}` };
+  }
+  return { kind: 'cron', schedule };
 }
 
 /** Why Sensu Go's cron parser (robfig/cron ParseStandard) refuses `spec`, or null when it accepts it. */
 function grammarProblem(spec: string): string | null {
-  let text = spec;
-  const zone = /^(?:CRON_TZ|TZ)=(\S+)\s*(.*)$/.exec(text);
-  if (zone) {
-    if (!isZone(zone[1]!)) return `provided bad location ${zone[1]}`;
-    text = zone[2]!;
-  }
-  text = text.trim();
+  const { zone, body: text } = splitZone(spec);
+  if (zone !== undefined && !isZone(zone)) return `provided bad location ${zone}`;
   if (text === '') return 'empty spec string';
   if (text.startsWith('@')) {
-    if (DESCRIPTORS.has(text)) return null;
+    if (Object.hasOwn(CRON_DESCRIPTORS, text)) return null;
     if (text.startsWith('@every ') && GO_DURATION.test(text.slice(7))) return null;
     return `unrecognized descriptor: ${text}`;
   }
@@ -114,15 +121,6 @@ function goDurationMs(text: string): number {
   return ms;
 }
 
-const DESCRIPTOR_FIELDS: Record<string, string> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-};
 
 export type GoCron = { readonly kind: 'every'; readonly everyMs: number } | { readonly kind: 'cron'; readonly schedule: CronSchedule } | { readonly kind: 'invalid'; readonly problem: string };
 
@@ -131,11 +129,6 @@ export type GoCron = { readonly kind: 'every'; readonly everyMs: number } | { re
  * in the zone of an optional `CRON_TZ=`/`TZ=` prefix; `@every D` repeats every D, whole seconds, at least one.
  */
 export function parseGoCron(spec: string): GoCron {
-  const problem = goCronProblem(spec);
-  if (problem) return { kind: 'invalid', problem };
-  const zone = /^(?:CRON_TZ|TZ)=(\S+)\s*(.*)$/.exec(spec);
-  const body = (zone ? zone[2]! : spec).trim();
-  if (body.startsWith('@every ')) return { kind: 'every', everyMs: Math.max(1000, Math.floor(goDurationMs(body.slice(7)) / 1000) * 1000) };
-  const expression = DESCRIPTOR_FIELDS[body] ?? body.split(/\s+/).join(' ');
-  return { kind: 'cron', schedule: { expression, timezone: zone?.[1], fires: true, notes: [], legacyFallback: null } };
+  const problem = grammarProblem(spec);
+  return problem ? { kind: 'invalid', problem } : runningOf(spec);
 }
