@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { benchDaemon, ADMIN_PASSWORD } from './load/daemon.js';
 import { runLoad } from './load/child.js';
-import { median } from './load/latency.js';
+import { median, nodeStartMs } from './load/latency.js';
 
 const AGENT_PASSWORD = 'bench-agent-password';
 const RUNS = 3;
@@ -31,15 +30,6 @@ const cpuMs = (pid: number) => {
 // The resident size now (sampled through the hold: the process's own peak would include the flat-out row before it).
 const rssOf = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const rssNow = (pid: number) => rssOf(pid, 'VmRSS');
-
-function nodeStartMs(): number {
-  const runs = Array.from({ length: 5 }, () => {
-    const started = performance.now();
-    spawnSync(process.execPath, ['-e', '0']);
-    return performance.now() - started;
-  });
-  return +median(runs).toFixed(1);
-}
 
 function countWarnings(lines: Record<string, unknown>[]): Record<string, number> {
   const counts: Record<string, number> = {};

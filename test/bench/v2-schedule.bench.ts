@@ -1,7 +1,6 @@
 // v2 CheckConfig scheduling (issue 30) beside the legacy scheduler, in the same run: 10,000 checks over 1,000 simulated
 // subscribers (100 subscriptions of 10), every check on a 10 s interval, each scheduler alone in its own window; and
 // the floor: the same 10,000 timers on the same engine firing nothing, how late this loaded machine runs timers at all.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StateStore } from '../../src/store/index.js';
@@ -14,7 +13,7 @@ import type { Transport } from '../../src/transport/index.js';
 import { createLogger } from '../../src/log.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { settingsOf } from '../helpers/settings.js';
-import { median } from './load/latency.js';
+import { median, nodeStartMs } from './load/latency.js';
 import { postgresMissing, startPostgres } from '../servers/postgres.js';
 
 const CHECKS = 10_000;
@@ -31,16 +30,6 @@ const nowPrecise = () => performance.timeOrigin + performance.now();
 /** The system clock, recording how late each timer fires after its instant (ms). */
 function latenessClock(lateness: number[]): Clock {
   return { now: systemClock.now, at: (at, fn) => systemClock.at(at, () => (lateness.push(nowPrecise() - at), fn())) };
-}
-
-/** `node -e 0`, median of 5: how loaded the machine is while the windows run. */
-function nodeStartMs(): number {
-  const runs = Array.from({ length: 5 }, () => {
-    const started = performance.now();
-    spawnSync(process.execPath, ['-e', '0']);
-    return performance.now() - started;
-  });
-  return +median(runs).toFixed(1);
 }
 
 /** Runs for one window from now; CPU (user + system) over the requests published in it, and the event loop's busy share. */
