@@ -1,6 +1,6 @@
 // The sandbox thread: QuickJS (WebAssembly) evaluates one expression per request in a fresh context that sees only
 // the JSON it is given. Requests and replies travel over a MessagePort; a SharedArrayBuffer wakes each side, so the
-// daemon waits synchronously with a deadline and can terminate this thread when an evaluation never returns.
+// daemon is told of each request at once and can terminate this thread when an evaluation never returns.
 import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { preludeFor } from './prelude.js';
@@ -172,7 +172,8 @@ async function main(): Promise<void> {
     seen = Atomics.load(control, REQUEST);
     const request = nextRequest(seen);
     if (!request) continue;
-    const reply = serve(request);
+    const began = performance.now();
+    const reply: Reply = { ...serve(request), ms: performance.now() - began };
     port.postMessage(reply);
     Atomics.store(control, REPLY, request.seq);
     Atomics.notify(control, REPLY);

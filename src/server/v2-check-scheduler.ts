@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../schedule/index.js';
 import { Scheduler, nextInstant, spreadSeconds, type timingOf } from '../schedule/index.js';
 import { parseGoCron } from '../time/index.js';
-import { evaluateInSandbox } from '../sandbox/index.js';
+import { evaluateInSandbox, SandboxAllowance, DISPATCH_ALLOWANCE_MS } from '../sandbox/index.js';
 import { substituteGoTemplates } from '../tokens/index.js';
 import type { CheckRequestTargets, V2CheckRequest } from './check-request-targets.js';
 
@@ -109,6 +109,8 @@ export class V2CheckScheduler {
   /** What requests read their HookConfigs and Assets through. */
   private readonly reader: Pick<CheckConfigSource, 'getResource'> = { getResource: (kind, namespace, name) => this.readResource(kind, namespace, name) };
   private syncTimer: NodeJS.Timeout | undefined;
+  /** Checks whose proxy entities are being matched: a request that fires meanwhile is skipped. */
+  private readonly matching = new Set<string>();
 
   constructor(private readonly deps: V2CheckSchedulerDeps) {
     this.log = deps.logger.child({ component: 'schedulerd' });
@@ -224,9 +226,14 @@ export class V2CheckScheduler {
     if (!config || config.publish !== true) return this.unschedule(key);
     if (timingKey(config) !== entry.timingKey) return this.schedule(key, entry.namespace, config);
     const term = this.term;
-    this.readsCached = current;
+    this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), () => this.holds.size === 0 && this.term === term, current);
+  }
+
+  /** Publishes with the HookConfig and Asset reads cached while `cached` (the generation still the synced one). */
+  private publishing(cached: boolean, publish: () => void): void {
+    this.readsCached = cached && this.deps.resources.resourceGeneration === this.syncedGeneration;
     try {
-      this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), () => this.holds.size === 0 && this.term === term);
+      publish();
     } finally {
       this.readsCached = false;
     }
@@ -240,11 +247,27 @@ export class V2CheckScheduler {
     return this.cache.get(key)!;
   }
 
-  /** One request per subscription, or per matching proxy entity per subscription, spread by splay over `spread` seconds. */
-  private dispatch(namespace: string, config: Json, at: number, spread: number, still: () => boolean): void {
+  /**
+   * One request per subscription, or per matching proxy entity per subscription, spread by splay over `spread`
+   * seconds. Proxy entities are matched in the sandbox, off the event loop: one matching per check at a time (a
+   * request firing meanwhile is skipped), and published only if `still()` holds once they are known.
+   */
+  private dispatch(namespace: string, config: Json, at: number, spread: number, still: () => boolean, cached = false): void {
     const proxy = config.proxy_requests as Json | undefined;
-    if (!proxy) return this.publish(namespace, config, at);
-    const entities = this.matchingEntities(namespace, config, (proxy.entity_attributes ?? []) as string[]);
+    if (!proxy) return this.publishing(cached, () => this.publish(namespace, config, at));
+    const expressions = (proxy.entity_attributes ?? []) as string[];
+    // No expression: every entity matches, nothing to wait for.
+    if (expressions.length === 0) return this.publishing(cached, () => this.fanOut(namespace, config, proxy, this.deps.resources.listEntities(namespace), at, spread, still));
+    const key = scheduledKey(namespace, String(config.metadata?.name));
+    if (this.matching.has(key)) return void this.log.debug({ namespace, check: config.metadata?.name }, 'check request skipped: its proxy entities are still being matched');
+    this.matching.add(key);
+    void this.matchingEntities(namespace, config, expressions)
+      .then((entities) => still() && this.publishing(cached, () => this.fanOut(namespace, config, proxy, entities, at, spread, still)))
+      .catch((error: Error) => this.log.error({ namespace, check: config.metadata?.name, err: error.message }, 'proxy check request failed'))
+      .finally(() => this.matching.delete(key));
+  }
+
+  private fanOut(namespace: string, config: Json, proxy: Json, entities: Json[], at: number, spread: number, still: () => boolean): void {
     const coverage = Number(proxy.splay_coverage) || 90;
     const stepMs = proxy.splay === true && spread > 0 && entities.length > 0 ? (spread * 1000 * (coverage / 100)) / entities.length : 0;
     entities.forEach((entity, index) => {
@@ -264,17 +287,28 @@ export class V2CheckScheduler {
     return null;
   }
 
-  /** Entities of the namespace for which every `entity_attributes` expression holds (Sensu Go: all of them). */
-  private matchingEntities(namespace: string, config: Json, expressions: string[]): Json[] {
+  /**
+   * Entities of the namespace for which every `entity_attributes` expression holds (Sensu Go: all of them), one
+   * evaluation after another in the namespace's sandbox turn, all sharing the request's allowance.
+   */
+  private async matchingEntities(namespace: string, config: Json, expressions: string[]): Promise<Json[]> {
     const nowMs = this.deps.clock.now();
-    return this.deps.resources.listEntities(namespace).filter((entity) => {
+    const allowance = new SandboxAllowance(DISPATCH_ALLOWANCE_MS, 'check request');
+    const matched: Json[] = [];
+    for (const entity of this.deps.resources.listEntities(namespace)) {
       const subject = synthesizedEntity(entity);
-      return expressions.every((expression) => {
-        const outcome = evaluateInSandbox(expression, { entity: subject }, { nowMs, entity: String(entity.metadata?.name ?? '') });
+      let all = true;
+      for (const expression of expressions) {
+        const outcome = await evaluateInSandbox(expression, { entity: subject }, { nowMs, entity: String(entity.metadata?.name ?? ''), namespace, allowance });
         if (!outcome.ok && outcome.report) this.log.error({ namespace, check: config.metadata?.name, expression, error: outcome.error }, 'proxy entity_attributes expression failed');
-        return outcome.ok && outcome.matched;
-      });
-    });
+        if (!outcome.ok || !outcome.matched) {
+          all = false;
+          break;
+        }
+      }
+      if (all) matched.push(entity);
+    }
+    return matched;
   }
 
   private publish(namespace: string, config: Json, at: number): void {
