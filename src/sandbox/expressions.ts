@@ -12,7 +12,8 @@ import type { Json } from '../json.js';
 
 const LIMITS: Limits = { budgetMs: 25, hardCapMs: 500, memoryBytes: 32 << 20, stackBytes: 128 << 10 };
 const QUARANTINE_MS = 5 * 60_000;
-// An expression that takes more than half its budget this many times is quarantined as one that exceeded it.
+// An expression that takes more than half its budget (the thread's CPU: a busy machine is not its fault) this many
+// times is quarantined as one that exceeded it.
 const HEAVY_MS = LIMITS.budgetMs / 2;
 const HEAVY_RUNS = 3;
 // Each namespace: half of the thread at most, a second of it saved up, and a bounded queue.
