@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import type { Clock } from '../schedule/index.js';
 import { Scheduler, nextInstant, spreadSeconds, type timingOf } from '../schedule/index.js';
 import { parseGoCron } from '../time/index.js';
-import { evaluateInSandbox, SandboxAllowance, DISPATCH_ALLOWANCE_MS } from '../sandbox/index.js';
 import { substituteGoTemplates } from '../tokens/index.js';
 import type { CheckRequestTargets, V2CheckRequest } from './check-request-targets.js';
+import { matchingEntities, synthesizedEntity } from './v2-proxy-entities.js';
 
 type Json = Record<string, any>;
 type Timing = ReturnType<typeof timingOf>;
@@ -77,12 +77,6 @@ export function buildV2Request(resources: Pick<CheckConfigSource, 'getResource'>
   const hookAssets = hooks.filter((h) => Array.isArray(h.runtime_assets) && h.runtime_assets.length > 0).map((h) => [String(h.metadata?.name), { assets: assetsOf(h.runtime_assets) }] as const);
   const request = { config: { ...config, metadata: { ...config.metadata, namespace } }, hooks, assets: assetsOf(config.runtime_assets), issued: Math.floor(issuedMs / 1000) };
   return hookAssets.length > 0 ? { ...request, hook_assets: Object.fromEntries(hookAssets) } : request;
-}
-
-/** An entity as expressions and templates see it: metadata fields lifted to the top, labels and annotations always maps (Sensu Go's dynamic.Synthesize). */
-function synthesizedEntity(entity: Json): Json {
-  const metadata = (entity.metadata ?? {}) as Json;
-  return { ...entity, ...metadata, labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} };
 }
 
 export type V2ScheduleHold = 'not elected' | 'stopped';
@@ -261,7 +255,7 @@ export class V2CheckScheduler {
     const key = scheduledKey(namespace, String(config.metadata?.name));
     if (this.matching.has(key)) return void this.log.debug({ namespace, check: config.metadata?.name }, 'check request skipped: its proxy entities are still being matched');
     this.matching.add(key);
-    void this.matchingEntities(namespace, config, expressions)
+    void matchingEntities(this.deps.resources.listEntities(namespace), expressions, { namespace, check: String(config.metadata?.name), nowMs: this.deps.clock.now(), log: this.log })
       .then((entities) => still() && this.publishing(cached, () => this.fanOut(namespace, config, proxy, entities, at, spread, still)))
       .catch((error: Error) => this.log.error({ namespace, check: config.metadata?.name, err: error.message }, 'proxy check request failed'))
       .finally(() => this.matching.delete(key));
@@ -285,30 +279,6 @@ export class V2CheckScheduler {
     if (rendered.ok) return { ...rendered.value, proxy_entity_name: name };
     this.log.error({ namespace, check: config.metadata?.name, entity: name, error: rendered.error }, 'could not substitute tokens for proxy entity');
     return null;
-  }
-
-  /**
-   * Entities of the namespace for which every `entity_attributes` expression holds (Sensu Go: all of them), one
-   * evaluation after another in the namespace's sandbox turn, all sharing the request's allowance.
-   */
-  private async matchingEntities(namespace: string, config: Json, expressions: string[]): Promise<Json[]> {
-    const nowMs = this.deps.clock.now();
-    const allowance = new SandboxAllowance(DISPATCH_ALLOWANCE_MS, 'check request');
-    const matched: Json[] = [];
-    for (const entity of this.deps.resources.listEntities(namespace)) {
-      const subject = synthesizedEntity(entity);
-      let all = true;
-      for (const expression of expressions) {
-        const outcome = await evaluateInSandbox(expression, { entity: subject }, { nowMs, entity: String(entity.metadata?.name ?? ''), namespace, allowance });
-        if (!outcome.ok && outcome.report) this.log.error({ namespace, check: config.metadata?.name, expression, error: outcome.error }, 'proxy entity_attributes expression failed');
-        if (!outcome.ok || !outcome.matched) {
-          all = false;
-          break;
-        }
-      }
-      if (all) matched.push(entity);
-    }
-    return matched;
   }
 
   private publish(namespace: string, config: Json, at: number): void {
