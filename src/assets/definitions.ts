@@ -56,13 +56,13 @@ export function runtimeAssetsProblem(resource: Json): string | null {
 }
 
 /** Every filter true; a failing expression does not match (as a failing event filter expression), logged once. */
-export function filtersMatch(filters: readonly string[], entity: Json): boolean {
+export async function filtersMatch(filters: readonly string[], entity: Json, namespace = ''): Promise<boolean> {
   if (filters.length === 0) return true;
   // As for event filters, metadata fields (name, namespace, labels) read from the entity itself; run in the sandbox.
   const scope = { entity: { ...entity, ...(entity.metadata ?? {}) } };
-  const options = { nowMs: Date.now(), entity: String(entity.metadata?.name ?? '') };
+  const options = { nowMs: Date.now(), entity: String(entity.metadata?.name ?? ''), namespace };
   for (const expression of filters) {
-    const outcome = evaluateInSandbox(String(expression), scope, options);
+    const outcome = await evaluateInSandbox(String(expression), scope, options);
     if (!outcome.ok && outcome.report) logExpressionFailure({ expression: String(expression), error: outcome.error }, 'asset filter expression failed: it does not match');
     if (!outcome.ok || !outcome.matched) return false;
   }
@@ -76,12 +76,13 @@ const headersOf = (value: unknown): Record<string, string> => {
 };
 
 /** The build for this entity (first matching build, else the asset's own url when its filters match), or null: not installed. */
-export function selectBuild(asset: Json, matches: (filters: readonly string[]) => boolean): AssetBuild | null {
+export async function selectBuild(asset: Json, matches: (filters: readonly string[]) => boolean | Promise<boolean>): Promise<AssetBuild | null> {
   const builds = Array.isArray(asset.builds) ? (asset.builds as Json[]) : [];
   const filtersOf = (source: Json): string[] => (Array.isArray(source.filters) ? source.filters.map(String) : []);
   if (builds.length === 0) {
-    return matches(filtersOf(asset)) ? { url: String(asset.url), sha512: String(asset.sha512).toLowerCase(), headers: headersOf(asset.headers) } : null;
+    return (await matches(filtersOf(asset))) ? { url: String(asset.url), sha512: String(asset.sha512).toLowerCase(), headers: headersOf(asset.headers) } : null;
   }
-  const build = builds.find((b) => matches(filtersOf(b)));
+  let build: Json | undefined;
+  for (const candidate of builds) if (!build && (await matches(filtersOf(candidate)))) build = candidate;
   return build ? { url: String(build.url), sha512: String(build.sha512).toLowerCase(), headers: { ...headersOf(asset.headers), ...headersOf(build.headers) } } : null;
 }

@@ -52,5 +52,5 @@ export interface DaemonAssets {
 export function daemonAssets(stateDir: string, current: () => Settings, logger: Logger): DaemonAssets {
   const cache = new AssetCache(join(stateDir, 'assets'), logger.child({ component: 'assets' }), () => assetSettingsOf(current()).trusted_ca_file, () => assetLimitsOf(assetSettingsOf(current())));
   const runtime = new RuntimeAssets(cache, () => localEntity(current(), legacyNamespace(current())), logger.child({ component: 'assets' }));
-  return { legacy: (settings) => runtime.resolver(legacyAssets(settings)), v2: (store, ns) => runtime.resolver(v2Assets(store, ns)) };
+  return { legacy: (settings) => runtime.resolver(legacyAssets(settings)), v2: (store, ns) => runtime.resolver(v2Assets(store, ns), ns) };
 }

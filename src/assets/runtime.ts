@@ -20,6 +20,8 @@ function pathsOf(dirs: readonly string[]): PathPrepend {
 export class RuntimeAssets {
   // Filter verdicts by filters and entity: the same asset on the same host need not re-run its expressions.
   private readonly verdicts = new Map<string, boolean>();
+  // Verdicts being reached: callers asking meanwhile share the one evaluation.
+  private readonly deciding = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly cache: AssetCache,
@@ -28,12 +30,12 @@ export class RuntimeAssets {
     private readonly log: Logger,
   ) {}
 
-  /** A resolver over one set of definitions (conf.d `assets`, or a namespace's Asset resources). */
-  resolver(lookup: AssetLookup): AssetResolver {
-    return (names) => this.prepare(names, lookup);
+  /** A resolver over one set of definitions (conf.d `assets`, or a namespace's Asset resources, whose sandbox time filters use). */
+  resolver(lookup: AssetLookup, namespace = ''): AssetResolver {
+    return (names) => this.prepare(names, lookup, namespace);
   }
 
-  private async prepare(names: readonly string[], lookup: AssetLookup): Promise<Prepared> {
+  private async prepare(names: readonly string[], lookup: AssetLookup, namespace: string): Promise<Prepared> {
     const entity = this.entity();
     const entityKey = JSON.stringify(entity);
     const installs: Promise<string | null>[] = names.map(async (name) => {
@@ -42,7 +44,7 @@ export class RuntimeAssets {
         this.log.warn({ asset: name }, 'asset not found: not installed');
         return null;
       }
-      const build = selectBuild(definition, (filters) => this.matches(filters, entity, entityKey));
+      const build = await selectBuild(definition, (filters) => this.matches(filters, entity, entityKey, namespace));
       if (!build) {
         this.log.debug({ asset: name }, 'asset filters do not match this entity: not installed');
         return null;
@@ -60,15 +62,21 @@ export class RuntimeAssets {
     }
   }
 
-  private matches(filters: readonly string[], entity: Json, entityKey: string): boolean {
+  private matches(filters: readonly string[], entity: Json, entityKey: string, namespace: string): boolean | Promise<boolean> {
     const key = JSON.stringify(filters) + '\u0000' + entityKey;
-    let verdict = this.verdicts.get(key);
-    if (verdict === undefined) {
-      verdict = filtersMatch(filters, entity);
-      if (this.verdicts.size > 1000) this.verdicts.clear();
-      this.verdicts.set(key, verdict);
+    const verdict = this.verdicts.get(key);
+    if (verdict !== undefined) return verdict;
+    let deciding = this.deciding.get(key);
+    if (!deciding) {
+      deciding = filtersMatch(filters, entity, namespace).then((matched) => {
+        if (this.verdicts.size > 1000) this.verdicts.clear();
+        this.verdicts.set(key, matched);
+        return matched;
+      });
+      this.deciding.set(key, deciding);
+      void deciding.finally(() => this.deciding.delete(key));
     }
-    return verdict;
+    return deciding;
   }
 }
 

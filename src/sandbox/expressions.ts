@@ -1,14 +1,26 @@
-// Filter expressions (v2 EventFilters, asset build filters) evaluated in a QuickJS sandbox on its own thread: the
-// expression sees only the JSON it is given, stops at a CPU budget and a memory limit, and the daemon's thread waits
-// for it at most a few tens of ms. An expression that ran out of budget is quarantined: it does not run again for a
-// while, so one slow filter never delays events repeatedly. Each failing expression text is reported once.
+// Filter expressions (v2 EventFilters, asset build filters, proxy entity_attributes) evaluated in a QuickJS sandbox
+// on its own thread: the expression sees only the JSON it is given, stops at a CPU budget and a memory limit, and the
+// daemon's thread never waits for it (a Promise; a timer ends an evaluation past its deadline). Turns on the thread
+// go by namespace in rotation, each namespace earning sandbox time at a fixed rate; one event's or one check
+// request's expressions share an allowance. An expression that ran out of budget, or used most of it again and
+// again, is quarantined: it does not run again for a while. Each failing expression text is reported once.
 import type { Logger } from 'pino';
 import type { SandboxThread } from './sandbox-thread.js';
 import type { Limits } from './protocol.js';
+import { FairQueue } from './fair-queue.js';
 import type { Json } from '../json.js';
 
 const LIMITS: Limits = { budgetMs: 25, hardCapMs: 500, memoryBytes: 32 << 20, stackBytes: 128 << 10 };
 const QUARANTINE_MS = 5 * 60_000;
+// An expression that takes more than half its budget (the thread's CPU: a busy machine is not its fault) this many
+// times is quarantined as one that exceeded it.
+const HEAVY_MS = LIMITS.budgetMs / 2;
+const HEAVY_RUNS = 3;
+// Each namespace: half of the thread at most, a second of it saved up, and a bounded queue.
+const NAMESPACE_SHARE = { rateMs: 500, burstMs: 1000, maxQueued: 1000 };
+/** Sandbox ms one event's filters may spend together, and one check request's proxy entity_attributes. */
+export const EVENT_ALLOWANCE_MS = 100;
+export const DISPATCH_ALLOWANCE_MS = 500;
 // CheckDependencies: runs of one evaluation (each may ask for more events), and events it may read.
 const MAX_RUNS = 4;
 const MAX_LOOKUPS = 64;
@@ -18,11 +30,23 @@ const MAX_REMEMBERED = 10_000;
 /** The latest event of a check on an entity in the evaluating event's namespace, or null. */
 export type DependencyLookup = (entity: string, check: string) => Json | null;
 
+/** Sandbox time one event's or one check request's expressions share; past it the rest do not match. */
+export class SandboxAllowance {
+  constructor(
+    public remainingMs: number,
+    /** What spends it, for the message: "event", "check request". */
+    readonly of: string,
+  ) {}
+}
+
 export interface EvaluationOptions {
   readonly nowMs: number;
   /** The entity `sensu.CheckDependencies("check")` means: the event's own. */
   readonly entity?: string;
   readonly dependencies?: DependencyLookup;
+  /** Whose expression: its turn and its time come from that namespace's share (the daemon's own: ''). */
+  readonly namespace?: string;
+  readonly allowance?: SandboxAllowance;
 }
 
 /** The verdict: matched or not, or a failure that evaluates as not matching; `report` only the first time for its text. */
@@ -37,7 +61,13 @@ let spareFailedAt = -Infinity;
 let loading: Promise<void> | null = null;
 let loaded = false;
 const quarantined = new Map<string, number>();
+const heavy = new Map<string, number>();
 const reported = new Set<string>();
+const queue = new FairQueue(NAMESPACE_SHARE, (namespace) => {
+  if (reported.has(`\u0000share\u0000${namespace}`)) return;
+  remember(reported, () => reported.add(`\u0000share\u0000${namespace}`));
+  logger?.warn({ namespace, rateMs: NAMESPACE_SHARE.rateMs }, "expression sandbox: this namespace's expressions used its share of sandbox time: they wait for their turn");
+});
 
 // One spare at a time; after one failed to start, the next waits a second, so that failing is not a storm of threads.
 function startSpare(): void {
@@ -80,10 +110,10 @@ export function logExpressionFailure(fields: Record<string, unknown>, message: s
 }
 
 // The thread to use: the active one, else the spare once it has loaded; a new spare always loads behind it.
-function currentThread(): SandboxThread | null {
+async function currentThread(): Promise<SandboxThread | null> {
   if (active && !active.usable) retire(active, 'the sandbox thread failed');
   // A spare still loading after its predecessor was retired: wait for it as long as a starved evaluation may last.
-  if (!active && loaded && spare) spare.awaitReady(LIMITS.hardCapMs);
+  if (!active && loaded && spare) await spare.awaitReady(LIMITS.hardCapMs);
   if (!active && spare?.usable) {
     active = spare;
     spare = null;
@@ -103,15 +133,26 @@ function remember(set: { size: number; clear(): void }, add: () => void): void {
   add();
 }
 
-function fail(expression: string, error: string): Outcome {
-  const report = !reported.has(expression);
-  if (report) remember(reported, () => reported.add(expression));
+// `key` is the expression text, or the text and the kind of refusal: each is reported once.
+function fail(key: string, error: string): Outcome {
+  const report = !reported.has(key);
+  if (report) remember(reported, () => reported.add(key));
   return { ok: false, error, report };
 }
 
 // Real time, whatever `now` the evaluation is given.
 function quarantine(expression: string): void {
+  heavy.delete(expression);
   remember(quarantined, () => quarantined.set(expression, Date.now() + QUARANTINE_MS));
+}
+
+// A run that took most of the budget: the third such run quarantines the expression (logged once).
+function noteHeavy(expression: string, ms: number, namespace: string): void {
+  if (ms <= HEAVY_MS || quarantined.has(expression)) return;
+  const runs = (heavy.get(expression) ?? 0) + 1;
+  if (runs < HEAVY_RUNS) return void remember(heavy, () => heavy.set(expression, runs));
+  quarantine(expression);
+  logger?.warn({ namespace, expression: expression.slice(0, 500), runs, ms: Math.round(ms) }, `expression sandbox: an expression used more than half its CPU budget ${HEAVY_RUNS} times: skipped for 5 minutes`);
 }
 
 // Each dependency key the sandbox asked for, read from the store: 0 passing, another status failing, null no event.
@@ -128,14 +169,42 @@ function readDependencies(needs: string, deps: Record<string, number | null>, lo
   return added;
 }
 
-/** Evaluates one expression with `scope` (plain data) as its globals; never throws. */
-export function evaluateInSandbox(expression: string, scope: Json, options: EvaluationOptions): Outcome {
+/**
+ * Evaluates one expression with `scope` (plain data) as its globals, in its namespace's turn; never rejects. A full
+ * namespace queue, a spent allowance or a quarantine evaluate as not matching.
+ */
+export async function evaluateInSandbox(expression: string, scope: Json, options: EvaluationOptions): Promise<Outcome> {
   const until = quarantined.get(expression);
   if (until !== undefined) {
     if (Date.now() < until) return { ok: false, error: 'quarantined after exceeding its budget', report: false };
     quarantined.delete(expression);
   }
-  const thread = currentThread();
+  const namespace = options.namespace ?? '';
+  if (spent(options.allowance)) return refuseSpent(expression, options.allowance!);
+  if ((await queue.acquire(namespace)) === 'refused') return fail(`\u0000queue\u0000${namespace}`, `namespace ${JSON.stringify(namespace)} has ${NAMESPACE_SHARE.maxQueued} expressions waiting: this one is not evaluated`);
+  let used = 0;
+  try {
+    // Spent while this one waited for its turn.
+    if (spent(options.allowance)) return refuseSpent(expression, options.allowance!);
+    return await evaluateTurn(expression, scope, options, (ms) => {
+      used += ms;
+      if (options.allowance) options.allowance.remainingMs -= ms;
+    });
+  } finally {
+    queue.release(namespace, used);
+    if (used > 0) noteHeavy(expression, used, namespace);
+  }
+}
+
+const spent = (allowance: SandboxAllowance | undefined) => allowance !== undefined && allowance.remainingMs <= 0;
+
+function refuseSpent(expression: string, allowance: SandboxAllowance): Outcome {
+  return fail(`\u0000spent\u0000${expression}`, `not evaluated: this ${allowance.of} spent its sandbox time`);
+}
+
+// The evaluation proper, holding the thread: the CheckDependencies runs, each charged through `charge`.
+async function evaluateTurn(expression: string, scope: Json, options: EvaluationOptions, charge: (ms: number) => void): Promise<Outcome> {
+  const thread = await currentThread();
   if (!thread) {
     void loadExpressionSandbox();
     return { ok: false, error: 'the expression sandbox is not running yet', report: false };
@@ -149,7 +218,9 @@ export function evaluateInSandbox(expression: string, scope: Json, options: Eval
   const deps: Record<string, number | null> = {};
   for (let run = 0; run < MAX_RUNS; run++) {
     const input = `{"now":${JSON.stringify(options.nowMs)},"self":${JSON.stringify(options.entity ?? '')},"deps":${JSON.stringify(deps)},"scope":${scopeJson}}`;
-    const reply = thread.call(expression, input);
+    const began = performance.now();
+    const reply = await thread.call(expression, input);
+    charge(reply?.ms ?? performance.now() - began);
     if (reply === null) {
       retire(thread, 'an expression did not stop at its budget');
       quarantine(expression);

@@ -38,6 +38,8 @@ export interface Reply {
   readonly error?: { readonly kind: 'timeout' | 'memory' | 'error'; readonly message: string };
   /** Dependency keys the expression asked for that the request did not carry. */
   readonly needs?: string;
+  /** The thread's CPU ms for the request (in 10 ms ticks: right on average): what the budgets are charged. */
+  readonly ms?: number;
   /** The engine itself failed: the daemon stops this thread and uses another. */
   readonly retire?: boolean;
 }

@@ -1,7 +1,7 @@
-// The daemon's side of one sandbox thread: a synchronous call that never waits past its deadline.
-import { Worker, MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+// The daemon's side of one sandbox thread: an asynchronous call that a timer ends at its deadline.
+import { Worker, MessageChannel, type MessagePort } from 'node:worker_threads';
 import { cpuClock } from './thread-cpu.js';
-import { REQUEST, REPLY, READY, SLOTS, STARTED, START_CPU, TASK, type Limits, type Reply } from './protocol.js';
+import { REQUEST, READY, SLOTS, STARTED, START_CPU, TASK, type Limits, type Reply } from './protocol.js';
 
 // How long each wait sleeps before it looks at the clocks again. The margin past the budget the thread gets to
 // stop by itself: two ticks of its CPU clock (10 ms each).
@@ -15,6 +15,7 @@ export class SandboxThread {
   private seq = 0;
   private alive = true;
   private threadCpuMs: (() => number) | null = null;
+  private pending: { readonly seq: number; readonly settle: (reply: Reply | null) => void } | null = null;
   /** Resolves once QuickJS is loaded in the thread; rejects when it cannot be. */
   readonly ready: Promise<void>;
 
@@ -32,15 +33,17 @@ export class SandboxThread {
     });
     // The thread never keeps the daemon from exiting.
     this.worker.unref();
-    this.port.unref();
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.once('message', (message: { ready?: boolean; failed?: string }) => (message.ready ? resolve() : reject(new Error(`the expression sandbox did not start: ${message.failed}`))));
       this.worker.once('error', reject);
       this.worker.once('exit', (code) => reject(new Error(`the expression sandbox exited (${code}) before it started`)));
     });
     this.ready.catch(() => undefined);
-    this.worker.on('error', () => (this.alive = false));
-    this.worker.on('exit', () => (this.alive = false));
+    this.port.on('message', (reply: Reply) => this.receive(reply));
+    // After the listener (which refs the port): an evaluation's deadline timer is what keeps the process up meanwhile.
+    this.port.unref();
+    this.worker.on('error', () => this.died());
+    this.worker.on('exit', () => this.died());
   }
 
   /** Loaded and not stopped: read from the shared buffer, so it is true without waiting for the event loop. */
@@ -48,45 +51,47 @@ export class SandboxThread {
     return this.alive && Atomics.load(this.control, READY) === 1;
   }
 
-  /**
-   * Waits (Atomics.wait, not the event loop: the thread loads on its own) until QuickJS is loaded, at most `ms`.
-   * Used only when the active thread was just retired, so that sound expressions never fail for want of a thread.
-   */
-  awaitReady(ms: number): boolean {
-    const until = performance.now() + ms;
-    while (this.alive && Atomics.load(this.control, READY) === 0) {
-      const left = until - performance.now();
-      if (left <= 0) break;
-      Atomics.wait(this.control, READY, 0, Math.min(left, WAIT_SLICE_MS));
-    }
+  /** Resolves once QuickJS is loaded (true) or at most `ms` later (false): the daemon's thread never blocks on it. */
+  async awaitReady(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([this.ready.catch(() => undefined), late]);
+    clearTimeout(timer);
     return this.usable;
   }
 
   /**
-   * One evaluation. The daemon's thread waits (Atomics.wait) for the reply. Past the budget it looks at the sandbox
-   * thread's CPU time: the budget spent and a margin more (QuickJS did not stop it: a built-in that never checks for
-   * interrupts), or the wall-clock cap passed, and it gives up: null, and the caller stops this thread.
+   * One evaluation, answered through the port. Past the budget a timer looks at the sandbox thread's CPU time: the
+   * budget spent and a margin more (QuickJS did not stop it: a built-in that never checks for interrupts), or the
+   * wall-clock cap passed, and it gives up: null, and the caller stops this thread. One call at a time.
    */
-  call(expression: string, input: string): Reply | null {
+  call(expression: string, input: string): Promise<Reply | null> {
     const seq = ++this.seq;
-    this.port.postMessage({ seq, expression, input });
-    Atomics.store(this.control, REQUEST, seq);
-    Atomics.notify(this.control, REQUEST);
     const started = performance.now();
-    for (;;) {
-      const answered = Atomics.load(this.control, REPLY);
-      if (answered === seq) break;
-      const waited = performance.now() - started;
-      if (waited >= this.limits.hardCapMs) return null;
-      if (waited >= this.limits.budgetMs && this.overBudget(seq)) return null;
-      Atomics.wait(this.control, REPLY, answered, WAIT_SLICE_MS);
-    }
-    for (;;) {
-      const received = receiveMessageOnPort(this.port);
-      if (!received) return { seq, retire: true, error: { kind: 'error', message: 'sandbox failure: no reply' } };
-      const reply = received.message as Reply;
-      if (reply.seq === seq) return reply;
-    }
+    return new Promise<Reply | null>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const settle = (reply: Reply | null) => {
+        clearTimeout(timer);
+        this.pending = null;
+        resolve(reply);
+      };
+      this.pending = { seq, settle };
+      const watch = () => {
+        const waited = performance.now() - started;
+        if (waited >= this.limits.hardCapMs || (waited >= this.limits.budgetMs && this.overBudget(seq))) return settle(null);
+        timer = setTimeout(watch, waited < this.limits.budgetMs ? this.limits.budgetMs - waited : WAIT_SLICE_MS);
+      };
+      // The thread may die mid-evaluation: the caller hears of it at once rather than at the cap.
+      if (!this.alive) return settle({ seq, retire: true, error: { kind: 'error', message: 'sandbox failure: the thread stopped' } });
+      this.port.postMessage({ seq, expression, input });
+      Atomics.store(this.control, REQUEST, seq);
+      Atomics.notify(this.control, REQUEST);
+      timer = setTimeout(watch, this.limits.budgetMs);
+    });
+  }
+
+  private receive(reply: Reply): void {
+    if (this.pending?.seq === reply.seq) this.pending.settle(reply);
   }
 
   // Whether this request's evaluation has spent its budget and the margin in the thread's CPU time (not yet started:
@@ -97,6 +102,11 @@ export class SandboxThread {
     const startCpu = Atomics.load(this.control, START_CPU);
     this.threadCpuMs ??= cpuClock(Atomics.load(this.control, TASK) || null);
     return this.threadCpuMs() - startCpu >= this.limits.budgetMs + STOP_MARGIN_MS;
+  }
+
+  private died(): void {
+    this.alive = false;
+    this.pending?.settle({ seq: this.pending.seq, retire: true, error: { kind: 'error', message: 'sandbox failure: the thread stopped' } });
   }
 
   stop(): void {

@@ -1,6 +1,6 @@
 // The sandbox thread: QuickJS (WebAssembly) evaluates one expression per request in a fresh context that sees only
 // the JSON it is given. Requests and replies travel over a MessagePort; a SharedArrayBuffer wakes each side, so the
-// daemon waits synchronously with a deadline and can terminate this thread when an evaluation never returns.
+// daemon is told of each request at once and can terminate this thread when an evaluation never returns.
 import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { preludeFor } from './prelude.js';
@@ -28,6 +28,8 @@ let stopped = false;
 let halting = false;
 let started = 0;
 let cpuAtStart = 0;
+// This thread's CPU when the request's evaluation began: what the reply says it cost.
+let cpuAtRequest = 0;
 const taskId = currentTaskId();
 const cpuMs = cpuClock(taskId);
 
@@ -93,6 +95,7 @@ function evaluate(request: Request): Reply {
   halting = false;
   started = performance.now();
   cpuAtStart = cpuMs();
+  cpuAtRequest = cpuAtStart;
   // The daemon's thread reads these when it waits long: its own count of this evaluation's CPU.
   Atomics.store(control, START_CPU, Math.round(cpuAtStart));
   Atomics.store(control, STARTED, request.seq);
@@ -172,7 +175,8 @@ async function main(): Promise<void> {
     seen = Atomics.load(control, REQUEST);
     const request = nextRequest(seen);
     if (!request) continue;
-    const reply = serve(request);
+    const served = serve(request);
+    const reply: Reply = { ...served, ms: Math.max(0, cpuMs() - cpuAtRequest) };
     port.postMessage(reply);
     Atomics.store(control, REPLY, request.seq);
     Atomics.notify(control, REPLY);

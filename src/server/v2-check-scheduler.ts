@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import type { Clock } from '../schedule/index.js';
 import { Scheduler, nextInstant, spreadSeconds, type timingOf } from '../schedule/index.js';
 import { parseGoCron } from '../time/index.js';
-import { evaluateInSandbox } from '../sandbox/index.js';
 import { substituteGoTemplates } from '../tokens/index.js';
 import type { CheckRequestTargets, V2CheckRequest } from './check-request-targets.js';
+import { matchingEntities, synthesizedEntity } from './v2-proxy-entities.js';
 
 type Json = Record<string, any>;
 type Timing = ReturnType<typeof timingOf>;
@@ -79,12 +79,6 @@ export function buildV2Request(resources: Pick<CheckConfigSource, 'getResource'>
   return hookAssets.length > 0 ? { ...request, hook_assets: Object.fromEntries(hookAssets) } : request;
 }
 
-/** An entity as expressions and templates see it: metadata fields lifted to the top, labels and annotations always maps (Sensu Go's dynamic.Synthesize). */
-function synthesizedEntity(entity: Json): Json {
-  const metadata = (entity.metadata ?? {}) as Json;
-  return { ...entity, ...metadata, labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} };
-}
-
 export type V2ScheduleHold = 'not elected' | 'stopped';
 
 /**
@@ -109,6 +103,8 @@ export class V2CheckScheduler {
   /** What requests read their HookConfigs and Assets through. */
   private readonly reader: Pick<CheckConfigSource, 'getResource'> = { getResource: (kind, namespace, name) => this.readResource(kind, namespace, name) };
   private syncTimer: NodeJS.Timeout | undefined;
+  /** Checks whose proxy entities are being matched: a request that fires meanwhile is skipped. */
+  private readonly matching = new Set<string>();
 
   constructor(private readonly deps: V2CheckSchedulerDeps) {
     this.log = deps.logger.child({ component: 'schedulerd' });
@@ -224,9 +220,14 @@ export class V2CheckScheduler {
     if (!config || config.publish !== true) return this.unschedule(key);
     if (timingKey(config) !== entry.timingKey) return this.schedule(key, entry.namespace, config);
     const term = this.term;
-    this.readsCached = current;
+    this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), () => this.holds.size === 0 && this.term === term, current);
+  }
+
+  /** Publishes with the HookConfig and Asset reads cached while `cached` (the generation still the synced one). */
+  private publishing(cached: boolean, publish: () => void): void {
+    this.readsCached = cached && this.deps.resources.resourceGeneration === this.syncedGeneration;
     try {
-      this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), () => this.holds.size === 0 && this.term === term);
+      publish();
     } finally {
       this.readsCached = false;
     }
@@ -240,11 +241,27 @@ export class V2CheckScheduler {
     return this.cache.get(key)!;
   }
 
-  /** One request per subscription, or per matching proxy entity per subscription, spread by splay over `spread` seconds. */
-  private dispatch(namespace: string, config: Json, at: number, spread: number, still: () => boolean): void {
+  /**
+   * One request per subscription, or per matching proxy entity per subscription, spread by splay over `spread`
+   * seconds. Proxy entities are matched in the sandbox, off the event loop: one matching per check at a time (a
+   * request firing meanwhile is skipped), and published only if `still()` holds once they are known.
+   */
+  private dispatch(namespace: string, config: Json, at: number, spread: number, still: () => boolean, cached = false): void {
     const proxy = config.proxy_requests as Json | undefined;
-    if (!proxy) return this.publish(namespace, config, at);
-    const entities = this.matchingEntities(namespace, config, (proxy.entity_attributes ?? []) as string[]);
+    if (!proxy) return this.publishing(cached, () => this.publish(namespace, config, at));
+    const expressions = (proxy.entity_attributes ?? []) as string[];
+    // No expression: every entity matches, nothing to wait for.
+    if (expressions.length === 0) return this.publishing(cached, () => this.fanOut(namespace, config, proxy, this.deps.resources.listEntities(namespace), at, spread, still));
+    const key = scheduledKey(namespace, String(config.metadata?.name));
+    if (this.matching.has(key)) return void this.log.debug({ namespace, check: config.metadata?.name }, 'check request skipped: its proxy entities are still being matched');
+    this.matching.add(key);
+    void matchingEntities(this.deps.resources.listEntities(namespace), expressions, { namespace, check: String(config.metadata?.name), nowMs: this.deps.clock.now(), log: this.log })
+      .then((entities) => still() && this.publishing(cached, () => this.fanOut(namespace, config, proxy, entities, at, spread, still)))
+      .catch((error: Error) => this.log.error({ namespace, check: config.metadata?.name, err: error.message }, 'proxy check request failed'))
+      .finally(() => this.matching.delete(key));
+  }
+
+  private fanOut(namespace: string, config: Json, proxy: Json, entities: Json[], at: number, spread: number, still: () => boolean): void {
     const coverage = Number(proxy.splay_coverage) || 90;
     const stepMs = proxy.splay === true && spread > 0 && entities.length > 0 ? (spread * 1000 * (coverage / 100)) / entities.length : 0;
     entities.forEach((entity, index) => {
@@ -262,19 +279,6 @@ export class V2CheckScheduler {
     if (rendered.ok) return { ...rendered.value, proxy_entity_name: name };
     this.log.error({ namespace, check: config.metadata?.name, entity: name, error: rendered.error }, 'could not substitute tokens for proxy entity');
     return null;
-  }
-
-  /** Entities of the namespace for which every `entity_attributes` expression holds (Sensu Go: all of them). */
-  private matchingEntities(namespace: string, config: Json, expressions: string[]): Json[] {
-    const nowMs = this.deps.clock.now();
-    return this.deps.resources.listEntities(namespace).filter((entity) => {
-      const subject = synthesizedEntity(entity);
-      return expressions.every((expression) => {
-        const outcome = evaluateInSandbox(expression, { entity: subject }, { nowMs, entity: String(entity.metadata?.name ?? '') });
-        if (!outcome.ok && outcome.report) this.log.error({ namespace, check: config.metadata?.name, expression, error: outcome.error }, 'proxy entity_attributes expression failed');
-        return outcome.ok && outcome.matched;
-      });
-    });
   }
 
   private publish(namespace: string, config: Json, at: number): void {

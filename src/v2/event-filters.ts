@@ -1,5 +1,5 @@
 import { inTimeWindows, type WindowSet } from '../schedule/index.js';
-import { evaluateInSandbox, type DependencyLookup } from '../sandbox/index.js';
+import { evaluateInSandbox, type DependencyLookup, type SandboxAllowance } from '../sandbox/index.js';
 import type { Json } from '../json.js';
 
 /** A resolution: the previous history entry was not OK and this status is (needs two entries). */
@@ -11,17 +11,18 @@ export function isResolution(event: Json): boolean {
 /**
  * A v2 EventFilter: every expression true means it matches; `allow` passes matches, `deny` drops them; outside `when`
  * it does not apply. Expressions run in the sandbox (src/sandbox) with the event as `event`; `dependencies` reads
- * other events for `sensu.CheckDependencies`. `error` is given the first time an expression text fails, not per event.
+ * other events for `sensu.CheckDependencies`; `share` names the namespace whose sandbox time they use and the event's
+ * allowance. `error` is given the first time an expression text fails, not per event.
  */
-export function filterAllows(filter: Json, event: Json, nowMs: number, dependencies?: DependencyLookup): { allowed: boolean; error?: string } {
+export async function filterAllows(filter: Json, event: Json, nowMs: number, dependencies?: DependencyLookup, share: { namespace?: string; allowance?: SandboxAllowance } = {}): Promise<{ allowed: boolean; error?: string }> {
   if (filter.when && !inTimeWindows(filter.when as WindowSet, nowMs)) return { allowed: true };
   // As the reference backend does, metadata fields (name, namespace, labels, annotations) read from the object itself.
   const lift = (o: Json | undefined) => (o ? { ...o, ...(o.metadata ?? {}) } : o);
   const check = lift(event.check) ?? {};
   const subject = { ...event, entity: lift(event.entity), check: event.check ? check : undefined, is_resolution: isResolution(event), is_incident: check.status !== 0, has_check: Boolean(event.check), has_metrics: Boolean(event.metrics), is_silenced: Boolean(check.is_silenced) };
-  const options = { nowMs, entity: String(event.entity?.metadata?.name ?? event.entity?.name ?? ''), dependencies };
+  const options = { nowMs, entity: String(event.entity?.metadata?.name ?? event.entity?.name ?? ''), dependencies, ...share };
   for (const expression of (filter.expressions ?? []) as string[]) {
-    const outcome = evaluateInSandbox(String(expression), { event: subject }, options);
+    const outcome = await evaluateInSandbox(String(expression), { event: subject }, options);
     // A failing expression does not match: an allow filter drops the event, a deny filter lets it through.
     if (!outcome.ok) return { allowed: filter.action === 'deny', ...(outcome.report ? { error: outcome.error } : {}) };
     if (!outcome.matched) return { allowed: filter.action === 'deny' };

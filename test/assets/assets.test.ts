@@ -39,22 +39,22 @@ test('the host platform, family and version are the ones Sensu Go\'s agent (gops
   assert.deepEqual(platformFromEtc(etc({})), { platform: '', platform_family: '', platform_version: '' }, 'no release file');
 });
 
-test("the README's platform_family == 'rhel' filter matches RHEL, Oracle and Amazon Linux", () => {
+test("the README's platform_family == 'rhel' filter matches RHEL, Oracle and Amazon Linux", async () => {
   for (const [name, files] of DISTRIBUTIONS.slice(0, 3)) {
     const entity = { metadata: { name: 'h', labels: {} }, system: { os: 'linux', arch: 'amd64', ...platformFromEtc(etc(files)) } };
-    assert.equal(filtersMatch(["entity.system.platform_family == 'rhel'"], entity), true, name);
+    assert.equal(await filtersMatch(["entity.system.platform_family == 'rhel'"], entity), true, name);
   }
 });
 
-test('a debian platform filter does not match ubuntu; the platform_family filter does', () => {
+test('a debian platform filter does not match ubuntu; the platform_family filter does', async () => {
   const ubuntu = { metadata: { name: 'u', labels: { tier: 'web' } }, system: { os: 'linux', arch: 'amd64', ...platformFromEtc(etc(UBUNTU_ETC)) } };
-  assert.equal(filtersMatch(["entity.system.platform == 'debian'"], ubuntu), false);
-  assert.equal(filtersMatch(["entity.system.platform_family == 'debian'", "entity.system.arch == 'amd64'"], ubuntu), true);
-  assert.equal(filtersMatch(["entity.labels.tier == 'web'"], ubuntu), true, 'labels read from metadata');
-  assert.equal(filtersMatch(['entity.nothing.here == 1'], ubuntu), false, 'a failing expression does not match');
+  assert.equal(await filtersMatch(["entity.system.platform == 'debian'"], ubuntu), false);
+  assert.equal(await filtersMatch(["entity.system.platform_family == 'debian'", "entity.system.arch == 'amd64'"], ubuntu), true);
+  assert.equal(await filtersMatch(["entity.labels.tier == 'web'"], ubuntu), true, 'labels read from metadata');
+  assert.equal(await filtersMatch(['entity.nothing.here == 1'], ubuntu), false, 'a failing expression does not match');
   const asset = { builds: [{ url: 'https://a/deb', sha512: SHA, filters: ["entity.system.platform == 'debian'"] }, { url: 'https://a/family', sha512: SHA, filters: ["entity.system.platform_family == 'debian'"] }] };
-  assert.equal(selectBuild(asset, (f) => filtersMatch(f, ubuntu))?.url, 'https://a/family');
-  assert.equal(selectBuild({ url: 'https://a/x', sha512: SHA, filters: ["entity.system.os == 'windows'"] }, (f) => filtersMatch(f, ubuntu)), null);
+  assert.equal((await selectBuild(asset, (f) => filtersMatch(f, ubuntu)))?.url, 'https://a/family');
+  assert.equal(await selectBuild({ url: 'https://a/x', sha512: SHA, filters: ["entity.system.os == 'windows'"] }, (f) => filtersMatch(f, ubuntu)), null);
 });
 
 test('archive entries that escape the asset directory are refused', () => {

@@ -4,6 +4,7 @@ import type { Spawner } from './mutate.js';
 import { deliver, type Delivery } from './deliver.js';
 import type { Handler } from '../../legacy/index.js';
 import { shapeEvent, filterAllows } from '../../v2/index.js';
+import { SandboxAllowance, EVENT_ALLOWANCE_MS } from '../../sandbox/index.js';
 import { V2_BUILT_IN_FILTERS } from './builtin-filters.js';
 import { withAssets, type AssetResolver } from '../../assets/index.js';
 import { withSecrets } from '../../secrets/index.js';
@@ -40,8 +41,8 @@ export interface HandlerQueue {
   submit(key: string, ids: Record<string, unknown>, work: (spawn: Spawner, timeout: number | undefined) => Promise<Delivery>): Promise<void>;
 }
 
-/** The step's filters in order: true when all allow the event (decided at once, as legacy filters are). */
-function passesFilters(store: ResourceTables, namespace: string, event: Json, filters: readonly string[], fields: Record<string, unknown>, log: Logger): boolean {
+/** The step's filters in order: true when all allow the event; expressions spend the namespace's and the event's sandbox time. */
+async function passesFilters(store: ResourceTables, namespace: string, event: Json, filters: readonly string[], fields: Record<string, unknown>, log: Logger, allowance: SandboxAllowance): Promise<boolean> {
   for (const name of filters) {
     const builtin = V2_BUILT_IN_FILTERS.get(name);
     const resource = builtin ? null : store.getResource('EventFilter', namespace, name);
@@ -49,7 +50,7 @@ function passesFilters(store: ResourceTables, namespace: string, event: Json, fi
       log.error({ ...fields, filter: name }, 'filter not found');
       return false;
     }
-    const verdict = builtin ? { allowed: builtin(event) } : filterAllows(resource!, event, Date.now(), (entity, check) => store.getEvent(namespace, entity, check));
+    const verdict = builtin ? { allowed: builtin(event) } : await filterAllows(resource!, event, Date.now(), (entity, check) => store.getEvent(namespace, entity, check), { namespace, allowance });
     if ('error' in verdict && verdict.error) log.error({ ...fields, filter: name, error: verdict.error }, 'filter expression failed');
     if (!verdict.allowed) {
       log.info({ ...fields, filter: name }, 'event was filtered');
@@ -89,15 +90,36 @@ async function runStep(store: ResourceTables, namespace: string, event: Json, js
   return delivery;
 }
 
+// Each entity's check's events leave their filters in the order they came: the latest filtering of each.
+const filtering = new Map<string, Promise<unknown>>();
+
+/** Runs `work` after the previous work of `key` settled; the map holds only keys with work under way. */
+function inOrder<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = filtering.get(key);
+  const result = previous ? previous.then(work, work) : work();
+  const tail = result.catch(() => undefined);
+  filtering.set(key, tail);
+  void tail.then(() => filtering.get(key) === tail && filtering.delete(key));
+  return result;
+}
+
 /**
- * Runs an event through its pipelines (spec 4.2 rule 6): filters at once, then the mutator and the pipe, tcp or udp
- * handler in that handler's queue. Resolves once every step ran or was dropped.
+ * Runs an event through its pipelines (spec 4.2 rule 6): filters first (in the sandbox's turn, after the previous
+ * event of the same entity and check), then the mutator and the pipe, tcp or udp handler in that handler's queue.
+ * Resolves once every step ran or was dropped.
  */
 export async function runPipelines(store: ResourceTables, namespace: string, event: Json, queue: HandlerQueue, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<void> {
   const steps = stepsOf(store, namespace, event, log);
   // Most events name no handler: they need no serialisation.
   if (steps.length === 0) return;
   const json = JSON.stringify(shapeEvent(event));
+  const key = `${namespace}\u0000${event.entity?.metadata?.name ?? ''}\u0000${event.check?.metadata?.name ?? ''}`;
+  const jobs = await inOrder(key, () => submitSteps(store, namespace, event, json, steps, queue, log, assets, secrets));
+  await Promise.all(jobs);
+}
+
+async function submitSteps(store: ResourceTables, namespace: string, event: Json, json: string, steps: Step[], queue: HandlerQueue, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<Promise<void>[]> {
+  const allowance = new SandboxAllowance(EVENT_ALLOWANCE_MS, 'event');
   const jobs: Promise<void>[] = [];
   for (const step of steps) {
     const fields = { event: event.id, handler: step.handler, namespace };
@@ -106,8 +128,8 @@ export async function runPipelines(store: ResourceTables, namespace: string, eve
       log.error(fields, 'handler not found');
       continue;
     }
-    if (!passesFilters(store, namespace, event, [...step.filters, ...((handler.filters ?? []) as string[])], fields, log)) continue;
+    if (!(await passesFilters(store, namespace, event, [...step.filters, ...((handler.filters ?? []) as string[])], fields, log, allowance))) continue;
     jobs.push(queue.submit(`${namespace}/${step.handler}`, fields, (spawn, timeout) => runStep(store, namespace, event, json, step, handler, spawn, timeout, log, assets, secrets)));
   }
-  await Promise.all(jobs);
+  return jobs;
 }
