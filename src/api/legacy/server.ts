@@ -222,7 +222,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return ok ? reply.code(202).send(issued()) : reply.code(404).send();
   });
   // Events: the legacy store's, and the open check events of Sensu Go agents (a view over their v2 events).
-  const allEvents = async () => agents.withLegacy(scope().filter(deps.store.listEvents(), (e) => e.client?.name));
+  const allEvents = async () => agents.withLegacy(scope().filter(deps.store.listEvents(), (e) => (e.client as { name?: unknown } | undefined)?.name));
   route('GET', '/events', async (req, reply) => sendList(req, reply, await allEvents()));
   route('GET', '/incidents', async (req, reply) => sendList(req, reply, await allEvents()));
   route('GET', '/events/:client', async (req, reply) => {
