@@ -4,6 +4,7 @@ import type { EventDraft } from '../legacy/index.js';
 import { TurnBatch, type StateStore } from '../store/index.js';
 import { keepaliveCheck, receiveKeepalive } from '../server/index.js';
 import type { Json } from '../json.js';
+import { typeProblem } from '../v2/index.js';
 import { entityFromKeepalive, clientRecordOf } from './entity.js';
 import type { AgentSession } from './sessions.js';
 
@@ -36,6 +37,7 @@ export class KeepaliveWriter {
   private readonly pending = new TurnBatch<Pending>((batch) => this.write(batch));
   /** Sessions whose name another client holds: said once each, not at every keepalive. */
   private readonly refusedOnce = new WeakSet<AgentSession>();
+  private readonly illTypedOnce = new WeakSet<AgentSession>();
 
   constructor(private readonly deps: KeepaliveDeps) {}
 
@@ -96,6 +98,13 @@ export class KeepaliveWriter {
         if (claim.takenOver) logger.warn({ agent: name, namespace, reason: claim.takenOver }, 'agent takes over a stale client record of its name');
         const posted = body.entity !== null && typeof body.entity === 'object' ? (body.entity as Json) : {};
         const entity = entityFromKeepalive(session.identity, posted, store.resources.getEntity(namespace, name), nowS);
+        // An entity sensuctl could not decode would break every listing of the namespace: refused, the old one kept.
+        const typed = typeProblem('Entity', entity);
+        if (typed) {
+          if (!this.illTypedOnce.has(session)) logger.warn({ agent: name, namespace, reason: typed }, 'agent keepalive refused: ill-typed entity');
+          this.illTypedOnce.add(session);
+          return null;
+        }
         const outcome = receiveKeepalive(store, settings, clientRecordOf(entity, (body.check ?? {}) as Json, nowS), nowMs);
         if (!outcome.accepted) {
           logger.warn({ agent: name, namespace }, outcome.reason);

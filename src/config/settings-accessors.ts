@@ -118,6 +118,12 @@ export function legacyApiCredentialsOf(settings: Settings): { user: string; pass
   return api.user !== undefined && api.password !== undefined ? { user: String(api.user), password: String(api.password) } : null;
 }
 
+/**
+ * Whether the legacy API shows Sensu Go agents of namespaces other than `checkbridge.namespace`: only when
+ * `checkbridge.legacy_api_all_namespaces` is true and callers must authenticate (api.user and api.password set).
+ */
+export const legacyApiAllNamespacesOf = (settings: Settings): boolean => checkbridgeOf(settings).legacy_api_all_namespaces === true && legacyApiCredentialsOf(settings) !== null;
+
 /** The legacy API's CORS headers (suffixes of `Access-Control-Allow-`): legacy's defaults under `api.cors`. */
 export function legacyApiCorsOf(settings: Settings): Record<string, string> {
   const cors = { Origin: '*', Methods: 'GET, POST, PUT, DELETE, OPTIONS', Credentials: 'true', Headers: 'Origin, X-Requested-With, Content-Type, Accept, Authorization' };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceTables } from '../store/index.js';
 import type { EventRow, V2EventStore } from '../store/index.js';
 import type { SqliteEventStore } from '../store/index.js';
-import { eventProblem, silencedBy } from '../v2/index.js';
+import { eventProblem, silencedBy, typeProblem } from '../v2/index.js';
 
 type Json = Record<string, any>;
 export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };
@@ -40,6 +40,9 @@ type Prepared = { ok: true; event: Json; row?: EventRow; metrics?: unknown } | {
 
 /** CreateOrReplace up to the event store: defaults, validation, id, created_by, proxy entity; `row` when it has a check. */
 function prepareEvent(store: ResourceTables, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Prepared {
+  // Whatever the door: a field Sensu Go's clients cannot decode would break every listing of it.
+  const typed = typeProblem('Event', body);
+  if (typed) return { ok: false, message: typed };
   const event: Json = structuredClone(body);
   event.entity ??= undefined;
   if (event.entity && typeof event.entity === 'object' && !event.entity.entity_class) event.entity.entity_class = 'proxy';

@@ -8,3 +8,4 @@ export { EVENT_FIELDS, SelectorError, matchesSelector, parseSelector, type Op } 
 export { silencedBy } from './silencing.js';
 export { legacyCheckOf, legacyEventOf, translateClient, translateEvent } from './translate.js';
 export { eventProblem } from './validate.js';
+export { typeProblem, WIRE_TYPES, type WireType } from './wire-types.js';

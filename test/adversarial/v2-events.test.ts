@@ -22,7 +22,7 @@ test('v2 events: PUT and POST refuse a status that is not a uint32 with 400 nami
   for (const status of BAD_STATUSES) {
     for (const [method, path] of [['PUT', '/events/e1/c1'], ['POST', '/events']] as const) {
       const reply = await send(method, path, eventText('e1', 'c1', status));
-      assert.deepEqual([reply.status, reply.body], [400, { message: 'check is invalid: status must be an unsigned 32-bit integer', code: 1 }], `${method} status ${status}`);
+      assert.deepEqual([reply.status, reply.body], [400, { message: 'event.check.status must be an unsigned 32-bit integer', code: 1 }], `${method} status ${status}`);
     }
   }
   assert.equal((await send('GET', '/events/e1/c1')).status, 404, 'nothing stored');

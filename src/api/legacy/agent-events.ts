@@ -28,6 +28,8 @@ export class AgentEventView {
   constructor(
     private readonly store: StateStore,
     private readonly events: V2EventStore,
+    // The legacy API's rule for which agents a caller sees (checkbridge.namespace's unless configured otherwise).
+    private readonly shows: (client: Json) => boolean,
   ) {}
 
   /** The checks of one agent, or of every agent without a name. */
@@ -38,7 +40,7 @@ export class AgentEventView {
   /** One check of an agent, or null (a legacy client, or a check the legacy side holds). */
   async check(name: string, check: string): Promise<AgentCheck | null> {
     const client = this.store.getClient(name);
-    if (!isAgent(client) || this.store.getResult(name, check)) return null;
+    if (!isAgent(client) || !this.shows(client) || this.store.getResult(name, check)) return null;
     const event = await this.events.get(String(client.namespace), name, check);
     return event ? { client, namespace: String(client.namespace), event } : null;
   }
@@ -68,7 +70,7 @@ export class AgentEventView {
   // A check with a legacy result for the agent (its keepalive, a result naming it) is the legacy side's own: left to it.
   // (A legacy event always has its result: the processor stores the result first.)
   private async collect(name: string | undefined, onlyOpen: boolean): Promise<AgentCheck[]> {
-    const clients = name === undefined ? this.store.listClients().filter(isAgent) : [this.store.getClient(name)].filter(isAgent);
+    const clients = (name === undefined ? this.store.listClients().filter(isAgent) : [this.store.getClient(name)].filter(isAgent)).filter(this.shows);
     const found: AgentCheck[] = [];
     for (const client of clients) {
       const [agent, namespace] = [String(client.name), String(client.namespace)];

@@ -14,6 +14,7 @@ import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
 import { AgentEventView, agentHistoryOf, agentResultOf, resolveAgentEvent, sortHistory, sortResults } from './agent-events.js';
 import { SqliteEventStore } from '../../store/index.js';
+import { legacyScope } from './scope.js';
 
 export type { AddRoute, LegacyApiDeps } from './deps.js';
 import { MAX_PARAM_LENGTH, clientNameProblem } from '../../name-limits.js';
@@ -60,7 +61,9 @@ function resultView(r: { client: string; check: Record<string, unknown>; history
 
 /** The legacy REST API (reference §12): events, results, clients, checks, info, health, settings. */
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
-  const agents = new AgentEventView(deps.store, deps.events ?? new SqliteEventStore(deps.store.resources));
+  // One rule for every view below: which clients (agents of other namespaces) this caller sees.
+  const scope = () => legacyScope(deps.store, deps.settings());
+  const agents = new AgentEventView(deps.store, deps.events ?? new SqliteEventStore(deps.store.resources), (client) => scope().shows(client));
   const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, ...httpsOption(deps.https) });
   registerRedaction(app);
   const routes: RouteSpec[] = [];
@@ -122,8 +125,9 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return unredacted(req, settings);
   });
 
-  const visible = (client: Record<string, unknown> | null) => (client && !client.invalidated ? client : null);
-  route('GET', '/clients', (req, reply) => sendList(req, reply, deps.store.listClients().filter((c) => !c.invalidated)));
+  const visible = (client: Record<string, unknown> | null) => (client && !client.invalidated && scope().shows(client) ? client : null);
+  const hidden = (client: string) => scope().hides(client);
+  route('GET', '/clients', (req, reply) => sendList(req, reply, deps.store.listClients().filter((c) => visible(c))));
   route('GET', '/clients/:client', (req, reply) => {
     const client = visible(deps.store.getClient((req.params as { client: string }).client));
     return client ?? reply.code(404).send();
@@ -149,6 +153,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   });
   route('GET', '/clients/:client/history', async (req) => {
     const name = (req.params as { client: string }).client;
+    if (hidden(name)) return [];
     const legacy = deps.store
       .listResults(name)
       .filter((r) => r.history.length > 0 && r.check.executed !== undefined)
@@ -187,6 +192,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
 
   // A legacy event resolves as a legacy result; an agent's open event as an OK v2 event of its check.
   const resolve = async (reply: FastifyReply, client: string, check: string) => {
+    if (hidden(client)) return reply.code(404).send();
     const event = deps.store.getEvent(client, check);
     if (event) await resolveEvent(deps.intake, event, deps.now());
     else {
@@ -216,15 +222,16 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return ok ? reply.code(202).send(issued()) : reply.code(404).send();
   });
   // Events: the legacy store's, and the open check events of Sensu Go agents (a view over their v2 events).
-  const allEvents = async () => agents.withLegacy(deps.store.listEvents());
+  const allEvents = async () => agents.withLegacy(scope().filter(deps.store.listEvents(), (e) => (e.client as { name?: unknown } | undefined)?.name));
   route('GET', '/events', async (req, reply) => sendList(req, reply, await allEvents()));
   route('GET', '/incidents', async (req, reply) => sendList(req, reply, await allEvents()));
   route('GET', '/events/:client', async (req, reply) => {
     const client = (req.params as { client: string }).client;
-    return sendList(req, reply, await agents.withLegacy(deps.store.listEvents(client), client));
+    return sendList(req, reply, hidden(client) ? [] : await agents.withLegacy(deps.store.listEvents(client), client));
   });
   route('GET', '/events/:client/:check', async (req, reply) => {
     const { client, check } = req.params as { client: string; check: string };
+    if (hidden(client)) return reply.code(404).send();
     const legacy = deps.store.getEvent(client, check);
     if (legacy) return legacy;
     const found = await agents.openEvent(client, check);
@@ -236,13 +243,14 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     const own = (await agents.checks(client)).map(agentResultOf);
     return own.length === 0 ? legacy : sortResults([...legacy, ...own]);
   };
-  route('GET', '/results', async (req, reply) => sendList(req, reply, await withAgentResults(deps.store.listResults().map(resultView))));
+  route('GET', '/results', async (req, reply) => sendList(req, reply, await withAgentResults(scope().filter(deps.store.listResults(), (r) => r.client).map(resultView))));
   route('GET', '/results/:client', async (req, reply) => {
     const client = (req.params as { client: string }).client;
-    return sendList(req, reply, await withAgentResults(deps.store.listResults(client).map(resultView), client));
+    return sendList(req, reply, hidden(client) ? [] : await withAgentResults(deps.store.listResults(client).map(resultView), client));
   });
   route('GET', '/results/:client/:check', async (req, reply) => {
     const { client, check } = req.params as { client: string; check: string };
+    if (hidden(client)) return reply.code(404).send();
     const stored = deps.store.getResult(client, check);
     if (stored) return resultView(stored);
     const found = await agents.check(client, check);
@@ -250,6 +258,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   });
   route('DELETE', '/results/:client/:check', async (req, reply) => {
     const { client, check } = req.params as { client: string; check: string };
+    if (hidden(client)) return reply.code(404).send();
     if (deps.store.deleteResult(client, check)) return reply.code(204).send();
     // An agent's result is its v2 event, which the v2 API deletes: refused here rather than half done.
     const found = await agents.check(client, check);

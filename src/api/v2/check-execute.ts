@@ -30,7 +30,8 @@ export function registerCheckExecuteRoute(app: FastifyInstance, deps: V2ApiDeps)
     if (!config) return fail(reply, 'notFound', 'not found');
     const body = request.body as Json;
     const subscriptions = Array.isArray(body.subscriptions) && body.subscriptions.length > 0 ? body.subscriptions : (config.subscriptions ?? []);
-    const creator = body.creator || callerOf(request).username;
+    // The creator is who the token says, whatever the body names (Sensu Go sets it from the caller's claims too).
+    const creator = callerOf(request).username;
     deps.logger.info({ namespace, check, subscriptions, reason: body.reason ?? '', creator }, 'check execution requested');
     if (!deps.executeCheck) return reply.code(202).send({ issued: nowS(deps) });
     const outcome = deps.executeCheck(namespace, check, { subscriptions: subscriptions as string[], reason: body.reason, creator });

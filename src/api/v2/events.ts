@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, eventStoreOf, type V2ApiDeps } from './context.js';
 import { selectorsOf, page } from './listing.js';
-import { shapeEvent, EVENT_FIELDS } from '../../v2/index.js';
+import { shapeEvent, EVENT_FIELDS, typeProblem } from '../../v2/index.js';
 import { missingNamespace } from './resources.js';
 
 type Json = Record<string, any>;
@@ -39,6 +39,9 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
     const { namespace, entity, check } = request.params as Params;
     const body = request.body as Json | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (event)');
+    // Types first: the checks below read the body's metadata as objects.
+    const typed = typeProblem('Event', body);
+    if (typed) return fail(reply, 'invalid', typed);
     // Events (and the entities they create) only in namespaces that exist.
     const missing = missingNamespace(deps.store.resources, namespace);
     if (missing) return fail(reply, 'notFound', missing);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, nowS, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
 import { entityTable, legacyClientOnly } from './entity-view.js';
-import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata } from '../../v2/index.js';
+import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata, typeProblem } from '../../v2/index.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
@@ -84,7 +84,7 @@ export const KINDS: ResourceKind[] = [
       : !Array.isArray(f.expressions) || f.expressions.some((e: unknown) => typeof e !== 'string') ? 'expressions must be an array of strings'
       : null,
   },
-  { path: 'entities', type: 'Entity', validate: (e) => (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null), deleteProblem: legacyClientOnly },
+  { path: 'entities', type: 'Entity', validate: (e) => typeProblem('Entity', e) ?? (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null), deleteProblem: legacyClientOnly },
   {
     path: 'silenced',
     type: 'Silenced',
