@@ -3,7 +3,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { ListenerHttps } from '../tls/index.js';
-import { admitAgent, ConnectionRate, CredentialCache, type HandshakeDeps } from './handshake.js';
+import { loginLimiterFor, type LoginLimiter } from '../auth/index.js';
+import { admitAgent, ConnectionRate, CredentialCache, type Admission, type HandshakeDeps } from './handshake.js';
 import { AgentMessages, type ReceiveDeps } from './receive.js';
 import { AgentSession, type SessionRegistry } from './sessions.js';
 import { MESSAGE } from './frames.js';
@@ -31,9 +32,10 @@ const HEARTBEAT_SLICES = 30;
 const MAX_UNSTORED_FRAMES = 256;
 
 /** A refusal as an HTTP answer on the upgrading socket: the agent logs `handshake failed with status N: <body>`. */
-function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+function refuseUpgrade(socket: Duplex, status: number, message: string, retryAfter?: number): void {
   const body = `${message}\n`;
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const retry = retryAfter ? `Retry-After: ${retryAfter}\r\n` : '';
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\n${retry}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 const rawToBuffer = (data: RawData): Buffer => (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
@@ -44,6 +46,8 @@ export class AgentdServer {
   readonly sessions: SessionRegistry;
   private readonly wss: WebSocketServer;
   private readonly credentials = new CredentialCache();
+  // The v2 API's limiter too: failures at `/auth` count here, and guesses here count there.
+  private readonly logins: LoginLimiter;
   private readonly connections: ConnectionRate;
   private readonly messages: AgentMessages;
   private readonly inFlight = new Set<Promise<void>>();
@@ -56,6 +60,7 @@ export class AgentdServer {
     this.server = deps.https ? createHttpsServer({ ...deps.https }) : createHttpServer();
     this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes });
     this.connections = new ConnectionRate(deps.rate);
+    this.logins = loginLimiterFor(deps.resources, deps.now);
     this.messages = new AgentMessages(deps);
     this.wss.on('headers', (headers) => headers.push(`Backend-ID: ${deps.backendId}`, 'Accept: application/json', 'Content-Type: application/json'));
     this.server.on('request', (_request, response) => {
@@ -100,10 +105,10 @@ export class AgentdServer {
     socket.on('error', (error) => this.deps.logger.debug({ err: error }, 'agent socket error'));
     if (this.closing) return refuseUpgrade(socket, 503, 'the backend is stopping');
     if (!this.connections.admit(this.deps.now())) return refuseUpgrade(socket, 429, 'too many new agent connections a second: retry later');
-    const admission = await admitAgent(request, this.deps, this.credentials).catch((error: Error) => ({ ok: false as const, status: 500, message: error.message }));
+    const admission = await admitAgent(request, this.deps, this.credentials, this.logins).catch((error: Error): Admission => ({ ok: false, status: 500, message: error.message }));
     if (!admission.ok) {
       this.deps.logger.warn({ agent: request.headers['sensu-agentname'], namespace: request.headers['sensu-namespace'], status: admission.status, remote: request.socket.remoteAddress }, `agent refused: ${admission.message}`);
-      return refuseUpgrade(socket, admission.status, admission.message);
+      return refuseUpgrade(socket, admission.status, admission.message, admission.retryAfter);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => this.open(new AgentSession(admission.identity, ws), ws));
   }
