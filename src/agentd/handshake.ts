@@ -47,7 +47,8 @@ export class CredentialCache {
     const colon = decoded.indexOf(':');
     if (colon < 0) return { kind: 'refused' };
     const [username, password] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
-    const { signal, release } = closedSignal(socket);
+    // A handshake's socket is read while it waits: a peer's FIN ('end') is a connection gone too.
+    const { signal, release } = closedSignal(socket, ['close', 'end']);
     const attempt = attemptLogin(limiter, { address: socket.remoteAddress ?? '', username }, async () => {
       const record = resources.getUser(username);
       const matches = await verifyPassword(password, record && !isExternal(record) ? record.password_hash : undefined, signal);
@@ -91,6 +92,7 @@ export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, 
     const outcome = await credentials.verify(deps.resources, authorization, logins, request.socket);
     if (outcome.kind === 'limited') return refuse(429, `too many failed logins: retry in ${outcome.retryAfter} s`, outcome.retryAfter);
     if (outcome.kind === 'busy') return refuse(429, 'password checks are busy: retry later', outcome.retryAfter);
+    if (outcome.kind === 'gone') return refuse(400, 'the connection closed before its password check');
     caller = outcome.kind === 'ok' ? outcome.value : null;
   } else if (certified !== null) caller = { username: certified, groups: [AGENT_GROUP] };
   if (!caller) return refuse(401, 'bad credentials');

@@ -30,6 +30,8 @@ const HEARTBEAT_SLICES = 30;
 // A session's frames read but not yet stored: past this many its socket stops being read, and TCP holds the agent
 // back, instead of the daemon holding a flat-out agent's backlog in memory; reading resumes at half.
 const MAX_UNSTORED_FRAMES = 256;
+// An agent sends nothing before the handshake's answer; a little is kept, more closes the connection.
+const MAX_EARLY_BYTES = 64 * 1024;
 
 /** A refusal as an HTTP answer on the upgrading socket: the agent logs `handshake failed with status N: <body>`. */
 function refuseUpgrade(socket: Duplex, status: number, message: string, retryAfter?: number): void {
@@ -105,12 +107,19 @@ export class AgentdServer {
     socket.on('error', (error) => this.deps.logger.debug({ err: error }, 'agent socket error'));
     if (this.closing) return refuseUpgrade(socket, 503, 'the backend is stopping');
     if (!this.connections.admit(this.deps.now())) return refuseUpgrade(socket, 429, 'too many new agent connections a second: retry later');
+    // Read while the handshake is checked, so a peer that gave up is seen; what it sent goes to the WebSocket as `head`.
+    const early = [head];
+    let earlyBytes = head.length;
+    const keep = (chunk: Buffer) => (early.push(chunk), (earlyBytes += chunk.length) > MAX_EARLY_BYTES && socket.destroy());
+    socket.on('data', keep);
     const admission = await admitAgent(request, this.deps, this.credentials, this.logins).catch((error: Error): Admission => ({ ok: false, status: 500, message: error.message }));
+    // Handed over in this same turn: the socket keeps flowing into the WebSocket's own reader.
+    socket.off('data', keep);
     if (!admission.ok) {
       this.deps.logger.warn({ agent: request.headers['sensu-agentname'], namespace: request.headers['sensu-namespace'], status: admission.status, remote: request.socket.remoteAddress }, `agent refused: ${admission.message}`);
       return refuseUpgrade(socket, admission.status, admission.message, admission.retryAfter);
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(new AgentSession(admission.identity, ws), ws));
+    this.wss.handleUpgrade(request, socket, Buffer.concat(early), (ws) => this.open(new AgentSession(admission.identity, ws), ws));
   }
 
   private open(session: AgentSession, ws: WebSocket): void {

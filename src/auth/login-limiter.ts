@@ -18,7 +18,8 @@ interface Tally {
 
 /**
  * Password attempts per client address and per username in a sliding window, counted before the work: in-flight
- * attempts and failures count, so concurrent guesses cannot all be checked. Past a limit the caller waits (429).
+ * attempts and failures count, so concurrent guesses cannot all be checked, and only a few run at once. Past a limit
+ * the caller waits (429).
  */
 export class LoginLimiter {
   private readonly addresses = new Map<string, Tally>();
@@ -30,6 +31,8 @@ export class LoginLimiter {
     private readonly windowMs = 60_000,
     // Higher than an address's: a spray from many addresses against one name is slowed, its owner is not locked out for long.
     private readonly maxPerUser = 100,
+    // Checks running at once for one address or one name: an attacker holds this many places in the password pool's queue.
+    private readonly maxInFlight = 4,
     // Bounded so that a spray from many addresses or names cannot grow memory without end.
     private readonly maxKeys = 10_000,
   ) {}
@@ -58,8 +61,8 @@ export class LoginLimiter {
   private wait(tally: Tally, limit: number): number {
     const since = this.now() - this.windowMs;
     tally.failures = tally.failures.filter((at) => at > since);
-    if (tally.failures.length + tally.inFlight < limit) return 0;
-    // Only in-flight attempts fill it: one second; otherwise until the oldest failure leaves the window.
+    if (tally.failures.length + tally.inFlight < limit && tally.inFlight < this.maxInFlight) return 0;
+    // Attempts in flight fill it: one second; otherwise until the oldest failure leaves the window.
     if (tally.failures.length < limit) return 1;
     return Math.max(1, Math.ceil((tally.failures[tally.failures.length - limit]! + this.windowMs - this.now()) / 1000));
   }

@@ -114,11 +114,12 @@ let shared: PasswordPool | null = null;
 /** The process's one password pool. */
 export const passwordPool = (): PasswordPool => (shared ??= new PasswordPool());
 
-/** An AbortSignal that fires when `socket` closes, and a release to call when the check is over (keep-alive sockets). */
-export function closedSignal(socket: { readonly destroyed: boolean; once(event: 'close', listener: () => void): unknown; off(event: 'close', listener: () => void): unknown }): { signal: AbortSignal; release: () => void } {
+type Closing = { readonly destroyed: boolean; once(event: string, listener: () => void): unknown; off(event: string, listener: () => void): unknown };
+/** An AbortSignal that fires on the first of `events` of `socket`, and a release to call when the check is over (keep-alive sockets). */
+export function closedSignal(socket: Closing, events: readonly string[] = ['close']): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
   if (socket.destroyed) controller.abort();
   const abort = () => controller.abort();
-  socket.once('close', abort);
-  return { signal: controller.signal, release: () => void socket.off('close', abort) };
+  for (const event of events) socket.once(event, abort);
+  return { signal: controller.signal, release: () => events.forEach((event) => socket.off(event, abort)) };
 }
