@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { AGENT_GROUP, isActive, isExternal, verifyPassword, hashPassword, type Decision } from '../auth/index.js';
+import { AGENT_GROUP, attemptLogin, closedSignal, isActive, isExternal, verifyPassword, type Decision, type LoginLimiter, type LoginOutcome } from '../auth/index.js';
 import type { ResourceTables } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
 
 /** The request headers of Sensu Go's agent that matter here (transport/transport.go), lower-cased as Node gives them; `Sensu-User` is not trusted: the credentials say who it is. */
 const HEADER = { name: 'sensu-agentname', namespace: 'sensu-namespace', subscriptions: 'sensu-subscriptions' } as const;
 
-export type Admission = { readonly ok: true; readonly identity: AgentIdentity } | { readonly ok: false; readonly status: number; readonly message: string };
+export type Admission = { readonly ok: true; readonly identity: AgentIdentity } | { readonly ok: false; readonly status: number; readonly message: string; readonly retryAfter?: number };
 
 export interface HandshakeDeps {
   readonly resources: ResourceTables;
@@ -20,33 +20,44 @@ export interface HandshakeDeps {
   readonly entityRefusal: () => string | null;
 }
 
-// A hash of a password nobody knows: an unknown user costs one verification too, so timing does not tell which names exist.
-let dummyHash: Promise<string> | null = null;
-const dummy = () => (dummyHash ??= hashPassword(randomUUID()));
+type Verified = { username: string; groups: string[] };
+export type Credentials = LoginOutcome<Verified>;
 
-/** Verified Basic credentials, kept per access generation: thousands of agents share one user, and reconnect at once. */
+/**
+ * Verified Basic credentials, kept per access generation: thousands of agents share one user, and reconnect at once.
+ * A miss is one attempt under the login limits every door shares, its password work in the pool, none once the socket closed.
+ */
 export class CredentialCache {
   private generation = -1;
-  private readonly known = new Map<string, { username: string; groups: string[] }>();
+  private readonly known = new Map<string, Verified>();
+  // The same credentials arriving while their check runs wait for it rather than queue their own.
+  private readonly pending = new Map<string, Promise<Credentials>>();
 
-  async verify(resources: ResourceTables, header: string): Promise<{ username: string; groups: string[] } | null> {
+  async verify(resources: ResourceTables, header: string, limiter: LoginLimiter, socket: Socket): Promise<Credentials> {
     if (resources.accessGeneration !== this.generation) {
       this.known.clear();
       this.generation = resources.accessGeneration;
     }
     const cached = this.known.get(header);
-    if (cached) return cached;
+    if (cached) return { kind: 'ok', value: cached };
+    const running = this.pending.get(header);
+    const shared = running && (await running);
+    if (shared && shared.kind === 'ok') return shared;
     const decoded = Buffer.from(header.slice('Basic '.length), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) return null;
+    if (colon < 0) return { kind: 'refused' };
     const [username, password] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
-    const record = resources.getUser(username);
-    const stored: unknown = record && !isExternal(record) ? record.password_hash : undefined;
-    const matches = await verifyPassword(password, typeof stored === 'string' ? stored : await dummy());
-    if (!matches || typeof stored !== 'string' || !isActive(resources, record)) return null;
-    const found = { username, groups: (record!.groups ?? []) as string[] };
-    if (this.known.size < 10_000) this.known.set(header, found);
-    return found;
+    // A handshake's socket is read while it waits: a peer's FIN ('end') is a connection gone too.
+    const { signal, release } = closedSignal(socket, ['close', 'end']);
+    const attempt = attemptLogin(limiter, { address: socket.remoteAddress ?? '', username }, async () => {
+      const record = resources.getUser(username);
+      const matches = await verifyPassword(password, record && !isExternal(record) ? record.password_hash : undefined, signal);
+      return matches && isActive(resources, record) ? { username, groups: (record!.groups ?? []) as string[] } : null;
+    }).finally(release);
+    this.pending.set(header, attempt);
+    const outcome = await attempt.finally(() => this.pending.get(header) === attempt && this.pending.delete(header));
+    if (outcome.kind === 'ok' && this.known.size < 10_000) this.known.set(header, outcome.value);
+    return outcome;
   }
 }
 
@@ -58,13 +69,13 @@ function certificateName(request: IncomingMessage): string | null {
   return typeof cn === 'string' && cn !== '' ? cn : null;
 }
 
-const refuse = (status: number, message: string): Admission => ({ ok: false, status, message });
+const refuse = (status: number, message: string, retryAfter?: number): Admission => ({ ok: false, status, message, ...(retryAfter ? { retryAfter } : {}) });
 
 /**
  * The handshake as Sensu Go's agentd answers it: 401 without valid credentials (Basic, or a verified certificate whose
  * common name is the agent), 403 without the agent role, 404 an unknown namespace, 402 a new agent past the entity limit.
  */
-export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, credentials: CredentialCache): Promise<Admission> {
+export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, credentials: CredentialCache, logins: LoginLimiter): Promise<Admission> {
   const header = (name: string) => {
     const value = request.headers[name];
     return (Array.isArray(value) ? value[0] : value)?.trim() ?? '';
@@ -72,14 +83,18 @@ export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, 
   const name = header(HEADER.name);
   const namespace = header(HEADER.namespace);
   if (name === '') return refuse(400, 'the Sensu-AgentName header is missing');
-  const authorization = request.headers.authorization ?? '';
   const certified = certificateName(request);
+  // A verified certificate names the one agent it may be, whatever credentials come with it.
+  if (certified !== null && certified !== name) return refuse(401, `the client certificate's common name ${JSON.stringify(certified)} is not the agent ${JSON.stringify(name)}`);
+  const authorization = request.headers.authorization ?? '';
   let caller: { username: string; groups: readonly string[] } | null = null;
-  if (authorization.startsWith('Basic ')) caller = await credentials.verify(deps.resources, authorization);
-  else if (certified !== null) {
-    if (certified !== name) return refuse(401, `the client certificate's common name ${JSON.stringify(certified)} is not the agent ${JSON.stringify(name)}`);
-    caller = { username: certified, groups: [AGENT_GROUP] };
-  }
+  if (authorization.startsWith('Basic ')) {
+    const outcome = await credentials.verify(deps.resources, authorization, logins, request.socket);
+    if (outcome.kind === 'limited') return refuse(429, `too many failed logins: retry in ${outcome.retryAfter} s`, outcome.retryAfter);
+    if (outcome.kind === 'busy') return refuse(429, 'password checks are busy: retry later', outcome.retryAfter);
+    if (outcome.kind === 'gone') return refuse(400, 'the connection closed before its password check');
+    caller = outcome.kind === 'ok' ? outcome.value : null;
+  } else if (certified !== null) caller = { username: certified, groups: [AGENT_GROUP] };
   if (!caller) return refuse(401, 'bad credentials');
   const decision = deps.authorize(caller.username, caller.groups, namespace || 'default');
   if (!decision.allowed) return refuse(403, decision.reason);

@@ -3,7 +3,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { ListenerHttps } from '../tls/index.js';
-import { admitAgent, ConnectionRate, CredentialCache, type HandshakeDeps } from './handshake.js';
+import { loginLimiterFor, type LoginLimiter } from '../auth/index.js';
+import { admitAgent, ConnectionRate, CredentialCache, type Admission, type HandshakeDeps } from './handshake.js';
 import { AgentMessages, type ReceiveDeps } from './receive.js';
 import { AgentSession, type SessionRegistry } from './sessions.js';
 import { MESSAGE } from './frames.js';
@@ -29,11 +30,14 @@ const HEARTBEAT_SLICES = 30;
 // A session's frames read but not yet stored: past this many its socket stops being read, and TCP holds the agent
 // back, instead of the daemon holding a flat-out agent's backlog in memory; reading resumes at half.
 const MAX_UNSTORED_FRAMES = 256;
+// An agent sends nothing before the handshake's answer; a little is kept, more closes the connection.
+const MAX_EARLY_BYTES = 64 * 1024;
 
 /** A refusal as an HTTP answer on the upgrading socket: the agent logs `handshake failed with status N: <body>`. */
-function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+function refuseUpgrade(socket: Duplex, status: number, message: string, retryAfter?: number): void {
   const body = `${message}\n`;
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const retry = retryAfter ? `Retry-After: ${retryAfter}\r\n` : '';
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\n${retry}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 const rawToBuffer = (data: RawData): Buffer => (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
@@ -44,6 +48,8 @@ export class AgentdServer {
   readonly sessions: SessionRegistry;
   private readonly wss: WebSocketServer;
   private readonly credentials = new CredentialCache();
+  // The v2 API's limiter too: failures at `/auth` count here, and guesses here count there.
+  private readonly logins: LoginLimiter;
   private readonly connections: ConnectionRate;
   private readonly messages: AgentMessages;
   private readonly inFlight = new Set<Promise<void>>();
@@ -56,6 +62,7 @@ export class AgentdServer {
     this.server = deps.https ? createHttpsServer({ ...deps.https }) : createHttpServer();
     this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes });
     this.connections = new ConnectionRate(deps.rate);
+    this.logins = loginLimiterFor(deps.resources, deps.now);
     this.messages = new AgentMessages(deps);
     this.wss.on('headers', (headers) => headers.push(`Backend-ID: ${deps.backendId}`, 'Accept: application/json', 'Content-Type: application/json'));
     this.server.on('request', (_request, response) => {
@@ -100,12 +107,19 @@ export class AgentdServer {
     socket.on('error', (error) => this.deps.logger.debug({ err: error }, 'agent socket error'));
     if (this.closing) return refuseUpgrade(socket, 503, 'the backend is stopping');
     if (!this.connections.admit(this.deps.now())) return refuseUpgrade(socket, 429, 'too many new agent connections a second: retry later');
-    const admission = await admitAgent(request, this.deps, this.credentials).catch((error: Error) => ({ ok: false as const, status: 500, message: error.message }));
+    // Read while the handshake is checked, so a peer that gave up is seen; what it sent goes to the WebSocket as `head`.
+    const early = [head];
+    let earlyBytes = head.length;
+    const keep = (chunk: Buffer) => (early.push(chunk), (earlyBytes += chunk.length) > MAX_EARLY_BYTES && socket.destroy());
+    socket.on('data', keep);
+    const admission = await admitAgent(request, this.deps, this.credentials, this.logins).catch((error: Error): Admission => ({ ok: false, status: 500, message: error.message }));
+    // Handed over in this same turn: the socket keeps flowing into the WebSocket's own reader.
+    socket.off('data', keep);
     if (!admission.ok) {
       this.deps.logger.warn({ agent: request.headers['sensu-agentname'], namespace: request.headers['sensu-namespace'], status: admission.status, remote: request.socket.remoteAddress }, `agent refused: ${admission.message}`);
-      return refuseUpgrade(socket, admission.status, admission.message);
+      return refuseUpgrade(socket, admission.status, admission.message, admission.retryAfter);
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(new AgentSession(admission.identity, ws), ws));
+    this.wss.handleUpgrade(request, socket, Buffer.concat(early), (ws) => this.open(new AgentSession(admission.identity, ws), ws));
   }
 
   private open(session: AgentSession, ws: WebSocket): void {

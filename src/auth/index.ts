@@ -1,7 +1,9 @@
 // Users, passwords, tokens, RBAC and external identity providers. What other folders may use of it.
 export { AGENT_GROUP, AGENT_ROLE, ensureAdmin, ensureAgentUser } from './bootstrap.js';
-export { LoginLimiter } from './login-limiter.js';
-export { hashPassword, verifyPassword, bcryptHashProblem } from './passwords.js';
+export { LoginLimiter, loginLimiterFor, type LoginKey } from './login-limiter.js';
+export { attemptLogin, type LoginOutcome } from './login-attempt.js';
+export { ConnectionGone, PasswordsBusy, closedSignal } from './password-pool.js';
+export { hashPassword, verifyPassword, bcryptHashProblem, storedHashProblem, MAX_BCRYPT_COST } from './passwords.js';
 export { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from './privileges.js';
 export { directoryLogin, isActive, isExternal, recordExternalUser } from './providers/external-login.js';
 export { bindingCookie, bindingCookieName, bindingHolds, clearedBindingCookie, newBinding, readCookie } from './providers/oidc-binding.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hashPassword, verifyPassword } from '../../auth/index.js';
-import { LoginLimiter } from '../../auth/index.js';
+import { attemptLogin, closedSignal, loginLimiterFor, storedHashProblem, verifyPassword, type LoginLimiter } from '../../auth/index.js';
 import { hashApiKey } from '../../auth/index.js';
 import { nowS, type Caller, type V2ApiDeps } from './context.js';
 import { directoryLogin, isActive, isExternal } from '../../auth/index.js';
@@ -17,28 +16,27 @@ function basic(request: FastifyRequest): { user: string; password: string } | nu
   return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-// A hash of a password nobody knows: an unknown user costs one scrypt too, so timing does not tell which names exist.
-let dummyHash: Promise<string> | null = null;
-const dummy = () => (dummyHash ??= hashPassword(randomUUID()));
-
 /**
- * A local user whose password matches, and who is not disabled; every path verifies one hash (constant time). A user
- * of an external provider has no local password: a hash stored for one (an earlier version let them set one) never
- * signs them in, so removal from the directory ends their access.
+ * A local user whose password matches, and who is not disabled; every path verifies one hash in the password pool
+ * (an unknown user against a hash nobody matches). A user of an external provider has no local password: a hash
+ * stored for one (an earlier version let them set one) never signs them in, so removal from the directory ends their access.
  */
-export async function checkPassword(deps: V2ApiDeps, user: string, password: string): Promise<Record<string, any> | null> {
+export async function checkPassword(deps: V2ApiDeps, user: string, password: string, signal?: AbortSignal): Promise<Record<string, any> | null> {
   const record = deps.store.resources.getUser(user);
   const stored: unknown = record && !isExternal(record) ? record.password_hash : undefined;
-  const matches = await verifyPassword(password, typeof stored === 'string' ? stored : await dummy());
-  return matches && typeof stored === 'string' && record && !record.disabled ? record : null;
+  const unusable = storedHashProblem(stored);
+  if (unusable) deps.logger.warn({ user }, `user's password hash never signs in: ${unusable}`);
+  const matches = await verifyPassword(password, stored, signal);
+  return matches && record && !record.disabled ? record : null;
 }
 
-// One limit of failed password checks per listener, shared by `/auth` and the current password of a password change.
-const limiters = new WeakMap<V2ApiDeps, LoginLimiter>();
-export function loginLimiterOf(deps: V2ApiDeps): LoginLimiter {
-  let limiter = limiters.get(deps);
-  if (!limiter) limiters.set(deps, (limiter = new LoginLimiter(deps.now)));
-  return limiter;
+/** The one limiter of failed password checks of every door (`/auth`, password changes, the agent WebSocket). */
+export const loginLimiterOf = (deps: V2ApiDeps): LoginLimiter => loginLimiterFor(deps.store.resources, deps.now);
+
+/** A refusal without the password work: the limit (429) or a full password pool (503), each with when to retry. */
+export function deferLogin(reply: FastifyReply, outcome: { kind: 'limited' | 'busy'; retryAfter: number }, body: unknown = outcome.kind === 'limited' ? 'too many failed login attempts\n' : 'password checks are busy: try again shortly\n') {
+  reply.code(outcome.kind === 'limited' ? 429 : 503).header('Retry-After', String(outcome.retryAfter));
+  return typeof body === 'string' ? reply.type('text/plain; charset=utf-8').send(body) : reply.send(body);
 }
 
 /** Who is calling, from `Bearer <access token>` (its session still open) or `Key <api key>` (not revoked). */
@@ -78,22 +76,20 @@ export async function issueTokens(deps: V2ApiDeps, username: string, groups: str
 
 export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const issue = (username: string, groups: string[], sessionId: string) => issueTokens(deps, username, groups, sessionId);
-  void dummy();
   const limiter = loginLimiterOf(deps);
-  // Basic credentials checked under the per-address limit of failed attempts; null after replying.
+  // Basic credentials checked under the login limits, reserved before the work; null after replying.
   // `/auth` also asks the directories (LDAP, AD) after the local users; `/auth/test` only the local users (reference §3.1).
   const login = async (request: FastifyRequest, reply: FastifyReply, refusal: string, directories: boolean) => {
-    const wait = limiter.retryAfter(request.ip);
-    if (wait > 0) {
-      text(reply.header('Retry-After', String(wait)), 429, 'too many failed login attempts\n');
-      return null;
-    }
     const credentials = basic(request);
-    const local = credentials && (await checkPassword(deps, credentials.user, credentials.password));
-    const user = local || (credentials && directories ? await directoryLogin(deps.store.resources, deps.logger, credentials.user, credentials.password) : null);
-    if (credentials && user) return { name: String(user.username ?? credentials.user), user };
-    if (credentials) limiter.recordFailure(request.ip);
-    text(reply, 401, credentials ? refusal : 'Request unauthorized\n');
+    if (!credentials) return void text(reply, 401, 'Request unauthorized\n'), null;
+    const { signal, release } = closedSignal(request.raw.socket);
+    const outcome = await attemptLogin(limiter, { address: request.ip, username: credentials.user }, async () => {
+      const local = await checkPassword(deps, credentials.user, credentials.password, signal);
+      return local ?? (directories ? await directoryLogin(deps.store.resources, deps.logger, credentials.user, credentials.password) : null);
+    }).finally(release);
+    if (outcome.kind === 'ok') return { name: String(outcome.value.username ?? credentials.user), user: outcome.value };
+    if (outcome.kind === 'limited' || outcome.kind === 'busy') deferLogin(reply, outcome);
+    else text(reply, 401, refusal);
     return null;
   };
   app.get('/auth', async (request, reply) => {

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, type V2ApiDeps } from './context.js';
-import { hashPassword, verifyPassword, bcryptHashProblem } from '../../auth/index.js';
+import { attemptLogin, closedSignal, hashPassword, verifyPassword, bcryptHashProblem } from '../../auth/index.js';
 import { isExternal } from '../../auth/index.js';
 import { isClusterAdmin } from '../../auth/index.js';
 import { rbacView } from './rbac-store.js';
-import { loginLimiterOf } from './auth.js';
+import { deferLogin, loginLimiterOf } from './auth.js';
 import type { Json } from '../../json.js';
 
 export const passwordProblem = (password: unknown) => (typeof password !== 'string' || password.length < 8 ? 'password must be at least 8 characters' : null);
@@ -51,14 +51,12 @@ export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, r
   if ('problem' in read) return fail(reply, 'invalid', read.problem);
   if (read.current === null && !resetting) return fail(reply, 'invalid', `password (the current password) is required: ${USAGE}`);
   if (read.current !== null) {
-    const limiter = loginLimiterOf(deps);
-    const wait = limiter.retryAfter(request.ip);
-    if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send({ message: 'too many failed password checks: try again later', code: 4 });
-    const matches = typeof user.password_hash === 'string' && (await verifyPassword(read.current, user.password_hash));
-    if (!matches) {
-      limiter.recordFailure(request.ip);
-      return fail(reply, 'invalid', 'the current password is wrong');
-    }
+    const current = read.current;
+    const { signal, release } = closedSignal(request.raw.socket);
+    const outcome = await attemptLogin(loginLimiterOf(deps), { address: request.ip, username: name }, async () => ((await verifyPassword(current, user.password_hash, signal)) ? true : null)).finally(release);
+    if (outcome.kind === 'limited') return deferLogin(reply, outcome, { message: 'too many failed password checks: try again later', code: 4 });
+    if (outcome.kind === 'busy') return deferLogin(reply, outcome, { message: 'password checks are busy: try again shortly', code: 0 });
+    if (outcome.kind !== 'ok') return fail(reply, 'invalid', 'the current password is wrong');
   }
   const stored = await storedHashOf(read.next);
   if ('problem' in stored) return fail(reply, 'invalid', stored.problem);

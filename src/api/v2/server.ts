@@ -20,6 +20,7 @@ import { registerSecretsRoutes } from '../enterprise/secrets.js';
 import { registerRedaction } from '../../http/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
+import { PasswordsBusy } from '../../auth/index.js';
 
 export type { V2ApiDeps } from './context.js';
 
@@ -48,6 +49,8 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
     // Over the embedded datastore's quota: say so (507), reads keep working.
     const quota = deps.store.failure(error);
     if (quota instanceof CheckbridgeError) return reply.code(quota.httpStatus).header('X-Content-Type-Options', 'nosniff').send({ message: quota.message, code: 0 });
+    // A password to hash or check while the password pool's queue is full: come back, nothing was done.
+    if (error instanceof PasswordsBusy) return reply.code(503).header('Retry-After', String(error.retryAfterS)).send({ message: error.message, code: 0 });
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err: error }, 'v2 API error');
     if (status >= 500) return fail(reply, 'internal', 'internal error occurred');

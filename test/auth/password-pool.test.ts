@@ -1,0 +1,23 @@
+// The password pool alone: a full queue answers busy at once, and a job whose connection closed is never run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConnectionGone, PasswordPool, PasswordsBusy } from '../../src/auth/password-pool.js';
+
+const hash = { op: 'hash', password: 'p', N: 16384, r: 8, p: 1 } as const;
+
+test('password pool: past its queue a job is refused as busy, and a queued job whose signal aborts leaves the queue unrun', async () => {
+  const pool = new PasswordPool(1, 2);
+  const running = pool.run(hash);
+  const closing = new AbortController();
+  const queued = pool.run(hash, closing.signal);
+  const kept = pool.run(hash);
+  await assert.rejects(pool.run(hash), PasswordsBusy);
+  closing.abort();
+  await assert.rejects(queued, ConnectionGone);
+  assert.equal(pool.queued(), 1, 'the aborted job left the queue at once');
+  assert.match(String(await running), /^scrypt\$16384\$8\$1\$/);
+  assert.match(String(await kept), /^scrypt\$/);
+  const gone = new AbortController();
+  gone.abort();
+  await assert.rejects(pool.run(hash, gone.signal), ConnectionGone);
+});
