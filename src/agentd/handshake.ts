@@ -4,6 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { AGENT_GROUP, isActive, isExternal, verifyPassword, hashPassword, type Decision } from '../auth/index.js';
 import type { ResourceTables } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
+import { agentHeadersProblem } from './agent-name.js';
 
 /** The request headers of Sensu Go's agent that matter here (transport/transport.go), lower-cased as Node gives them; `Sensu-User` is not trusted: the credentials say who it is. */
 const HEADER = { name: 'sensu-agentname', namespace: 'sensu-namespace', subscriptions: 'sensu-subscriptions' } as const;
@@ -72,6 +73,8 @@ export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, 
   const name = header(HEADER.name);
   const namespace = header(HEADER.namespace);
   if (name === '') return refuse(400, 'the Sensu-AgentName header is missing');
+  const badName = agentHeadersProblem(request, name, namespace);
+  if (badName) return refuse(400, badName);
   const authorization = request.headers.authorization ?? '';
   const certified = certificateName(request);
   let caller: { username: string; groups: readonly string[] } | null = null;
