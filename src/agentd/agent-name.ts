@@ -15,7 +15,8 @@ function repeated(request: IncomingMessage, header: string, label: string): stri
 
 /** Why the agent name is not one both APIs accept (letters, digits, _ . - and at most 255 characters), or null. */
 export function agentNameProblem(name: string): string | null {
-  const problem = clientNameProblem(name);
+  // A URL resolves the path segments `.` and `..` away: no API could read back or delete an entity of either name.
+  const problem = name === '.' || name === '..' ? 'client name cannot be . or .. (no URL can name it)' : clientNameProblem(name);
   return problem ? `agent name ${shown(name)} refused: ${problem.replace(/^client name/, 'an agent name (its entity and client name)')}` : null;
 }
 
