@@ -61,11 +61,11 @@ export async function benchAttackFrames(report: (figure: object) => void): Promi
 
     const sent = performance.now();
     const loaded = probeHealth(v2);
-    const allowed = await senders([url, AGENT_PASSWORD, 'big', SESSIONS, FRAMES, ALLOWED_BYTES]);
+    const allowed = senders([url, AGENT_PASSWORD, 'big', SESSIONS, FRAMES, ALLOWED_BYTES]);
     for (let i = 0; i < SESSIONS; i++) while (!(await stored(`big-${i}`, 'done'))) await sleep(100);
     const underLoad = await loaded.stop();
     const seconds = (performance.now() - sent) / 1000;
-    allowed.stop();
+    (await allowed).stop();
     const bytes = SESSIONS * FRAMES * ALLOWED_BYTES;
     report({ bench: 'attack-frames', row: 'allowed-frames', sessions: SESSIONS, frames: FRAMES, frame_bytes: ALLOWED_BYTES, stored_s: +seconds.toFixed(2), mb_per_s: +(bytes / 1e6 / seconds).toFixed(1), requests: underLoad.length, ...summary(underLoad, 'health'), health_max_ms: +Math.max(...underLoad).toFixed(1), node_start_ms });
 
