@@ -6,8 +6,8 @@ import type { StateStore } from '../store/index.js';
 import type { EventIntake } from '../server/index.js';
 import type { Json } from '../json.js';
 import { legacyNamespace } from '../config/index.js';
-import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
-import { decodeFrame, MESSAGE } from './frames.js';
+import { MAX_JSON_DEPTH, DEPTH_MESSAGE } from '../json-depth.js';
+import { bytesNestTooDeep, decodeFrame, MESSAGE } from './frames.js';
 import { proxyTargetProblem } from './proxy-target.js';
 import { RefusalLog } from './refusals.js';
 import { KeepaliveWriter } from './keepalives.js';
@@ -34,16 +34,15 @@ function uuidOf(id: unknown): string | undefined {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The payload as a JSON object, or why it is refused (the depth rule every door applies included). */
+/** The payload as a JSON object, or why it is refused: the depth rule every door applies is read before parsing. */
 function parseObject(payload: Buffer): Json | string {
-  let value: unknown;
+  if (bytesNestTooDeep(payload, MAX_JSON_DEPTH)) return `the payload is ${DEPTH_MESSAGE}`;
   try {
-    value = JSON.parse(payload.toString('utf8'));
+    const value: unknown = JSON.parse(payload.toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : 'the payload is not a JSON object';
   } catch {
     return 'the payload is not a JSON object';
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'the payload is not a JSON object';
-  return nestedTooDeep(value) ? `the payload is ${DEPTH_MESSAGE}` : (value as Json);
 }
 
 /** What arrives from a connected agent: keepalives register and update its entity; events enter the one intake. */

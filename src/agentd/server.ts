@@ -123,7 +123,7 @@ export class AgentdServer {
       const buffer = rawToBuffer(data);
       [frames, bytes] = [frames + 1, bytes + buffer.length];
       if (over()) ws.pause();
-      const done = new Promise<void>((resolve) => this.frames.push(buffer.length, () => void this.receiveOne(session, buffer).finally(resolve)));
+      const done = new Promise<void>((resolve) => this.frames.push(buffer.length, () => this.receiveOne(session, buffer).finally(resolve)));
       this.inFlight.add(done);
       void done.finally(() => {
         this.inFlight.delete(done);

@@ -16,8 +16,9 @@ import type { DaemonStore } from './store.js';
 import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
 
-// An agent's largest frame is an event with its output (a megabyte is generous); a larger frame closes the connection.
-const DEFAULT_MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+// An agent's largest frame is one event: 1 MiB, what the legacy API and the agent HTTP API take as a body (the v2 API
+// takes 512,000 bytes); a larger frame closes the connection, and parsing one costs a single turn a bounded time.
+const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 
 export interface AgentdView {
   /** Connected agents now (for /health and /metrics). */
