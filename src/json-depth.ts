@@ -1,6 +1,6 @@
 // Bodies arriving at any door are parsed whole; our recursive walks (validation, cloning, redaction) must never meet
 // more nesting than the stack holds. Ruby's JSON parser refused the same depth by default (max_nesting 100).
-const MAX_JSON_DEPTH = 100;
+export const MAX_JSON_DEPTH = 100;
 
 export const DEPTH_MESSAGE = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
 

@@ -14,3 +14,24 @@ export function decodeFrame(data: Buffer): { type: string; payload: Buffer } | n
   const at = data.indexOf(NEWLINE);
   return at < 0 ? null : { type: data.subarray(0, at).toString(), payload: data.subarray(at + 1) };
 }
+
+const [QUOTE, BACKSLASH] = [0x22, 0x5c];
+const OPENS = new Set([0x7b, 0x5b]);
+const CLOSES = new Set([0x7d, 0x5d]);
+
+/** Whether a JSON text's objects and arrays nest deeper than `max`, read from its bytes before it is parsed. */
+export function bytesNestTooDeep(json: Buffer, max: number): boolean {
+  let [depth, inString, escaped] = [0, false, false];
+  for (let i = 0; i < json.length; i++) {
+    const byte = json[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (byte === BACKSLASH) escaped = true;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (OPENS.has(byte)) {
+      if (++depth > max) return true;
+    } else if (CLOSES.has(byte)) depth -= 1;
+  }
+  return false;
+}

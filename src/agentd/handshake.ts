@@ -4,6 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { AGENT_GROUP, attemptLogin, closedSignal, isActive, isExternal, verifyPassword, type Decision, type LoginLimiter, type LoginOutcome } from '../auth/index.js';
 import type { ResourceTables } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
+import { agentHeadersProblem } from './agent-name.js';
 
 /** The request headers of Sensu Go's agent that matter here (transport/transport.go), lower-cased as Node gives them; `Sensu-User` is not trusted: the credentials say who it is. */
 const HEADER = { name: 'sensu-agentname', namespace: 'sensu-namespace', subscriptions: 'sensu-subscriptions' } as const;
@@ -83,6 +84,8 @@ export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, 
   const name = header(HEADER.name);
   const namespace = header(HEADER.namespace);
   if (name === '') return refuse(400, 'the Sensu-AgentName header is missing');
+  const badName = agentHeadersProblem(request, name, namespace);
+  if (badName) return refuse(400, badName);
   const certified = certificateName(request);
   // A verified certificate names the one agent it may be, whatever credentials come with it.
   if (certified !== null && certified !== name) return refuse(401, `the client certificate's common name ${JSON.stringify(certified)} is not the agent ${JSON.stringify(name)}`);

@@ -5,7 +5,11 @@ import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { StateStore } from '../store/index.js';
 import type { EventIntake } from '../server/index.js';
 import type { Json } from '../json.js';
-import { decodeFrame, MESSAGE } from './frames.js';
+import { legacyNamespace } from '../config/index.js';
+import { MAX_JSON_DEPTH, DEPTH_MESSAGE } from '../json-depth.js';
+import { bytesNestTooDeep, decodeFrame, MESSAGE } from './frames.js';
+import { proxyTargetProblem } from './proxy-target.js';
+import { RefusalLog } from './refusals.js';
 import { KeepaliveWriter } from './keepalives.js';
 import type { AgentSession } from './sessions.js';
 
@@ -30,18 +34,21 @@ function uuidOf(id: unknown): string | undefined {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function parseObject(payload: Buffer): Json | null {
+/** The payload as a JSON object, or why it is refused: the depth rule every door applies is read before parsing. */
+function parseObject(payload: Buffer): Json | string {
+  if (bytesNestTooDeep(payload, MAX_JSON_DEPTH)) return `the payload is ${DEPTH_MESSAGE}`;
   try {
     const value: unknown = JSON.parse(payload.toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : 'the payload is not a JSON object';
   } catch {
-    return null;
+    return 'the payload is not a JSON object';
   }
 }
 
 /** What arrives from a connected agent: keepalives register and update its entity; events enter the one intake. */
 export class AgentMessages {
   private readonly keepalives: KeepaliveWriter;
+  private readonly refusals = new WeakMap<AgentSession, RefusalLog>();
 
   constructor(private readonly deps: ReceiveDeps) {
     this.keepalives = new KeepaliveWriter(deps);
@@ -49,15 +56,29 @@ export class AgentMessages {
 
   /** One frame: resolves once what it carries is stored (or refused, and logged why). */
   async receive(session: AgentSession, data: Buffer): Promise<void> {
-    const log = this.deps.logger;
-    const fields = { agent: session.identity.name, namespace: session.identity.namespace };
     const frame = decodeFrame(data);
-    if (!frame) return void log.warn(fields, 'agent message refused: no message type (a frame is `type\\npayload`)');
+    if (!frame) return this.refuse(session, 'agent message refused: no message type (a frame is `type\\npayload`)', {}, true);
     const body = parseObject(frame.payload);
-    if (!body) return void log.warn({ ...fields, type: frame.type }, 'agent message refused: the payload is not a JSON object');
+    if (typeof body === 'string') return this.refuse(session, `agent message refused: ${body}`, { type: frame.type }, true);
     if (frame.type === MESSAGE.keepalive) return this.keepalive(session, body);
     if (frame.type === MESSAGE.event) return this.event(session, body);
-    log.warn({ ...fields, type: frame.type }, 'agent message refused: unknown message type');
+    this.refuse(session, 'agent message refused: unknown message type', { type: frame.type }, true);
+  }
+
+  /** The connection ended: what its refusals' log still owes is said. */
+  ended(session: AgentSession): void {
+    this.refusals.get(session)?.summarize();
+  }
+
+  /** Logs (or counts, past the first few) a refusal; a connection sending only malformed frames is closed (1008). */
+  private refuse(session: AgentSession, message: string, extra: Record<string, unknown>, malformed = false): void {
+    const { name, namespace } = session.identity;
+    let log = this.refusals.get(session);
+    if (!log) this.refusals.set(session, (log = new RefusalLog(this.deps.logger, this.deps.now, { agent: name, namespace })));
+    if (!log.refuse(message, extra, malformed)) return;
+    session.discarding = true;
+    this.deps.logger.warn({ agent: name, namespace }, 'agent connection closed (1008): it sends malformed frames only');
+    session.close(1008, 'too many malformed messages');
   }
 
   /** Registers or updates the entity, and the client record the keepalive monitor watches: with the turn's others. */
@@ -78,26 +99,27 @@ export class AgentMessages {
     if (session.keepaliveWriting) await session.keepaliveWriting;
     const stored = session.entity ?? store.resources.getEntity(namespace, name);
     const legacy = this.deps.legacyResult?.(namespace, name, body) ?? null;
-    if (legacy) return this.legacyResult(name, namespace, legacy);
+    if (legacy && 'refused' in legacy) return this.refuse(session, `agent result of a legacy check refused: ${legacy.refused}`, {});
+    if (legacy) return this.legacyResult(name, namespace, legacy.result);
+    const proxied = proxyTargetProblem(store, legacyNamespace(this.deps.settings()), namespace, name, body.check as Json | undefined);
+    if (proxied) return this.refuse(session, `agent event refused: ${proxied}`, { check: body.check?.metadata?.name });
     const event: Json = { ...body, id: uuidOf(body.id), metadata: { namespace } };
     if (stored) event.entity = stored;
     else if (event.entity && typeof event.entity === 'object') event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };
     try {
       const answer = await this.deps.intake.submitEvent(namespace, event, user);
-      if (!answer.ok) logger.warn({ agent: name, namespace, check: event.check?.metadata?.name }, `agent event refused: ${answer.message}`);
+      if (!answer.ok) this.refuse(session, `agent event refused: ${answer.message}`, { check: event.check?.metadata?.name });
     } catch (error) {
       logger.error({ err: error, agent: name, namespace }, 'agent event not stored');
     }
   }
 
   /** A conf.d check's result enters the intake as its legacy client's would: the legacy handling, one history. */
-  private async legacyResult(name: string, namespace: string, legacy: { result: CheckResult } | { refused: string }): Promise<void> {
-    const { logger } = this.deps;
-    if ('refused' in legacy) return void logger.warn({ agent: name, namespace }, `agent result of a legacy check refused: ${legacy.refused}`);
+  private async legacyResult(name: string, namespace: string, result: CheckResult): Promise<void> {
     try {
-      await this.deps.intake.submit(legacy.result);
+      await this.deps.intake.submit(result);
     } catch (error) {
-      logger.error({ err: error, agent: name, namespace, check: legacy.result.check.name }, 'agent result of a legacy check not stored');
+      this.deps.logger.error({ err: error, agent: name, namespace, check: result.check.name }, 'agent result of a legacy check not stored');
     }
   }
 }

@@ -10,6 +10,7 @@ import { AgentSession, type SessionRegistry } from './sessions.js';
 import { MESSAGE } from './frames.js';
 import { entityConfig, initialEntityConfig, markAllDisconnected, markConnected } from './entity.js';
 import { Heartbeat } from './heartbeat.js';
+import { FrameQueue } from './frame-queue.js';
 
 export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
   /** The connected agents: shared with who sends them check requests. */
@@ -19,7 +20,7 @@ export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
   readonly rate: () => number;
   /** What the handshake answers as `Backend-ID`: this daemon's identity for the agent. */
   readonly backendId: string;
-  /** The largest frame taken from an agent, in bytes. */
+  /** The largest frame taken from an agent, in bytes (`checkbridge.agentd.max_message_bytes`): a larger one closes the connection (1009). */
   readonly maxMessageBytes: number;
 }
 
@@ -32,6 +33,10 @@ const HEARTBEAT_SLICES = 30;
 const MAX_UNSTORED_FRAMES = 256;
 // An agent sends nothing before the handshake's answer; a little is kept, more closes the connection.
 const MAX_EARLY_BYTES = 64 * 1024;
+// The same bound in bytes: a few of the largest frames held, not 256 of them.
+const MAX_UNSTORED_BYTES = 8 * 1024 * 1024;
+// What a refusal's log line shows of a header: a 10,000-character name is not written out at every attempt.
+const logged = (value: unknown) => (typeof value === 'string' && value.length > 256 ? `${value.slice(0, 256)}…` : value);
 
 /** A refusal as an HTTP answer on the upgrading socket: the agent logs `handshake failed with status N: <body>`. */
 function refuseUpgrade(socket: Duplex, status: number, message: string, retryAfter?: number): void {
@@ -52,6 +57,7 @@ export class AgentdServer {
   private readonly logins: LoginLimiter;
   private readonly connections: ConnectionRate;
   private readonly messages: AgentMessages;
+  private readonly frames = new FrameQueue();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly heartbeats = new Heartbeat<WebSocket>(HEARTBEAT_SLICES);
   private heartbeat: NodeJS.Timeout | undefined;
@@ -116,10 +122,34 @@ export class AgentdServer {
     // Handed over in this same turn: the socket keeps flowing into the WebSocket's own reader.
     socket.off('data', keep);
     if (!admission.ok) {
-      this.deps.logger.warn({ agent: request.headers['sensu-agentname'], namespace: request.headers['sensu-namespace'], status: admission.status, remote: request.socket.remoteAddress }, `agent refused: ${admission.message}`);
+      this.deps.logger.warn({ agent: logged(request.headers['sensu-agentname']), namespace: logged(request.headers['sensu-namespace']), status: admission.status, remote: request.socket.remoteAddress }, `agent refused: ${admission.message}`);
       return refuseUpgrade(socket, admission.status, admission.message, admission.retryAfter);
     }
     this.wss.handleUpgrade(request, socket, Buffer.concat(early), (ws) => this.open(new AgentSession(admission.identity, ws), ws));
+  }
+
+  /** Frames go through the one queue (a byte budget a turn); a session with too much unstored stops being read. */
+  private receiveFrames(session: AgentSession, ws: WebSocket): void {
+    let [frames, bytes] = [0, 0];
+    const over = () => frames >= MAX_UNSTORED_FRAMES || bytes >= MAX_UNSTORED_BYTES;
+    ws.on('message', (data) => {
+      if (session.discarding) return;
+      const buffer = rawToBuffer(data);
+      [frames, bytes] = [frames + 1, bytes + buffer.length];
+      if (over()) ws.pause();
+      const done = new Promise<void>((resolve) => this.frames.push(buffer.length, () => this.receiveOne(session, buffer).finally(resolve)));
+      this.inFlight.add(done);
+      void done.finally(() => {
+        this.inFlight.delete(done);
+        [frames, bytes] = [frames - 1, bytes - buffer.length];
+        if (ws.isPaused && frames <= MAX_UNSTORED_FRAMES / 2 && bytes <= MAX_UNSTORED_BYTES / 2) ws.resume();
+      });
+    });
+  }
+
+  private receiveOne(session: AgentSession, buffer: Buffer): Promise<void> {
+    if (session.discarding) return Promise.resolve();
+    return this.messages.receive(session, buffer).catch((error: Error) => this.deps.logger.error({ err: error, agent: session.identity.name }, 'agent message failed'));
   }
 
   private open(session: AgentSession, ws: WebSocket): void {
@@ -133,20 +163,16 @@ export class AgentdServer {
     logger.info({ agent: name, namespace, mtls, ...secrets, sessions: this.sessions.count() }, 'agent connected');
     session.send(MESSAGE.entityConfig, initialEntityConfig(namespace, this.deps.resources.getEntity(namespace, name)));
     ws.on('pong', () => this.heartbeats.answer(ws));
-    let unstored = 0;
-    ws.on('message', (data) => {
-      const done = this.messages.receive(session, rawToBuffer(data)).catch((error: Error) => logger.error({ err: error, agent: name }, 'agent message failed'));
-      this.inFlight.add(done);
-      if (++unstored === MAX_UNSTORED_FRAMES) ws.pause();
-      void done.finally(() => {
-        this.inFlight.delete(done);
-        if (--unstored === MAX_UNSTORED_FRAMES / 2 && ws.isPaused) ws.resume();
-      });
+    this.receiveFrames(session, ws);
+    ws.on('error', (error) => {
+      const tooLarge = (error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+      if (tooLarge) logger.warn({ agent: name, namespace, max: this.deps.maxMessageBytes }, 'agent message refused: larger than checkbridge.agentd.max_message_bytes; connection closed (1009)');
+      else logger.debug({ err: error, agent: name }, 'agent connection error');
     });
-    ws.on('error', (error) => logger.debug({ err: error, agent: name }, 'agent connection error'));
     ws.on('close', () => {
       this.heartbeats.remove(ws);
       this.sessions.remove(session);
+      this.messages.ended(session);
       // Not when a newer session of the same agent replaced this one.
       if (!this.sessions.get(namespace, name) && !this.closing) markConnected(this.deps.store, name, false);
       logger.info({ agent: name, namespace, sessions: this.sessions.count() }, 'agent disconnected');

@@ -22,6 +22,8 @@ export class AgentSession {
   keepaliveWriting: Promise<void> | null = null;
   /** The entity as last stored (keepalive, API change): what its events carry, without a read per event. */
   entity: Record<string, unknown> | null = null;
+  /** Closed for sending malformed frames: what it still sends is dropped unread. */
+  discarding = false;
   /** Subscriptions the agent's stored entity holds (the header's until its first keepalive). */
   subscriptions: Set<string>;
 

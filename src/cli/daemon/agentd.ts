@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { deliverAdminPassword, AGENT } from './admin-password.js';
-import { agentdListenerOf, agentdRateOf, entityLimitOf, serverSettingsOf, daemonEnvironment, legacyNamespace } from '../../config/index.js';
+import { agentdListenerOf, agentdRateOf, entityLimitOf, daemonEnvironment, legacyNamespace } from '../../config/index.js';
 import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
@@ -16,8 +16,9 @@ import type { DaemonStore } from './store.js';
 import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
 
-// Sensu Go's agentd takes messages up to its WebSocket read limit; a larger frame closes the connection.
-const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+// An agent's largest frame is one event: 1 MiB, what the legacy API and the agent HTTP API take as a body (the v2 API
+// takes 512,000 bytes); a larger frame closes the connection, and parsing one costs a single turn a bounded time.
+const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 
 export interface AgentdView {
   /** Connected agents now (for /health and /metrics). */
@@ -44,7 +45,7 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
       await ensureAgentUser(store.resources, daemonEnvironment(), (user, password) => deliverAdminPassword(user, password, parts.stateDir, logger, process.stderr.isTTY === true, AGENT));
       const config = agentdListenerOf(hub.current());
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
-      const maxMessage = Number(serverSettingsOf(hub.current()).max_message_size);
+      const maxMessage = Number((config as { max_message_bytes?: unknown }).max_message_bytes);
       const sessions = new SessionRegistry();
       // Servers sharing a store: a request for agents travels to the servers they are connected to.
       const local = agentTargets(sessions, parts.store.remoteSecrets);
