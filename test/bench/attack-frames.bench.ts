@@ -86,5 +86,3 @@ export async function benchAttackFrames(report: (figure: object) => void): Promi
   }
 }
 
-// Run directly: node dist/test/bench/attack-frames.bench.js
-if (import.meta.url === `file://${process.argv[1]}`) await benchAttackFrames((figure) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n'));

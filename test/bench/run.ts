@@ -17,6 +17,9 @@ import { benchSharedStore } from './shared-store.bench.js';
 import { benchFilters } from './filters.bench.js';
 import { benchV2Schedule } from './v2-schedule.bench.js';
 import { benchAgentd } from './agentd.bench.js';
+import { benchAttackLogins } from './attack-logins.bench.js';
+import { benchAttackSandbox } from './attack-sandbox.bench.js';
+import { benchAttackFrames } from './attack-frames.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -45,6 +48,10 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'v2-schedule': benchV2Schedule,
   // Sensu Go agents over the agent WebSocket beside the socket intake (issue 29).
   agentd: benchAgentd,
+  // /health at rest and under each attack on availability, same run: password guesses, busy expressions, large frames.
+  'attack-logins': benchAttackLogins,
+  'attack-sandbox': benchAttackSandbox,
+  'attack-frames': benchAttackFrames,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
