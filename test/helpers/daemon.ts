@@ -9,6 +9,10 @@ export interface Daemon {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+// Daemons still running when a test file's process exits (a test failed before its cleanup): never left behind.
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach((proc) => proc.kill('SIGKILL')));
+
 /** Starts the built binary as a user would and collects its JSON log lines from stderr. */
 export function startDaemon(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; bin?: string; nodeArgs?: string[] } = {}): Daemon {
   const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? BIN, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -28,7 +32,8 @@ export function startDaemon(args: string[], options: { cwd?: string; env?: NodeJ
     }
     waiters.splice(0).forEach((w) => w());
   });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  running.add(proc);
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => (running.delete(proc), resolve(code))));
   return {
     proc,
     logs,

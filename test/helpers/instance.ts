@@ -16,17 +16,22 @@ export interface Instance {
 export const ADMIN_PASSWORD = 'checkbridge-test-admin';
 export const adminBasic = { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') };
 
+// Start-up takes about a second at rest; on two cores at load 20 it was seen to take 15 s.
+const START_MS = 60_000;
+
 /** A real `checkbridge run` on port 0 everywhere, with the chosen addresses read from its logs. */
 export async function startInstance(root: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Instance> {
   const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0', ...extra], {
     env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
   });
-  const socketLine = await daemon.waitFor((l) => l.msg === 'client socket listening');
-  const apiLine = await daemon.waitFor((l) => l.msg === 'legacy API listening');
-  const agentLine = await daemon.waitFor((l) => l.msg === 'agent API listening');
-  const v2Line = await daemon.waitFor((l) => l.msg === 'v2 API listening');
-  // Every service started (the configuration watcher among the last): what a test may rely on.
-  await daemon.waitFor((l) => l.msg === 'checkbridge running');
+  // Every service started (the configuration watcher among the last): what a test may rely on. A start-up that fails
+  // or outlasts a loaded machine's bound stops the daemon, so that no test file is kept waiting for it.
+  await daemon.waitFor((l) => l.msg === 'checkbridge running', START_MS).catch(async (error: Error) => {
+    await daemon.stop('SIGKILL');
+    throw error;
+  });
+  const line = (msg: string) => daemon.logs.find((l) => l.msg === msg)!;
+  const [socketLine, apiLine, agentLine, v2Line] = ['client socket listening', 'legacy API listening', 'agent API listening', 'v2 API listening'].map(line) as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
   return { daemon, socket: Number(String(socketLine.tcp).split(':').pop()), api: `http://${apiLine.address}`, agent: `http://${agentLine.address}`, v2: `http://${v2Line.address}` };
 }
 
