@@ -13,6 +13,8 @@ export interface CheckResult {
   readonly signature?: string;
   /** Points extracted with output_metric_format, when the check has one. */
   readonly metrics?: { readonly handlers: readonly string[]; readonly points: readonly MetricPoint[] };
+  /** Made by the server from its own records (monitors, resolve, removal), not received: it may name any client's record. */
+  readonly fromServer?: true;
 }
 
 /** The single door every result passes through: executions, the client socket, HTTP and the API alike. */

@@ -9,6 +9,7 @@ export function resolveEvent(intake: ResultIntake, event: Record<string, unknown
   return intake.submit({
     client: String(client.name),
     check: { ...check, name: String(check.name), output: 'Resolving on request of the API', status: 0, force_resolve: true, issued: now, executed: now },
+    fromServer: true,
     ...(typeof client.signature === 'string' ? { signature: client.signature } : {}),
   });
 }

@@ -71,7 +71,7 @@ export async function monitorKeepalives(store: StateStore, settings: Settings, i
   for (let at = 0; at < clients.length; at += MONITOR_SLICE) {
     const submissions = clients
       .slice(at, at + MONITOR_SLICE)
-      .map((client) => intake.submit({ client: String(client.name), check: keepaliveCheck(settings, client, nowMs), ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) }));
+      .map((client) => intake.submit({ client: String(client.name), check: keepaliveCheck(settings, client, nowMs), fromServer: true, ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) }));
     await Promise.allSettled(submissions);
   }
 }
@@ -95,7 +95,7 @@ export async function monitorTtl(store: StateStore, intake: ResultIntake, nowMs:
     const { history: _h, ...rest } = check;
     const output = `Last check execution was ${age} seconds ago`;
     const status = typeof check.ttl_status === 'number' ? check.ttl_status : 1;
-    submissions.push(intake.submit({ client: stored.client, check: { ...rest, name: String(check.name), output, status, executed: check.executed, interval: 30 } }));
+    submissions.push(intake.submit({ client: stored.client, check: { ...rest, name: String(check.name), output, status, executed: check.executed, interval: 30 }, fromServer: true }));
   }
   await Promise.allSettled(submissions);
 }

@@ -45,6 +45,10 @@ export function processResult(store: StateStore, settings: Settings, result: Che
   const key = source ?? result.client;
   let client = withoutExpiredTombstone(store.getClient(key), now);
   if (client) {
+    // An agent of another namespace is the agent WebSocket's alone: no legacy door writes into that namespace.
+    if (client.entity_class === 'agent' && client.namespace !== legacyNamespace(settings) && !result.fromServer) {
+      return { ok: false, reason: `client ${JSON.stringify(key)} is a Sensu Go agent of namespace ${JSON.stringify(client.namespace)}: its results come only over the agent WebSocket` };
+    }
     if (typeof client.signature === 'string' && client.signature !== '' && client.signature !== result.signature) {
       return { ok: false, reason: 'invalid check result signature' };
     }

@@ -75,7 +75,8 @@ const SCALARS: Readonly<Record<Scalar, { ok: (value: unknown) => boolean; says: 
   string: { ok: (v) => typeof v === 'string', says: 'a string' },
   bool: { ok: (v) => typeof v === 'boolean', says: 'true or false' },
   int32: { ok: intIn(-(2 ** 31), 2 ** 31 - 1), says: 'a 32-bit integer' },
-  int64: { ok: intIn(-(2 ** 63), 2 ** 63), says: 'a 64-bit integer' },
+  // 2 ** 63 itself is past Go's int64, and every double at or above it is too.
+  int64: { ok: (v) => intIn(-(2 ** 63), 2 ** 63)(v) && (v as number) < 2 ** 63, says: 'a 64-bit integer' },
   uint32: { ok: intIn(0, 2 ** 32 - 1), says: 'an unsigned 32-bit integer' },
   double: { ok: (v) => typeof v === 'number' && Number.isFinite(v), says: 'a number' },
 };

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { WebSocket } from 'ws';
 import { eventually, getJson, postJson, startInstance } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
+import { tcpExchange } from '../helpers/net.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { AGENT_PASSWORD } from '../helpers/sensu-agent.js';
 
@@ -81,4 +82,22 @@ test('legacy API: legacy_api_all_namespaces without api credentials shows checkb
   const { api } = await withAgents(t, { legacy_api_all_namespaces: true });
   assert.equal((await getJson(`${api}/events/b-1/disk`)).status, 404);
   assert.equal((await getJson(`${api}/events/d-1/disk`)).status, 200);
+});
+
+test("legacy doors: no legacy call writes into another namespace's agent, nor replaces any agent's client record", async (t) => {
+  const { api, v2, auth, socket } = await withAgents(t, {});
+  const injected = await postJson(`${api}/results`, { name: 'pwn', source: 'b-1', status: 2, output: 'injected' });
+  assert.equal(injected.status, 400);
+  assert.match(injected.headers.get('x-checkbridge-error') ?? '', /b-1.*Sensu Go agent of another namespace/);
+  assert.equal((await tcpExchange(socket, JSON.stringify({ name: 'pwn-socket', source: 'b-1', status: 2, output: 'injected' }))).trim(), 'invalid');
+  for (const check of ['pwn', 'pwn-socket']) assert.equal((await call(`${v2}/api/core/v2/namespaces/team-b/events/b-1/${check}`, 'GET', auth)).status, 404, check);
+  // checkbridge.namespace's agent keeps taking legacy results naming it, as before.
+  assert.equal((await postJson(`${api}/results`, { name: 'legacy-view', source: 'd-1', status: 1, output: 'ok here' })).status, 202);
+  for (const name of ['b-1', 'd-1']) {
+    const replaced = await postJson(`${api}/clients`, { name, address: 'evil', subscriptions: [] });
+    assert.equal(replaced.status, 409, name);
+    assert.match(replaced.headers.get('x-checkbridge-error') ?? '', /Sensu Go agent's client record/);
+  }
+  assert.equal((await getJson(`${api}/clients/b-1`)).status, 404, 'still hidden, not a legacy client now');
+  assert.notEqual((await getJson(`${api}/clients/d-1`)).body.address, 'evil');
 });

@@ -125,6 +125,16 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return unredacted(req, settings);
   });
 
+  // A Sensu Go agent's record is the agent WebSocket's: no legacy call replaces it, nor writes results into another namespace.
+  const agentRecord = (name: unknown) => {
+    const client = typeof name === 'string' ? deps.store.getClient(name) : null;
+    return client?.entity_class === 'agent' ? client : null;
+  };
+  const foreignAgent = (source: unknown): string | null => {
+    const agent = agentRecord(source);
+    const namespace = legacyNamespace(deps.settings());
+    return agent && agent.namespace !== namespace ? `source ${JSON.stringify(source)} is a Sensu Go agent of another namespace than ${namespace}: its results come only over the agent WebSocket` : null;
+  };
   const visible = (client: Record<string, unknown> | null) => (client && !client.invalidated && scope().shows(client) ? client : null);
   const hidden = (client: string) => scope().hides(client);
   route('GET', '/clients', (req, reply) => sendList(req, reply, deps.store.listClients().filter((c) => visible(c))));
@@ -142,6 +152,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     if (badName) return refuse(reply, badName);
     // An agent's record names the namespace its events are read from: only the agent WebSocket writes one.
     if (client.entity_class === 'agent') return refuse(reply, 'entity_class agent is for Sensu Go agents, which register over the agent WebSocket');
+    if (agentRecord(client.name)) return reply.code(409).header('X-Checkbridge-Error', `${String(client.name)} is a Sensu Go agent's client record: only its agent updates it`).send();
     client.subscriptions = [...new Set([...(client.subscriptions as string[]), `client:${String(client.name)}`])];
     // A new client is a new entity: refused at the entity limit as every other door refuses one (spec §3).
     const settings = deps.settings();
@@ -186,7 +197,12 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     return check && !check.standalone ? definitionOf(settings, name) : reply.code(404).send();
   });
   route('DELETE', '/checks/:check', (req, reply) => {
-    deps.store.deleteResultsOfCheck((req.params as { check: string }).check);
+    const check = (req.params as { check: string }).check;
+    const within = scope();
+    const hiddenClients = deps.store.listClients().filter((c) => !within.shows(c));
+    // The results of agents the caller does not see are left alone (an agent's keepalive is such a result).
+    if (hiddenClients.length === 0) deps.store.deleteResultsOfCheck(check);
+    else for (const client of deps.store.listClients().filter((c) => within.shows(c))) deps.store.deleteResult(String(client.name), check);
     return reply.code(202).send(issued());
   });
 
@@ -269,6 +285,8 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     const now = Math.floor(deps.now() / 1000);
     const prepared = prepareResult(req.body, now);
     if (!prepared.ok) return refuse(reply, prepared.message);
+    const agentOf = foreignAgent(prepared.check.source);
+    if (agentOf) return refuse(reply, agentOf);
     try {
       await (deps.results ?? deps.intake).submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
     } catch (error) {

@@ -13,6 +13,7 @@ import type { HandlerPipeline } from '../../server/index.js';
 import type { BridgeSender } from '../../bridge/index.js';
 import { withWithheldSecretsLogged } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
+import type { ResultIntake } from '../../execute/index.js';
 import type { Service } from '../lifecycle.js';
 import type { DaemonStore } from './store.js';
 import type { SettingsHub } from './settings-hub.js';
@@ -44,6 +45,8 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   const transport = wire ? withWithheldSecretsLogged(parts.transport, { clients: registry.all, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets }) : parts.transport;
   // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too (reference §2.5).
   const serverResults = wire ? new WireResults(wire, logger) : intake;
+  // Except an agent's keepalive or TTL result: the server's own, into the local intake, where no broker message can forge it.
+  const monitorResults: ResultIntake = wire ? { submit: (result) => (result.fromServer && store.getClient(result.client)?.entity_class === 'agent' ? intake : serverResults).submit(result) } : intake;
   // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
   intake.onEvent((emitted) => void (isV2Event(emitted) || sender?.kick()));
   // v2 CheckConfigs go to every kind of subscriber: legacy clients here, Sensu Go agents when their service registers.
@@ -66,8 +69,8 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     clearInterval(monitors);
     monitors = setInterval(() => {
       if ((wire && !wire.connected()) || !leadership.isLeader()) return;
-      void monitorKeepalives(store, hub.current(), serverResults, Date.now());
-      void monitorTtl(store, serverResults, Date.now());
+      void monitorKeepalives(store, hub.current(), monitorResults, Date.now());
+      void monitorTtl(store, monitorResults, Date.now());
     }, monitorMs);
   };
   if (wire) {
