@@ -41,7 +41,7 @@ export function registerEventRoutes(route: AddRoute, deps: LegacyApiDeps, views:
     const client = (req.params as { client: string }).client;
     return sendList(req, reply, hidden(client) ? [] : await agents.withLegacy(deps.store.listEvents(client), client));
   });
-  // GET after DELETE on this path, as before: the 405's Allow lists methods in the order they were added.
+  // Added after DELETE: a 405's Allow lists this path's methods in the order they were added (DELETE, GET, HEAD).
   route('GET', '/events/:client/:check', async (req, reply) => {
     const { client, check } = req.params as { client: string; check: string };
     if (hidden(client)) return reply.code(404).send();

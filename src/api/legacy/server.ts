@@ -12,12 +12,12 @@ import { registerResultRoutes } from './results.js';
 import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
-
-export type { AddRoute, LegacyApiDeps } from './deps.js';
 import { MAX_PARAM_LENGTH } from '../../name-limits.js';
 import { httpsOption } from '../../tls/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/index.js';
+
+export type { AddRoute, LegacyApiDeps } from './deps.js';
 
 const NAME = '[\\w.-]+';
 
@@ -27,18 +27,17 @@ interface RouteSpec {
   pattern: RegExp;
 }
 
-/** Adds a route (GET also answers HEAD); `pattern` is the legacy path regex used for 405 `Allow` when `:param` is not `[\w.-]+`. */
-
 function toPattern(path: string): RegExp {
   return new RegExp('^' + path.replace(/:[a-z]+/g, NAME) + '$');
 }
 
-/** The legacy REST API (reference §12): one file per resource, each adding its routes through `route`. */
+/** The legacy REST API: one file per resource, each adding its routes through `route`. */
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   const views = legacyViews(deps);
   const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, ...httpsOption(deps.https) });
   registerRedaction(app);
   const routes: RouteSpec[] = [];
+  // Adds a route (GET also answers HEAD); `pattern` is the legacy path regex used for 405 `Allow` when `:param` is not `[\w.-]+`.
   const route: AddRoute = (method, path, handler, pattern) => {
     routes.push({ method, path, pattern: pattern ?? toPattern(path) });
     app.route({ method: method === 'GET' ? ['GET', 'HEAD'] : method, url: path, handler: handler as never });
