@@ -1,6 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redactOutput } from '../../config/index.js';
 
+/**
+ * A 400 as legacy answered it, with an empty body (reference §12: clients rely on it); the reason travels in a header
+ * (printable ASCII only) so that a person debugging still sees what was wrong.
+ */
+export function refuse(reply: FastifyReply, reason: string) {
+  return reply.code(400).header('X-Checkbridge-Error', reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 512)).send();
+}
+
+/** A 403 in the same form: empty body, the reason in the header. */
+export function forbid(reply: FastifyReply, reason: string) {
+  return reply.code(403).header('X-Checkbridge-Error', reason).send();
+}
+
+/** The body of a 202: when the request was taken, in seconds. */
+export const issued = (now: () => number) => ({ issued: Math.floor(now() / 1000) });
+
 // Legacy query parsing: split on & and =, values not URL-decoded (reference §12.1).
 export function legacyQuery(url: string): Record<string, string> {
   const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
