@@ -8,7 +8,7 @@ import { hideDaemonSecrets } from './daemon-secrets.js';
 import { BRIDGE_API_KEY, STORE_DSN } from './secret-options.js';
 import { withSourceOptions, sourcesFrom, loadOrRefuse, sourcesRead, describeSourcesRead } from './sources.js';
 import { loggerFrom, settingsLogLevel } from './logging.js';
-import { loadExpressionSandbox } from '../sandbox/index.js';
+import { loadExpressionSandbox } from '../js-sandbox/index.js';
 import { Lifecycle } from './lifecycle.js';
 import { DaemonSignals } from './signals.js';
 import { SettingsHub } from './daemon/settings-hub.js';

@@ -1,7 +1,7 @@
 // The checks behind the schemas' own keywords; the generated validators (schema-validators.js) call these.
 import { parseCron } from '../time/index.js';
 import { isValidTime } from '../time/index.js';
-import { expressionProblem } from '../eval/index.js';
+import { expressionProblem } from '../ruby-eval/index.js';
 
 export function validCron(data: unknown): boolean {
   return parseCron(data) !== null;

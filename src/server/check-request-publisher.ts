@@ -8,7 +8,7 @@ import { timingOf, spreadSeconds } from '../schedule/index.js';
 import { isSubdued } from '../schedule/index.js';
 import { planProxyRequests } from '../schedule/index.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
-import { evalAttribute } from '../eval/index.js';
+import { evalAttribute } from '../ruby-eval/index.js';
 import type { LegacyAgentChecks } from './legacy-agent-checks.js';
 import type { RequestTarget, V2CheckRequest } from './check-request-targets.js';
 

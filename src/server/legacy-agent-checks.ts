@@ -4,7 +4,7 @@ import { legacyNamespace } from '../config/index.js';
 import { translateChecks, escapeTemplateText, type TranslatedChecks } from '../compile/index.js';
 import { prepareResult } from '../legacy/index.js';
 import { attributesMatch } from '../schedule/index.js';
-import { evalAttribute } from '../eval/index.js';
+import { evalAttribute } from '../ruby-eval/index.js';
 import type { CheckResult } from '../execute/index.js';
 import type { CheckRequest } from '../transport/index.js';
 import type { CheckRequestTargets, RequestTarget, V2CheckRequest } from './check-request-targets.js';

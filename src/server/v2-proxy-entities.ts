@@ -1,6 +1,6 @@
 // Which proxy entities a v2 check request goes to: its entity_attributes evaluated in the sandbox, off the event loop.
 import type { Logger } from 'pino';
-import { evaluateInSandbox, SandboxAllowance, DISPATCH_ALLOWANCE_MS } from '../sandbox/index.js';
+import { evaluateInSandbox, SandboxAllowance, DISPATCH_ALLOWANCE_MS } from '../js-sandbox/index.js';
 
 type Json = Record<string, any>;
 

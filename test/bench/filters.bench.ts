@@ -3,8 +3,8 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Script, createContext } from 'node:vm';
 import { filterAllows, isResolution } from '../../src/v2/event-filters.js';
-import { loadExpressionSandbox } from '../../src/sandbox/expressions.js';
-import { preludeFor } from '../../src/sandbox/prelude.js';
+import { loadExpressionSandbox } from '../../src/js-sandbox/expressions.js';
+import { preludeFor } from '../../src/js-sandbox/prelude.js';
 import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSRuntime } from 'quickjs-emscripten';
 import { median } from './load/latency.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCron, cronWarning, nextCronInstant } from '../../src/time/cron.js';
+import { parseCron, cronWarning, nextCronInstant } from '../../src/time/legacy-cron.js';
 import { ManualClock } from '../../src/schedule/clock.js';
 import { Scheduler } from '../../src/schedule/scheduler.js';
 import { timingOf } from '../../src/schedule/plan.js';

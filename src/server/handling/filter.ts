@@ -4,7 +4,7 @@ import type { StateStore } from '../../store/index.js';
 import type { EventDraft, Handler } from '../../legacy/index.js';
 import { attributesMatch } from '../../schedule/index.js';
 import { inTimeWindows, type WindowSet } from '../../schedule/index.js';
-import { evalAttribute } from '../../eval/index.js';
+import { evalAttribute } from '../../ruby-eval/index.js';
 import { severityOf } from '../aggregates.js';
 import { EXTENSION_FILTERS, occurrencesFilter, checkDependenciesFilter } from './builtin-filters.js';
 
