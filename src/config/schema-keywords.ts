@@ -1,10 +1,10 @@
 // The checks behind the schemas' own keywords; the generated validators (schema-validators.js) call these.
-import { parseCron } from '../time/index.js';
+import { parseLegacyCron } from '../time/index.js';
 import { isValidTime } from '../time/index.js';
 import { expressionProblem } from '../ruby-eval/index.js';
 
 export function validCron(data: unknown): boolean {
-  return parseCron(data) !== null;
+  return parseLegacyCron(data) !== null;
 }
 
 // The schemas name a handful of patterns; compiled once, not per validated array.

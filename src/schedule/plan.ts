@@ -1,17 +1,17 @@
 import type { CheckDefinition } from '../config/index.js';
-import { parseCron, nextCronInstant } from '../time/index.js';
+import { parseLegacyCron, nextCronInstant } from '../time/index.js';
 import { firstInstant, standaloneSplayKey, subscriptionSplayKey } from './splay.js';
 
 /** How a check is timed: wall-clock aligned interval with its splay key, or cron. */
 export type Timing =
   | { kind: 'interval'; intervalMs: number; key: string }
-  | { kind: 'cron'; schedule: NonNullable<ReturnType<typeof parseCron>> }
+  | { kind: 'cron'; schedule: NonNullable<ReturnType<typeof parseLegacyCron>> }
   | { kind: 'none' };
 
 /** Cron wins over interval; standalone checks splay on `client:check`, subscription checks on the name. */
 export function timingOf(check: CheckDefinition, clientName: string): Timing {
   if (check.cron) {
-    const schedule = parseCron(check.cron);
+    const schedule = parseLegacyCron(check.cron);
     if (schedule) return schedule.fires ? { kind: 'cron', schedule } : { kind: 'none' }; // legacy-accepted, never fires
   }
   if (typeof check.interval === 'number' && check.interval > 0) {

@@ -33,7 +33,7 @@ export const CRON_DESCRIPTORS: Readonly<Record<string, string>> = {
 };
 
 /** Legacy cron: five fields (a sixth is ignored), the @ aliases, an optional CRON_TZ= prefix; null if invalid. */
-export function parseCron(input: unknown): CronSchedule | null {
+export function parseLegacyCron(input: unknown): CronSchedule | null {
   if (typeof input !== 'string') return null;
   let text = input.trim();
   let timezone: string | undefined;
