@@ -3,7 +3,7 @@ import { secretRefsOf, type SecretRef } from '../config/index.js';
 import type { SecretsDelivery } from './remote.js';
 import type { Resolution } from './resolver.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 // Members said once to run a check without its secrets; past this many, further ones are not said.
 const WARNED_MAX = 10_000;

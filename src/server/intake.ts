@@ -11,7 +11,7 @@ import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** A stored v2 event on its way to its pipelines (a replay changed nothing and never leaves). */
 export interface StoredV2Event {

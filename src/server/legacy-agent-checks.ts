@@ -9,7 +9,7 @@ import type { CheckResult } from '../execute/index.js';
 import type { CheckRequest } from '../transport/index.js';
 import type { CheckRequestTargets, RequestTarget, V2CheckRequest } from './check-request-targets.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** Marks a request as a conf.d check's: the event that comes back from the agent is handled as a legacy result. */
 const CONF_D_ANNOTATION = 'checkbridge.io/conf.d';

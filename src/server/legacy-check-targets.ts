@@ -1,7 +1,7 @@
 import type { Transport, CheckRequest } from '../transport/index.js';
 import type { TargetKind, V2CheckRequest } from './check-request-targets.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 // A legacy client without keepalive thresholds of its own goes critical after 180 s (reference §5): no longer a member then.
 const DEFAULT_CRITICAL_S = 180;

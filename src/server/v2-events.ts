@@ -4,7 +4,7 @@ import type { EventRow, V2EventStore } from '../store/index.js';
 import type { SqliteEventStore } from '../store/index.js';
 import { eventProblem, silencedBy, typeProblem } from '../v2/index.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };
 
 /** Whether one more entity may be created; a message saying why not otherwise. */

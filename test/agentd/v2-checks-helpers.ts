@@ -4,7 +4,8 @@ import { eventually } from '../helpers/instance.js';
 import { adminToken, call, type Reply } from '../api/v2/v2-helpers.js';
 import { agentInstanceFor, type RunningAgent } from '../helpers/sensu-agent.js';
 
-export type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
+export type { Json };
 
 /** A conf.d whose monitors tick each second; the legacy client is only the host every instance needs. */
 export const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { monitor_interval: 1 } } };

@@ -20,7 +20,7 @@ const ONLY = process.env.CHECKBRIDGE_BENCH_AGENTD_ONLY;
 const PER_AGENT = 100;
 const SOCKET_CONNECTIONS = 500;
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 // The daemon's CPU time (user + system, ms): per event it depends far less on what else the machine runs than rates do.
 const cpuMs = (pid: number) => {

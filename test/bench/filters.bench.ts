@@ -8,7 +8,7 @@ import { preludeFor } from '../../src/js-sandbox/prelude.js';
 import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSRuntime } from 'quickjs-emscripten';
 import { median } from './load/latency.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 const ROUNDS = 7;
 const PER_ROUND = 2000;

@@ -15,7 +15,7 @@ import { substituteTokens } from '../../src/tokens/index.js';
 import { CRAFTED } from './crafted.js';
 import { entityMatches, pipelinePasses, renderTemplate, sensuFilterPasses } from './sensu-go-model.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 function compile(config: Json, target = '6.x') {
   const text = JSON.stringify(config, null, 2);

@@ -13,7 +13,7 @@ import { redactOutput } from '../../src/config/redact.js';
 import { CheckbridgeError } from '../../src/errors.js';
 import { postgresMissing, startPostgres, type PostgresServer } from '../servers/postgres.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 type Fresh = (t: { after(fn: () => void | Promise<void>): void }) => Promise<V2EventStore>;
 
 const event = (entity: string, check: string, status: number, executed: number, extra: Json = {}): Json => ({

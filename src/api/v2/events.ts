@@ -4,7 +4,7 @@ import { selectorsOf, page } from './listing.js';
 import { shapeEvent, EVENT_FIELDS, typeProblem } from '../../v2/index.js';
 import { missingNamespace } from './resources.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 type Params = { namespace: string; entity?: string; check?: string };
 
 // Paging order and resume key: namespace, entity, check (Sensu Go's etcd key order).

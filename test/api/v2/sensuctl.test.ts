@@ -11,7 +11,7 @@ import { ADMIN_PASSWORD } from '../../helpers/instance.js';
 
 const HOST = { 'conf.d/client.json': { client: { name: 'sensuctl-host', address: '127.0.0.1', subscriptions: [] } } };
 const skip = sensuctlSkipReason();
-type Json = Record<string, any>;
+import type { Json } from '../../../src/json.js';
 
 /** An instance and a sensuctl configured against it as the admin. */
 async function setUp(t: Parameters<typeof instanceFor>[0]) {
