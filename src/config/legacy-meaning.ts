@@ -30,7 +30,7 @@ function windowNotes(out: Violation[], scope: string, attribute: string, prefix:
   }
 }
 
-// Spec §2.8: the ttl must exceed the interval; legacy loaded a shorter one (cron schedules have no interval to compare).
+// The ttl must exceed the interval; legacy loaded a shorter one (cron schedules have no interval to compare).
 function ttlNote(out: Violation[], name: string, check: Record<string, unknown>): void {
   const { ttl, interval, cron } = check;
   if (typeof ttl !== 'number' || typeof interval !== 'number' || ttl <= 0 || ttl > interval || typeof cron === 'string') return;

@@ -31,7 +31,7 @@ export function validTimes(props: string[], data: unknown): boolean {
   return props.every((p) => isValidTime(record[p]));
 }
 
-// Every `eval:` string must be inside the safe subset (DECISIONS); the first one outside is named.
+// Every `eval:` string must be inside the safe subset src/ruby-eval reads; the first one outside is named.
 export function firstEvalProblem(data: unknown): string | null {
   if (typeof data === 'string') {
     if (!data.startsWith('eval:')) return null;

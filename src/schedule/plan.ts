@@ -44,7 +44,7 @@ export function instantsBetween(timing: Timing, from: number, to: number, limit 
   return out;
 }
 
-/** Seconds a proxy fan-out spreads over: the interval, or for cron the time to the next run (reference §6.3). */
+/** Seconds a proxy fan-out spreads over: the interval, or for cron the time to the next run. */
 export function spreadSeconds(timing: Timing, at: number): number {
   if (timing.kind === 'interval') return timing.intervalMs / 1000;
   if (timing.kind === 'cron') return (nextCronInstant(timing.schedule, at) - at) / 1000;

@@ -121,7 +121,7 @@ export class Intake implements ResultIntake, EventIntake {
     return done;
   }
 
-  /** The entity limit's refusal of one more entity, or null (spec §3). */
+  /** The entity limit's refusal of one more entity, or null. */
   private entityRefusal(settings: Settings): string | null {
     const limit = entityLimitOf(settings);
     return atEntityLimit(this.store, limit, legacyNamespace(settings)) ? entityLimitMessage(limit) : null;

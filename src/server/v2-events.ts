@@ -10,7 +10,7 @@ export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false;
 /** Whether one more entity may be created; a message saying why not otherwise. */
 export type EntityGate = () => string | null;
 
-/** Reference v2-api §2.6: events about unknown proxies create the entity; a stored entity replaces the posted one. */
+/** Events about unknown proxies create the entity; a stored entity replaces the posted one. */
 function attachEntity(store: ResourceTables, namespace: string, event: Json, gate: EntityGate): string | null {
   const proxyName = event.check?.proxy_entity_name;
   const name = proxyName || event.entity.metadata.name;

@@ -1,4 +1,4 @@
-// How the legacy parser (parse-cron 0.1.4, reference §2.2) read expressions that cron-parser refuses but legacy
+// How the legacy parser (parse-cron 0.1.4) read expressions that cron-parser refuses but legacy
 // accepted: reversed ranges (`5-1`, an empty set: ranges do not wrap around), day-of-week past 7, day-of-month
 // outside 1-31 and days that never occur in the chosen months (`31` in February). Each such element matches nothing.
 

@@ -50,5 +50,5 @@ export async function issuedSeries(read: (entity: string, check: string) => Prom
 /** Differences between consecutive values. */
 export const gaps = (series: number[]) => series.slice(1).map((v, i) => v - series[i]!);
 
-/** What the agent refused of what it was sent: a request while the same check runs, an invalid check (spec §7). */
+/** What the agent refused of what it was sent: a request while the same check runs, an invalid check. */
 export const refusals = (agent: RunningAgent) => agent.lines.filter((l) => l.msg === 'error handling message' || /given check is invalid/.test(String(l.msg)));

@@ -8,7 +8,7 @@ import { median, nodeStartMs } from './load/latency.js';
 
 const AGENT_PASSWORD = 'bench-agent-password';
 const RUNS = 3;
-// Issue 29's rows: 10,000 agents held 60 s (keepalive every 20 s, event every 10 s); 500 agents sending flat out.
+// 10,000 agents held 60 s (keepalive every 20 s, event every 10 s); 500 agents sending flat out.
 const HELD = Number(process.env.CHECKBRIDGE_BENCH_AGENTS ?? 10_000);
 const HOLD_S = Number(process.env.CHECKBRIDGE_BENCH_AGENT_HOLD_S ?? 60);
 const RATE_AGENTS = 500;

@@ -13,7 +13,7 @@ import type { Json } from '../../src/json.js';
 const ROUNDS = 7;
 const PER_ROUND = 2000;
 
-// The path filters took before issue 27, kept here only as the baseline: node:vm, a fresh context per expression,
+// The path filters took before the sandbox, kept here only as the baseline: node:vm, a fresh context per expression,
 // the scope structuredClone'd, a 1 s timeout.
 const scripts = new Map<string, Script>();
 function vmEvaluate(expression: string, scope: Json): boolean {

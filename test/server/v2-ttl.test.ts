@@ -1,4 +1,4 @@
-// Issue 30: check TTLs of v2 events (server/v2-ttl.ts), as Sensu Go's eventd: the deadline index, then the daemon.
+// Check TTLs of v2 events (server/v2-ttl.ts), as Sensu Go's eventd: the deadline index, then the daemon.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

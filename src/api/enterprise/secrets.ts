@@ -1,4 +1,4 @@
-// /api/enterprise/secrets/v1 (reference v2-api §5.1): wrapped JSON, admins only (src/api/v2/access.ts).
+// /api/enterprise/secrets/v1: wrapped JSON, admins only (src/api/v2/access.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
 import { listResponse } from '../v2/listing.js';
@@ -17,7 +17,7 @@ type Store = V2ApiDeps['store']['resources'];
 
 const SECRETS_BASE = '/api/enterprise/secrets/v1';
 
-/** Exactly one Env provider exists: created at start with an empty spec (spec §1.8). */
+/** Exactly one Env provider exists: created at start with an empty spec. */
 function ensureEnvProvider(store: Store): void {
   if (store.listResources(PROVIDER_KIND, '').some((p) => p.type === ENV_TYPE)) return;
   store.putResource(PROVIDER_KIND, '', ENV_PROVIDER_NAME, { type: ENV_TYPE, api_version: API_VERSION, metadata: { name: ENV_PROVIDER_NAME }, spec: {} });

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redactOutput } from '../../config/index.js';
 
-// Legacy query parsing: split on & and =, values not URL-decoded (reference §12.1).
+// Legacy query parsing: split on & and =, values not URL-decoded.
 export function legacyQuery(url: string): Record<string, string> {
   const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
   const out: Record<string, string> = {};

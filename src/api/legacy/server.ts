@@ -27,7 +27,7 @@ import { definitionOf, entityLimitOf, legacyApiCorsOf, legacyApiCredentialsOf, l
 
 
 /**
- * A 400 as legacy answered it, with an empty body (reference §12: clients rely on it); the reason travels in a header
+ * A 400 as legacy answered it, with an empty body (clients rely on it); the reason travels in a header
  * (printable ASCII only) so that a person debugging still sees what was wrong.
  */
 function refuse(reply: FastifyReply, reason: string) {
@@ -39,7 +39,7 @@ function forbid(reply: FastifyReply, reason: string) {
   return reply.code(403).header('X-Checkbridge-Error', reason).send();
 }
 
-/** DECISIONS 11: API-posted results without `source` belong to our own API client, under a neutral name. */
+/** As in legacy (docs/legacy-quirks.md), API-posted results without `source` belong to our own API client, under a neutral name. */
 const API_CLIENT_NAME = 'checkbridge-api';
 const NAME = '[\\w.-]+';
 
@@ -59,7 +59,7 @@ function resultView(r: { client: string; check: Record<string, unknown>; history
   return { client: r.client, check: { ...r.check, history: r.history.map((h) => h.status) } };
 }
 
-/** The legacy REST API (reference §12): events, results, clients, checks, info, health, settings. */
+/** The legacy REST API: events, results, clients, checks, info, health, settings. */
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   // One rule for every view below: which clients (agents of other namespaces) this caller sees.
   const scope = () => legacyScope(deps.store, deps.settings());
@@ -82,7 +82,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     if (api) {
       const header = request.headers.authorization ?? '';
       const decoded = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '';
-      const colon = decoded.indexOf(':'); // DECISIONS 13: split on the first colon only
+      const colon = decoded.indexOf(':'); // the first colon only: legacy never matched a password holding one
       if (colon < 0 || decoded.slice(0, colon) !== api.user || decoded.slice(colon + 1) !== api.password) {
         return reply.code(401).header('WWW-Authenticate', 'Basic realm="Restricted Area"').send();
       }
@@ -143,7 +143,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     // An agent's record names the namespace its events are read from: only the agent WebSocket writes one.
     if (client.entity_class === 'agent') return refuse(reply, 'entity_class agent is for Sensu Go agents, which register over the agent WebSocket');
     client.subscriptions = [...new Set([...(client.subscriptions as string[]), `client:${String(client.name)}`])];
-    // A new client is a new entity: refused at the entity limit as every other door refuses one (spec §3).
+    // A new client is a new entity: refused at the entity limit as every other door refuses one.
     const settings = deps.settings();
     const [limit, namespace] = [entityLimitOf(settings), legacyNamespace(settings)];
     const known = visible(deps.store.getClient(String(client.name))) || deps.store.hasV2Entity(String(client.name), namespace);

@@ -1,4 +1,4 @@
-// Authentication providers (spec 2.2, api_version authentication/v2): validation, defaults, and the view that hides secrets.
+// Authentication providers (api_version authentication/v2): validation, defaults, and the view that hides secrets.
 import { CREDENTIAL_MASK, keepCredential, type Credential, type Target } from '../../secrets/index.js';
 import type { Json } from '../../json.js';
 
@@ -179,7 +179,7 @@ function oidcSpec(spec: Json, previous: OidcSpec | undefined): OidcSpec {
 }
 
 /**
- * A provider from a PUT body (`Type` with a capital T, as the spec's request does), with every field present and
+ * A provider from a PUT body (`Type` with a capital T, as Sensu Go's documented request has it), with every field present and
  * defaults filled in; `previous` is the stored one, whose secrets a masked value keeps. Throws a message naming the field.
  */
 export function parseProvider(body: unknown, name: string, previous: Provider | null): Provider | string {

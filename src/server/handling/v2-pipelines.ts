@@ -104,7 +104,7 @@ function inOrder<T>(key: string, work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Runs an event through its pipelines (spec 4.2 rule 6): filters first (in the sandbox's turn, after the previous
+ * Runs an event through its pipelines: filters first (in the sandbox's turn, after the previous
  * event of the same entity and check), then the mutator and the pipe, tcp or udp handler in that handler's queue.
  * Resolves once every step ran or was dropped.
  */
