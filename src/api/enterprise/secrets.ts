@@ -10,7 +10,7 @@ import {
 } from '../../secrets/index.js';
 import { vaultPathOf } from '../../secrets/index.js';
 import { SecretFailure } from '../../secrets/index.js';
-import { keepCredential, type Target } from '../../secrets/index.js';
+import { keepCredential, type CredentialDestination } from '../../secrets/index.js';
 import type { Json } from '../../json.js';
 
 type Store = V2ApiDeps['store']['resources'];
@@ -43,8 +43,8 @@ const sameAddress = (a: unknown, b: unknown): boolean => {
 };
 
 /** Where a vault token goes and whom it trusts there: a REDACTED token follows none of these changing. */
-function vaultTargets(before: Json, after: Json): Target[] {
-  const tls = (name: string): Target => ({ field: `spec.client.tls.${name}`, before: before.tls?.[name], after: after.tls?.[name] });
+function vaultTargets(before: Json, after: Json): CredentialDestination[] {
+  const tls = (name: string): CredentialDestination => ({ field: `spec.client.tls.${name}`, before: before.tls?.[name], after: after.tls?.[name] });
   return [{ field: 'spec.client.address', before: before.address, after: after.address, same: sameAddress }, tls('ca_cert'), tls('cname'), tls('client_cert'), tls('client_key')];
 }
 
