@@ -3,7 +3,7 @@ export interface ErrorSpec {
   readonly message: string;
   readonly exitCode: number;
   readonly httpStatus: number;
-  /** The numeric `code` of a v2 API error body (Sensu Go's, reference v2-api §2.3). */
+  /** The numeric `code` of a v2 API error body (Sensu Go's). */
   readonly apiCode?: number;
 }
 

@@ -16,7 +16,7 @@ function toPinoLevel(level: LogLevel | 'silent'): LevelWithSilent {
   return level === 'panic' ? 'fatal' : level;
 }
 
-// SIGUSR1 raises verbosity one step (panic, fatal, error, … trace); after trace it wraps to error (spec §7).
+// SIGUSR1 raises verbosity one step (panic, fatal, error, … trace); after trace it wraps to error.
 export function nextLogLevel(current: string): LogLevel {
   const index = LOG_LEVELS.indexOf(current as LogLevel);
   return index < 0 || index === LOG_LEVELS.length - 1 ? 'error' : LOG_LEVELS[index + 1]!;

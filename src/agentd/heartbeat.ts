@@ -6,7 +6,7 @@ export interface Pingable {
 
 /**
  * Pings each connection once an interval, each at its own phase (a slice of them a tick): 10,000 agents pinged in one
- * turn held the event loop for 0.2–0.4 s (issue 29's bench). A connection that did not answer its previous ping ends.
+ * turn held the event loop for 0.2–0.4 s. A connection that did not answer its previous ping ends.
  */
 export class Heartbeat<S extends Pingable> {
   private readonly slots: Set<S>[];

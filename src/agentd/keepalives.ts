@@ -31,7 +31,7 @@ interface Written {
 
 /**
  * Agents' keepalives, each turn's in one transaction (client record and entity together): two commits a keepalive
- * cost more than their writes (issue 29's bench, 10,000 agents). Each keepalive is its own savepoint inside it.
+ * cost more than their writes (10,000 agents). Each keepalive is its own savepoint inside it.
  */
 export class KeepaliveWriter {
   private readonly pending = new TurnBatch<Pending>((batch) => this.write(batch));

@@ -1,5 +1,5 @@
 // The Asset resource (core/v2) and its legacy twin under conf.d `assets`: validation and the build an entity gets.
-import { evaluateInSandbox, logExpressionFailure } from '../sandbox/index.js';
+import { evaluateInSandbox, logExpressionFailure } from '../js-sandbox/index.js';
 import type { Json } from '../json.js';
 
 /** What to fetch for one entity: the first matching build, or the asset itself. */

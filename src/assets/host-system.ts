@@ -1,4 +1,4 @@
-// The local entity's `system` (spec §1.9), as Sensu Go's agent reports it: gopsutil's platform names and families, Go's arch names.
+// The local entity's `system`, as Sensu Go's agent reports it: gopsutil's platform names and families, Go's arch names.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 

@@ -1,4 +1,4 @@
-// Runtime assets (spec §1.9): definitions, the host's entity, download and cache, and the paths executions get.
+// Runtime assets: definitions, the host's entity, download and cache, and the paths executions get.
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';

@@ -1,5 +1,5 @@
 // "Nobody grants what they do not hold", beyond roles and bindings: group membership, other users' passwords and
-// API keys for other users (issue 27). Pure: the RBAC view and the namespaces holding role bindings are handed in.
+// API keys for other users. Pure: the RBAC view and the namespaces holding role bindings are handed in.
 import { firstUnheld, type Binding, type RbacView, type Rule, type Subject } from './rbac.js';
 import type { Json } from '../json.js';
 

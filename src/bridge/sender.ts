@@ -4,6 +4,7 @@ import type { Outbox, OutboxRow } from '../store/index.js';
 import type { BridgeConfig } from './config.js';
 import { errorBodyMessage } from '../v2/index.js';
 import { checkServerIdentity, connectFailureText } from '../tls/index.js';
+import { systemClock, type Clock } from '../schedule/index.js';
 
 type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number; message: string } | { kind: 'retry'; reason: string };
 
@@ -42,7 +43,7 @@ export class BridgeSender {
   // the backend's replay guard (same id and sequence) makes that harmless.
   private acknowledged: number[] = [];
 
-  constructor(private readonly outbox: Outbox, private readonly config: BridgeConfig, logger: Logger, private readonly now: () => number = Date.now) {
+  constructor(private readonly outbox: Outbox, private readonly config: BridgeConfig, logger: Logger, private readonly clock: Pick<Clock, 'now'> = systemClock) {
     this.log = logger.child({ component: 'bridge', url: config.url });
     this.agent = new Agent({ connections: config.concurrency, keepAliveTimeout: 30_000, connect: { timeout: config.timeout * 1000, ...(config.tls ?? {}), checkServerIdentity } });
   }
@@ -79,13 +80,13 @@ export class BridgeSender {
     if (next === this.state) return;
     const previous = this.state;
     this.state = next;
-    if (next === 'delivering') this.log.info({ ...fields, previous, ...this.outbox.stats(this.now()) }, 'bridge delivering');
-    else this.log.warn({ ...fields, reason: next, ...this.outbox.stats(this.now()) }, 'bridge cannot deliver: retrying with backoff');
+    if (next === 'delivering') this.log.info({ ...fields, previous, ...this.outbox.stats(this.clock.now()) }, 'bridge delivering');
+    else this.log.warn({ ...fields, reason: next, ...this.outbox.stats(this.clock.now()) }, 'bridge cannot deliver: retrying with backoff');
   }
 
   private pump(): void {
     if (this.halted) return;
-    const wait = this.pausedUntil - this.now();
+    const wait = this.pausedUntil - this.clock.now();
     if (wait > 0) return this.kick(wait);
     let refilled = false;
     while (this.active < this.config.concurrency) {
@@ -153,14 +154,14 @@ export class BridgeSender {
       this.failures = 0;
       this.setState('delivering');
     } else if (outcome.kind === 'dead') {
-      this.outbox.deadLetter(row, outcome.status, outcome.message, this.now());
+      this.outbox.deadLetter(row, outcome.status, outcome.message, this.clock.now());
       this.log.error({ seq: row.seq, entity: row.entity, check: row.check, status: outcome.status, message: outcome.message }, 'bridge: backend refused the event; moved to dead letters');
     } else {
       this.sentUpTo.delete(key); // this row is the key's head again
       // Sends that fail together (one outage seen by every connection) count as one failure.
-      if (this.now() >= this.pausedUntil) this.failures++;
+      if (this.clock.now() >= this.pausedUntil) this.failures++;
       const delay = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(this.failures - 1, 16)) * (0.5 + Math.random() * 0.5);
-      this.pausedUntil = Math.max(this.pausedUntil, this.now() + delay);
+      this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + delay);
       this.setState(outcome.reason);
     }
     this.pump();

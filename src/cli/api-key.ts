@@ -35,7 +35,7 @@ function render(keys: ApiKey[], format: string, single: boolean): string {
 
 type Globals = { url?: string; apiKey?: string };
 
-/** `checkbridge api-key grant|info|list|revoke`, against a running v2 API (spec 4.5). */
+/** `checkbridge api-key grant|info|list|revoke`, against a running v2 API. */
 export function registerApiKey(program: Command): void {
   const group = program.command('api-key').description('manage API keys of a v2 API (--url, --api-key)');
   const globals = (command: Command) => command.optsWithGlobals() as Globals & { format?: string; skipConfirm?: boolean };

@@ -8,7 +8,7 @@ export function isLoopback(address: string): boolean {
   return address === '::1';
 }
 
-/** Spec §7: a listener reachable from other hosts without TLS says so at start. */
+/** A listener reachable from other hosts without TLS says so at start. */
 export function warnIfInsecure(logger: Logger, listener: string, address: { address: string; port: number }, tls: boolean): void {
   if (tls || isLoopback(address.address)) return;
   logger.warn({ listener, address: `${address.address}:${address.port}` }, `${listener} serves insecure requests: it listens beyond loopback without TLS`);

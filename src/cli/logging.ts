@@ -1,7 +1,7 @@
 import { createLogger, isLogLevel, type LogFormat, type LogLevel, type Logger } from '../log.js';
 import { CheckbridgeError } from '../errors.js';
 
-/** The settings' top-level `log-level` (spec §7); read at start only, so a change applies at restart. */
+/** The settings' top-level `log-level`; read at start only, so a change applies at restart. */
 export function settingsLogLevel(raw: Record<string, unknown>): string | undefined {
   const value = Object.hasOwn(raw, 'log-level') ? raw['log-level'] : undefined;
   return typeof value === 'string' ? value : undefined;

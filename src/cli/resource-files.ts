@@ -82,7 +82,7 @@ export const CLUSTER_KINDS: ReadonlyMap<string, ClusterKind> = new Map([
   ['authentication/v2.oidc', { collection: PROVIDERS, dumpName: 'authproviders', wrapped: true }],
 ]);
 
-/** The PUT of one cluster-wide resource: core/v2 flat with its metadata; providers wrapped, `Type` with a capital T (spec 4.1). */
+/** The PUT of one cluster-wide resource: core/v2 flat with its metadata; providers wrapped, `Type` with a capital T. */
 export function clusterPut(kind: ClusterKind, resource: Json, name: string): { url: string; body: Json } {
   const url = `${kind.collection}/${encodeURIComponent(name)}`;
   if (!kind.wrapped) return { url, body: { ...(resource.spec ?? {}), metadata: { ...(resource.metadata ?? {}) } } };

@@ -8,7 +8,7 @@ import { hideDaemonSecrets } from './daemon-secrets.js';
 import { BRIDGE_API_KEY, STORE_DSN } from './secret-options.js';
 import { withSourceOptions, sourcesFrom, loadOrRefuse, sourcesRead, describeSourcesRead } from './sources.js';
 import { loggerFrom, settingsLogLevel } from './logging.js';
-import { loadExpressionSandbox } from '../sandbox/index.js';
+import { loadExpressionSandbox } from '../js-sandbox/index.js';
 import { Lifecycle } from './lifecycle.js';
 import { DaemonSignals } from './signals.js';
 import { SettingsHub } from './daemon/settings-hub.js';
@@ -58,7 +58,7 @@ export function registerRun(program: Command): void {
       logger.debug({ files: initial.files.map((f) => resolve(f.path)) }, 'configuration files read');
       for (const warning of secretWarnings) logger.warn(warning);
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
-      // Filter expressions run in a WebAssembly sandbox on its own thread: it loads while the store opens (issue 27).
+      // Filter expressions run in a WebAssembly sandbox on its own thread: it loads while the store opens.
       const sandboxLoaded = loadExpressionSandbox(logger.child({ component: 'filters' }));
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true, mode: 0o700 });

@@ -10,7 +10,7 @@ export interface SharedStoreFlags {
   storeDsnFile?: string;
 }
 
-/** `--store-dsn` on `run`: the whole store on PostgreSQL, shared by every server pointed at it (issue 15). */
+/** `--store-dsn` on `run`: the whole store on PostgreSQL, shared by every server pointed at it. */
 export function withSharedStoreOption(command: Command): Command {
   return command
     .option(

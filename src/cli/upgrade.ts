@@ -14,7 +14,7 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-/** `checkbridge upgrade` (spec §9): migrate the state store to this binary's schema, after a backup next to it. */
+/** `checkbridge upgrade`: migrate the state store to this binary's schema, after a backup next to it. */
 export function registerUpgrade(program: Command): void {
   program
     .command('upgrade')

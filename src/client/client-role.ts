@@ -24,7 +24,7 @@ export interface ClientRoleDeps {
   readonly zone?: string;
   /** Runtime assets for these settings' checks and hooks. */
   readonly assets?: (settings: Settings) => AssetResolver;
-  /** This client runs in the server's process: its checks' secrets are resolved here (spec §1.8). */
+  /** This client runs in the server's process: its checks' secrets are resolved here. */
   readonly secrets?: SecretsLookup;
 }
 
@@ -100,7 +100,7 @@ export class ClientRole {
     this.process({ ...definitionOf(settings, name), issued: Math.floor(at / 1000) });
   }
 
-  /** A request from the transport: duplicates and stale requests are dropped as the spec's Errors table says. */
+  /** A request from the transport: duplicates and stale requests are dropped, each with its message. */
   receive(request: CheckRequest): void {
     if (typeof request?.name !== 'string') {
       this.log.error({ request }, 'failed to parse the check request payload');
@@ -123,7 +123,7 @@ export class ClientRole {
     this.process(request);
   }
 
-  /** Runs a request as the legacy process_check_request does (reference §4.2). */
+  /** Runs a request as the legacy process_check_request does. */
   process(incoming: CheckRequest): void {
     const settings = this.settings;
     if (!settings) return;

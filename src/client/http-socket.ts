@@ -36,7 +36,7 @@ function authorized(request: FastifyRequest, config: HttpConfig): boolean {
   const header = request.headers.authorization ?? '';
   if (!header.startsWith('Basic ')) return false;
   const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':'); // DECISIONS 13
+  const colon = decoded.indexOf(':'); // the first colon only: legacy never matched a password holding one
   return colon >= 0 && decoded.slice(0, colon) === config.user && decoded.slice(colon + 1) === config.password;
 }
 
@@ -47,7 +47,7 @@ function unauthorized(reply: FastifyReply) {
     .send({ response: 'You must be authenticated using your http_options user and password settings' });
 }
 
-/** The agent's HTTP socket (reference §11.2; DECISIONS 10: an invalid result is a 400 with the reason). */
+/** The agent's HTTP socket (an invalid result is a 400 with the reason, where legacy answered 500). */
 export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, ...httpsOption(deps.https) });
   registerRedaction(app);
@@ -104,7 +104,7 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
     return /redacted=false/i.test(request.url.split('?')[1] ?? '') ? unredacted(request, raw) : redact(raw);
   });
   app.post('/results', (request, reply) => submit(request, reply, (value) => (Array.isArray(value) ? value : [value])));
-  // Spec 4.6: {check: {metadata: {name}, status, output, handlers}} becomes a result of the local client.
+  // {check: {metadata: {name}, status, output, handlers}} becomes a result of the local client.
   app.post('/events', (request, reply) =>
     submit(request, reply, (value) => {
       const check = ((value ?? {}) as { check?: Record<string, unknown> }).check ?? {};

@@ -3,7 +3,7 @@ import { redact } from '../config/index.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
 
 /**
- * The client definition as loaded, with version and timestamp, redacted (reference §5.2); `signature` stays.
+ * The client definition as loaded, with version and timestamp, redacted; `signature` stays.
  * Configured sockets gain their missing bind/port defaults first, as legacy fills them before the first keepalive.
  */
 export function keepalivePayload(settings: Settings, nowMs: number): Record<string, unknown> {

@@ -167,7 +167,7 @@ function handleUdp(message: Buffer, options: SocketOptions): void {
     .catch((error) => error instanceof EntityLimitError || options.logger.error({ err: error }, 'failed to process check result from socket'));
 }
 
-/** The legacy client socket on TCP and UDP (reference §11.1): `ok`, `invalid`, `pong`; UDP never replies. */
+/** The legacy client socket on TCP and UDP: `ok`, `invalid`, `pong`; UDP never replies. */
 export async function listenClientSocket(options: SocketOptions): Promise<SocketListeners> {
   const log = options.logger.child({ component: 'client-socket' });
   const opts = { ...options, logger: log };

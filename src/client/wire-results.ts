@@ -3,7 +3,7 @@ import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { WireTransport } from '../transport/index.js';
 import { DEFAULT_RESULT_BUFFER } from '../config/index.js';
 
-/** The legacy result body: `{client, check, signature}` in that order, nothing of ours (reference §5.4). */
+/** The legacy result body: `{client, check, signature}` in that order, nothing of ours. */
 function resultBody(result: CheckResult): string {
   return JSON.stringify({ client: result.client, check: result.check, ...(result.signature !== undefined ? { signature: result.signature } : {}) });
 }
@@ -24,7 +24,7 @@ export class WireResults implements ResultIntake {
   ) {
     this.log = logger.child({ component: 'results' });
     // Declared from here too (legacy flags, so wire-compatible): what is flushed before a server has declared
-    // `results` again after a broker restart waits in it rather than being dropped as unroutable (reference §2.3).
+    // `results` again after a broker restart waits in it rather than being dropped as unroutable.
     transport.route('results', 'results');
     transport.onConnected(() => this.flush());
   }

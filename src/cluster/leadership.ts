@@ -1,4 +1,4 @@
-/** One live server of the cluster, as legacy `/info` listed its server registry (reference §10.13, §12). */
+/** One live server of the cluster, as legacy `/info` listed its server registry. */
 export interface ServerEntry {
   /** `<name>:<pid>` */
   readonly id: string;
@@ -10,7 +10,7 @@ export interface ServerEntry {
 
 export const TASKS = ['check_request_publisher', 'client_monitor', 'check_result_monitor'] as const;
 
-/** Who does the once-per-cluster work (reference §10.13): told at once when this server gains or loses it. */
+/** Who does the once-per-cluster work: told at once when this server gains or loses it. */
 export interface Leadership {
   /** Starts taking part; `onChange` hears every transition, in order. */
   start(onChange: (leader: boolean) => void): void;

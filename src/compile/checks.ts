@@ -4,7 +4,7 @@ import { resource, LEGACY_ANNOTATION, type CompileContext, type Resource } from 
 import { templateDeep } from './tokens.js';
 import { attributesToExpressions, entityPath } from './expressions.js';
 import { resolveHandlers } from '../legacy/index.js';
-import { translateCron } from './go-cron.js';
+import { translateCron } from './cron-translation.js';
 import { windowsExpression, windowsToSubdues } from './time-windows.js';
 import { isSecretPath, redactDeep } from './secrets.js';
 import { v2SecretsOf } from '../config/index.js';

@@ -1,4 +1,4 @@
-import { parseExpression, type Node } from '../eval/index.js';
+import { parseExpression, type Node } from '../ruby-eval/index.js';
 import { labelOf } from './tokens.js';
 import { rubyRegexToJs } from './js-dialect.js';
 import { rubyToS } from '../tokens/index.js';

@@ -62,7 +62,7 @@ export function emitFilters(settings: Settings, ctx: CompileContext): Resource[]
   return out;
 }
 
-/** Legacy handled non-OK results, resolutions, flapping and every metric result (reference §10.7); v2 handles every event. */
+/** Legacy handled non-OK results, resolutions, flapping and every metric result; v2 handles every event. */
 const HANDLED_FILTER = 'checkbridge-handled';
 function handledFilter(ctx: CompileContext): Resource {
   const annotation = (key: string) => `(event.check.annotations || {})[${JSON.stringify(key)}]`;

@@ -1,6 +1,6 @@
 import type { Settings, LoadedFile, Diagnostic } from '../config/index.js';
 import { locateSetting } from '../config/index.js';
-import { KIND_ORDER, resource, type CompileContext, type CompileResult, type Resource, type Target } from './model.js';
+import { KIND_ORDER, resource, type CompileContext, type CompileResult, type Resource, type SensuGoVersion } from './model.js';
 import { emitChecks } from './checks.js';
 import { emitFilters, emitHandlers, emitMutators } from './handlers.js';
 import { emitEntities } from './entities.js';
@@ -11,14 +11,14 @@ import { sensuProblem } from './sensu-rules.js';
 export { formatResources, writeResources, type OutputFormat } from './output.js';
 export { parseTarget } from './sensu-rules.js';
 export { formatReport, type ReportFormat } from './report.js';
-export type { Resource, CompileResult, Target } from './model.js';
+export type { Resource, CompileResult, SensuGoVersion } from './model.js';
 export { translateChecks, type TranslatedChecks } from './translate-checks.js';
 export { escapeTemplateText } from './go-template.js';
 
 export interface CompileOptions {
   readonly silences?: Record<string, unknown>[];
   /** The Sensu Go version the output is for; the latest 6.x by default. */
-  readonly target?: Target;
+  readonly target?: SensuGoVersion;
   /** UTC offset (minutes) for legacy times without a zone; the compiling process's by default. */
   readonly localOffsetMinutes?: number;
 }

@@ -17,7 +17,7 @@ export interface CompileContext {
   /** Per check, the labels its templates read. */
   readonly labelReport: Record<string, string[]>;
   /** The Sensu Go version the output is for. */
-  readonly target: Target;
+  readonly target: SensuGoVersion;
   /** The backend's UTC offset assumed for legacy times without a zone (minutes). */
   readonly localOffsetMinutes: number;
   /** Keys whose values are secrets (legacy redact list plus the client's own), lower case. */
@@ -33,7 +33,7 @@ export interface CompileContext {
 }
 
 /** A Sensu Go version, `6.x` being the latest 6 (minor Infinity). */
-export interface Target {
+export interface SensuGoVersion {
   readonly major: number;
   readonly minor: number;
 }

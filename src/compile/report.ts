@@ -1,5 +1,5 @@
 import { formatDiagnostic, type Diagnostic } from '../config/index.js';
-import type { CompileResult, Target } from './model.js';
+import type { CompileResult, SensuGoVersion } from './model.js';
 
 export type ReportFormat = 'markdown' | 'json';
 
@@ -26,10 +26,10 @@ function definitions(result: CompileResult): Definition[] {
   return [...byOwner.values()].sort((a, b) => (a.definition < b.definition ? -1 : a.definition > b.definition ? 1 : 0));
 }
 
-const targetName = (t: Target) => (t.minor === Infinity ? `${t.major}.x` : `${t.major}.${t.minor}`);
+const targetName = (t: SensuGoVersion) => (t.minor === Infinity ? `${t.major}.x` : `${t.major}.${t.minor}`);
 
 /** The migration report: per legacy definition, what it became and each warning; then what behaves differently. */
-export function formatReport(result: CompileResult, target: Target, format: ReportFormat): string {
+export function formatReport(result: CompileResult, target: SensuGoVersion, format: ReportFormat): string {
   const defs = definitions(result);
   const emitted = result.resources.length;
   if (format === 'json') {

@@ -1,4 +1,4 @@
-import type { Resource, Target } from './model.js';
+import type { Resource, SensuGoVersion } from './model.js';
 import { goCronProblem } from '../time/index.js';
 import { goTemplateProblem } from './go-template.js';
 import { es5ExpressionProblem } from './js-dialect.js';
@@ -12,13 +12,13 @@ const REPEATS = new Set(['annually', 'monthly', 'weekly', 'weekdays', 'weekends'
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** `6`, `6.x`, `6.7`, `6.7.1` → a target; null when it is not a Sensu Go 6 version. */
-export function parseTarget(text: string): Target | null {
+export function parseTarget(text: string): SensuGoVersion | null {
   const m = /^6(?:\.(x|\d+)(?:\.\d+)?)?$/.exec(text.trim());
   if (!m) return null;
   return { major: 6, minor: m[1] === undefined || m[1] === 'x' ? Infinity : Number(m[1]) };
 }
 
-export const atLeast = (target: Target, major: number, minor: number) => target.major > major || (target.major === major && target.minor >= minor);
+export const atLeast = (target: SensuGoVersion, major: number, minor: number) => target.major > major || (target.major === major && target.minor >= minor);
 
 /** Seconds as Sensu Go decodes them (uint32): fractions round up, negatives become 0. */
 export function seconds(value: unknown): number {
@@ -49,7 +49,7 @@ function refProblem(ref: Json | undefined, type: string, what: string): string |
   return null;
 }
 
-function checkProblem(spec: Json, target: Target): string | null {
+function checkProblem(spec: Json, target: SensuGoVersion): string | null {
   if (spec.publish) {
     if (spec.cron) {
       if (spec.interval > 0) return 'must only specify either an interval or a cron schedule';
@@ -92,7 +92,7 @@ function checkProblem(spec: Json, target: Target): string | null {
   return null;
 }
 
-function specProblem(r: Resource, target: Target): string | null {
+function specProblem(r: Resource, target: SensuGoVersion): string | null {
   const spec = r.spec;
   switch (r.type) {
     case 'CheckConfig':
@@ -142,7 +142,7 @@ function specProblem(r: Resource, target: Target): string | null {
 }
 
 /** Why Sensu Go (version `target`) would refuse this document, or null when it accepts it. */
-export function sensuProblem(r: Resource, target: Target): string | null {
+export function sensuProblem(r: Resource, target: SensuGoVersion): string | null {
   const name = r.metadata.name;
   if (r.type !== 'Silenced' && (typeof name !== 'string' || !NAME.test(name))) return `name ${JSON.stringify(name)} cannot contain spaces or special characters`;
   if (r.type !== 'Namespace' && !r.metadata.namespace) return 'namespace must be set';

@@ -16,9 +16,9 @@ function bounds(window: { begin?: unknown; end?: unknown }): Result<{ b: ParsedT
 const dayStart = (t: ParsedTime) => (t.offsetMinutes === null ? 'local' : `fixed(${t.offsetMinutes * 60})`);
 
 /**
- * Legacy in_time_windows? (reference §5.2) as an ES5 expression over `event.timestamp` for Sensu Go's filter engine:
+ * Legacy in_time_windows? as an ES5 expression over `event.timestamp` for Sensu Go's filter engine:
  * `all`, then the weekday in the backend's local time; both ends inclusive; an overnight window covers the end of
- * its own day and the start of the same day (the legacy quirk kept by DECISIONS 5).
+ * its own day and the start of the same day (a legacy quirk kept, docs/legacy-quirks.md).
  */
 export function windowsExpression(windows: Windows): Result<{ expression: string }> {
   const days = windows.days ?? {};

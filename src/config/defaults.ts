@@ -1,7 +1,7 @@
 import { hostname, networkInterfaces } from 'node:os';
 import type { CheckDefinition } from './settings.js';
 
-// Legacy loader defaults (reference §1.5); the client name and address are the client service's.
+// Legacy loader defaults; the client name and address are the client service's.
 export function baseSettings(): Record<string, unknown> {
   return {
     client: { name: defaultClientName(), address: defaultClientAddress() },
@@ -36,7 +36,7 @@ function isSet(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
-/** The spec's defaults (§2.8, §8), applied after validation. */
+/** checkbridge's own defaults for what legacy left unset, applied after validation. */
 const CHECK_DEFAULTS: readonly [string, unknown][] = Object.entries({
   type: 'standard',
   publish: true,

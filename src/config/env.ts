@@ -1,4 +1,4 @@
-// Legacy environment overrides (reference §1.4); applied before any file, so files win.
+// Legacy environment overrides; applied before any file, so files win.
 export function settingsFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const out: Record<string, Record<string, unknown> | unknown> = {};
   const client: Record<string, unknown> = {};

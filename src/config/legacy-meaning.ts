@@ -1,7 +1,7 @@
 import { isPlainObject } from './merge.js';
 import type { Violation } from './validate.js';
 import { parseTime } from '../time/index.js';
-import { parseCron, cronWarning } from '../time/index.js';
+import { parseLegacyCron, cronWarning } from '../time/index.js';
 
 // Accepted as legacy accepted them, but not meaning what they say: each is a warning, never an error.
 
@@ -30,7 +30,7 @@ function windowNotes(out: Violation[], scope: string, attribute: string, prefix:
   }
 }
 
-// Spec §2.8: the ttl must exceed the interval; legacy loaded a shorter one (cron schedules have no interval to compare).
+// The ttl must exceed the interval; legacy loaded a shorter one (cron schedules have no interval to compare).
 function ttlNote(out: Violation[], name: string, check: Record<string, unknown>): void {
   const { ttl, interval, cron } = check;
   if (typeof ttl !== 'number' || typeof interval !== 'number' || ttl <= 0 || ttl > interval || typeof cron === 'string') return;
@@ -48,7 +48,7 @@ export function legacyMeaningNotes(merged: Record<string, unknown>): Violation[]
     const check = checks[name];
     if (!isPlainObject(check)) continue;
     if (typeof check.cron === 'string') {
-      const schedule = parseCron(check.cron);
+      const schedule = parseLegacyCron(check.cron);
       const warning = schedule && cronWarning(check.cron, schedule);
       if (warning) out.push({ segments: ['checks', name, 'cron'], message: warning });
     }

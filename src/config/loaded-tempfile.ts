@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 const LOADED_TEMPFILE_VAR = 'SENSU_LOADED_TEMPFILE';
 
 /**
- * The legacy `SENSU_LOADED_TEMPFILE` (reference §1.2): a file naming the loaded config files, colon-joined,
+ * The legacy `SENSU_LOADED_TEMPFILE`: a file naming the loaded config files, colon-joined,
  * which plugins read to find their settings. It lives in the state directory (or `$SENSU_LOADED_TEMPFILE_DIR`,
  * as in legacy) rather than the shared tmpdir: a fixed name in /tmp is open to symlink tricks by other users
  * and would be shared by two daemons on one host.

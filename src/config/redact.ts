@@ -1,4 +1,4 @@
-// Legacy default sensitive keys (reference §10.9); a client's own `redact` list replaces them.
+// Legacy default sensitive keys; a client's own `redact` list replaces them.
 export const DEFAULT_REDACT_KEYS: readonly string[] = [
   'password', 'passwd', 'pass', 'api_key', 'api_token', 'access_key', 'secret_key', 'private_key',
   'secret', 'routing_key', 'access_token_read', 'access_token_write', 'access_token_path', 'webhook_url',
@@ -63,7 +63,7 @@ export function redact(value: unknown, keys: readonly string[] = DEFAULT_REDACT_
 
 /**
  * The one policy for every API body and log line: the default keys, case-insensitive, at any depth; inside an object
- * that carries its own non-empty `redact` list (a client, an entity) that list replaces the defaults (reference §10.9).
+ * that carries its own non-empty `redact` list (a client, an entity) that list replaces the defaults.
  * v2 labels and annotations are plain maps, so a label whose key matches has its value redacted.
  */
 export function redactOutput(value: unknown): unknown {

@@ -1,10 +1,10 @@
 // The checks behind the schemas' own keywords; the generated validators (schema-validators.js) call these.
-import { parseCron } from '../time/index.js';
+import { parseLegacyCron } from '../time/index.js';
 import { isValidTime } from '../time/index.js';
-import { expressionProblem } from '../eval/index.js';
+import { expressionProblem } from '../ruby-eval/index.js';
 
 export function validCron(data: unknown): boolean {
-  return parseCron(data) !== null;
+  return parseLegacyCron(data) !== null;
 }
 
 // The schemas name a handful of patterns; compiled once, not per validated array.
@@ -31,7 +31,7 @@ export function validTimes(props: string[], data: unknown): boolean {
   return props.every((p) => isValidTime(record[p]));
 }
 
-// Every `eval:` string must be inside the safe subset (DECISIONS); the first one outside is named.
+// Every `eval:` string must be inside the safe subset src/ruby-eval reads; the first one outside is named.
 export function firstEvalProblem(data: unknown): string | null {
   if (typeof data === 'string') {
     if (!data.startsWith('eval:')) return null;

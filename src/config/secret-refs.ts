@@ -1,4 +1,4 @@
-// A definition's `secrets` attribute (spec §1.8): references to Secret resources, never values; pure, so compile may read it.
+// A definition's `secrets` attribute: references to Secret resources, never values; pure, so compile may read it.
 import type { Json } from '../json.js';
 
 /** One `secrets` entry of a check, hook, handler or mutator. */

@@ -20,7 +20,7 @@ export const configuredAssets = (settings: Settings) => sectionOf(settings.raw.a
 /** The namespace legacy events are mirrored into (checkbridge.namespace). */
 export const legacyNamespace = (settings: Settings): string => String(checkbridgeOf(settings).namespace ?? 'default');
 
-/** Spec §3/§8: an instance without a license monitors at most 100 entities; `checkbridge.entity_limit` (0: none) raises it. */
+/** An instance without a license monitors at most 100 entities; `checkbridge.entity_limit` (0: none) raises it. */
 export const DEFAULT_ENTITY_LIMIT = 100;
 
 export function entityLimitOf(settings: Settings): number {
@@ -28,7 +28,7 @@ export function entityLimitOf(settings: Settings): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : DEFAULT_ENTITY_LIMIT;
 }
 
-/** Spec §8: datastore reads over 100 ms and log syncs over 1 s are warnings (`checkbridge.datastore_warnings`). */
+/** Datastore reads over 100 ms and log syncs over 1 s are warnings (`checkbridge.datastore_warnings`). */
 export function datastoreWarningsOf(settings: Settings): { readMs: number; syncMs: number } {
   const section = sectionOf(checkbridgeOf(settings).datastore_warnings);
   return { readMs: numberOr(section.read_ms, 100), syncMs: numberOr(section.sync_ms, 1000) };

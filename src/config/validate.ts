@@ -40,7 +40,7 @@ function topLevelSettings(merged: Record<string, unknown>): Record<string, unkno
   return out;
 }
 
-/** Every rule of reference §1.6 and §2 over the merged settings, all violations, in legacy order. */
+/** Every rule the legacy loader applied (the JSON schemas in schemas/) over the merged settings, all violations, in legacy order. */
 export function validateSettings(merged: Record<string, unknown>): Violation[] {
   const out: Violation[] = [];
   out.push(...fromSchema([], 'settings', topLevelSettings(merged)));

@@ -25,7 +25,7 @@ function publishable(check: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** Executes one check request as the legacy client does (reference §7, §8; DECISIONS 4). */
+/** Executes one check request as the legacy client does, on deep copies (docs/legacy-quirks.md). */
 export async function runCheck(request: Record<string, unknown> & { name: string }, context: CheckRunContext): Promise<CheckResult> {
   const clientName = String(context.client.name);
   const started = context.now();

@@ -4,7 +4,7 @@ import type { SpawnResult, SpawnOptions } from './spawn.js';
 
 export type Runner = (command: string, options: SpawnOptions) => Promise<SpawnResult>;
 
-/** Reference §8 precedence: the status as a string, the severity name, then non-zero. At most one runs. */
+/** The status as a string, the severity name, then non-zero. At most one runs. */
 export function selectHook(hooks: Record<string, unknown> | undefined, status: number): string | null {
   if (!hooks || typeof hooks !== 'object' || Object.keys(hooks).length === 0) return null;
   if (String(status) in hooks) return String(status);
@@ -21,7 +21,7 @@ export interface HookRun {
   readonly duration?: number;
 }
 
-/** Runs one hook: its command substituted now (DECISIONS 4); an unmatched token fails this hook only. */
+/** Runs one hook: its command substituted now, not with the check's; an unmatched token fails this hook only. */
 export async function runHook(
   hook: Record<string, unknown>,
   client: Record<string, unknown>,

@@ -24,7 +24,7 @@ export interface ResultIntake {
 
 export const SEVERITIES = ['ok', 'warning', 'critical', 'unknown'] as const;
 
-/** DECISIONS 9: any status outside 0–2 is unknown. */
+/** Any status outside 0–2 is unknown: legacy wrapped a negative one to a severity (docs/legacy-quirks.md). */
 export function severityOf(status: number): (typeof SEVERITIES)[number] {
   return status >= 0 && status <= 2 && Number.isInteger(status) ? SEVERITIES[status]! : 'unknown';
 }

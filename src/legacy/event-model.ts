@@ -1,7 +1,7 @@
-// Legacy event rules (reference §7.4, §10.3–10.7), pure: the processor feeds them stored state.
+// Legacy event rules, pure: the processor feeds them stored state.
 export const HISTORY_LENGTH = 21;
 
-/** Storage truncation (DECISIONS 6: exactly `length` characters, then "\n..."); events keep the full output. */
+/** Storage truncation (exactly `length` characters, where legacy kept one more, then "\n..."); events keep the full output. */
 export function truncateOutput(output: string, length = 255): string {
   const lines = output.split('\n');
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -16,7 +16,7 @@ export function shouldTruncate(check: Record<string, unknown>): boolean {
 
 /**
  * How each model reads the one formula: legacy (Ruby) weighs a change at position i 0.80 + 0.02·i, Sensu Go
- * 0.80 + 0.02·(i − 1) and rounds its sum through a float32 (reference v2-api §1.6).
+ * 0.80 + 0.02·(i − 1) and rounds its sum through a float32.
  */
 export type StateChangeRule = 'legacy' | 'sensu-go';
 
@@ -32,7 +32,7 @@ export function weightedStateChange<T>(history: readonly T[], statusOf: (entry: 
   return Math.trunc(((rule === 'legacy' ? changes : Math.fround(changes)) / 20) * 100);
 }
 
-/** The legacy weighted formula (DECISIONS 7 keeps it, 101 included): statuses compared as strings, as legacy stores them. */
+/** The legacy weighted formula (kept, 101 included: thresholds were tuned on it): statuses compared as strings, as legacy stores them. */
 export const totalStateChange = (history: readonly (string | number)[]): number => weightedStateChange(history, String, 'legacy');
 
 export type EventAction = 'create' | 'resolve' | 'flapping';
@@ -111,7 +111,7 @@ export function buildEvent(input: {
 
 export type RegistryUpdate = 'store' | 'remove' | 'none';
 
-/** Reference §10.7: what happens to the stored event, and whether the event is handled. */
+/** What happens to the stored event, and whether the event is handled. */
 export function registryUpdate(event: EventDraft): { update: RegistryUpdate; process: boolean } {
   const status = event.check.status as number;
   const forceResolve = event.check.force_resolve === true;

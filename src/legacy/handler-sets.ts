@@ -1,10 +1,10 @@
-// Which handlers an event goes to (reference §13.1): a pure rule shared by the server and compile.
+// Which handlers an event goes to: a pure rule shared by the server and compile.
 import type { Settings } from '../config/index.js';
 
 /** A handler ready to run: a settings definition plus its name, or a built-in extension. */
 export type Handler = Record<string, unknown> & { name: string; type: string };
 
-/** Built-in extension handlers (reference §13.1). */
+/** Built-in extension handlers. */
 export const EXTENSION_HANDLERS = new Set(['debug', 'deregistration']);
 const MAX_SET_DEPTH = 2;
 

@@ -15,12 +15,12 @@ type Tree = Record<string, unknown>;
 const isTree = (value: unknown): value is Tree => value !== null && typeof value === 'object' && !Array.isArray(value);
 const categoryOf = (merged: Tree, name: string): Tree => (isTree(merged[name]) ? merged[name] : {});
 
-// Names legacy resolves without a definition: the implicit handler lists, and the built-in extensions (reference §13).
+// Names legacy resolves without a definition: the implicit handler lists, and the built-in extensions.
 const BUILT_IN_HANDLERS = new Set(['default', 'keepalive', ...EXTENSION_HANDLERS]);
 const BUILT_IN_FILTERS = new Set(['occurrences', 'check_dependencies']);
 const BUILT_IN_MUTATORS = new Set(['json', 'ruby_hash', 'only_check_output']);
 
-// What legacy does with an event at an unknown name (reference §13.1, §13.3, §13.4).
+// What legacy does with an event at an unknown name.
 const CONSEQUENCE = { handler: 'skips it', filter: 'does not filter the event', mutator: 'does not run the handler' } as const;
 
 /** `key` (a name) or `key + "s"` (a list) of `owner`, each name with its location. */

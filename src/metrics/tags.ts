@@ -8,7 +8,7 @@ const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 /**
- * `output_metric_tags` as the v2 list of {name, value}: the list form (the spec's and v2's) kept in order, a plain
+ * `output_metric_tags` as the v2 list of {name, value}: the list form (v2's) kept in order, a plain
  * object of name → value (the older legacy form) in key order; values as strings. Invalid input gives no tags
  * (validation names it before a check ever runs).
  */

@@ -1,17 +1,17 @@
 import type { CheckDefinition } from '../config/index.js';
-import { parseCron, nextCronInstant } from '../time/index.js';
+import { parseLegacyCron, nextCronInstant } from '../time/index.js';
 import { firstInstant, standaloneSplayKey, subscriptionSplayKey } from './splay.js';
 
 /** How a check is timed: wall-clock aligned interval with its splay key, or cron. */
 export type Timing =
   | { kind: 'interval'; intervalMs: number; key: string }
-  | { kind: 'cron'; schedule: NonNullable<ReturnType<typeof parseCron>> }
+  | { kind: 'cron'; schedule: NonNullable<ReturnType<typeof parseLegacyCron>> }
   | { kind: 'none' };
 
 /** Cron wins over interval; standalone checks splay on `client:check`, subscription checks on the name. */
 export function timingOf(check: CheckDefinition, clientName: string): Timing {
   if (check.cron) {
-    const schedule = parseCron(check.cron);
+    const schedule = parseLegacyCron(check.cron);
     if (schedule) return schedule.fires ? { kind: 'cron', schedule } : { kind: 'none' }; // legacy-accepted, never fires
   }
   if (typeof check.interval === 'number' && check.interval > 0) {
@@ -44,7 +44,7 @@ export function instantsBetween(timing: Timing, from: number, to: number, limit 
   return out;
 }
 
-/** Seconds a proxy fan-out spreads over: the interval, or for cron the time to the next run (reference §6.3). */
+/** Seconds a proxy fan-out spreads over: the interval, or for cron the time to the next run. */
 export function spreadSeconds(timing: Timing, at: number): number {
   if (timing.kind === 'interval') return timing.intervalMs / 1000;
   if (timing.kind === 'cron') return (nextCronInstant(timing.schedule, at) - at) / 1000;

@@ -19,7 +19,7 @@ export interface ProxyPlan {
   readonly skipped: readonly ProxySkip[];
 }
 
-/** Matches registry clients, substitutes tokens per client, spreads them over interval × coverage (reference §6). */
+/** Matches registry clients, substitutes tokens per client, spreads them over interval × coverage. */
 export function planProxyRequests(
   check: Record<string, unknown>,
   clients: readonly Record<string, unknown>[],

@@ -19,7 +19,7 @@ function resolve(parsed: ParsedTime, now: number, localZone: Zone | string): { a
   return { at: dayStart + parsed.secondsOfDay * 1000, dayStart, dayEnd };
 }
 
-/** Legacy in_time_window?: both ends inclusive; an overnight window excludes its exact end (DECISIONS 5). */
+/** Legacy in_time_window?: both ends inclusive; an overnight window excludes its exact end (a kept quirk, docs/legacy-quirks.md). */
 export function inTimeWindow(window: { begin?: unknown; end?: unknown }, now: number, localZone: Zone | string = 'local'): boolean {
   if (!window || typeof window !== 'object' || window.begin === undefined || window.end === undefined) return false;
   const b = parseTime(window.begin);

@@ -2,7 +2,7 @@ import type { Transport } from '../transport/index.js';
 import { secretRefsOf } from '../config/index.js';
 import type { RemoteSecrets } from './remote-delivery.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 // A broker relays requests: no client proves a certificate to the server through it, so no value goes over it.
 const BROKER_REASON = 'a legacy client over a broker (RabbitMQ, Redis) cannot prove mutual TLS to the server: secrets are sent only over mutual TLS';

@@ -1,4 +1,4 @@
-// `create -f` and `dump` for secrets/v1 resources: wrapped on the wire (reference v2-api §5, §10.1).
+// `create -f` and `dump` for secrets/v1 resources: wrapped on the wire.
 import { API_VERSION, ENV_TYPE, EXTERNAL_TYPE, VAULT_ALIAS, SECRET_KIND } from './model.js';
 import type { Json } from '../json.js';
 
@@ -8,7 +8,7 @@ const PROVIDER_TYPES = new Set([ENV_TYPE, EXTERNAL_TYPE, VAULT_ALIAS]);
 /** Whether a resource from a file is a secrets/v1 one (by its api_version, or by a type only secrets/v1 has). */
 export const isSecretsResource = (resource: Json) => resource.api_version === API_VERSION || PROVIDER_TYPES.has(resource.type) || resource.type === SECRET_KIND;
 
-/** The PUT for one secrets/v1 resource, or why it cannot be sent (spec §2.4: type, api_version and spec are required). */
+/** The PUT for one secrets/v1 resource, or why it cannot be sent (type, api_version and spec are required). */
 export function secretsPut(resource: Json, defaultNamespace: string): { url: string; body: Json; namespace: string } | { error: string } {
   if (resource.api_version !== API_VERSION) return { error: `api_version is required and must be ${API_VERSION}` };
   if (typeof resource.type !== 'string' || resource.type === '') return { error: 'type is required' };

@@ -5,7 +5,7 @@
 export const CREDENTIAL_MASK = 'REDACTED';
 
 /** One field that decides where a credential goes (an address) or whom it trusts there (a CA, a name, a client cert). */
-export interface Target {
+export interface CredentialDestination {
   readonly field: string;
   readonly before: unknown;
   readonly after: unknown;
@@ -27,7 +27,7 @@ const text = (value: unknown) => (value === undefined || value === null ? '' : S
 const sameText = (a: unknown, b: unknown) => text(a) === text(b);
 
 /** The credential to store: the given one, or for the mask the stored one when no target changed; else the refusal naming the field. */
-export function keepCredential(credential: Credential, targets: readonly Target[]): { value: string } | { problem: string } {
+export function keepCredential(credential: Credential, targets: readonly CredentialDestination[]): { value: string } | { problem: string } {
   if (credential.given !== CREDENTIAL_MASK) return { value: credential.given };
   if (credential.stored === undefined) return { problem: `${credential.field} is ${CREDENTIAL_MASK}, as reads show it, but none is stored: give ${credential.what}` };
   const moved = targets.find((t) => !(t.same ?? sameText)(t.before, t.after));

@@ -1,4 +1,4 @@
-// Secrets resources (spec §2.4, reference v2-api §5.1): providers are cluster-wide, secrets namespaced.
+// Secrets resources: providers are cluster-wide, secrets namespaced.
 import { parseDuration } from '../time/index.js';
 import { CREDENTIAL_MASK } from './kept-credential.js';
 import type { Json } from '../json.js';
@@ -85,7 +85,7 @@ export function withClientDefaults(client: Json): VaultClientSpec {
   return { ...client, max_retries: client.max_retries ?? DEFAULT_MAX_RETRIES, timeout: client.timeout ?? DEFAULT_TIMEOUT } as VaultClientSpec;
 }
 
-/** The first reason a wrapped provider body is refused (spec §2.4: type, api_version and spec are required), or null. */
+/** The first reason a wrapped provider body is refused (type, api_version and spec are required), or null. */
 export function providerProblem(body: Json): string | null {
   if (typeof body.type !== 'string' || body.type === '') return 'type is required';
   if (body.api_version !== API_VERSION) return `api_version is required and must be ${API_VERSION}`;

@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '../schedule/index.js';
+
 /**
  * A token bucket as Go's rate.Limiter: `limit` tokens a second, at most `burst` saved up. `reserve` takes a token now
  * or books the next one and says how long to wait; a caller that cannot wait that long gives it back.
@@ -6,13 +8,13 @@ export class RateLimiter {
   private tokens: number;
   private last: number;
 
-  constructor(private readonly limit: number, private readonly burst: number, private readonly now: () => number = Date.now) {
+  constructor(private readonly limit: number, private readonly burst: number, private readonly clock: Pick<Clock, 'now'> = systemClock) {
     this.tokens = burst;
-    this.last = now();
+    this.last = clock.now();
   }
 
   private refill(): void {
-    const at = this.now();
+    const at = this.clock.now();
     this.tokens = Math.min(this.burst, this.tokens + ((at - this.last) / 1000) * this.limit);
     this.last = at;
   }

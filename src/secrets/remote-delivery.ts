@@ -3,7 +3,7 @@ import { secretRefsOf, type SecretRef } from '../config/index.js';
 import type { SecretsDelivery } from './remote.js';
 import type { Resolution } from './resolver.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 // Members said once to run a check without its secrets; past this many, further ones are not said.
 const WARNED_MAX = 10_000;
@@ -21,7 +21,7 @@ export interface RemoteMember<R> {
 }
 
 /**
- * The remote rule at send time (spec §1.8, §5.6): a member over mutual TLS gets the check's values as Sensu Go's
+ * The remote rule at send time: a member over mutual TLS gets the check's values as Sensu Go's
  * `CheckRequest.secrets` (`NAME=value`, what the agent adds to the check's environment); any other gets the request
  * without them, and the daemon says why once per check and member.
  */

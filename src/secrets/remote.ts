@@ -11,7 +11,7 @@ export interface ClientConnection {
 export type SecretsDelivery = { readonly send: true } | { readonly send: false; readonly reason: string };
 
 /**
- * The rule for remote clients and agents (spec §1.8, §5.6): the server resolves, and sends the values with a check
+ * The rule for remote clients and agents: the server resolves, and sends the values with a check
  * request only over mutual TLS; any other runs the check without them (its `secrets` variables unset).
  */
 export function secretsDeliveryFor(connection: ClientConnection): SecretsDelivery {

@@ -27,7 +27,7 @@ export interface ResolverDeps {
 }
 
 /**
- * Only the server resolves secrets (spec §1.8): from the stored Secret and provider resources, at execution time,
+ * Only the server resolves secrets: from the stored Secret and provider resources, at execution time,
  * nothing cached but each vault's TLS agent and rate limiter (rebuilt when its provider changes).
  */
 export class SecretsResolver {

@@ -3,12 +3,12 @@ import type { StateStore, StoredResult } from '../store/index.js';
 export const SEVERITIES = ['ok', 'warning', 'critical', 'unknown'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-/** DECISIONS 9: any status outside 0–2 is unknown. */
+/** Any status outside 0–2 is unknown: legacy wrapped a negative one to a severity (docs/legacy-quirks.md). */
 export function severityOf(status: unknown): Severity {
   return status === 0 ? 'ok' : status === 1 ? 'warning' : status === 2 ? 'critical' : 'unknown';
 }
 
-/** The aggregate names a check result joins (reference §10.10): `aggregates`, else a string `aggregate`, else the check name. */
+/** The aggregate names a check result joins: `aggregates`, else a string `aggregate`, else the check name. */
 export function aggregateNames(check: Record<string, unknown>): string[] {
   if (!check.aggregates && !check.aggregate) return [];
   const names = check.aggregates ?? (typeof check.aggregate === 'string' ? check.aggregate : check.name);

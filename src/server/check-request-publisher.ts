@@ -8,7 +8,7 @@ import { timingOf, spreadSeconds } from '../schedule/index.js';
 import { isSubdued } from '../schedule/index.js';
 import { planProxyRequests } from '../schedule/index.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
-import { evalAttribute } from '../eval/index.js';
+import { evalAttribute } from '../ruby-eval/index.js';
 import type { LegacyAgentChecks } from './legacy-agent-checks.js';
 import type { RequestTarget, V2CheckRequest } from './check-request-targets.js';
 
@@ -31,7 +31,7 @@ export interface CheckRequestPublisherDeps {
 
 const ROUND_ROBIN = 'roundrobin:';
 
-/** Request payload: the definition minus subscribers and interval, plus issued (reference §4.1). */
+/** Request payload: the definition minus subscribers and interval, plus issued. */
 export function requestOf(definition: Record<string, unknown> & { name: string }, issuedMs: number): CheckRequest {
   const { subscribers: _s, interval: _i, ...rest } = definition;
   return { ...rest, name: definition.name, issued: Math.floor(issuedMs / 1000) };

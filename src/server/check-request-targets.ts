@@ -1,4 +1,4 @@
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** A v2 check request as Sensu Go's schedulerd builds it: the CheckConfig, its HookConfigs and Assets, when issued. */
 export interface V2CheckRequest {

@@ -1,7 +1,7 @@
 import type { StateStore } from '../store/index.js';
 import type { ResultIntake } from '../execute/index.js';
 
-/** resolve_event (reference §12.5): an OK result with force_resolve from the event's client, history removed. */
+/** resolve_event: an OK result with force_resolve from the event's client, history removed. */
 export function resolveEvent(intake: ResultIntake, event: Record<string, unknown>, nowMs: number): Promise<void> {
   const now = Math.floor(nowMs / 1000);
   const { history: _history, ...check } = event.check as Record<string, unknown>;

@@ -25,12 +25,12 @@ export interface FleetConsumerDeps {
 
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
 
-/** Size, JSON, then a JSON object: what every keepalive and result must be before anything reads it (reference §6). */
+/** Size, JSON, then a JSON object: what every keepalive and result must be before anything reads it. */
 function parse(body: Buffer, maxBytes: unknown): Parsed {
   if (typeof maxBytes === 'number' && body.length > maxBytes) return { ok: false, reason: `message size ${body.length} exceeds max_message_size ${maxBytes}` };
   let value: unknown;
   try {
-    // Invalid UTF-8 in check output arrives raw from legacy clients: decoded leniently (reference §5.1).
+    // Invalid UTF-8 in check output arrives raw from legacy clients: decoded leniently.
     value = JSON.parse(body.toString('utf8'));
   } catch (error) {
     return { ok: false, reason: `not JSON: ${(error as Error).message}` };
@@ -41,9 +41,9 @@ function parse(body: Buffer, maxBytes: unknown): Parsed {
 }
 
 /**
- * The server's side of the wire: `keepalives` and `results` consumed with acknowledgement (reference §2.6).
+ * The server's side of the wire: `keepalives` and `results` consumed with acknowledgement.
  * A result is acknowledged once intake committed it; a crash before that redelivers it. Anything malformed is
- * logged once, acknowledged and dropped — legacy dies on it (§6) — and a failed store requeues it once, not forever.
+ * logged once, acknowledged and dropped — legacy dies on it — and a failed store requeues it once, not forever.
  */
 export function consumeFleet(deps: FleetConsumerDeps): void {
   const log = deps.logger.child({ component: 'fleet-consumer' });

@@ -11,7 +11,7 @@ import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** A stored v2 event on its way to its pipelines (a replay changed nothing and never leaves). */
 export interface StoredV2Event {
@@ -121,7 +121,7 @@ export class Intake implements ResultIntake, EventIntake {
     return done;
   }
 
-  /** The entity limit's refusal of one more entity, or null (spec §3). */
+  /** The entity limit's refusal of one more entity, or null. */
   private entityRefusal(settings: Settings): string | null {
     const limit = entityLimitOf(settings);
     return atEntityLimit(this.store, limit, legacyNamespace(settings)) ? entityLimitMessage(limit) : null;

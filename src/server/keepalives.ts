@@ -12,7 +12,7 @@ import { keepaliveDefaultsOf } from '../config/index.js';
 
 export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };
 
-/** update_client_registry (reference §10.9, §10.11): subscriptions gain client:<name>; a new client may raise a registration event. */
+/** update_client_registry: subscriptions gain client:<name>; a new client may raise a registration event. */
 export function receiveKeepalive(store: StateStore, settings: Settings, payload: Record<string, unknown>, nowMs: number): KeepaliveOutcome {
   const name = String(payload.name);
   const subscriptions = Array.isArray(payload.subscriptions) ? payload.subscriptions : [];
@@ -38,7 +38,7 @@ export function receiveKeepalive(store: StateStore, settings: Settings, payload:
   });
 }
 
-/** The keepalive check of one client (reference §10.9), ready to enter intake as a result. */
+/** The keepalive check of one client, ready to enter intake as a result. */
 export function keepaliveCheck(settings: Settings, client: Record<string, unknown>, nowMs: number): Record<string, unknown> & { name: string; status: number; output: string; executed: number } {
   const now = Math.floor(nowMs / 1000);
   let check: Record<string, unknown> = { thresholds: { warning: 120, critical: 180 } };
@@ -62,7 +62,7 @@ export function keepaliveCheck(settings: Settings, client: Record<string, unknow
 }
 
 // Clients a pass submits at once: 10,000 in one group commit held the event loop for seconds, 500 for 0.2–0.4 s on a
-// loaded machine (issue 29's bench, CPU profile): events arriving meanwhile wait for the slice's commit.
+// loaded machine (CPU profile): events arriving meanwhile wait for the slice's commit.
 const MONITOR_SLICE = 100;
 
 /** One pass of the keepalive monitor: every client except those with keepalives: false, a slice at a time. */
@@ -76,12 +76,12 @@ export async function monitorKeepalives(store: StateStore, settings: Settings, i
   }
 }
 
-/** One pass of the TTL monitor (reference §9): stale results raise `Last check execution was N seconds ago`. */
+/** One pass of the TTL monitor: stale results raise `Last check execution was N seconds ago`. */
 export async function monitorTtl(store: StateStore, intake: ResultIntake, nowMs: number): Promise<void> {
   const now = Math.floor(nowMs / 1000);
   const submissions: Promise<void>[] = [];
   // One row at a time, histories left unread: with a million history entries stored, loading every result at once
-  // every 30 s is what set the daemon's peak memory (issue 21, daemon-scale).
+  // every 30 s is what set the daemon's peak memory (daemon-scale).
   const stale: { client: string; check: Record<string, any> }[] = [];
   for (const stored of store.resultChecks()) {
     const check = stored.check as Record<string, any>;

@@ -4,12 +4,12 @@ import { legacyNamespace } from '../config/index.js';
 import { translateChecks, escapeTemplateText, type TranslatedChecks } from '../compile/index.js';
 import { prepareResult } from '../legacy/index.js';
 import { attributesMatch } from '../schedule/index.js';
-import { evalAttribute } from '../eval/index.js';
+import { evalAttribute } from '../ruby-eval/index.js';
 import type { CheckResult } from '../execute/index.js';
 import type { CheckRequest } from '../transport/index.js';
 import type { CheckRequestTargets, RequestTarget, V2CheckRequest } from './check-request-targets.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** Marks a request as a conf.d check's: the event that comes back from the agent is handled as a legacy result. */
 const CONF_D_ANNOTATION = 'checkbridge.io/conf.d';

@@ -1,12 +1,12 @@
 import type { Transport, CheckRequest } from '../transport/index.js';
 import type { TargetKind, V2CheckRequest } from './check-request-targets.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
-// A legacy client without keepalive thresholds of its own goes critical after 180 s (reference §5): no longer a member then.
+// A legacy client without keepalive thresholds of its own goes critical after 180 s: no longer a member then.
 const DEFAULT_CRITICAL_S = 180;
 
-/** The v2 request in the legacy wire format (reference §4.1): the fields a legacy client runs and its result carries. */
+/** The v2 request in the legacy wire format: the fields a legacy client runs and its result carries. */
 export function legacyRequestOf(request: V2CheckRequest): CheckRequest {
   const c = request.config;
   const byName = new Map(request.hooks.map((h) => [String(h.metadata?.name), h]));

@@ -13,7 +13,7 @@ import { LEGACY_VERSION } from '../legacy-version.js';
 
 export interface Processed {
   readonly event: EventDraft;
-  /** Whether the event goes on to handlers (reference §10.7). */
+  /** Whether the event goes on to handlers. */
   readonly handle: boolean;
   /** The stored history with execution times (the v2 translation needs them). */
   readonly history: readonly HistoryEntry[];
@@ -36,7 +36,7 @@ export function resultKey(result: CheckResult): [client: string, check: string] 
 }
 
 /**
- * The legacy server's process_check_result, inside the caller's transaction (reference §10.1–10.7), which has
+ * The legacy server's process_check_result, inside the caller's transaction, which has
  * taken `store.lockResults` for this result's key: the last result and event are read here and written back.
  */
 export function processResult(store: StateStore, settings: Settings, result: CheckResult, nowMs: number): ProcessOutcome {
@@ -66,7 +66,7 @@ export function processResult(store: StateStore, settings: Settings, result: Che
     defined && !result.check.standalone ? { ...definitionOf(settings, name), ...result.check } : { ...result.check };
   check.type ??= 'standard';
   if (source) check.origin = result.client;
-  // Secrets substituted from proxy attributes are not stored (reference §3.3).
+  // Secrets substituted from proxy attributes are not stored.
   if (defined && client.type === 'proxy' && typeof defined.command === 'string') check.command = defined.command;
 
   for (const aggregate of aggregateNames(check)) store.aggregates.add(aggregate, key, name);

@@ -1,7 +1,7 @@
 import type { StateStore } from '../store/index.js';
 import type { EventDraft } from '../legacy/index.js';
 
-/** The entry keys that can silence `check` on a client, in the legacy lookup order (reference §10.6). */
+/** The entry keys that can silence `check` on a client, in the legacy lookup order. */
 export function silenceKeys(subscriptions: readonly string[], check: string): string[] {
   const keys = subscriptions.flatMap((sub) => [`${sub}:*`, `${sub}:${check}`]);
   keys.push(`*:${check}`);

@@ -7,7 +7,7 @@ import { substituteGoTemplates } from '../tokens/index.js';
 import type { CheckRequestTargets, V2CheckRequest } from './check-request-targets.js';
 import { matchingEntities, synthesizedEntity } from './v2-proxy-entities.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 type Timing = ReturnType<typeof timingOf>;
 
 const KIND = 'CheckConfig';

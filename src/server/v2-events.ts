@@ -4,13 +4,13 @@ import type { EventRow, V2EventStore } from '../store/index.js';
 import type { SqliteEventStore } from '../store/index.js';
 import { eventProblem, silencedBy, typeProblem } from '../v2/index.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };
 
 /** Whether one more entity may be created; a message saying why not otherwise. */
 export type EntityGate = () => string | null;
 
-/** Reference v2-api §2.6: events about unknown proxies create the entity; a stored entity replaces the posted one. */
+/** Events about unknown proxies create the entity; a stored entity replaces the posted one. */
 function attachEntity(store: ResourceTables, namespace: string, event: Json, gate: EntityGate): string | null {
   const proxyName = event.check?.proxy_entity_name;
   const name = proxyName || event.entity.metadata.name;

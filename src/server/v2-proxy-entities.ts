@@ -1,8 +1,8 @@
 // Which proxy entities a v2 check request goes to: its entity_attributes evaluated in the sandbox, off the event loop.
 import type { Logger } from 'pino';
-import { evaluateInSandbox, SandboxAllowance, DISPATCH_ALLOWANCE_MS } from '../sandbox/index.js';
+import { evaluateInSandbox, SandboxAllowance, DISPATCH_ALLOWANCE_MS } from '../js-sandbox/index.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** An entity as expressions and templates see it: metadata fields lifted to the top, labels and annotations always maps (Sensu Go's dynamic.Synthesize). */
 export function synthesizedEntity(entity: Json): Json {

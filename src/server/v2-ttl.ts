@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { StateStore, V2EventStore } from '../store/index.js';
 import { isV2Event, type EventIntake, type IntakeEvent } from './intake.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 
 /** Where a check's results are awaited: the event to fail when none comes (the entity that last reported, for round robin). */
 export interface TtlWatch {

@@ -1,4 +1,4 @@
-// Spec §8: datastore read requests over 100 ms and log syncs over 1 s are logged as warnings (thresholds settable).
+// Datastore read requests over 100 ms and log syncs over 1 s are logged as warnings (thresholds settable).
 import { performance } from 'node:perf_hooks';
 import type { SqlDatabase, SqlParam, SqlStatement } from './sql/database.js';
 

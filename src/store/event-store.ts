@@ -13,7 +13,7 @@ export interface EventQuery {
   /** null: every namespace. */
   readonly namespace: string | null;
   readonly entity?: string;
-  /** fieldSelector operations over the event's fields (reference v2-api §2.5), read from the redacted event. */
+  /** fieldSelector operations over the event's fields, read from the redacted event. */
   readonly fields?: readonly Op[];
   /** labelSelector operations over its labels by bare key. */
   readonly labels?: readonly Op[];
@@ -28,7 +28,7 @@ export interface V2EventStore {
   delete(namespace: string, entity: string, check: string): Promise<boolean>;
   /** Stores events as given (legacy translations carry their own history); the last row of a key wins. */
   putMany(rows: readonly EventRow[]): Promise<void>;
-  /** The backend's event update (reference v2-api §1.6): history ring of 21, occurrences, watermark, last_ok, state. */
+  /** The backend's event update: history ring of 21, occurrences, watermark, last_ok, state. */
   update(row: EventRow, nowSeconds: number): Promise<Json>;
   /** Whether any event lives in the namespace. */
   hasEvents(namespace: string): Promise<boolean>;

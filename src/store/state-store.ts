@@ -66,7 +66,7 @@ export class StateStore {
   private constructor(
     db: SqlDatabase,
     sqlite: Database.Database | null,
-    /** The maximum size in bytes (spec 8: 4 GB by default); SQLite only. */
+    /** The maximum size in bytes (4 GB by default); SQLite only. */
     readonly quotaBytes: number,
   ) {
     // A PostgreSQL COMMIT is its log sync; every statement's reads are timed once a watch is set.
@@ -137,7 +137,7 @@ export class StateStore {
 
   /**
    * Opens (creating) the store and applies pending migrations when every one is additive; `upgrade` also applies
-   * the others (only `checkbridge upgrade` passes it, after a backup). `quotaBytes` bounds the file (spec §1.6).
+   * the others (only `checkbridge upgrade` passes it, after a backup). `quotaBytes` bounds the file.
    * `exclusive` (the offline commands) refuses a store a daemon holds open, and keeps any daemon out until closed.
    */
   static open(path: string, options: { upgrade?: boolean; quotaBytes?: number; exclusive?: boolean } = {}): StateStore {
@@ -458,7 +458,7 @@ export class StateStore {
     if (!this.checkpointer && this.sqlite && this.sqlite.name !== ':memory:') this.checkpointer = new Checkpointer(this.sqlite, (ms) => this.watchHolder.sync(ms, 'WAL checkpoint'));
   }
 
-  /** From now on, slow reads and log syncs are reported to `watch` (spec §8). */
+  /** From now on, slow reads and log syncs are reported to `watch`. */
   watchDatastore(watch: DatastoreWatch): void {
     this.watchHolder.watch = watch;
   }

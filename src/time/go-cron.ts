@@ -1,4 +1,4 @@
-import { CRON_DESCRIPTORS, nextCronInstant, type CronSchedule } from './cron.js';
+import { CRON_DESCRIPTORS, nextCronInstant, type CronSchedule } from './legacy-cron.js';
 
 // Sensu Go parses `cron` with robfig/cron v3 ParseStandard: five fields or a descriptor, an optional zone prefix.
 const FIELDS = [

@@ -1,4 +1,4 @@
-// The subset of Ruby's Time.parse that legacy time windows rely on (reference §5.2, A.3).
+// The subset of Ruby's Time.parse that legacy time windows rely on.
 export interface ParsedTime {
   /** Seconds after local midnight, with fractions. */
   readonly secondsOfDay: number;

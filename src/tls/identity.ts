@@ -1,6 +1,6 @@
 import { checkServerIdentity as nodeCheckServerIdentity, type PeerCertificate } from 'node:tls';
 
-// Go's wording (spec 5.8): what users of the legacy agents and backends search for.
+// Go's wording: what users of the legacy agents and backends search for.
 const LEGACY_COMMON_NAME = 'x509: certificate relies on legacy Common Name field, use SANs instead';
 
 /** An error of a server certificate that names its host only in the common name. */

@@ -2,7 +2,7 @@
 // a synthesized entity, with Sensu's `default` function. This is the subset Sensu's documentation uses: fields
 // (`.name`, `.labels.x`), string, number and boolean literals, pipelines, `default`, `index` and `assetPath`.
 
-type Json = Record<string, unknown>;
+import type { Json } from '../json.js';
 export type TemplateOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 /** A missing map entry: Go's zero value, printed `<no value>`, and nil to `default`. */

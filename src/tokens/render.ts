@@ -1,4 +1,4 @@
-// Ruby's to_s for substituted values, with arrays in inspect form (DECISIONS 2: kept).
+// Ruby's to_s for substituted values, with arrays in inspect form, as legacy rendered them.
 export function rubyToS(value: unknown): string {
   if (Array.isArray(value)) return rubyInspect(value);
   if (typeof value === 'number') return rubyNumber(value);

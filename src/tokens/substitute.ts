@@ -20,7 +20,7 @@ function rubySplitDots(path: string): string[] {
   return parts;
 }
 
-// Legacy lookup: descend through objects; a scalar ends the walk (DECISIONS 3: extra segments ignored).
+// Legacy lookup: descend through objects; a scalar ends the walk (extra segments ignored, as legacy did).
 function findAttribute(tree: Record<string, unknown>, path: string[], fallback: string | undefined): unknown {
   const [head, ...rest] = path;
   if (head === undefined) return fallback;
@@ -29,7 +29,7 @@ function findAttribute(tree: Record<string, unknown>, path: string[], fallback: 
   return value === undefined || value === null ? fallback : value;
 }
 
-/** Replaces every `:::path|default:::` in `text` from `attributes`; UTF-8 text passes through (DECISIONS 1). */
+/** Replaces every `:::path|default:::` in `text` from `attributes`; UTF-8 text passes through (legacy stripped non-ASCII bytes). */
 export function substituteTokens(text: string, attributes: Record<string, unknown>): Substituted<string> {
   const unmatched: string[] = [];
   // Bytes that were not UTF-8 (decoded as U+FFFD) are dropped, as legacy dropped them.
@@ -47,7 +47,7 @@ export function substituteTokens(text: string, attributes: Record<string, unknow
   return { value, unmatched: [...new Set(unmatched)] };
 }
 
-/** Substitutes every string of a structure, deeply, into a new copy (DECISIONS 4: never in place). Keys are kept. */
+/** Substitutes every string of a structure, deeply, into a new copy (never in place, unlike legacy). Keys are kept. */
 export function substituteObject<T>(input: T, attributes: Record<string, unknown>): Substituted<T> {
   const unmatched: string[] = [];
   const walk = (node: unknown): unknown => {

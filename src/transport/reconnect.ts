@@ -1,4 +1,4 @@
-/** Legacy reconnect rhythm (reference §2.7): waits of 2, 4, 6 … s, growing by 2 s up to 20 s, then every 20 s. */
+/** Legacy reconnect rhythm: waits of 2, 4, 6 … s, growing by 2 s up to 20 s, then every 20 s. */
 export class ReconnectRhythm {
   private gap = 0;
 
@@ -13,7 +13,7 @@ export class ReconnectRhythm {
   }
 }
 
-/** A fresh shuffle of the failover entries, consumed one per attempt and reshuffled when used up (reference §2.1). */
+/** A fresh shuffle of the failover entries, consumed one per attempt and reshuffled when used up. */
 export class FailoverOrder<T> {
   private queue: T[] = [];
 

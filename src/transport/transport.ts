@@ -17,7 +17,7 @@ export function isSharedQueue(subscription: string): boolean {
   return type === 'roundrobin' || type === 'direct';
 }
 
-/** A check request on a broker: fanout to the subscription, direct for `roundrobin:`/`direct:` (reference §2.5 rows 3-5); said when it cannot go. */
+/** A check request on a broker: fanout to the subscription, direct for `roundrobin:`/`direct:`; said when it cannot go. */
 export function publishRequest(transport: Pick<WireTransport, 'send'>, log: { warn(fields: object, message: string): void }, subscription: string, request: CheckRequest): void {
   if (!transport.send(isSharedQueue(subscription) ? 'direct' : 'fanout', subscription, JSON.stringify(request))) {
     log.warn({ subscription, check: request.name }, 'transport is not connected: check request not published');
@@ -43,7 +43,7 @@ export interface WireDelivery {
   requeue(): void;
 }
 
-/** A broker between processes (RabbitMQ or Redis), speaking the legacy wire (reference legacy-transport.md). */
+/** A broker between processes (RabbitMQ or Redis), speaking the legacy wire. */
 export interface WireTransport extends Transport {
   readonly name: 'rabbitmq' | 'redis';
   connected(): boolean;
@@ -58,7 +58,7 @@ export interface WireTransport extends Transport {
   route(pipe: string, funnel: string): void;
   stats(funnel: string): Promise<QueueStats>;
   /**
-   * Legacy unsubscribe on the way out (reference §2.4): the broker stops delivering to us at once; what we hold is
+   * Legacy unsubscribe on the way out: the broker stops delivering to us at once; what we hold is
    * settled within `graceMs`, the rest returned to its queue. Publishing goes on until `close`.
    */
   stopConsuming(graceMs: number): Promise<void>;
@@ -70,7 +70,7 @@ export interface WireTransport extends Transport {
   start(): void;
 }
 
-/** What `/info` and `/health` say about the transport (reference §12.2). */
+/** What `/info` and `/health` say about the transport. */
 export interface TransportInfo {
   readonly name: string;
   readonly connected: boolean;

@@ -1,5 +1,5 @@
 import { inTimeWindows, type WindowSet } from '../schedule/index.js';
-import { evaluateInSandbox, type DependencyLookup, type SandboxAllowance } from '../sandbox/index.js';
+import { evaluateInSandbox, type DependencyLookup, type SandboxAllowance } from '../js-sandbox/index.js';
 import type { Json } from '../json.js';
 
 /** A resolution: the previous history entry was not OK and this status is (needs two entries). */

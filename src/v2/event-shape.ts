@@ -1,4 +1,4 @@
-// core/v2 JSON shapes (reference v2-api §1): which keys are always present, null vs [], and key order.
+// core/v2 JSON shapes: which keys are always present, null vs [], and key order.
 import type { Json } from '../json.js';
 
 const DEFAULT_REDACT = ['password', 'passwd', 'pass', 'api_key', 'api_token', 'access_key', 'secret_key', 'private_key', 'secret'];

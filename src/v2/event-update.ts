@@ -1,7 +1,7 @@
-// The backend's event-store update (reference v2-api §1.6): history of 21, state, occurrences, watermark, last_ok.
+// The backend's event-store update: history of 21, state, occurrences, watermark, last_ok.
 import { HISTORY_LENGTH, weightedStateChange } from '../legacy/index.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../json.js';
 // One history length for both event models.
 export { HISTORY_LENGTH };
 

@@ -1,4 +1,4 @@
-// The field sets `fieldSelector` reads on each list (reference v2-api §2.5; Sensu Go's *Fields functions).
+// The field sets `fieldSelector` reads on each list (Sensu Go's *Fields functions).
 import type { Json } from '../json.js';
 
 export const selectorValue = (v: unknown) => (Array.isArray(v) ? v.join(',') : v === undefined || v === null ? '' : String(v));

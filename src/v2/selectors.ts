@@ -1,4 +1,4 @@
-// fieldSelector / labelSelector (reference v2-api §2.5): `a == b`, `!=`, `in`, `notin`, `matches`, joined by `&&`.
+// fieldSelector / labelSelector: `a == b`, `!=`, `in`, `notin`, `matches`, joined by `&&`.
 import { selectorValue as str, type FieldSet } from './resource-fields.js';
 import type { Json } from '../json.js';
 
@@ -70,7 +70,7 @@ export function parseSelector(text: string): Op[] {
 }
 
 
-/** The flat field set of an event (reference v2-api §2.5). */
+/** The flat field set of an event. */
 export function eventFields(event: Json): Record<string, string> {
   const check = (event.check ?? {}) as Json;
   const entity = (event.entity ?? {}) as Json;

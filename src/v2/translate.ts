@@ -13,7 +13,7 @@ const handlersOf = (check: Json): string[] => {
   return list === undefined || list === null ? [] : (Array.isArray(list) ? list : [list]).map(String);
 };
 
-// v2 statuses are unsigned; a negative legacy status is unknown (DECISIONS 9), which v2 spells 3.
+// v2 statuses are unsigned; a negative legacy status is unknown (docs/legacy-quirks.md), which v2 spells 3.
 const v2Status = (status: unknown) => (Number(status) < 0 ? 3 : Number(status));
 
 /** A legacy client as a core/v2 Entity: `agent`, or `proxy` for a source or a client without keepalives. */

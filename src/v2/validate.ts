@@ -1,4 +1,4 @@
-// Event.Validate (reference v2-api §1.2), in order, with the messages the API returns.
+// Event.Validate, in order, with the messages the API returns.
 import { MAX_NAME_LENGTH } from '../name-limits.js';
 import type { Json } from '../json.js';
 

@@ -9,7 +9,7 @@ import { makeTestCa, type TestCa } from '../helpers/tls.js';
 import { startAssetServer, type AssetServer } from '../servers/asset-server.js';
 import { tarGz, craftedTarGz, sha512 } from '../helpers/archives.js';
 
-// Issue 27 items 8 (no size caps: 52 KB unpacked to 50 MB) and 9 (a chain of links installed one pointing outside).
+// Asset archives once had no size caps (52 KB unpacked to 50 MB) and a chain of links could install one pointing outside.
 const LIMITS = { max_download_bytes: 256 * 1024, max_unpacked_bytes: 1024 * 1024, max_entries: 20 };
 
 let ca: TestCa;

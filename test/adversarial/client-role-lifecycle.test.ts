@@ -1,4 +1,4 @@
-// Issue 28 item 3: `run --role client` is the client's list of services, started and stopped by the same lifecycle
+// `run --role client` is the client's list of services, started and stopped by the same lifecycle
 // as `both`: its agent API honours client.http_socket.tls, and a stop signal during its start-up is honoured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 27 item 18: `run --role client` answers SIGUSR1 as the server role does, and never opens Node's inspector.
+// `run --role client` answers SIGUSR1 as the server role does, and never opens Node's inspector.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { instanceFor, getJson } from '../helpers/instance.js';
 import { call, adminToken } from '../api/v2/v2-helpers.js';
 
-// Issue 27 item 12: a REDACTED credential sent back keeps the stored one only while it goes where it went.
+// A REDACTED credential sent back keeps the stored one only while it goes where it went.
 const PROVIDERS = '/api/enterprise/authentication/v2/authproviders';
 const SECRETS = '/api/enterprise/secrets/v1/providers';
 const BIND_SECRET = 'bind-secret-kept-9Fq';

@@ -1,4 +1,4 @@
-// Review of issue 27 item 12: a REDACTED credential followed a changed trust anchor. Swapping an LDAP server's
+// A REDACTED credential followed a changed trust anchor. Swapping an LDAP server's
 // trusted_ca_file (or client cert and key), or a vault's tls.ca_cert or tls.cname, lets whoever controls the new CA
 // (or name) receive the stored bind password or token: these count as a changed target too.
 import { test } from 'node:test';

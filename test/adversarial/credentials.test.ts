@@ -1,4 +1,4 @@
-// Issue 27 items 2, 10 and 22: what a check or a handler can read of the daemon's credentials, up its parent chain.
+// What a check or a handler can read of the daemon's credentials, up its parent chain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';

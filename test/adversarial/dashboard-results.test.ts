@@ -1,4 +1,4 @@
-// Issue 27 item 15: every client's check output (event data) through the dashboard needs the rights events need.
+// Every client's check output (event data) through the dashboard needs the rights events need.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { instanceFor, getJson, postJson, eventually } from '../helpers/instance.js';

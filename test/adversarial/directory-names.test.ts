@@ -1,4 +1,4 @@
-// Review of issue 27 item 5: spellings the directory folds one way and JavaScript another (İ, whose lower case is
+// Spellings the directory folds one way and JavaScript another (İ, whose lower case is
 // two characters in JavaScript and `i` in the directory) still name the one user the directory found.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

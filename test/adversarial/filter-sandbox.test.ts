@@ -1,4 +1,4 @@
-// Issue 27 items 1 and 3: filter expressions written by an `edit` user run in a sandbox with no path into the
+// Filter expressions written by an `edit` user run in a sandbox with no path into the
 // daemon, cannot stall it, and are reported once; Sensu Go's helper functions work. Through a real daemon: an
 // EventFilter, a pipe Handler and a Pipeline made through the v2 API, and events PUT to it.
 import { test } from 'node:test';

@@ -9,7 +9,7 @@ import { tcpExchange } from '../helpers/net.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { AGENT_PASSWORD } from '../helpers/sensu-agent.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 const basic = (user: string, password: string) => 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64');
 const CLIENT = { name: 'cb-host', address: '127.0.0.1', subscriptions: [] };
 

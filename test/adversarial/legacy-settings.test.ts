@@ -1,4 +1,4 @@
-// Issue 27 item 17: the whole settings (`GET /settings?redacted=false`) only to a caller who authenticated.
+// The whole settings (`GET /settings?redacted=false`) only to a caller who authenticated.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { instanceFor, getJson } from '../helpers/instance.js';

@@ -1,4 +1,4 @@
-// Issue 27 item 14: nothing is written into a namespace that does not exist (Sensu Go refuses it too).
+// Nothing is written into a namespace that does not exist (Sensu Go refuses it too).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { instanceFor, getJson, postJson, eventually } from '../helpers/instance.js';

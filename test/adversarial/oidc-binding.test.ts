@@ -74,7 +74,7 @@ test('OIDC login CSRF: a callback with a valid state is taken only from the brow
   assert.equal((await call(`${v2}/api/core/v2/users/sso:dana@acme.org`, 'GET', `Bearer ${JSON.parse(stdout).access_token}`)).status, 200);
 });
 
-// Review of issue 27 item 22: the callback used up the flow before checking the binding, so anyone who learned a
+// The callback used up the flow before checking the binding, so anyone who learned a
 // sign-in's `state` (a shared link, a referrer, a log) could cancel that sign-in by calling the callback first.
 test('OIDC: a callback without the binding does not use up the sign-in; the browser that started it still completes it', async (t) => {
   const { v2 } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'oidc-cancel-host', address: '127.0.0.1', subscriptions: [] } } });

@@ -1,4 +1,4 @@
-// Issue 27 item 13: a binding to a role that does not exist yet must not turn into a grant when the role is created
+// A binding to a role that does not exist yet must not turn into a grant when the role is created
 // later (nor when a bound role is deleted and created again under its name).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

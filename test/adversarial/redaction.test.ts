@@ -51,7 +51,7 @@ test('redaction: no API body and no log line shows a secret key value; other fie
   assert.equal((await postJson(`${api}/results`, { name: 'api-pushed', source: 'vault-host', output: 'api-output', status: 2, Password: SECRETS.resultPassword })).status, 202);
   await eventually(() => getJson(`${api}/events/vault-host/pushed`), (r) => r.status === 200);
 
-  // A client whose own `redact` list replaces the defaults (reference §10.9).
+  // A client whose own `redact` list replaces the defaults.
   assert.equal((await postJson(`${api}/clients`, { name: 'own-list', address: '10.0.0.7', subscriptions: [], redact: ['favourite'], favourite: `fav-${MARKER}`, password: 'own-list-password-shown' })).status, 201);
 
   const auth = `Bearer ${await adminToken(v2)}`;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadExpressionSandbox, evaluateInSandbox, SandboxAllowance, type Outcome } from '../../src/sandbox/expressions.js';
+import { loadExpressionSandbox, evaluateInSandbox, SandboxAllowance, type Outcome } from '../../src/js-sandbox/expressions.js';
 import { instanceFor, getJson } from '../helpers/instance.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 

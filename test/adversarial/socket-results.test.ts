@@ -48,7 +48,7 @@ test('socket: a status that is not an integer from -2^31 to 2^32-1 is invalid, l
   assert.equal(await tcpExchange(socket, resultText('max_status', String(MAX_STATUS))), 'ok');
   const stored = await eventually(() => getJson(`${api}/results/adv/max_status`), (r) => r.status === 200);
   assert.equal(stored.body.check.status, MAX_STATUS);
-  // A negative status is kept (legacy accepted it; DECISIONS 9 makes it unknown), and its v2 copy says 3.
+  // A negative status is kept (legacy accepted it; here it is unknown), and its v2 copy says 3.
   assert.equal(await tcpExchange(socket, resultText('negative_status', '-1')), 'ok');
   const negative = await eventually(() => getJson(`${api}/events/adv/negative_status`), (r) => r.status === 200);
   assert.equal(negative.body.check.status, -1);

@@ -1,4 +1,4 @@
-// Review of issue 27 item 18: the spawner helper, which every check and handler is a child of, never opens Node's
+// The spawner helper, which every check and handler is a child of, never opens Node's
 // inspector on SIGUSR1 either (a command may signal its parent; the inspector's port takes any local user's code).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Review of issue 27 item 6: someone allowed to update `users` re-enabled a disabled cluster admin and disabled
+// Someone allowed to update `users` re-enabled a disabled cluster admin and disabled
 // admin. Disabling, re-enabling or changing a user who holds what the caller does not is a cluster admin's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Review of issue 27 item 7: one namespace's v2 handlers could hold every shared handler slot (an `edit` user with a
+// One namespace's v2 handlers could hold every shared handler slot (an `edit` user with a
 // few slow handlers kept all of checkbridge.handler_concurrency busy), delaying legacy handlers and other namespaces.
 // Now one namespace runs at most half of handler_concurrency, and v2 work leaves legacy handlers a quarter.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Review of issue 27 item 7: v2 handlers share the legacy handlers' slots, so one that never ends (a mutator without
+// v2 handlers share the legacy handlers' slots, so one that never ends (a mutator without
 // a timeout, a handler with a huge one) would hold a slot for good: both end by checkbridge.handler_timeout at most.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

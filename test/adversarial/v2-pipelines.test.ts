@@ -7,7 +7,7 @@ import { startInstance, eventually } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 
-// Issue 27 item 7: 60 v2 events started 60 handler processes at once, and a stop did not wait for them.
+// 60 v2 events started 60 handler processes at once, and a stop did not wait for them.
 const EVENTS = 60;
 const CONCURRENCY = 8;
 // A quarter of checkbridge.handler_concurrency per handler, as for legacy handlers.

@@ -1,4 +1,4 @@
-// Issue 30, hostile senders of v2 events with a ttl (server/v2-ttl.ts): a clock far ahead must not keep an event alive.
+// Hostile senders of v2 events with a ttl (server/v2-ttl.ts): a clock far ahead must not keep an event alive.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { instanceFor, eventually } from '../helpers/instance.js';

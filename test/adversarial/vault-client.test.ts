@@ -32,7 +32,7 @@ async function run(api: string, name: string): Promise<Record<string, any>> {
   return result.body.check;
 }
 
-// Issue 27 item 11: `secret/../../sys/raw/core` requested /v1/sys/raw/core with the vault token.
+// `secret/../../sys/raw/core` requested /v1/sys/raw/core with the vault token.
 test('a vault secret id never leaves its KV mount: . and .. segments, encoded forms and empty segments are refused', async (t) => {
   const vault = await vaultFor(t, { mounts: { secret: 'v2', sys: 'v1' } });
   if (!vault) return;
@@ -70,7 +70,7 @@ test('a vault secret id never leaves its KV mount: . and .. segments, encoded fo
   assert.equal((await call(`${v2}${SECRETS}/namespaces/default/secrets/bad`, 'GET', auth)).status, 404);
 });
 
-// Issue 27 item 20: the vault client trusted Node's bundled CAs only, not the system's store (which assets use).
+// The vault client trusted Node's bundled CAs only, not the system's store (which assets use).
 // The system store is the file SSL_CERT_FILE names (as OpenSSL and Go read it), so no root-level change is needed.
 test('the vault client trusts the system CA store; a configured ca_cert is the only CA trusted', async (t) => {
   const vault = await vaultFor(t, { mounts: { secret: 'v2' } });

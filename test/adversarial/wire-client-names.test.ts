@@ -1,4 +1,4 @@
-// Issue 27 item 16: client names arriving over RabbitMQ or Redis follow the name rules of every other door: refused
+// Client names arriving over RabbitMQ or Redis follow the name rules of every other door: refused
 // with a log line, never stored, never counted toward the entity limit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -8,7 +8,7 @@ import { agentSkipReason, startAgent, agentInstanceFor, agentFlags } from '../he
 
 const skip = agentSkipReason();
 const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { monitor_interval: 1 } } };
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 test('a v2 CheckConfig of the agent\'s subscription runs on the real agent at its interval, and a publish:false one on check execute', { skip, timeout: 120_000 }, async (t) => {
   const { v2, agentd } = await agentInstanceFor(t, HOST);

@@ -7,7 +7,7 @@ import { agentSkipReason, startAgent, agentInstanceFor, agentFlags } from '../he
 
 const skip = agentSkipReason();
 const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { monitor_interval: 1 } } };
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 test('a label set through the API reaches the agent as entity_config: its checks substitute it', { skip, timeout: 120_000 }, async (t) => {
   const { v2, agentd } = await agentInstanceFor(t, HOST);

@@ -9,7 +9,7 @@ import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { agentSkipReason, startAgent, agentInstanceFor, agentFlags } from '../helpers/sensu-agent.js';
 
 const skip = agentSkipReason();
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 // Every handled event in a file of its own (handlers run concurrently), in the state directory the daemon gives them.
 const RECORD = { type: 'pipe', command: 'cat > "$CHECKBRIDGE_STATE_DIR/handled-$$.json"' };

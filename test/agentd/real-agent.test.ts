@@ -10,7 +10,7 @@ import { agentSkipReason, startAgent, agentInstanceFor, agentFlags } from '../he
 
 const skip = agentSkipReason();
 const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { monitor_interval: 1 } } };
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 test('a real agent registers over JSON: its entity with system facts and version, last_seen advancing, in /clients, /health and /metrics', { skip }, async (t) => {
   const { v2, api, agentd, daemon } = await agentInstanceFor(t, HOST);

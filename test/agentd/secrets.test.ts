@@ -16,7 +16,7 @@ const CLIENT = { name: 'cb-host', address: '127.0.0.1', subscriptions: [] };
 // The check prints a digest of what it saw: the value itself is never printed.
 const COMMAND = 'printf %s "${TOKEN:-unset}" | sha256sum | cut -c1-64';
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 const check = (name: string, secret: string) => ({ metadata: { name }, command: COMMAND, interval: 1, publish: true, subscriptions: ['linux'], handlers: [], secrets: [{ name: 'TOKEN', secret }] });
 

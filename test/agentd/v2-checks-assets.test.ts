@@ -1,4 +1,4 @@
-// Issue 30 on the real Sensu Go 6.12 agent: a check's runtime assets travel with its request; the agent fetches one
+// On the real Sensu Go 6.12 agent: a check's runtime assets travel with its request; the agent fetches one
 // over HTTPS (a CA it trusts through --trusted-ca-file), checks its sha512 and finds its binary; an asset whose filters
 // do not match the agent is not fetched, and the check's command is not found.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 30 on the real Sensu Go 6.12 agent: a v2 check's cron is read as Sensu Go reads it (robfig/cron's
+// On the real Sensu Go 6.12 agent: a v2 check's cron is read as Sensu Go reads it (robfig/cron's
 // ParseStandard): `@every`, CRON_TZ zones, five fields only; the agent runs it at the cron's times.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

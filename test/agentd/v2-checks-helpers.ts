@@ -4,7 +4,8 @@ import { eventually } from '../helpers/instance.js';
 import { adminToken, call, type Reply } from '../api/v2/v2-helpers.js';
 import { agentInstanceFor, type RunningAgent } from '../helpers/sensu-agent.js';
 
-export type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
+export type { Json };
 
 /** A conf.d whose monitors tick each second; the legacy client is only the host every instance needs. */
 export const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { monitor_interval: 1 } } };
@@ -49,5 +50,5 @@ export async function issuedSeries(read: (entity: string, check: string) => Prom
 /** Differences between consecutive values. */
 export const gaps = (series: number[]) => series.slice(1).map((v, i) => v - series[i]!);
 
-/** What the agent refused of what it was sent: a request while the same check runs, an invalid check (spec §7). */
+/** What the agent refused of what it was sent: a request while the same check runs, an invalid check. */
 export const refusals = (agent: RunningAgent) => agent.lines.filter((l) => l.msg === 'error handling message' || /given check is invalid/.test(String(l.msg)));

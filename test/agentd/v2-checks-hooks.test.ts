@@ -1,4 +1,4 @@
-// Issue 30 on the real Sensu Go 6.12 agent: a check's HookConfigs travel with its request; the agent runs the one
+// On the real Sensu Go 6.12 agent: a check's HookConfigs travel with its request; the agent runs the one
 // whose severity matches the result, and the hook's output is in the event.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 30 on the real Sensu Go 6.12 agent: a proxy check runs once per proxy entity its entity_attributes match,
+// On the real Sensu Go 6.12 agent: a proxy check runs once per proxy entity its entity_attributes match,
 // spread by splay, with its Go templates rendered with the proxy entity's values; the events are the proxy entity's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

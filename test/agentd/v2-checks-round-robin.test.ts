@@ -1,4 +1,4 @@
-// Issue 30 on the real Sensu Go 6.12 agent: a round_robin check runs each interval on exactly one agent of its
+// On the real Sensu Go 6.12 agent: a round_robin check runs each interval on exactly one agent of its
 // subscription, and the agents take turns.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

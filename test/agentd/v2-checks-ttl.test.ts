@@ -1,4 +1,4 @@
-// Issue 30 on the real Sensu Go 6.12 agent: a check's ttl gives an event when its results stop, as Sensu Go's eventd
+// On the real Sensu Go 6.12 agent: a check's ttl gives an event when its results stop, as Sensu Go's eventd
 // does (server/v2-ttl.ts; the legacy TTL monitor reads legacy results only).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

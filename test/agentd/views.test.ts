@@ -13,7 +13,7 @@ import { browserSkipReason, launchBrowser, ARTIFACTS } from '../helpers/browser.
 
 const skip = agentSkipReason();
 const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { monitor_interval: 1 } } };
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 const postToAgent = (port: number, check: Json) =>
   fetch(`http://127.0.0.1:${port}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ check }) });

@@ -6,7 +6,7 @@ import { runCli } from '../helpers/cli.js';
 import { platformFromEtc } from '../../src/assets/host-system.js';
 import { filtersMatch, selectBuild } from '../../src/assets/definitions.js';
 import { entryProblem, linksProblem, resolveInTree } from '../../src/assets/unpack.js';
-import { loadExpressionSandbox } from '../../src/sandbox/expressions.js';
+import { loadExpressionSandbox } from '../../src/js-sandbox/expressions.js';
 
 // Asset filters run in the expression sandbox, which the daemon loads at start.
 before(() => loadExpressionSandbox());

@@ -8,7 +8,7 @@ import { median, nodeStartMs } from './load/latency.js';
 
 const AGENT_PASSWORD = 'bench-agent-password';
 const RUNS = 3;
-// Issue 29's rows: 10,000 agents held 60 s (keepalive every 20 s, event every 10 s); 500 agents sending flat out.
+// 10,000 agents held 60 s (keepalive every 20 s, event every 10 s); 500 agents sending flat out.
 const HELD = Number(process.env.CHECKBRIDGE_BENCH_AGENTS ?? 10_000);
 const HOLD_S = Number(process.env.CHECKBRIDGE_BENCH_AGENT_HOLD_S ?? 60);
 const RATE_AGENTS = 500;
@@ -20,7 +20,7 @@ const ONLY = process.env.CHECKBRIDGE_BENCH_AGENTD_ONLY;
 const PER_AGENT = 100;
 const SOCKET_CONNECTIONS = 500;
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 // The daemon's CPU time (user + system, ms): per event it depends far less on what else the machine runs than rates do.
 const cpuMs = (pid: number) => {

@@ -1,4 +1,4 @@
-// A check whose command comes from a cached asset beside the same command without assets, in one run (issue 18: < 10 %).
+// A check whose command comes from a cached asset beside the same command without assets, in one run (< 10 %).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

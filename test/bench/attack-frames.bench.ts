@@ -1,4 +1,4 @@
-// Issue 37 item 12: /health while 6 agent sessions each send 20 frames of the largest allowed size, and 20 of 9 MB
+// /health while 6 agent sessions each send 20 frames of the largest allowed size, and 20 of 9 MB
 // (refused: the connection closes, 1009), beside /health at rest, in the same run. The senders run in their own process.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';

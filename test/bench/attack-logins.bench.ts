@@ -9,7 +9,7 @@ import { nodeStartMs, summary } from './load/latency.js';
 const AGENT_PASSWORD = 'bench-agent-password';
 const REST_S = Number(process.env.CHECKBRIDGE_BENCH_REST_S ?? 5);
 const ATTACK_S = Number(process.env.CHECKBRIDGE_BENCH_ATTACK_S ?? 10);
-// Issue 37's attack: 40 concurrent wrong `/auth` for a user with the highest cost allowed, 16 parallel wrong handshakes.
+// 40 concurrent wrong `/auth` for a user with the highest cost allowed, 16 parallel wrong handshakes.
 const LOGINS = 40;
 const HANDSHAKES = 16;
 const COST = 12;

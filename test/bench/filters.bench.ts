@@ -3,17 +3,17 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Script, createContext } from 'node:vm';
 import { filterAllows, isResolution } from '../../src/v2/event-filters.js';
-import { loadExpressionSandbox } from '../../src/sandbox/expressions.js';
-import { preludeFor } from '../../src/sandbox/prelude.js';
+import { loadExpressionSandbox } from '../../src/js-sandbox/expressions.js';
+import { preludeFor } from '../../src/js-sandbox/prelude.js';
 import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSRuntime } from 'quickjs-emscripten';
 import { median } from './load/latency.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 const ROUNDS = 7;
 const PER_ROUND = 2000;
 
-// The path filters took before issue 27, kept here only as the baseline: node:vm, a fresh context per expression,
+// The path filters took before the sandbox, kept here only as the baseline: node:vm, a fresh context per expression,
 // the scope structuredClone'd, a 1 s timeout.
 const scripts = new Map<string, Script>();
 function vmEvaluate(expression: string, scope: Json): boolean {

@@ -19,7 +19,7 @@ import { settingsOf } from '../helpers/settings.js';
 import { postgresMissing, startPostgres } from '../servers/postgres.js';
 import { drive } from './socket-drive.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 /** Results per second: `payloads`, each carrying `perPayload` results, over `width` connections at a time. */
 async function rate(port: number, payloads: string[], width: number, perPayload: number): Promise<number> {

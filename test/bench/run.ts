@@ -23,7 +23,7 @@ import { benchAttackFrames } from './attack-frames.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
-  // The rows of issue 21's table, each with its same-run baseline.
+  // The throughput rows, each with its same-run baseline.
   startup: benchStartup,
   'validate-10k': benchValidate10k,
   'socket-intake': (report) => benchSocket(report, 'socket-intake'),
@@ -42,11 +42,11 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   assets: benchAssets,
   transport: benchTransport,
   'shared-store': benchSharedStore,
-  // EventFilter and asset filter expressions: the sandbox beside the node:vm path it replaced (issue 27).
+  // EventFilter and asset filter expressions: the sandbox beside the node:vm path it replaced.
   filters: benchFilters,
-  // v2 CheckConfig scheduling beside the legacy scheduler (issue 30).
+  // v2 CheckConfig scheduling beside the legacy scheduler.
   'v2-schedule': benchV2Schedule,
-  // Sensu Go agents over the agent WebSocket beside the socket intake (issue 29).
+  // Sensu Go agents over the agent WebSocket beside the socket intake.
   agentd: benchAgentd,
   // /health at rest and under each attack on availability, same run: password guesses, busy expressions, large frames.
   'attack-logins': benchAttackLogins,

@@ -6,7 +6,7 @@ import { benchDaemon, startBaseline } from './load/daemon.js';
 import { runLoad } from './load/child.js';
 import { median } from './load/latency.js';
 
-// The legacy Ruby server fed the same one-result connections on this machine (issue 21); it is not installed here.
+// The legacy Ruby server fed the same one-result connections on this machine; it is not installed here.
 const LEGACY_SERVER_PER_S = 1900;
 
 /** Raw indexed SQLite: batched inserts of 1,000 rows into a table with an index, WAL, synchronous=NORMAL. */

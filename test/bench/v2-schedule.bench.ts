@@ -1,4 +1,4 @@
-// v2 CheckConfig scheduling (issue 30) beside the legacy scheduler, in the same run: 10,000 checks over 1,000 simulated
+// v2 CheckConfig scheduling beside the legacy scheduler, in the same run: 10,000 checks over 1,000 simulated
 // subscribers (100 subscriptions of 10), every check on a 10 s interval, each scheduler alone in its own window; and
 // the floor: the same 10,000 timers on the same engine firing nothing, how late this loaded machine runs timers at all.
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// A supervisor that stops reading the daemon's log pipe must not stop the daemon (issue 21: logging off the hot path).
+// A supervisor that stops reading the daemon's log pipe must not stop the daemon (logging off the hot path).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

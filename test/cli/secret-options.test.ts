@@ -1,4 +1,4 @@
-// Secrets off the command line (issue 27 item 22): file forms of each secret flag, their variables, and the warning.
+// Secrets off the command line: file forms of each secret flag, their variables, and the warning.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';

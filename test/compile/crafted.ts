@@ -1,4 +1,4 @@
-// A configuration exercising every item of issue 13, the way users wrote them (legacy-valid).
+// A configuration exercising every translated construct, the way users wrote them (legacy-valid).
 export const CRAFTED = {
   "client": {
     "name": "web-1",

@@ -3,7 +3,7 @@
 // rendering for the subset compile emits. Anything outside that subset throws, so a test cannot pass by accident.
 import { Script, createContext } from 'node:vm';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 /** The event as Sensu Go's filter engine sees it: metadata fields lifted, the derived booleans added. */
 export function synthesize(event: Json): Json {

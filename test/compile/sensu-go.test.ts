@@ -15,7 +15,7 @@ import { substituteTokens } from '../../src/tokens/index.js';
 import { CRAFTED } from './crafted.js';
 import { entityMatches, pipelinePasses, renderTemplate, sensuFilterPasses } from './sensu-go-model.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 function compile(config: Json, target = '6.x') {
   const text = JSON.stringify(config, null, 2);
@@ -87,7 +87,7 @@ test("Sensu Go's rules: the validators refuse what Sensu Go refuses", () => {
   assert.match(sensuProblem({ type: 'EventFilter', api_version: 'core/v2', metadata: { name: 'f', namespace: 'default' }, spec: { action: 'allow', expressions: [] } }, parseTarget('6.x')!)!, /one or more expressions/);
 });
 
-// The legacy decision (reference §10.7 registry update, then §13.2 per-handler filtering, run by checkbridge's own
+// The legacy decision (registry update, then per-handler filtering, run by checkbridge's own
 // legacy server code) against the compiled pipeline's decision in the Sensu Go model.
 interface Vector {
   readonly check: string;

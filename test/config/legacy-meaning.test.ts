@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
-// Spec §2.8 rows legacy loaded without a word: a ttl that does not exceed the interval, a hook keyed "0".
+// Rules legacy loaded without a word: a ttl that does not exceed the interval, a hook keyed "0".
 const files = {
   'conf.d/client.json': { client: { name: 'c', address: '127.0.0.1', subscriptions: ['all'] } },
   'conf.d/checks.json':

@@ -39,7 +39,7 @@ test('flapping, total_state_change and truncation through the socket, seen in th
   assert.equal((await getJson(`${api}/events/seq/metric_out`)).body.check.output, long, 'the event lost its full output');
 });
 
-test('legacy API basic auth: 401 with the realm, a password with ":" works (DECISIONS 13), OPTIONS bypasses', async (t) => {
+test('legacy API basic auth: 401 with the realm, a password with ":" works, OPTIONS bypasses', async (t) => {
   const { daemon, api } = await instanceFor(t, { 'conf.d/a.json': { client, api: { user: 'admin', password: 'se:cret' } } });
   const denied = await getJson(`${api}/events`);
   assert.equal(denied.status, 401);

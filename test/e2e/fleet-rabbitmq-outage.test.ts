@@ -69,7 +69,7 @@ test('broker killed and restarted under load: acknowledged results kept, none tw
   server.daemon.proc.kill('SIGCONT');
   const serverBack = await back(server.daemon, serverMark);
 
-  // As a legacy server pauses (reference §2.7): nothing scheduled or monitored into the dead broker, then it all resumes.
+  // As a legacy server pauses: nothing scheduled or monitored into the dead broker, then it all resumes.
   const away = server.daemon.logs.slice(serverMark, server.daemon.logs.indexOf(serverBack));
   assert.ok(away.some((l) => l.msg === 'transport is not connected: check requests and monitors paused until it is'));
   assert.deepEqual(away.filter((l) => l.msg === 'transport is not connected: check request not published'), [], 'check requests published into the dead broker');

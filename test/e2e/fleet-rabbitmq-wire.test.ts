@@ -124,7 +124,7 @@ test('declarations match the legacy flags both ways, with the legacy names, prop
   assert.ok(Number.isInteger(keepalive.timestamp));
   assert.deepEqual(keepalive.subscriptions, ['linux', 'roundrobin:pool', 'client:w1']);
   const request = JSON.parse(captured.get('linux')![0]!.content.toString());
-  // The definition as written minus subscribers and interval, plus name and issued (reference §5.3).
+  // The definition as written minus subscribers and interval, plus name and issued.
   assert.deepEqual(Object.keys(request), ['command', 'name', 'issued']);
   assert.equal(request.name, 'w_check');
   assert.equal(request.command, 'echo wire; exit 1');
@@ -199,7 +199,7 @@ test('a server over a broker: API results go through `results` as legacy publish
   await legacy.channel.bindQueue(queue, 'results', '');
   await legacy.channel.consume(queue, (m) => m && captured.push(m), { noAck: true });
 
-  // POST /results: published to `results` (reference §2.5 row 2, §5.4) as our API client (DECISIONS 11), then consumed like any result.
+  // POST /results: published to `results` as our API client, then consumed like any result.
   assert.equal((await postJson(`${server.api}/results`, { name: 'api_check', output: 'hello', status: 2, handlers: ['slow'] })).status, 202);
   assert.ok((await eventually(async () => captured.length, (n) => n >= 1, 10_000)) >= 1, 'published to results');
   const body = JSON.parse(captured[0]!.content.toString());

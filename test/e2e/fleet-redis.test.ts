@@ -39,7 +39,7 @@ function readLines(file: string): string[] {
 test('a checkbridge server and two checkbridge clients over Redis: legacy keys, keepalives, fanout, roundrobin, events, keepalive critical, transport handlers, bad input', { timeout: 120_000 }, async (t) => {
   const redis = await redisFor(t);
   if (!redis) return;
-  // Lists live in the selected db (3) and carry it in their names too (reference §3).
+  // Lists live in the selected db (3) and carry it in their names too.
   const watch = new Redis({ port: redis.port, host: '127.0.0.1', db: 3, lazyConnect: true, maxRetriesPerRequest: 0 });
   watch.on('error', () => undefined);
   await watch.connect();

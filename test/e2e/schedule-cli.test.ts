@@ -19,7 +19,7 @@ const config = {
 test('schedule --json plans every check exactly, with splay, cron, subdue and publish false', (t) => {
   const root = makeTree({ 'a.json': config });
   t.after(() => removeTree(root));
-  // 1414213569.032 is the spec's splay vector instant: "test" at 17.601 s, "i-424242:test" at 783.321 s per hour.
+  // 1414213569.032 is the legacy splay vector instant: "test" at 17.601 s, "i-424242:test" at 783.321 s per hour.
   const result = runCli(['schedule', root, '--at', '2014-10-25T05:06:09.032Z', '--for', '2m', '--json'], { env: { TZ: 'UTC' } });
   assert.equal(result.code, 0, result.stderr);
   const plan = JSON.parse(result.stdout);

@@ -1,4 +1,4 @@
-// Two `checkbridge run` processes on one PostgreSQL store (issue 15): one state, seen through either server at once.
+// Two `checkbridge run` processes on one PostgreSQL store: one state, seen through either server at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

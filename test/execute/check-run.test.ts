@@ -7,7 +7,7 @@ import { spawnCommand } from '../../src/execute/spawn.js';
 const client = { name: 'web01', address: '10.0.0.1', subscriptions: [], secret: 's3cr3t', disk: { warn: 80 } };
 const context = { client, run: spawnCommand, now: Date.now };
 
-test('hook precedence: status string, severity name, then non-zero (reference §8 vectors)', () => {
+test('hook precedence: status string, severity name, then non-zero', () => {
   assert.equal(selectHook({ ok: {}, warning: {} }, 1), 'warning');
   assert.equal(selectHook({ '1': {}, warning: {} }, 1), '1');
   assert.equal(selectHook({ ok: {}, 'non-zero': {} }, 1), 'non-zero');
@@ -53,7 +53,7 @@ test('at most one hook runs; its output, status, executed and duration are added
   assert.equal(hooks['non-zero']!.output, undefined);
 });
 
-test('an unmatched token in a hook fails only that hook (DECISIONS 4)', async () => {
+test('an unmatched token in a hook fails only that hook', async () => {
   const result = await runCheck({ name: 'x', command: 'exit 2', hooks: { critical: { command: 'echo :::missing_hook:::' } } }, context);
   assert.equal(result.check.status, 2);
   const hook = (result.check.hooks as Record<string, Record<string, unknown>>).critical!;

@@ -1,4 +1,4 @@
-// Inputs every door must treat as data or refuse clearly (issue 12).
+// Inputs every door must treat as data or refuse clearly.
 
 /** Object.prototype members: as plain-object keys they resolve to functions, not to absent entries. */
 export const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__'];

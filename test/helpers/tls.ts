@@ -11,7 +11,7 @@ export interface TestCa {
   readonly caPem: string;
   /**
    * A certificate for `names` signed by this CA: a server's, or with `client` a client's (for mutual TLS);
-   * with `commonNameOnly` the first name is only its common name, without subject alternative names (spec 5.8).
+   * with `commonNameOnly` the first name is only its common name, without subject alternative names.
    */
   issue(names?: readonly string[], options?: { client?: boolean; commonNameOnly?: boolean }): { cert: string; key: string; certFile: string; keyFile: string };
   remove(): void;

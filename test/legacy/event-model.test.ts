@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { truncateOutput, totalStateChange, buildEvent, registryUpdate, isFlapping } from '../../src/legacy/event-model.js';
 
-test('truncation vectors (Appendix A.2, DECISIONS 6: exactly len characters)', () => {
+test('truncation vectors (exactly len characters, where legacy kept one more)', () => {
   assert.equal(truncateOutput('foo\n'), 'foo');
   assert.equal(truncateOutput('\nfoo'), '\n...');
   assert.equal(truncateOutput('\n\n'), '\n\n');
@@ -13,7 +13,7 @@ test('truncation vectors (Appendix A.2, DECISIONS 6: exactly len characters)', (
   assert.equal(truncateOutput('x\ny'), 'x\n...');
 });
 
-test('total_state_change vectors (Appendix A.2)', () => {
+test('total_state_change vectors', () => {
   const h = (...parts: number[][]) => parts.flat().map(String);
   const rep = (v: number, n: number) => Array<number>(n).fill(v);
   assert.equal(totalStateChange(Array.from({ length: 21 }, (_, i) => String(i % 2 ? 2 : 0))), 101);

@@ -1,4 +1,4 @@
-// A group commit ended by one result over the quota (issue 21): the results that fit commit all the same.
+// A group commit ended by one result over the quota: the results that fit commit all the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { instanceFor, getJson } from '../helpers/instance.js';

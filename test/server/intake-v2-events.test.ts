@@ -1,4 +1,4 @@
-// Issue 28: v2 events and results share the intake's group commit, its listeners and its flush at stop.
+// v2 events and results share the intake's group commit, its listeners and its flush at stop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

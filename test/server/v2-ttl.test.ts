@@ -1,4 +1,4 @@
-// Issue 30: check TTLs of v2 events (server/v2-ttl.ts), as Sensu Go's eventd: the deadline index, then the daemon.
+// Check TTLs of v2 events (server/v2-ttl.ts), as Sensu Go's eventd: the deadline index, then the daemon.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -56,7 +56,7 @@ test('TTL watches: keyed by entity and check (by check for round robin); ttl 0 e
   assert.deepEqual([lapsed.id, lapsed.entity.metadata.name, lapsed.timestamp, lapsed.check.output, lapsed.check.status, lapsed.check.executed, lapsed.check.duration, lapsed.check.issued], [undefined, 'web', 160, 'Last check execution was 60 seconds ago', 1, 160, undefined, undefined]);
 });
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 /** The v2 API of an instance, as an admin: PUT an event, GET one. */
 async function v2Of(instance: Instance) {

@@ -17,7 +17,7 @@ export interface Issued {
   readonly key: string;
 }
 
-/** A CA in `dir`; `issue` signs a certificate whose common name is also among its subject alternative names (spec 5.8). */
+/** A CA in `dir`; `issue` signs a certificate whose common name is also among its subject alternative names. */
 export function makeCa(dir: string): { ca: string; issue(name: string, altNames: string[]): Issued } {
   const ca = join(dir, 'ca.crt');
   const caKey = join(dir, 'ca.key');

@@ -1,4 +1,4 @@
-// Spec §8: datastore reads over 100 ms and log syncs over 1 s are warnings. Thresholds of 0 provoke both without timing.
+// Datastore reads over 100 ms and log syncs over 1 s are warnings. Thresholds of 0 provoke both without timing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startInstance, getJson } from '../helpers/instance.js';

@@ -6,7 +6,7 @@ import { StateStore } from '../../src/store/index.js';
 import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 
 function openStore(t: { after(fn: () => void): void }): { store: StateStore; events: SqliteEventStore } {
   const dir = makeTree({});

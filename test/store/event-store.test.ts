@@ -13,7 +13,7 @@ import { redactOutput } from '../../src/config/redact.js';
 import { CheckbridgeError } from '../../src/errors.js';
 import { postgresMissing, startPostgres, type PostgresServer } from '../servers/postgres.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 type Fresh = (t: { after(fn: () => void | Promise<void>): void }) => Promise<V2EventStore>;
 
 const event = (entity: string, check: string, status: number, executed: number, extra: Json = {}): Json => ({
@@ -64,7 +64,7 @@ function sharedCases(name: string, fresh: () => Fresh) {
       assert.equal(read!.check.occurrences, 2);
     });
 
-    test('a first write keeps the history sent with it; flapping comes from the history, as reference §1.6 says', async (t) => {
+    test('a first write keeps the history sent with it; flapping comes from the history, as in legacy', async (t) => {
       const store = await fresh()(t);
       const sent = event('f', 'flap', 1, 100, { check: { low_flap_threshold: 10, high_flap_threshold: 20, history: [{ status: 0, executed: 90 }] } });
       let expected = updateEvent(null, sent, 7);

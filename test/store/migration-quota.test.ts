@@ -1,4 +1,4 @@
-// Schema 6 rebuilds tables on open (issue 21): the store's quota must still bound what it holds afterwards.
+// Schema 6 rebuilds tables on open: the store's quota must still bound what it holds afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';

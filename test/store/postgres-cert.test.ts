@@ -1,4 +1,4 @@
-// Certificate authentication (spec 5.7): PG* variables read at start; PostgreSQL accepts the user with a client certificate only.
+// Certificate authentication: PG* variables read at start; PostgreSQL accepts the user with a client certificate only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startInstance, getJson, eventually } from '../helpers/instance.js';

@@ -12,7 +12,7 @@ import { runCli } from '../helpers/cli.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { postgresFor, freePort, type PostgresServer } from '../servers/postgres.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../src/json.js';
 const CLIENT = { 'conf.d/client.json': { client: { name: 'pg-host', address: '127.0.0.1', subscriptions: [] } } };
 const provider = (v2: string, name = '') => `${v2}/api/enterprise/store/v1/provider${name ? `/${name}` : ''}`;
 const config = (name: string, dsn: string, strict: boolean) => ({ type: 'PostgresConfig', api_version: 'store/v1', metadata: { name }, spec: { dsn, pool_size: 4, strict } });

@@ -1,4 +1,4 @@
-// The whole store on PostgreSQL (issue 15): the store suite SQLite passes, plus what only a server connection has.
+// The whole store on PostgreSQL: the store suite SQLite passes, plus what only a server connection has.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StateStore } from '../../src/store/index.js';

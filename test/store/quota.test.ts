@@ -1,4 +1,4 @@
-// The embedded datastore's quota (spec 1.6, 8): past it, /health raises an alarm, growing writes fail clearly, reads go on.
+// The embedded datastore's quota: past it, /health raises an alarm, growing writes fail clearly, reads go on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { instanceFor, getJson } from '../helpers/instance.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCron, cronWarning, nextCronInstant } from '../../src/time/cron.js';
+import { parseLegacyCron, cronWarning, nextCronInstant } from '../../src/time/legacy-cron.js';
 import { ManualClock } from '../../src/schedule/clock.js';
 import { Scheduler } from '../../src/schedule/scheduler.js';
 import { timingOf } from '../../src/schedule/plan.js';
@@ -19,13 +19,13 @@ test('crons legacy accepted that never fire as written load, never fire, and say
     ['0 0 32 * *', 'day-of-month 32 never matches (1-31)'],
   ];
   for (const [expression, note] of never) {
-    const schedule = parseCron(expression);
+    const schedule = parseLegacyCron(expression);
     assert.ok(schedule, expression);
     assert.equal(schedule.fires, false, expression);
     assert.deepEqual(schedule.notes, [note], expression);
     assert.ok(cronWarning(expression, schedule)!.startsWith(`check cron "${expression}" never fires as written: ${note}; checkbridge never runs it (legacy parse-cron ran it `), expression);
   }
-  assert.match(cronWarning('0 0 31 2 *', parseCron('0 0 31 2 *')!)!, /legacy parse-cron ran it on the 1st of the month instead/);
+  assert.match(cronWarning('0 0 31 2 *', parseLegacyCron('0 0 31 2 *')!)!, /legacy parse-cron ran it on the 1st of the month instead/);
 });
 
 test('an element that matches nothing drops out; the rest runs, and the warning says as what', () => {
@@ -36,7 +36,7 @@ test('an element that matches nothing drops out; the rest runs, and the warning 
     ['0 0 5-1 * 1', '0 0 * * 1', '2025-06-16T00:00:00.000Z'],
   ];
   for (const [written, runs, next] of cases) {
-    const schedule = parseCron(written)!;
+    const schedule = parseLegacyCron(written)!;
     assert.equal(schedule.fires, true, written);
     assert.equal(schedule.expression, runs, written);
     assert.ok(cronWarning(written, schedule)!.endsWith(`; runs as "${runs}"`), written);
@@ -46,11 +46,11 @@ test('an element that matches nothing drops out; the rest runs, and the warning 
 
 test('ordinary crons have no warning; what legacy refused stays refused', () => {
   for (const ok of ['*/5 * * * *', '0 0 * * 7', '0 0 29 2 *', '@daily', '0 0 31 * *']) {
-    const schedule = parseCron(ok)!;
+    const schedule = parseLegacyCron(ok)!;
     assert.equal(schedule.fires, true, ok);
     assert.equal(cronWarning(ok, schedule), null, ok);
   }
-  for (const bad of ['0 0 1 5-1 *', '60 * * * *', '0 0 * 13 *', 'x 0 31 2 *', '* * * *']) assert.equal(parseCron(bad), null, bad);
+  for (const bad of ['0 0 1 5-1 *', '60 * * * *', '0 0 * 13 *', 'x 0 31 2 *', '* * * *']) assert.equal(parseLegacyCron(bad), null, bad);
 });
 
 test('the scheduler neither fires nor spins on a cron that never fires', () => {

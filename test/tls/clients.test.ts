@@ -8,7 +8,7 @@ import { httpsGet } from '../helpers/https-request.js';
 import { startAssetServer } from '../servers/asset-server.js';
 import { tarGz, sha512 } from '../helpers/archives.js';
 
-// Go's words, which spec 5.8 asks for.
+// Go's words, which users of Sensu Go search for.
 const LEGACY_CN = /x509: certificate relies on legacy Common Name field, use SANs instead/;
 
 let ca: TestCa;

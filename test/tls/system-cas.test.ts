@@ -1,4 +1,4 @@
-// Review of issue 27 item 20: the system CA store is shared by every outgoing TLS client (assets and the vault), so
+// The system CA store is shared by every outgoing TLS client (assets and the vault), so
 // it lives with the TLS modules rather than in assets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { substituteTokens, substituteObject, unmatchedTokensOutput } from '../../src/tokens/index.js';
 
-// Reference Appendix A.1 attributes.
+// The attributes of the legacy token vectors.
 const attributes = {
   name: 'i-1', num: 42, flag: false, list: ['a', 'b'], nested: { a: { b: 'deep' } }, empty: {}, f: 1.5, nilv: null, str: 'x',
 };
@@ -37,7 +37,7 @@ for (const [input, output, unmatched] of vectors) {
   });
 }
 
-test('keeps UTF-8 text (DECISIONS 1 fixes the byte-stripping quirk)', () => {
+test('keeps UTF-8 text (legacy stripped non-ASCII bytes)', () => {
   assert.equal(substituteTokens('café :::name:::', attributes).value, 'café i-1');
 });
 
@@ -64,7 +64,7 @@ test('unmatched tokens are listed once each, in order of appearance', () => {
   assert.equal(unmatchedTokensOutput(result.unmatched), 'Unmatched client token(s): b, a');
 });
 
-test('a second run over the same definition still reports unmatched tokens (DECISIONS 4)', () => {
+test('a second run over the same definition still reports unmatched tokens: the definition is never changed in place', () => {
   const definition = { command: 'echo', args: [':::missing_arr:::'] };
   assert.deepEqual(substituteObject(definition, {}).unmatched, ['missing_arr']);
   assert.deepEqual(substituteObject(definition, {}).unmatched, ['missing_arr']);

@@ -1,4 +1,4 @@
-// Issue 27 item 19: TLS to RabbitMQ and Redis verifies the broker's certificate (system CAs plus a configured CA file);
+// TLS to RabbitMQ and Redis verifies the broker's certificate (system CAs plus a configured CA file);
 // `insecure: true` opts out, with a warning. A plain TLS server on 127.0.0.1 stands in for the broker: what it sees
 // of the handshake is what our real transport code decided.
 import { test } from 'node:test';

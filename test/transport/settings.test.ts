@@ -1,4 +1,4 @@
-// The legacy transport settings forms (reference legacy-transport.md §2.1, §4) and the reconnect rhythm (§2.7).
+// The legacy transport settings forms and the reconnect rhythm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rabbitEndpoints } from '../../src/transport/rabbitmq/settings.js';

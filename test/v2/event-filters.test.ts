@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { filterAllows } from '../../src/v2/event-filters.js';
 import { buildSettings } from '../../src/config/build.js';
 import { compileSettings } from '../../src/compile/index.js';
-import { loadExpressionSandbox } from '../../src/sandbox/expressions.js';
+import { loadExpressionSandbox } from '../../src/js-sandbox/expressions.js';
 
 // Expressions run in the sandbox, which the daemon loads at start.
 before(() => loadExpressionSandbox());

@@ -90,7 +90,7 @@ export function openEvents(store: StateStore, mirrorNamespace: string, nowMs: nu
   return rows;
 }
 
-// Unknown covers every status past 2 (and negative ones, DECISIONS 9).
+// Unknown covers every status past 2 (and negative ones, which legacy wrapped to a severity).
 const statusClass = (status: number) => (status >= 0 && status <= 2 ? String(status) : '3');
 const SORTS = new Map<string, (a: EventRow, b: EventRow) => number>([
   ['status', (a, b) => Number(statusClass(a.status)) - Number(statusClass(b.status))],

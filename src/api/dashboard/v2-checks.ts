@@ -3,7 +3,7 @@ import type { V2ApiDeps } from '../v2/context.js';
 import { fail, callerOf } from '../v2/context.js';
 import { PREFIX, type DashboardDeps } from './deps.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 
 /** The v2 CheckConfigs of a namespace with their next scheduled request, and "Run now" (ad hoc execution). */
 export function registerV2CheckRoutes(app: FastifyInstance, deps: V2ApiDeps, dash: DashboardDeps): void {

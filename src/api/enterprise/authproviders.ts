@@ -9,7 +9,7 @@ const BASE = '/api/enterprise/authentication/v2/authproviders';
 const PROVIDER_FIELDS = fieldSet('authprovider', { name: (p) => p.metadata?.name, type: (p) => p.type });
 
 /**
- * Authentication providers (spec 4.1, reference v2-api §5.2): list (repeatable `types`, any case; paging), get, PUT
+ * Authentication providers: list (repeatable `types`, any case; paging), get, PUT
  * create (201) or update (200), DELETE (204). Cluster-wide: RBAC lets only cluster admins reach them (access.ts).
  */
 export function registerAuthProviderRoutes(app: FastifyInstance, deps: V2ApiDeps): void {

@@ -53,7 +53,7 @@ function page(reply: FastifyReply, status: number, title: string, body: string, 
 }
 
 /**
- * Single sign-on with OpenID Connect (spec 5.5): `authorize` sends the browser to the provider (authorization code
+ * Single sign-on with OpenID Connect: `authorize` sends the browser to the provider (authorization code
  * with PKCE), `callback` takes the code back, validates the ID token and answers with a page holding the tokens: as
  * JSON for the dashboard (`#checkbridge-tokens`, also posted to the opener), or posted to the CLI's loopback port.
  * The callback is taken only from the browser that started the sign-in (its binding cookie, oidc-binding.ts).

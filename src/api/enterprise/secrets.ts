@@ -1,4 +1,4 @@
-// /api/enterprise/secrets/v1 (reference v2-api §5.1): wrapped JSON, admins only (src/api/v2/access.ts).
+// /api/enterprise/secrets/v1: wrapped JSON, admins only (src/api/v2/access.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
 import { listResponse } from '../v2/listing.js';
@@ -10,14 +10,14 @@ import {
 } from '../../secrets/index.js';
 import { vaultPathOf } from '../../secrets/index.js';
 import { SecretFailure } from '../../secrets/index.js';
-import { keepCredential, type Target } from '../../secrets/index.js';
+import { keepCredential, type CredentialDestination } from '../../secrets/index.js';
 import type { Json } from '../../json.js';
 
 type Store = V2ApiDeps['store']['resources'];
 
 const SECRETS_BASE = '/api/enterprise/secrets/v1';
 
-/** Exactly one Env provider exists: created at start with an empty spec (spec §1.8). */
+/** Exactly one Env provider exists: created at start with an empty spec. */
 function ensureEnvProvider(store: Store): void {
   if (store.listResources(PROVIDER_KIND, '').some((p) => p.type === ENV_TYPE)) return;
   store.putResource(PROVIDER_KIND, '', ENV_PROVIDER_NAME, { type: ENV_TYPE, api_version: API_VERSION, metadata: { name: ENV_PROVIDER_NAME }, spec: {} });
@@ -43,8 +43,8 @@ const sameAddress = (a: unknown, b: unknown): boolean => {
 };
 
 /** Where a vault token goes and whom it trusts there: a REDACTED token follows none of these changing. */
-function vaultTargets(before: Json, after: Json): Target[] {
-  const tls = (name: string): Target => ({ field: `spec.client.tls.${name}`, before: before.tls?.[name], after: after.tls?.[name] });
+function vaultTargets(before: Json, after: Json): CredentialDestination[] {
+  const tls = (name: string): CredentialDestination => ({ field: `spec.client.tls.${name}`, before: before.tls?.[name], after: after.tls?.[name] });
   return [{ field: 'spec.client.address', before: before.address, after: after.address, same: sameAddress }, tls('ca_cert'), tls('cname'), tls('client_cert'), tls('client_key')];
 }
 

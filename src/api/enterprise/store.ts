@@ -11,7 +11,7 @@ const BASE = '/api/enterprise/store/v1/provider';
 
 
 /**
- * `PostgresConfig` (spec 2.5, reference v2-api §6.1): GET lists or reads, PUT creates or replaces (strict: only after
+ * `PostgresConfig`: GET lists or reads, PUT creates or replaces (strict: only after
  * connecting and checking the user may create tables, else 400 and nothing stored), DELETE 204/404.
  */
 export function registerStoreRoutes(app: FastifyInstance, deps: V2ApiDeps, router: EventStoreRouter): void {

@@ -2,7 +2,7 @@ import type { AddRoute, LegacyApiDeps } from './deps.js';
 import { sendList, legacyQuery } from './http.js';
 import { aggregateMembers, memberNames, summarize, resultsOfSeverity, groupBy, SEVERITIES, type Severity } from '../../server/index.js';
 
-/** Aggregates (reference §12.7): membership is stored, summaries are computed from the stored results on request. */
+/** Aggregates: membership is stored, summaries are computed from the stored results on request. */
 export function registerAggregateRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   const store = deps.store;
   // `max_age=S` keeps results executed in the last S seconds; anything but digits is ignored.

@@ -1,4 +1,4 @@
-// Legacy read_data (reference §12.1): the body must be a JSON object; each field has a type, nil_ok and regex rule.
+// Legacy read_data: the body must be a JSON object; each field has a type, nil_ok and regex rule.
 export type FieldType = 'string' | 'integer' | 'boolean' | 'array' | 'object';
 export interface FieldRule {
   readonly type: FieldType;

@@ -56,7 +56,7 @@ function postClient(deps: LegacyApiDeps, views: LegacyViews, req: FastifyRequest
   // An agent's record names the namespace its events are read from: only the agent WebSocket writes one.
   if (client.entity_class === 'agent') return refuse(reply, 'entity_class agent is for Sensu Go agents, which register over the agent WebSocket');
   client.subscriptions = [...new Set([...(client.subscriptions as string[]), `client:${String(client.name)}`])];
-  // A new client is a new entity: refused at the entity limit as every other door refuses one (spec §3).
+  // A new client is a new entity: refused at the entity limit as every other door refuses one.
   const settings = deps.settings();
   const [limit, namespace] = [entityLimitOf(settings), legacyNamespace(settings)];
   const known = views.visible(deps.store.getClient(String(client.name))) || deps.store.hasV2Entity(String(client.name), namespace);

@@ -21,7 +21,7 @@ export interface LegacyApiDeps {
   readonly intake: ResultIntake & EventIntake;
   /** Where v2 events live (the event store router): agents' check events are read there; the embedded store by default. */
   readonly events?: V2EventStore;
-  /** Where POST /results goes: the broker's `results` over a broker, as legacy publishes it (reference §2.5); the intake by default. */
+  /** Where POST /results goes: the broker's `results` over a broker, as legacy publishes it; the intake by default. */
   readonly results?: ResultIntake;
   readonly logger: Logger;
   readonly now: () => number;
@@ -29,7 +29,7 @@ export interface LegacyApiDeps {
   readonly bridge?: BridgeView | null;
   /** The transport's state and queue figures for /info and /health; the in-process bus when absent. */
   readonly transport?: () => Promise<TransportInfo>;
-  /** `/info` `servers`: the servers sharing the store and the tasks each holds (reference §10.13); none for a server alone. */
+  /** `/info` `servers`: the servers sharing the store and the tasks each holds; none for a server alone. */
   readonly servers?: () => Promise<readonly unknown[]>;
 }
 

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redactOutput } from '../../config/index.js';
 
 /**
- * A 400 as legacy answered it, with an empty body (reference §12: clients rely on it); the reason travels in a header
+ * A 400 as legacy answered it, with an empty body (clients rely on it); the reason travels in a header
  * (printable ASCII only) so that a person debugging still sees what was wrong.
  */
 export function refuse(reply: FastifyReply, reason: string) {
@@ -17,7 +17,7 @@ export function forbid(reply: FastifyReply, reason: string) {
 /** The body of a 202: when the request was taken, in seconds. */
 export const issued = (now: () => number) => ({ issued: Math.floor(now() / 1000) });
 
-// Legacy query parsing: split on & and =, values not URL-decoded (reference §12.1).
+// Legacy query parsing: split on & and =, values not URL-decoded.
 export function legacyQuery(url: string): Record<string, string> {
   const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
   const out: Record<string, string> = {};

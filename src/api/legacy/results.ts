@@ -5,7 +5,7 @@ import { sendList, refuse } from './http.js';
 import { agentResultOf, sortResults } from './agent-events.js';
 import type { LegacyViews } from './views.js';
 
-/** DECISIONS 11: API-posted results without `source` belong to our own API client, under a neutral name. */
+/** As in legacy (docs/legacy-quirks.md), API-posted results without `source` belong to our own API client, under a neutral name. */
 const API_CLIENT_NAME = 'checkbridge-api';
 
 function resultView(r: { client: string; check: Record<string, unknown>; history: readonly { status: number }[] }) {

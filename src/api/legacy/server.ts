@@ -67,7 +67,7 @@ function addRequestHooks(app: FastifyInstance, deps: LegacyApiDeps): void {
     if (api) {
       const header = request.headers.authorization ?? '';
       const decoded = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '';
-      const colon = decoded.indexOf(':'); // DECISIONS 13: split on the first colon only
+      const colon = decoded.indexOf(':'); // split on the first colon only: a password may hold colons
       if (colon < 0 || decoded.slice(0, colon) !== api.user || decoded.slice(colon + 1) !== api.password) {
         return reply.code(401).header('WWW-Authenticate', 'Basic realm="Restricted Area"').send();
       }

@@ -7,12 +7,12 @@ import { sendList } from './http.js';
 const SUBSCRIPTION = /^[\w.\-:]+$/;
 const CHECK = /^[\w.-]+$/;
 
-// Legacy `fetch(key, '*')`: absent gives '*', a JSON null gives an empty part (DECISIONS 12 keeps it).
+// Legacy `fetch(key, '*')`: absent gives '*', a JSON null gives an empty part, kept as legacy made it.
 const part = (data: Record<string, unknown>, key: string) => (key in data ? (data[key] === null ? '' : String(data[key])) : '*');
 const idOf = (data: Record<string, unknown>) => `${part(data, 'subscription')}:${part(data, 'check')}`;
 const escape = (text: string) => text.replace(/[\\^$+?()[\]{}|]/g, '\\$&');
 
-/** The silence registry (reference §12.9); entries expire like the Redis keys they replace. */
+/** The silence registry; entries expire like the Redis keys they replace. */
 export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   const now = () => Math.floor(deps.now() / 1000);
   // Expiries are kept in ms (a 1 s expiry must last a second); `expire` is the remaining TTL in seconds, as Redis gave it.

@@ -4,7 +4,7 @@ import { readData } from './body.js';
 import { remainingSeconds } from '../../store/index.js';
 import { sendList } from './http.js';
 
-/** Stashes (reference §12.8): JSON documents at a path, which may hold '/', with an optional expiry. */
+/** Stashes: JSON documents at a path, which may hold '/', with an optional expiry. */
 export function registerStashRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   const store = deps.store.stashes;
   const now = () => deps.now(); // ms: expiries are kept in ms

@@ -1,6 +1,6 @@
 import type { TransportInfo } from '../../transport/index.js';
 
-/** Legacy GET /health (reference §12.2): why the transport is unhealthy for `consumers`/`messages`, empty when it is not. */
+/** Legacy GET /health: why the transport is unhealthy for `consumers`/`messages`, empty when it is not. */
 export function healthFailures(info: TransportInfo, query: Record<string, unknown>): string[] {
   if (!info.connected) return ['not connected to transport'];
   const failures: string[] = [];

@@ -40,7 +40,7 @@ function targetOf(method: string, pattern: string): RouteTarget {
   if (namespaced) rest = rest.slice(2);
   const resource = rest[0] ?? '*';
   const nameParams = rest.slice(1).filter((s) => s.startsWith(':')).map((s) => s.slice(1));
-  // `GET …/events/:entity` lists that entity's events (reference v2-api §3.2).
+  // `GET …/events/:entity` lists that entity's events.
   const named = nameParams.length > 0 && !(resource === 'events' && nameParams.length === 1);
   const verb: Verb = method === 'GET' || method === 'HEAD' ? (named ? 'get' : 'list') : method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : 'update';
   return { resource, namespaceParam, nameParams, verb, self: SELF.has(`${method === 'HEAD' ? 'GET' : method} ${pattern}`) };

@@ -17,7 +17,7 @@ const view = (row: ApiKeyRow, name = row.hint.length < ID_LENGTH ? `${row.hint}�
 const listedId = (name: string) => (name.endsWith('…') ? name.slice(0, -1) : name);
 
 /**
- * API keys (spec 2.3/4.5, reference v2-api §3.3), for whoever RBAC lets (cluster-wide `apikeys`). A key acts as its
+ * API keys, for whoever RBAC lets (cluster-wide `apikeys`). A key acts as its
  * user: minting one for another user hands out everything they hold, so only a cluster admin may (anyone for themselves).
  */
 export function registerApiKeyRoutes(app: FastifyInstance, deps: V2ApiDeps): void {

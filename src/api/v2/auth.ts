@@ -66,7 +66,7 @@ async function verifyCredential(deps: V2ApiDeps, header: string): Promise<{ call
   return key && isActive(deps.store.resources, user) ? { caller: { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true }, expS: Infinity } : null;
 }
 
-/** The `/auth` family (reference v2-api §3.1): tokens from basic credentials, refresh, test, logout. */
+/** The `/auth` family: tokens from basic credentials, refresh, test, logout. */
 /** A new session's (or a refreshed session's) access and refresh tokens, as `/auth` returns them. */
 export async function issueTokens(deps: V2ApiDeps, username: string, groups: string[], sessionId: string = randomUUID()) {
   const pair = await deps.tokens.issue(username, groups, sessionId, nowS(deps));
@@ -78,7 +78,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
   const issue = (username: string, groups: string[], sessionId: string) => issueTokens(deps, username, groups, sessionId);
   const limiter = loginLimiterOf(deps);
   // Basic credentials checked under the login limits, reserved before the work; null after replying.
-  // `/auth` also asks the directories (LDAP, AD) after the local users; `/auth/test` only the local users (reference §3.1).
+  // `/auth` also asks the directories (LDAP, AD) after the local users; `/auth/test` only the local users.
   const login = async (request: FastifyRequest, reply: FastifyReply, refusal: string, directories: boolean) => {
     const credentials = basic(request);
     if (!credentials) return void text(reply, 401, 'Request unauthorized\n'), null;

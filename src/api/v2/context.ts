@@ -29,7 +29,7 @@ export interface V2ApiDeps {
   readonly intake: EventIntake;
   /** Extra figures for the health body's `Annotations` (the bridge's outbox). */
   readonly annotations?: () => Record<string, string>;
-  /** Whether one more entity may be created: a message about the missing license when not (spec §3). */
+  /** Whether one more entity may be created: a message about the missing license when not. */
   readonly entityGate?: () => string | null;
   /** An entity was written through the API: a connected agent is told (`entity_config`). */
   readonly onEntityWritten?: (namespace: string, name: string) => void;
@@ -58,7 +58,7 @@ const KINDS = {
   conflict: 'CB_API_CONFLICT',
   forbidden: 'CB_API_FORBIDDEN',
   unauthenticated: 'CB_API_UNAUTHENTICATED',
-  // The entity limit of an instance without a license (spec §3, §7).
+  // The entity limit of an instance without a license.
   unlicensed: 'CB_ENTITY_LIMIT',
 } as const satisfies Record<string, ErrorCode>;
 

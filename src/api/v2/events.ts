@@ -4,13 +4,13 @@ import { selectorsOf, page } from './listing.js';
 import { shapeEvent, EVENT_FIELDS, typeProblem } from '../../v2/index.js';
 import { missingNamespace } from './resources.js';
 
-type Json = Record<string, any>;
+import type { Json } from '../../json.js';
 type Params = { namespace: string; entity?: string; check?: string };
 
 // Paging order and resume key: namespace, entity, check (Sensu Go's etcd key order).
 const eventKey = (e: Json) => `${e.metadata?.namespace ?? e.entity?.metadata?.namespace ?? ''}/${e.entity?.metadata?.name ?? ''}/${e.check?.metadata?.name ?? ''}`;
 
-/** The events API (spec 4.2, reference v2-api §2): list, get, create or replace (201, empty), delete (204). */
+/** The events API: list, get, create or replace (201, empty), delete (204). */
 export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const events = eventStoreOf(deps);
   // Selectors go to the event store: PostgreSQL answers them in the database, SQLite in memory.
@@ -45,7 +45,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
     // Events (and the entities they create) only in namespaces that exist.
     const missing = missingNamespace(deps.store.resources, namespace);
     if (missing) return fail(reply, 'notFound', missing);
-    // The URL names what the body may leave out; a body that says otherwise is refused (reference v2-api §2.2).
+    // The URL names what the body may leave out; a body that says otherwise is refused.
     for (const [part, urlName] of [['entity', entity], ['check', check]] as const) {
       const value = body[part];
       if (!value || typeof value !== 'object') continue;
@@ -58,7 +58,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
         if (value.metadata.name !== urlName) return fail(reply, 'invalid', `the name of the resource (${value.metadata.name}) does not match the name of the URI (${urlName})`);
       }
     }
-    // PUT names a check to schedule unless it says `publish: false` (results need no interval: reference v2-api §1.4).
+    // PUT names a check to schedule unless it says `publish: false` (results need no interval, as in Sensu Go).
     if (request.method === 'PUT' && body.check && !body.check.interval && !body.check.cron && body.check.publish !== false) {
       return fail(reply, 'invalid', 'check is invalid: check.interval or check.cron is required (or publish: false)');
     }

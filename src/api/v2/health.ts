@@ -3,7 +3,7 @@ import type { V2ApiDeps } from './context.js';
 
 const MEMBER_ID = 1;
 
-/** GET /health (spec 2.7, 4.3): always 200; the embedded SQLite store is the one cluster member. */
+/** GET /health: always 200; the embedded SQLite store is the one cluster member. */
 export function registerHealthRoute(app: FastifyInstance, deps: V2ApiDeps): void {
   app.get('/health', (request, reply) => {
     const timeout = (request.query as { timeout?: string }).timeout;
@@ -18,7 +18,7 @@ export function registerHealthRoute(app: FastifyInstance, deps: V2ApiDeps): void
       Alarms: deps.store.alarm(),
       ClusterHealth: [{ MemberID: MEMBER_ID, MemberIDHex: MEMBER_ID.toString(16), Name: 'checkbridge', Err: err, Healthy: err === '' }],
       Header: { cluster_id: MEMBER_ID, member_id: MEMBER_ID, raft_term: 0 },
-      // One entry per PostgresConfig, absent when there is none (spec 2.7).
+      // One entry per PostgresConfig, absent when there is none.
       ...(deps.postgres?.health() ? { PostgresHealth: deps.postgres.health() } : {}),
       ...(deps.annotations ? { Annotations: deps.annotations() } : {}),
     };

@@ -57,7 +57,7 @@ function select(request: FastifyRequest, reply: FastifyReply, items: Json[], set
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * `limit` and `continue` (reference v2-api §2.4) by key, as Sensu Go's etcd store does: the token is the last returned
+ * `limit` and `continue` by key, as Sensu Go's etcd store does: the token is the last returned
  * key plus NUL, so items deleted or added while a client pages never make it skip or repeat others.
  */
 export function page(request: FastifyRequest, reply: FastifyReply, items: Json[], key: (item: Json) => string): Json[] {

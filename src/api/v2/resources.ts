@@ -134,7 +134,7 @@ function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
   };
 }
 
-/** Generic namespaced CRUD (reference v2-api §2.2): POST creates (409 if it exists), PUT creates or replaces. */
+/** Generic namespaced CRUD: POST creates (409 if it exists), PUT creates or replaces. */
 export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): void {
   const table = tableOf(deps, kind);
   const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;

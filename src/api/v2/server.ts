@@ -34,7 +34,7 @@ function dropEmptyBodyType(headers: Record<string, string | string[] | undefined
   if (headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) delete headers['content-type'];
 }
 
-/** The v2 HTTP API (spec 4): every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
+/** The v2 HTTP API: every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 512_000, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, return503OnClosing: false, forceCloseConnections: true, ...httpsOption(deps.https) });
   enforceAccess(app, deps);

@@ -41,7 +41,7 @@ function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string
 }
 
 /**
- * Local users (reference v2-api §3): whoever RBAC lets (cluster-wide `users`) lists, creates (POST, or PUT
+ * Local users: whoever RBAC lets (cluster-wide `users`) lists, creates (POST, or PUT
  * create-or-update) and disables them (DELETE); a user may always read themselves and change their own password
  * (access.ts). Nobody grants what they do not hold: groups whose bindings grant more than the caller holds, another
  * user's password and provider, and any change to a user holding more than the caller (disabling and re-enabling

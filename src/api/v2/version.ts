@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from './context.js';
 
-// The Sensu Go release whose v2 API this one answers as (reference v2-api; the interop clients are 6.12).
+// The Sensu Go release whose v2 API this one answers as (the interop clients are 6.12).
 const SENSU_BACKEND = '6.12.0';
 // The API groups and versions served here, as Sensu Go's /version lists its API modules.
 const API_GROUPS = { 'core/v2': 'v2.0.0', 'secrets/v1': 'v1.0.0', 'store/v1': 'v1.0.0', 'authentication/v2': 'v2.0.0' };

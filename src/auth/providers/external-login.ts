@@ -8,7 +8,7 @@ import type { Json } from '../../json.js';
 /** A user of an external provider is recorded by name with that provider, never with a password. */
 export const isExternal = (user: Json) => typeof user.provider === 'string' && user.provider !== '' && user.provider !== 'basic';
 
-/** Not disabled, and, for an external user, their provider still configured (spec 5.4: deleting it ends their access). */
+/** Not disabled, and, for an external user, their provider still configured (deleting it ends their access). */
 export function isActive(v2: ResourceTables, user: Json | null): user is Json {
   return Boolean(user && !user.disabled && (!isExternal(user) || getProvider(v2, String(user.provider))));
 }

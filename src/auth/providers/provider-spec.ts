@@ -1,5 +1,5 @@
-// Authentication providers (spec 2.2, api_version authentication/v2): validation, defaults, and the view that hides secrets.
-import { CREDENTIAL_MASK, keepCredential, type Credential, type Target } from '../../secrets/index.js';
+// Authentication providers (api_version authentication/v2): validation, defaults, and the view that hides secrets.
+import { CREDENTIAL_MASK, keepCredential, type Credential, type CredentialDestination } from '../../secrets/index.js';
 import type { Json } from '../../json.js';
 
 const PROVIDER_API_VERSION = 'authentication/v2';
@@ -101,14 +101,14 @@ function search(value: unknown, field: string, defaults: Omit<Search, 'base_dn'>
 }
 
 /** Where an LDAP server's bind credentials go, and whom they trust there: a REDACTED password follows none of these changing. */
-function ldapTargets(field: string, previous: LdapServer, next: Omit<LdapServer, 'binding' | 'default_upn_domain' | 'group_search' | 'user_search'>): Target[] {
-  const at = (name: keyof typeof next, same?: Target['same']): Target => ({ field: `${field}.${name}`, before: previous[name], after: next[name], ...(same ? { same } : {}) });
+function ldapTargets(field: string, previous: LdapServer, next: Omit<LdapServer, 'binding' | 'default_upn_domain' | 'group_search' | 'user_search'>): CredentialDestination[] {
+  const at = (name: keyof typeof next, same?: CredentialDestination['same']): CredentialDestination => ({ field: `${field}.${name}`, before: previous[name], after: next[name], ...(same ? { same } : {}) });
   const caseless = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
   return [at('host', caseless), at('port'), at('security'), at('insecure'), at('trusted_ca_file'), at('client_cert_file'), at('client_key_file')];
 }
 
 /** A stored credential kept for a REDACTED one, or the refusal as an Invalid. */
-function kept(credential: Credential, targets: readonly Target[]): string {
+function kept(credential: Credential, targets: readonly CredentialDestination[]): string {
   const result = keepCredential(credential, targets);
   if ('problem' in result) throw new Invalid(result.problem);
   return result.value;
@@ -179,7 +179,7 @@ function oidcSpec(spec: Json, previous: OidcSpec | undefined): OidcSpec {
 }
 
 /**
- * A provider from a PUT body (`Type` with a capital T, as the spec's request does), with every field present and
+ * A provider from a PUT body (`Type` with a capital T, as Sensu Go's documented request has it), with every field present and
  * defaults filled in; `previous` is the stored one, whose secrets a masked value keeps. Throws a message naming the field.
  */
 export function parseProvider(body: unknown, name: string, previous: Provider | null): Provider | string {

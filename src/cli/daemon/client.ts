@@ -24,9 +24,9 @@ export interface ClientParts {
   readonly intake: ResultIntake;
   /** Sends this client's keepalive. */
   readonly keepalive: (settings: Settings) => void;
-  /** Only a client in the server's process resolves its checks' secrets (spec §1.8). */
+  /** Only a client in the server's process resolves its checks' secrets. */
   readonly secrets?: SecretsLookup;
-  /** The server's size limit on socket messages, when the server is in this process (a legacy client has none, reference §6.1). */
+  /** The server's size limit on socket messages, when the server is in this process (a legacy client has none). */
   readonly maxMessageBytes?: number | undefined;
   /** Whether start-up completed: a start-up failure does not deregister. */
   readonly isRunning: () => boolean;
@@ -34,7 +34,7 @@ export interface ClientParts {
 
 /**
  * The client role's services, whatever the process also runs: checks (subscriptions, standalone), the client
- * socket (:3030), the agent API (:3031) and keepalives with deregistration (reference 1x §4.2-4.4, §10.9-10.11).
+ * socket (:3030), the agent API (:3031) and keepalives with deregistration.
  */
 export function buildClient(parts: ClientParts, logger: Logger) {
   const { hub, flags, transport, execution, intake } = parts;
@@ -99,7 +99,7 @@ export function buildClient(parts: ClientParts, logger: Logger) {
       clearInterval(keepalives);
     },
   };
-  // Reference §10.11: a client that asks to deregister says so once, on the way out.
+  // A client that asks to deregister says so once, on the way out.
   const deregister = (s: Settings) => {
     const now = Math.floor(Date.now() / 1000);
     const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;

@@ -8,7 +8,7 @@ import type { Daemon, DaemonBase } from './base.js';
 
 /**
  * `run --role client`: a legacy client's duties over a broker — keepalives, subscriptions, standalone checks,
- * the sockets — with no store and no APIs (reference legacy-transport.md §2.5, 1x §4.2-4.4, §11).
+ * the sockets — with no store and no APIs.
  */
 export async function composeClient(base: DaemonBase): Promise<Daemon> {
   const { hub, lifecycle, logger } = base;

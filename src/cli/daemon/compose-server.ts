@@ -24,7 +24,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   const { role, flags, hub, lifecycle, logger } = base;
   const settings = hub.current();
   const isStopping = () => lifecycle.isStopping();
-  // Servers sharing a store elect one to do the once-per-cluster work (reference §10.13); one alone always does it.
+  // Servers sharing a store elect one to do the once-per-cluster work; one alone always does it.
   // Read before anything opens: a malformed DSN refuses the start.
   const dsn = sharedStoreDsn(flags, settings);
   // Read now too: an unreadable key file refuses the start before anything opens.
@@ -47,7 +47,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   let clientServices: Service[] = [];
   let clientSummary = (): Record<string, unknown> => ({});
   if (role === 'both') {
-    // Over a broker the client role's results and keepalives travel through it (reference §2.5).
+    // Over a broker the client role's results and keepalives travel through it.
     const fleetClient = wire ? wireClient(wire, hub.current, logger) : null;
     const keepalive = fleetClient ? () => fleetClient.keepalive() : receiveOwnKeepalive(store.store, handlers, logger);
     const client = buildClient(

@@ -27,7 +27,7 @@ function spawnLimit(settings: Settings): number {
 
 /** The spawner helper, the spawn limit, assets and SENSU_LOADED_TEMPFILE, for checks and handlers alike. */
 export function buildExecution(stateDir: string, hub: SettingsHub, logger: Logger): Execution {
-  const loadedTempfile = new LoadedTempfile(stateDir); // SENSU_LOADED_TEMPFILE for every child (reference §1.2)
+  const loadedTempfile = new LoadedTempfile(stateDir); // SENSU_LOADED_TEMPFILE for every child
   const limiter = new Limiter(spawnLimit(hub.current()));
   // Checks and handlers fork from one helper process: in a daemon grown to ~380 MB, forking in-process managed
   // 44 executions/s against 394/s through the helper (test/bench/execute), and it stalled intake.

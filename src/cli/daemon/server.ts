@@ -43,7 +43,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
   // Over a broker, a remote legacy client runs a check without its secrets: said once per check and client.
   const transport = wire ? withWithheldSecretsLogged(parts.transport, { clients: registry.all, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets }) : parts.transport;
-  // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too (reference §2.5).
+  // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too.
   const serverResults = wire ? new WireResults(wire, logger) : intake;
   // Except an agent's keepalive or TTL result: the server's own, into the local intake, where no broker message can forge it.
   const monitorResults: ResultIntake = wire ? { submit: (result) => (result.fromServer && store.getClient(result.client)?.entity_class === 'agent' ? intake : serverResults).submit(result) } : intake;
@@ -55,7 +55,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   // conf.d checks reach the agents of their subscriptions too, translated once per configuration load.
   const legacyChecks = new LegacyAgentChecks({ targets, logger, client: (name) => store.getClient(name) });
   const publisher = new CheckRequestPublisher({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader(), agents: legacyChecks });
-  // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then, reference §1).
+  // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then).
   if (wire) publisher.pause('broker away');
   const v2Checks = new V2CheckScheduler({ clock: systemClock, resources: store.resources, targets, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
   hub.onApply((s) => publisher.apply(s));
@@ -74,7 +74,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     }, monitorMs);
   };
   if (wire) {
-    // Legacy pause and resume (reference §2.7): while the broker is away, no check requests and no monitor results.
+    // Legacy pause and resume: while the broker is away, no check requests and no monitor results.
     wire.onDisconnected(() => {
       publisher.pause('broker away');
       logger.warn('transport is not connected: check requests and monitors paused until it is');
@@ -125,7 +125,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   return { publisher, v2Checks, targets, legacyChecks, serverResults, election, scheduler };
 }
 
-/** In one process, the client role's keepalive is received directly: its settings redacted, with version and timestamp (reference §10.9). */
+/** In one process, the client role's keepalive is received directly: its settings redacted, with version and timestamp. */
 export function receiveOwnKeepalive(store: DaemonStore['store'], handlers: HandlerPipeline, logger: Logger): (s: Settings) => void {
   return (s) => {
     const local = s.client as Record<string, unknown>;

@@ -43,7 +43,7 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
     logger,
   );
   warnPastEntityLimit(store, entityLimitOf(settings), legacyNamespace(settings), logger);
-  // Spec §8: slow reads and log syncs are warnings; the thresholds are settings (live), so a test can lower them.
+  // Slow reads and log syncs are warnings; the thresholds are settings (live), so a test can lower them.
   const storeLog = logger.child({ component: 'store' });
   store.watchDatastore({
     readMs: () => datastoreWarningsOf(hub.current()).readMs,

@@ -35,7 +35,7 @@ export function buildTransport(role: Role, flags: RunFlags, hub: SettingsHub, lo
       name: 'broker consumers',
       start: async () => wire?.start(),
       async stop() {
-        // The broker stops delivering to us at once, so another server takes over what we would have held (reference §2.4).
+        // The broker stops delivering to us at once, so another server takes over what we would have held.
         if (wire) await within(wire.stopConsuming(SETTLE_MS), SETTLE_MS + 1000);
       },
     },

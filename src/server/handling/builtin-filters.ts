@@ -5,7 +5,7 @@ import type { Json } from '../../json.js';
 
 // The built-in filters of both adapters of the handling pipeline, in one place.
 
-/** Legacy: the built-in extension filters (reference §10.12), effective only where a handler lists them. */
+/** Legacy: the built-in extension filters, effective only where a handler lists them. */
 export const EXTENSION_FILTERS = new Set(['occurrences', 'check_dependencies']);
 
 /** v2: the built-in EventFilters a pipeline's workflow may name (Sensu Go's `is_incident`, `not_silenced`, `has_metrics`). */

@@ -56,7 +56,7 @@ function sendUdp(handler: Handler, data: string): Promise<Delivery> {
 /** Legacy transport.publish(type, pipe, message, options): false when the broker is not connected. */
 export type TransportPublish = (type: 'direct' | 'fanout' | 'topic', pipe: string, body: string, options?: Record<string, unknown>) => boolean;
 
-/** `pipe: {type, name, options}`: the options declare the exchange (reference legacy-transport §2.3). */
+/** `pipe: {type, name, options}`: the options declare the exchange. */
 function publishToPipe(handler: Handler, data: string, publish: TransportPublish): Delivery {
   const pipe = (handler.pipe ?? {}) as { type?: unknown; name?: unknown; options?: unknown };
   const type = pipe.type === 'direct' || pipe.type === 'fanout' || pipe.type === 'topic' ? pipe.type : null;
@@ -65,7 +65,7 @@ function publishToPipe(handler: Handler, data: string, publish: TransportPublish
   return publish(type, pipe.name, data, options) ? { ok: true } : { ok: false, error: 'transport is not connected: event not published' };
 }
 
-/** Legacy handle_event by type (reference §13.5). `transport` publishes when there is a broker, else is refused. */
+/** Legacy handle_event by type. `transport` publishes when there is a broker, else is refused. */
 export async function deliver(handler: Handler, data: string, spawn: Spawner, defaultTimeout: number | undefined, publish?: TransportPublish): Promise<Delivery> {
   switch (handler.type ?? 'pipe') {
     case 'pipe': {

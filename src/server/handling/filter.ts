@@ -4,7 +4,7 @@ import type { StateStore } from '../../store/index.js';
 import type { EventDraft, Handler } from '../../legacy/index.js';
 import { attributesMatch } from '../../schedule/index.js';
 import { inTimeWindows, type WindowSet } from '../../schedule/index.js';
-import { evalAttribute } from '../../eval/index.js';
+import { evalAttribute } from '../../ruby-eval/index.js';
 import { severityOf } from '../aggregates.js';
 import { EXTENSION_FILTERS, occurrencesFilter, checkDependenciesFilter } from './builtin-filters.js';
 
@@ -46,7 +46,7 @@ function nativeFiltered(name: string, definition: Record<string, unknown>, event
   return definition.negate === true ? matched : !matched;
 }
 
-/** Legacy filter_event (reference §13.2): the first reason the handler skips the event, or null to handle it. */
+/** Legacy filter_event: the first reason the handler skips the event, or null to handle it. */
 export function filterEvent(handler: Handler, event: EventDraft, ctx: FilterContext): Filtered | null {
   if (event.check.handle === false) return { message: 'event handling disabled for event' };
   if (event.action === 'flapping' && handler.handle_flapping !== true) return { message: 'handler does not handle action' };

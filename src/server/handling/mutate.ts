@@ -6,14 +6,14 @@ import { withAssets, type AssetResolver } from '../../assets/index.js';
 export type Spawner = (command: string, options: SpawnOptions) => Promise<SpawnResult>;
 export type Mutation = { ok: true; data: string } | { ok: false; error: string; output?: string; status?: number };
 
-/** The event as handlers see it (reference §13.6): full output, string history, no null last_state_change. */
+/** The event as handlers see it: full output, string history, no null last_state_change. */
 export function eventJson(event: EventDraft): string {
   if (event.last_state_change !== null) return JSON.stringify(event);
   const { last_state_change: _absent, ...rest } = event;
   return JSON.stringify(rest);
 }
 
-/** Legacy mutate_event (reference §13.4): a settings mutator is a pipe; `json` and `only_check_output` are built in. */
+/** Legacy mutate_event: a settings mutator is a pipe; `json` and `only_check_output` are built in. */
 export async function mutateEvent(handler: Handler, event: EventDraft, json: () => string, settings: Settings, spawn: Spawner, assets?: AssetResolver): Promise<Mutation> {
   const name = typeof handler.mutator === 'string' ? handler.mutator : 'json';
   const mutator = settings.mutators[name] as { command?: string; timeout?: number; runtime_assets?: string[] } | undefined;

@@ -25,7 +25,7 @@ export interface PipelineDeps {
   readonly assets?: (settings: Settings) => AssetResolver;
   /** Resolves handlers' and mutators' `secrets`. */
   readonly secrets?: SecretsLookup;
-  /** `type: transport` handlers publish here when a broker is configured (reference legacy-transport §2.5 row 7). */
+  /** `type: transport` handlers publish here when a broker is configured. */
   readonly publish?: TransportPublish;
 }
 
@@ -51,7 +51,7 @@ export function v2Shares(concurrency: number): { namespace: number; v2: number }
 }
 
 /**
- * Events to handlers, off the intake path (reference §13): each handler has its own queue and a share of the
+ * Events to handlers, off the intake path: each handler has its own queue and a share of the
  * concurrency, so a hung or slow handler only delays itself; filters run at once, mutators and handlers in the queue.
  * v2 handlers (written by namespace users) also pass their namespace's share and the v2 share, so one namespace never
  * holds every slot and legacy handlers always keep some.

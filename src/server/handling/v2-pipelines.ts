@@ -4,7 +4,7 @@ import type { Spawner } from './mutate.js';
 import { deliver, type Delivery } from './deliver.js';
 import type { Handler } from '../../legacy/index.js';
 import { shapeEvent, filterAllows } from '../../v2/index.js';
-import { SandboxAllowance, EVENT_ALLOWANCE_MS } from '../../sandbox/index.js';
+import { SandboxAllowance, EVENT_ALLOWANCE_MS } from '../../js-sandbox/index.js';
 import { V2_BUILT_IN_FILTERS } from './builtin-filters.js';
 import { withAssets, type AssetResolver } from '../../assets/index.js';
 import { withSecrets } from '../../secrets/index.js';
@@ -104,7 +104,7 @@ function inOrder<T>(key: string, work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Runs an event through its pipelines (spec 4.2 rule 6): filters first (in the sandbox's turn, after the previous
+ * Runs an event through its pipelines: filters first (in the sandbox's turn, after the previous
  * event of the same entity and check), then the mutator and the pipe, tcp or udp handler in that handler's queue.
  * Resolves once every step ran or was dropped.
  */

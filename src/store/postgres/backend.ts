@@ -71,7 +71,7 @@ export class PostgresBackend {
   }
 }
 
-/** Strict validation (reference §6.1): connect and check the user may create tables; nothing is kept. */
+/** Strict validation: connect and check the user may create tables; nothing is kept. */
 export async function checkCanCreateTables(config: PostgresConfig, env: PgEnvironment): Promise<string | null> {
   let client: pg.Client;
   try {

@@ -1,4 +1,4 @@
-// The PostgresConfig resource (spec 2.5, reference v2-api §6.1): `store/v1`, cluster-wide, wrapped JSON.
+// The PostgresConfig resource: `store/v1`, cluster-wide, wrapped JSON.
 import type { Json } from '../../json.js';
 
 export const PG_TYPE = 'PostgresConfig';

@@ -7,7 +7,7 @@ import { CheckbridgeError } from '../../errors.js';
 const ENV_NAMES = ['PGHOST', 'PGPORT', 'PGDATABASE', 'PGUSER', 'PGPASSWORD', 'PGSSLMODE', 'PGSSLCERT', 'PGSSLKEY', 'PGSSLROOTCERT', 'PGCONNECT_TIMEOUT'] as const;
 export type PgEnvironment = Readonly<Partial<Record<(typeof ENV_NAMES)[number], string>>>;
 
-/** The connection variables at start (spec 5.7): a restart is what loads new ones. */
+/** The connection variables at start: a restart is what loads new ones. */
 export function pgEnvironment(env: NodeJS.ProcessEnv): PgEnvironment {
   const out: Partial<Record<(typeof ENV_NAMES)[number], string>> = {};
   for (const name of ENV_NAMES) if (typeof env[name] === 'string' && env[name] !== '') out[name] = env[name];

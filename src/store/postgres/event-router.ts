@@ -15,13 +15,13 @@ export interface RouterOptions {
   readonly resources: ResourceTables;
   readonly env: PgEnvironment;
   readonly logger: Logger;
-  /** Between connection attempts (reference §6.1: 5 s). */
+  /** Between connection attempts (5 s). */
   readonly retryMs?: number;
   /** How long a strict store's write waits for PostgreSQL before it fails. */
   readonly strictWaitMs?: number;
 }
 
-// Non-strict: this many failed attempts in a row send events to the embedded store (reference §6.1).
+// Non-strict: this many failed attempts in a row send events to the embedded store.
 const ATTEMPTS_BEFORE_FALLBACK = 3;
 
 /**
@@ -84,7 +84,7 @@ export class EventStoreRouter implements V2EventStore {
     return this.options.resources.listResources(PG_TYPE, '') as unknown as PostgresConfig[];
   }
 
-  /** `PostgresHealth` (spec 2.7): one entry per configuration, by name; an unusable one unhealthy with its `Err`; undefined when there is none. */
+  /** `PostgresHealth`: one entry per configuration, by name; an unusable one unhealthy with its `Err`; undefined when there is none. */
   health(): { Name: string; Active: boolean; Healthy: boolean; Err?: string }[] | undefined {
     if (this.backends.size === 0 && this.unusable.size === 0) return undefined;
     const selected = this.selected();

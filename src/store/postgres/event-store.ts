@@ -76,7 +76,7 @@ function eventOf(row: Json): Json {
   return event;
 }
 
-/** The PostgreSQL event store (reference v2-api §6): selectors run in the database on the GIN-indexed jsonb column. */
+/** The PostgreSQL event store: selectors run in the database on the GIN-indexed jsonb column. */
 export class PostgresEventStore implements V2EventStore {
   constructor(
     readonly pool: pg.Pool,

@@ -1,4 +1,4 @@
-// The PostgreSQL event store's schema (reference v2-api §6.2): versioned in checkbridge_schema, migrated on start.
+// The PostgreSQL event store's schema: versioned in checkbridge_schema, migrated on start.
 export const PG_MIGRATIONS: readonly string[] = [
   // 1: events keyed by namespace/entity/check with the history ring of 21, counters, and a GIN-indexed selectors column.
   `CREATE TABLE events (
@@ -25,7 +25,7 @@ export const PG_MIGRATIONS: readonly string[] = [
    -- The ring in time order: slots from the next one to write (the oldest) round to the last written.
    CREATE FUNCTION cb_history_order(h anyarray, next_index integer) RETURNS anyarray LANGUAGE sql IMMUTABLE AS
      $$ SELECT CASE WHEN cardinality(h) < 21 THEN h ELSE h[next_index:21] || h[1:next_index - 1] END $$;
-   -- total_state_change of the v2 backend (v2-api §1.6): float32 of the weighted sum, /20*100, truncated.
+   -- total_state_change of the v2 backend: float32 of the weighted sum, /20*100, truncated.
    CREATE FUNCTION cb_total_state_change(h integer[]) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $$
      DECLARE w float8 := 0.8; s float8 := 0;
      BEGIN
@@ -36,7 +36,7 @@ export const PG_MIGRATIONS: readonly string[] = [
        END LOOP;
        RETURN trunc(s::real::float8 / 20 * 100)::integer;
      END $$;
-   -- One update of a stored event (v2-api §6.3): write the ring slot, then state, last_ok, occurrences, watermark.
+   -- One update of a stored event: write the ring slot, then state, last_ok, occurrences, watermark.
    CREATE FUNCTION cb_merge_event(old_status integer, old_last_ok bigint, old_occurrences integer, old_wm integer,
        old_index integer, old_hs integer[], old_ht bigint[], new_status integer, executed bigint, low integer, high integer,
        OUT status integer, OUT last_ok bigint, OUT occurrences integer, OUT occurrences_wm integer, OUT history_index integer,

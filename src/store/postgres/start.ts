@@ -5,7 +5,7 @@ import { EventStoreRouter } from './event-router.js';
 import { pgEnvironment } from './connection.js';
 import { daemonEnvironment } from '../../config/index.js';
 
-/** The event store router of `checkbridge run`: stored PostgresConfigs tried once, PG* variables read now (spec 5.7). The caller routes the intake to it. */
+/** The event store router of `checkbridge run`: stored PostgresConfigs tried once, PG* variables read now. The caller routes the intake to it. */
 export async function startEventStores(store: StateStore, logger: Logger): Promise<EventStoreRouter> {
   const router = new EventStoreRouter({ sqlite: new SqliteEventStore(store.resources, (fn) => store.transaction(fn)), resources: store.resources, env: pgEnvironment(daemonEnvironment()), logger });
   await router.start();

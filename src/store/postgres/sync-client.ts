@@ -178,7 +178,7 @@ export class SyncPostgres implements SqlDatabase {
     };
   }
 
-  /** COMMIT, timed: the server's WAL flush is this store's log sync (spec §8). Returns the command tag. */
+  /** COMMIT, timed: the server's WAL flush is this store's log sync. Returns the command tag. */
   private commit(): string | undefined {
     const started = performance.now();
     const command = this.request({ sql: 'COMMIT', simple: true }).command;

@@ -1,6 +1,6 @@
 import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 
-/** Aggregate name → `client:check` members (reference §10.10: only membership is kept, summaries are computed). */
+/** Aggregate name → `client:check` members (only membership is kept, summaries are computed). */
 export class AggregateTable {
   private readonly add$: SqlStatement;
   private readonly names$: SqlStatement;

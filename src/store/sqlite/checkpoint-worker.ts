@@ -7,7 +7,7 @@ const { path, intervalMs } = workerData as { path: string; intervalMs: number };
 const db = new Database(path);
 db.pragma('busy_timeout = 5000');
 // PASSIVE: never waits for, nor blocks, the writer; what it cannot copy now it copies next time.
-// Each checkpoint's duration goes to the main thread, which warns of a slow log sync (spec §8).
+// Each checkpoint's duration goes to the main thread, which warns of a slow log sync.
 const timer = setInterval(() => {
   const started = performance.now();
   db.pragma('wal_checkpoint(PASSIVE)');

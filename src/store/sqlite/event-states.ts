@@ -10,7 +10,7 @@ export interface EventState {
   };
 }
 
-type Json = Record<string, unknown>;
+import type { Json } from '../../json.js';
 type History = { status: number; executed: number }[];
 
 const MAX_ENTRIES = 10_000;

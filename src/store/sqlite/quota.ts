@@ -1,4 +1,4 @@
-// The embedded datastore's maximum size (spec 1.6, 8): 4 GB by default; past it growing writes fail, reads go on.
+// The embedded datastore's maximum size: 4 GB by default; past it growing writes fail, reads go on.
 import type Database from 'better-sqlite3';
 import { CheckbridgeError } from '../../errors.js';
 

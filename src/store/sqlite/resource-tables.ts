@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { EventStates, type EventState } from './event-states.js';
 import { RESOURCE_GENERATION } from '../postgres/store-schema.js';
 
-type Json = Record<string, unknown>;
+import type { Json } from '../../json.js';
 /** How stale another server's resource write may be to this one's readers of the generation (the v2 scheduler). */
 const SHARED_GENERATION_MS = 100;
 type DataRow = { data: string };

@@ -3,7 +3,7 @@ import type { Options } from 'amqplib';
 import { CheckbridgeError } from '../../errors.js';
 import { brokerTls, type BrokerTls } from '../tls.js';
 
-/** One broker entry: what both connections of one attempt use (reference §2.1). */
+/** One broker entry: what both connections of one attempt use. */
 export interface RabbitEndpoint {
   readonly connect: Options.Connect;
   readonly socket: { timeout: number } & Pick<ConnectionOptions, 'rejectUnauthorized' | 'ca' | 'checkServerIdentity' | 'cert' | 'key'>;
@@ -17,11 +17,11 @@ export interface RabbitEndpoint {
 
 const refuse = (detail: string) => new CheckbridgeError('CB_CONFIG_REFUSED', `rabbitmq: ${detail}`);
 
-// The AMQP gem's defaults (reference §2.1): TCP connect timeout 3 s.
+// The AMQP gem's defaults: TCP connect timeout 3 s.
 const DEFAULTS = { host: '127.0.0.1', port: 5672, vhost: '/', user: 'guest', password: 'guest', timeout: 3, frameMax: 131072 };
 
 /**
- * Legacy proposes `heartbeat` (0 when unset) and takes the broker's value when either side says 0 (reference §2.2).
+ * Legacy proposes `heartbeat` (0 when unset) and takes the broker's value when either side says 0.
  * amqplib reads 0 as "disable": an unset or 0 heartbeat is left out, which makes amqplib accept the broker's.
  */
 function heartbeatOf(value: unknown): { heartbeat?: number } {

@@ -19,7 +19,7 @@ interface Funnel {
   readonly handlers: Map<string, (message: ConsumeMessage, acks: ChannelAcks) => void>;
 }
 
-/** Two connections, one channel each (reference §2.2): primary subscribes, counts and sends keepalives; secondary sends the rest. */
+/** Two connections, one channel each: primary subscribes, counts and sends keepalives; secondary sends the rest. */
 interface Session {
   readonly generation: number;
   readonly primary: ChannelModel;
@@ -36,10 +36,10 @@ interface Session {
   chain: Promise<void>;
 }
 
-// The initial attempt gives up after 20 s and falls into the reconnect loop (reference §2.7).
+// The initial attempt gives up after 20 s and falls into the reconnect loop.
 const ATTEMPT_LIMIT_MS = 20_000;
 
-/** The legacy RabbitMQ transport over amqplib (reference legacy-transport.md §2). */
+/** The legacy RabbitMQ transport over amqplib. */
 export class RabbitTransport implements WireTransport {
   readonly name = 'rabbitmq' as const;
   private readonly log: Logger;
@@ -150,7 +150,7 @@ export class RabbitTransport implements WireTransport {
   async stats(funnel: string): Promise<QueueStats> {
     const session = this.session;
     if (!this.connected() || !session) return { messages: null, consumers: null };
-    // Legacy `stats`: a non-passive declare with the legacy flags, which creates the queue if absent (reference §2.8).
+    // Legacy `stats`: a non-passive declare with the legacy flags, which creates the queue if absent.
     const reply = await session.main.assertQueue(funnel, QUEUE_FLAGS);
     return { messages: reply.messageCount, consumers: reply.consumerCount };
   }
@@ -221,7 +221,7 @@ export class RabbitTransport implements WireTransport {
     });
   }
 
-  /** Queue, exchanges, bindings and the one consumer of a funnel (reference §2.4). */
+  /** Queue, exchanges, bindings and the one consumer of a funnel. */
   private declare(session: Session, name: string, bindings: readonly Binding[]): void {
     this.enqueue(session, async () => {
       const funnel = this.funnels.get(name);
@@ -249,7 +249,7 @@ export class RabbitTransport implements WireTransport {
     });
   }
 
-  /** The queue with the legacy flags, so that a legacy server's own declaration of it agrees (reference §2.4, §2.8). */
+  /** The queue with the legacy flags, so that a legacy server's own declaration of it agrees. */
   private declareRoute(session: Session, funnel: string, pipe: string): void {
     this.enqueue(session, async () => {
       if (!session.queues.has(funnel)) {

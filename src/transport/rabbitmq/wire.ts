@@ -1,10 +1,10 @@
 import type { Options } from 'amqplib';
 import type { PipeType } from '../transport.js';
 
-// Exactly the legacy flags (reference §2.3, §2.4, §8.1): one mismatch is a 406 and a reconnect loop on the legacy side.
+// Exactly the legacy flags: one mismatch is a 406 and a reconnect loop on the legacy side.
 export const QUEUE_FLAGS: Options.AssertQueue = { durable: false, exclusive: false, autoDelete: true };
 export const EXCHANGE_FLAGS: Options.AssertExchange = { durable: false, autoDelete: false, internal: false };
-/** Every legacy message: transient, octet-stream, priority 0, routing key "", no headers (reference §2.3). */
+/** Every legacy message: transient, octet-stream, priority 0, routing key "", no headers. */
 export const MESSAGE_PROPERTIES: Options.Publish = { contentType: 'application/octet-stream', deliveryMode: 1, priority: 0 };
 
 /** A transport handler's `pipe.options` are exchange-declare options, in the AMQP gem's spelling. */

@@ -4,7 +4,7 @@ import { brokerTls } from '../tls.js';
 
 export interface RedisEndpoint {
   readonly options: RedisOptions;
-  /** The `<db>` of the transport's key names: `redis.db` in Hash form, else 0 (reference §3). */
+  /** The `<db>` of the transport's key names: `redis.db` in Hash form, else 0. */
   readonly db: number;
   /** host:port or the sentinel master, for logs. */
   readonly label: string;
@@ -15,7 +15,7 @@ export interface RedisEndpoint {
 const refuse = (detail: string) => new CheckbridgeError('CB_CONFIG_REFUSED', `redis: ${detail}`);
 
 function sentinelList(value: unknown): { host: string; port: number }[] {
-  // A String (REDIS_SENTINEL_URLS) never connects in legacy (QUIRK, reference §4): here it is read as a list of URLs.
+  // A String (REDIS_SENTINEL_URLS) never connects in legacy (a quirk): here it is read as a list of URLs.
   const entries = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(value) ? value : [];
   return entries.map((entry) => {
     if (typeof entry === 'string') {

@@ -4,7 +4,7 @@ import { isSharedQueue, publishRequest, type CheckRequest, type PipeType, type Q
 import type { RedisEndpoint } from './settings.js';
 import { INSECURE_TLS_WARNING } from '../tls.js';
 
-/** One list read with BLPOP on its own connection (reference §3). */
+/** One list read with BLPOP on its own connection. */
 interface ListReader {
   readonly key: string;
   readonly connection: Redis;
@@ -15,7 +15,7 @@ interface ListReader {
   wake: (() => void) | null;
 }
 
-// The legacy monitor reconnects every 3 s (reference §3).
+// The legacy monitor reconnects every 3 s.
 const RECONNECT_MS = 3000;
 // Results popped but not yet committed, per list: Redis has no acknowledgement, so this bounds what a crash loses.
 const MAX_IN_FLIGHT = 512;
@@ -107,7 +107,7 @@ export class RedisTransport implements WireTransport {
     };
   }
 
-  /** `funnel` means nothing to the Redis transport (reference §3): the list is the pipe's. */
+  /** `funnel` means nothing to the Redis transport: the list is the pipe's. */
   consume(pipe: string, _funnel: string, handler: (delivery: WireDelivery) => void): void {
     this.read(this.listKey(pipe), handler);
   }
@@ -205,7 +205,7 @@ export class RedisTransport implements WireTransport {
           reader.wake?.();
         };
         reader.inFlight++;
-        // No acknowledgement on this wire (at most once, reference §3): both only free the slot.
+        // No acknowledgement on this wire (at most once): both only free the slot.
         return { body, redelivered: false, ack: release, requeue: release };
       },
     };

@@ -27,7 +27,7 @@ const oidc = (name: string) => ({
   spec: { server: 'https://idp.example', client_id: 'checkbridge', client_secret: OIDC_SECRET, username_claim: 'email', additional_scopes: ['groups'] },
 });
 
-test('auth providers: every status code of spec 4.1 and 7, capital Type, every LDAP field present, secrets never shown nor logged, create -f and dump', async (t) => {
+test('auth providers: every status code of the providers API, capital Type, every LDAP field present, secrets never shown nor logged, create -f and dump', async (t) => {
   const { v2, root, daemon } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'ap-host', address: '127.0.0.1', subscriptions: [] } } });
   const admin = `Bearer ${await adminToken(v2)}`;
 

@@ -45,7 +45,7 @@ test('LDAP: login through a real slapd over LDAPS and StartTLS with a client cer
   assert.equal((await login('alice)(uid=*', PEOPLE.alice.password)).status, 401);
   assert.equal((await getJson(`${v2}/auth/test`, { headers: basic('bob', PEOPLE.bob.password) })).status, 401, '/auth/test checks local users only');
 
-  // An LDAP group bound to cluster-admin grants API keys; keys are not for external users (spec 5.4).
+  // An LDAP group bound to cluster-admin grants API keys; keys are not for external users.
   assert.equal((await call(`${v2}/api/core/v2/clusterrolebindings/ldap-ops`, 'PUT', admin, { subjects: [{ type: 'Group', name: 'ldap:ops' }], role_ref: { type: 'ClusterRole', name: 'cluster-admin' } })).status, 201);
   const granted = await call(`${v2}/api/core/v2/apikeys`, 'POST', bobToken, { username: 'admin' });
   assert.equal(granted.status, 201);
@@ -93,7 +93,7 @@ test('LDAP: login through a real slapd over LDAPS and StartTLS with a client cer
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', admin, { username: 'ad:bob', password: 'local-bob-1' })).status, 201);
   assert.equal((await login('bob', PEOPLE.bob.password)).status, 401);
 
-  // Deleting the provider ends its users' access: the access token at once, and refresh (spec 5.4).
+  // Deleting the provider ends its users' access: the access token at once, and refresh.
   const carol = (await login('carol', PEOPLE.carol.password)).body;
   assert.equal((await call(`${v2}/api/core/v2/users/ad:carol`, 'GET', `Bearer ${carol.access_token}`)).status, 200);
   assert.equal((await call(`${v2}${BASE}/acme`, 'DELETE', admin)).status, 204);

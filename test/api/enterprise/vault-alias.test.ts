@@ -1,4 +1,4 @@
-// Issue 31 item 9: Sensu Go's `VaultProvider` (every Sensu Go user's YAML, the official Python client) is read as ExternalProvider.
+// Sensu Go's `VaultProvider` (every Sensu Go user's YAML, the official Python client) is read as ExternalProvider.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@ const client = { name: 'i-424242', address: '127.0.0.1', subscriptions: ['test']
 test('silenced routes: create, list, lookups, clear, validation; events carry silenced_by in legacy order', async (t) => {
   const { api, socket } = await instanceFor(t, { 'conf.d/client.json': { client } });
 
-  // Reference §10.6 vector: entries test:*, *:test, test:test give ["test:*","test:test","*:test"].
+  // Entries test:*, *:test, test:test give ["test:*","test:test","*:test"].
   for (const body of [{ subscription: 'test' }, { check: 'test' }, { subscription: 'test', check: 'test', reason: 'deploy', creator: 'ops' }]) {
     const created = await post(`${api}/silenced`, body);
     assert.equal(created.status, 201);
@@ -45,7 +45,7 @@ test('silenced routes: create, list, lookups, clear, validation; events carry si
   for (const bad of [{}, { subscription: '*' }, { subscription: 'a b' }, { check: 'a/b' }, { check: 'x', expire: 'soon' }, { check: 'x', reason: 1 }, { check: 'x', creator: [] }, { check: 'x', expire_on_resolve: 'yes' }, { check: 'x', begin: 'now' }, [1], 'text']) {
     assert.equal((await post(`${api}/silenced`, bad)).status, 400, JSON.stringify(bad));
   }
-  // DECISIONS 12: a null subscription gives an id with an empty part.
+  // As in legacy, a null subscription gives an id with an empty part.
   assert.equal((await post(`${api}/silenced`, { subscription: null, check: 'nullsub' })).status, 201);
   assert.equal((await get(`${api}/silenced/ids/:nullsub`)).body.id, ':nullsub');
 

@@ -57,7 +57,7 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
   assert.equal(info.body.metadata.created_by, 'admin');
   const listed = (await call(`${v2}/api/core/v2/apikeys`, 'GET', adminKey)).body as any[];
   assert.equal(listed.length, 2);
-  // Listed by an ID of their own, never by the key (issue 31): the listed ID reads and revokes the key.
+  // Listed by an ID of their own, never by the key: the listed ID reads and revokes the key.
   const aliceId = listed.find((k) => k.username === 'alice').metadata.name as string;
   assert.match(aliceId, /^[0-9a-f-]{36}$/);
   assert.ok(listed.every((k) => k.metadata.name !== location.split('/').pop() && !adminKey.includes(k.metadata.name)), 'lists never show a key');

@@ -4,7 +4,7 @@ import { instanceFor, getJson } from '../../helpers/instance.js';
 import { call, adminToken } from './v2-helpers.js';
 
 const NS = '/api/core/v2/namespaces/default';
-type Json = Record<string, any>;
+import type { Json } from '../../../src/json.js';
 
 /** A valid body of each namespaced kind, named `name`, with a label and one distinguishing field. */
 const BODIES: Record<string, (name: string, team: string) => Json> = {

@@ -1,4 +1,4 @@
-// Issue 28: a v2 event enters the one intake, as a result does: it leaves through the same listeners and stop.
+// A v2 event enters the one intake, as a result does: it leaves through the same listeners and stop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// v2 event writes arriving together share one transaction (issue 21): each commits or fails alone, 201 means readable.
+// v2 event writes arriving together share one transaction: each commits or fails alone, 201 means readable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { instanceFor } from '../../helpers/instance.js';

@@ -21,7 +21,7 @@ test('v2 events: CRUD with the minimum payloads, proxy entities, store update, s
   const put = (entity: string, check: string, body: unknown) => call(`${ns}/events/${entity}/${check}`, 'PUT', auth, body);
   const get = (path: string) => call(`${ns}${path}`, 'GET', auth);
 
-  // PUT minimum payload (spec 4.2 rule 2): entity class and name, check name and interval.
+  // PUT minimum payload: entity class and name, check name and interval.
   const minimum = { entity: { entity_class: 'proxy', metadata: { name: 'server1' } }, check: { metadata: { name: 'server-health' }, interval: 60, status: 1, output: 'degraded' } };
   const created = await put('server1', 'server-health', minimum);
   assert.equal(created.status, 201);
@@ -71,7 +71,7 @@ test('v2 events: CRUD with the minimum payloads, proxy entities, store update, s
   assert.deepEqual((await get('/events/nope/nope')).body, { message: 'not found', code: 2 });
   assert.deepEqual((await get('/events/nobody')).body, []);
 
-  // Selectors on the spec's fields.
+  // Selectors on the event's fields.
   const names = async (query: string, path = `${ns}/events`) => {
     const reply = await call(`${path}?${query}`, 'GET', auth);
     assert.equal(reply.status, 200, `${query}: ${JSON.stringify(reply.body)}`);

@@ -1,4 +1,4 @@
-// The real sensuctl 6.12 against the v2 API (issue 31): every verb the README lists, each with its own HOME and instance.
+// The real sensuctl 6.12 against the v2 API: every verb the README lists, each with its own HOME and instance.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { ADMIN_PASSWORD } from '../../helpers/instance.js';
 
 const HOST = { 'conf.d/client.json': { client: { name: 'sensuctl-host', address: '127.0.0.1', subscriptions: [] } } };
 const skip = sensuctlSkipReason();
-type Json = Record<string, any>;
+import type { Json } from '../../../src/json.js';
 
 /** An instance and a sensuctl configured against it as the admin. */
 async function setUp(t: Parameters<typeof instanceFor>[0]) {

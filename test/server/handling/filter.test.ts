@@ -49,7 +49,7 @@ test('filter order and messages: handle false, flapping, severities, silenced', 
   assert.equal(reason(handler({ severities: ['critical'] }), eventOf()), null);
   assert.equal(reason(handler({ severities: [] }), eventOf()), 'handler does not handle event severity', 'an empty list handles nothing');
   assert.equal(reason(handler({ severities: ['unknown'] }), eventOf({ check: { status: 5 } })), null, 'outside 0-2 is unknown');
-  assert.equal(reason(handler({ severities: ['unknown'] }), eventOf({ check: { status: -1 } })), null, 'DECISIONS 9: no wrap');
+  assert.equal(reason(handler({ severities: ['unknown'] }), eventOf({ check: { status: -1 } })), null, 'a negative status is unknown, not wrapped');
   // Resolves: handled when any history status is a listed severity.
   assert.equal(reason(handler({ severities: ['critical'] }), eventOf({ action: 'resolve', check: { status: 0, history: ['1', '0'] } })), 'handler does not handle event severity');
   assert.equal(reason(handler({ severities: ['critical'] }), eventOf({ action: 'resolve', check: { status: 0, history: ['1', '2', '0'] } })), null);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evalAttribute, expressionProblem } from '../../src/eval/index.js';
+import { evalAttribute, expressionProblem } from '../../src/ruby-eval/index.js';
 import { attributesMatch } from '../../src/schedule/attributes.js';
 
 const run = (expression: string, value: unknown, object: Record<string, unknown> = {}) => evalAttribute(`eval: ${expression}`, value, object);

@@ -1,4 +1,4 @@
-// The Ruby subset of legacy `eval:` attributes (DECISIONS): parsed into a tree, never handed to any eval.
+// The Ruby subset of legacy `eval:` attributes found in real configurations: parsed into a tree, never handed to any eval.
 
 export type Node =
   | { kind: 'literal'; value: unknown }

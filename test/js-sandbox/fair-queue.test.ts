@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FairQueue } from '../../src/sandbox/fair-queue.js';
+import { FairQueue } from '../../src/js-sandbox/fair-queue.js';
 
 test('turns rotate by namespace; a namespace past its time waits while others go; a full queue is refused', async () => {
   const throttled: string[] = [];

@@ -1,7 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadExpressionSandbox, evaluateInSandbox, type Outcome } from '../../src/sandbox/expressions.js';
+import { loadExpressionSandbox, evaluateInSandbox, type Outcome } from '../../src/js-sandbox/expressions.js';
 
 before(() => loadExpressionSandbox());
 

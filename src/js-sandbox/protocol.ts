@@ -28,7 +28,7 @@ export interface Limits {
 export interface Request {
   readonly seq: number;
   readonly expression: string;
-  /** JSON `{scope, now, self, deps}` (src/sandbox/prelude.ts). */
+  /** JSON `{scope, now, self, deps}` (src/js-sandbox/prelude.ts). */
   readonly input: string;
 }
 
