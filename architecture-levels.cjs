@@ -6,7 +6,7 @@ const LEVELS = [
   ['execute', 'transport', 'tls', 'http'],
   ['store'],
   ['assets', 'secrets', 'auth', 'cluster', 'bridge'],
-  ['server', 'client', 'agentd'],
+  ['intake', 'handling', 'keepalives', 'fleet', 'scheduling', 'client', 'agentd'],
   ['api'],
   ['cli'],
 ];

@@ -5,7 +5,7 @@ import { registerRedaction, unredacted } from '../../http/index.js';
 import { prepareResult, EntityLimitError, atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { sendList, legacyQuery } from './http.js';
 import { schemaProblems } from '../../config/index.js';
-import { removeClient, resolveEvent } from '../../server/index.js';
+import { removeClient, resolveEvent } from '../../intake/index.js';
 import { bridgeSummary } from '../../bridge/index.js';
 import { legacyEventOf } from '../../v2/index.js';
 import type { AddRoute, LegacyApiDeps, RouteMethod } from './deps.js';

@@ -1,6 +1,6 @@
-import { HandlerPipeline, runPipelines } from '../../server/index.js';
-import { removeClient } from '../../server/index.js';
-import { isV2Event } from '../../server/index.js';
+import { HandlerPipeline, runPipelines } from '../../handling/index.js';
+import { removeClient } from '../../intake/index.js';
+import { isV2Event } from '../../intake/index.js';
 import type { WireTransport } from '../../transport/index.js';
 import type { Logger } from '../../log.js';
 import { SETTLE_MS, type Service } from '../lifecycle.js';

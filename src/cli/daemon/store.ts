@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { datastoreWarningsOf, storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
-import { Intake } from '../../server/index.js';
-import { legacyToV2Writer } from '../../server/index.js';
+import { Intake } from '../../intake/index.js';
+import { legacyToV2Writer } from '../../intake/index.js';
 import { startEventStores } from '../../store/index.js';
 import { SecretsResolver, RemoteSecrets } from '../../secrets/index.js';
 import { outageResult } from '../../secrets/index.js';

@@ -4,7 +4,7 @@ import type { Settings } from '../config/index.js';
 import type { StateStore } from '../store/index.js';
 import type { WireDelivery, WireTransport } from '../transport/index.js';
 import { prepareResult, EntityLimitError, type EventDraft } from '../legacy/index.js';
-import { receiveKeepalive } from './keepalives.js';
+import { receiveKeepalive } from '../keepalives/index.js';
 import { nestedTooDeep } from '../json-depth.js';
 import { clientNameProblem } from '../name-limits.js';
 import { serverSettingsOf } from '../config/index.js';
