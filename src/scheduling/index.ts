@@ -5,3 +5,4 @@ export { legacyRequestOf, legacyTargets } from './legacy-check-targets.js';
 export { relayedTargets, type RosterEntry } from './relayed-targets.js';
 export { LegacyAgentChecks } from './legacy-agent-checks.js';
 export { V2CheckScheduler, buildV2Request, timingOfConfig, type ExecuteOptions, type ExecuteOutcome, type NextExecution } from './v2-check-scheduler.js';
+export { Scheduling, type SchedulingDeps } from './service.js';

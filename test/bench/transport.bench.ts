@@ -39,7 +39,7 @@ async function checkbridgeRate(transport: WireTransport, publish: () => Promise<
   intake.onEvent(() => {
     if (++committed === COUNT) done();
   });
-  consumeFleet({ transport, store, settings: () => settings, intake, logger, now: Date.now, onRegistration: () => undefined });
+  consumeFleet({ transport, store, settings: () => settings, intake, logger, now: Date.now });
   const connected = new Promise<void>((resolve) => transport.onConnected(resolve));
   transport.start();
   await connected;
