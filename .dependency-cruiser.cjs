@@ -18,8 +18,8 @@ const RULES = [
     ...levelRules,
     { name: 'only-cli-imports-cli', severity: 'error', from: { path: '^src/', pathNot: '^src/cli/' }, to: { path: '^src/cli/' } },
     { name: 'only-api-and-cli-import-api', severity: 'error', from: { path: '^src/', pathNot: ['^src/api/', '^src/cli/'] }, to: { path: '^src/api/' } },
-    { name: 'store-knows-no-runtime', severity: 'error', from: { path: '^src/store/' }, to: { path: anyOf(['server', 'api', 'client', 'bridge', 'assets', 'secrets', 'auth', 'cluster', 'transport']) } },
-    { name: 'client-is-not-the-server', severity: 'error', from: { path: '^src/client/' }, to: { path: anyOf(['server', 'store', 'api']) } },
+    { name: 'store-knows-no-runtime', severity: 'error', from: { path: '^src/store/' }, to: { path: anyOf(['intake', 'handling', 'keepalives', 'fleet', 'scheduling', 'api', 'client', 'bridge', 'assets', 'secrets', 'auth', 'cluster', 'transport']) } },
+    { name: 'client-is-not-the-server', severity: 'error', from: { path: '^src/client/' }, to: { path: anyOf(['intake', 'handling', 'keepalives', 'fleet', 'scheduling', 'store', 'api']) } },
     { name: 'src-never-imports-tests', severity: 'error', from: { path: '^src/' }, to: { path: '^test/' } },
     { name: 'src-never-imports-dev-dependencies', severity: 'error', from: { path: '^src/' }, to: { dependencyTypes: ['npm-dev'] } },
     {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ResultIntake } from '../execute/index.js';
 import type { StateStore } from '../store/index.js';
-import { isV2Event, removeClient, type IntakeEvent } from '../server/index.js';
+import { isV2Event, removeClient, type IntakeEvent } from '../intake/index.js';
 import type { SessionRegistry } from './sessions.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
 import type { EventDraft } from '../legacy/index.js';
 import { TurnBatch, type StateStore } from '../store/index.js';
-import { keepaliveCheck, receiveKeepalive } from '../server/index.js';
+import { keepaliveCheck, receiveKeepalive } from '../keepalives/index.js';
 import type { Json } from '../json.js';
 import { typeProblem } from '../v2/index.js';
 import { entityFromKeepalive, clientRecordOf } from './entity.js';

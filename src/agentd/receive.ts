@@ -3,7 +3,7 @@ import type { Settings } from '../config/index.js';
 import type { EventDraft } from '../legacy/index.js';
 import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { StateStore } from '../store/index.js';
-import type { EventIntake } from '../server/index.js';
+import type { EventIntake } from '../intake/index.js';
 import type { Json } from '../json.js';
 import { legacyNamespace } from '../config/index.js';
 import { MAX_JSON_DEPTH, DEPTH_MESSAGE } from '../json-depth.js';

@@ -1,12 +1,7 @@
 import type { Logger } from '../log.js';
+import type { Service } from '../service.js';
 
-/** One part of the daemon: started in the list's order, stopped in reverse, all within one grace. */
-export interface Service {
-  readonly name: string;
-  start(): Promise<void>;
-  /** Also called after a failed start-up, whether or not this one started: releases whatever it holds. */
-  stop(deadline: number): Promise<void>;
-}
+export type { Service } from '../service.js';
 
 // Checks and handlers get this long to finish at stop before their process groups are stopped.
 export const STOP_GRACE_MS = 10_000;
@@ -23,7 +18,8 @@ export function within(work: Promise<unknown>, ms: number): Promise<boolean> {
 /**
  * Starts services in order and stops them in reverse within one grace. A stop is only asked for once start-up is over
  * (signals before are latched), or when it failed: every service was built and took the first settings by then (the
- * scheduler's timers run from that moment), so every one is stopped.
+ * scheduler's timers run from that moment), so every one is stopped. A service that reports a failure after start
+ * stops the daemon, which exits non-zero rather than running without it; one reported during start-up fails it.
  */
 export class Lifecycle {
   private services: readonly Service[] = [];
@@ -31,10 +27,12 @@ export class Lifecycle {
   private running = false;
   // Holds the event loop open from start until stop ends, whatever is listening.
   private alive: NodeJS.Timeout | undefined;
+  // A failure reported during start-up: acted on once every start has returned.
+  private failure: Error | null = null;
 
   constructor(
     private readonly logger: Logger,
-    private readonly exit: () => void = () => process.exit(),
+    private readonly exit: (code?: number) => void = (code) => process.exit(code),
   ) {}
 
   isStopping(): boolean {
@@ -49,13 +47,24 @@ export class Lifecycle {
   async start(services: readonly Service[]): Promise<void> {
     this.services = services;
     this.alive = setInterval(() => undefined, 1 << 30);
+    for (const service of services) service.onFailure?.((error) => void this.failed(service.name, error));
     try {
       for (const service of services) await service.start();
+      if (this.failure) throw this.failure;
     } catch (error) {
       await this.stop('start-up failure');
       throw error;
     }
     this.running = true;
+  }
+
+  /** A service can no longer do its work: logged, and the daemon stops and exits non-zero. */
+  private async failed(service: string, error: Error): Promise<void> {
+    if (this.stopping) return void this.logger.debug({ err: error, service }, 'service failed while stopping');
+    this.logger.error({ err: error, service }, 'service failed: stopping');
+    if (!this.running) return void (this.failure ??= error);
+    await this.stop(`failure of ${service}`);
+    this.exit(1);
   }
 
   async stop(signal: string): Promise<void> {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { StateStore } from '../../src/store/index.js';
-import { Intake } from '../../src/server/intake.js';
+import { Intake } from '../../src/intake/intake.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { settingsOf } from '../helpers/settings.js';

@@ -8,7 +8,7 @@ import { TokenIssuer, newSigningKey, hashApiKey } from '../../src/auth/tokens.js
 import { ensureAdmin } from '../../src/auth/bootstrap.js';
 import { BridgeSender } from '../../src/bridge/sender.js';
 import { createLogger } from '../../src/log.js';
-import { Intake } from '../../src/server/intake.js';
+import { Intake } from '../../src/intake/intake.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { settingsOf } from '../helpers/settings.js';
 import { makeTree, removeTree } from '../helpers/tree.js';

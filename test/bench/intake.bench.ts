@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StateStore } from '../../src/store/index.js';
-import { Intake } from '../../src/server/intake.js';
-import { legacyToV2Writer } from '../../src/server/legacy-to-v2.js';
+import { Intake } from '../../src/intake/intake.js';
+import { legacyToV2Writer } from '../../src/intake/legacy-to-v2.js';
 import { listenClientSocket } from '../../src/client/socket.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { createLogger } from '../../src/log.js';

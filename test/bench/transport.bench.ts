@@ -5,9 +5,9 @@ import { performance } from 'node:perf_hooks';
 import amqp from 'amqplib';
 import { Redis } from 'ioredis';
 import { StateStore } from '../../src/store/index.js';
-import { Intake } from '../../src/server/intake.js';
-import { legacyToV2Writer } from '../../src/server/legacy-to-v2.js';
-import { consumeFleet } from '../../src/server/fleet-consumer.js';
+import { Intake } from '../../src/intake/intake.js';
+import { legacyToV2Writer } from '../../src/intake/legacy-to-v2.js';
+import { consumeFleet } from '../../src/fleet/fleet-consumer.js';
 import { RabbitTransport } from '../../src/transport/rabbitmq/transport.js';
 import { rabbitEndpoints } from '../../src/transport/rabbitmq/settings.js';
 import { RedisTransport } from '../../src/transport/redis/transport.js';
@@ -39,7 +39,7 @@ async function checkbridgeRate(transport: WireTransport, publish: () => Promise<
   intake.onEvent(() => {
     if (++committed === COUNT) done();
   });
-  consumeFleet({ transport, store, settings: () => settings, intake, logger, now: Date.now, onRegistration: () => undefined });
+  consumeFleet({ transport, store, settings: () => settings, intake, logger, now: Date.now });
   const connected = new Promise<void>((resolve) => transport.onConnected(resolve));
   transport.start();
   await connected;

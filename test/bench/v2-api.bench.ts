@@ -7,7 +7,7 @@ import { buildV2Api } from '../../src/api/v2/server.js';
 import { TokenIssuer, newSigningKey } from '../../src/auth/tokens.js';
 import { ensureAdmin } from '../../src/auth/bootstrap.js';
 import { createLogger } from '../../src/log.js';
-import { Intake } from '../../src/server/intake.js';
+import { Intake } from '../../src/intake/intake.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { settingsOf } from '../helpers/settings.js';
 import { makeTree, removeTree } from '../helpers/tree.js';

@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StateStore } from '../../src/store/index.js';
-import { CheckRequestPublisher } from '../../src/server/check-request-publisher.js';
-import { CheckRequestTargets, type TargetKind } from '../../src/server/check-request-targets.js';
-import { V2CheckScheduler, timingOfConfig } from '../../src/server/v2-check-scheduler.js';
+import { CheckRequestPublisher } from '../../src/scheduling/check-request-publisher.js';
+import { CheckRequestTargets, type TargetKind } from '../../src/scheduling/check-request-targets.js';
+import { V2CheckScheduler, timingOfConfig } from '../../src/scheduling/v2-check-scheduler.js';
 import { systemClock, type Clock } from '../../src/schedule/clock.js';
 import { Scheduler } from '../../src/schedule/index.js';
 import type { Transport } from '../../src/transport/index.js';

@@ -34,7 +34,7 @@ test('validate loads only its own modules: no ajv compiler, servers, stores or o
   assert.equal(code, 0);
   assert.match(stdout, /configuration is valid/);
   assert.ok(modules.some((m) => m.endsWith('/dist/src/cli/validate.js')), 'the hook saw the command');
-  for (const unused of ['/node_modules/ajv/dist/2020.js', '/node_modules/fastify/', '/node_modules/better-sqlite3/', '/node_modules/chokidar/', '/node_modules/pg/', '/dist/src/cli/run.js', '/dist/src/cli/create.js', '/dist/src/server/', '/dist/src/api/']) {
+  for (const unused of ['/node_modules/ajv/dist/2020.js', '/node_modules/fastify/', '/node_modules/better-sqlite3/', '/node_modules/chokidar/', '/node_modules/pg/', '/dist/src/cli/run.js', '/dist/src/cli/create.js', '/dist/src/intake/', '/dist/src/handling/', '/dist/src/keepalives/', '/dist/src/fleet/', '/dist/src/scheduling/', '/dist/src/api/']) {
     assert.ok(!modules.some((m) => m.includes(unused)), `validate loaded ${unused}`);
   }
 });

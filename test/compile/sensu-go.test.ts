@@ -7,7 +7,7 @@ import { goCronProblem } from '../../src/time/index.js';
 import { goTemplateProblem } from '../../src/compile/go-template.js';
 import { es5ExpressionProblem } from '../../src/compile/js-dialect.js';
 import { sensuProblem, parseTarget } from '../../src/compile/sensu-rules.js';
-import { filterEvent } from '../../src/server/handling/filter.js';
+import { filterEvent } from '../../src/handling/filter.js';
 import { registryUpdate, type EventDraft } from '../../src/legacy/event-model.js';
 import { attributesMatch } from '../../src/schedule/attributes.js';
 import { isSubdued } from '../../src/schedule/subdue.js';

@@ -4,7 +4,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { ManualClock } from '../../src/schedule/clock.js';
 import { Scheduler } from '../../src/schedule/scheduler.js';
 import { timingOf } from '../../src/schedule/plan.js';
-import { CheckRequestPublisher } from '../../src/server/check-request-publisher.js';
+import { CheckRequestPublisher } from '../../src/scheduling/check-request-publisher.js';
 import { InProcessTransport, type CheckRequest } from '../../src/transport/index.js';
 import { createLogger } from '../../src/log.js';
 import { settingsOf } from '../helpers/settings.js';

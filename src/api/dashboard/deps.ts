@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConfigSources, Settings } from '../../config/index.js';
 import type { BridgeView } from '../../bridge/index.js';
-import type { ExecuteOptions, ExecuteOutcome, NextExecution } from '../../server/index.js';
+import type { ExecuteOptions, ExecuteOutcome, NextExecution } from '../../scheduling/index.js';
 
 /** What the dashboard needs from the composition root beyond the v2 API's own dependencies. */
 export interface DashboardDeps {

@@ -1,5 +1,5 @@
 import type { StateStore } from '../../store/index.js';
-import { silenceKeys } from '../../server/index.js';
+import { silenceKeys } from '../../intake/index.js';
 import { param } from './deps.js';
 import type { Json } from '../../json.js';
 

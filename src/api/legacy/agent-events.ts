@@ -1,6 +1,6 @@
 // A Sensu Go agent's check events, stored once as v2 events, read as the legacy API shows events, results and history.
 import type { StateStore, V2EventStore } from '../../store/index.js';
-import type { EventIntake } from '../../server/index.js';
+import type { EventIntake } from '../../intake/index.js';
 import { legacyCheckOf, legacyEventOf } from '../../v2/index.js';
 import type { Json } from '../../json.js';
 

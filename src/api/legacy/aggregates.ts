@@ -1,6 +1,6 @@
 import type { AddRoute, LegacyApiDeps } from './deps.js';
 import { sendList, legacyQuery } from './http.js';
-import { aggregateMembers, memberNames, summarize, resultsOfSeverity, groupBy, SEVERITIES, type Severity } from '../../server/index.js';
+import { aggregateMembers, memberNames, summarize, resultsOfSeverity, groupBy, SEVERITIES, type Severity } from '../../intake/index.js';
 
 /** Aggregates: membership is stored, summaries are computed from the stored results on request. */
 export function registerAggregateRoutes(route: AddRoute, deps: LegacyApiDeps): void {

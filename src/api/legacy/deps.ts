@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Settings } from '../../config/index.js';
 import type { StateStore, V2EventStore } from '../../store/index.js';
-import type { EventIntake } from '../../server/index.js';
+import type { EventIntake } from '../../intake/index.js';
 import type { ResultIntake } from '../../execute/index.js';
 import type { BridgeView } from '../../bridge/index.js';
 import type { ListenerHttps } from '../../tls/index.js';

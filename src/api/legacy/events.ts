@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { resolveEvent } from '../../server/index.js';
+import { resolveEvent } from '../../intake/index.js';
 import { legacyEventOf } from '../../v2/index.js';
 import type { AddRoute, LegacyApiDeps } from './deps.js';
 import { sendList, refuse, issued } from './http.js';

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ExecuteOptions, ExecuteOutcome } from '../../server/index.js';
+import type { ExecuteOptions, ExecuteOutcome } from '../../scheduling/index.js';
 import type { Logger } from 'pino';
 import type { StateStore } from '../../store/index.js';
 import type { V2EventStore } from '../../store/index.js';
 import { SqliteEventStore } from '../../store/index.js';
 import type { EventStoreRouter } from '../../store/index.js';
 import type { TokenIssuer } from '../../auth/index.js';
-import type { Spawner } from '../../server/index.js';
-import type { EventIntake } from '../../server/index.js';
+import type { Spawner } from '../../handling/index.js';
+import type { EventIntake } from '../../intake/index.js';
 import type { DashboardDeps } from '../dashboard/deps.js';
 import type { ListenerHttps } from '../../tls/index.js';
 import { ERRORS, type ErrorCode } from '../../errors.js';

@@ -4,9 +4,8 @@ import { agentdListenerOf, agentdRateOf, entityLimitOf, daemonEnvironment, legac
 import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
-import { AgentdServer, deregisterOnLoss, SessionRegistry, type AgentSession } from '../../agentd/index.js';
-import type { RemoteSecrets } from '../../secrets/index.js';
-import { relayedTargets, type RosterEntry, type HandlerPipeline, type CheckRequestTargets, type LegacyAgentChecks, type TargetKind, type V2CheckRequest } from '../../server/index.js';
+import { AgentdServer, deregisterOnLoss, SessionRegistry } from '../../agentd/index.js';
+import type { Scheduling } from '../../scheduling/index.js';
 import type { ClusterChannel } from '../../cluster/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
@@ -28,8 +27,8 @@ export interface AgentdView {
 }
 
 /** The agent WebSocket (:8081): Sensu Go agents connect, register their entities and send events to the one intake. */
-export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; handlers: HandlerPipeline; stateDir: string; targets: CheckRequestTargets; channel: ClusterChannel | null; legacyChecks: LegacyAgentChecks }, logger: Logger): { service: Service; view: AgentdView } {
-  const { hub, flags, handlers } = parts;
+export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; stateDir: string; scheduling: Scheduling; channel: ClusterChannel | null }, logger: Logger): { service: Service; view: AgentdView } {
+  const { hub, flags } = parts;
   const { store, intake } = parts.store;
   const log = logger.child({ component: 'agentd' });
   let server: AgentdServer | null = null;
@@ -47,11 +46,7 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
       const maxMessage = Number((config as { max_message_bytes?: unknown }).max_message_bytes);
       const sessions = new SessionRegistry();
-      // Servers sharing a store: a request for agents travels to the servers they are connected to.
-      const local = agentTargets(sessions, parts.store.remoteSecrets);
-      const relayed = parts.channel ? relayedTargets(local, parts.channel, () => rosterOf(sessions), (ns, name) => sessions.get(ns, name) !== null) : null;
-      const unregisterKind = parts.targets.register(relayed ?? local);
-      unregister = () => (unregisterKind(), relayed?.close());
+      unregister = parts.scheduling.registerAgents(sessions, parts.store.remoteSecrets, parts.channel);
       server = new AgentdServer({
         https,
         sessions,
@@ -67,8 +62,8 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
         authorize: (username, groups, namespace) => authorize(rbacView(store.resources), username, groups, 'create', 'events', namespace, null),
         isKnown: (namespace, name) => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null,
         entityRefusal: () => (atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
-        onRegistration: (event) => handlers.handle(event),
-        legacyResult: (namespace, agent, event) => parts.legacyChecks.resultOf(namespace, agent, event),
+        onRegistration: (event) => intake.submitRegistration(event),
+        legacyResult: (namespace, agent, event) => parts.scheduling.legacyChecks.resultOf(namespace, agent, event),
       });
       intake.onEvent(deregisterOnLoss(store, intake, sessions, log));
       const listen = listenerFrom('agentd', flags, config, { bind: '127.0.0.1', port: 8081 });
@@ -80,26 +75,4 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
     },
   };
   return { service, view };
-}
-
-/** The agents connected here, with their subscriptions: what the other servers' round robins choose among. */
-function rosterOf(sessions: SessionRegistry): RosterEntry[] {
-  return sessions.all().map((s) => [s.identity.namespace, s.identity.name, [...s.subscriptions]] as const);
-}
-
-/**
- * Connected agents as one kind of subscriber of v2 check requests: each gets Sensu Go's `check_request` frame, with
- * the check's resolved secrets only over mutual TLS (resolved at send time, per member, on the server it is connected to).
- */
-function agentTargets(sessions: SessionRegistry, secrets: RemoteSecrets): TargetKind {
-  const member = (session: AgentSession) => ({ kind: 'agent', name: session.identity.name, delivery: session.secretsDelivery(), send: (request: V2CheckRequest) => void session.send('check_request', request) });
-  return {
-    kind: 'agent',
-    members: (namespace, subscription) => sessions.withSubscription(namespace, subscription).map((session) => session.identity.name),
-    broadcast: (namespace, subscription, request) => secrets.deliver(namespace, request, sessions.withSubscription(namespace, subscription).map(member)),
-    send: (namespace, name, request) => {
-      const session = sessions.get(namespace, name);
-      if (session) secrets.deliver(namespace, request, [member(session)]);
-    },
-  };
 }

@@ -8,7 +8,7 @@ import { bridgeSummary, prometheusText } from '../../bridge/index.js';
 import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { TokenIssuer, newSigningKey } from '../../auth/index.js';
 import { ensureAdmin } from '../../auth/index.js';
-import type { CheckRequestPublisher, V2CheckScheduler } from '../../server/index.js';
+import type { CheckRequestPublisher, V2CheckScheduler } from '../../scheduling/index.js';
 import { daemonEnvironment } from '../../config/index.js';
 import type { ConfigSources } from '../../config/index.js';
 import type { Logger } from '../../log.js';

@@ -12,7 +12,8 @@ import { buildExecution } from './execution.js';
 import { buildTransport } from './transport.js';
 import { buildHandling } from './handling.js';
 import { buildBridge } from './bridge.js';
-import { buildServer, receiveOwnKeepalive } from './server.js';
+import { receiveOwnKeepalive } from '../../keepalives/index.js';
+import { buildServer } from './server.js';
 import { buildApis } from './apis.js';
 import { buildAgentd } from './agentd.js';
 import { buildClient } from './client.js';
@@ -41,7 +42,6 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   const bus = buildTransport(role, flags, hub, logger);
   const { transport, wire } = bus;
   const handling = buildHandling({ hub, store, execution, wire }, logger);
-  const { handlers } = handling;
   const { sender, bridgeView, service: bridgeService } = buildBridge(bridge, store.store, logger);
 
   let clientServices: Service[] = [];
@@ -49,7 +49,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   if (role === 'both') {
     // Over a broker the client role's results and keepalives travel through it.
     const fleetClient = wire ? wireClient(wire, hub.current, logger) : null;
-    const keepalive = fleetClient ? () => fleetClient.keepalive() : receiveOwnKeepalive(store.store, handlers, logger);
+    const keepalive = fleetClient ? () => fleetClient.keepalive() : receiveOwnKeepalive(store.store, store.intake, logger);
     const client = buildClient(
       {
         hub,
@@ -67,13 +67,15 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     clientServices = client.services;
     clientSummary = client.summary;
   }
-  const { publisher, v2Checks, targets, legacyChecks, serverResults, election, scheduler } = buildServer({ hub, store, transport, wire, handlers, sender, leadership, scheduling: dsn === null, isStopping, localClient: () => (role === 'both' ? String(hub.current().client.name) : null) }, logger);
-  const agentd = buildAgentd({ hub, flags, store, handlers, stateDir: base.stateDir, targets, channel, legacyChecks }, logger);
+  const server = buildServer({ hub, store, transport, wire, sender, leadership, scheduling: dsn === null, isStopping, localClient: () => (role === 'both' ? String(hub.current().client.name) : null) }, logger);
+  const { scheduling, keepalives, fleet, serverResults, election } = server;
+  const { publisher, v2Checks } = scheduling;
+  const agentd = buildAgentd({ hub, flags, store, stateDir: base.stateDir, scheduling, channel }, logger);
   const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, v2Checks, serverResults, execution, bridgeView, stateDir: base.stateDir, agents: agentd.view }, logger);
   const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
   return {
-    // Stopped in reverse: the watcher, the scheduler and the broker's deliveries first; the store last.
-    services: [store.service, bus.service, channelService, election, bridgeService, execution.service, handling.service, ...clientServices, legacyApi, v2Api, agentd.service, bus.consuming, scheduler, watcher.service],
+    // Stopped in reverse: the watcher, the scheduler, the monitors and the broker's deliveries first; the store last.
+    services: [store.service, store.intake, bus.service, channelService, election, bridgeService, execution.service, handling, ...clientServices, legacyApi, v2Api, agentd.service, ...(fleet ? [fleet] : []), bus.consuming, keepalives, scheduling, watcher.service],
     reload: watcher.reload,
     summary: () => ({ transport: wire?.name ?? 'local', files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: publisher.scheduledChecks(), ...clientSummary(), stateDir: base.stateDir }),
   };

@@ -1,18 +1,17 @@
-import { HandlerPipeline, runPipelines } from '../../server/index.js';
-import { removeClient } from '../../server/index.js';
-import { isV2Event } from '../../server/index.js';
+import { Handling } from '../../handling/index.js';
+import { removeClient } from '../../intake/index.js';
 import type { WireTransport } from '../../transport/index.js';
 import type { Logger } from '../../log.js';
-import { SETTLE_MS, type Service } from '../lifecycle.js';
+import { SETTLE_MS } from '../lifecycle.js';
 import type { Execution } from './execution.js';
 import type { DaemonStore } from './store.js';
 import type { SettingsHub } from './settings-hub.js';
 
 /** The handler queue: limited, given the grace at stop, then its process groups stopped and drained. */
-export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; execution: Execution; wire: WireTransport | null }, logger: Logger): { handlers: HandlerPipeline; service: Service } {
+export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; execution: Execution; wire: WireTransport | null }, logger: Logger): Handling {
   const { hub, execution, wire } = parts;
   const { store, intake, secrets, namespace } = parts.store;
-  const handlers = new HandlerPipeline({
+  const handling = new Handling({
     settings: hub.current,
     store,
     logger,
@@ -22,24 +21,10 @@ export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; exe
     deleteClient: (name) => removeClient(store, intake, name, Date.now()),
     assets: execution.assets.legacy,
     publish: wire ? (type, pipe, body, options) => wire.send(type, pipe, body, options) : undefined,
+    intake,
+    v2: (ns) => ({ assets: execution.assets.v2(store.resources, ns), secrets: secrets.in(ns) }),
   });
-  // Where every event leaves the intake: legacy handler sets and v2 pipelines, both in the handlers' queues.
-  intake.onEvent((emitted) => {
-    if (isV2Event(emitted)) {
-      const { namespace: ns, event } = emitted;
-      return void runPipelines(store.resources, ns, event, handlers, logger, execution.assets.v2(store.resources, ns), secrets.in(ns)).catch((error) => logger.error({ err: error }, 'pipeline failed'));
-    }
-    logger.debug({ client: emitted.event.client.name, check: emitted.event.check.name, action: emitted.event.action, occurrences: emitted.event.occurrences }, 'event processed');
-    if (emitted.handle) handlers.handle(emitted.event);
-  });
-  hub.onApply((s) => handlers.checkSettings(s));
-  execution.settleAtStop(() => handlers.drain(SETTLE_MS));
-  const service: Service = {
-    name: 'handlers',
-    start: async () => undefined,
-    async stop(deadline) {
-      if (!(await handlers.stop(deadline - Date.now()))) logger.warn({ handlers: handlers.pending }, 'still running at stop: their processes are stopped');
-    },
-  };
-  return { handlers, service };
+  hub.onApply((s) => handling.handlers.checkSettings(s));
+  execution.settleAtStop(() => handling.handlers.drain(SETTLE_MS));
+  return handling;
 }

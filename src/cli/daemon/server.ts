@@ -1,15 +1,12 @@
-import { redact, type Settings, monitorIntervalOf } from '../../config/index.js';
+import { monitorIntervalOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
 import type { Transport, WireTransport } from '../../transport/index.js';
 import type { Leadership } from '../../cluster/index.js';
-import { consumeFleet } from '../../server/index.js';
-import { isV2Event } from '../../server/index.js';
+import { Fleet } from '../../fleet/index.js';
+import { isV2Event } from '../../intake/index.js';
 import { WireResults } from '../../client/index.js';
-import { LEGACY_VERSION } from '../../legacy-version.js';
-import { receiveKeepalive, monitorKeepalives, monitorTtl } from '../../server/index.js';
-import { CheckRequestPublisher } from '../../server/index.js';
-import { CheckRequestTargets, LegacyAgentChecks, V2CheckScheduler, V2TtlMonitor, legacyTargets } from '../../server/index.js';
-import type { HandlerPipeline } from '../../server/index.js';
+import { Keepalives } from '../../keepalives/index.js';
+import { Scheduling } from '../../scheduling/index.js';
 import type { BridgeSender } from '../../bridge/index.js';
 import { withWithheldSecretsLogged } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
@@ -23,7 +20,6 @@ export interface ServerParts {
   readonly store: DaemonStore;
   readonly transport: Transport;
   readonly wire: WireTransport | null;
-  readonly handlers: HandlerPipeline;
   readonly sender: BridgeSender | null;
   readonly leadership: Leadership;
   /** Whether this server schedules subscription checks itself (not when servers share a store). */
@@ -34,57 +30,41 @@ export interface ServerParts {
 }
 
 /**
- * The server role: the check-request publisher, the keepalive and TTL monitors, results from the broker, and the
- * once-per-cluster work done while elected. Two services: the election (stopped late) and the scheduler (stopped early).
+ * The server role: scheduling, the keepalive and TTL monitors, results from the broker, and the once-per-cluster work
+ * done while elected (the election is stopped late, the scheduler and the monitors early).
  */
 export function buildServer(parts: ServerParts, logger: Logger) {
-  const { hub, wire, handlers, sender, leadership, isStopping } = parts;
+  const { hub, wire, sender, leadership, isStopping } = parts;
   const { store, intake } = parts.store;
-  const registry = { all: () => store.listClients().filter((c) => !c.invalidated) };
+  const clients = () => store.listClients().filter((c) => !c.invalidated);
   // Over a broker, a remote legacy client runs a check without its secrets: said once per check and client.
-  const transport = wire ? withWithheldSecretsLogged(parts.transport, { clients: registry.all, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets }) : parts.transport;
+  const transport = wire ? withWithheldSecretsLogged(parts.transport, { clients, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets }) : parts.transport;
   // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too.
   const serverResults = wire ? new WireResults(wire, logger) : intake;
   // Except an agent's keepalive or TTL result: the server's own, into the local intake, where no broker message can forge it.
   const monitorResults: ResultIntake = wire ? { submit: (result) => (result.fromServer && store.getClient(result.client)?.entity_class === 'agent' ? intake : serverResults).submit(result) } : intake;
   // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
   intake.onEvent((emitted) => void (isV2Event(emitted) || sender?.kick()));
-  // v2 CheckConfigs go to every kind of subscriber: legacy clients here, Sensu Go agents when their service registers.
-  const targets = new CheckRequestTargets();
-  targets.register(legacyTargets({ transport, clients: registry.all, namespace: parts.store.namespace, now: Date.now }));
-  // conf.d checks reach the agents of their subscriptions too, translated once per configuration load.
-  const legacyChecks = new LegacyAgentChecks({ targets, logger, client: (name) => store.getClient(name) });
-  const publisher = new CheckRequestPublisher({ clock: systemClock, transport, registry, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader(), agents: legacyChecks });
+  const leading = () => leadership.isLeader();
+  const scheduling = new Scheduling({ clock: systemClock, store, transport, clients, namespace: parts.store.namespace, logger, scheduling: parts.scheduling, leading });
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then).
-  if (wire) publisher.pause('broker away');
-  const v2Checks = new V2CheckScheduler({ clock: systemClock, resources: store.resources, targets, logger, scheduling: parts.scheduling, leading: () => leadership.isLeader() });
-  hub.onApply((s) => publisher.apply(s));
-  // Check TTLs of v2 events (agents', the v2 API's): watched on every server, fired by the elected one.
-  const ttl = new V2TtlMonitor({ store, events: parts.store.events, intake, logger, now: Date.now });
-  intake.onEvent((emitted) => ttl.observe(emitted));
-  const monitorMs = monitorIntervalOf(hub.current()) * 1000;
-  let monitors: NodeJS.Timeout | undefined;
-  // The first pass one interval after start-up or a reconnection, when clients have had the time to send keepalives.
-  const startMonitors = () => {
-    clearInterval(monitors);
-    monitors = setInterval(() => {
-      if ((wire && !wire.connected()) || !leadership.isLeader()) return;
-      void monitorKeepalives(store, hub.current(), monitorResults, Date.now());
-      void monitorTtl(store, monitorResults, Date.now());
-    }, monitorMs);
-  };
+  if (wire) scheduling.brokerAway(true);
+  hub.onApply((s) => scheduling.apply(s));
+  const mayMonitor = () => !((wire && !wire.connected()) || !leadership.isLeader());
+  const keepalives = new Keepalives({ store, events: parts.store.events, intake, settings: hub.current, results: monitorResults, logger, now: Date.now, monitorMs: monitorIntervalOf(hub.current()) * 1000, mayMonitor });
+  let fleet: Fleet | null = null;
   if (wire) {
     // Legacy pause and resume: while the broker is away, no check requests and no monitor results.
     wire.onDisconnected(() => {
-      publisher.pause('broker away');
+      scheduling.brokerAway(true);
       logger.warn('transport is not connected: check requests and monitors paused until it is');
     });
     wire.onConnected(() => {
       if (isStopping()) return;
-      publisher.resume('broker away');
-      if (monitors) startMonitors();
+      scheduling.brokerAway(false);
+      keepalives.reconnected();
     });
-    consumeFleet({ transport: wire, store, settings: hub.current, intake, logger, now: Date.now, onRegistration: (event) => handlers.handle(event) });
+    fleet = new Fleet({ transport: wire, store, settings: hub.current, intake, logger, now: Date.now });
   }
   const election: Service = {
     name: 'leadership',
@@ -92,49 +72,19 @@ export function buildServer(parts: ServerParts, logger: Logger) {
       // The once-per-cluster work: subscription-check scheduling, the keepalive and TTL monitors, bridge sending.
       leadership.start((leader) => {
         if (isStopping()) return;
+        scheduling.lead(leader);
         if (!leader) {
           // Lost: nothing more of it runs here, before anyone else could be elected.
-          publisher.pause('not elected');
-          v2Checks.pause('not elected');
-          clearInterval(monitors);
-          monitors = undefined;
-          ttl.stop();
+          keepalives.follow();
           sender?.pause();
           return;
         }
-        publisher.resume('not elected');
-        v2Checks.resume('not elected');
         sender?.start();
-        startMonitors();
-        void ttl.start().catch((error) => logger.error({ err: error }, 'check TTLs of stored v2 events not read'));
+        keepalives.lead();
       });
     },
     // Last of the once-per-cluster work stopped: the lock goes, and another server may take over at once.
     stop: () => leadership.close(),
   };
-  const scheduler: Service = {
-    name: 'scheduler',
-    start: async () => v2Checks.start(),
-    async stop() {
-      publisher.stop();
-      v2Checks.stop();
-      ttl.stop();
-      clearInterval(monitors);
-    },
-  };
-  return { publisher, v2Checks, targets, legacyChecks, serverResults, election, scheduler };
-}
-
-/** In one process, the client role's keepalive is received directly: its settings redacted, with version and timestamp. */
-export function receiveOwnKeepalive(store: DaemonStore['store'], handlers: HandlerPipeline, logger: Logger): (s: Settings) => void {
-  return (s) => {
-    const local = s.client as Record<string, unknown>;
-    const payload = { ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: LEGACY_VERSION, timestamp: Math.floor(Date.now() / 1000) };
-    const outcome = receiveKeepalive(store, s, payload, Date.now());
-    if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
-    else if (outcome.registration) {
-      logger.info({ client: local.name, event: outcome.registration.id }, 'new client registration');
-      handlers.handle(outcome.registration);
-    }
-  };
+  return { scheduling, keepalives, fleet, serverResults, election };
 }

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { datastoreWarningsOf, storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
-import { Intake } from '../../server/index.js';
-import { legacyToV2Writer } from '../../server/index.js';
+import { Intake } from '../../intake/index.js';
+import { legacyToV2Writer } from '../../intake/index.js';
 import { startEventStores } from '../../store/index.js';
 import { SecretsResolver, RemoteSecrets } from '../../secrets/index.js';
 import { outageResult } from '../../secrets/index.js';
@@ -69,9 +69,8 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   const service: Service = {
     name: 'store',
     start: async () => undefined,
+    // The intake, listed right after the store, has committed what it took before this runs.
     async stop() {
-      // A result that arrived in the last turns (a UDP datagram) is committed before the store closes.
-      await intake.flushed();
       await events.close();
       secrets.close();
       store.close();

@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import type { ResourceTables } from '../../store/index.js';
+import type { ResourceTables } from '../store/index.js';
 import type { Spawner } from './mutate.js';
 import { deliver, type Delivery } from './deliver.js';
-import type { Handler } from '../../legacy/index.js';
-import { shapeEvent, filterAllows } from '../../v2/index.js';
-import { SandboxAllowance, EVENT_ALLOWANCE_MS } from '../../js-sandbox/index.js';
+import type { Handler } from '../legacy/index.js';
+import { shapeEvent, filterAllows } from '../v2/index.js';
+import { SandboxAllowance, EVENT_ALLOWANCE_MS } from '../js-sandbox/index.js';
 import { V2_BUILT_IN_FILTERS } from './builtin-filters.js';
-import { withAssets, type AssetResolver } from '../../assets/index.js';
-import { withSecrets } from '../../secrets/index.js';
-import type { SecretsLookup } from '../../secrets/index.js';
-import type { Json } from '../../json.js';
+import { withAssets, type AssetResolver } from '../assets/index.js';
+import { withSecrets } from '../secrets/index.js';
+import type { SecretsLookup } from '../secrets/index.js';
+import type { Json } from '../json.js';
 
 interface Step {
   readonly handler: string;

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { filterEvent, occurrencesFilter } from '../../../src/server/handling/index.js';
-import type { EventDraft, Handler } from '../../../src/legacy/index.js';
-import { StateStore } from '../../../src/store/index.js';
-import { settingsOf } from '../../helpers/settings.js';
+import { filterEvent, occurrencesFilter } from '../../src/handling/index.js';
+import type { EventDraft, Handler } from '../../src/legacy/index.js';
+import { StateStore } from '../../src/store/index.js';
+import { settingsOf } from '../helpers/settings.js';
 
 const log = pino({ level: 'silent' });
 const store = StateStore.open(':memory:');

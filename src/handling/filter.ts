@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../../config/index.js';
-import type { StateStore } from '../../store/index.js';
-import type { EventDraft, Handler } from '../../legacy/index.js';
-import { attributesMatch } from '../../schedule/index.js';
-import { inTimeWindows, type WindowSet } from '../../schedule/index.js';
-import { evalAttribute } from '../../ruby-eval/index.js';
-import { severityOf } from '../aggregates.js';
+import type { Settings } from '../config/index.js';
+import type { StateStore } from '../store/index.js';
+import type { EventDraft, Handler } from '../legacy/index.js';
+import { attributesMatch } from '../schedule/index.js';
+import { inTimeWindows, type WindowSet } from '../schedule/index.js';
+import { evalAttribute } from '../ruby-eval/index.js';
+import { severityOf } from '../intake/index.js';
 import { EXTENSION_FILTERS, occurrencesFilter, checkDependenciesFilter } from './builtin-filters.js';
 
 export interface FilterContext {

@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../../config/index.js';
-import type { StateStore } from '../../store/index.js';
-import { Limiter } from '../../execute/index.js';
-import { resolveHandlers, handlerNames, type EventDraft, type Handler } from '../../legacy/index.js';
+import type { Settings } from '../config/index.js';
+import type { StateStore } from '../store/index.js';
+import { Limiter } from '../execute/index.js';
+import { resolveHandlers, handlerNames, type EventDraft, type Handler } from '../legacy/index.js';
 import { filterEvent } from './filter.js';
 import { mutateEvent, eventJson, type Spawner } from './mutate.js';
 import { deliver, type Delivery, type TransportPublish } from './deliver.js';
-import { withAssets, type AssetResolver } from '../../assets/index.js';
-import { withSecrets } from '../../secrets/index.js';
-import type { SecretsLookup } from '../../secrets/index.js';
-import { handlerTuningOf } from '../../config/index.js';
+import { withAssets, type AssetResolver } from '../assets/index.js';
+import { withSecrets } from '../secrets/index.js';
+import type { SecretsLookup } from '../secrets/index.js';
+import { handlerTuningOf } from '../config/index.js';
 
 export interface PipelineDeps {
   readonly settings: () => Settings;

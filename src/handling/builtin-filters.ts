@@ -1,7 +1,7 @@
-import type { StateStore } from '../../store/index.js';
-import type { EventDraft } from '../../legacy/index.js';
-import { isResolution } from '../../v2/index.js';
-import type { Json } from '../../json.js';
+import type { StateStore } from '../store/index.js';
+import type { EventDraft } from '../legacy/index.js';
+import { isResolution } from '../v2/index.js';
+import type { Json } from '../json.js';
 
 // The built-in filters of both adapters of the handling pipeline, in one place.
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { StateStore } from '../../src/store/index.js';
-import { CheckRequestTargets, V2CheckScheduler, type V2CheckRequest } from '../../src/server/index.js';
+import { CheckRequestTargets, V2CheckScheduler, type V2CheckRequest } from '../../src/scheduling/index.js';
 import { ManualClock } from '../../src/schedule/clock.js';
 import { createLogger } from '../../src/log.js';
 import { makeTree, removeTree } from '../helpers/tree.js';

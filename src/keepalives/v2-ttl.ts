@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { StateStore, V2EventStore } from '../store/index.js';
-import { isV2Event, type EventIntake, type IntakeEvent } from './intake.js';
+import { isV2Event, type EventIntake, type IntakeEvent } from '../intake/index.js';
 
 import type { Json } from '../json.js';
 

@@ -1,7 +1,7 @@
 import { createConnection } from 'node:net';
 import { createSocket } from 'node:dgram';
 import type { Spawner } from './mutate.js';
-import type { Handler } from '../../legacy/index.js';
+import type { Handler } from '../legacy/index.js';
 
 export interface Delivery {
   readonly ok: boolean;

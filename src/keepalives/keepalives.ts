@@ -5,8 +5,8 @@ import { deepMerge } from '../config/index.js';
 import type { StateStore } from '../store/index.js';
 import { substituteObject } from '../tokens/index.js';
 import { buildEvent, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
-import { withoutExpiredTombstone } from './processor.js';
-import { applySilencing } from './silencing.js';
+import { withoutExpiredTombstone } from '../intake/index.js';
+import { applySilencing } from '../intake/index.js';
 import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { keepaliveDefaultsOf } from '../config/index.js';
 

@@ -4,7 +4,7 @@ import type { Settings } from '../config/index.js';
 import type { StateStore } from '../store/index.js';
 import type { WireDelivery, WireTransport } from '../transport/index.js';
 import { prepareResult, EntityLimitError, type EventDraft } from '../legacy/index.js';
-import { receiveKeepalive } from './keepalives.js';
+import { receiveKeepalive } from '../keepalives/index.js';
 import { nestedTooDeep } from '../json-depth.js';
 import { clientNameProblem } from '../name-limits.js';
 import { serverSettingsOf } from '../config/index.js';
@@ -16,11 +16,10 @@ export interface FleetConsumerDeps {
   readonly transport: WireTransport;
   readonly store: StateStore;
   readonly settings: () => Settings;
-  readonly intake: ResultIntake;
+  /** Results go in here; a keepalive that registered a new client wanting a registration event hands it here too. */
+  readonly intake: ResultIntake & { submitRegistration(event: EventDraft): void };
   readonly logger: Logger;
   readonly now: () => number;
-  /** A keepalive registered a new client that wants a registration event. */
-  readonly onRegistration: (event: EventDraft) => void;
 }
 
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
@@ -72,7 +71,7 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
       if (!outcome.accepted) log.warn({ client: client.name }, outcome.reason);
       else if (outcome.registration) {
         log.info({ client: client.name, event: outcome.registration.id }, 'new client registration');
-        deps.onRegistration(outcome.registration);
+        deps.intake.submitRegistration(outcome.registration);
       }
       delivery.ack();
     } catch (error) {

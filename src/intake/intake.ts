@@ -6,10 +6,11 @@ import type { V2EventStore } from '../store/index.js';
 import { SqliteEventStore } from '../store/index.js';
 import type { Clock } from '../schedule/index.js';
 import { processResult, resultKey, type Processed } from './processor.js';
-import { EntityLimitError, atEntityLimit, entityLimitMessage } from '../legacy/index.js';
+import { EntityLimitError, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
 import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
+import { FailureReport, type Service } from '../service.js';
 
 import type { Json } from '../json.js';
 
@@ -50,9 +51,12 @@ export interface EventIntake {
  * Results become events in the store, and v2 events are stored: every door's one writer. Submissions arriving in the
  * same turn share one transaction (group commit): a submit resolves only after its transaction committed, never on a timer.
  */
-export class Intake implements ResultIntake, EventIntake {
+export class Intake implements ResultIntake, EventIntake, Service {
+  readonly name = 'intake';
+  private readonly failures = new FailureReport();
   private readonly pending = new TurnBatch<Pending>((batch) => this.commit(batch));
   private readonly listeners: ((event: IntakeEvent) => void)[] = [];
+  private readonly registrations: ((event: EventDraft) => void)[] = [];
   private readonly committers: ((processed: Processed) => void)[] = [];
   private readonly afterCommits: ((committed: boolean) => Promise<void>)[] = [];
   private readonly log: Logger;
@@ -76,6 +80,16 @@ export class Intake implements ResultIntake, EventIntake {
     this.listeners.push(listener);
   }
 
+  /** A new client's registration events, of every door: handled (the `registration` handler), never stored. */
+  onRegistration(listener: (event: EventDraft) => void): void {
+    this.registrations.push(listener);
+  }
+
+  /** A keepalive registered a new client that wants a registration event: it leaves for the handling queue at once. */
+  submitRegistration(event: EventDraft): void {
+    for (const listener of this.registrations) listener(event);
+  }
+
   /** Where v2 events live (the PostgresConfig router): the embedded store in the group commit, else PostgreSQL. */
   routeEventsTo(events: RoutedEventStore): void {
     this.routed = events;
@@ -92,6 +106,17 @@ export class Intake implements ResultIntake, EventIntake {
    */
   afterCommit(hook: (committed: boolean) => Promise<void>): void {
     this.afterCommits.push(hook);
+  }
+
+  onFailure(report: (error: Error) => void): void {
+    this.failures.listen(report);
+  }
+
+  async start(): Promise<void> {}
+
+  /** Stopped just before the store closes: a result that arrived in the last turns (a UDP datagram) is committed. */
+  async stop(): Promise<void> {
+    await this.flushed();
   }
 
   /** Resolves once every result and v2 event submitted so far has gone to its commit: before the store closes. */

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TtlDeadlines, watchOf, ttlEventOf, type TtlWatch } from '../../src/server/v2-ttl.js';
+import { TtlDeadlines, watchOf, ttlEventOf, type TtlWatch } from '../../src/keepalives/v2-ttl.js';
 import { instanceFor, startInstance, postJson, eventually, type Instance } from '../helpers/instance.js';
 import { adminToken, call, type Reply } from '../api/v2/v2-helpers.js';
 

@@ -1,7 +1,7 @@
-import type { Settings } from '../../config/index.js';
-import type { SpawnResult, SpawnOptions } from '../../execute/index.js';
-import type { EventDraft, Handler } from '../../legacy/index.js';
-import { withAssets, type AssetResolver } from '../../assets/index.js';
+import type { Settings } from '../config/index.js';
+import type { SpawnResult, SpawnOptions } from '../execute/index.js';
+import type { EventDraft, Handler } from '../legacy/index.js';
+import { withAssets, type AssetResolver } from '../assets/index.js';
 
 export type Spawner = (command: string, options: SpawnOptions) => Promise<SpawnResult>;
 export type Mutation = { ok: true; data: string } | { ok: false; error: string; output?: string; status?: number };

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { WebSocket, WebSocketServer } from 'ws';
 import { AgentSession, SessionRegistry } from '../../src/agentd/index.js';
 import { decodeFrame } from '../../src/agentd/frames.js';
-import { relayedTargets, type TargetKind, type V2CheckRequest } from '../../src/server/index.js';
+import { relayedTargets, type TargetKind, type V2CheckRequest } from '../../src/scheduling/index.js';
 import type { ClusterChannel } from '../../src/cluster/index.js';
 
 test('a request to one agent connected here is delivered here even when its subscriptions lost entity:NAME, and is not relayed', { timeout: 30_000 }, async (t) => {

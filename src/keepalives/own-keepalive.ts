@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import { redact, type Settings } from '../config/index.js';
+import type { StateStore } from '../store/index.js';
+import type { EventDraft } from '../legacy/index.js';
+import { LEGACY_VERSION } from '../legacy-version.js';
+import { receiveKeepalive } from './keepalives.js';
+
+/** In one process, the client role's keepalive is received directly: its settings redacted, with version and timestamp. */
+export function receiveOwnKeepalive(store: StateStore, intake: { submitRegistration(event: EventDraft): void }, logger: Logger): (s: Settings) => void {
+  return (s) => {
+    const local = s.client as Record<string, unknown>;
+    const payload = { ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: LEGACY_VERSION, timestamp: Math.floor(Date.now() / 1000) };
+    const outcome = receiveKeepalive(store, s, payload, Date.now());
+    if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
+    else if (outcome.registration) {
+      logger.info({ client: local.name, event: outcome.registration.id }, 'new client registration');
+      intake.submitRegistration(outcome.registration);
+    }
+  };
+}
