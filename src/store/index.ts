@@ -1,7 +1,7 @@
 export { StateStore, GroupRetry, type StoredResult, type HistoryEntry } from './state-store.js';
-export { ResourceTables, type ApiKeyRow } from './sqlite/resource-tables.js';
-export { remainingSeconds } from './sqlite/expiring-table.js';
-export { Outbox, type OutboxRow, type DeadLetter } from './sqlite/outbox.js';
+export { ResourceTables, type ApiKeyRow } from './tables/v2-resources.js';
+export { remainingSeconds } from './tables/expiring-table.js';
+export { Outbox, type OutboxRow, type DeadLetter } from './tables/bridge-outbox.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
 export { backupSqliteStore, type BackupCopy } from './sqlite/backup.js';
 export { planUpgrade, upgradeStore, checksInMissingNamespaces, missingNamespaceChecks, missingNamespacesMessage, type UpgradePlan } from './sqlite/upgrade.js';
@@ -10,5 +10,5 @@ export { parsePostgresConfig } from './postgres/config.js';
 export { pgEnvironment, poolConfigOf } from './postgres/connection.js';
 export { type EventStoreRouter } from './postgres/event-router.js';
 export { startEventStores } from './postgres/start.js';
-export { SqliteEventStore } from './sqlite/event-store.js';
+export { SqliteEventStore } from './tables/embedded-event-store.js';
 export { TurnBatch } from './turn-batch.js';

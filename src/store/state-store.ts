@@ -3,10 +3,10 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CheckbridgeError } from '../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION, pendingMigrations } from './sqlite/migrations.js';
-import { ExpiringTable } from './sqlite/expiring-table.js';
-import { AggregateTable } from './sqlite/aggregate-table.js';
-import { ResourceTables } from './sqlite/resource-tables.js';
-import { Outbox } from './sqlite/outbox.js';
+import { ExpiringTable } from './tables/expiring-table.js';
+import { AggregateTable } from './tables/aggregate-members.js';
+import { ResourceTables } from './tables/v2-resources.js';
+import { Outbox } from './tables/bridge-outbox.js';
 import { Checkpointer } from './sqlite/checkpointer.js';
 import { WatchHolder, watchedDatabase, type DatastoreWatch } from './datastore-watch.js';
 import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './sqlite/quota.js';
@@ -15,7 +15,7 @@ import { PostgresQueryError, SyncPostgres } from './postgres/sync-client.js';
 import { pgEnvironment, redactDsn } from './postgres/connection.js';
 import { daemonEnvironment } from '../config/index.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './postgres/store-schema.js';
-import { BatchRows, pairKey } from './sqlite/batch-rows.js';
+import { BatchRows, pairKey } from './postgres/batch-rows.js';
 import { holdExclusively } from './sqlite/exclusive-lock.js';
 
 export interface HistoryEntry {

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { bareUpsertRate } from './load/pg-upsert.js';
 import { StateStore } from '../../src/store/index.js';
-import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
+import { SqliteEventStore } from '../../src/store/tables/embedded-event-store.js';
 import { PostgresEventStore } from '../../src/store/postgres/event-store.js';
 import { EventStoreRouter } from '../../src/store/postgres/event-router.js';
 import { Intake } from '../../src/server/intake.js';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { StateStore } from '../../src/store/index.js';
-import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
+import { SqliteEventStore } from '../../src/store/tables/embedded-event-store.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
 type Json = Record<string, any>;

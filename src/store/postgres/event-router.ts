@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
-import type { SqliteEventStore } from '../sqlite/event-store.js';
-import type { ResourceTables } from '../sqlite/resource-tables.js';
+import type { SqliteEventStore } from '../tables/embedded-event-store.js';
+import type { ResourceTables } from '../tables/v2-resources.js';
 import { CheckbridgeError } from '../../errors.js';
 import { PostgresBackend, checkCanCreateTables, isConnectionError, reason } from './backend.js';
 import { PG_TYPE, type PostgresConfig } from './config.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { StateStore } from '../state-store.js';
-import { SqliteEventStore } from '../sqlite/event-store.js';
+import { SqliteEventStore } from '../tables/embedded-event-store.js';
 import { EventStoreRouter } from './event-router.js';
 import { pgEnvironment } from './connection.js';
 import { daemonEnvironment } from '../../config/index.js';

@@ -1,4 +1,4 @@
-import type { ResourceTables } from './resource-tables.js';
+import type { ResourceTables } from './v2-resources.js';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { EVENT_FIELDS, matchesSelector, updateEvent, updateOwnedEvent } from '../../v2/index.js';
 import type { EventState } from './event-states.js';
