@@ -1,4 +1,7 @@
-export { StateStore, GroupRetry, type StoredResult, type HistoryEntry } from './state-store.js';
+export { StateStore } from './open-state-store.js';
+export { GroupRetry, type StoredResult, type HistoryEntry } from './state-store.js';
+export { SqliteStateStore } from './sqlite/sqlite-state-store.js';
+export { PostgresStateStore } from './postgres/postgres-state-store.js';
 export { ResourceTables, type ApiKeyRow } from './tables/v2-resources.js';
 export { remainingSeconds } from './tables/expiring-table.js';
 export { Outbox, type OutboxRow, type DeadLetter } from './tables/bridge-outbox.js';

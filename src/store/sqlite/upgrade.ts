@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { StateStore } from '../state-store.js';
+import { SqliteStateStore } from './sqlite-state-store.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import type { SqlDatabase } from '../sql/database.js';
 
@@ -59,7 +59,7 @@ export async function upgradeStore(path: string, from: number, nowMs: number): P
   } finally {
     source.close();
   }
-  const store = StateStore.open(path, { upgrade: true });
+  const store = SqliteStateStore.open(path, { upgrade: true });
   try {
     store.db.prepare('INSERT OR REPLACE INTO upgrades VALUES (?, ?, ?, ?)').run(SCHEMA_VERSION, from, Math.floor(nowMs / 1000), backup);
   } finally {
