@@ -1,13 +1,12 @@
 export { StateStore } from './open-state-store.js';
 export { GroupRetry, type StoredResult, type HistoryEntry } from './state-store.js';
-export { SqliteStateStore } from './sqlite/sqlite-state-store.js';
-export { PostgresStateStore } from './postgres/postgres-state-store.js';
 export { ResourceTables, type ApiKeyRow } from './tables/v2-resources.js';
 export { remainingSeconds } from './tables/expiring-table.js';
 export { Outbox, type OutboxRow, type DeadLetter } from './tables/bridge-outbox.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
 export { backupSqliteStore, type BackupCopy } from './sqlite/backup.js';
-export { planUpgrade, upgradeStore, checksInMissingNamespaces, missingNamespaceChecks, missingNamespacesMessage, type UpgradePlan } from './sqlite/upgrade.js';
+export { planUpgrade, upgradeStore, checksInMissingNamespaces, type UpgradePlan } from './sqlite/upgrade.js';
+export { missingNamespaceChecks, missingNamespacesMessage } from './tables/missing-namespaces.js';
 export { type EventRow, type V2EventStore } from './event-store.js';
 export { parsePostgresConfig } from './postgres/config.js';
 export { pgEnvironment, poolConfigOf } from './postgres/connection.js';
