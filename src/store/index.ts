@@ -12,5 +12,5 @@ export { parsePostgresConfig } from './postgres/config.js';
 export { pgEnvironment, poolConfigOf } from './postgres/connection.js';
 export { type EventStoreRouter } from './postgres/event-router.js';
 export { startEventStores } from './postgres/start.js';
-export { SqliteEventStore } from './tables/embedded-event-store.js';
+export { EmbeddedEventStore } from './tables/embedded-event-store.js';
 export { TurnBatch } from './turn-batch.js';

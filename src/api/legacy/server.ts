@@ -13,7 +13,7 @@ import { registerSilencedRoutes } from './silenced.js';
 import { registerAggregateRoutes } from './aggregates.js';
 import { registerStashRoutes } from './stashes.js';
 import { AgentEventView, agentHistoryOf, agentResultOf, resolveAgentEvent, sortHistory, sortResults } from './agent-events.js';
-import { SqliteEventStore } from '../../store/index.js';
+import { EmbeddedEventStore } from '../../store/index.js';
 import { legacyScope } from './scope.js';
 
 export type { AddRoute, LegacyApiDeps } from './deps.js';
@@ -63,7 +63,7 @@ function resultView(r: { client: string; check: Record<string, unknown>; history
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   // One rule for every view below: which clients (agents of other namespaces) this caller sees.
   const scope = () => legacyScope(deps.store, deps.settings());
-  const agents = new AgentEventView(deps.store, deps.events ?? new SqliteEventStore(deps.store.resources), (client) => scope().shows(client));
+  const agents = new AgentEventView(deps.store, deps.events ?? new EmbeddedEventStore(deps.store.resources), (client) => scope().shows(client));
   const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, ...httpsOption(deps.https) });
   registerRedaction(app);
   const routes: RouteSpec[] = [];
