@@ -91,9 +91,9 @@ export class SqliteStateStore extends SqlStateStore {
   }
 
   // SQLite has one writer at a time already: nothing to lock between writers.
-  lockResults(): void {}
+  lockResults(_pairs: readonly (readonly [client: string, check: string])[]): void {}
 
-  lockClients(): void {}
+  lockClients(_names: readonly string[]): void {}
 
   groupCommit<T>(fn: () => T, retrying: () => void): T {
     // A savepoint per result cost as much as a write: the first run takes none, and a throw runs the group again with them.
