@@ -3,7 +3,7 @@ import type { Settings } from '../config/index.js';
 import type { CheckResult, ResultIntake } from '../execute/index.js';
 import { GroupRetry, type StateStore } from '../store/index.js';
 import type { V2EventStore } from '../store/index.js';
-import { SqliteEventStore } from '../store/index.js';
+import { EmbeddedEventStore } from '../store/index.js';
 import type { Clock } from '../schedule/index.js';
 import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
@@ -60,7 +60,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
   private readonly committers: ((processed: Processed) => void)[] = [];
   private readonly afterCommits: ((committed: boolean) => Promise<void>)[] = [];
   private readonly log: Logger;
-  private readonly embedded: SqliteEventStore;
+  private readonly embedded: EmbeddedEventStore;
   private routed: RoutedEventStore | null = null;
   // v2 events written to PostgreSQL outside the group commit, until they are answered.
   private readonly direct = new Set<Promise<unknown>>();
@@ -72,7 +72,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
     logger: Logger,
   ) {
     this.log = logger.child({ component: 'intake' });
-    this.embedded = new SqliteEventStore(store.resources);
+    this.embedded = new EmbeddedEventStore(store.resources);
   }
 
   /** Every event that leaves the intake, of either kind, committed: the handling queue and the dashboard listen here. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResourceTables } from '../store/index.js';
 import type { EventRow, V2EventStore } from '../store/index.js';
-import type { SqliteEventStore } from '../store/index.js';
+import type { EmbeddedEventStore } from '../store/index.js';
 import { eventProblem, silencedBy, typeProblem } from '../v2/index.js';
 
 import type { Json } from '../json.js';
@@ -83,7 +83,7 @@ export async function publishEvent(store: ResourceTables, events: V2EventStore, 
 }
 
 /** `publishEvent` on the embedded store, synchronously: inside the intake's group commit. */
-export function publishEventSync(store: ResourceTables, events: SqliteEventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Publish {
+export function publishEventSync(store: ResourceTables, events: EmbeddedEventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Publish {
   const prepared = prepareEvent(store, namespace, body, nowS, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { bareUpsertRate } from './load/pg-upsert.js';
 import { StateStore } from '../../src/store/index.js';
-import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
+import { EmbeddedEventStore } from '../../src/store/tables/embedded-event-store.js';
 import { PostgresEventStore } from '../../src/store/postgres/event-store.js';
 import { EventStoreRouter } from '../../src/store/postgres/event-router.js';
 import { Intake } from '../../src/intake/intake.js';
@@ -30,7 +30,7 @@ async function rate(port: number, payloads: string[], width: number, perPayload:
 async function socketRates(dir: string, name: string, withPostgres: string | null): Promise<Json> {
   const logger = createLogger('silent');
   const store = StateStore.open(join(dir, `${name}.db`));
-  const router = new EventStoreRouter({ sqlite: new SqliteEventStore(store.resources, (fn) => store.transaction(fn)), resources: store.resources, env: {}, logger });
+  const router = new EventStoreRouter({ embedded: new EmbeddedEventStore(store.resources, (fn) => store.transaction(fn)), resources: store.resources, env: {}, logger });
   await router.start();
   if (withPostgres) await router.configure({ type: 'PostgresConfig', api_version: 'store/v1', metadata: { name }, spec: { dsn: withPostgres, pool_size: 8, strict: true } });
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } });
@@ -77,7 +77,7 @@ export async function benchPostgres(report: (figure: object) => void): Promise<v
     const pgStore = new PostgresEventStore(selectPool, 'postgres:bench');
     await PostgresEventStore.migrate(selectPool);
     const sqliteStore = StateStore.open(join(dir, 'select.db'));
-    const sqliteEvents = new SqliteEventStore(sqliteStore.resources, (fn) => sqliteStore.transaction(fn));
+    const sqliteEvents = new EmbeddedEventStore(sqliteStore.resources, (fn) => sqliteStore.transaction(fn));
     const event = (i: number): Json => ({
       entity: { entity_class: 'proxy', metadata: { name: `host-${i % 10_000}`, namespace: 'default' }, subscriptions: ['linux'] },
       check: { metadata: { name: `check-${Math.floor(i / 10_000)}`, namespace: 'default', labels: i % 1000 === 0 ? { tier: 'rare' } : {} }, status: i % 3, executed: i, output: 'ok', handlers: ['default'] },

@@ -3,19 +3,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { StateStore } from '../../src/store/index.js';
-import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
+import { EmbeddedEventStore } from '../../src/store/tables/embedded-event-store.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
 import type { Json } from '../../src/json.js';
 
-function openStore(t: { after(fn: () => void): void }): { store: StateStore; events: SqliteEventStore } {
+function openStore(t: { after(fn: () => void): void }): { store: StateStore; events: EmbeddedEventStore } {
   const dir = makeTree({});
   const store = StateStore.open(join(dir, 'state', 'checkbridge.db'));
   t.after(() => {
     store.close();
     removeTree(dir);
   });
-  return { store, events: new SqliteEventStore(store.resources) };
+  return { store, events: new EmbeddedEventStore(store.resources) };
 }
 
 const row = (status: number, executed: number, check: Json = {}) => ({
@@ -75,11 +75,11 @@ test('the state held for an event is the one stored, when the store is reopened 
   t.after(() => removeTree(dir));
   const path = join(dir, 'state', 'checkbridge.db');
   const first = StateStore.open(path);
-  new SqliteEventStore(first.resources).updateSync(row(1, 1), 1);
+  new EmbeddedEventStore(first.resources).updateSync(row(1, 1), 1);
   first.close();
   const again = StateStore.open(path);
   t.after(() => again.close());
-  const updated = new SqliteEventStore(again.resources).updateSync(row(1, 2), 2);
+  const updated = new EmbeddedEventStore(again.resources).updateSync(row(1, 2), 2);
   assert.deepEqual(statuses(updated), [1, 1]);
   assert.equal(updated.check.occurrences, 2);
 });

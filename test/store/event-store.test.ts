@@ -3,7 +3,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { StateStore } from '../../src/store/index.js';
-import { SqliteEventStore } from '../../src/store/sqlite/event-store.js';
+import { EmbeddedEventStore } from '../../src/store/tables/embedded-event-store.js';
 import { PostgresEventStore } from '../../src/store/postgres/event-store.js';
 import { PG_SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
 import type { V2EventStore } from '../../src/store/event-store.js';
@@ -124,7 +124,7 @@ function sharedCases(name: string, fresh: () => Fresh) {
   });
 }
 
-sharedCases('sqlite', () => async () => new SqliteEventStore(StateStore.open(':memory:').resources));
+sharedCases('sqlite', () => async () => new EmbeddedEventStore(StateStore.open(':memory:').resources));
 
 let server: PostgresServer | null = null;
 let databases = 0;

@@ -1,7 +1,7 @@
 // What the client, event and result routes share: one namespace rule, and one view over Sensu Go agents' v2 events.
 import type { LegacyApiDeps } from './deps.js';
 import { AgentEventView } from './agent-events.js';
-import { SqliteEventStore } from '../../store/index.js';
+import { EmbeddedEventStore } from '../../store/index.js';
 import { legacyScope, type LegacyScope } from './scope.js';
 
 export interface LegacyViews {
@@ -20,7 +20,7 @@ export interface LegacyViews {
 export function legacyViews(deps: LegacyApiDeps): LegacyViews {
   // One rule for every view: which clients (agents of other namespaces) this caller sees.
   const scope = () => legacyScope(deps.store, deps.settings());
-  const agents = new AgentEventView(deps.store, deps.events ?? new SqliteEventStore(deps.store.resources), (client) => scope().shows(client));
+  const agents = new AgentEventView(deps.store, deps.events ?? new EmbeddedEventStore(deps.store.resources), (client) => scope().shows(client));
   const visible = (client: Record<string, unknown> | null) => (client && !client.invalidated && scope().shows(client) ? client : null);
   const hidden = (client: string) => scope().hides(client);
   const agentRecord = (name: unknown) => {

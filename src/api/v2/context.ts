@@ -3,7 +3,7 @@ import type { ExecuteOptions, ExecuteOutcome } from '../../scheduling/index.js';
 import type { Logger } from 'pino';
 import type { StateStore } from '../../store/index.js';
 import type { V2EventStore } from '../../store/index.js';
-import { SqliteEventStore } from '../../store/index.js';
+import { EmbeddedEventStore } from '../../store/index.js';
 import type { EventStoreRouter } from '../../store/index.js';
 import type { TokenIssuer } from '../../auth/index.js';
 import type { Spawner } from '../../handling/index.js';
@@ -79,6 +79,6 @@ const embeddedEvents = new WeakMap<StateStore, V2EventStore>();
 /** The deps' event store, or the embedded one. */
 export function eventStoreOf(deps: V2ApiDeps): V2EventStore {
   if (deps.events) return deps.events;
-  if (!embeddedEvents.has(deps.store)) embeddedEvents.set(deps.store, new SqliteEventStore(deps.store.resources));
+  if (!embeddedEvents.has(deps.store)) embeddedEvents.set(deps.store, new EmbeddedEventStore(deps.store.resources));
   return embeddedEvents.get(deps.store)!;
 }

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
-import type { SqliteEventStore } from '../sqlite/event-store.js';
-import type { ResourceTables } from '../sqlite/resource-tables.js';
+import type { EmbeddedEventStore } from '../tables/embedded-event-store.js';
+import type { ResourceTables } from '../tables/v2-resources.js';
 import { CheckbridgeError } from '../../errors.js';
 import { PostgresBackend, checkCanCreateTables, isConnectionError, reason } from './backend.js';
 import { PG_TYPE, type PostgresConfig } from './config.js';
@@ -10,7 +10,8 @@ import type { PgEnvironment } from './connection.js';
 import type { Json } from '../../json.js';
 
 export interface RouterOptions {
-  readonly sqlite: SqliteEventStore;
+  /** The events in the state store's own table, used while no PostgresConfig routes them elsewhere. */
+  readonly embedded: EmbeddedEventStore;
   /** Where PostgresConfig resources are kept (the embedded store: they say where the events go). */
   readonly resources: ResourceTables;
   readonly env: PgEnvironment;
@@ -101,7 +102,7 @@ export class EventStoreRouter implements V2EventStore {
 
   /** Rows of the group commit in progress, written by `flushStaged` once the embedded transaction committed. */
   stage(rows: readonly EventRow[]): void {
-    if (this.embeddedActive()) this.options.sqlite.putManySync(rows);
+    if (this.embeddedActive()) this.options.embedded.putManySync(rows);
     else this.staged.push(...rows);
   }
 
@@ -173,7 +174,7 @@ export class EventStoreRouter implements V2EventStore {
 
   private current(): V2EventStore {
     const backend = this.selected();
-    return backend && this.isUsing(backend) ? backend.store : this.options.sqlite;
+    return backend && this.isUsing(backend) ? backend.store : this.options.embedded;
   }
 
   private async add(config: PostgresConfig): Promise<void> {
@@ -226,7 +227,7 @@ export class EventStoreRouter implements V2EventStore {
   /** One operation on the store in use, with the fallback (non-strict) or the wait (strict) when PostgreSQL fails. */
   private async run<T>(op: (store: V2EventStore) => Promise<T>): Promise<T> {
     const backend = this.selected();
-    if (!backend || !this.isUsing(backend)) return op(this.options.sqlite);
+    if (!backend || !this.isUsing(backend)) return op(this.options.embedded);
     const deadline = Date.now() + this.strictWaitMs;
     for (;;) {
       try {
@@ -237,7 +238,7 @@ export class EventStoreRouter implements V2EventStore {
         if (!isConnectionError(error)) throw error;
         backend.failed(error);
         this.markDown(backend);
-        if (!this.isUsing(backend)) return op(this.options.sqlite);
+        if (!this.isUsing(backend)) return op(this.options.embedded);
         if (backend.strict && Date.now() + this.retryMs > deadline) {
           throw new CheckbridgeError('CB_EVENT_STORE_UNAVAILABLE', `${backend.name} (strict): ${backend.lastError}; retried every ${this.retryMs / 1000} s for ${this.strictWaitMs / 1000} s`);
         }

@@ -1,28 +1,15 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { StateStore } from '../state-store.js';
+import { SqliteStateStore } from './sqlite-state-store.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import type { SqlDatabase } from '../sql/database.js';
+import { missingNamespaceChecks, missingNamespacesMessage } from '../tables/missing-namespaces.js';
 
 /** Checks stored in a namespace that does not exist (the 6.2.0 rule): upgrade and start refuse them by name. */
 export function checksInMissingNamespaces(db: Database.Database): { check: string; namespace: string }[] {
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'v2_resources'").get();
   return hasTable ? missingNamespaceChecks(db as unknown as SqlDatabase) : [];
 }
-
-/** The same, on an open store (SQLite or PostgreSQL), whose tables are migrated already. */
-export function missingNamespaceChecks(db: SqlDatabase): { check: string; namespace: string }[] {
-  return db
-    .prepare(
-      `SELECT name AS "check", namespace FROM v2_resources c WHERE kind = 'CheckConfig' AND namespace != 'default'
-       AND NOT EXISTS (SELECT 1 FROM v2_resources n WHERE n.kind = 'Namespace' AND n.namespace = '' AND n.name = c.namespace)
-       ORDER BY namespace, name`,
-    )
-    .all() as { check: string; namespace: string }[];
-}
-
-export const missingNamespacesMessage = (found: readonly { check: string; namespace: string }[]) =>
-  `checks reference namespaces that do not exist: ${found.map((f) => `check ${f.check} in namespace ${f.namespace}`).join(', ')}; remove those checks or recreate their namespaces`;
 
 export type UpgradePlan =
   | { kind: 'new' }
@@ -59,7 +46,7 @@ export async function upgradeStore(path: string, from: number, nowMs: number): P
   } finally {
     source.close();
   }
-  const store = StateStore.open(path, { upgrade: true });
+  const store = SqliteStateStore.open(path, { upgrade: true });
   try {
     store.db.prepare('INSERT OR REPLACE INTO upgrades VALUES (?, ?, ?, ?)').run(SCHEMA_VERSION, from, Math.floor(nowMs / 1000), backup);
   } finally {

@@ -1,12 +1,16 @@
-import type { ResourceTables } from './resource-tables.js';
+import type { ResourceTables } from './v2-resources.js';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { EVENT_FIELDS, matchesSelector, updateEvent, updateOwnedEvent } from '../../v2/index.js';
 import type { EventState } from './event-states.js';
 import { redactOutput } from '../../config/index.js';
 import type { Json } from '../../json.js';
 
-/** The embedded event store: the v2_events table; selectors are matched in memory over the redacted events. */
-export class SqliteEventStore implements V2EventStore {
+/**
+ * The embedded event store: the state store's own v2_events table, on either engine (SQLite, or the PostgreSQL store
+ * several servers share), as against a PostgresConfig's event datastore; selectors are matched in memory over the redacted events.
+ */
+export class EmbeddedEventStore implements V2EventStore {
+  // The label the API and logs have always shown for it, whichever engine holds the state.
   readonly label = 'sqlite';
 
   constructor(

@@ -1,0 +1,198 @@
+import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './database.js';
+import type { HistoryEntry, StateStore, StoredResult } from '../state-store.js';
+import { prepareLegacyStatements, type LegacyStatements } from './legacy-statements.js';
+import { ExpiringTable } from '../tables/expiring-table.js';
+import { AggregateTable } from '../tables/aggregate-members.js';
+import { ResourceTables } from '../tables/v2-resources.js';
+import { Outbox } from '../tables/bridge-outbox.js';
+import { WatchHolder, watchedDatabase, type DatastoreWatch } from '../datastore-watch.js';
+
+export type Row = Record<string, unknown>;
+
+/** A result's row as stored, and as a PostgreSQL group commit keeps it. */
+export interface ResultRow extends Row {
+  readonly client: string;
+  readonly check_name: string;
+  readonly data: string;
+  readonly history: string;
+  readonly last_ok: number | null;
+}
+
+export interface SqlStateStoreOptions {
+  readonly openedAtVersion: number;
+  /** Several servers share the store: what one writes must take effect on the others at once. */
+  readonly shared: boolean;
+  /** How `fn` runs as one transaction; by default through `db.transaction`. */
+  readonly runInTransaction?: (fn: () => unknown) => unknown;
+}
+
+/** What both engines share: every table, written through the common SqlDatabase (sql/database.ts). */
+export abstract class SqlStateStore implements StateStore {
+  abstract readonly engine: 'sqlite' | 'postgres';
+  abstract readonly sqlite: Database.Database | null;
+  readonly db: SqlDatabase;
+  readonly openedAtVersion: number;
+  readonly silences: ExpiringTable<Record<string, unknown>>;
+  readonly stashes: ExpiringTable<unknown>;
+  readonly aggregates: AggregateTable;
+  readonly resources: ResourceTables;
+  readonly outbox: Outbox;
+  protected readonly statements: LegacyStatements;
+  protected readonly watchHolder = new WatchHolder();
+  private readonly runInTransaction: (fn: () => unknown) => unknown;
+
+  protected constructor(db: SqlDatabase, options: SqlStateStoreOptions) {
+    // Every statement's reads are timed once a watch is set.
+    const watched = watchedDatabase(db, this.watchHolder);
+    this.db = watched;
+    this.openedAtVersion = options.openedAtVersion;
+    this.runInTransaction = options.runInTransaction ?? ((fn) => watched.transaction(fn)());
+    this.silences = new ExpiringTable(watched, 'silences', 'id', 'data');
+    this.stashes = new ExpiringTable(watched, 'stashes', 'path', 'content');
+    this.aggregates = new AggregateTable(watched);
+    this.resources = new ResourceTables(watched, { shared: options.shared });
+    this.outbox = new Outbox(watched);
+    this.statements = prepareLegacyStatements(watched);
+  }
+
+  abstract alarm(): string | null;
+  abstract failure(error: unknown): unknown;
+  abstract schemaVersion(): number;
+  abstract lockResults(pairs: readonly (readonly [client: string, check: string])[]): void;
+  abstract lockClients(names: readonly string[]): void;
+  abstract groupCommit<T>(fn: () => T, retrying: () => void): T;
+  abstract checkpointInBackground(): void;
+
+  transaction<T>(fn: () => T): T {
+    const outermost = !this.db.inTransaction;
+    try {
+      return this.runInTransaction(fn) as T;
+    } catch (error) {
+      // What the batch kept may have been rolled back: read again from the database.
+      this.forgetBatch();
+      this.resources.forgetEventStates();
+      throw this.failure(error);
+    } finally {
+      if (outermost) this.forgetBatch();
+    }
+  }
+
+  savepoint<T>(fn: () => T): T {
+    return this.transaction(fn);
+  }
+
+  /** Drops what a group commit kept of its rows outside the database; an engine that keeps none has nothing to drop. */
+  protected forgetBatch(): void {}
+
+  getClient(name: string): Record<string, unknown> | null {
+    const row = this.statements.getClient.get(name) as Row | undefined;
+    return row ? JSON.parse(String(row.data)) : null;
+  }
+
+  countEntities(upTo: number, legacyNamespace: string): number {
+    // Counting stops at `upTo`: the entity limit only asks whether it is reached, and a full count per new client made a
+    // fleet of 50,000 new clients quadratic.
+    return Number((this.statements.countEntities.get(legacyNamespace, upTo) as { n: number }).n);
+  }
+
+  hasV2Entity(name: string, legacyNamespace: string): boolean {
+    return this.statements.hasV2Entity.get(legacyNamespace, name) !== undefined;
+  }
+
+  putClient(client: Record<string, unknown>): void {
+    this.putClientData(String(client.name), JSON.stringify(client));
+  }
+
+  protected putClientData(name: string, data: string): void {
+    this.statements.putClient.run(name, data);
+  }
+
+  deleteClient(name: string, tombstone?: { until: number | null }): void {
+    this.statements.deleteClient.run(name);
+    this.statements.deleteResultsOfClient.run(name);
+    this.statements.deleteEventsOfClient.run(name);
+    if (tombstone) this.putClient({ name, signature: 'invalidated', invalidated: true, invalidated_until: tombstone.until });
+  }
+
+  listClients(): Record<string, unknown>[] {
+    return (this.statements.listClients.all() as Row[]).map((r) => JSON.parse(String(r.data)));
+  }
+
+  protected resultOf(row: Row | undefined): StoredResult | null {
+    if (!row) return null;
+    return { client: String(row.client), check: JSON.parse(String(row.data)), history: JSON.parse(String(row.history)), lastOk: (row.last_ok as number | null) ?? null };
+  }
+
+  protected historyOf(row: Row | undefined): Pick<StoredResult, 'history' | 'lastOk'> | null {
+    return row ? { history: JSON.parse(String(row.history)), lastOk: (row.last_ok as number | null) ?? null } : null;
+  }
+
+  getResult(client: string, check: string): StoredResult | null {
+    return this.resultOf(this.statements.getResult.get(client, check) as Row | undefined);
+  }
+
+  getHistory(client: string, check: string): Pick<StoredResult, 'history' | 'lastOk'> | null {
+    return this.historyOf(this.statements.getHistory.get(client, check) as Row | undefined);
+  }
+
+  putResult(client: string, check: Record<string, unknown>, history: readonly HistoryEntry[], lastOk: number | null): void {
+    this.putResultRow({ client, check_name: String(check.name), data: JSON.stringify(check), history: JSON.stringify(history), last_ok: lastOk });
+  }
+
+  protected putResultRow(row: ResultRow): void {
+    this.statements.putResult.run(row.client, row.check_name, row.data, row.history, row.last_ok);
+  }
+
+  deleteResult(client: string, check: string): boolean {
+    return this.statements.deleteResult.run(client, check).changes > 0;
+  }
+
+  deleteResultsOfCheck(check: string): void {
+    this.statements.deleteResultsOfCheck.run(check);
+  }
+
+  listResults(client?: string): StoredResult[] {
+    const rows = (client === undefined ? this.statements.listResults.all() : this.statements.listResultsOf.all(client)) as Row[];
+    return rows.map((r) => this.resultOf(r)!);
+  }
+
+  *resultChecks(): Generator<{ client: string; check: Record<string, unknown> }> {
+    for (const row of this.resultCheckRows()) yield { client: String(row.client), check: JSON.parse(String(row.data)) };
+  }
+
+  /** The rows of `resultChecks` (client, data), whole by default. */
+  protected resultCheckRows(): Iterable<Row> {
+    return this.statements.listResultChecks.all() as Row[];
+  }
+
+  getEvent(client: string, check: string): Record<string, unknown> | null {
+    const row = this.statements.getEvent.get(client, check) as Row | undefined;
+    return row ? JSON.parse(String(row.data)) : null;
+  }
+
+  putEvent(client: string, check: string, event: Record<string, unknown>): void {
+    this.putEventData(client, check, JSON.stringify(event));
+  }
+
+  protected putEventData(client: string, check: string, data: string): void {
+    this.statements.putEvent.run(client, check, data);
+  }
+
+  deleteEvent(client: string, check: string): boolean {
+    return this.statements.deleteEvent.run(client, check).changes > 0;
+  }
+
+  listEvents(client?: string): Record<string, unknown>[] {
+    const rows = (client === undefined ? this.statements.listEvents.all() : this.statements.listEventsOf.all(client)) as Row[];
+    return rows.map((r) => JSON.parse(String(r.data)));
+  }
+
+  watchDatastore(watch: DatastoreWatch): void {
+    this.watchHolder.watch = watch;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
