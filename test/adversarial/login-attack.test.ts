@@ -136,6 +136,24 @@ test('logins: a cost-12 bcrypt hash under attack at both doors never stalls /hea
   await daemon.waitFor((l) => l.msg === 'agent refused: the connection closed before its password check', 15_000, before);
 });
 
+test('logins: guesses that fill the password queue do not keep out a client that has not guessed', { timeout: 180_000 }, async (t) => {
+  const { v2 } = await agentInstanceFor(t, HOST);
+  const auth = `Bearer ${await adminToken(v2)}`;
+  const hash = await bcrypt.hash('slow-pass-1', 12);
+  for (let a = 1; a <= 20; a++) assert.equal((await call(`${v2}/api/core/v2/users/slow-${a}`, 'PUT', auth, { username: `slow-${a}`, password_hash: hash, groups: [] })).status, 201);
+  // Twenty addresses that have guessed once, then four checks at once each against a cost-12 user: more than the queue holds.
+  const once = await Promise.all(Array.from({ length: 20 }, (_, a) => loginFrom(v2, `127.0.8.${1 + a}`, basic(`nobody-${a}`, 'x'))));
+  assert.ok(once.every((r) => r.status === 401));
+  let full!: () => void;
+  const filled = new Promise<void>((resolve) => (full = resolve));
+  const flood = Array.from({ length: 80 }, (_, i) => loginFrom(v2, `127.0.8.${1 + (i % 20)}`, basic(`slow-${1 + (i % 20)}`, `wrong-${i}`)).then((r) => (r.status === 503 && full(), r.status), () => 0));
+  await filled;
+  const owner = await loginFrom(v2, '127.0.8.99', adminBasic.authorization);
+  assert.equal(owner.status, 200, 'the password queue had room for a client that has not guessed');
+  // The flood's own answers are not awaited: the daemon stops with its queue still full.
+  void flood;
+});
+
 test('mTLS: a client certificate must name the agent, whatever password comes with it', { timeout: 60_000 }, async (t) => {
   const ca = makeTestCa();
   t.after(() => ca.remove());
