@@ -50,9 +50,9 @@ export class CredentialCache {
     const [username, password] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
     // A handshake's socket is read while it waits: a peer's FIN ('end') is a connection gone too.
     const { signal, release } = closedSignal(socket, ['close', 'end']);
-    const attempt = attemptLogin(limiter, { address: socket.remoteAddress ?? '', username }, async () => {
+    const attempt = attemptLogin(limiter, { address: socket.remoteAddress ?? '', username }, async (priority) => {
       const record = resources.getUser(username);
-      const matches = await verifyPassword(password, record && !isExternal(record) ? record.password_hash : undefined, signal);
+      const matches = await verifyPassword(password, record && !isExternal(record) ? record.password_hash : undefined, signal, priority);
       return matches && isActive(resources, record) ? { username, groups: (record!.groups ?? []) as string[] } : null;
     }).finally(release);
     this.pending.set(header, attempt);

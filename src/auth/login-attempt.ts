@@ -13,17 +13,18 @@ export type LoginOutcome<T> =
 const REFUSAL_FLOOR_MS = 250;
 
 /**
- * One password attempt under the login limits: reserved before any work, `check` run (its password work in the pool),
- * a refusal answered no sooner than the check took and the floor, then counted. Busy pool and closed connection: not counted.
+ * One password attempt under the login limits: reserved before any work, `check` run (its password work in the pool,
+ * ahead of the queue when `priority`: the name's own side), a refusal answered no sooner than the check took and the
+ * floor, then counted. Busy pool and closed connection: not counted.
  */
-export async function attemptLogin<T>(limiter: LoginLimiter, key: LoginKey, check: () => Promise<T | null>): Promise<LoginOutcome<T>> {
+export async function attemptLogin<T>(limiter: LoginLimiter, key: LoginKey, check: (priority: boolean) => Promise<T | null>): Promise<LoginOutcome<T>> {
   const ticket = limiter.reserve(key);
   if ('retryAfter' in ticket) return { kind: 'limited', retryAfter: ticket.retryAfter };
   const started = limiter.now();
   try {
-    const value = await check();
+    const value = await check(ticket.priority);
     if (value !== null) {
-      ticket.release();
+      ticket.succeeded();
       return { kind: 'ok', value };
     }
     const rest = REFUSAL_FLOOR_MS - (limiter.now() - started);

@@ -1,3 +1,5 @@
+import { clientKey } from './client-address.js';
+
 /** Who a login attempt is from and for: each is limited on its own. */
 export interface LoginKey {
   readonly address: string;
@@ -6,8 +8,12 @@ export interface LoginKey {
 
 /** A reserved attempt: it counts against the limits while in flight; `failed` keeps it counted for the window. */
 export interface LoginTicket {
+  /** From the name's own side (a recent success from this client, or a client without failures): its password work goes first. */
+  readonly priority: boolean;
   failed(): void;
-  /** Over without a failure (a success, or no password work done): it stops counting. */
+  /** The password matched: this client is trusted for this name for a while, whoever else guesses at it. */
+  succeeded(): void;
+  /** Over without a failure and without a success (no password work done): it stops counting. */
   release(): void;
 }
 
@@ -16,14 +22,24 @@ interface Tally {
   inFlight: number;
 }
 
+// How long a success keeps its client trusted for that name: about a working day, as long as a session lasts.
+const TRUST_MS = 12 * 3600_000;
+// A full table is swept for finished tallies at most this often: a spray of new keys cannot make every attempt a sweep.
+const SWEEP_MS = 1000;
+
 /**
- * Password attempts per client address and per username in a sliding window, counted before the work: in-flight
- * attempts and failures count, so concurrent guesses cannot all be checked, and only a few run at once. Past a limit
- * the caller waits (429).
+ * Password attempts per client (address, or IPv6 /64) and per username in a sliding window, counted before the work:
+ * in-flight attempts and failures count, so concurrent guesses cannot all be checked, and only a few run at once. Past a
+ * limit the caller waits (429). The per-name limit stops a spray from many clients, but never locks out the name's owner:
+ * a client that signed in as that name recently, or that has no failures, is only held to the per-name concurrency (the
+ * former not even that). A tally with attempts in flight or failures in the window is never dropped to make room.
  */
 export class LoginLimiter {
   private readonly addresses = new Map<string, Tally>();
   private readonly users = new Map<string, Tally>();
+  // When each (client, name) pair last signed in; dropping the oldest only loses a client's head start.
+  private readonly successes = new Map<string, number>();
+  private readonly swept = new WeakMap<Map<string, Tally>, number>();
 
   constructor(
     readonly now: () => number,
@@ -37,45 +53,72 @@ export class LoginLimiter {
     private readonly maxKeys = 10_000,
   ) {}
 
-  /** A ticket for one attempt, or the seconds to wait before trying again. */
+  /** A ticket for one attempt, or the seconds to wait before trying again. Nothing is recorded for a refusal. */
   reserve(key: LoginKey): LoginTicket | { readonly retryAfter: number } {
-    // One client over IPv4 or dual-stack IPv6 is one address.
-    const address = this.tally(this.addresses, key.address.replace(/^::ffff:/, ''));
-    const user = this.tally(this.users, key.username.slice(0, 255));
-    const wait = Math.max(this.wait(address, this.maxPerAddress), this.wait(user, this.maxPerUser));
+    const [addressKey, userKey] = [clientKey(key.address), key.username.slice(0, 255)];
+    const pair = `${addressKey}\u0000${userKey}`;
+    const found = { address: this.addresses.get(addressKey), user: this.users.get(userKey) };
+    const trusted = (this.successes.get(pair) ?? -Infinity) > this.now() - TRUST_MS;
+    const clean = this.recent(found.address).length === 0;
+    const userWait = trusted ? 0 : clean ? (found.user && found.user.inFlight >= this.maxInFlight ? 1 : 0) : this.wait(found.user, this.maxPerUser);
+    const wait = Math.max(this.wait(found.address, this.maxPerAddress), userWait);
     if (wait > 0) return { retryAfter: wait };
-    address.inFlight += 1;
-    user.inFlight += 1;
+    // A full table of live tallies takes no new client; a new name only from the owner's side, counted for this attempt alone.
+    const address = found.address ?? this.admit(this.addresses, addressKey) ?? (trusted ? fresh() : null);
+    const user = found.user ?? this.admit(this.users, userKey) ?? (trusted || clean ? fresh() : null);
+    if (!address || !user) return { retryAfter: 1 };
+    const held: [Map<string, Tally>, string, Tally][] = [[this.addresses, addressKey, address], [this.users, userKey, user]];
+    for (const [, , tally] of held) tally.inFlight += 1;
     let open = true;
-    const close = (failed: boolean) => {
+    const close = (outcome: 'failed' | 'succeeded' | 'released') => {
       if (!open) return;
       open = false;
-      for (const tally of [address, user]) {
+      if (outcome === 'succeeded') this.trust(pair);
+      for (const [map, name, tally] of held) {
         tally.inFlight -= 1;
-        if (failed) tally.failures.push(this.now());
+        if (outcome === 'failed') tally.failures = [...this.recent(tally), this.now()].slice(-this.maxPerUser);
+        if (tally.inFlight === 0 && tally.failures.length === 0 && map.get(name) === tally) map.delete(name);
       }
     };
-    return { failed: () => close(true), release: () => close(false) };
+    return { priority: trusted || clean, failed: () => close('failed'), succeeded: () => close('succeeded'), release: () => close('released') };
   }
 
-  private wait(tally: Tally, limit: number): number {
+  private recent(tally: Tally | undefined): number[] {
+    if (!tally) return [];
     const since = this.now() - this.windowMs;
-    tally.failures = tally.failures.filter((at) => at > since);
-    if (tally.failures.length + tally.inFlight < limit && tally.inFlight < this.maxInFlight) return 0;
-    // Attempts in flight fill it: one second; otherwise until the oldest failure leaves the window.
-    if (tally.failures.length < limit) return 1;
-    return Math.max(1, Math.ceil((tally.failures[tally.failures.length - limit]! + this.windowMs - this.now()) / 1000));
+    if (tally.failures.length > 0 && tally.failures[0]! <= since) tally.failures = tally.failures.filter((at) => at > since);
+    return tally.failures;
   }
 
-  private tally(map: Map<string, Tally>, key: string): Tally {
-    const found = map.get(key) ?? { failures: [], inFlight: 0 };
-    // Most recently used last, so the oldest is the one dropped.
-    map.delete(key);
-    map.set(key, found);
-    if (map.size > this.maxKeys) map.delete(map.keys().next().value!);
-    return found;
+  private wait(tally: Tally | undefined, limit: number): number {
+    if (!tally) return 0;
+    const failures = this.recent(tally);
+    if (failures.length + tally.inFlight < limit && tally.inFlight < this.maxInFlight) return 0;
+    // Attempts in flight fill it: one second; otherwise until the oldest failure leaves the window.
+    if (failures.length < limit) return 1;
+    return Math.max(1, Math.ceil((failures[failures.length - limit]! + this.windowMs - this.now()) / 1000));
+  }
+
+  /** A new tally in `map`, once finished ones are swept out if it is full; null while it is full of live ones. */
+  private admit(map: Map<string, Tally>, key: string): Tally | null {
+    if (map.size >= this.maxKeys && (this.swept.get(map) ?? -Infinity) <= this.now() - SWEEP_MS) {
+      this.swept.set(map, this.now());
+      for (const [name, tally] of map) if (tally.inFlight === 0 && this.recent(tally).length === 0) map.delete(name);
+    }
+    if (map.size >= this.maxKeys) return null;
+    const tally = fresh();
+    map.set(key, tally);
+    return tally;
+  }
+
+  private trust(pair: string): void {
+    this.successes.delete(pair);
+    this.successes.set(pair, this.now());
+    if (this.successes.size > this.maxKeys) this.successes.delete(this.successes.keys().next().value!);
   }
 }
+
+const fresh = (): Tally => ({ failures: [], inFlight: 0 });
 
 const shared = new WeakMap<object, LoginLimiter>();
 /** The one limiter of every door that checks a password (the v2 API's and the agent WebSocket's), per store. */

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PasswordJob } from './password-worker.js';
 
-/** Every worker is busy and the queue is full: the caller answers 503 (HTTP) or 429 (agents) and is retried later. */
+/** Every worker is busy and the job's queue is full: the caller answers 503 (HTTP) or 429 (agents) and is retried later. */
 export class PasswordsBusy extends Error {
   readonly retryAfterS = 1;
   constructor() {
@@ -34,6 +34,7 @@ export class PasswordPool {
   private readonly idle: Worker[] = [];
   private readonly running = new Map<Worker, Queued>();
   private readonly queue: Queued[] = [];
+  private readonly first: Queued[] = [];
   private readonly live = new Set<Worker>();
 
   constructor(
@@ -41,34 +42,39 @@ export class PasswordPool {
     private readonly maxQueued = MAX_QUEUED,
   ) {}
 
-  /** The job's result; rejects PasswordsBusy when the queue is full, ConnectionGone when `signal` aborts first. */
-  run(job: PasswordJob, signal?: AbortSignal): Promise<string | boolean> {
+  /**
+   * The job's result; rejects PasswordsBusy when its lane's queue is full, ConnectionGone when `signal` aborts first.
+   * A `priority` job (a login from the name's own side) has a lane of its own, served first: a flood of guesses fills
+   * only the other.
+   */
+  run(job: PasswordJob, signal?: AbortSignal, priority = false): Promise<string | boolean> {
+    const lane = priority ? this.first : this.queue;
     if (signal?.aborted) return Promise.reject(new ConnectionGone());
-    if (this.queue.length >= this.maxQueued) return Promise.reject(new PasswordsBusy());
+    if (lane.length >= this.maxQueued) return Promise.reject(new PasswordsBusy());
     return new Promise((resolve, reject) => {
       // A queued job whose connection closes leaves the queue at once: it holds no place an honest login needs.
       const drop = () => {
-        const at = this.queue.indexOf(entry);
-        if (at >= 0) this.queue.splice(at, 1), reject(new ConnectionGone());
+        const at = lane.indexOf(entry);
+        if (at >= 0) lane.splice(at, 1), reject(new ConnectionGone());
       };
       const settled = () => signal?.removeEventListener('abort', drop);
       const entry: Queued = { job, signal, resolve: (r) => (settled(), resolve(r)), reject: (e) => (settled(), reject(e)) };
       signal?.addEventListener('abort', drop, { once: true });
-      this.queue.push(entry);
+      lane.push(entry);
       this.dispatch();
     });
   }
 
   /** Jobs waiting for a worker now. */
   queued(): number {
-    return this.queue.length;
+    return this.first.length + this.queue.length;
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
+    while (this.queued() > 0) {
       const worker = this.idle.pop() ?? (this.live.size < this.size ? this.spawn() : null);
       if (!worker) return;
-      const next = this.queue.shift()!;
+      const next = (this.first.length > 0 ? this.first : this.queue).shift()!;
       if (next.signal?.aborted) {
         this.idle.push(worker);
         next.reject(new ConnectionGone());

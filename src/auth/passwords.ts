@@ -38,11 +38,12 @@ export function storedHashProblem(stored: unknown): string | null {
 
 /**
  * Checks a password against a stored hash (our scrypt, or a bcrypt hash from sensuctl or Sensu Go) in the password
- * pool; anything else, an over-ceiling bcrypt cost included, is checked against a hash nobody matches, at the same cost.
+ * pool (ahead of guesses when `priority`); anything else, an over-ceiling bcrypt cost included, is checked against a
+ * hash nobody matches, at the same cost.
  */
-export async function verifyPassword(password: string, stored: unknown, signal?: AbortSignal): Promise<boolean> {
+export async function verifyPassword(password: string, stored: unknown, signal?: AbortSignal, priority = false): Promise<boolean> {
   const usable = typeof stored === 'string' && storedHashProblem(stored) === null && (bcryptCost(stored) !== null || SCRYPT.test(stored));
   const hash = usable ? stored : NOBODY;
-  const matches = await passwordPool().run({ op: bcryptCost(hash) !== null ? 'bcrypt' : 'scrypt', password, stored: hash }, signal);
+  const matches = await passwordPool().run({ op: bcryptCost(hash) !== null ? 'bcrypt' : 'scrypt', password, stored: hash }, signal, priority);
   return usable && matches === true;
 }

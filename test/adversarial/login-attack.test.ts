@@ -70,6 +70,33 @@ test('logins: 100 concurrent wrong passwords are not all checked, and /auth and 
   assert.equal((await loginFrom(v2, '127.0.0.5', adminBasic.authorization)).status, 200);
 });
 
+test('logins: the owner still signs in during a spray against their name, at /auth and at the agent door', { timeout: 120_000 }, async (t) => {
+  const { v2, agentd } = await agentInstanceFor(t, HOST);
+  // Five addresses x 20 wrong passwords for admin at /auth, and for agent at the agent door: both names at their limit of 100.
+  // Five at once meet the name's four checks at a time now and then: a 429 there is retried after its second.
+  const guess = async (attempt: () => Promise<{ status: number }>) => {
+    let status: number;
+    while ((status = (await attempt()).status) === 429) await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(status, 401);
+  };
+  await Promise.all(Array.from({ length: 5 }, async (_, a) => {
+    for (let i = 0; i < 20; i++) {
+      await guess(() => loginFrom(v2, `127.0.6.${1 + a}`, basic('admin', `spray-${a}-${i}`)));
+      await guess(() => handshakeFrom(agentd, `127.0.7.${1 + a}`, `spray-${a}-${i}`, basic('agent', `spray-${a}-${i}`)));
+    }
+  }));
+  // The name's limit still holds an address that has guessed: one failure elsewhere, then admin waits.
+  assert.equal((await loginFrom(v2, '127.0.6.9', basic('nobody', 'x'))).status, 401);
+  assert.equal((await loginFrom(v2, '127.0.6.9', basic('admin', 'one-more'))).status, 429);
+  // While the spray goes on, the right passwords from clients that have not guessed get in.
+  const during = Array.from({ length: 10 }, (_, i) => loginFrom(v2, `127.0.6.${1 + (i % 5)}`, basic('admin', `again-${i}`)));
+  const owner = await loginFrom(v2, '127.0.6.20', adminBasic.authorization);
+  const agent = await handshakeFrom(agentd, '127.0.7.20', 'agent-owner', basic('agent', AGENT_PASSWORD));
+  assert.ok((await Promise.all(during)).every((r) => r.status === 429), 'the sprayers still wait');
+  assert.equal(owner.status, 200, 'admin signs in from a clean address');
+  assert.equal(agent.status, 101, agent.body);
+});
+
 test('logins: a cost-12 bcrypt hash under attack at both doors never stalls /health, and work for closed connections is dropped', { timeout: 180_000 }, async (t) => {
   const { v2, agentd, daemon } = await agentInstanceFor(t, HOST);
   const auth = `Bearer ${await adminToken(v2)}`;
@@ -107,6 +134,24 @@ test('logins: a cost-12 bcrypt hash under attack at both doors never stalls /hea
   await new Promise((resolve) => setTimeout(resolve, 200));
   for (const ws of doomed) ws.terminate();
   await daemon.waitFor((l) => l.msg === 'agent refused: the connection closed before its password check', 15_000, before);
+});
+
+test('logins: guesses that fill the password queue do not keep out a client that has not guessed', { timeout: 180_000 }, async (t) => {
+  const { v2 } = await agentInstanceFor(t, HOST);
+  const auth = `Bearer ${await adminToken(v2)}`;
+  const hash = await bcrypt.hash('slow-pass-1', 12);
+  for (let a = 1; a <= 20; a++) assert.equal((await call(`${v2}/api/core/v2/users/slow-${a}`, 'PUT', auth, { username: `slow-${a}`, password_hash: hash, groups: [] })).status, 201);
+  // Twenty addresses that have guessed once, then four checks at once each against a cost-12 user: more than the queue holds.
+  const once = await Promise.all(Array.from({ length: 20 }, (_, a) => loginFrom(v2, `127.0.8.${1 + a}`, basic(`nobody-${a}`, 'x'))));
+  assert.ok(once.every((r) => r.status === 401));
+  let full!: () => void;
+  const filled = new Promise<void>((resolve) => (full = resolve));
+  const flood = Array.from({ length: 80 }, (_, i) => loginFrom(v2, `127.0.8.${1 + (i % 20)}`, basic(`slow-${1 + (i % 20)}`, `wrong-${i}`)).then((r) => (r.status === 503 && full(), r.status), () => 0));
+  await filled;
+  const owner = await loginFrom(v2, '127.0.8.99', adminBasic.authorization);
+  assert.equal(owner.status, 200, 'the password queue had room for a client that has not guessed');
+  // The flood's own answers are not awaited: the daemon stops with its queue still full.
+  void flood;
 });
 
 test('mTLS: a client certificate must name the agent, whatever password comes with it', { timeout: 60_000 }, async (t) => {

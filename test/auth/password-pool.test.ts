@@ -21,3 +21,14 @@ test('password pool: past its queue a job is refused as busy, and a queued job w
   gone.abort();
   await assert.rejects(pool.run(hash, gone.signal), ConnectionGone);
 });
+
+test('password pool: a priority job (the name\'s own side) is taken when the other lane is full, and runs before it', async () => {
+  const pool = new PasswordPool(1, 2);
+  const order: string[] = [];
+  const tagged = (tag: string, priority = false) => pool.run(hash, undefined, priority).then(() => order.push(tag));
+  const jobs = [tagged('running'), tagged('guess-1'), tagged('guess-2')];
+  await assert.rejects(pool.run(hash), PasswordsBusy);
+  jobs.push(tagged('owner', true));
+  await Promise.all(jobs);
+  assert.deepEqual(order, ['running', 'owner', 'guess-1', 'guess-2']);
+});

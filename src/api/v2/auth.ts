@@ -21,12 +21,12 @@ function basic(request: FastifyRequest): { user: string; password: string } | nu
  * (an unknown user against a hash nobody matches). A user of an external provider has no local password: a hash
  * stored for one (an earlier version let them set one) never signs them in, so removal from the directory ends their access.
  */
-export async function checkPassword(deps: V2ApiDeps, user: string, password: string, signal?: AbortSignal): Promise<Record<string, any> | null> {
+export async function checkPassword(deps: V2ApiDeps, user: string, password: string, signal?: AbortSignal, priority = false): Promise<Record<string, any> | null> {
   const record = deps.store.resources.getUser(user);
   const stored: unknown = record && !isExternal(record) ? record.password_hash : undefined;
   const unusable = storedHashProblem(stored);
   if (unusable) deps.logger.warn({ user }, `user's password hash never signs in: ${unusable}`);
-  const matches = await verifyPassword(password, stored, signal);
+  const matches = await verifyPassword(password, stored, signal, priority);
   return matches && record && !record.disabled ? record : null;
 }
 
@@ -83,8 +83,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     const credentials = basic(request);
     if (!credentials) return void text(reply, 401, 'Request unauthorized\n'), null;
     const { signal, release } = closedSignal(request.raw.socket);
-    const outcome = await attemptLogin(limiter, { address: request.ip, username: credentials.user }, async () => {
-      const local = await checkPassword(deps, credentials.user, credentials.password, signal);
+    const outcome = await attemptLogin(limiter, { address: request.ip, username: credentials.user }, async (priority) => {
+      const local = await checkPassword(deps, credentials.user, credentials.password, signal, priority);
       return local ?? (directories ? await directoryLogin(deps.store.resources, deps.logger, credentials.user, credentials.password) : null);
     }).finally(release);
     if (outcome.kind === 'ok') return { name: String(outcome.value.username ?? credentials.user), user: outcome.value };

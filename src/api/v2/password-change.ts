@@ -53,7 +53,7 @@ export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, r
   if (read.current !== null) {
     const current = read.current;
     const { signal, release } = closedSignal(request.raw.socket);
-    const outcome = await attemptLogin(loginLimiterOf(deps), { address: request.ip, username: name }, async () => ((await verifyPassword(current, user.password_hash, signal)) ? true : null)).finally(release);
+    const outcome = await attemptLogin(loginLimiterOf(deps), { address: request.ip, username: name }, async (priority) => ((await verifyPassword(current, user.password_hash, signal, priority)) ? true : null)).finally(release);
     if (outcome.kind === 'limited') return deferLogin(reply, outcome, { message: 'too many failed password checks: try again later', code: 4 });
     if (outcome.kind === 'busy') return deferLogin(reply, outcome, { message: 'password checks are busy: try again shortly', code: 0 });
     if (outcome.kind !== 'ok') return fail(reply, 'invalid', 'the current password is wrong');
