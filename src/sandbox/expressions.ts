@@ -13,8 +13,11 @@ import { FairQueue } from './fair-queue.js';
 import type { Json } from '../json.js';
 
 const LIMITS: Limits = { budgetMs: 25, hardCapMs: 500, readCapMs: 2000, memoryBytes: 32 << 20, stackBytes: 128 << 10 };
-/** The largest input (the event or entity as JSON, in bytes) an expression is evaluated with: the v2 API's body limit. */
-export const MAX_SCOPE_BYTES = 512_000;
+/**
+ * The largest input (the event or entity as JSON, in bytes) an expression is evaluated with: the largest event the
+ * agent door and the legacy API take by default (1 MiB), and 64 KiB for what the daemon adds (history, metadata).
+ */
+export const MAX_SCOPE_BYTES = (1 << 20) + (64 << 10);
 const QUARANTINE_MS = 5 * 60_000;
 // An expression that takes more than half its budget (the thread's CPU: a busy machine is not its fault) this many
 // times is quarantined as one that exceeded it.
@@ -179,9 +182,9 @@ function readDependencies(needs: string, deps: Record<string, number | null>, lo
 
 /**
  * Evaluates one expression with `scope` (plain data) as its globals, in its namespace's turn; never rejects. A full
- * namespace queue, a spent allowance, an input past MAX_SCOPE_BYTES or a quarantine evaluate as not matching: the
- * same as an expression that failed (Sensu Go's rule for a failing filter expression), so an allow filter drops the
- * event and a deny filter lets it through; each is logged once per text and namespace.
+ * namespace queue, a spent allowance, an input past MAX_SCOPE_BYTES or a quarantine evaluate as not matching, as
+ * an expression that failed does: an allow filter drops the event, a deny filter lets it through. Only the namespace
+ * that overloads its own share meets these; each is logged once per text and namespace.
  */
 export async function evaluateInSandbox(expression: string, scope: Json, options: EvaluationOptions): Promise<Outcome> {
   const namespace = options.namespace ?? '';

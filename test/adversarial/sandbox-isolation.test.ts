@@ -39,7 +39,7 @@ test('an input larger than MAX_SCOPE_BYTES is not evaluated, reported once, and 
   const huge = { event: { check: { occurrences: 1, output: 'y'.repeat(MAX_SCOPE_BYTES) }, entity: { name: 'h' } } };
   const first = await evaluate(huge, 'team-h');
   assert.equal(first.ok, false);
-  assert.match(!first.ok ? first.error : '', /^not evaluated: its input is \d+ bytes, more than the 512000 the sandbox reads$/);
+  assert.match(!first.ok ? first.error : '', new RegExp(`^not evaluated: its input is \\d+ bytes, more than the ${MAX_SCOPE_BYTES} the sandbox reads$`));
   assert.equal(!first.ok && first.report, true);
   const again = await evaluate(huge, 'team-h');
   assert.equal(!again.ok && again.report, false, 'reported once');
