@@ -195,21 +195,13 @@ export async function evaluateInSandbox(expression: string, scope: Json, options
     quarantined.delete(key);
   }
   if (spent(options.allowance)) return refuseSpent(key, options.allowance!);
-  let scopeJson: string;
-  try {
-    scopeJson = JSON.stringify(scope);
-  } catch (error) {
-    return fail(key, `the scope is not JSON: ${(error as Error).message}`);
-  }
-  const bytes = Buffer.byteLength(scopeJson);
-  if (bytes > MAX_SCOPE_BYTES) return fail(`\u0000size\u0000${key}`, `not evaluated: its input is ${bytes} bytes, more than the ${MAX_SCOPE_BYTES} the sandbox reads`);
   if ((await queue.acquire(namespace)) === 'refused') return fail(`\u0000queue\u0000${namespace}`, `namespace ${JSON.stringify(namespace)} has ${NAMESPACE_SHARE.maxQueued} expressions waiting: this one is not evaluated`);
   let used = 0;
   let own = 0;
   try {
     // Spent while this one waited for its turn.
     if (spent(options.allowance)) return refuseSpent(key, options.allowance!);
-    return await evaluateTurn(expression, key, scopeJson, options, (ms, readMs) => {
+    return await evaluateTurn(expression, key, scope, options, (ms, readMs) => {
       own += ms;
       used += ms + readMs;
       if (options.allowance) options.allowance.remainingMs -= ms + readMs;
@@ -228,7 +220,16 @@ function refuseSpent(key: string, allowance: SandboxAllowance): Outcome {
 
 // The evaluation proper, holding the thread: the CheckDependencies runs, each charged through `charge` (the
 // expression's own ms, and the ms reading its input took).
-async function evaluateTurn(expression: string, key: string, scopeJson: string, options: EvaluationOptions, charge: (ms: number, readMs: number) => void): Promise<Outcome> {
+async function evaluateTurn(expression: string, key: string, scope: Json, options: EvaluationOptions, charge: (ms: number, readMs: number) => void): Promise<Outcome> {
+  // Made in its turn, not while waiting: what waits holds the event it shares with the others, not a copy.
+  let scopeJson: string;
+  try {
+    scopeJson = JSON.stringify(scope);
+  } catch (error) {
+    return fail(key, `the scope is not JSON: ${(error as Error).message}`);
+  }
+  const bytes = Buffer.byteLength(scopeJson);
+  if (bytes > MAX_SCOPE_BYTES) return fail(`\u0000size\u0000${key}`, `not evaluated: its input is ${bytes} bytes, more than the ${MAX_SCOPE_BYTES} the sandbox reads`);
   const thread = await currentThread();
   if (!thread) {
     void loadExpressionSandbox();
