@@ -90,23 +90,89 @@ async function runStep(store: ResourceTables, namespace: string, event: Json, js
   return delivery;
 }
 
-// Each entity's check's events leave their filters in the order they came: the latest filtering of each.
-const filtering = new Map<string, Promise<unknown>>();
+// Each entity's check's events leave their filters in the order they came, and what waits is bounded (as Sensu Go's
+// pipelined bounds its queues): per entity and check MAX_WAITING_PER_KEY wait behind the one filtering, a newer event
+// superseding the oldest waiting (the latest state is what a handler needs); per namespace MAX_PENDING_EVENTS and
+// MAX_PENDING_BYTES (as JSON) wait or filter, past which an arriving event is not handled. Both are counted and logged.
+const MAX_WAITING_PER_KEY = 16;
+const MAX_PENDING_EVENTS = 1000;
+const MAX_PENDING_BYTES = 32 << 20;
+const LOG_EVERY_MS = 10_000;
 
-/** Runs `work` after the previous work of `key` settled; the map holds only keys with work under way. */
-function inOrder<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = filtering.get(key);
-  const result = previous ? previous.then(work, work) : work();
-  const tail = result.catch(() => undefined);
-  filtering.set(key, tail);
-  void tail.then(() => filtering.get(key) === tail && filtering.delete(key));
-  return result;
+interface Ticket {
+  readonly start: () => void;
+  readonly drop: () => void;
+}
+interface Lane {
+  busy: boolean;
+  readonly waiting: Ticket[];
+}
+const lanes = new Map<string, Lane>();
+const pending = new Map<string, { events: number; bytes: number }>();
+const drops = new Map<string, { count: number; total: number; at: number; timer?: NodeJS.Timeout }>();
+
+// One warning per namespace per LOG_EVERY_MS with the count since the last one; a timer reports the rest.
+function noteDropped(namespace: string, reason: string, log: Logger): void {
+  let note = drops.get(namespace);
+  if (!note) drops.set(namespace, (note = { count: 0, total: 0, at: -Infinity }));
+  note.count++;
+  note.total++;
+  const report = () => {
+    const entry = note!;
+    entry.timer = undefined;
+    if (entry.count === 0) return;
+    log.warn({ namespace, dropped: entry.count, total: entry.total, reason }, 'v2 pipelines: events arrive faster than their filters run: these were not handled');
+    entry.count = 0;
+    entry.at = Date.now();
+  };
+  const wait = note.at + LOG_EVERY_MS - Date.now();
+  if (wait <= 0) report();
+  else if (!note.timer) (note.timer = setTimeout(report, wait)).unref();
+}
+
+/** Runs `work` after the previous work of `key` settled; null when the event was dropped (past a bound) instead. */
+function inOrder<T>(namespace: string, key: string, bytes: number, work: () => Promise<T>, log: Logger): Promise<T | null> {
+  const totals = pending.get(namespace) ?? { events: 0, bytes: 0 };
+  if (totals.events > 0 && (totals.events >= MAX_PENDING_EVENTS || totals.bytes + bytes > MAX_PENDING_BYTES)) {
+    noteDropped(namespace, `more than ${MAX_PENDING_EVENTS} events or ${MAX_PENDING_BYTES} bytes waiting in the namespace`, log);
+    return Promise.resolve(null);
+  }
+  pending.set(namespace, totals);
+  let lane = lanes.get(key);
+  if (!lane) lanes.set(key, (lane = { busy: false, waiting: [] }));
+  const own = lane;
+  totals.events++;
+  totals.bytes += bytes;
+  const done = () => {
+    totals.events--;
+    totals.bytes -= bytes;
+    if (totals.events === 0 && pending.get(namespace) === totals) pending.delete(namespace);
+  };
+  const next = () => {
+    const ticket = own.waiting.shift();
+    if (ticket) return ticket.start();
+    own.busy = false;
+    if (lanes.get(key) === own) lanes.delete(key);
+  };
+  return new Promise<T | null>((resolve, reject) => {
+    const start = () => {
+      own.busy = true;
+      work().then(resolve, reject).finally(() => (done(), next()));
+    };
+    const drop = () => (done(), resolve(null));
+    if (!own.busy) return start();
+    if (own.waiting.length >= MAX_WAITING_PER_KEY) {
+      own.waiting.shift()!.drop();
+      noteDropped(namespace, `more than ${MAX_WAITING_PER_KEY} events of one entity's check waiting: the oldest waiting is superseded`, log);
+    }
+    own.waiting.push({ start, drop });
+  });
 }
 
 /**
  * Runs an event through its pipelines: filters first (in the sandbox's turn, after the previous
  * event of the same entity and check), then the mutator and the pipe, tcp or udp handler in that handler's queue.
- * Resolves once every step ran or was dropped.
+ * Resolves once every step ran or was dropped, or at once when the event is past the bounds on what waits (logged).
  */
 export async function runPipelines(store: ResourceTables, namespace: string, event: Json, queue: HandlerQueue, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<void> {
   const steps = stepsOf(store, namespace, event, log);
@@ -114,8 +180,8 @@ export async function runPipelines(store: ResourceTables, namespace: string, eve
   if (steps.length === 0) return;
   const json = JSON.stringify(shapeEvent(event));
   const key = `${namespace}\u0000${event.entity?.metadata?.name ?? ''}\u0000${event.check?.metadata?.name ?? ''}`;
-  const jobs = await inOrder(key, () => submitSteps(store, namespace, event, json, steps, queue, log, assets, secrets));
-  await Promise.all(jobs);
+  const jobs = await inOrder(namespace, key, json.length, () => submitSteps(store, namespace, event, json, steps, queue, log, assets, secrets), log);
+  if (jobs) await Promise.all(jobs);
 }
 
 async function submitSteps(store: ResourceTables, namespace: string, event: Json, json: string, steps: Step[], queue: HandlerQueue, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<Promise<void>[]> {

@@ -3,14 +3,21 @@
 // daemon's thread never waits for it (a Promise; a timer ends an evaluation past its deadline). Turns on the thread
 // go by namespace in rotation, each namespace earning sandbox time at a fixed rate; one event's or one check
 // request's expressions share an allowance. An expression that ran out of budget, or used most of it again and
-// again, is quarantined: it does not run again for a while. Each failing expression text is reported once.
+// again, is quarantined in its namespace: it does not run there again for a while. Each failing expression text is
+// reported once per namespace. Reading the input is charged to the namespace and the allowance, never to the
+// expression's budget; inputs past MAX_SCOPE_BYTES are not evaluated.
 import type { Logger } from 'pino';
 import type { SandboxThread } from './sandbox-thread.js';
 import type { Limits } from './protocol.js';
 import { FairQueue } from './fair-queue.js';
 import type { Json } from '../json.js';
 
-const LIMITS: Limits = { budgetMs: 25, hardCapMs: 500, memoryBytes: 32 << 20, stackBytes: 128 << 10 };
+const LIMITS: Limits = { budgetMs: 25, hardCapMs: 500, readCapMs: 2000, memoryBytes: 32 << 20, stackBytes: 128 << 10 };
+/**
+ * The largest input (the event or entity as JSON, in bytes) an expression is evaluated with: the largest event the
+ * agent door and the legacy API take by default (1 MiB), and 64 KiB for what the daemon adds (history, metadata).
+ */
+export const MAX_SCOPE_BYTES = (1 << 20) + (64 << 10);
 const QUARANTINE_MS = 5 * 60_000;
 // An expression that takes more than half its budget (the thread's CPU: a busy machine is not its fault) this many
 // times is quarantined as one that exceeded it.
@@ -24,7 +31,7 @@ export const DISPATCH_ALLOWANCE_MS = 500;
 // CheckDependencies: runs of one evaluation (each may ask for more events), and events it may read.
 const MAX_RUNS = 4;
 const MAX_LOOKUPS = 64;
-// Bounds on the bookkeeping by expression text.
+// Bounds on the bookkeeping by namespace and expression text.
 const MAX_REMEMBERED = 10_000;
 
 /** The latest event of a check on an entity in the evaluating event's namespace, or null. */
@@ -140,18 +147,22 @@ function fail(key: string, error: string): Outcome {
   return { ok: false, error, report };
 }
 
+// `key` is the namespace and the expression text: another namespace's same text is not this one's doing.
+const keyOf = (namespace: string, expression: string) => `${namespace}\u0000${expression}`;
+
 // Real time, whatever `now` the evaluation is given.
-function quarantine(expression: string): void {
-  heavy.delete(expression);
-  remember(quarantined, () => quarantined.set(expression, Date.now() + QUARANTINE_MS));
+function quarantine(key: string): void {
+  heavy.delete(key);
+  remember(quarantined, () => quarantined.set(key, Date.now() + QUARANTINE_MS));
 }
 
-// A run that took most of the budget: the third such run quarantines the expression (logged once).
+// A run that took most of the budget: the third such run quarantines the expression in its namespace (logged once).
 function noteHeavy(expression: string, ms: number, namespace: string): void {
-  if (ms <= HEAVY_MS || quarantined.has(expression)) return;
-  const runs = (heavy.get(expression) ?? 0) + 1;
-  if (runs < HEAVY_RUNS) return void remember(heavy, () => heavy.set(expression, runs));
-  quarantine(expression);
+  const key = keyOf(namespace, expression);
+  if (ms <= HEAVY_MS || quarantined.has(key)) return;
+  const runs = (heavy.get(key) ?? 0) + 1;
+  if (runs < HEAVY_RUNS) return void remember(heavy, () => heavy.set(key, runs));
+  quarantine(key);
   logger?.warn({ namespace, expression: expression.slice(0, 500), runs, ms: Math.round(ms) }, `expression sandbox: an expression used more than half its CPU budget ${HEAVY_RUNS} times: skipped for 5 minutes`);
 }
 
@@ -171,72 +182,85 @@ function readDependencies(needs: string, deps: Record<string, number | null>, lo
 
 /**
  * Evaluates one expression with `scope` (plain data) as its globals, in its namespace's turn; never rejects. A full
- * namespace queue, a spent allowance or a quarantine evaluate as not matching.
+ * namespace queue, a spent allowance, an input past MAX_SCOPE_BYTES or a quarantine evaluate as not matching, as
+ * an expression that failed does: an allow filter drops the event, a deny filter lets it through. Only the namespace
+ * that overloads its own share meets these; each is logged once per text and namespace.
  */
 export async function evaluateInSandbox(expression: string, scope: Json, options: EvaluationOptions): Promise<Outcome> {
-  const until = quarantined.get(expression);
+  const namespace = options.namespace ?? '';
+  const key = keyOf(namespace, expression);
+  const until = quarantined.get(key);
   if (until !== undefined) {
     if (Date.now() < until) return { ok: false, error: 'quarantined after exceeding its budget', report: false };
-    quarantined.delete(expression);
+    quarantined.delete(key);
   }
-  const namespace = options.namespace ?? '';
-  if (spent(options.allowance)) return refuseSpent(expression, options.allowance!);
+  if (spent(options.allowance)) return refuseSpent(key, options.allowance!);
   if ((await queue.acquire(namespace)) === 'refused') return fail(`\u0000queue\u0000${namespace}`, `namespace ${JSON.stringify(namespace)} has ${NAMESPACE_SHARE.maxQueued} expressions waiting: this one is not evaluated`);
   let used = 0;
+  let own = 0;
   try {
     // Spent while this one waited for its turn.
-    if (spent(options.allowance)) return refuseSpent(expression, options.allowance!);
-    return await evaluateTurn(expression, scope, options, (ms) => {
-      used += ms;
-      if (options.allowance) options.allowance.remainingMs -= ms;
+    if (spent(options.allowance)) return refuseSpent(key, options.allowance!);
+    return await evaluateTurn(expression, key, scope, options, (ms, readMs) => {
+      own += ms;
+      used += ms + readMs;
+      if (options.allowance) options.allowance.remainingMs -= ms + readMs;
     });
   } finally {
     queue.release(namespace, used);
-    if (used > 0) noteHeavy(expression, used, namespace);
+    if (own > 0) noteHeavy(expression, own, namespace);
   }
 }
 
 const spent = (allowance: SandboxAllowance | undefined) => allowance !== undefined && allowance.remainingMs <= 0;
 
-function refuseSpent(expression: string, allowance: SandboxAllowance): Outcome {
-  return fail(`\u0000spent\u0000${expression}`, `not evaluated: this ${allowance.of} spent its sandbox time`);
+function refuseSpent(key: string, allowance: SandboxAllowance): Outcome {
+  return fail(`\u0000spent\u0000${key}`, `not evaluated: this ${allowance.of} spent its sandbox time`);
 }
 
-// The evaluation proper, holding the thread: the CheckDependencies runs, each charged through `charge`.
-async function evaluateTurn(expression: string, scope: Json, options: EvaluationOptions, charge: (ms: number) => void): Promise<Outcome> {
-  const thread = await currentThread();
-  if (!thread) {
-    void loadExpressionSandbox();
-    return { ok: false, error: 'the expression sandbox is not running yet', report: false };
-  }
+// The evaluation proper, holding the thread: the CheckDependencies runs, each charged through `charge` (the
+// expression's own ms, and the ms reading its input took).
+async function evaluateTurn(expression: string, key: string, scope: Json, options: EvaluationOptions, charge: (ms: number, readMs: number) => void): Promise<Outcome> {
+  // Made in its turn, not while waiting: what waits holds the event it shares with the others, not a copy.
   let scopeJson: string;
   try {
     scopeJson = JSON.stringify(scope);
   } catch (error) {
-    return fail(expression, `the scope is not JSON: ${(error as Error).message}`);
+    return fail(key, `the scope is not JSON: ${(error as Error).message}`);
+  }
+  const bytes = Buffer.byteLength(scopeJson);
+  if (bytes > MAX_SCOPE_BYTES) return fail(`\u0000size\u0000${key}`, `not evaluated: its input is ${bytes} bytes, more than the ${MAX_SCOPE_BYTES} the sandbox reads`);
+  const thread = await currentThread();
+  if (!thread) {
+    void loadExpressionSandbox();
+    return { ok: false, error: 'the expression sandbox is not running yet', report: false };
   }
   const deps: Record<string, number | null> = {};
   for (let run = 0; run < MAX_RUNS; run++) {
     const input = `{"now":${JSON.stringify(options.nowMs)},"self":${JSON.stringify(options.entity ?? '')},"deps":${JSON.stringify(deps)},"scope":${scopeJson}}`;
     const began = performance.now();
     const reply = await thread.call(expression, input);
-    charge(reply?.ms ?? performance.now() - began);
     if (reply === null) {
-      retire(thread, 'an expression did not stop at its budget');
-      quarantine(expression);
-      return fail(expression, `exceeded its CPU budget of ${LIMITS.budgetMs} ms (stopped)`);
+      const running = thread.expressionStarted();
+      charge(running ? performance.now() - began : 0, running ? 0 : performance.now() - began);
+      retire(thread, running ? 'an expression did not stop at its budget' : 'reading an input did not stop at its cap');
+      if (!running) return fail(`\u0000input\u0000${key}`, `not evaluated: its input took more than ${LIMITS.readCapMs} ms to read`);
+      quarantine(key);
+      return fail(key, `exceeded its CPU budget of ${LIMITS.budgetMs} ms (stopped)`);
     }
+    charge(reply.ms ?? 0, reply.readMs ?? 0);
     if (reply.retire) {
       retire(thread, reply.error?.message ?? 'sandbox failure');
-      quarantine(expression);
-      return fail(expression, reply.error?.message ?? 'sandbox failure');
+      quarantine(key);
+      return fail(key, reply.error?.message ?? 'sandbox failure');
     }
     if (reply.needs && readDependencies(reply.needs, deps, options.dependencies)) continue;
     if (reply.error) {
-      if (reply.error.kind !== 'error') quarantine(expression);
-      return fail(expression, reply.error.message);
+      if (reply.error.kind === 'input') return fail(`\u0000input\u0000${key}`, `not evaluated: ${reply.error.message}`);
+      if (reply.error.kind !== 'error') quarantine(key);
+      return fail(key, reply.error.message);
     }
     return { ok: true, matched: reply.matched === true };
   }
-  return fail(expression, 'sensu.CheckDependencies: too many dependency lookups');
+  return fail(key, 'sensu.CheckDependencies: too many dependency lookups');
 }

@@ -1,7 +1,7 @@
 // The daemon's side of one sandbox thread: an asynchronous call that a timer ends at its deadline.
 import { Worker, MessageChannel, type MessagePort } from 'node:worker_threads';
 import { cpuClock } from './thread-cpu.js';
-import { REQUEST, READY, SLOTS, STARTED, START_CPU, TASK, type Limits, type Reply } from './protocol.js';
+import { REQUEST, READ, READY, SLOTS, STARTED, START_CPU, TASK, type Limits, type Reply } from './protocol.js';
 
 // How long each wait sleeps before it looks at the clocks again. The margin past the budget the thread gets to
 // stop by itself: two ticks of its CPU clock (10 ms each).
@@ -63,11 +63,13 @@ export class SandboxThread {
   /**
    * One evaluation, answered through the port. Past the budget a timer looks at the sandbox thread's CPU time: the
    * budget spent and a margin more (QuickJS did not stop it: a built-in that never checks for interrupts), or the
-   * wall-clock cap passed, and it gives up: null, and the caller stops this thread. One call at a time.
+   * wall-clock cap passed, and it gives up: null, and the caller stops this thread. One call at a time. Reading the
+   * input has its own wall-clock cap: the caps of the expression run from when it was first seen read.
    */
   call(expression: string, input: string): Promise<Reply | null> {
     const seq = ++this.seq;
-    const started = performance.now();
+    const posted = performance.now();
+    let started = Infinity;
     return new Promise<Reply | null>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const settle = (reply: Reply | null) => {
@@ -77,8 +79,10 @@ export class SandboxThread {
       };
       this.pending = { seq, settle };
       const watch = () => {
-        const waited = performance.now() - started;
-        if (waited >= this.limits.hardCapMs || (waited >= this.limits.budgetMs && this.overBudget(seq))) return settle(null);
+        const now = performance.now();
+        if (started === Infinity && this.expressionStarted(seq)) started = now;
+        const waited = Math.max(0, now - started);
+        if (now - posted >= this.limits.readCapMs + this.limits.hardCapMs || waited >= this.limits.hardCapMs || (waited >= this.limits.budgetMs && this.overBudget(seq))) return settle(null);
         timer = setTimeout(watch, waited < this.limits.budgetMs ? this.limits.budgetMs - waited : WAIT_SLICE_MS);
       };
       // The thread may die mid-evaluation: the caller hears of it at once rather than at the cap.
@@ -90,6 +94,11 @@ export class SandboxThread {
     });
   }
 
+  /** Whether request `seq` got past reading its input: a give-up before that is not its expression's doing. */
+  expressionStarted(seq = this.seq): boolean {
+    return Atomics.load(this.control, READ) === seq;
+  }
+
   private receive(reply: Reply): void {
     if (this.pending?.seq === reply.seq) this.pending.settle(reply);
   }
@@ -97,8 +106,8 @@ export class SandboxThread {
   // Whether this request's evaluation has spent its budget and the margin in the thread's CPU time (not yet started:
   // the thread is still readying a runtime, and only the wall-clock cap applies).
   private overBudget(seq: number): boolean {
-    // The thread writes START_CPU before STARTED: seeing our number first, the CPU time read after is ours.
-    if (Atomics.load(this.control, STARTED) !== seq) return false;
+    // The thread writes START_CPU before STARTED and READ: seeing our number first, the CPU time read after is ours.
+    if (Atomics.load(this.control, STARTED) !== seq || !this.expressionStarted(seq)) return false;
     const startCpu = Atomics.load(this.control, START_CPU);
     this.threadCpuMs ??= cpuClock(Atomics.load(this.control, TASK) || null);
     return this.threadCpuMs() - startCpu >= this.limits.budgetMs + STOP_MARGIN_MS;

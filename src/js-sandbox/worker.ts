@@ -5,7 +5,7 @@ import { parentPort, workerData, receiveMessageOnPort, type MessagePort } from '
 import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { preludeFor } from './prelude.js';
 import { cpuClock, currentTaskId } from './thread-cpu.js';
-import { REQUEST, REPLY, READY, RETIRED, STARTED, START_CPU, TASK, type Limits, type Reply, type Request } from './protocol.js';
+import { REQUEST, REPLY, READY, READ, RETIRED, STARTED, START_CPU, TASK, type Limits, type Reply, type Request } from './protocol.js';
 
 const { control: shared, port, limits } = workerData as { control: SharedArrayBuffer; port: MessagePort; limits: Limits };
 const control = new Int32Array(shared);
@@ -28,8 +28,11 @@ let stopped = false;
 let halting = false;
 let started = 0;
 let cpuAtStart = 0;
-// This thread's CPU when the request's evaluation began: what the reply says it cost.
+// This thread's CPU when the request's evaluation began, and when its input was read (null: still reading).
 let cpuAtRequest = 0;
+let cpuAtExpression: number | null = null;
+// While the input is read, only the read cap applies: its size is bounded, and its cost is not the expression's.
+let reading = false;
 const taskId = currentTaskId();
 const cpuMs = cpuClock(taskId);
 
@@ -39,6 +42,7 @@ function interrupt(): boolean {
   if (!evaluating) return false;
   if (stopped || halting) return true;
   const wall = performance.now() - started;
+  if (reading) return (stopped = wall >= limits.readCapMs);
   if (wall < limits.budgetMs) return false;
   if (wall >= limits.hardCapMs || cpuMs() - cpuAtStart >= limits.budgetMs) stopped = true;
   return stopped;
@@ -74,7 +78,8 @@ function stringProp(context: QuickJSContext, value: QuickJSHandle, name: string)
   }
 }
 
-function describe(context: QuickJSContext, thrown: QuickJSHandle): { kind: 'timeout' | 'memory' | 'error'; message: string } {
+function describe(context: QuickJSContext, thrown: QuickJSHandle): { kind: 'timeout' | 'memory' | 'error' | 'input'; message: string } {
+  if (reading) return { kind: 'input', message: stopped ? `its input took more than ${limits.readCapMs} ms to read` : 'its input could not be read' };
   if (stopped) return { kind: 'timeout', message: `exceeded its CPU budget of ${limits.budgetMs} ms` };
   if (context.typeof(thrown) === 'string') return { kind: 'error', message: context.getString(thrown).slice(0, 500) };
   halting = true;
@@ -96,6 +101,8 @@ function evaluate(request: Request): Reply {
   started = performance.now();
   cpuAtStart = cpuMs();
   cpuAtRequest = cpuAtStart;
+  cpuAtExpression = null;
+  reading = true;
   // The daemon's thread reads these when it waits long: its own count of this evaluation's CPU.
   Atomics.store(control, START_CPU, Math.round(cpuAtStart));
   Atomics.store(control, STARTED, request.seq);
@@ -108,10 +115,12 @@ function evaluate(request: Request): Reply {
     const set = context.callFunction(prelude, context.undefined, context.global, input);
     if (set.error) return { seq: request.seq, error: describe(context, keep(set.error)) };
     const report = keep(set.value);
-    // The budget is the expression's: reading a large event (linear, bounded by the API's body limit) is not counted.
+    // The budget is the expression's: reading the event (linear, its size bounded by the daemon) is not counted.
+    reading = false;
     started = performance.now();
-    cpuAtStart = cpuMs();
+    cpuAtStart = cpuAtExpression = cpuMs();
     Atomics.store(control, START_CPU, Math.round(cpuAtStart));
+    Atomics.store(control, READ, request.seq);
     const result = context.evalCode(request.expression, 'expression.js');
     const needsResult = context.callFunction(report, context.undefined);
     const needs = needsResult.error ? (keep(needsResult.error), '') : context.getString(keep(needsResult.value));
@@ -138,7 +147,7 @@ function serve(request: Request): Reply {
 // After the reply, off the daemon's wait: a stop, an exhausted heap or a queued job gets a new runtime (its jobs
 // never run), and the next context is made ready.
 function recycle(module: QuickJSWASMModule, reply: Reply): void {
-  if (reply.error?.kind === 'timeout' || reply.error?.kind === 'memory' || runtime.hasPendingJob()) {
+  if (reply.error?.kind === 'timeout' || reply.error?.kind === 'memory' || reply.error?.kind === 'input' || runtime.hasPendingJob()) {
     runtime.dispose();
     runtime = newRuntime(module);
   }
@@ -176,7 +185,8 @@ async function main(): Promise<void> {
     const request = nextRequest(seen);
     if (!request) continue;
     const served = serve(request);
-    const reply: Reply = { ...served, ms: Math.max(0, cpuMs() - cpuAtRequest) };
+    const now = cpuMs();
+    const reply: Reply = { ...served, ms: cpuAtExpression === null ? 0 : Math.max(0, now - cpuAtExpression), readMs: Math.max(0, (cpuAtExpression ?? now) - cpuAtRequest) };
     port.postMessage(reply);
     Atomics.store(control, REPLY, request.seq);
     Atomics.notify(control, REPLY);
