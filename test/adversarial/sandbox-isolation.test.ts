@@ -3,7 +3,7 @@
 // through `event.check.occurrences == 1` in team-a stopped it, and the same text in team-b did not match for 5 minutes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadExpressionSandbox, evaluateInSandbox, MAX_SCOPE_BYTES, type Outcome } from '../../src/sandbox/expressions.js';
+import { loadExpressionSandbox, evaluateInSandbox, MAX_SCOPE_BYTES, type Outcome } from '../../src/js-sandbox/expressions.js';
 import { instanceFor } from '../helpers/instance.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 

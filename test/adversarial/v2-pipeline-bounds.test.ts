@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { runPipelines, type HandlerQueue } from '../../src/server/handling/v2-pipelines.js';
+import { runPipelines, type HandlerQueue } from '../../src/handling/v2-pipelines.js';
 import type { ResourceTables } from '../../src/store/index.js';
 import type { Json } from '../../src/json.js';
 
