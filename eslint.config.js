@@ -18,6 +18,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       // Control characters are matched on purpose: ANSI colour codes in output, control bytes in untrusted paths.
       'no-control-regex': 'off',
+      // `let [a, b] = ...` where only a is assigned again stays one declaration.
+      'prefer-const': ['error', { destructuring: 'all' }],
       '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
     },
   },

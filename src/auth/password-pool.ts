@@ -49,7 +49,9 @@ export class PasswordPool {
       // A queued job whose connection closes leaves the queue at once: it holds no place an honest login needs.
       const drop = () => {
         const at = this.queue.indexOf(entry);
-        if (at >= 0) this.queue.splice(at, 1), reject(new ConnectionGone());
+        if (at < 0) return;
+        this.queue.splice(at, 1);
+        reject(new ConnectionGone());
       };
       const settled = () => signal?.removeEventListener('abort', drop);
       const entry: Queued = { job, signal, resolve: (r) => (settled(), resolve(r)), reject: (e) => (settled(), reject(e)) };
