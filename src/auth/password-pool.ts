@@ -55,7 +55,9 @@ export class PasswordPool {
       // A queued job whose connection closes leaves the queue at once: it holds no place an honest login needs.
       const drop = () => {
         const at = lane.indexOf(entry);
-        if (at >= 0) lane.splice(at, 1), reject(new ConnectionGone());
+        if (at < 0) return;
+        lane.splice(at, 1);
+        reject(new ConnectionGone());
       };
       const settled = () => signal?.removeEventListener('abort', drop);
       const entry: Queued = { job, signal, resolve: (r) => (settled(), resolve(r)), reject: (e) => (settled(), reject(e)) };

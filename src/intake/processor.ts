@@ -62,7 +62,7 @@ export function processResult(store: StateStore, settings: Settings, result: Che
 
   const name = result.check.name;
   const defined = settings.checks[name];
-  let check: Record<string, unknown> & { name: string; status: number } =
+  const check: Record<string, unknown> & { name: string; status: number } =
     defined && !result.check.standalone ? { ...definitionOf(settings, name), ...result.check } : { ...result.check };
   check.type ??= 'standard';
   if (source) check.origin = result.client;

@@ -8,7 +8,7 @@ import { makeTree, removeTree } from '../helpers/tree.js';
 import { startDaemon } from '../helpers/daemon.js';
 import { makeTestCa } from '../helpers/tls.js';
 import { httpsGet } from '../helpers/https-request.js';
-import { freePort } from '../servers/postgres.js';
+import { freePort } from '../helpers/net.js';
 
 /** A client role over a Redis broker that is not there: it starts all the same, retrying it. */
 async function clientRole(t: { after(fn: () => Promise<void>): void }, client: Record<string, unknown>, extra: string[] = []) {

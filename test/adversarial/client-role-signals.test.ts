@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { startDaemon } from '../helpers/daemon.js';
-import { freePort } from '../servers/postgres.js';
+import { freePort } from '../helpers/net.js';
 
 test('run --role client: SIGUSR1 cycles the log level and logs it; no debugger port opens', async (t) => {
   // A broker that is not there: the client role starts all the same, retrying it.

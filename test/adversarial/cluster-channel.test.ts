@@ -3,19 +3,13 @@
 // keeps hearing the real messages after them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { postgresFor } from '../servers/postgres.js';
 import { capturedLogger } from '../helpers/log-capture.js';
+import { until } from '../helpers/wait.js';
 import { clusterChannelFor } from '../../src/cluster/index.js';
 import { createHmac } from 'node:crypto';
 
 const KEY = 'the servers\' key';
-
-async function until(ok: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!ok() && Date.now() < deadline) await sleep(25);
-  return ok();
-}
 
 test('garbage on the cluster channel is dropped with a warning; real messages after it are heard', { timeout: 60_000 }, async (t) => {
   const server = await postgresFor(t);

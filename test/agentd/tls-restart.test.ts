@@ -5,7 +5,8 @@ import { startInstance, eventually } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { makeTestCa } from '../helpers/tls.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
-import { agentSkipReason, startAgent, agentInstanceFor, agentFlags, freePort, AGENT_PASSWORD } from '../helpers/sensu-agent.js';
+import { agentSkipReason, startAgent, agentInstanceFor, agentFlags, AGENT_PASSWORD } from '../helpers/sensu-agent.js';
+import { freePort } from '../helpers/net.js';
 
 const skip = agentSkipReason();
 const CLIENT = { name: 'cb-host', address: '127.0.0.1', subscriptions: [] };

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StateStore } from '../../src/store/index.js';
@@ -12,19 +11,12 @@ import { Intake } from '../../src/intake/intake.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { settingsOf } from '../helpers/settings.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
+import { freePort } from '../helpers/net.js';
 
 const KEY = '11111111-2222-4333-8444-555555555555';
 
 function body(i: number): string {
   return JSON.stringify({ entity: { entity_class: 'proxy', metadata: { name: `host-${i % 100}` } }, check: { metadata: { name: `check-${i % 10}` }, publish: false, status: i % 3, output: `output ${i}`, executed: 1_700_000_000 + i } });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 /** Events/s delivered to a backend (outbox durable in SQLite on both sides), and the drain of a 60,000-event backlog. */

@@ -13,7 +13,7 @@ import type { Transport } from '../../src/transport/index.js';
 import { createLogger } from '../../src/log.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { settingsOf } from '../helpers/settings.js';
-import { median, nodeStartMs } from './load/latency.js';
+import { nodeStartMs } from './load/latency.js';
 import { postgresMissing, startPostgres } from '../servers/postgres.js';
 
 const CHECKS = 10_000;

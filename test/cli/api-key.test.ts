@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { instanceFor, startInstance, ADMIN_PASSWORD, getJson } from '../helpers/instance.js';
+import { instanceFor, ADMIN_PASSWORD, getJson } from '../helpers/instance.js';
 import { runCli } from '../helpers/cli.js';
 
 test('api-key grant, info (tabular, json, wrapped-json, yaml), list, revoke against a running server', async (t) => {

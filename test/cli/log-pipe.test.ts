@@ -6,8 +6,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { BIN } from '../helpers/paths.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
-import { freePort } from '../servers/postgres.js';
-import { tcpExchange } from '../helpers/net.js';
+import { freePort, tcpExchange } from '../helpers/net.js';
 
 test('run: with nobody reading its stderr pipe, the daemon keeps answering after logging far more than the pipe holds', { timeout: 60_000 }, async (t) => {
   const root = makeTree({ 'conf.d/client.json': { client: { name: 'pipe-host', address: '127.0.0.1', subscriptions: [] } } });

@@ -1,34 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { makeTree, removeTree, writeTree } from '../helpers/tree.js';
 import { startInstance, getJson, eventually } from '../helpers/instance.js';
 import { startDaemon, type Daemon } from '../helpers/daemon.js';
-import { tcpExchange } from '../helpers/net.js';
+import { freePort, tcpExchange } from '../helpers/net.js';
 import { BIN } from '../helpers/paths.js';
 
 const CLIENT = { client: { name: 'log-host', address: '127.0.0.1', subscriptions: [] } };
 const CHANGED = 'SIGUSR1: log level changed';
-
-/**
- * A free port below the kernel's ephemeral range (32768-60999): this test restarts the daemon on the same ports, and
- * a port handed out by `listen(0)` can be taken by another test's listener between two starts.
- */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const server = createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (!bound) continue;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
-}
 
 /** Sends SIGUSR1; resolves with the reported change and where it sits in the log. */
 async function cycle(daemon: Daemon): Promise<{ at: number; level: string; previous: string }> {
@@ -75,7 +56,8 @@ test('SIGUSR1 raises verbosity one level at a time, wraps from trace to error, a
 
 test('log-level in the settings sets the level at start (panic: nothing below; SIGUSR1 then fatal), a change in the file applies at restart', async (t) => {
   const root = makeTree({ 'conf.d/client.json': CLIENT, 'conf.d/log.json': { 'log-level': 'panic' } });
-  const [api, socket] = [await freePort(), await freePort()];
+  // This test restarts the daemon on the same ports.
+  const [api, socket] = [await freePort({ belowEphemeral: true }), await freePort({ belowEphemeral: true })];
   const args = ['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', String(api), '--socket-port', String(socket), '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0'];
   let daemon = startDaemon(args);
   t.after(async () => {

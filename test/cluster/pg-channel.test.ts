@@ -2,16 +2,10 @@
 // text, reaches the other server whole and in order; the sender does not hear itself; a server that reconnects hears again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { postgresFor } from '../servers/postgres.js';
 import { capturedLogger } from '../helpers/log-capture.js';
+import { until } from '../helpers/wait.js';
 import { clusterChannelFor } from '../../src/cluster/index.js';
-
-async function until(ok: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!ok() && Date.now() < deadline) await sleep(25);
-  return ok();
-}
 
 test('a channel between two servers carries large non-ASCII messages whole, in order, to the other server only', { timeout: 60_000 }, async (t) => {
   const server = await postgresFor(t);

@@ -5,13 +5,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { postgresFor } from '../servers/postgres.js';
 import { capturedLogger } from '../helpers/log-capture.js';
+import { until } from '../helpers/wait.js';
 import { leadershipFor, type PostgresElector } from '../../src/cluster/index.js';
-
-async function until(ok: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!ok() && Date.now() < deadline) await sleep(25);
-  return ok();
-}
 
 /** Two electors on one database; `timeline` records every transition as `<name>:<leader>`. */
 async function twoElectors(t: TestContext) {

@@ -18,7 +18,7 @@ const skip = sharedSkipReason();
 const env = { SENSU_CLIENT_NAME: 'corpus-client', SENSU_CLIENT_ADDRESS: '127.0.0.1' };
 
 test('every valid real configuration compiles, and the v2 API of a running checkbridge accepts every resource', { skip }, async (t) => {
-  const { daemon, v2 } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'target', address: '127.0.0.1', subscriptions: [] } } });
+  const { v2 } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'target', address: '127.0.0.1', subscriptions: [] } } });
   const token = `Bearer ${(await getJson(`${v2}/auth`, { headers: adminBasic })).body.access_token}`;
   let compiled = 0;
   let resources = 0;

@@ -8,7 +8,7 @@ const client = { name: 'doors', address: '127.0.0.1', subscriptions: ['web'], ht
 const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 
 test('agent HTTP: POST /results 202/400/415, POST /events, /info, /settings with basic auth, /brew, 404, 405', async (t) => {
-  const { daemon, agent, api } = await instanceFor(t, { 'conf.d/a.json': { client } });
+  const { agent, api } = await instanceFor(t, { 'conf.d/a.json': { client } });
   const ok = await postJson(`${agent}/results`, { name: 'http_check', output: 'via http', status: 1 });
   assert.deepEqual([ok.status, ok.body], [202, { response: 'ok' }]);
   assert.equal((await getJson(`${api}/events/doors/http_check`)).status, 200);
@@ -38,7 +38,7 @@ test('agent HTTP: POST /results 202/400/415, POST /events, /info, /settings with
 });
 
 test('TTL: a stale result raises "Last check execution was N seconds ago" with ttl_status; a fresh result resolves it', async (t) => {
-  const { daemon, socket, api } = await instanceFor(t, { 'conf.d/a.json': { client, checkbridge: { monitor_interval: 0.5 } } });
+  const { socket, api } = await instanceFor(t, { 'conf.d/a.json': { client, checkbridge: { monitor_interval: 0.5 } } });
   const past = Math.floor(Date.now() / 1000) - 10;
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'heartbeat', output: 'alive', ttl: 5, ttl_status: 2, executed: past })), 'ok');
   const event = await eventually(() => getJson(`${api}/events/doors/heartbeat`), (r) => r.status === 200);
@@ -51,7 +51,7 @@ test('TTL: a stale result raises "Last check execution was N seconds ago" with t
 });
 
 test('keepalives: the client registers; a client gone silent gets a keepalive event with the legacy output', async (t) => {
-  const { daemon, api } = await instanceFor(t, { 'conf.d/a.json': { client, checkbridge: { monitor_interval: 0.5 } } });
+  const { api } = await instanceFor(t, { 'conf.d/a.json': { client, checkbridge: { monitor_interval: 0.5 } } });
   const self = await getJson(`${api}/clients/doors`);
   assert.equal(self.status, 200);
   assert.deepEqual(self.body.subscriptions, ['web', 'client:doors']);

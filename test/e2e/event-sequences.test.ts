@@ -40,7 +40,7 @@ test('flapping, total_state_change and truncation through the socket, seen in th
 });
 
 test('legacy API basic auth: 401 with the realm, a password with ":" works, OPTIONS bypasses', async (t) => {
-  const { daemon, api } = await instanceFor(t, { 'conf.d/a.json': { client, api: { user: 'admin', password: 'se:cret' } } });
+  const { api } = await instanceFor(t, { 'conf.d/a.json': { client, api: { user: 'admin', password: 'se:cret' } } });
   const denied = await getJson(`${api}/events`);
   assert.equal(denied.status, 401);
   assert.equal(denied.headers.get('www-authenticate'), 'Basic realm="Restricted Area"');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { instanceFor, startInstance, getJson, eventually } from '../helpers/instance.js';
+import { instanceFor, getJson, eventually } from '../helpers/instance.js';
 import { tcpExchange, udpSend } from '../helpers/net.js';
 
 const COUNT = 1000;

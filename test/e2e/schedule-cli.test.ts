@@ -93,7 +93,7 @@ test('schedule --for prints a header, then executions and subdued instants toget
   assert.match(lines[0]!, /^executions from 2014-10-25T21:30:00\.000Z to 2014-10-25T22:30:00\.000Z: \d+ planned, \d+ skipped$/);
   assert.equal(lines[1], 'AT  CHECK  TARGET  NOTE');
   const rows = lines.slice(2);
-  assert.ok(rows.some((r) => r.includes('  quiet  web  skipped: subdued')) && rows.some((r) => /  quiet  web$/.test(r)), rows.join('\n'));
+  assert.ok(rows.some((r) => r.includes('  quiet  web  skipped: subdued')) && rows.some((r) => / {2}quiet {2}web$/.test(r)), rows.join('\n'));
   const instants = rows.map((r) => r.split('  ')[0]!);
   assert.deepEqual(instants, [...instants].sort(), 'in time order');
 });

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, type Daemon } from './daemon.js';
 import { makeTree, removeTree } from './tree.js';
 
@@ -51,15 +50,8 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
   return getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 }
 
-/** Polls until `ok` holds or `ms` passes; returns the last value either way. */
-export async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, ms = 8000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (ok(value) || Date.now() > deadline) return value;
-    await sleep(50);
-  }
-}
+// Defined in wait.ts; offered here too because most tests poll an instance's API.
+export { eventually } from './wait.js';
 
 /** A running instance over a fresh tree of `files`, stopped (SIGKILL) and removed when the test ends. */
 export async function instanceFor(t: { after(fn: () => Promise<void>): void }, files: Record<string, string | object>, extra: string[] = []): Promise<Instance & { root: string }> {

@@ -20,6 +20,25 @@ export function tcpExchange(port: number, payload: string | Buffer | (string | B
   });
 }
 
+/**
+ * A port free now on 127.0.0.1, for a listener that needs a fixed port. `belowEphemeral` picks one under the kernel's
+ * ephemeral range (32768-60999), so a test that restarts on the same port does not lose it to another's `listen(0)`.
+ */
+export async function freePort(options: { belowEphemeral?: boolean } = {}): Promise<number> {
+  for (;;) {
+    const wanted = options.belowEphemeral ? 20_000 + Math.floor(Math.random() * 12_000) : 0;
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve, reject) => {
+      server.once('error', (error) => (wanted ? resolve(false) : reject(error)));
+      server.listen(wanted, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+}
+
 export function udpSend(port: number, payload: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = createSocket('udp4');

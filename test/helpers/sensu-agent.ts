@@ -1,12 +1,12 @@
 // The real Sensu Go agent (../shared/interop/sensu-agent) against a checkbridge instance's agent WebSocket.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SHARED } from './paths.js';
 import { startInstance, type Instance } from './instance.js';
 import { makeTree, removeTree } from './tree.js';
+import { freePort } from './net.js';
 
 export const SENSU_AGENT = join(SHARED, 'interop', 'sensu-agent');
 export const AGENT_PASSWORD = 'checkbridge-test-agent';
@@ -16,18 +16,6 @@ export function agentSkipReason(): string | false {
   const reason = existsSync(SENSU_AGENT) ? false : `the real sensu-agent is absent (${SENSU_AGENT}); it exists beside the project only in CI and development`;
   if (reason && process.env.CI === 'true') throw new Error(`${reason}: required in CI`);
   return reason;
-}
-
-/** A port free now (the agent's own API and socket need fixed ones). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface RunningAgent {

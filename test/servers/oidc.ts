@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { generateKeyPair, exportJWK, importJWK, SignJWT, decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
 import Provider from 'oidc-provider';
-import { freePort } from './slapd.js';
+import { freePort } from '../helpers/net.js';
 
 export const CLIENT = { id: 'checkbridge', secret: 'oidc-client-secret-for-tests-9f2' };
 /** The accounts the provider knows: their e-mail (the username claim) and groups. */

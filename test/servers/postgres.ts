@@ -1,10 +1,10 @@
 // A real, throwaway PostgreSQL for tests: initdb into a temp dir, pg_ctl on a free 127.0.0.1 port, stopped after.
 import { execFileSync } from 'node:child_process';
 import { chownSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync, appendFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from '../helpers/net.js';
 
 export interface PostgresServer {
   readonly host: '127.0.0.1';
@@ -42,17 +42,6 @@ function userId(name: string): { uid: number; gid: number } | null {
   } catch {
     return null;
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Why PostgreSQL cannot be started here, or null. */

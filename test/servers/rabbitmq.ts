@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import amqp from 'amqplib';
-import { freePort } from './postgres.js';
+import { freePort } from '../helpers/net.js';
 
 const SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
 const CTL = '/usr/lib/rabbitmq/bin/rabbitmqctl';

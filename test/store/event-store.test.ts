@@ -150,7 +150,7 @@ describe('postgres', { skip: missing ?? false }, () => {
     server?.stop();
   });
 
-  sharedCases('postgres', () => async (t) => {
+  sharedCases('postgres', () => async () => {
     assert.ok(server, 'PostgreSQL is running');
     const pool = await freshDatabase();
     await PostgresEventStore.migrate(pool);

@@ -7,10 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { parse } from 'yaml';
 import { instanceFor, getJson, eventually, ADMIN_PASSWORD } from '../helpers/instance.js';
-import { tcpExchange } from '../helpers/net.js';
+import { freePort, tcpExchange } from '../helpers/net.js';
 import { runCli } from '../helpers/cli.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
-import { postgresFor, freePort, type PostgresServer } from '../servers/postgres.js';
+import { postgresFor, type PostgresServer } from '../servers/postgres.js';
 
 import type { Json } from '../../src/json.js';
 const CLIENT = { 'conf.d/client.json': { client: { name: 'pg-host', address: '127.0.0.1', subscriptions: [] } } };

@@ -30,7 +30,7 @@ async function startWatching(t: { after: (fn: () => Promise<void>) => void }, fi
 }
 
 test('edits, new files and deletions publish a diff of checks', async (t) => {
-  const { root, watcher, next } = await startWatching(t, { 'a.json': { checks: { one: check(10), two: check(10) } } });
+  const { root, next } = await startWatching(t, { 'a.json': { checks: { one: check(10), two: check(10) } } });
 
   let pending = next();
   writeFileSync(join(root, 'a.json'), JSON.stringify({ checks: { one: check(20), two: check(10) } }));
@@ -51,7 +51,7 @@ test('edits, new files and deletions publish a diff of checks', async (t) => {
 });
 
 test('an editor that writes by rename is seen', async (t) => {
-  const { root, watcher, next } = await startWatching(t, { 'a.json': { checks: { one: check(10) } } });
+  const { root, next } = await startWatching(t, { 'a.json': { checks: { one: check(10) } } });
   const pending = next();
   writeFileSync(join(root, '.a.json.swp'), JSON.stringify({ checks: { one: check(99) } }));
   renameSync(join(root, '.a.json.swp'), join(root, 'a.json'));
@@ -80,7 +80,7 @@ test('an invalid edit keeps the last good settings, and a fix recovers', async (
 });
 
 test('a client change is reported as such', async (t) => {
-  const { root, watcher, next } = await startWatching(t, { 'c.json': { client: { name: 'a', address: 'x', subscriptions: [] } } });
+  const { root, next } = await startWatching(t, { 'c.json': { client: { name: 'a', address: 'x', subscriptions: [] } } });
   const pending = next();
   writeFileSync(join(root, 'c.json'), JSON.stringify({ client: { name: 'a', address: 'x', subscriptions: ['web'] } }));
   const [diff, settings] = await pending;

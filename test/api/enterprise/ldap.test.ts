@@ -2,7 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { instanceFor, getJson } from '../../helpers/instance.js';
 import { call, adminToken } from '../v2/v2-helpers.js';
-import { startSlapd, slapdSkipReason, freePort, BASE_DN, BINDER, PEOPLE, ldapServerSpec, type Slapd } from '../../servers/slapd.js';
+import { startSlapd, slapdSkipReason, BASE_DN, BINDER, PEOPLE, ldapServerSpec, type Slapd } from '../../servers/slapd.js';
+import { freePort } from '../../helpers/net.js';
 
 const skip = slapdSkipReason();
 const BASE = '/api/enterprise/authentication/v2/authproviders';

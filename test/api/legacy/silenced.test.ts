@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { instanceFor, startInstance, getJson as get, postJson as post } from '../../helpers/instance.js';
+import { instanceFor, getJson as get, postJson as post } from '../../helpers/instance.js';
 import { tcpExchange } from '../../helpers/net.js';
 
 const client = { name: 'i-424242', address: '127.0.0.1', subscriptions: ['test'] };

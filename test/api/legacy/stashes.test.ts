@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { instanceFor, startInstance, getJson as get, postJson as post } from '../../helpers/instance.js';
+import { instanceFor, getJson as get, postJson as post } from '../../helpers/instance.js';
 
 test('stashes: create with and without expire, paths with slashes and encoded spaces, HEAD, list, delete, 400s', async (t) => {
   const { api } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'local', address: '127.0.0.1', subscriptions: [] } } });

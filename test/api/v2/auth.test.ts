@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SignJWT } from 'jose';
-import { instanceFor, startInstance, getJson, adminBasic } from '../../helpers/instance.js';
+import { instanceFor, getJson, adminBasic } from '../../helpers/instance.js';
 import { call } from './v2-helpers.js';
 
 const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });

@@ -1,0 +1,37 @@
+// Runs the named test files (test/**/*.test.ts or their dist/ .js, and node --test options) from dist/, compiling
+// first with incremental tsc only when a source is newer than the last compile, so a warm run starts at once.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+
+const BUILD_INFO = 'dist/tsconfig.tsbuildinfo';
+const args = process.argv.slice(2);
+// Options such as --test-name-pattern=... pass through to node --test.
+const options = args.filter((arg) => arg.startsWith('-'));
+const files = args.filter((arg) => !arg.startsWith('-')).map((file) => file.replace(/^(\.\/)?(dist\/)?/, 'dist/').replace(/\.ts$/, '.js'));
+
+/** The newest modification under `path`: files and directories both, as a deleted file changes its directory. */
+function newest(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), stat.mtimeMs);
+}
+
+if (files.length === 0) fail('usage: npm run test:one -- test/path/file.test.ts [more files] [--test-name-pattern=...]');
+// Only the full build writes the web bundle and the schema validators the daemon loads.
+if (!existsSync('dist/src/config/schema-validators.js')) fail('dist/ is not built: run `npm run build` once first');
+if (!existsSync(BUILD_INFO) || ['src', 'test', 'tsconfig.json'].some((path) => newest(path) > statSync(BUILD_INFO).mtimeMs)) {
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  // tsc leaves its build info untouched when a saved file did not change; mark this compile as the newest anyway.
+  const now = new Date();
+  utimesSync(BUILD_INFO, now, now);
+}
+const missing = files.filter((file) => !existsSync(file));
+if (missing.length > 0) fail(`no such test: ${missing.join(', ')}`);
+process.exit(spawnSync(process.execPath, ['--test', ...options, ...files], { stdio: 'inherit' }).status ?? 1);
+
+function fail(message) {
+  console.error(message);
+  process.exit(2);
+}
