@@ -94,22 +94,24 @@ export class CheckDispatcher {
     this.deps.clock.at(at + delayMs, () => still() && send(this.deps.clock.now()));
   }
 
-  /** Delivers one request of `check` to each subscription: to every member, or to the next in turn of a ring. */
-  deliver<Member>(check: string, subscriptions: readonly string[], delivery: Delivery<Member>, fields: Readonly<Record<string, unknown>>): void {
-    const { issued, ...named } = fields;
+  /** Delivers one request of `check` (logged with `named` and `issued`) to each subscription: to every member, or to the next in turn of a ring. */
+  deliver<Member>(check: string, subscriptions: readonly string[], delivery: Delivery<Member>, named: object, issued: unknown): void {
+    const log = this.deps.log;
+    // Fields built only for a line that is written: a request per subscription is the hot path.
+    const debug = log.isLevelEnabled('debug');
     for (const subscription of subscriptions) {
       const ring = delivery.ring(subscription);
       if (ring === null) {
-        this.deps.log.debug({ ...named, subscription, issued }, 'publishing check request');
+        if (debug) log.debug({ ...named, subscription, issued }, 'publishing check request');
         delivery.broadcast(subscription);
         continue;
       }
       if (ring.length === 0) {
-        this.deps.log.warn({ ...named, subscription }, 'no member of the round-robin subscription to run the check');
+        log.warn({ ...named, subscription }, 'no member of the round-robin subscription to run the check');
         continue;
       }
       const target = this.nextInTurn(check, subscription, ring);
-      this.deps.log.debug({ ...named, subscription, target, issued }, 'publishing round-robin check request');
+      if (debug) log.debug({ ...named, subscription, target, issued }, 'publishing round-robin check request');
       delivery.send(subscription, target);
     }
   }

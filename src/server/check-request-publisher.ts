@@ -149,7 +149,7 @@ export class CheckRequestPublisher {
   private publish(subscribers: readonly string[], request: CheckRequest): void {
     // A proxy request's delayed send that outlived a pause goes with the paused schedule.
     if (this.dispatcher.held && request.api_requested === undefined) return;
-    this.dispatcher.deliver(request.name, subscribers, this.deliveryOf(request), { check: request.name, issued: request.issued });
+    this.dispatcher.deliver(request.name, subscribers, this.deliveryOf(request), { check: request.name }, request.issued);
   }
 
   /**

@@ -271,7 +271,7 @@ export class V2CheckScheduler {
   private publish(namespace: string, config: Json, at: number): void {
     const request = buildV2Request(this.reader, namespace, config, at);
     const name = String(config.metadata?.name);
-    this.dispatcher.deliver(scheduledKey(namespace, name), (config.subscriptions ?? []) as string[], this.deliveryOf(namespace, config, request), { namespace, check: name, issued: request.issued });
+    this.dispatcher.deliver(scheduledKey(namespace, name), (config.subscriptions ?? []) as string[], this.deliveryOf(namespace, config, request), { namespace, check: name }, request.issued);
   }
 
   /** Every kind of member over the targets; round robin: one member of the subscription per request, every kind in one ring. */

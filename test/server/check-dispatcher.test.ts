@@ -78,13 +78,13 @@ test('round robin: one ring per check and subscription, in turn; an empty ring s
   const { dispatcher } = dispatcherWith();
   const sent: string[] = [];
   const delivery = recording({ pollers: ['a', 'b', 'c'], none: [] }, sent);
-  for (let i = 0; i < 4; i++) dispatcher.deliver('disk', ['web', 'pollers', 'none'], delivery, { check: 'disk' });
-  dispatcher.deliver('cpu', ['pollers'], delivery, { check: 'cpu' });
+  for (let i = 0; i < 4; i++) dispatcher.deliver('disk', ['web', 'pollers', 'none'], delivery, { check: 'disk' }, 0);
+  dispatcher.deliver('cpu', ['pollers'], delivery, { check: 'cpu' }, 0);
   assert.deepEqual(sent, ['*web', 'pollers→a', '*web', 'pollers→b', '*web', 'pollers→c', '*web', 'pollers→a', 'pollers→a']);
   sent.length = 0;
   dispatcher.forgetRings((check) => check === 'disk');
-  dispatcher.deliver('disk', ['pollers'], delivery, { check: 'disk' });
-  dispatcher.deliver('cpu', ['pollers'], delivery, { check: 'cpu' });
+  dispatcher.deliver('disk', ['pollers'], delivery, { check: 'disk' }, 0);
+  dispatcher.deliver('cpu', ['pollers'], delivery, { check: 'cpu' }, 0);
   assert.deepEqual(sent, ['pollers→a', 'pollers→b']);
 });
 
