@@ -83,10 +83,10 @@ export function buildV2Request(resources: Pick<CheckConfigSource, 'getResource'>
 export type V2ScheduleHold = Exclude<ScheduleHold, 'broker away'>;
 
 /**
- * Schedules the v2 CheckConfigs of every namespace (Sensu Go's schedulerd) on the legacy scheduler's engine, and sends
- * their requests to the subscribers of every kind. Creations are seen by a sync each second, which re-reads only after a
- * resource write (by any server sharing the store); each request re-reads its check, so an edit or a delete holds from
- * the next interval.
+ * Schedules the v2 CheckConfigs of every namespace (Sensu Go's schedulerd) on the check dispatcher the legacy checks
+ * use too, and sends their requests to the subscribers of every kind. Creations are seen by a sync each second, which
+ * re-reads only after a resource write (by any server sharing the store); each request re-reads its check, so an edit
+ * or a delete holds from the next interval.
  */
 export class V2CheckScheduler {
   /** Timers, holds and round-robin turns. */
