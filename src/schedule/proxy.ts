@@ -1,5 +1,6 @@
 import { substituteObject } from '../tokens/index.js';
 import { attributesMatch, type EvalHook } from './attributes.js';
+import { splayStepMs } from './splay.js';
 
 export interface ProxyTarget {
   readonly client: Record<string, unknown>;
@@ -31,8 +32,7 @@ export function planProxyRequests(
   // Legacy: an empty client_attributes publishes nothing at all.
   if (Object.keys(wanted).length === 0) return { targets: [], skipped: [] };
   const matched = clients.filter((client) => attributesMatch(client, wanted, evaluate));
-  const coverage = proxy.splay_coverage || 90;
-  const splayMs = proxy.splay && matched.length > 0 ? (intervalSeconds * 1000 * (coverage / 100)) / matched.length : 0;
+  const splayMs = splayStepMs(matched.length, intervalSeconds, Boolean(proxy.splay), proxy.splay_coverage);
   const targets: ProxyTarget[] = [];
   const skipped: ProxySkip[] = [];
   matched.forEach((client, index) => {

@@ -24,3 +24,12 @@ export function subscriptionSplayKey(check: string): string {
 export function standaloneSplayKey(client: string, check: string): string {
   return `${client}:${check}`;
 }
+
+/**
+ * The one proxy splay: ms between two requests of a fan-out of `count`, spread over `coverage` percent (90 unless set)
+ * of `spreadSeconds`; 0 (all at once) without splay.
+ */
+export function splayStepMs(count: number, spreadSeconds: number, splay: boolean, coverage: unknown): number {
+  if (!splay || count === 0 || spreadSeconds <= 0) return 0;
+  return (spreadSeconds * 1000 * ((Number(coverage) || 90) / 100)) / count;
+}

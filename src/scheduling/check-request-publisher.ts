@@ -3,14 +3,14 @@ import type { Settings } from '../config/index.js';
 import { definitionOf } from '../config/index.js';
 import { canonicalKey } from '../config/index.js';
 import type { Clock } from '../schedule/index.js';
-import { Scheduler } from '../schedule/index.js';
 import { timingOf, spreadSeconds } from '../schedule/index.js';
 import { isSubdued } from '../schedule/index.js';
 import { planProxyRequests } from '../schedule/index.js';
 import type { Transport, CheckRequest } from '../transport/index.js';
 import { evalAttribute } from '../ruby-eval/index.js';
 import type { LegacyAgentChecks } from './legacy-agent-checks.js';
-import type { RequestTarget, V2CheckRequest } from './check-request-targets.js';
+import { byNameThenKind, type RequestTarget, type V2CheckRequest } from './check-request-targets.js';
+import { CheckDispatcher, type Delivery, type ScheduleHold } from './check-dispatcher.js';
 
 
 export interface CheckRequestPublisherDeps {
@@ -37,33 +37,28 @@ export function requestOf(definition: Record<string, unknown> & { name: string }
   return { ...rest, name: definition.name, issued: Math.floor(issuedMs / 1000) };
 }
 
-export type ScheduleHold = 'not elected' | 'broker away' | 'stopped';
+export type { ScheduleHold };
 
 /** Schedules subscription checks and publishes their requests (the legacy server's check_request_publisher). */
 export class CheckRequestPublisher {
-  private readonly scheduler: Scheduler;
+  /** Timers, holds and round-robin turns (per check and round-robin subscription with agents among its members). */
+  private readonly dispatcher: CheckDispatcher;
   private readonly log: Logger;
+  /** Kept while paused, for `resume`. */
   private settings: Settings | null = null;
   private readonly scheduled = new Map<string, string>();
-  /** Per check and round-robin subscription with agents among its members, the next turn. */
-  private readonly rings = new Map<string, number>();
-  /** Why nothing is scheduled now: no request is armed while any holds, the settings are kept for `resume`. */
-  private readonly holds = new Set<ScheduleHold>();
-  // Counts pauses: a splayed request armed before a pause is never sent after it, even once scheduling resumes.
-  private term = 0;
 
   constructor(private readonly deps: CheckRequestPublisherDeps) {
     this.log = deps.logger.child({ component: 'server' });
-    if (deps.scheduling === false) this.holds.add('not elected');
-    this.scheduler = new Scheduler(deps.clock, (name, at) => this.fire(name, at));
+    this.dispatcher = new CheckDispatcher({ clock: deps.clock, log: this.log, scheduling: deps.scheduling, leading: deps.leading, fire: (name, at) => this.fire(name, at) });
   }
 
   /** Starts added checks, reschedules changed ones, stops removed ones; the others keep their timers. */
   apply(settings: Settings): void {
     this.settings = settings;
     this.deps.agents?.apply(settings);
-    for (const ring of this.rings.keys()) if (!Object.hasOwn(settings.checks, ring.slice(0, ring.indexOf('\u0000')))) this.rings.delete(ring);
-    if (this.holds.size > 0) return;
+    this.dispatcher.forgetRings((check) => !Object.hasOwn(settings.checks, check));
+    if (this.dispatcher.held) return;
     const wanted = new Map<string, string>();
     for (const check of Object.values(settings.checks)) {
       if (check.standalone || check.publish === false) continue;
@@ -71,10 +66,10 @@ export class CheckRequestPublisher {
       if (timing.kind === 'none') continue;
       wanted.set(check.name, canonicalKey(check));
     }
-    for (const name of this.scheduled.keys()) if (!wanted.has(name)) this.scheduler.remove(name);
+    for (const name of this.scheduled.keys()) if (!wanted.has(name)) this.dispatcher.disarm(name);
     for (const [name, key] of wanted) {
       if (this.scheduled.get(name) === key) continue;
-      this.scheduler.set(name, timingOf(settings.checks[name]!, String(settings.client.name)));
+      this.dispatcher.arm(name, timingOf(settings.checks[name]!, String(settings.client.name)));
     }
     this.scheduled.clear();
     for (const [name, key] of wanted) this.scheduled.set(name, key);
@@ -97,7 +92,7 @@ export class CheckRequestPublisher {
   }
 
   scheduledChecks(): string[] {
-    return this.scheduler.names();
+    return this.dispatcher.armed();
   }
 
   /**
@@ -105,16 +100,13 @@ export class CheckRequestPublisher {
    * into a dead transport). The applied settings are kept.
    */
   pause(why: ScheduleHold): void {
-    this.holds.add(why);
-    this.term++;
-    this.scheduler.stop();
+    this.dispatcher.pause(why);
     this.scheduled.clear();
   }
 
   /** Ends `why`; once nothing holds, the last applied settings are scheduled again on the checks' own phase (legacy `resume`). */
   resume(why: ScheduleHold): void {
-    if (!this.holds.delete(why) || this.holds.size > 0) return;
-    if (this.settings) this.apply(this.settings);
+    if (this.dispatcher.resume(why) && this.settings) this.apply(this.settings);
   }
 
   stop(): void {
@@ -125,10 +117,7 @@ export class CheckRequestPublisher {
     const settings = this.settings;
     const check = settings?.checks[name];
     if (!settings || !check) return;
-    if (this.deps.leading && !this.deps.leading()) {
-      this.log.debug({ check: name }, 'check request skipped: leadership not confirmed');
-      return;
-    }
+    if (!this.dispatcher.leads({ check: name })) return;
     if (isSubdued(check, at, this.deps.zone)) {
       this.log.info({ check: name }, 'check request was subdued');
       return;
@@ -136,15 +125,10 @@ export class CheckRequestPublisher {
     const definition = definitionOf(settings, name);
     const subscribers = (check.subscribers ?? []) as string[];
     if (check.proxy_requests) {
-      this.publishProxy(definition, subscribers, spreadSeconds(timingOf(check, String(settings.client.name)), at), at, this.inTerm());
+      this.publishProxy(definition, subscribers, spreadSeconds(timingOf(check, String(settings.client.name)), at), at, this.dispatcher.inTerm());
       return;
     }
     this.publish(subscribers, requestOf(definition, at));
-  }
-
-  private inTerm(): () => boolean {
-    const term = this.term;
-    return () => this.holds.size === 0 && this.term === term;
   }
 
   /** `still` says whether a delayed (splayed) request is still to be sent when its time comes. */
@@ -158,46 +142,40 @@ export class CheckRequestPublisher {
     for (const skip of plan.skipped) {
       this.log.warn({ check: definition.name, client: skip.client, unmatched: skip.unmatched, reason: 'unmatched client tokens' }, 'failed to publish a proxy check request');
     }
-    for (const target of plan.targets) {
-      const send = () => this.publish(subscribers, requestOf(target.check as typeof definition, this.deps.clock.now()));
-      if (target.delayMs === 0) send();
-      else this.deps.clock.at(at + target.delayMs, () => still() && send());
-    }
+    // Issued when sent, as legacy stamps each proxy request.
+    for (const target of plan.targets) this.dispatcher.deliverAfter(at, target.delayMs, still, () => this.publish(subscribers, requestOf(target.check as typeof definition, this.deps.clock.now())));
   }
 
   private publish(subscribers: readonly string[], request: CheckRequest): void {
     // A proxy request's delayed send that outlived a pause goes with the paused schedule.
-    if (this.holds.size > 0 && request.api_requested === undefined) return;
-    const agents = this.deps.agents;
-    // Made once per request, when an agent is among the members: none are, in a fleet of legacy clients only.
-    let agentRequest: V2CheckRequest | null | undefined;
-    for (const subscription of subscribers) {
-      const roundRobin = subscription.startsWith(ROUND_ROBIN);
-      let agentMembers = agents ? agents.members(roundRobin ? subscription.slice(ROUND_ROBIN.length) : subscription) : [];
-      if (agentMembers.length > 0 && (agentRequest ??= agents!.requestOf(request)) === null) agentMembers = [];
-      if (roundRobin && agentMembers.length > 0) {
-        this.sendInTurn(request, subscription, agentMembers, agentRequest!);
-        continue;
-      }
-      this.log.debug({ check: request.name, subscription, issued: request.issued }, 'publishing check request');
-      this.deps.transport.publish(subscription, request);
-      for (const agent of agentMembers) agents!.send(agent, agentRequest!);
-    }
+    if (this.dispatcher.held && request.api_requested === undefined) return;
+    this.dispatcher.deliver(request.name, subscribers, this.deliveryOf(request), { check: request.name }, request.issued);
   }
 
   /**
-   * A round-robin subscription served by agents too: one member per request, in turn over the live legacy clients of
-   * `roundrobin:x` and the agents of `x`; a legacy client gets it on its own `client:NAME` subscription.
+   * Legacy clients get the request over the transport (which takes turns itself in a `roundrobin:` subscription), and
+   * the agents of the subscription its translation; a `roundrobin:x` served by agents too takes turns here over the live
+   * legacy clients of `roundrobin:x` and the agents of `x`, a legacy client getting it on its own `client:NAME`.
    */
-  private sendInTurn(request: CheckRequest, subscription: string, agentMembers: readonly RequestTarget[], agentRequest: V2CheckRequest): void {
-    const legacy = this.deps.agents!.legacyMembers(subscription);
-    const ring = [...legacy, ...agentMembers].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
-    const key = `${request.name}\u0000${subscription}`;
-    const turn = this.rings.get(key) ?? 0;
-    this.rings.set(key, turn + 1);
-    const target = ring[turn % ring.length]!;
-    this.log.debug({ check: request.name, subscription, target, issued: request.issued }, 'publishing round-robin check request');
-    if (target.kind === 'legacy') this.deps.transport.publish(`client:${target.name}`, request);
-    else this.deps.agents!.send(target, agentRequest);
+  private deliveryOf(request: CheckRequest): Delivery<RequestTarget> {
+    const { transport, agents } = this.deps;
+    // Made once per request, when an agent is among the members: none are, in a fleet of legacy clients only.
+    let agentRequest: V2CheckRequest | null | undefined;
+    const agentsOf = (subscription: string): RequestTarget[] => {
+      const members = agents ? agents.members(subscription.startsWith(ROUND_ROBIN) ? subscription.slice(ROUND_ROBIN.length) : subscription) : [];
+      return members.length > 0 && (agentRequest ??= agents!.requestOf(request)) !== null ? members : [];
+    };
+    return {
+      ring: (subscription) => {
+        const agentMembers = subscription.startsWith(ROUND_ROBIN) ? agentsOf(subscription) : [];
+        return agentMembers.length > 0 ? [...agents!.legacyMembers(subscription), ...agentMembers].sort(byNameThenKind) : null;
+      },
+      broadcast: (subscription) => {
+        transport.publish(subscription, request);
+        // A round-robin subscription is broadcast only when no agent is among its members.
+        if (!subscription.startsWith(ROUND_ROBIN)) for (const agent of agentsOf(subscription)) agents!.send(agent, agentRequest!);
+      },
+      send: (_subscription, target) => (target.kind === 'legacy' ? transport.publish(`client:${target.name}`, request) : agents!.send(target, agentRequest!)),
+    };
   }
 }

@@ -17,6 +17,9 @@ export interface RequestTarget {
   readonly name: string;
 }
 
+/** The one order of a round-robin ring: by name, then kind. */
+export const byNameThenKind = (a: RequestTarget, b: RequestTarget): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+
 /**
  * One kind of subscriber, each with its own wire format: legacy clients over the legacy transport, and Sensu Go
  * agent sessions (the agent service registers its kind here when it starts).
@@ -46,7 +49,7 @@ export class CheckRequestTargets {
   members(namespace: string, subscription: string, wanted: (kind: string) => boolean = () => true): RequestTarget[] {
     const out: RequestTarget[] = [];
     for (const kind of this.kinds.values()) if (wanted(kind.kind)) for (const name of kind.members(namespace, subscription)) out.push({ kind: kind.kind, name });
-    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+    return out.sort(byNameThenKind);
   }
 
   broadcast(namespace: string, subscription: string, request: V2CheckRequest): void {

@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Clock } from '../schedule/index.js';
-import { Scheduler, nextInstant, spreadSeconds, type timingOf } from '../schedule/index.js';
+import { nextInstant, splayStepMs, spreadSeconds, type timingOf } from '../schedule/index.js';
 import { parseGoCron } from '../time/index.js';
 import { substituteGoTemplates } from '../tokens/index.js';
-import type { CheckRequestTargets, V2CheckRequest } from './check-request-targets.js';
+import type { CheckRequestTargets, RequestTarget, V2CheckRequest } from './check-request-targets.js';
+import { CheckDispatcher, type Delivery, type ScheduleHold } from './check-dispatcher.js';
 import { matchingEntities, synthesizedEntity } from './v2-proxy-entities.js';
 
 import type { Json } from '../json.js';
@@ -79,22 +80,20 @@ export function buildV2Request(resources: Pick<CheckConfigSource, 'getResource'>
   return hookAssets.length > 0 ? { ...request, hook_assets: Object.fromEntries(hookAssets) } : request;
 }
 
-export type V2ScheduleHold = 'not elected' | 'stopped';
+export type V2ScheduleHold = Exclude<ScheduleHold, 'broker away'>;
 
 /**
- * Schedules the v2 CheckConfigs of every namespace (Sensu Go's schedulerd) on the legacy scheduler's engine, and sends
- * their requests to the subscribers of every kind. Creations are seen by a sync each second, which re-reads only after a
- * resource write (by any server sharing the store); each request re-reads its check, so an edit or a delete holds from
- * the next interval.
+ * Schedules the v2 CheckConfigs of every namespace (Sensu Go's schedulerd) on the check dispatcher the legacy checks
+ * use too, and sends their requests to the subscribers of every kind. Creations are seen by a sync each second, which
+ * re-reads only after a resource write (by any server sharing the store); each request re-reads its check, so an edit
+ * or a delete holds from the next interval.
  */
 export class V2CheckScheduler {
-  private readonly scheduler: Scheduler;
+  /** Timers, holds and round-robin turns. */
+  private readonly dispatcher: CheckDispatcher;
   private readonly log: Logger;
   /** Scheduled checks: key → the timing key they were armed with, and their timing. */
   private readonly scheduled = new Map<string, { namespace: string; name: string; timingKey: string; timing: Timing; config: Json }>();
-  private readonly holds = new Set<V2ScheduleHold>();
-  private readonly rings = new Map<string, number>();
-  private term = 0;
   private syncedGeneration = -1;
   /** HookConfigs and Assets read since the last sync, while no resource was written (the per-request reads). */
   private readonly cache = new Map<string, Json | null>();
@@ -108,8 +107,7 @@ export class V2CheckScheduler {
 
   constructor(private readonly deps: V2CheckSchedulerDeps) {
     this.log = deps.logger.child({ component: 'schedulerd' });
-    if (deps.scheduling === false) this.holds.add('not elected');
-    this.scheduler = new Scheduler(deps.clock, (key, at) => this.fire(key, at));
+    this.dispatcher = new CheckDispatcher({ clock: deps.clock, log: this.log, scheduling: deps.scheduling, leading: deps.leading, fire: (key, at) => this.fire(key, at) });
   }
 
   /** Reads every CheckConfig at once and then each second. */
@@ -121,7 +119,7 @@ export class V2CheckScheduler {
 
   /** Starts added checks, reschedules those whose interval or cron changed, stops removed ones. */
   sync(): void {
-    if (this.holds.size > 0) return;
+    if (this.dispatcher.held) return;
     const generation = this.deps.resources.resourceGeneration;
     if (generation === this.syncedGeneration) return;
     this.syncedGeneration = generation;
@@ -167,17 +165,14 @@ export class V2CheckScheduler {
   }
 
   pause(why: V2ScheduleHold): void {
-    this.holds.add(why);
-    this.term++;
-    this.scheduler.stop();
+    this.dispatcher.pause(why);
     this.scheduled.clear();
     this.syncedGeneration = -1;
     this.cache.clear();
   }
 
   resume(why: V2ScheduleHold): void {
-    if (!this.holds.delete(why) || this.holds.size > 0) return;
-    this.sync();
+    if (this.dispatcher.resume(why)) this.sync();
   }
 
   stop(): void {
@@ -191,36 +186,31 @@ export class V2CheckScheduler {
     if (problem) this.log.error({ namespace, check: name, cron: config.cron }, `check not scheduled: ${problem}`);
     this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing, config });
     try {
-      this.scheduler.set(key, timing);
+      this.dispatcher.arm(key, timing);
     } catch (error) {
       // A timing the engine cannot compute stops this check only, never the sync or the timer that found it.
-      this.scheduler.remove(key);
+      this.dispatcher.disarm(key);
       this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing: { kind: 'none' }, config });
       this.log.error({ namespace, check: name, cron: config.cron, err: (error as Error).message }, 'check not scheduled: its next execution cannot be computed');
     }
   }
 
   private unschedule(key: string): void {
-    this.scheduler.remove(key);
+    this.dispatcher.disarm(key);
     this.scheduled.delete(key);
-    for (const ring of this.rings.keys()) if (ring.startsWith(key + '\u0000')) this.rings.delete(ring);
+    this.dispatcher.forgetRings((check) => check === key);
   }
 
   private fire(key: string, at: number): void {
     const entry = this.scheduled.get(key);
-    if (!entry || this.holds.size > 0) return;
-    if (this.deps.leading && !this.deps.leading()) {
-      this.log.debug({ namespace: entry.namespace, check: entry.name }, 'check request skipped: leadership not confirmed');
-      return;
-    }
+    if (!entry || this.dispatcher.held || !this.dispatcher.leads({ namespace: entry.namespace, check: entry.name })) return;
     // The stored check as it is now (deleted, unpublished or retimed since it was armed): while no resource was
     // written since the last sync, the one it read.
     const current = this.deps.resources.resourceGeneration === this.syncedGeneration;
     const config = current ? entry.config : this.deps.resources.getResource(KIND, entry.namespace, entry.name);
     if (!config || config.publish !== true) return this.unschedule(key);
     if (timingKey(config) !== entry.timingKey) return this.schedule(key, entry.namespace, config);
-    const term = this.term;
-    this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), () => this.holds.size === 0 && this.term === term, current);
+    this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), this.dispatcher.inTerm(), current);
   }
 
   /** Publishes with the HookConfig and Asset reads cached while `cached` (the generation still the synced one). */
@@ -262,13 +252,10 @@ export class V2CheckScheduler {
   }
 
   private fanOut(namespace: string, config: Json, proxy: Json, entities: Json[], at: number, spread: number, still: () => boolean): void {
-    const coverage = Number(proxy.splay_coverage) || 90;
-    const stepMs = proxy.splay === true && spread > 0 && entities.length > 0 ? (spread * 1000 * (coverage / 100)) / entities.length : 0;
+    const stepMs = splayStepMs(entities.length, spread, proxy.splay === true, proxy.splay_coverage);
     entities.forEach((entity, index) => {
       const proxied = this.proxiedFor(namespace, config, entity);
-      if (!proxied) return;
-      if (index === 0 || stepMs === 0) return this.publish(namespace, proxied, at);
-      this.deps.clock.at(at + index * stepMs, () => still() && this.publish(namespace, proxied, this.deps.clock.now()));
+      if (proxied) this.dispatcher.deliverAfter(at, index * stepMs, still, (issuedAt) => this.publish(namespace, proxied, issuedAt));
     });
   }
 
@@ -284,24 +271,16 @@ export class V2CheckScheduler {
   private publish(namespace: string, config: Json, at: number): void {
     const request = buildV2Request(this.reader, namespace, config, at);
     const name = String(config.metadata?.name);
-    for (const subscription of (config.subscriptions ?? []) as string[]) {
-      if (config.round_robin !== true) {
-        this.log.debug({ namespace, check: name, subscription, issued: request.issued }, 'publishing check request');
-        this.deps.targets.broadcast(namespace, subscription, request);
-        continue;
-      }
-      // Round robin: one member of the subscription per request, every kind of member in one ring.
-      const members = this.deps.targets.members(namespace, subscription);
-      if (members.length === 0) {
-        this.log.warn({ namespace, check: name, subscription }, 'no member of the round-robin subscription to run the check');
-        continue;
-      }
-      const ring = `${scheduledKey(namespace, name)}\u0000${subscription}`;
-      const turn = this.rings.get(ring) ?? 0;
-      this.rings.set(ring, turn + 1);
-      const target = members[turn % members.length]!;
-      this.log.debug({ namespace, check: name, subscription, target, issued: request.issued }, 'publishing round-robin check request');
-      this.deps.targets.send(namespace, target, request);
-    }
+    this.dispatcher.deliver(scheduledKey(namespace, name), (config.subscriptions ?? []) as string[], this.deliveryOf(namespace, config, request), { namespace, check: name }, request.issued);
+  }
+
+  /** Every kind of member over the targets; round robin: one member of the subscription per request, every kind in one ring. */
+  private deliveryOf(namespace: string, config: Json, request: V2CheckRequest): Delivery<RequestTarget> {
+    const { targets } = this.deps;
+    return {
+      ring: (subscription) => (config.round_robin === true ? targets.members(namespace, subscription) : null),
+      broadcast: (subscription) => targets.broadcast(namespace, subscription, request),
+      send: (_subscription, target) => targets.send(namespace, target, request),
+    };
   }
 }
