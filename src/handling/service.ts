@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { EventDraft } from '../legacy/index.js';
 import type { AssetResolver } from '../assets/index.js';
 import type { SecretsLookup } from '../secrets/index.js';
