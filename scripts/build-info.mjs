@@ -4,7 +4,10 @@ import { writeFileSync } from 'node:fs';
 
 let commit = null;
 try {
-  commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || null;
+  commit =
+    execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim() || null;
 } catch {
   commit = null;
 }

@@ -73,7 +73,11 @@ export class LogDestination {
   /** Writes what it can of the held lines; false once the descriptor is gone. */
   private drainOnce(): boolean {
     if (this.dropped > 0 && this.pendingBytes < MAX_PENDING_BYTES / 2) {
-      this.hold(Buffer.from(`{"level":40,"time":"${new Date().toISOString()}","name":"checkbridge","dropped":${this.dropped},"msg":"log lines dropped while the log reader was not reading"}\n`));
+      this.hold(
+        Buffer.from(
+          `{"level":40,"time":"${new Date().toISOString()}","name":"checkbridge","dropped":${this.dropped},"msg":"log lines dropped while the log reader was not reading"}\n`,
+        ),
+      );
       this.dropped = 0;
     }
     const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);

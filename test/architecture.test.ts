@@ -24,7 +24,8 @@ test('src/ keeps its levels: no cycle, no upward import, no back door into anoth
 test('the rules bite: a planted cycle, an upward import, an import of a test, a back door past index.ts and an orphan are each reported', (t) => {
   const root = makeTree({
     'tsconfig.json': { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src/**/*.ts', 'test/**/*.ts'] },
-    'src/config/read.ts': "import type { Door } from '../api/door.js';\nimport { seen } from '../../test/seen.js';\nexport const read = (d: Door) => [d, seen];\n",
+    'src/config/read.ts':
+      "import type { Door } from '../api/door.js';\nimport { seen } from '../../test/seen.js';\nexport const read = (d: Door) => [d, seen];\n",
     'src/api/door.ts': "import { read } from '../config/read.js';\nexport type Door = typeof read;\n",
     'src/cli/main.ts': "import type { Door } from '../api/door.js';\nexport const door: Door | undefined = undefined;\n",
     'src/config/forgotten.ts': 'export const forgotten = 1;\n',
@@ -33,5 +34,6 @@ test('the rules bite: a planted cycle, an upward import, an import of a test, a 
   t.after(() => removeTree(root));
   const { status, report } = cruise(root);
   assert.notEqual(status, 0, report);
-  for (const rule of ['no-circular', 'level-1-imports-upward', 'src-never-imports-tests', 'through-index', 'no-orphans']) assert.match(report, new RegExp(`error ${rule}:`), `${rule} in\n${report}`);
+  for (const rule of ['no-circular', 'level-1-imports-upward', 'src-never-imports-tests', 'through-index', 'no-orphans'])
+    assert.match(report, new RegExp(`error ${rule}:`), `${rule} in\n${report}`);
 });

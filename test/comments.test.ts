@@ -35,7 +35,9 @@ export function citations(text: string, where: string): string[] {
 
 test('no comment in src/ or test/ cites a document the repository does not have', () => {
   // This file plants citations to show the check bites, so it is the one file left out.
-  const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'test'))].filter((file) => relative(ROOT, file) !== join('test', 'comments.test.ts'));
+  const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'test'))].filter(
+    (file) => relative(ROOT, file) !== join('test', 'comments.test.ts'),
+  );
   assert.ok(files.length > 100, `found ${files.length} files`);
   const hits = files.flatMap((file) => citations(readFileSync(file, 'utf8'), relative(ROOT, file)));
   assert.deepEqual(hits, []);
@@ -45,7 +47,7 @@ test('the check bites: each kind of citation is found, in a line comment, a bloc
   const planted = [
     '// Legacy wraps a negative status (DECISIONS 9).',
     '/** The silence registry (reference \u00a712.9). */',
-    "const x = 1; // as spec \u00a73 says",
+    'const x = 1; // as spec \u00a73 says',
     '/* Issue 27 item 7: handlers share slots. */',
     '// vectors of Appendix A.2',
     '// the PostgresConfig resource (spec 2.5)',

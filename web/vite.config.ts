@@ -7,5 +7,11 @@ export default defineConfig({
   base: '/',
   logLevel: 'warn',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  build: { outDir: fileURLToPath(new URL('../dist/web', import.meta.url)), emptyOutDir: true, assetsDir: 'assets', sourcemap: false, chunkSizeWarningLimit: 200 },
+  build: {
+    outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    sourcemap: false,
+    chunkSizeWarningLimit: 200,
+  },
 });

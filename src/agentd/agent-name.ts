@@ -28,5 +28,10 @@ export function namespaceNameProblem(namespace: string): string | null {
 
 /** The first reason the handshake's name headers are refused (400), or null: each given once, each by its rule. */
 export function agentHeadersProblem(request: IncomingMessage, name: string, namespace: string): string | null {
-  return repeated(request, 'sensu-agentname', 'Sensu-AgentName') ?? repeated(request, 'sensu-namespace', 'Sensu-Namespace') ?? agentNameProblem(name) ?? namespaceNameProblem(namespace);
+  return (
+    repeated(request, 'sensu-agentname', 'Sensu-AgentName') ??
+    repeated(request, 'sensu-namespace', 'Sensu-Namespace') ??
+    agentNameProblem(name) ??
+    namespaceNameProblem(namespace)
+  );
 }

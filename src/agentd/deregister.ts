@@ -17,7 +17,8 @@ export function deregisterOnLoss(store: StateStore, intake: ResultIntake, sessio
     const namespace = String(client.namespace);
     if (sessions.get(namespace, name)) return;
     void removeClient(store, intake, name, Date.now()).then(() => {
-      for (const event of store.resources.listEvents(namespace, name)) store.resources.deleteEvent(namespace, name, String((event.check as { metadata?: { name?: string } } | undefined)?.metadata?.name));
+      for (const event of store.resources.listEvents(namespace, name))
+        store.resources.deleteEvent(namespace, name, String((event.check as { metadata?: { name?: string } } | undefined)?.metadata?.name));
       store.resources.deleteEntity(namespace, name);
       logger.info({ agent: name, namespace }, 'agent deregistered: its keepalive failed');
     });

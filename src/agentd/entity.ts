@@ -23,7 +23,16 @@ function withEntitySubscription(name: string, subscriptions: unknown): string[] 
 /** What an `entity_config` frame carries (core/v3 EntityConfig): the stored entity's configuration, never its state. */
 export function entityConfig(entity: Json): Json {
   const { metadata, entity_class, user, subscriptions, deregister, deregistration, keepalive_handlers, redact } = entity;
-  return { metadata, entity_class, user, subscriptions: subscriptions ?? [], deregister: deregister === true, deregistration: deregistration ?? {}, keepalive_handlers, redact };
+  return {
+    metadata,
+    entity_class,
+    user,
+    subscriptions: subscriptions ?? [],
+    deregister: deregister === true,
+    deregistration: deregistration ?? {},
+    keepalive_handlers,
+    redact,
+  };
 }
 
 // core/v3's EntityNotFound: the agent keeps its local entity configuration when told this name.

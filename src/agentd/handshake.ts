@@ -1,7 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { AGENT_GROUP, attemptLogin, closedSignal, isActive, isExternal, verifyPassword, type Decision, type LoginLimiter, type LoginOutcome } from '../auth/index.js';
+import {
+  AGENT_GROUP,
+  attemptLogin,
+  closedSignal,
+  isActive,
+  isExternal,
+  verifyPassword,
+  type Decision,
+  type LoginLimiter,
+  type LoginOutcome,
+} from '../auth/index.js';
 import type { ResourceTables } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
 import { agentHeadersProblem } from './agent-name.js';
@@ -9,7 +19,9 @@ import { agentHeadersProblem } from './agent-name.js';
 /** The request headers of Sensu Go's agent that matter here (transport/transport.go), lower-cased as Node gives them; `Sensu-User` is not trusted: the credentials say who it is. */
 const HEADER = { name: 'sensu-agentname', namespace: 'sensu-namespace', subscriptions: 'sensu-subscriptions' } as const;
 
-export type Admission = { readonly ok: true; readonly identity: AgentIdentity } | { readonly ok: false; readonly status: number; readonly message: string; readonly retryAfter?: number };
+export type Admission =
+  | { readonly ok: true; readonly identity: AgentIdentity }
+  | { readonly ok: false; readonly status: number; readonly message: string; readonly retryAfter?: number };
 
 export interface HandshakeDeps {
   readonly resources: ResourceTables;
@@ -88,7 +100,8 @@ export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, 
   if (badName) return refuse(400, badName);
   const certified = certificateName(request);
   // A verified certificate names the one agent it may be, whatever credentials come with it.
-  if (certified !== null && certified !== name) return refuse(401, `the client certificate's common name ${JSON.stringify(certified)} is not the agent ${JSON.stringify(name)}`);
+  if (certified !== null && certified !== name)
+    return refuse(401, `the client certificate's common name ${JSON.stringify(certified)} is not the agent ${JSON.stringify(name)}`);
   const authorization = request.headers.authorization ?? '';
   let caller: { username: string; groups: readonly string[] } | null = null;
   if (authorization.startsWith('Basic ')) {
@@ -106,7 +119,10 @@ export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, 
     const refusal = deps.entityRefusal();
     if (refusal) return refuse(402, refusal);
   }
-  const subscriptions = header(HEADER.subscriptions).split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const subscriptions = header(HEADER.subscriptions)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const tls = Boolean((request.socket as Partial<TLSSocket>).encrypted);
   return { ok: true, identity: { name, namespace, user: caller.username, subscriptions, tls, mtls: certified !== null } };
 }

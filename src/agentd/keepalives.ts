@@ -89,7 +89,8 @@ export class KeepaliveWriter {
       return store.transaction(() => {
         const claim = claimName(settings, store.getClient(name), namespace, nowMs);
         if ('refused' in claim) {
-          if (!this.refusedOnce.has(session)) logger.warn({ agent: name, namespace, reason: claim.refused }, 'agent keepalive refused: its name is another client\'s');
+          if (!this.refusedOnce.has(session))
+            logger.warn({ agent: name, namespace, reason: claim.refused }, "agent keepalive refused: its name is another client's");
           this.refusedOnce.add(session);
           // Not registered, it runs nothing: a member of no subscription (a round robin would give it turns lost).
           session.subscriptions = new Set();

@@ -105,7 +105,8 @@ export class AgentMessages {
     if (proxied) return this.refuse(session, `agent event refused: ${proxied}`, { check: body.check?.metadata?.name });
     const event: Json = { ...body, id: uuidOf(body.id), metadata: { namespace } };
     if (stored) event.entity = stored;
-    else if (event.entity && typeof event.entity === 'object') event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };
+    else if (event.entity && typeof event.entity === 'object')
+      event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };
     try {
       const answer = await this.deps.intake.submitEvent(namespace, event, user);
       if (!answer.ok) this.refuse(session, `agent event refused: ${answer.message}`, { check: event.check?.metadata?.name });

@@ -42,7 +42,9 @@ const logged = (value: unknown) => (typeof value === 'string' && value.length > 
 function refuseUpgrade(socket: Duplex, status: number, message: string, retryAfter?: number): void {
   const body = `${message}\n`;
   const retry = retryAfter ? `Retry-After: ${retryAfter}\r\n` : '';
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\n${retry}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\n${retry}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 const rawToBuffer = (data: RawData): Buffer => (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
@@ -72,7 +74,9 @@ export class AgentdServer {
     this.messages = new AgentMessages(deps);
     this.wss.on('headers', (headers) => headers.push(`Backend-ID: ${deps.backendId}`, 'Accept: application/json', 'Content-Type: application/json'));
     this.server.on('request', (_request, response) => {
-      response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' }).end('the Sensu Go agent WebSocket: connect with a WebSocket upgrade\n');
+      response
+        .writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' })
+        .end('the Sensu Go agent WebSocket: connect with a WebSocket upgrade\n');
     });
     this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(request, socket, head));
   }
@@ -118,11 +122,23 @@ export class AgentdServer {
     let earlyBytes = head.length;
     const keep = (chunk: Buffer) => (early.push(chunk), (earlyBytes += chunk.length) > MAX_EARLY_BYTES && socket.destroy());
     socket.on('data', keep);
-    const admission = await admitAgent(request, this.deps, this.credentials, this.logins).catch((error: Error): Admission => ({ ok: false, status: 500, message: error.message }));
+    const admission = await admitAgent(request, this.deps, this.credentials, this.logins).catch((error: Error): Admission => ({
+      ok: false,
+      status: 500,
+      message: error.message,
+    }));
     // Handed over in this same turn: the socket keeps flowing into the WebSocket's own reader.
     socket.off('data', keep);
     if (!admission.ok) {
-      this.deps.logger.warn({ agent: logged(request.headers['sensu-agentname']), namespace: logged(request.headers['sensu-namespace']), status: admission.status, remote: request.socket.remoteAddress }, `agent refused: ${admission.message}`);
+      this.deps.logger.warn(
+        {
+          agent: logged(request.headers['sensu-agentname']),
+          namespace: logged(request.headers['sensu-namespace']),
+          status: admission.status,
+          remote: request.socket.remoteAddress,
+        },
+        `agent refused: ${admission.message}`,
+      );
       return refuseUpgrade(socket, admission.status, admission.message, admission.retryAfter);
     }
     this.wss.handleUpgrade(request, socket, Buffer.concat(early), (ws) => this.open(new AgentSession(admission.identity, ws), ws));
@@ -149,7 +165,9 @@ export class AgentdServer {
 
   private receiveOne(session: AgentSession, buffer: Buffer): Promise<void> {
     if (session.discarding) return Promise.resolve();
-    return this.messages.receive(session, buffer).catch((error: Error) => this.deps.logger.error({ err: error, agent: session.identity.name }, 'agent message failed'));
+    return this.messages
+      .receive(session, buffer)
+      .catch((error: Error) => this.deps.logger.error({ err: error, agent: session.identity.name }, 'agent message failed'));
   }
 
   private open(session: AgentSession, ws: WebSocket): void {
@@ -166,7 +184,11 @@ export class AgentdServer {
     this.receiveFrames(session, ws);
     ws.on('error', (error) => {
       const tooLarge = (error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
-      if (tooLarge) logger.warn({ agent: name, namespace, max: this.deps.maxMessageBytes }, 'agent message refused: larger than checkbridge.agentd.max_message_bytes; connection closed (1009)');
+      if (tooLarge)
+        logger.warn(
+          { agent: name, namespace, max: this.deps.maxMessageBytes },
+          'agent message refused: larger than checkbridge.agentd.max_message_bytes; connection closed (1009)',
+        );
       else logger.debug({ err: error, agent: name }, 'agent connection error');
     });
     ws.on('close', () => {

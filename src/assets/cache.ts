@@ -62,7 +62,8 @@ export class AssetCache {
       try {
         await download(build, archive, dispatcherFor(this.caFile()), limits.max_download_bytes);
       } catch (error) {
-        if (error instanceof ChecksumMismatch) this.log.debug({ asset: name, url: build.url, expected: error.expected, actual: error.actual, bytes: error.bytes }, 'asset checksum mismatch');
+        if (error instanceof ChecksumMismatch)
+          this.log.debug({ asset: name, url: build.url, expected: error.expected, actual: error.actual, bytes: error.bytes }, 'asset checksum mismatch');
         throw error;
       }
       await unpack(archive, root, limits);

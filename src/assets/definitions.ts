@@ -30,7 +30,12 @@ function sourceProblem(source: Json, what: string): string | null {
   const filters = stringArrayProblem(source.filters, `${what}filters`);
   if (filters) return filters;
   const headers = source.headers;
-  if (headers !== undefined && headers !== null && (typeof headers !== 'object' || Array.isArray(headers) || Object.values(headers).some((v) => typeof v !== 'string'))) return `${what}headers must map names to strings`;
+  if (
+    headers !== undefined &&
+    headers !== null &&
+    (typeof headers !== 'object' || Array.isArray(headers) || Object.values(headers).some((v) => typeof v !== 'string'))
+  )
+    return `${what}headers must map names to strings`;
   return null;
 }
 
@@ -63,7 +68,8 @@ export async function filtersMatch(filters: readonly string[], entity: Json, nam
   const options = { nowMs: Date.now(), entity: String(entity.metadata?.name ?? ''), namespace };
   for (const expression of filters) {
     const outcome = await evaluateInSandbox(String(expression), scope, options);
-    if (!outcome.ok && outcome.report) logExpressionFailure({ expression: String(expression), error: outcome.error }, 'asset filter expression failed: it does not match');
+    if (!outcome.ok && outcome.report)
+      logExpressionFailure({ expression: String(expression), error: outcome.error }, 'asset filter expression failed: it does not match');
     if (!outcome.ok || !outcome.matched) return false;
   }
   return true;
@@ -84,5 +90,7 @@ export async function selectBuild(asset: Json, matches: (filters: readonly strin
   }
   let build: Json | undefined;
   for (const candidate of builds) if (!build && (await matches(filtersOf(candidate)))) build = candidate;
-  return build ? { url: String(build.url), sha512: String(build.sha512).toLowerCase(), headers: { ...headersOf(asset.headers), ...headersOf(build.headers) } } : null;
+  return build
+    ? { url: String(build.url), sha512: String(build.sha512).toLowerCase(), headers: { ...headersOf(asset.headers), ...headersOf(build.headers) } }
+    : null;
 }

@@ -10,7 +10,12 @@ import { AssetTooLarge } from './limits.js';
 
 /** The download did not hash to the configured sha512 (a truncated download lands here too). */
 export class ChecksumMismatch extends Error {
-  constructor(readonly expected: string, readonly actual: string, readonly bytes: number, readonly transport: Error | null) {
+  constructor(
+    readonly expected: string,
+    readonly actual: string,
+    readonly bytes: number,
+    readonly transport: Error | null,
+  ) {
     super(`sha512 mismatch: the download (${bytes} bytes${transport ? `, ended early: ${transport.message}` : ''}) does not match the asset's sha512`);
   }
 }
@@ -23,7 +28,9 @@ export function dispatcherFor(caFile: string | undefined): Dispatcher {
   let dispatcher = dispatchers.get(key);
   if (!dispatcher) {
     const ca = [...systemCas(), ...(caFile ? [readFileSync(caFile, 'utf8')] : [])];
-    dispatcher = new Agent({ connect: { ca, minVersion: 'TLSv1.2', rejectUnauthorized: true, checkServerIdentity } }).compose(interceptors.redirect({ maxRedirections: 5 }));
+    dispatcher = new Agent({ connect: { ca, minVersion: 'TLSv1.2', rejectUnauthorized: true, checkServerIdentity } }).compose(
+      interceptors.redirect({ maxRedirections: 5 }),
+    );
     dispatchers.set(key, dispatcher);
   }
   return dispatcher;

@@ -11,8 +11,22 @@ export interface HostSystem {
   readonly arch: string;
 }
 
-const GO_ARCH = new Map([['x64', 'amd64'], ['ia32', '386'], ['arm', 'arm'], ['arm64', 'arm64'], ['ppc64', 'ppc64le'], ['s390x', 's390x'], ['riscv64', 'riscv64'], ['loong64', 'loong64'], ['mips', 'mips'], ['mipsel', 'mipsle']]);
-const GO_OS = new Map([['win32', 'windows'], ['sunos', 'solaris']]);
+const GO_ARCH = new Map([
+  ['x64', 'amd64'],
+  ['ia32', '386'],
+  ['arm', 'arm'],
+  ['arm64', 'arm64'],
+  ['ppc64', 'ppc64le'],
+  ['s390x', 's390x'],
+  ['riscv64', 'riscv64'],
+  ['loong64', 'loong64'],
+  ['mips', 'mips'],
+  ['mipsel', 'mipsle'],
+]);
+const GO_OS = new Map([
+  ['win32', 'windows'],
+  ['sunos', 'solaris'],
+]);
 
 /** An /etc file's contents, or null when it is absent. */
 export type EtcReader = (name: string) => string | null;
@@ -27,8 +41,20 @@ const FAMILIES: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['suse', ['suse', 'opensuse', 'opensuse-leap', 'opensuse-tumbleweed', 'opensuse-tumbleweed-kubic', 'sles', 'sled', 'caasp']],
   ...['gentoo', 'slackware', 'arch', 'exherbo', 'alpine', 'coreos', 'solus', 'neokylin', 'anolis'].map((f) => [f, [f]] as const),
 ];
-const LSB_PLATFORMS = new Map([['Ubuntu', 'ubuntu'], ['LinuxMint', 'linuxmint'], ['Kylin', 'Kylin'], ['"Cumulus Linux"', 'cumuluslinux'], ['uos', 'uos'], ['Deepin', 'Deepin']]);
-const LSB_FALLBACK = new Map([['RedHat', 'redhat'], ['Amazon', 'amazon'], ['ScientificSL', 'scientific'], ['XenServer', 'xenserver']]);
+const LSB_PLATFORMS = new Map([
+  ['Ubuntu', 'ubuntu'],
+  ['LinuxMint', 'linuxmint'],
+  ['Kylin', 'Kylin'],
+  ['"Cumulus Linux"', 'cumuluslinux'],
+  ['uos', 'uos'],
+  ['Deepin', 'Deepin'],
+]);
+const LSB_FALLBACK = new Map([
+  ['RedHat', 'redhat'],
+  ['Amazon', 'amazon'],
+  ['ScientificSL', 'scientific'],
+  ['XenServer', 'xenserver'],
+]);
 
 /** KEY=value lines split at the first two `=` as gopsutil does; `unquote` strips the quotes it strips. */
 function keyValues(text: string, unquote: (value: string) => string): Map<string, string> {

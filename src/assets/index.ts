@@ -50,7 +50,12 @@ export interface DaemonAssets {
 
 /** The daemon's assets: cached under `<state>/assets`, filtered against the local client's entity. */
 export function daemonAssets(stateDir: string, current: () => Settings, logger: Logger): DaemonAssets {
-  const cache = new AssetCache(join(stateDir, 'assets'), logger.child({ component: 'assets' }), () => assetSettingsOf(current()).trusted_ca_file, () => assetLimitsOf(assetSettingsOf(current())));
+  const cache = new AssetCache(
+    join(stateDir, 'assets'),
+    logger.child({ component: 'assets' }),
+    () => assetSettingsOf(current()).trusted_ca_file,
+    () => assetLimitsOf(assetSettingsOf(current())),
+  );
   const runtime = new RuntimeAssets(cache, () => localEntity(current(), legacyNamespace(current())), logger.child({ component: 'assets' }));
   return { legacy: (settings) => runtime.resolver(legacyAssets(settings)), v2: (store, ns) => runtime.resolver(v2Assets(store, ns), ns) };
 }

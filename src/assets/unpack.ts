@@ -24,13 +24,18 @@ export function entryProblem(entry: Entry): string | null {
   if (!staysInside(entry.path)) return `${entry.path}: path escapes the asset directory`;
   const link = entry.linkpath ?? '';
   // A symbolic link resolves from its own directory; a hard link names another entry from the archive root.
-  if (entry.type === 'SymbolicLink' && (link.startsWith('/') || !staysInside(posix.join(posix.dirname(entry.path), link)))) return `${entry.path}: link to ${link} points outside the asset directory`;
+  if (entry.type === 'SymbolicLink' && (link.startsWith('/') || !staysInside(posix.join(posix.dirname(entry.path), link))))
+    return `${entry.path}: link to ${link} points outside the asset directory`;
   if (entry.type === 'Link' && !staysInside(link)) return `${entry.path}: link to ${link} points outside the asset directory`;
   return null;
 }
 
 /** An entry's path as a key: no `./`, no trailing slash. */
-const keyOf = (path: string) => posix.normalize(path).replace(/\/+$/, '').replace(/^(\.\/)+/, '');
+const keyOf = (path: string) =>
+  posix
+    .normalize(path)
+    .replace(/\/+$/, '')
+    .replace(/^(\.\/)+/, '');
 
 /**
  * Resolves `path` (relative to the root) as the kernel would in the unpacked tree, following `links` (path → target)
@@ -133,7 +138,8 @@ function listEntries(file: string, limits: AssetLimits): Promise<Entry[]> {
       unpacked += entry.size ?? 0;
       entry.resume();
       if (entries.length > limits.max_entries) stop(new AssetTooLarge('the archive has more entries than', 'max_entries', limits.max_entries));
-      else if (unpacked > limits.max_unpacked_bytes) stop(new AssetTooLarge('the archive unpacks to more than', 'max_unpacked_bytes', limits.max_unpacked_bytes));
+      else if (unpacked > limits.max_unpacked_bytes)
+        stop(new AssetTooLarge('the archive unpacks to more than', 'max_unpacked_bytes', limits.max_unpacked_bytes));
     });
     parser.on('error', reject);
     parser.on('end', () => resolve(entries));

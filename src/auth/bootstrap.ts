@@ -24,9 +24,17 @@ export const AGENT_GROUP = 'system:agents';
  */
 export async function ensureAgentUser(store: ResourceTables, env: NodeJS.ProcessEnv, deliver: (user: string, password: string) => void): Promise<void> {
   const meta = { name: AGENT_ROLE, created_by: 'system' };
-  if (!store.getResource('ClusterRole', '', AGENT_ROLE)) store.putResource('ClusterRole', '', AGENT_ROLE, { rules: [{ verbs: ['create', 'update', 'get'], resources: ['events', 'entities'], resource_names: null }], metadata: meta });
+  if (!store.getResource('ClusterRole', '', AGENT_ROLE))
+    store.putResource('ClusterRole', '', AGENT_ROLE, {
+      rules: [{ verbs: ['create', 'update', 'get'], resources: ['events', 'entities'], resource_names: null }],
+      metadata: meta,
+    });
   if (!store.getResource('ClusterRoleBinding', '', AGENT_ROLE)) {
-    store.putResource('ClusterRoleBinding', '', AGENT_ROLE, { subjects: [{ type: 'Group', name: AGENT_GROUP }], role_ref: { type: 'ClusterRole', name: AGENT_ROLE }, metadata: meta });
+    store.putResource('ClusterRoleBinding', '', AGENT_ROLE, {
+      subjects: [{ type: 'Group', name: AGENT_GROUP }],
+      role_ref: { type: 'ClusterRole', name: AGENT_ROLE },
+      metadata: meta,
+    });
   }
   if (store.getUser(AGENT_USER)) return;
   const given = env.CHECKBRIDGE_AGENT_PASSWORD;

@@ -25,5 +25,8 @@ export function clientKey(address: string): string {
   const words = hextets(address);
   // ::ffff:a.b.c.d written in hex (::ffff:7f00:1) is the same IPv4 client.
   if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) return [words[6]! >> 8, words[6]! & 255, words[7]! >> 8, words[7]! & 255].join('.');
-  return `${words.slice(0, 4).map((w) => w.toString(16)).join(':')}::/64`;
+  return `${words
+    .slice(0, 4)
+    .map((w) => w.toString(16))
+    .join(':')}::/64`;
 }

@@ -10,5 +10,17 @@ export { bindingCookie, bindingCookieName, bindingHolds, clearedBindingCookie, n
 export { FLOW_TTL_MS, FlowsFull, OidcFlows, authorizeUrl, completeSignIn } from './providers/oidc.js';
 export { parseProvider, providerView, type Provider } from './providers/provider-spec.js';
 export { deleteProvider, getProvider, listProviders, putProvider } from './providers/store.js';
-export { BUILT_IN_CLUSTER_ROLES, BUILT_IN_CLUSTER_ROLE_BINDING, authorize, bindingProblem, escalationProblem, rulesProblem, type Binding, type Decision, type RbacView, type Rule, type Verb } from './rbac.js';
+export {
+  BUILT_IN_CLUSTER_ROLES,
+  BUILT_IN_CLUSTER_ROLE_BINDING,
+  authorize,
+  bindingProblem,
+  escalationProblem,
+  rulesProblem,
+  type Binding,
+  type Decision,
+  type RbacView,
+  type Rule,
+  type Verb,
+} from './rbac.js';
 export { TokenIssuer, hashApiKey, newSigningKey } from './tokens.js';

@@ -67,7 +67,10 @@ export class LoginLimiter {
     const address = found.address ?? this.admit(this.addresses, addressKey) ?? (trusted ? fresh() : null);
     const user = found.user ?? this.admit(this.users, userKey) ?? (trusted || clean ? fresh() : null);
     if (!address || !user) return { retryAfter: 1 };
-    const held: [Map<string, Tally>, string, Tally][] = [[this.addresses, addressKey, address], [this.users, userKey, user]];
+    const held: [Map<string, Tally>, string, Tally][] = [
+      [this.addresses, addressKey, address],
+      [this.users, userKey, user],
+    ];
     for (const [, , tally] of held) tally.inFlight += 1;
     let open = true;
     const close = (outcome: 'failed' | 'succeeded' | 'released') => {

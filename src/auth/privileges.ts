@@ -28,7 +28,8 @@ interface Grant {
   readonly namespace: string | null;
 }
 
-const names = (binding: Binding, subject: Subject) => Array.isArray(binding.subjects) && binding.subjects.some((s) => s?.type === subject.type && s.name === subject.name);
+const names = (binding: Binding, subject: Subject) =>
+  Array.isArray(binding.subjects) && binding.subjects.some((s) => s?.type === subject.type && s.name === subject.name);
 const nameOf = (binding: Binding) => String((binding as unknown as Json).metadata?.name ?? binding.role_ref?.name ?? '');
 
 /** What the bindings naming `subject` hand out: each binding's role rules, where the binding applies. */

@@ -43,7 +43,11 @@ export const BUILT_IN_CLUSTER_ROLES: ReadonlyMap<string, Rule[]> = new Map([
   ['edit', [rule(['*'], NAMESPACED_RESOURCES), rule(['get', 'list'], ['namespaces'])]],
   ['view', [rule(['get', 'list'], [...NAMESPACED_RESOURCES, 'namespaces'])]],
 ]);
-export const BUILT_IN_CLUSTER_ROLE_BINDING = { name: 'cluster-admin', subjects: [{ type: 'Group', name: 'cluster-admins' }], role_ref: { type: 'ClusterRole', name: 'cluster-admin' } } as const;
+export const BUILT_IN_CLUSTER_ROLE_BINDING = {
+  name: 'cluster-admin',
+  subjects: [{ type: 'Group', name: 'cluster-admins' }],
+  role_ref: { type: 'ClusterRole', name: 'cluster-admin' },
+} as const;
 
 const covers = (list: readonly string[] | null | undefined, value: string) => Array.isArray(list) && (list.includes('*') || list.includes(value));
 
@@ -62,15 +66,30 @@ const bindsCaller = (binding: Binding, username: string, groups: readonly string
  * or all namespaces)? ClusterRoleBindings apply everywhere; RoleBindings only in their namespace and never to
  * cluster-wide resources.
  */
-export function authorize(view: RbacView, username: string, groups: readonly string[], verb: Verb, resource: string, namespace: string | null, name: string | null): Decision {
-  const allows = (role: { rules: readonly Rule[] } | null) => Boolean(role && Array.isArray(role.rules) && role.rules.some((r) => ruleAllows(r, verb, resource, name)));
+export function authorize(
+  view: RbacView,
+  username: string,
+  groups: readonly string[],
+  verb: Verb,
+  resource: string,
+  namespace: string | null,
+  name: string | null,
+): Decision {
+  const allows = (role: { rules: readonly Rule[] } | null) =>
+    Boolean(role && Array.isArray(role.rules) && role.rules.some((r) => ruleAllows(r, verb, resource, name)));
   for (const binding of view.clusterRoleBindings()) {
-    if (binding.role_ref?.type === 'ClusterRole' && bindsCaller(binding, username, groups) && allows(view.clusterRole(binding.role_ref.name))) return { allowed: true };
+    if (binding.role_ref?.type === 'ClusterRole' && bindsCaller(binding, username, groups) && allows(view.clusterRole(binding.role_ref.name)))
+      return { allowed: true };
   }
   if (namespace !== null) {
     for (const binding of view.roleBindings(namespace)) {
       if (!bindsCaller(binding, username, groups)) continue;
-      const role = binding.role_ref?.type === 'ClusterRole' ? view.clusterRole(binding.role_ref.name) : binding.role_ref?.type === 'Role' ? view.role(namespace, binding.role_ref.name) : null;
+      const role =
+        binding.role_ref?.type === 'ClusterRole'
+          ? view.clusterRole(binding.role_ref.name)
+          : binding.role_ref?.type === 'Role'
+            ? view.role(namespace, binding.role_ref.name)
+            : null;
       if (allows(role)) return { allowed: true };
     }
   }
@@ -83,9 +102,12 @@ export function rulesProblem(rules: unknown): string | null {
   if (!Array.isArray(rules) || rules.length === 0) return 'rules must be a non-empty array';
   for (const [i, r] of (rules as Json[]).entries()) {
     if (!r || typeof r !== 'object') return `rules[${i}] must be an object`;
-    if (!Array.isArray(r.verbs) || r.verbs.length === 0 || r.verbs.some((v: unknown) => typeof v !== 'string' || !VERBS.includes(v))) return `rules[${i}].verbs must be a non-empty list of ${VERBS.join(', ')}`;
-    if (!Array.isArray(r.resources) || r.resources.length === 0 || r.resources.some((v: unknown) => typeof v !== 'string' || v === '')) return `rules[${i}].resources must be a non-empty list of resource names`;
-    if (r.resource_names != null && (!Array.isArray(r.resource_names) || r.resource_names.some((v: unknown) => typeof v !== 'string'))) return `rules[${i}].resource_names must be a list of strings`;
+    if (!Array.isArray(r.verbs) || r.verbs.length === 0 || r.verbs.some((v: unknown) => typeof v !== 'string' || !VERBS.includes(v)))
+      return `rules[${i}].verbs must be a non-empty list of ${VERBS.join(', ')}`;
+    if (!Array.isArray(r.resources) || r.resources.length === 0 || r.resources.some((v: unknown) => typeof v !== 'string' || v === ''))
+      return `rules[${i}].resources must be a non-empty list of resource names`;
+    if (r.resource_names != null && (!Array.isArray(r.resource_names) || r.resource_names.some((v: unknown) => typeof v !== 'string')))
+      return `rules[${i}].resource_names must be a list of strings`;
   }
   return null;
 }
@@ -97,7 +119,8 @@ export function bindingProblem(binding: Json, roleTypes: readonly string[]): str
   if (typeof ref.name !== 'string' || ref.name === '') return 'role_ref.name must be set';
   if (!Array.isArray(binding.subjects) || binding.subjects.length === 0) return 'subjects must be a non-empty array';
   for (const [i, s] of (binding.subjects as Json[]).entries()) {
-    if (!s || !['User', 'Group'].includes(s.type) || typeof s.name !== 'string' || s.name === '') return `subjects[${i}] must have type User or Group and a name`;
+    if (!s || !['User', 'Group'].includes(s.type) || typeof s.name !== 'string' || s.name === '')
+      return `subjects[${i}] must have type User or Group and a name`;
   }
   return null;
 }
@@ -123,7 +146,13 @@ export function firstUnheld(view: RbacView, username: string, groups: readonly s
  * grant what they do not hold themselves (Kubernetes' escalation rule), so a namespace admin cannot bind
  * cluster-admin, nor write a Role of `*` on `*`. The first permission not held, or null.
  */
-export function escalationProblem(view: RbacView, username: string, groups: readonly string[], rules: readonly Rule[], namespace: string | null): string | null {
+export function escalationProblem(
+  view: RbacView,
+  username: string,
+  groups: readonly string[],
+  rules: readonly Rule[],
+  namespace: string | null,
+): string | null {
   const what = firstUnheld(view, username, groups, rules, namespace);
   return what === null ? null : `unauthorized to perform action: user "${username}" may not grant ${what}, which they do not hold themselves`;
 }

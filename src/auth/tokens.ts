@@ -34,9 +34,20 @@ export class TokenIssuer {
 
   async issue(username: string, groups: string[], sessionId: string, nowS: number): Promise<TokenPair> {
     const sign = (kind: 'access' | 'refresh', ttl: number, jti: string) =>
-      new SignJWT({ groups, session_id: sessionId, kind }).setProtectedHeader({ alg: 'HS256' }).setSubject(username).setJti(jti).setIssuedAt(nowS).setExpirationTime(nowS + ttl).sign(this.key);
+      new SignJWT({ groups, session_id: sessionId, kind })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(username)
+        .setJti(jti)
+        .setIssuedAt(nowS)
+        .setExpirationTime(nowS + ttl)
+        .sign(this.key);
     const refreshId = randomUUID();
-    return { access_token: await sign('access', ACCESS_TTL_S, randomUUID()), refresh_token: await sign('refresh', REFRESH_TTL_S, refreshId), expires_at: nowS + ACCESS_TTL_S, refresh_id: refreshId };
+    return {
+      access_token: await sign('access', ACCESS_TTL_S, randomUUID()),
+      refresh_token: await sign('refresh', REFRESH_TTL_S, refreshId),
+      expires_at: nowS + ACCESS_TTL_S,
+      refresh_id: refreshId,
+    };
   }
 
   /** Verifies signature and kind; expiry is checked unless `allowExpired` (refresh accepts an expired access token). */

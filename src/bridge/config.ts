@@ -26,7 +26,11 @@ export function bridgeConfigOf(raw: unknown, flags: { bridgeUrl?: string; bridge
   const url = flags.bridgeUrl ?? env.CHECKBRIDGE_BRIDGE_URL ?? block.url;
   if (!url) return null;
   const apiKey = flags.bridgeApiKey ?? env.CHECKBRIDGE_BRIDGE_API_KEY ?? block.api_key;
-  if (!apiKey) throw new CheckbridgeError('CB_CLI_USAGE', 'bridge: an api_key is required with a url (bridge.api_key, --bridge-api-key-file, CHECKBRIDGE_BRIDGE_API_KEY_FILE, CHECKBRIDGE_BRIDGE_API_KEY, --bridge-api-key)');
+  if (!apiKey)
+    throw new CheckbridgeError(
+      'CB_CLI_USAGE',
+      'bridge: an api_key is required with a url (bridge.api_key, --bridge-api-key-file, CHECKBRIDGE_BRIDGE_API_KEY_FILE, CHECKBRIDGE_BRIDGE_API_KEY, --bridge-api-key)',
+    );
   const read = (path: string | undefined, what: string) => {
     if (!path) return undefined;
     try {
@@ -35,7 +39,9 @@ export function bridgeConfigOf(raw: unknown, flags: { bridgeUrl?: string; bridge
       throw new CheckbridgeError('CB_CLI_USAGE', `bridge tls ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   };
-  const tls = block.tls ? { ca: read(block.tls.ca_cert, 'ca_cert'), cert: read(block.tls.client_cert, 'client_cert'), key: read(block.tls.client_key, 'client_key') } : undefined;
+  const tls = block.tls
+    ? { ca: read(block.tls.ca_cert, 'ca_cert'), cert: read(block.tls.client_cert, 'client_cert'), key: read(block.tls.client_key, 'client_key') }
+    : undefined;
   return {
     url: url.replace(/\/+$/, ''),
     apiKey,

@@ -43,9 +43,18 @@ export class BridgeSender {
   // the backend's replay guard (same id and sequence) makes that harmless.
   private acknowledged: number[] = [];
 
-  constructor(private readonly outbox: Outbox, private readonly config: BridgeConfig, logger: Logger, private readonly clock: Pick<Clock, 'now'> = systemClock) {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly config: BridgeConfig,
+    logger: Logger,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
+  ) {
     this.log = logger.child({ component: 'bridge', url: config.url });
-    this.agent = new Agent({ connections: config.concurrency, keepAliveTimeout: 30_000, connect: { timeout: config.timeout * 1000, ...(config.tls ?? {}), checkServerIdentity } });
+    this.agent = new Agent({
+      connections: config.concurrency,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: config.timeout * 1000, ...(config.tls ?? {}), checkServerIdentity },
+    });
   }
 
   get status(): string {
@@ -155,7 +164,10 @@ export class BridgeSender {
       this.setState('delivering');
     } else if (outcome.kind === 'dead') {
       this.outbox.deadLetter(row, outcome.status, outcome.message, this.clock.now());
-      this.log.error({ seq: row.seq, entity: row.entity, check: row.check, status: outcome.status, message: outcome.message }, 'bridge: backend refused the event; moved to dead letters');
+      this.log.error(
+        { seq: row.seq, entity: row.entity, check: row.check, status: outcome.status, message: outcome.message },
+        'bridge: backend refused the event; moved to dead letters',
+      );
     } else {
       this.sentUpTo.delete(key); // this row is the key's head again
       // Sends that fail together (one outage seen by every connection) count as one failure.

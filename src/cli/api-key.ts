@@ -13,7 +13,12 @@ interface ApiKey {
 
 const FORMATS = ['tabular', 'json', 'wrapped-json', 'yaml'];
 const createdAt = (s?: number) => (s ? DateTime.fromSeconds(s).toFormat('yyyy-MM-dd HH:mm:ss ZZZ ZZZZ') : 'N/A');
-const wrapped = (key: ApiKey) => ({ type: 'APIKey', api_version: 'core/v2', metadata: key.metadata, spec: { created_at: key.created_at ?? 0, username: key.username } });
+const wrapped = (key: ApiKey) => ({
+  type: 'APIKey',
+  api_version: 'core/v2',
+  metadata: key.metadata,
+  spec: { created_at: key.created_at ?? 0, username: key.username },
+});
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

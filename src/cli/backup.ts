@@ -8,7 +8,9 @@ import { stateDirOption } from './state-dir.js';
 /** `checkbridge backup FILE`: a consistent copy of the embedded store, taken while the daemon runs. */
 export function registerBackup(program: Command): void {
   stateDirOption(program.command('backup'))
-    .description('copy the embedded SQLite state store to FILE, consistently, while checkbridge runs (SQLite\'s online backup). A PostgreSQL store (run --store-dsn) is backed up with pg_dump')
+    .description(
+      "copy the embedded SQLite state store to FILE, consistently, while checkbridge runs (SQLite's online backup). A PostgreSQL store (run --store-dsn) is backed up with pg_dump",
+    )
     .argument('<file>', 'the copy to write (must not exist)')
     .action(async (file: string, flags: { stateDir: string }) => {
       const store = join(resolve(flags.stateDir), 'checkbridge.db');

@@ -71,11 +71,14 @@ export function registerCompile(program: Command): void {
       if (flags.out) for (const path of writeResources(flags.out, result.resources, format)) process.stderr.write(`wrote ${path}\n`);
       else process.stdout.write(formatResources(result.resources, format));
       for (const warning of result.warnings) process.stderr.write(`warning: ${formatDiagnostic(warning)}\n`);
-      for (const [check, labels] of Object.entries(result.labelReport)) process.stderr.write(`labels: check ${check} reads entity labels ${labels.join(', ')}\n`);
+      for (const [check, labels] of Object.entries(result.labelReport))
+        process.stderr.write(`labels: check ${check} reads entity labels ${labels.join(', ')}\n`);
       const counts = new Map<string, number>();
       for (const r of result.resources) counts.set(r.type, (counts.get(r.type) ?? 0) + 1);
       for (const r of result.refused) process.stderr.write(`error: ${r.resource} would be refused by Sensu Go (${r.reason}): not written\n`);
-      process.stderr.write(`compiled ${result.resources.length} resources (${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}), ${result.warnings.length} warnings\n`);
+      process.stderr.write(
+        `compiled ${result.resources.length} resources (${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}), ${result.warnings.length} warnings\n`,
+      );
       if (result.refused.length > 0) process.exitCode = 1;
       else if (flags.strict && result.warnings.length > 0) {
         process.stderr.write(`--strict: ${result.warnings.length} warnings\n`);

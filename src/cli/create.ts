@@ -23,7 +23,9 @@ export function registerCreate(program: Command): void {
       let applied = 0;
       for (const path of flags.file) {
         // Namespaces first: the API writes only into namespaces that exist, and a directory's files come in name order.
-        const namespacesFirst = readResourceFiles(path).flatMap((file) => file.resources).sort((a, b) => Number(b.type === 'Namespace') - Number(a.type === 'Namespace'));
+        const namespacesFirst = readResourceFiles(path)
+          .flatMap((file) => file.resources)
+          .sort((a, b) => Number(b.type === 'Namespace') - Number(a.type === 'Namespace'));
         for (const resource of namespacesFirst) {
           index++;
           const type = String(resource.type ?? '');
@@ -61,7 +63,9 @@ export function registerCreate(program: Command): void {
           if (reply.status >= 200 && reply.status < 300) applied++;
           else {
             failed++;
-            process.stderr.write(`error putting resource #${index} with name "${name}" and namespace "${metadata.namespace ?? ''}" (${url}): ${apiMessage(reply)}\n`);
+            process.stderr.write(
+              `error putting resource #${index} with name "${name}" and namespace "${metadata.namespace ?? ''}" (${url}): ${apiMessage(reply)}\n`,
+            );
           }
         }
       }
@@ -71,14 +75,21 @@ export function registerCreate(program: Command): void {
 
   program
     .command('dump')
-    .description('read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, assets, roles, rolebindings, namespaces, clusterroles, clusterrolebindings, authproviders, store/v1.PostgresConfig, providers, secrets, or all')
+    .description(
+      'read resources back from a v2 API: checks, hooks, filters, handlers, mutators, pipelines, entities, silenced, assets, roles, rolebindings, namespaces, clusterroles, clusterrolebindings, authproviders, store/v1.PostgresConfig, providers, secrets, or all',
+    )
     .argument('<types>', 'comma-separated types, or all')
     .option('--format <format>', 'yaml or wrapped-json', 'yaml')
     .option('--namespace <ns>', 'namespace', 'default')
     .action(async (types: string, flags: { format: string; namespace: string }, command: Command) => {
       const target = await apiTarget(command.optsWithGlobals() as Globals);
-      const byPath = Object.fromEntries(Object.entries(PATHS).filter(([t]) => !['Check', 'Hook'].includes(t)).map(([type, path]) => [path, type]));
-      const wanted = types === 'all' ? ['namespaces', ...Object.keys(byPath), ...SECRETS_DUMP_TYPES] : types.split(',').map((t) => t.trim().replace(/^core\/v2\./, ''));
+      const byPath = Object.fromEntries(
+        Object.entries(PATHS)
+          .filter(([t]) => !['Check', 'Hook'].includes(t))
+          .map(([type, path]) => [path, type]),
+      );
+      const wanted =
+        types === 'all' ? ['namespaces', ...Object.keys(byPath), ...SECRETS_DUMP_TYPES] : types.split(',').map((t) => t.trim().replace(/^core\/v2\./, ''));
       const documents: Json[] = [];
       const clusterDumps = new Map([...CLUSTER_KINDS].map(([key, kind]) => [kind.dumpName, { key, kind }]));
       if (types === 'all') wanted.push(...clusterDumps.keys());
@@ -97,16 +108,26 @@ export function registerCreate(program: Command): void {
           documents.push(...clusterDocuments(cluster.key, cluster.kind, JSON.parse(reply.text) as Json[]));
           continue;
         }
-        const path = byPath[want] ? want : Object.entries(byPath).find(([, type]) => type === want)?.[0] ?? (want === 'namespaces' || want === 'Namespace' ? 'namespaces' : null);
+        const path = byPath[want]
+          ? want
+          : (Object.entries(byPath).find(([, type]) => type === want)?.[0] ?? (want === 'namespaces' || want === 'Namespace' ? 'namespaces' : null));
         if (!path) throw new CheckbridgeError('CB_CLI_USAGE', `unknown type ${want}`);
         const url = path === 'namespaces' ? '/api/core/v2/namespaces' : `/api/core/v2/namespaces/${encodeURIComponent(flags.namespace)}/${path}`;
         const reply = await request(target, 'GET', url);
         if (reply.status !== 200) throw apiError(reply);
         for (const item of JSON.parse(reply.text) as Json[]) {
           const { metadata, ...spec } = item;
-          documents.push(path === 'namespaces' ? { type: 'Namespace', api_version: 'core/v2', metadata: { name: item.name }, spec: { name: item.name } } : { type: byPath[path], api_version: 'core/v2', metadata, spec });
+          documents.push(
+            path === 'namespaces'
+              ? { type: 'Namespace', api_version: 'core/v2', metadata: { name: item.name }, spec: { name: item.name } }
+              : { type: byPath[path], api_version: 'core/v2', metadata, spec },
+          );
         }
       }
-      process.stdout.write(flags.format === 'wrapped-json' ? documents.map((d) => JSON.stringify(d, null, 2) + '\n').join('') : documents.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
+      process.stdout.write(
+        flags.format === 'wrapped-json'
+          ? documents.map((d) => JSON.stringify(d, null, 2) + '\n').join('')
+          : documents.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'),
+      );
     });
 }

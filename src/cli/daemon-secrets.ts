@@ -16,7 +16,9 @@ export function hideDaemonSecrets(flags: readonly { readonly option: SecretOptio
     try {
       blankStartEnvironment(isDaemonCredential);
     } catch (error) {
-      warnings.push(`${names.join(', ')} stay readable in ${where('environ')} by this user's processes, checks and handlers included: ${(error as Error).message}`);
+      warnings.push(
+        `${names.join(', ')} stay readable in ${where('environ')} by this user's processes, checks and handlers included: ${(error as Error).message}`,
+      );
     }
   }
   const values = flags.map((f) => f.value).filter((v): v is string => v !== undefined && v !== '');

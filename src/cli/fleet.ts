@@ -29,7 +29,8 @@ export function withFleetOptions(command: Command): Command {
 
 export function roleFrom(flags: FleetFlags, env = process.env): Role {
   const role = flags.role ?? env.CHECKBRIDGE_ROLE ?? 'both';
-  if (role !== 'server' && role !== 'client' && role !== 'both') throw new CheckbridgeError('CB_CLI_USAGE', `--role must be server, client or both, not ${role}`);
+  if (role !== 'server' && role !== 'client' && role !== 'both')
+    throw new CheckbridgeError('CB_CLI_USAGE', `--role must be server, client or both, not ${role}`);
   return role;
 }
 
@@ -41,7 +42,8 @@ export function roleFrom(flags: FleetFlags, env = process.env): Role {
 export function transportNameFrom(role: Role, flags: FleetFlags, settings: Settings, env = process.env): TransportName {
   const configured = configuredTransportName(settings);
   const name = flags.transport ?? env.CHECKBRIDGE_TRANSPORT ?? (role === 'both' ? 'local' : typeof configured === 'string' ? configured : 'rabbitmq');
-  if (name !== 'local' && name !== 'rabbitmq' && name !== 'redis') throw new CheckbridgeError('CB_CONFIG_REFUSED', `transport name must be local, rabbitmq or redis, not ${name}`);
+  if (name !== 'local' && name !== 'rabbitmq' && name !== 'redis')
+    throw new CheckbridgeError('CB_CONFIG_REFUSED', `transport name must be local, rabbitmq or redis, not ${name}`);
   if (name === 'local' && role !== 'both') throw new CheckbridgeError('CB_CLI_USAGE', `--role ${role} needs a broker: --transport rabbitmq or redis`);
   return name;
 }

@@ -23,7 +23,13 @@ function port(text: string, what: string): number {
 
 type ListenerName = 'api' | 'socket' | 'agent' | 'v2' | 'agentd';
 
-const PORT_SETTINGS: Record<ListenerName, string> = { api: 'api.port', socket: 'client.socket.port', agent: 'client.http_socket.port', v2: 'checkbridge.v2_api.port', agentd: 'checkbridge.agentd.port' };
+const PORT_SETTINGS: Record<ListenerName, string> = {
+  api: 'api.port',
+  socket: 'client.socket.port',
+  agent: 'client.http_socket.port',
+  v2: 'checkbridge.v2_api.port',
+  agentd: 'checkbridge.agentd.port',
+};
 
 /** Why a listener could not start, with where its address comes from: the operator learns which flag to change. */
 export function listenFailure(name: ListenerName, error: unknown): unknown {
@@ -47,7 +53,7 @@ export function listenerFrom(
   const flagPort = { api: flags.apiPort, socket: flags.socketPort, agent: flags.agentPort, v2: flags.v2Port, agentd: flags.agentdPort }[name];
   const bind = flagBind ?? env[`CHECKBRIDGE_${upper}_BIND`] ?? configured.bind ?? defaults.bind;
   const portText = flagPort ?? env[`CHECKBRIDGE_${upper}_PORT`];
-  return { bind, port: portText !== undefined ? port(portText, `--${name}-port`) : configured.port ?? defaults.port, which: name };
+  return { bind, port: portText !== undefined ? port(portText, `--${name}-port`) : (configured.port ?? defaults.port), which: name };
 }
 
 /** Listens, or fails start-up naming the listener and address; then logs `<name> listening` and warns when insecure. */

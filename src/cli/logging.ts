@@ -11,7 +11,13 @@ export function settingsLogLevel(raw: Record<string, unknown>): string | undefin
  * --log-level beats CHECKBRIDGE_LOG_LEVEL beats the settings' `log-level` beats info; an unknown level is the legacy error.
  * --log-format (or CHECKBRIDGE_LOG_FORMAT) json or pretty; by default pretty when stderr is a terminal, JSON otherwise.
  */
-export function loggerFrom(flag: string | undefined, configured?: string, formatFlag?: string, env = process.env, terminal = process.stderr.isTTY === true): { logger: Logger; level: LogLevel } {
+export function loggerFrom(
+  flag: string | undefined,
+  configured?: string,
+  formatFlag?: string,
+  env = process.env,
+  terminal = process.stderr.isTTY === true,
+): { logger: Logger; level: LogLevel } {
   const level = flag ?? env.CHECKBRIDGE_LOG_LEVEL ?? configured ?? 'info';
   if (!isLogLevel(level)) throw new CheckbridgeError('CB_LOG_LEVEL', level);
   const format = formatFlag ?? env.CHECKBRIDGE_LOG_FORMAT ?? (terminal ? 'pretty' : 'json');

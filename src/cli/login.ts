@@ -54,7 +54,9 @@ export function registerLogin(program: Command): void {
       const url = `${base}${AUTHORIZE}?${query}`;
       process.stderr.write(`Sign in at: ${url}\n`);
       if (flags.browser) openBrowser(url);
-      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new CheckbridgeError('CB_RUNTIME', 'no sign-in within 5 minutes')), WAIT_MS).unref());
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new CheckbridgeError('CB_RUNTIME', 'no sign-in within 5 minutes')), WAIT_MS).unref(),
+      );
       const { access_token, refresh_token, expires_at } = await Promise.race([tokens, timeout]);
       process.stdout.write(JSON.stringify({ access_token, refresh_token, expires_at: Number(expires_at) }) + '\n');
     });

@@ -28,9 +28,14 @@ function newPassword(flags: ResetFlags): { password: string; generated: boolean 
 /** `checkbridge reset-admin-password`: offline, on the state directory of a stopped daemon; also re-enables the user. */
 export function registerResetAdminPassword(program: Command): void {
   stateDirOption(program.command('reset-admin-password'))
-    .description('set a v2 user\'s password (admin by default) in the state store of a stopped checkbridge, and re-enable the user; refused while a daemon holds the store. A PostgreSQL store: change it through the v2 API as another cluster admin')
+    .description(
+      "set a v2 user's password (admin by default) in the state store of a stopped checkbridge, and re-enable the user; refused while a daemon holds the store. A PostgreSQL store: change it through the v2 API as another cluster admin",
+    )
     .option('--user <name>', 'the user', 'admin')
-    .option('--password-file <file>', 'read the new password from this file\'s first line (else env CHECKBRIDGE_ADMIN_PASSWORD, else one is generated and printed)')
+    .option(
+      '--password-file <file>',
+      "read the new password from this file's first line (else env CHECKBRIDGE_ADMIN_PASSWORD, else one is generated and printed)",
+    )
     .action(async (flags: ResetFlags) => {
       const path = join(resolve(flags.stateDir), 'checkbridge.db');
       if (!existsSync(path)) throw new CheckbridgeError('CB_CLI_USAGE', `no store at ${path}: name the daemon's state directory with --state-dir`);

@@ -57,14 +57,30 @@ export function readResourceFiles(path: string): { source: string; resources: Js
   } catch {
     throw new CheckbridgeError('CB_CLI_USAGE', `${path}: no such file or directory`);
   }
-  const files = stats.isDirectory() ? readdirSync(path).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(path, f)) : [path];
+  const files = stats.isDirectory()
+    ? readdirSync(path)
+        .filter((f) => /\.(ya?ml|json)$/.test(f))
+        .sort()
+        .map((f) => join(path, f))
+    : [path];
   return files.map((file) => ({ source: file, resources: parseResources(readFileSync(file, 'utf8'), file) }));
 }
 
 /** URL segment of each namespaced core/v2 kind. */
 export const PATHS: Record<string, string> = {
-  CheckConfig: 'checks', Check: 'checks', HookConfig: 'hooks', Hook: 'hooks', EventFilter: 'filters', Handler: 'handlers', Mutator: 'mutators',
-  Pipeline: 'pipelines', Entity: 'entities', Silenced: 'silenced', Asset: 'assets', Role: 'roles', RoleBinding: 'rolebindings',
+  CheckConfig: 'checks',
+  Check: 'checks',
+  HookConfig: 'hooks',
+  Hook: 'hooks',
+  EventFilter: 'filters',
+  Handler: 'handlers',
+  Mutator: 'mutators',
+  Pipeline: 'pipelines',
+  Entity: 'entities',
+  Silenced: 'silenced',
+  Asset: 'assets',
+  Role: 'roles',
+  RoleBinding: 'rolebindings',
 };
 
 /** Cluster-wide kinds by `api_version.type`: their collection URL, the dump name, and whether the API takes them wrapped. */

@@ -24,8 +24,11 @@ export function registerRun(program: Command): void {
     .option('--state-dir <dir>', 'where state lives (env CHECKBRIDGE_STATE_DIR)', process.env.CHECKBRIDGE_STATE_DIR ?? 'state')
     .option('--log-level <level>', 'panic, fatal, error, warn, info, debug, trace (env CHECKBRIDGE_LOG_LEVEL; settings log-level, read at start)')
     .option('--log-format <format>', 'json or pretty (env CHECKBRIDGE_LOG_FORMAT; default pretty when stderr is a terminal, json otherwise)')
-    .option('--tls-cert-file <file>', 'HTTPS certificate for every HTTP listener (env CHECKBRIDGE_TLS_CERT_FILE; settings api.tls, checkbridge.v2_api.tls, client.http_socket.tls)')
-    .option('--tls-key-file <file>', 'the certificate\'s private key (env CHECKBRIDGE_TLS_KEY_FILE)')
+    .option(
+      '--tls-cert-file <file>',
+      'HTTPS certificate for every HTTP listener (env CHECKBRIDGE_TLS_CERT_FILE; settings api.tls, checkbridge.v2_api.tls, client.http_socket.tls)',
+    )
+    .option('--tls-key-file <file>', "the certificate's private key (env CHECKBRIDGE_TLS_KEY_FILE)")
     .option('--tls-ca-file <file>', 'CA whose client certificates are required: mutual TLS (env CHECKBRIDGE_TLS_CA_FILE)')
     .option('--api-bind <host>', 'legacy API address (env CHECKBRIDGE_API_BIND; settings api.bind; default 127.0.0.1)')
     .option('--api-port <port>', 'legacy API port, 0 picks one (env CHECKBRIDGE_API_PORT; settings api.port; default 4567)')

@@ -50,7 +50,8 @@ function planSchedule(settings: Settings, from: number, to: number, clients: Rec
       if (check.proxy_requests && !check.standalone) {
         const proxy = planProxyRequests(definitionOf(settings, check.name), clients, spreadSeconds(timing, at));
         for (const target of proxy.targets) plan.executions.push({ check: check.name, target: String(target.client.name), at: iso(at + target.delayMs) });
-        for (const skip of proxy.skipped) plan.skipped.push({ check: check.name, target: skip.client, at: iso(at), reason: `unmatched tokens: ${skip.unmatched.join(', ')}` });
+        for (const skip of proxy.skipped)
+          plan.skipped.push({ check: check.name, target: skip.client, at: iso(at), reason: `unmatched tokens: ${skip.unmatched.join(', ')}` });
         continue;
       }
       for (const target of targets) plan.executions.push({ check: check.name, target, at: iso(at) });
@@ -69,10 +70,7 @@ function byTime(a: { at: string | null; check: string; target: string }, b: { at
 
 /** The plan as text: a header, then executions and skips together in time order. */
 function planText(plan: Plan): string {
-  const rows = [
-    ...plan.executions.map((e) => ({ ...e, note: '' })),
-    ...plan.skipped.map((s) => ({ ...s, note: `skipped: ${s.reason}` })),
-  ].sort(byTime);
+  const rows = [...plan.executions.map((e) => ({ ...e, note: '' })), ...plan.skipped.map((s) => ({ ...s, note: `skipped: ${s.reason}` }))].sort(byTime);
   const header = `executions from ${plan.from} to ${plan.to}: ${plan.executions.length} planned, ${plan.skipped.length} skipped\nAT  CHECK  TARGET  NOTE\n`;
   return header + rows.map((r) => `${r.at ?? '-'}  ${r.check}  ${r.target}${r.note ? `  ${r.note}` : ''}\n`).join('');
 }

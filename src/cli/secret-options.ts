@@ -30,12 +30,17 @@ function readSecretFile(where: string, path: string): string {
 // Empty is not given, except that an empty value alone still beats what comes after it (as before the file forms).
 function oneOf(direct: { name: string; value: string | undefined }, file: { name: string; path: string | undefined }): string | undefined {
   const hasFile = file.path !== undefined && file.path !== '';
-  if (direct.value !== undefined && direct.value !== '' && hasFile) throw new CheckbridgeError('CB_CLI_USAGE', `${direct.name} and ${file.name} are both given: give one of them`);
+  if (direct.value !== undefined && direct.value !== '' && hasFile)
+    throw new CheckbridgeError('CB_CLI_USAGE', `${direct.name} and ${file.name} are both given: give one of them`);
   return hasFile ? readSecretFile(file.name, file.path!) : direct.value;
 }
 
 /** The secret from the flag, its file flag, the variable or its file variable, in that order; undefined when none is set. */
-export function resolveSecret(option: SecretOption, flags: { value?: string | undefined; file?: string | undefined }, env: NodeJS.ProcessEnv): string | undefined {
+export function resolveSecret(
+  option: SecretOption,
+  flags: { value?: string | undefined; file?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): string | undefined {
   return (
     oneOf({ name: option.flag, value: flags.value }, { name: `${option.flag}-file`, path: flags.file }) ??
     oneOf({ name: option.variable, value: env[option.variable] }, { name: `${option.variable}_FILE`, path: env[`${option.variable}_FILE`] })

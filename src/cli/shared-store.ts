@@ -28,6 +28,7 @@ export function sharedStoreDsn(flags: SharedStoreFlags, settings: Settings, env 
   const configured = configuredStoreDsn(settings);
   const dsn = resolveSecret(STORE_DSN, { value: flags.storeDsn, file: flags.storeDsnFile }, env) ?? configured;
   if (dsn === undefined || dsn === null || dsn === '') return null;
-  if (typeof dsn !== 'string') throw new CheckbridgeError('CB_CONFIG_REFUSED', 'checkbridge.store.dsn must be a string (a postgres:// URL or a keyword string)');
+  if (typeof dsn !== 'string')
+    throw new CheckbridgeError('CB_CONFIG_REFUSED', 'checkbridge.store.dsn must be a string (a postgres:// URL or a keyword string)');
   return dsn;
 }

@@ -18,9 +18,16 @@ function collect(value: string, previous: string[] = []): string[] {
 /** Adds the config source flags every settings-reading command takes (legacy -c and -d keep working). */
 export function withSourceOptions(command: Command): Command {
   return command
-    .option('-c, --config-file <file>', 'a legacy config.json to load first (env CHECKBRIDGE_CONFIG_FILE; default /etc/sensu/config.json when it exists, also with -d)')
+    .option(
+      '-c, --config-file <file>',
+      'a legacy config.json to load first (env CHECKBRIDGE_CONFIG_FILE; default /etc/sensu/config.json when it exists, also with -d)',
+    )
     .option('--no-config-file', 'load no config.json, not even /etc/sensu/config.json')
-    .option('-d, --config-dir <dir>', 'a conf.d directory; repeatable or comma-separated (env CHECKBRIDGE_CONFIG_DIR; default /etc/sensu/conf.d when it exists, else ./conf.d)', collect);
+    .option(
+      '-d, --config-dir <dir>',
+      'a conf.d directory; repeatable or comma-separated (env CHECKBRIDGE_CONFIG_DIR; default /etc/sensu/conf.d when it exists, else ./conf.d)',
+      collect,
+    );
 }
 
 /** Flag beats environment beats default; positional sources count as directories (or files). */
@@ -50,7 +57,10 @@ export function sourcesRead(sources: ConfigSources, files: readonly { readonly p
 
 /** One line an operator reads to know which configuration a command used. */
 export function describeSourcesRead(read: SourcesRead): string {
-  const parts = [...(read.config_file ? [read.config_file] : []), ...read.config_dirs.map(({ dir, files }) => `${dir} (${files} ${files === 1 ? 'file' : 'files'})`)];
+  const parts = [
+    ...(read.config_file ? [read.config_file] : []),
+    ...read.config_dirs.map(({ dir, files }) => `${dir} (${files} ${files === 1 ? 'file' : 'files'})`),
+  ];
   return `configuration read from ${parts.join(', ') || 'nothing'}`;
 }
 

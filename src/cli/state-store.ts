@@ -21,6 +21,9 @@ export function openStateStore(location: StateLocation, logger: Logger): StateSt
     logger.info({ from: store.openedAtVersion, to: store.schemaVersion(), store: store.db.name }, 'store schema upgraded in place (every row kept)');
   }
   // Which store holds the state, so that an operator running several servers can see they share one.
-  logger.info({ engine: store.engine, store: store.db.name }, store.engine === 'postgres' ? 'state store: PostgreSQL, shared with every server using this DSN' : 'state store: embedded SQLite file');
+  logger.info(
+    { engine: store.engine, store: store.db.name },
+    store.engine === 'postgres' ? 'state store: PostgreSQL, shared with every server using this DSN' : 'state store: embedded SQLite file',
+  );
   return store;
 }

@@ -34,7 +34,11 @@ export function listenerHttps(what: string, where: string, raw: unknown, flags: 
   const keyFile = flags.tlsKeyFile ?? env.CHECKBRIDGE_TLS_KEY_FILE ?? configured.key_file;
   const caFile = flags.tlsCaFile ?? env.CHECKBRIDGE_TLS_CA_FILE ?? configured.ca_file;
   if (!certFile && !keyFile && !caFile) return null;
-  if (!certFile || !keyFile) throw new CheckbridgeError('CB_CLI_USAGE', `${what} TLS needs both a certificate and its key (${where}.cert_file and key_file, or --tls-cert-file and --tls-key-file)`);
+  if (!certFile || !keyFile)
+    throw new CheckbridgeError(
+      'CB_CLI_USAGE',
+      `${what} TLS needs both a certificate and its key (${where}.cert_file and key_file, or --tls-cert-file and --tls-key-file)`,
+    );
   const read = (file: string, field: string) => {
     try {
       return readFileSync(file);

@@ -18,8 +18,10 @@ async function confirm(question: string): Promise<boolean> {
 export function registerUpgrade(program: Command): void {
   program
     .command('upgrade')
-    .description('migrate the embedded SQLite state store to this binary\'s schema (backs it up first); harmless to run again. A PostgreSQL store (run --store-dsn) migrates itself when run starts')
-    .option('--state-dir <dir>', 'the daemon\'s state directory (default ./state)')
+    .description(
+      "migrate the embedded SQLite state store to this binary's schema (backs it up first); harmless to run again. A PostgreSQL store (run --store-dsn) migrates itself when run starts",
+    )
+    .option('--state-dir <dir>', "the daemon's state directory (default ./state)")
     .option('--skip-confirm', 'do not ask for confirmation')
     .action(async (flags: { stateDir?: string; skipConfirm?: boolean }) => {
       const path = join(resolve(flags.stateDir ?? 'state'), 'checkbridge.db');
@@ -33,11 +35,17 @@ export function registerUpgrade(program: Command): void {
         case 'refused':
           throw new CheckbridgeError('CB_UPGRADE_REFUSED', `upgrade failed: ${plan.message}`);
         case 'current':
-          return say(plan.alreadyRan ? `upgrade already ran: the store at ${path} is at schema ${plan.version}` : `nothing upgraded: the store at ${path} is already at schema ${plan.version}`);
+          return say(
+            plan.alreadyRan
+              ? `upgrade already ran: the store at ${path} is at schema ${plan.version}`
+              : `nothing upgraded: the store at ${path} is already at schema ${plan.version}`,
+          );
         case 'upgrade': {
           if (!flags.skipConfirm) {
-            if (!process.stdin.isTTY) throw new CheckbridgeError('CB_CLI_USAGE', 'standard input is not a terminal, so there is no one to ask: pass --skip-confirm to upgrade');
-            if (!(await confirm(`Upgrade the store at ${path} from schema ${plan.from} to ${plan.to}? A backup is written first. [y/n] `))) return say('upgrade cancelled: nothing changed');
+            if (!process.stdin.isTTY)
+              throw new CheckbridgeError('CB_CLI_USAGE', 'standard input is not a terminal, so there is no one to ask: pass --skip-confirm to upgrade');
+            if (!(await confirm(`Upgrade the store at ${path} from schema ${plan.from} to ${plan.to}? A backup is written first. [y/n] `)))
+              return say('upgrade cancelled: nothing changed');
           }
           const { backup } = await upgradeStore(path, plan.from, Date.now());
           say(`backup of the store written to ${backup}`);

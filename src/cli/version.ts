@@ -30,7 +30,9 @@ function versionInfo(): VersionInfo {
 }
 
 export function versionText(info = versionInfo()): string {
-  const schemas = Object.entries(info.store_schemas).map(([store, version]) => `${store} ${version}`).join(', ');
+  const schemas = Object.entries(info.store_schemas)
+    .map(([store, version]) => `${store} ${version}`)
+    .join(', ');
   return `checkbridge version ${info.version}, build ${info.commit ?? 'unknown'}, built ${info.built_at ?? 'unknown'}, node ${info.node}\nstore schemas: ${schemas}`;
 }
 

@@ -58,7 +58,10 @@ export class ClientRole {
     }
     for (const subscription of wanted) {
       if (this.subscribed.has(subscription)) continue;
-      this.subscribed.set(subscription, this.deps.transport.subscribe(subscription, name, (request) => this.receive(request)));
+      this.subscribed.set(
+        subscription,
+        this.deps.transport.subscribe(subscription, name, (request) => this.receive(request)),
+      );
     }
     const standalone = new Map<string, string>();
     for (const check of Object.values(settings.checks)) {
@@ -155,7 +158,10 @@ export class ClientRole {
       onMetricError: (error) => this.log.warn({ check: request.name, ...error }, 'metric line skipped'),
     })
       .then((result) => {
-        this.log.info({ check: result.check.name, source: result.check.source, status: result.check.status, duration: result.check.duration }, 'check executed');
+        this.log.info(
+          { check: result.check.name, source: result.check.source, status: result.check.status, duration: result.check.duration },
+          'check executed',
+        );
         return this.deliver(result);
       })
       .catch((error) => this.log.error({ err: error, check: request.name }, 'check execution failed'))
@@ -169,7 +175,8 @@ export class ClientRole {
   /** A check's and its hook's spawner with their runtime assets and secrets (execute gets these passed in). */
   private prepareFor(settings: Settings): PrepareRun {
     const assets = this.deps.assets?.(settings);
-    return (run, definition) => withSecrets(withAssets(withEnvVars(run, definition.env_vars), assets, definition.runtime_assets), definition, this.deps.secrets);
+    return (run, definition) =>
+      withSecrets(withAssets(withEnvVars(run, definition.env_vars), assets, definition.runtime_assets), definition, this.deps.secrets);
   }
 
   private async deliver(result: CheckResult): Promise<void> {

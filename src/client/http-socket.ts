@@ -49,7 +49,13 @@ function unauthorized(reply: FastifyReply) {
 
 /** The agent's HTTP socket (an invalid result is a 400 with the reason, where legacy answered 500). */
 export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, ...httpsOption(deps.https) });
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    ...httpsOption(deps.https),
+  });
   registerRedaction(app);
   const config = () => (deps.settings().client.http_socket ?? {}) as HttpConfig;
   app.removeAllContentTypeParsers();
@@ -76,7 +82,11 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
     }
     try {
       for (const check of prepared) {
-        await deps.intake.submit({ client: String(client.name), check: { ...check, issued: now }, ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) });
+        await deps.intake.submit({
+          client: String(client.name),
+          check: { ...check, issued: now },
+          ...(typeof client.signature === 'string' ? { signature: client.signature } : {}),
+        });
       }
     } catch (error) {
       if (error instanceof EntityLimitError) return reply.code(error.httpStatus).send({ response: error.message });
@@ -97,7 +107,10 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
     }
   });
 
-  app.get('/info', async () => ({ sensu: { version: LEGACY_VERSION }, transport: deps.transport ? await deps.transport() : { name: 'in-process', connected: true } }));
+  app.get('/info', async () => ({
+    sensu: { version: LEGACY_VERSION },
+    transport: deps.transport ? await deps.transport() : { name: 'in-process', connected: true },
+  }));
   app.get('/brew', async (_req, reply) => reply.code(418).send({ response: "I'm a teapot!" }));
   app.get('/settings', async (request) => {
     const raw = deps.settings().raw;

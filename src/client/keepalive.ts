@@ -8,7 +8,10 @@ import { LEGACY_VERSION } from '../legacy-version.js';
  */
 export function keepalivePayload(settings: Settings, nowMs: number): Record<string, unknown> {
   const local = { ...(settings.client as Record<string, unknown>) };
-  for (const [key, port] of [['socket', 3030], ['http_socket', 3031]] as const) {
+  for (const [key, port] of [
+    ['socket', 3030],
+    ['http_socket', 3031],
+  ] as const) {
     const socket = local[key];
     if (socket && typeof socket === 'object' && !Array.isArray(socket)) local[key] = { bind: '127.0.0.1', port, ...(socket as Record<string, unknown>) };
   }

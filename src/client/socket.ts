@@ -175,7 +175,9 @@ export async function listenClientSocket(options: SocketOptions): Promise<Socket
   const budget = new ByteBudget(options.bufferLimitBytes ?? DEFAULT_BUFFER_LIMIT_BYTES);
   const tcp: Server = createServer({ allowHalfOpen: true }, (socket) => handleTcp(socket, opts, budget));
   await new Promise<void>((resolve, reject) => {
-    tcp.once('error', (error: NodeJS.ErrnoException) => reject(new CheckbridgeError('CB_LISTEN', `client socket ${options.bind}:${options.port}: ${error.code ?? error.message}`)));
+    tcp.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new CheckbridgeError('CB_LISTEN', `client socket ${options.bind}:${options.port}: ${error.code ?? error.message}`)),
+    );
     tcp.listen(options.port, options.bind, () => resolve());
   });
   const tcpAddress = tcp.address() as AddressInfo;
@@ -184,7 +186,11 @@ export async function listenClientSocket(options: SocketOptions): Promise<Socket
   udp.on('error', (error) => log.error({ err: error }, 'client UDP socket error'));
   // UDP takes the same port as TCP (legacy), so port 0 resolves to TCP's choice.
   await new Promise<void>((resolve, reject) => {
-    udp.once('error', (error: NodeJS.ErrnoException) => void tcp.close(() => reject(new CheckbridgeError('CB_LISTEN', `client UDP socket ${options.bind}:${tcpAddress.port}: ${error.code ?? error.message}`))));
+    udp.once(
+      'error',
+      (error: NodeJS.ErrnoException) =>
+        void tcp.close(() => reject(new CheckbridgeError('CB_LISTEN', `client UDP socket ${options.bind}:${tcpAddress.port}: ${error.code ?? error.message}`))),
+    );
     udp.bind(tcpAddress.port, options.bind, () => resolve());
   });
   const udpAddress = udp.address();

@@ -41,7 +41,8 @@ class PieceAssembler {
   take(payload: string, key: Buffer): unknown | null {
     const [id = '', index = '', count = ''] = payload.split(' ', 3);
     const [i, n] = [Number(index), Number(count)];
-    if (!Number.isInteger(i) || !Number.isInteger(n) || i < 0 || i >= n || n > MAX_PIECES) throw new Error(`not a piece of a message: ${JSON.stringify(payload.slice(0, 40))}`);
+    if (!Number.isInteger(i) || !Number.isInteger(n) || i < 0 || i >= n || n > MAX_PIECES)
+      throw new Error(`not a piece of a message: ${JSON.stringify(payload.slice(0, 40))}`);
     const text = payload.slice(id.length + index.length + count.length + 3);
     const parts = this.open.get(id) ?? [];
     parts[i] = text;
@@ -55,7 +56,8 @@ class PieceAssembler {
     const space = whole.indexOf(' ');
     const [signature, json] = [Buffer.from(whole.slice(0, Math.max(space, 0))), whole.slice(space + 1)];
     const expected = Buffer.from(signatureOf(key, json));
-    if (space < 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw new Error('a message not signed with the servers\' key');
+    if (space < 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected))
+      throw new Error("a message not signed with the servers' key");
     return JSON.parse(json);
   }
 }
@@ -120,7 +122,11 @@ export class PgChannel implements ClusterChannel {
     const client = this.client;
     if (!client || pieces.length === 0) return;
     // One statement per turn, in the order published: the notifications of one transaction arrive in that order.
-    this.sending = this.sending.then(() => client.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n', [this.channel, pieces]).catch((error) => this.lost(error)));
+    this.sending = this.sending.then(() =>
+      client
+        .query('SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n', [this.channel, pieces])
+        .catch((error) => this.lost(error)),
+    );
   }
 
   private async connect(): Promise<void> {

@@ -17,10 +17,41 @@ import type { Json } from '../json.js';
 
 // Fields each mapped by hand below; the rest are kept in the legacy-attributes annotation, with a warning.
 const MAPPED = new Set([
-  'command', 'subscribers', 'standalone', 'publish', 'interval', 'cron', 'handlers', 'handler', 'source', 'ttl', 'timeout', 'stdin',
-  'low_flap_threshold', 'high_flap_threshold', 'proxy_requests', 'subdue', 'hooks', 'output_metric_format', 'output_metric_handlers',
-  'occurrences', 'refresh', 'aggregate', 'aggregates', 'type', 'name', 'extension', 'ttl_status', 'auto_resolve', 'force_resolve', 'handle',
-  'truncate_output', 'truncate_output_length', 'secrets', 'output_metric_tags', 'runtime_assets',
+  'command',
+  'subscribers',
+  'standalone',
+  'publish',
+  'interval',
+  'cron',
+  'handlers',
+  'handler',
+  'source',
+  'ttl',
+  'timeout',
+  'stdin',
+  'low_flap_threshold',
+  'high_flap_threshold',
+  'proxy_requests',
+  'subdue',
+  'hooks',
+  'output_metric_format',
+  'output_metric_handlers',
+  'occurrences',
+  'refresh',
+  'aggregate',
+  'aggregates',
+  'type',
+  'name',
+  'extension',
+  'ttl_status',
+  'auto_resolve',
+  'force_resolve',
+  'handle',
+  'truncate_output',
+  'truncate_output_length',
+  'secrets',
+  'output_metric_tags',
+  'runtime_assets',
 ]);
 // Attributes with no v2 equivalent, with the reason given in the warning.
 const NO_EQUIVALENT: Record<string, string> = {
@@ -44,14 +75,18 @@ function routeHandlers(settings: Settings, names: readonly string[]): { pipeline
   const resolved = resolveHandlers(settings, names);
   const pipelines = new Set(resolved.handlers.filter((h) => h.type !== 'transport' && h.type !== 'extension').map((h) => h.name));
   // Built-in and unknown names stay handler names; transport handlers and refused sets are reported elsewhere.
-  const handlers = new Set([...resolved.handlers.filter((h) => h.type === 'extension').map((h) => h.name), ...resolved.errors.filter((e) => e.message === 'unknown handler').map((e) => e.name)]);
+  const handlers = new Set([
+    ...resolved.handlers.filter((h) => h.type === 'extension').map((h) => h.name),
+    ...resolved.errors.filter((e) => e.message === 'unknown handler').map((e) => e.name),
+  ]);
   return { pipelines: [...pipelines].sort().map((name) => ({ name, type: 'Pipeline', api_version: 'core/v2' })), handlers: [...handlers].sort() };
 }
 
 /** A whole number of seconds Sensu Go can decode (uint32), rounded up so nothing is cut shorter than before. */
 function wholeSeconds(value: unknown, at: string[], what: string, ctx: CompileContext): number {
   const n = seconds(value);
-  if (n !== value && value !== undefined) ctx.warn(at, `${what} ${JSON.stringify(value)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${n}`);
+  if (n !== value && value !== undefined)
+    ctx.warn(at, `${what} ${JSON.stringify(value)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${n}`);
   return n;
 }
 
@@ -60,15 +95,22 @@ function schedule(check: Json, at: (...rest: string[]) => string[], ctx: Compile
   if (typeof check.cron === 'string' && check.cron !== '') {
     const translated = translateCron(check.cron);
     if ('problem' in translated) {
-      ctx.warn(at('cron'), `cron ${JSON.stringify(check.cron)} has no Sensu Go equivalent (${translated.problem}): check not emitted; rewrite the schedule in five standard fields (no L, W or #) or as an interval`);
+      ctx.warn(
+        at('cron'),
+        `cron ${JSON.stringify(check.cron)} has no Sensu Go equivalent (${translated.problem}): check not emitted; rewrite the schedule in five standard fields (no L, W or #) or as an interval`,
+      );
       return null;
     }
     for (const note of translated.notes) ctx.warn(at('cron'), `cron ${JSON.stringify(check.cron)}: ${note}`);
-    if (check.interval !== undefined) ctx.warn(at('interval'), 'cron and interval together: legacy used the cron and ignored the interval, Sensu Go refuses both; the interval is left out');
+    if (check.interval !== undefined)
+      ctx.warn(at('interval'), 'cron and interval together: legacy used the cron and ignored the interval, Sensu Go refuses both; the interval is left out');
     return { interval: 0, cron: translated.cron };
   }
   if (typeof check.interval === 'number' && check.interval >= 1) return { interval: Math.floor(check.interval) };
-  ctx.warn(at('publish'), `publish false without an interval: Sensu Go requires an interval on every check; ${UNPUBLISHED_INTERVAL} is set, which never schedules an unpublished check`);
+  ctx.warn(
+    at('publish'),
+    `publish false without an interval: Sensu Go requires an interval on every check; ${UNPUBLISHED_INTERVAL} is set, which never schedules an unpublished check`,
+  );
   return { interval: UNPUBLISHED_INTERVAL };
 }
 
@@ -84,7 +126,10 @@ function proxyName(check: Json, settings: Settings, at: (...rest: string[]) => s
       return value;
     }
   }
-  ctx.warn(at('source'), `source ${source}: Sensu Go validates proxy_entity_name as a name before substitution, so a token cannot be kept; the events are attributed to the agent that runs the check. Define one check per proxy entity (or use proxy_requests) to keep them apart`);
+  ctx.warn(
+    at('source'),
+    `source ${source}: Sensu Go validates proxy_entity_name as a name before substitution, so a token cannot be kept; the events are attributed to the agent that runs the check. Define one check per proxy entity (or use proxy_requests) to keep them apart`,
+  );
   return undefined;
 }
 
@@ -113,11 +158,17 @@ export function emitChecks(settings: Settings, ctx: CompileContext, clientName: 
     if (check.type === 'metric') {
       kept.type = 'metric';
       annotations[TYPE_ANNOTATION] = 'metric';
-      ctx.warn(at('type'), 'type metric: every result is handled, OK ones too, as legacy did (the checkbridge-handled filter reads the checkbridge.io/type annotation)');
+      ctx.warn(
+        at('type'),
+        'type metric: every result is handled, OK ones too, as legacy did (the checkbridge-handled filter reads the checkbridge.io/type annotation)',
+      );
     }
     if (check.auto_resolve === false) {
       annotations[AUTO_RESOLVE_ANNOTATION] = 'false';
-      ctx.warn(at('auto_resolve'), 'auto_resolve false: resolutions are not handled (the checkbridge-handled filter reads the checkbridge.io/auto-resolve annotation), but Sensu Go still records the OK status on the event, where legacy kept the old one until resolved by hand');
+      ctx.warn(
+        at('auto_resolve'),
+        'auto_resolve false: resolutions are not handled (the checkbridge-handled filter reads the checkbridge.io/auto-resolve annotation), but Sensu Go still records the OK status on the event, where legacy kept the old one until resolved by hand',
+      );
     }
     const subscriptions: string[] = [];
     let roundRobin = false;
@@ -129,19 +180,23 @@ export function emitChecks(settings: Settings, ctx: CompileContext, clientName: 
     }
     // A standalone check ran on the local client: in v2 it is sent to that entity's own subscription.
     if (check.standalone === true) subscriptions.push(`entity:${clientName}`);
-    if (roundRobin && subscriptions.length !== (check.subscribers ?? []).length) ctx.warn(at('subscribers'), 'round_robin applies to every subscription of a v2 check; mixed round-robin and plain subscriptions were merged');
+    if (roundRobin && subscriptions.length !== (check.subscribers ?? []).length)
+      ctx.warn(at('subscribers'), 'round_robin applies to every subscription of a v2 check; mixed round-robin and plain subscriptions were merged');
     const named = check.handlers ?? check.handler ?? 'default';
     // Legacy handlers become the pipelines emitted for them (sets expanded), so their filters keep applying.
     let { pipelines, handlers } = routeHandlers(settings, Array.isArray(named) ? named.map(String) : [String(named)]);
     if (check.handle === false) {
-      ctx.warn(at('handle'), 'handle false: legacy never handled this check\'s events; it gets no pipelines and no handlers');
+      ctx.warn(at('handle'), "handle false: legacy never handled this check's events; it gets no pipelines and no handlers");
       [pipelines, handlers] = [[], []];
     }
     const read = new Map<string, string>();
     const ttlFloor = Math.max(5, when.interval + 1);
     let ttl = check.ttl === undefined ? 0 : wholeSeconds(check.ttl, at('ttl'), 'ttl', ctx);
     if (ttl > 0 && ttl < ttlFloor) {
-      ctx.warn(at('ttl'), `ttl ${ttl}: Sensu Go requires a ttl above the interval and at least 5 s; emitted as ${ttlFloor}, so a stale result is reported up to ${ttlFloor - ttl} s later than before`);
+      ctx.warn(
+        at('ttl'),
+        `ttl ${ttl}: Sensu Go requires a ttl above the interval and at least 5 s; emitted as ${ttlFloor}, so a stale result is reported up to ${ttlFloor - ttl} s later than before`,
+      );
       ttl = ttlFloor;
     }
     const spec: Json = {
@@ -173,7 +228,8 @@ export function emitChecks(settings: Settings, ctx: CompileContext, clientName: 
     if (check.proxy_requests) {
       const proxyRequests = check.proxy_requests as Json;
       const { expressions, unmapped } = attributesToExpressions(proxyRequests.client_attributes ?? {}, entityPath);
-      for (const u of unmapped) ctx.warn(at('proxy_requests', 'client_attributes', ...u.segments), `${u.reason}: left out, so more entities match than in legacy`);
+      for (const u of unmapped)
+        ctx.warn(at('proxy_requests', 'client_attributes', ...u.segments), `${u.reason}: left out, so more entities match than in legacy`);
       spec.proxy_requests = { entity_attributes: expressions, splay: proxyRequests.splay === true, splay_coverage: proxyRequests.splay_coverage ?? 90 };
     }
     if (check.hooks) {
@@ -182,7 +238,14 @@ export function emitChecks(settings: Settings, ctx: CompileContext, clientName: 
         const hookName = `${name}-${status}`;
         const timeout = hook.timeout === undefined ? 60 : wholeSeconds(hook.timeout, at('hooks', status, 'timeout'), 'hook timeout', ctx);
         if (v2SecretsOf(hook)) ctx.warn(at('hooks', status, 'secrets'), 'Sensu Go hooks take no secrets: not emitted, so the hook runs without them');
-        out.push(resource('HookConfig', hookName, ctx.namespace, { command: templateDeep(hook.command ?? '', read), timeout, stdin: hook.stdin === true, runtime_assets: runtimeAssetsOf(hook) }));
+        out.push(
+          resource('HookConfig', hookName, ctx.namespace, {
+            command: templateDeep(hook.command ?? '', read),
+            timeout,
+            stdin: hook.stdin === true,
+            runtime_assets: runtimeAssetsOf(hook),
+          }),
+        );
         became.push(`HookConfig/${hookName}`);
         hooks.push({ [HOOK_TYPES[status] ?? status]: [hookName] });
       }
@@ -194,7 +257,11 @@ export function emitChecks(settings: Settings, ctx: CompileContext, clientName: 
     }
     for (const [label, path] of read) {
       ctx.labelsRead.set(label, path);
-      if (isSecretPath(path, ctx.secretKeys)) ctx.warn(at('command'), `the command reads the secret attribute ${path}: its label is not emitted, so the check fails with an unmatched token until the agent supplies it (agent labels, env_vars or Sensu Go secrets)`);
+      if (isSecretPath(path, ctx.secretKeys))
+        ctx.warn(
+          at('command'),
+          `the command reads the secret attribute ${path}: its label is not emitted, so the check fails with an unmatched token until the agent supplies it (agent labels, env_vars or Sensu Go secrets)`,
+        );
     }
     if (read.size > 0) {
       ctx.labelReport[name] = [...read.keys()].sort();
@@ -215,17 +282,32 @@ function subdue(name: string, windows: Json, spec: Json, pipelines: Json[], at: 
     const result = windowsToSubdues(windows, ctx.localOffsetMinutes);
     if ('problem' in result) return void ctx.warn(at('subdue'), `subdue not translated (${result.problem}): the check runs through these windows`);
     spec.subdues = result.subdues;
-    const offset = result.usedLocal ? ` Times without a zone use UTC offset ${ctx.localOffsetMinutes} min (the zone compile ran in; set TZ to the legacy server's zone when compiling); a fixed offset does not follow daylight saving.` : '';
-    ctx.warn(at('subdue'), `subdue → subdues (Sensu Go 6.7 and later): Sensu Go keeps running the check and suppresses handling in the windows, where legacy did not run it.${offset}`);
+    const offset = result.usedLocal
+      ? ` Times without a zone use UTC offset ${ctx.localOffsetMinutes} min (the zone compile ran in; set TZ to the legacy server's zone when compiling); a fixed offset does not follow daylight saving.`
+      : '';
+    ctx.warn(
+      at('subdue'),
+      `subdue → subdues (Sensu Go 6.7 and later): Sensu Go keeps running the check and suppresses handling in the windows, where legacy did not run it.${offset}`,
+    );
     ctx.differences.add('Subdued checks (target 6.7+): Sensu Go runs them during their windows and only suppresses handling; legacy did not run them.');
     return;
   }
   const result = windowsExpression(windows);
   if ('problem' in result) return void ctx.warn(at('subdue'), `subdue not translated (${result.problem}): the check runs and is handled through these windows`);
   const filter = `checkbridge-subdue-${name}`;
-  ctx.checkFilters.set(filter, resource('EventFilter', filter, ctx.namespace, { action: 'deny', expressions: [`event.check.name == ${JSON.stringify(name)} && ${result.expression}`], runtime_assets: null }));
+  ctx.checkFilters.set(
+    filter,
+    resource('EventFilter', filter, ctx.namespace, {
+      action: 'deny',
+      expressions: [`event.check.name == ${JSON.stringify(name)} && ${result.expression}`],
+      runtime_assets: null,
+    }),
+  );
   for (const pipeline of pipelines) ctx.pipelineFilters.set(pipeline.name, [...(ctx.pipelineFilters.get(pipeline.name) ?? []), filter]);
   ctx.became.get(`checks/${name}`)!.push(`EventFilter/${filter}`);
-  ctx.warn(at('subdue'), `subdue → EventFilter ${filter} (deny during the windows, in the backend's local time) in the check's pipelines, because Sensu Go before 6.7 ignores subdue: the check still runs in the windows, its events are not handled`);
+  ctx.warn(
+    at('subdue'),
+    `subdue → EventFilter ${filter} (deny during the windows, in the backend's local time) in the check's pipelines, because Sensu Go before 6.7 ignores subdue: the check still runs in the windows, its events are not handled`,
+  );
   ctx.differences.add('Subdued checks (targets before 6.7): they run during their windows and a deny filter stops their handling; legacy did not run them.');
 }

@@ -4,7 +4,14 @@ import type { CompileContext, SensuGoVersion } from './model.js';
 import { secretKeysOf } from './secrets.js';
 
 /** A fresh emitter context for `settings`: the target, offset and secret keys, every collection empty. */
-export function newContext(settings: Settings, namespace: string, warn: CompileContext['warn'], target: SensuGoVersion = { major: 6, minor: Infinity }, localOffsetMinutes: number = DateTime.local().offset, differences: readonly string[] = []): CompileContext {
+export function newContext(
+  settings: Settings,
+  namespace: string,
+  warn: CompileContext['warn'],
+  target: SensuGoVersion = { major: 6, minor: Infinity },
+  localOffsetMinutes: number = DateTime.local().offset,
+  differences: readonly string[] = [],
+): CompileContext {
   return {
     namespace,
     warn,

@@ -36,7 +36,10 @@ export function emitEntities(settings: Settings, ctx: CompileContext, labelPaths
   for (const [key, value] of Object.entries(client)) {
     if (ENTITY_FIELDS.has(key)) continue;
     if (secret(key)) {
-      ctx.warn(['client', key], `client attribute ${key} is a secret: not emitted (Sensu Go would store it in clear); give it to the agent through env_vars or Sensu Go secrets`);
+      ctx.warn(
+        ['client', key],
+        `client attribute ${key} is a secret: not emitted (Sensu Go would store it in clear); give it to the agent through env_vars or Sensu Go secrets`,
+      );
       continue;
     }
     if (value === null || typeof value !== 'object') labels[labelOf(key)] ??= rubyToS(value);
@@ -45,17 +48,28 @@ export function emitEntities(settings: Settings, ctx: CompileContext, labelPaths
       ctx.warn(['client', key], `client attribute ${key} has no v2 entity field: kept in the ${LEGACY_ANNOTATION} annotation (secrets redacted)`);
     }
   }
-  if (client.keepalive !== undefined) ctx.warn(['client', 'keepalive'], 'keepalive thresholds are agent settings in v2 (keepalive-warning-timeout, keepalive-critical-timeout); only the handler is kept');
+  if (client.keepalive !== undefined)
+    ctx.warn(
+      ['client', 'keepalive'],
+      'keepalive thresholds are agent settings in v2 (keepalive-warning-timeout, keepalive-critical-timeout); only the handler is kept',
+    );
   const subscriptions = ((client.subscriptions ?? []) as string[]).map((s) => (s === `client:${name}` ? `entity:${name}` : s));
   const out = [
-    resource('Entity', name, ctx.namespace, {
-      entity_class: 'agent',
-      subscriptions: [...new Set([...subscriptions, `entity:${name}`])].sort(),
-      deregister: client.deregister === true,
-      deregistration: client.deregistration?.handler ? { handler: client.deregistration.handler } : {},
-      ...(Array.isArray(client.redact) ? { redact: client.redact } : {}),
-      ...(client.keepalive?.handler ? { keepalive_handlers: [client.keepalive.handler] } : {}),
-    }, Object.keys(kept).length ? { [LEGACY_ANNOTATION]: JSON.stringify(kept) } : {}, labels),
+    resource(
+      'Entity',
+      name,
+      ctx.namespace,
+      {
+        entity_class: 'agent',
+        subscriptions: [...new Set([...subscriptions, `entity:${name}`])].sort(),
+        deregister: client.deregister === true,
+        deregistration: client.deregistration?.handler ? { handler: client.deregistration.handler } : {},
+        ...(Array.isArray(client.redact) ? { redact: client.redact } : {}),
+        ...(client.keepalive?.handler ? { keepalive_handlers: [client.keepalive.handler] } : {}),
+      },
+      Object.keys(kept).length ? { [LEGACY_ANNOTATION]: JSON.stringify(kept) } : {},
+      labels,
+    ),
   ];
   const proxies = new Set<string>(proxyNames);
   for (const proxy of [...proxies].sort()) {
@@ -64,4 +78,3 @@ export function emitEntities(settings: Settings, ctx: CompileContext, labelPaths
   }
   return out;
 }
-

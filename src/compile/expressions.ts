@@ -4,13 +4,50 @@ import { rubyRegexToJs } from './js-dialect.js';
 import { rubyToS } from '../tokens/index.js';
 import type { Json } from '../json.js';
 
-const CHECK_FIELDS = new Set(['status', 'output', 'command', 'interval', 'occurrences', 'occurrences_watermark', 'history', 'total_state_change', 'executed', 'issued', 'duration', 'handlers', 'subscriptions', 'ttl', 'timeout', 'state', 'last_ok', 'is_silenced', 'proxy_entity_name']);
+const CHECK_FIELDS = new Set([
+  'status',
+  'output',
+  'command',
+  'interval',
+  'occurrences',
+  'occurrences_watermark',
+  'history',
+  'total_state_change',
+  'executed',
+  'issued',
+  'duration',
+  'handlers',
+  'subscriptions',
+  'ttl',
+  'timeout',
+  'state',
+  'last_ok',
+  'is_silenced',
+  'proxy_entity_name',
+]);
 
 /** An `eval:` clause or regular expression with no faithful JavaScript spelling, and why. */
 class Untranslatable extends Error {}
 
 // Check attributes compile maps onto other v2 fields (or drops): an event carries no copy of them.
-const CHECK_CONFIG_ONLY = new Set(['publish', 'standalone', 'cron', 'subdue', 'hooks', 'proxy_requests', 'refresh', 'auto_resolve', 'handle', 'stdin', 'low_flap_threshold', 'high_flap_threshold', 'output_metric_format', 'output_metric_handlers', 'handler', 'extension']);
+const CHECK_CONFIG_ONLY = new Set([
+  'publish',
+  'standalone',
+  'cron',
+  'subdue',
+  'hooks',
+  'proxy_requests',
+  'refresh',
+  'auto_resolve',
+  'handle',
+  'stdin',
+  'low_flap_threshold',
+  'high_flap_threshold',
+  'output_metric_format',
+  'output_metric_handlers',
+  'handler',
+  'extension',
+]);
 // Custom check attributes travel in the check's legacy-attributes annotation (JSON), which events carry.
 const LEGACY_CHECK = '(JSON.parse((event.check.annotations || {})["checkbridge.io/legacy-attributes"] || "{}"))';
 
@@ -54,7 +91,7 @@ function rubyToJs(node: Node, subject: string, params: Record<string, string> = 
       return items.includes(null) ? null : `[${items.join(', ')}]`;
     }
     case 'var':
-      return node.name === 'value' ? subject : params[node.name] ?? null;
+      return node.name === 'value' ? subject : (params[node.name] ?? null);
     case 'not': {
       const inner = js(node.operand);
       return inner === null ? null : `!(${inner})`;
@@ -66,7 +103,8 @@ function rubyToJs(node: Node, subject: string, params: Record<string, string> = 
     case 'index': {
       const target = js(node.target);
       if (target === null) return null;
-      const negative = node.index.kind === 'neg' && node.index.operand.kind === 'literal' && typeof node.index.operand.value === 'number' ? -node.index.operand.value : null;
+      const negative =
+        node.index.kind === 'neg' && node.index.operand.kind === 'literal' && typeof node.index.operand.value === 'number' ? -node.index.operand.value : null;
       if (negative !== null) return `${target}.slice(${negative})[0]`;
       const index = js(node.index);
       return index === null ? null : `${target}[${index}]`;
@@ -83,17 +121,29 @@ function rubyToJs(node: Node, subject: string, params: Record<string, string> = 
       const args = node.args.map(js);
       if (target === null || args.includes(null)) return null;
       switch (node.method) {
-        case 'include?': return `(${target}.indexOf(${args[0]}) >= 0)`;
-        case 'nil?': return `(${target} == null)`;
-        case 'empty?': return `(${target}.length == 0)`;
-        case 'length': case 'size': return `${target}.length`;
-        case 'to_i': return `parseInt(${target}, 10)`;
-        case 'to_f': return `parseFloat(${target})`;
-        case 'to_s': return `String(${target})`;
-        case 'downcase': return `${target}.toLowerCase()`;
-        case 'upcase': return `${target}.toUpperCase()`;
-        case 'start_with?': return `(${target}.indexOf(${args[0]}) == 0)`;
-        case 'any?': case 'all?': {
+        case 'include?':
+          return `(${target}.indexOf(${args[0]}) >= 0)`;
+        case 'nil?':
+          return `(${target} == null)`;
+        case 'empty?':
+          return `(${target}.length == 0)`;
+        case 'length':
+        case 'size':
+          return `${target}.length`;
+        case 'to_i':
+          return `parseInt(${target}, 10)`;
+        case 'to_f':
+          return `parseFloat(${target})`;
+        case 'to_s':
+          return `String(${target})`;
+        case 'downcase':
+          return `${target}.toLowerCase()`;
+        case 'upcase':
+          return `${target}.toUpperCase()`;
+        case 'start_with?':
+          return `(${target}.indexOf(${args[0]}) == 0)`;
+        case 'any?':
+        case 'all?': {
           if (!node.block) return null;
           const body = rubyToJs(node.block.body, subject, { ...params, [node.block.param]: node.block.param });
           return body === null ? null : `${target}.${node.method === 'any?' ? 'some' : 'every'}(function(${node.block.param}) { return ${body}; })`;
@@ -152,7 +202,8 @@ export function attributesToExpressions(attributes: Json, pathOf: (segments: str
 }
 
 // A label holding "true", "false" or a number reads back as that value, as the legacy attribute was.
-const typedLabel = (path: string) => `(function (v) { return v === "true" ? true : v === "false" ? false : v !== undefined && v !== "" && !isNaN(Number(v)) ? Number(v) : v; })(${path})`;
+const typedLabel = (path: string) =>
+  `(function (v) { return v === "true" ? true : v === "false" ? false : v !== undefined && v !== "" && !isNaN(Number(v)) ? Number(v) : v; })(${path})`;
 
 export const filterPath = (segments: string[]) => (segments.length === 1 && segments[0] === 'action' ? null : eventPath(segments));
 

@@ -2,8 +2,26 @@
 // before it runs; one that does not parse fails the check. This is the parser's grammar, enough to refuse what Go refuses.
 
 const FUNCTIONS = new Set([
-  'and', 'call', 'html', 'index', 'slice', 'js', 'len', 'not', 'or', 'print', 'printf', 'println', 'urlquery',
-  'eq', 'ge', 'gt', 'le', 'lt', 'ne', 'default',
+  'and',
+  'call',
+  'html',
+  'index',
+  'slice',
+  'js',
+  'len',
+  'not',
+  'or',
+  'print',
+  'printf',
+  'println',
+  'urlquery',
+  'eq',
+  'ge',
+  'gt',
+  'le',
+  'lt',
+  'ne',
+  'default',
 ]);
 const OPENERS = new Set(['if', 'range', 'with', 'define', 'block']);
 
@@ -24,8 +42,7 @@ function lexAction(action: string): Token[] | string {
       i += space[0].length;
       continue;
     }
-    const match =
-      /^"(?:[^"\\\n]|\\.)*"/.exec(rest) ?? /^`[^`]*`/.exec(rest) ?? /^'(?:[^'\\\n]|\\.)'/.exec(rest);
+    const match = /^"(?:[^"\\\n]|\\.)*"/.exec(rest) ?? /^`[^`]*`/.exec(rest) ?? /^'(?:[^'\\\n]|\\.)'/.exec(rest);
     if (match) {
       tokens.push({ kind: 'string', text: match[0] });
       i += match[0].length;

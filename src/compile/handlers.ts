@@ -10,7 +10,11 @@ import { AUTO_RESOLVE_ANNOTATION, TYPE_ANNOTATION } from './checks.js';
 import type { Json } from '../json.js';
 
 const ref = (type: string, name: string) => ({ name, type, api_version: 'core/v2' });
-const ACTIONS: Record<string, string> = { resolve: 'event.is_resolution', create: '!event.is_resolution && event.check.state != "flapping"', flapping: 'event.check.state == "flapping"' };
+const ACTIONS: Record<string, string> = {
+  resolve: 'event.is_resolution',
+  create: '!event.is_resolution && event.check.state != "flapping"',
+  flapping: 'event.check.state == "flapping"',
+};
 
 /** EventFilter per legacy filter, or null (with warnings) when it cannot be expressed without handling less than legacy. */
 function emitFilter(name: string, filter: Json, ctx: CompileContext): Resource | null {
@@ -28,7 +32,13 @@ function emitFilter(name: string, filter: Json, ctx: CompileContext): Resource |
     else unmapped.push({ segments: ['action'], reason: `unknown action ${String(action)}` });
   }
   const negate = filter.negate === true;
-  for (const u of unmapped) ctx.warn(at('attributes', ...u.segments), negate ? `${u.reason}: the negated filter would deny more events than legacy without it` : `${u.reason}: left out, so the filter passes more events than legacy`);
+  for (const u of unmapped)
+    ctx.warn(
+      at('attributes', ...u.segments),
+      negate
+        ? `${u.reason}: the negated filter would deny more events than legacy without it`
+        : `${u.reason}: left out, so the filter passes more events than legacy`,
+    );
   // A deny filter missing a condition would drop events legacy handled; an allow filter with none has nothing to test.
   if ((negate && unmapped.length > 0) || expressions.length === 0) {
     ctx.warn(at('attributes'), `filter ${name} is not emitted and is left out of its handlers' pipelines, which therefore handle more events than legacy`);
@@ -41,13 +51,21 @@ function emitFilter(name: string, filter: Json, ctx: CompileContext): Resource |
     // Legacy applied the filter only inside its windows; outside, events passed.
     const windows = windowsExpression(filter.when);
     if ('problem' in windows) {
-      ctx.warn(at('when'), `when not translated (${windows.problem}): the filter is not emitted and is left out of its handlers' pipelines, which therefore handle more events than legacy`);
+      ctx.warn(
+        at('when'),
+        `when not translated (${windows.problem}): the filter is not emitted and is left out of its handlers' pipelines, which therefore handle more events than legacy`,
+      );
       return null;
     }
     spec = { ...spec, expressions: [negate ? `(${windows.expression}) && (${all})` : `!(${windows.expression}) || (${all})`] };
-    ctx.warn(at('when'), 'when → part of the expression (the filter applies inside its windows, in the backend\'s local time), because sensuctl drops when and Sensu Go applies it differently');
+    ctx.warn(
+      at('when'),
+      "when → part of the expression (the filter applies inside its windows, in the backend's local time), because sensuctl drops when and Sensu Go applies it differently",
+    );
   }
-  const annotations: Record<string, string> = unmapped.length ? { [LEGACY_ANNOTATION]: JSON.stringify(redactDeep({ attributes: filter.attributes }, ctx.secretKeys)) } : {};
+  const annotations: Record<string, string> = unmapped.length
+    ? { [LEGACY_ANNOTATION]: JSON.stringify(redactDeep({ attributes: filter.attributes }, ctx.secretKeys)) }
+    : {};
   return resource('EventFilter', name, ctx.namespace, spec, annotations);
 }
 
@@ -97,11 +115,38 @@ export function emitHandlers(settings: Settings, ctx: CompileContext, emittedFil
       continue;
     }
     const timeout = seconds(handler.timeout);
-    if (handler.timeout !== undefined && timeout !== handler.timeout) ctx.warn(at('timeout'), `timeout ${JSON.stringify(handler.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`);
-    const spec: Json = { type, timeout, env_vars: null, runtime_assets: runtimeAssetsOf(handler), secrets: v2SecretsOf(handler), filters: null, handlers: null };
-    const known = new Set(['type', 'command', 'timeout', 'socket', 'handlers', 'filters', 'filter', 'severities', 'handle_silenced', 'handle_flapping', 'mutator', 'secrets', 'runtime_assets']);
+    if (handler.timeout !== undefined && timeout !== handler.timeout)
+      ctx.warn(
+        at('timeout'),
+        `timeout ${JSON.stringify(handler.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`,
+      );
+    const spec: Json = {
+      type,
+      timeout,
+      env_vars: null,
+      runtime_assets: runtimeAssetsOf(handler),
+      secrets: v2SecretsOf(handler),
+      filters: null,
+      handlers: null,
+    };
+    const known = new Set([
+      'type',
+      'command',
+      'timeout',
+      'socket',
+      'handlers',
+      'filters',
+      'filter',
+      'severities',
+      'handle_silenced',
+      'handle_flapping',
+      'mutator',
+      'secrets',
+      'runtime_assets',
+    ]);
     const kept = Object.fromEntries(Object.entries(handler).filter(([k]) => !known.has(k)));
-    for (const k of Object.keys(kept)) ctx.warn(at(k), `handler attribute ${k} has no v2 equivalent: kept in the ${LEGACY_ANNOTATION} annotation (secrets redacted)`);
+    for (const k of Object.keys(kept))
+      ctx.warn(at(k), `handler attribute ${k} has no v2 equivalent: kept in the ${LEGACY_ANNOTATION} annotation (secrets redacted)`);
     if (type === 'pipe') spec.command = handler.command ?? '';
     if (type === 'tcp' || type === 'udp') spec.socket = { host: handler.socket?.host ?? '127.0.0.1', port: handler.socket?.port ?? 0 };
     if (type === 'set') spec.handlers = [...((handler.handlers ?? []) as string[])];
@@ -117,18 +162,32 @@ export function emitHandlers(settings: Settings, ctx: CompileContext, emittedFil
       } else ctx.warn(at('filters'), `filter ${filter} is not defined and has no v2 equivalent: left out`);
     }
     if (handler.severities) {
-      const statuses = ((handler.severities ?? []) as string[]).map((s) => ({ ok: 0, warning: 1, critical: 2 } as Record<string, number>)[s]).filter((s) => s !== undefined);
+      const statuses = ((handler.severities ?? []) as string[])
+        .map((s) => (({ ok: 0, warning: 1, critical: 2 }) as Record<string, number>)[s])
+        .filter((s) => s !== undefined);
       const fname = `${name}-severities`;
       const unknown = (handler.severities as string[]).includes('unknown');
       const match = [...statuses.map((s) => `event.check.status == ${s}`), ...(unknown ? ['event.check.status > 2'] : [])].join(' || ') || 'false';
-      out.push(resource('EventFilter', fname, ctx.namespace, { action: 'allow', expressions: [`(${match}) || (event.is_resolution && event.check.history.some(function(h) { return ${match.replace(/event\.check\.status/g, 'h.status')}; }))`], runtime_assets: null }));
+      out.push(
+        resource('EventFilter', fname, ctx.namespace, {
+          action: 'allow',
+          expressions: [
+            `(${match}) || (event.is_resolution && event.check.history.some(function(h) { return ${match.replace(/event\.check\.status/g, 'h.status')}; }))`,
+          ],
+          runtime_assets: null,
+        }),
+      );
       became.push(`EventFilter/${fname}`);
       filters.push({ name: fname, type: 'EventFilter' });
     }
     if (handler.handle_silenced !== true) filters.push({ name: 'not_silenced', type: 'EventFilter' });
     if (handler.handle_flapping !== true) {
       const fname = 'not-flapping';
-      if (!builtins.has(fname)) builtins.set(fname, resource('EventFilter', fname, ctx.namespace, { action: 'deny', expressions: ['event.check.state == "flapping"'], runtime_assets: null }));
+      if (!builtins.has(fname))
+        builtins.set(
+          fname,
+          resource('EventFilter', fname, ctx.namespace, { action: 'deny', expressions: ['event.check.state == "flapping"'], runtime_assets: null }),
+        );
       filters.push({ name: fname, type: 'EventFilter' });
     }
     for (const filter of ctx.pipelineFilters.get(name) ?? []) filters.push({ name: filter, type: 'EventFilter' });
@@ -137,7 +196,9 @@ export function emitHandlers(settings: Settings, ctx: CompileContext, emittedFil
       ctx.warn(at('mutator'), `mutator ${mutator} is not defined: not referenced, the handler gets the event as JSON (legacy failed such events)`);
       mutator = undefined;
     }
-    out.push(resource('Handler', name, ctx.namespace, spec, Object.keys(kept).length ? { [LEGACY_ANNOTATION]: JSON.stringify(redactDeep(kept, ctx.secretKeys)) } : {}));
+    out.push(
+      resource('Handler', name, ctx.namespace, spec, Object.keys(kept).length ? { [LEGACY_ANNOTATION]: JSON.stringify(redactDeep(kept, ctx.secretKeys)) } : {}),
+    );
     became.unshift(`Handler/${name}`);
     if (type !== 'set') {
       const workflow: Json = { name, filters: filters.map((f) => ref(f.type, f.name)), handler: ref('Handler', name) };
@@ -151,11 +212,23 @@ export function emitHandlers(settings: Settings, ctx: CompileContext, emittedFil
 }
 
 export function emitMutators(settings: Settings, ctx: CompileContext): Resource[] {
-  return Object.keys(settings.mutators).sort().map((name) => {
-    const mutator = settings.mutators[name] as Json;
-    const timeout = seconds(mutator.timeout);
-    if (mutator.timeout !== undefined && timeout !== mutator.timeout) ctx.warn(['mutators', name, 'timeout'], `timeout ${JSON.stringify(mutator.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`);
-    ctx.became.set(`mutators/${name}`, [`Mutator/${name}`]);
-    return resource('Mutator', name, ctx.namespace, { command: mutator.command ?? '', timeout, env_vars: null, runtime_assets: runtimeAssetsOf(mutator), secrets: v2SecretsOf(mutator) });
-  });
+  return Object.keys(settings.mutators)
+    .sort()
+    .map((name) => {
+      const mutator = settings.mutators[name] as Json;
+      const timeout = seconds(mutator.timeout);
+      if (mutator.timeout !== undefined && timeout !== mutator.timeout)
+        ctx.warn(
+          ['mutators', name, 'timeout'],
+          `timeout ${JSON.stringify(mutator.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`,
+        );
+      ctx.became.set(`mutators/${name}`, [`Mutator/${name}`]);
+      return resource('Mutator', name, ctx.namespace, {
+        command: mutator.command ?? '',
+        timeout,
+        env_vars: null,
+        runtime_assets: runtimeAssetsOf(mutator),
+        secrets: v2SecretsOf(mutator),
+      });
+    });
 }

@@ -25,8 +25,8 @@ export interface CompileOptions {
 
 // What changes for every migrated configuration, said once in the report.
 const ALWAYS_DIFFERENT = [
-  'Every pipeline starts with the checkbridge-handled filter: like legacy, only non-OK results, resolutions, flapping and metric checks\' results are handled (a resolution is Sensu Go\'s: the previous status was not OK).',
-  'Time windows (filter when, subdue filters) use the Sensu Go backend\'s local time where legacy used the legacy server\'s.',
+  "Every pipeline starts with the checkbridge-handled filter: like legacy, only non-OK results, resolutions, flapping and metric checks' results are handled (a resolution is Sensu Go's: the previous status was not OK).",
+  "Time windows (filter when, subdue filters) use the Sensu Go backend's local time where legacy used the legacy server's.",
 ];
 
 /** Legacy settings → core/v2 resources Sensu Go accepts, sorted by kind then name; every difference is a located warning. */
@@ -49,20 +49,25 @@ export function compileSettings(settings: Settings, files: readonly LoadedFile[]
   ];
   const proxies = checks.filter((r) => r.type === 'CheckConfig' && r.spec.proxy_entity_name).map((r) => String(r.spec.proxy_entity_name));
   const entities = emitEntities(settings, ctx, ctx.labelsRead, proxies);
-  ctx.became.set('client', entities.map((e) => `Entity/${e.metadata.name}`));
+  ctx.became.set(
+    'client',
+    entities.map((e) => `Entity/${e.metadata.name}`),
+  );
   resources.push(...entities);
   for (const entry of silences) {
     const id = String(entry.id);
     const name = id.replace(/\*/g, '_').replace(/[^\w.\-:]/g, '_');
-    resources.push(resource('Silenced', name, namespace, {
-      ...(entry.subscription ? { subscription: entry.subscription } : {}),
-      ...(entry.check ? { check: entry.check } : {}),
-      begin: entry.begin ?? 0,
-      expire: typeof entry.expire === 'number' ? entry.expire : -1,
-      expire_on_resolve: entry.expire_on_resolve === true,
-      creator: entry.creator ?? '',
-      reason: entry.reason ?? '',
-    }));
+    resources.push(
+      resource('Silenced', name, namespace, {
+        ...(entry.subscription ? { subscription: entry.subscription } : {}),
+        ...(entry.check ? { check: entry.check } : {}),
+        begin: entry.begin ?? 0,
+        expire: typeof entry.expire === 'number' ? entry.expire : -1,
+        expire_on_resolve: entry.expire_on_resolve === true,
+        creator: entry.creator ?? '',
+        reason: entry.reason ?? '',
+      }),
+    );
   }
   // Nothing Sensu Go would refuse is written: one refused document aborts a whole `sensuctl create -f`.
   const refused: { resource: string; reason: string }[] = [];

@@ -16,7 +16,8 @@ const OTTO_REFUSES: [RegExp, string][] = [
 function ottoRegexProblem(source: string): string | null {
   // Escaped characters never start a construct; drop them (and classes' contents) before looking for one.
   const plain = source.replace(/\\\\/g, '').replace(/\\[^1-9k]/g, '_');
-  for (const [pattern, what] of OTTO_REFUSES) if (pattern.test(plain)) return `${what}: not supported by Sensu Go's JavaScript engine (otto translates to Go regular expressions)`;
+  for (const [pattern, what] of OTTO_REFUSES)
+    if (pattern.test(plain)) return `${what}: not supported by Sensu Go's JavaScript engine (otto translates to Go regular expressions)`;
   try {
     new RegExp(source);
   } catch (error) {
@@ -26,7 +27,10 @@ function ottoRegexProblem(source: string): string | null {
 }
 
 // Ruby escapes with a JavaScript spelling; anything else Ruby-only has none.
-const RUBY_ANCHORS: [RegExp, string][] = [[/\\A/g, '^'], [/\\z/g, '$']];
+const RUBY_ANCHORS: [RegExp, string][] = [
+  [/\\A/g, '^'],
+  [/\\z/g, '$'],
+];
 const RUBY_ONLY = /\\[ZhHGKRXp]|\(\?#|\[\[:/;
 
 /** A Ruby regular expression as one otto runs with the same matches, or why there is none. */
@@ -35,7 +39,8 @@ export function rubyRegexToJs(source: string, flags: string): { source: string; 
   if (ruby) return { problem: `Ruby-only construct ${ruby[0]} has no JavaScript equivalent` };
   let js = source;
   for (const [pattern, replacement] of RUBY_ANCHORS) js = js.replace(pattern, (m, offset: number) => (precededByBackslashes(js, offset) ? m : replacement));
-  if (flags.includes('x') || flags.includes('m')) return { problem: `Ruby flag ${flags.includes('x') ? 'x' : 'm'} has no equivalent in Sensu Go's JavaScript engine` };
+  if (flags.includes('x') || flags.includes('m'))
+    return { problem: `Ruby flag ${flags.includes('x') ? 'x' : 'm'} has no equivalent in Sensu Go's JavaScript engine` };
   const problem = ottoRegexProblem(js);
   return problem ? { problem } : { source: js, flags: flags.includes('i') ? 'i' : '' };
 }

@@ -51,11 +51,23 @@ export interface CompileResult {
 
 export const KIND_ORDER = ['Namespace', 'Asset', 'Entity', 'HookConfig', 'Mutator', 'EventFilter', 'Handler', 'Pipeline', 'CheckConfig', 'Silenced'];
 
-export function resource(type: string, name: string, namespace: string | null, spec: Json, annotations: Record<string, string> = {}, labels: Record<string, string> = {}): Resource {
+export function resource(
+  type: string,
+  name: string,
+  namespace: string | null,
+  spec: Json,
+  annotations: Record<string, string> = {},
+  labels: Record<string, string> = {},
+): Resource {
   return {
     type,
     api_version: 'core/v2',
-    metadata: { name, ...(namespace ? { namespace } : {}), ...(Object.keys(labels).length ? { labels } : {}), ...(Object.keys(annotations).length ? { annotations } : {}) },
+    metadata: {
+      name,
+      ...(namespace ? { namespace } : {}),
+      ...(Object.keys(labels).length ? { labels } : {}),
+      ...(Object.keys(annotations).length ? { annotations } : {}),
+    },
     spec,
   };
 }

@@ -11,7 +11,10 @@ interface Definition {
 
 // A warning's pointer `/checks/disk/interval` belongs to the definition `checks/disk`; `/client/x` to `client`.
 function ownerOf(d: Diagnostic): string {
-  const [kind, name] = d.path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const [kind, name] = d.path
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   return kind === 'client' || name === undefined ? String(kind) : `${kind}/${name}`;
 }
 
@@ -35,7 +38,12 @@ export function formatReport(result: CompileResult, target: SensuGoVersion, form
   if (format === 'json') {
     return JSON.stringify({ target: targetName(target), emitted, refused: result.refused, definitions: defs, differences: result.differences }, null, 2) + '\n';
   }
-  const lines = [`# Migration report (Sensu Go ${targetName(target)})`, '', `${emitted} resources emitted, ${result.warnings.length} warnings, ${result.refused.length} refused.`, ''];
+  const lines = [
+    `# Migration report (Sensu Go ${targetName(target)})`,
+    '',
+    `${emitted} resources emitted, ${result.warnings.length} warnings, ${result.refused.length} refused.`,
+    '',
+  ];
   if (result.refused.length) {
     lines.push('## Refused (Sensu Go would reject them: not written)', '');
     for (const r of result.refused) lines.push(`- \`${r.resource}\`: ${r.reason}`);

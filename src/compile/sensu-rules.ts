@@ -8,7 +8,21 @@ import type { Json } from '../json.js';
 export const NAME = /^[A-Za-z0-9_.-]+$/;
 const METRIC_FORMATS = ['nagios_perfdata', 'graphite_plaintext', 'opentsdb_line', 'influxdb_line', 'prometheus_text'];
 const HANDLER_TYPES = ['pipe', 'tcp', 'udp', 'set', 'grpc'];
-const REPEATS = new Set(['annually', 'monthly', 'weekly', 'weekdays', 'weekends', 'daily', 'sundays', 'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays', 'saturdays']);
+const REPEATS = new Set([
+  'annually',
+  'monthly',
+  'weekly',
+  'weekdays',
+  'weekends',
+  'daily',
+  'sundays',
+  'mondays',
+  'tuesdays',
+  'wednesdays',
+  'thursdays',
+  'fridays',
+  'saturdays',
+]);
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** `6`, `6.x`, `6.7`, `6.7.1` → a target; null when it is not a Sensu Go 6 version. */
@@ -59,7 +73,8 @@ function checkProblem(spec: Json, target: SensuGoVersion): string | null {
     const problem = goCronProblem(spec.cron);
     if (problem) return `check cron string is invalid: ${problem}`;
   } else if (spec.interval === 0) return 'check interval must be greater than 0 or a valid cron schedule must be provided';
-  for (const field of ['interval', 'timeout', 'low_flap_threshold', 'high_flap_threshold']) if (!isUint32(spec[field])) return `${field} must be a whole number of seconds`;
+  for (const field of ['interval', 'timeout', 'low_flap_threshold', 'high_flap_threshold'])
+    if (!isUint32(spec[field])) return `${field} must be a whole number of seconds`;
   if (!Number.isInteger(spec.ttl)) return 'ttl must be an integer';
   if (spec.ttl > 0 && spec.ttl <= spec.interval) return 'ttl must be greater than check interval';
   if (spec.ttl > 0 && spec.ttl < 5) return 'minimum ttl is 5 seconds';
@@ -114,7 +129,8 @@ function specProblem(r: Resource, target: SensuGoVersion): string | null {
     case 'Handler':
       if (!HANDLER_TYPES.includes(spec.type)) return `unknown handler type ${spec.type}`;
       if (spec.type === 'pipe' && !spec.command) return 'missing command';
-      if ((spec.type === 'tcp' || spec.type === 'udp') && (!spec.socket?.host || !isUint32(spec.socket?.port) || spec.socket.port === 0)) return 'tcp and udp handlers need a valid socket';
+      if ((spec.type === 'tcp' || spec.type === 'udp') && (!spec.socket?.host || !isUint32(spec.socket?.port) || spec.socket.port === 0))
+        return 'tcp and udp handlers need a valid socket';
       if (!isUint32(spec.timeout)) return 'timeout must be a whole number of seconds';
       return null;
     case 'Mutator':
@@ -144,7 +160,8 @@ function specProblem(r: Resource, target: SensuGoVersion): string | null {
 /** Why Sensu Go (version `target`) would refuse this document, or null when it accepts it. */
 export function sensuProblem(r: Resource, target: SensuGoVersion): string | null {
   const name = r.metadata.name;
-  if (r.type !== 'Silenced' && (typeof name !== 'string' || !NAME.test(name))) return `name ${JSON.stringify(name)} cannot contain spaces or special characters`;
+  if (r.type !== 'Silenced' && (typeof name !== 'string' || !NAME.test(name)))
+    return `name ${JSON.stringify(name)} cannot contain spaces or special characters`;
   if (r.type !== 'Namespace' && !r.metadata.namespace) return 'namespace must be set';
   for (const value of Object.values(r.metadata.labels ?? {})) if (typeof value !== 'string') return 'label values must be strings';
   return specProblem(r, target);

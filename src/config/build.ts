@@ -36,7 +36,12 @@ function has(data: unknown, segments: readonly string[]): boolean {
 }
 
 /** Where a setting came from: the file that set it last (or its parent), with line and column. */
-export function locateSetting(files: readonly LoadedFile[], segments: readonly string[], message: string, code: Diagnostic['code'] = 'CB_CONFIG_RULE'): Diagnostic {
+export function locateSetting(
+  files: readonly LoadedFile[],
+  segments: readonly string[],
+  message: string,
+  code: Diagnostic['code'] = 'CB_CONFIG_RULE',
+): Diagnostic {
   const diagnostic = traceViolation({ segments: [...segments], message } as Violation, files);
   return { ...diagnostic, code };
 }

@@ -55,7 +55,10 @@ export function legacyMeaningNotes(merged: Record<string, unknown>): Violation[]
     if (check.subdue) windowNotes(out, 'check', 'subdue', ['checks', name], check.subdue);
     ttlNote(out, name, check);
     if (isPlainObject(check.hooks) && Object.hasOwn(check.hooks, '0')) {
-      out.push({ segments: ['checks', name, 'hooks', '0'], message: 'check hook key "0": the specification names status hooks 1 to 255; "0" runs for status 0, before "ok", as legacy did: name it "ok"' });
+      out.push({
+        segments: ['checks', name, 'hooks', '0'],
+        message: 'check hook key "0": the specification names status hooks 1 to 255; "0" runs for status 0, before "ok", as legacy did: name it "ok"',
+      });
     }
   }
   const filters = isPlainObject(merged.filters) ? merged.filters : {};

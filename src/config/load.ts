@@ -62,7 +62,11 @@ function walk(dir: string, seen: Set<string>, out: string[], diagnostics: Diagno
 function notFoundDiagnostic(searched: readonly string[]): Diagnostic {
   const places = searched.map((path) => resolve(path));
   const list = places.length > 1 ? `${places.slice(0, -1).join(', ')} and ${places.at(-1)}` : places.join('');
-  return { ...fileDiagnostic('CB_CONFIG_NOT_FOUND', places.at(-1)!, `looked for ${list}; name a file with -c or a directory with -d`), line: null, column: null };
+  return {
+    ...fileDiagnostic('CB_CONFIG_NOT_FOUND', places.at(-1)!, `looked for ${list}; name a file with -c or a directory with -d`),
+    line: null,
+    column: null,
+  };
 }
 
 /** The files of all sources, in load order: the config file, then each directory's files sorted by path bytes. */

@@ -7,9 +7,7 @@ function JSON5(): typeof import('json5') {
   return (json5 ??= require('json5') as typeof import('json5'));
 }
 
-export type ParseOutcome =
-  | { ok: true; data: unknown }
-  | { ok: false; reason: string; line: number; column: number };
+export type ParseOutcome = { ok: true; data: unknown } | { ok: false; reason: string; line: number; column: number };
 
 const BOM = '\uFEFF';
 

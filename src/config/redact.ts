@@ -1,9 +1,27 @@
 // Legacy default sensitive keys; a client's own `redact` list replaces them.
 export const DEFAULT_REDACT_KEYS: readonly string[] = [
-  'password', 'passwd', 'pass', 'api_key', 'api_token', 'access_key', 'secret_key', 'private_key',
-  'secret', 'routing_key', 'access_token_read', 'access_token_write', 'access_token_path', 'webhook_url',
-  'nickserv_password', 'channel_password', 'community', 'keystore_password', 'truststore_password',
-  'proxy_password', 'access_key_id', 'secret_access_key',
+  'password',
+  'passwd',
+  'pass',
+  'api_key',
+  'api_token',
+  'access_key',
+  'secret_key',
+  'private_key',
+  'secret',
+  'routing_key',
+  'access_token_read',
+  'access_token_write',
+  'access_token_path',
+  'webhook_url',
+  'nickserv_password',
+  'channel_password',
+  'community',
+  'keystore_password',
+  'truststore_password',
+  'proxy_password',
+  'access_key_id',
+  'secret_access_key',
 ];
 
 import { redactDsn } from './redact-dsn.js';
@@ -31,7 +49,10 @@ function ownList(value: Record<string, unknown>): KeySet | null {
 
 // A `secrets` list of a check, hook, handler or mutator names Secret resources, never values: its `secret` keys stay.
 function isSecretRefList(value: unknown): boolean {
-  return Array.isArray(value) && value.every((ref) => isPlainObject(ref) && Object.keys(ref).every((k) => (k === 'name' || k === 'secret') && typeof ref[k] === 'string'));
+  return (
+    Array.isArray(value) &&
+    value.every((ref) => isPlainObject(ref) && Object.keys(ref).every((k) => (k === 'name' || k === 'secret') && typeof ref[k] === 'string'))
+  );
 }
 
 // Copy-on-write: untouched subtrees are returned as they are, so a body with no secret costs one walk and no copy.
@@ -50,7 +71,13 @@ function walk(value: unknown, keys: KeySet, scoped: boolean): unknown {
   for (const key of Object.keys(value)) {
     const inner = value[key];
     // A DSN is shown without its password (checkbridge.store.dsn, a PostgresConfig's spec.dsn).
-    const next = inScope.has(key.toLowerCase()) ? CENSOR : key.toLowerCase() === 'dsn' && typeof inner === 'string' ? redactDsn(inner) : key === 'secrets' && isSecretRefList(inner) ? inner : walk(inner, inScope, scoped);
+    const next = inScope.has(key.toLowerCase())
+      ? CENSOR
+      : key.toLowerCase() === 'dsn' && typeof inner === 'string'
+        ? redactDsn(inner)
+        : key === 'secrets' && isSecretRefList(inner)
+          ? inner
+          : walk(inner, inScope, scoped);
     if (next !== inner) Object.defineProperty((out ??= { ...value }), key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   return out ?? value;

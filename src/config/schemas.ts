@@ -2,8 +2,20 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { validators } from './schema-validators.js';
 
 export type SchemaName =
-  | 'check' | 'hook' | 'proxy-requests' | 'subdue' | 'when' | 'client' | 'handler' | 'filter' | 'mutator'
-  | 'settings' | 'extension' | 'result' | 'asset' | 'secrets';
+  | 'check'
+  | 'hook'
+  | 'proxy-requests'
+  | 'subdue'
+  | 'when'
+  | 'client'
+  | 'handler'
+  | 'filter'
+  | 'mutator'
+  | 'settings'
+  | 'extension'
+  | 'result'
+  | 'asset'
+  | 'secrets';
 
 export interface SchemaProblem {
   /** JSON pointer relative to the validated value. */
@@ -19,7 +31,9 @@ function problemOf(error: ErrorObject): SchemaProblem | null {
   const params = error.params as { missingProperty?: string; propertyName?: string; detail?: string };
   if (error.keyword === 'required' && params.missingProperty) path += '/' + params.missingProperty;
   if (error.keyword === 'propertyNames' && params.propertyName) path += '/' + params.propertyName;
-  const key = decodeURIComponent(path.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+  const key = decodeURIComponent(path.split('/').pop() ?? '')
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
   return { path, message: template.replace('{key}', key).replace('{detail}', params.detail ?? '') };
 }
 

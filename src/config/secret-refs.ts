@@ -20,7 +20,8 @@ export function secretRefsProblem(value: unknown): string | null {
   const seen = new Set<string>();
   for (const ref of value) {
     if (!isObject(ref)) return 'secrets must be an array of {"name", "secret"} objects';
-    if (!nonEmpty(ref.name) || !ENV_NAME.test(ref.name)) return 'each secret needs a name that is an environment variable name (letters, digits and _, not starting with a digit)';
+    if (!nonEmpty(ref.name) || !ENV_NAME.test(ref.name))
+      return 'each secret needs a name that is an environment variable name (letters, digits and _, not starting with a digit)';
     if (!nonEmpty(ref.secret)) return `secret ${ref.name} needs the name of a Secret resource in "secret"`;
     if (seen.has(ref.name)) return `secret name ${ref.name} is given twice`;
     seen.add(ref.name);

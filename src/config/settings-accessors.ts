@@ -105,7 +105,8 @@ export const legacyApiListenerOf = (settings: Settings) => apiOf(settings) as Li
 export const v2ApiListenerOf = (settings: Settings) => sectionOf(checkbridgeOf(settings).v2_api) as ListenerSettings;
 
 /** `checkbridge.agentd`: where Sensu Go agents connect (the agent WebSocket) and how many new ones a second it admits (0: no bound). */
-export const agentdListenerOf = (settings: Settings) => sectionOf(checkbridgeOf(settings).agentd) as ListenerSettings & { readonly max_new_per_second?: unknown };
+export const agentdListenerOf = (settings: Settings) =>
+  sectionOf(checkbridgeOf(settings).agentd) as ListenerSettings & { readonly max_new_per_second?: unknown };
 
 export function agentdRateOf(settings: Settings): number {
   const value = agentdListenerOf(settings).max_new_per_second;
@@ -122,11 +123,17 @@ export function legacyApiCredentialsOf(settings: Settings): { user: string; pass
  * Whether the legacy API shows Sensu Go agents of namespaces other than `checkbridge.namespace`: only when
  * `checkbridge.legacy_api_all_namespaces` is true and callers must authenticate (api.user and api.password set).
  */
-export const legacyApiAllNamespacesOf = (settings: Settings): boolean => checkbridgeOf(settings).legacy_api_all_namespaces === true && legacyApiCredentialsOf(settings) !== null;
+export const legacyApiAllNamespacesOf = (settings: Settings): boolean =>
+  checkbridgeOf(settings).legacy_api_all_namespaces === true && legacyApiCredentialsOf(settings) !== null;
 
 /** The legacy API's CORS headers (suffixes of `Access-Control-Allow-`): legacy's defaults under `api.cors`. */
 export function legacyApiCorsOf(settings: Settings): Record<string, string> {
-  const cors = { Origin: '*', Methods: 'GET, POST, PUT, DELETE, OPTIONS', Credentials: 'true', Headers: 'Origin, X-Requested-With, Content-Type, Accept, Authorization' };
+  const cors = {
+    Origin: '*',
+    Methods: 'GET, POST, PUT, DELETE, OPTIONS',
+    Credentials: 'true',
+    Headers: 'Origin, X-Requested-With, Content-Type, Accept, Authorization',
+  };
   return { ...cors, ...(sectionOf(apiOf(settings).cors) as Record<string, string>) };
 }
 

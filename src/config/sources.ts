@@ -23,7 +23,10 @@ const LEGACY_ROOT = '/etc/sensu';
 export function resolveSources(options: SourceOptions, exists: (path: string) => boolean = existsSync): ConfigSources {
   const root = options.legacyRoot ?? LEGACY_ROOT;
   const legacyFile = join(root, 'config.json');
-  const dirs = (options.configDirs ?? []).flatMap((d) => d.split(',')).map((d) => d.trim()).filter((d) => d !== '');
+  const dirs = (options.configDirs ?? [])
+    .flatMap((d) => d.split(','))
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
   const configFile = options.configFile === false ? null : (options.configFile ?? (exists(legacyFile) ? legacyFile : null));
   if (options.configFile || dirs.length > 0) return { configFile, configDirs: dirs };
   const legacyDir = join(root, 'conf.d');

@@ -12,7 +12,12 @@ const SINGULAR: Record<string, string> = { checks: 'check', filters: 'filter', m
 const SCHEMA: Record<string, SchemaName> = { checks: 'check', filters: 'filter', mutators: 'mutator', handlers: 'handler', extensions: 'extension' };
 
 function splitPointer(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function fromSchema(prefix: readonly string[], name: SchemaName, value: unknown): Violation[] {
@@ -81,7 +86,11 @@ function assetViolations(merged: Record<string, unknown>): Violation[] {
     const names = isPlainObject(definition) ? definition.runtime_assets : undefined;
     if (!Array.isArray(names)) return;
     for (const name of names) {
-      if (typeof name === 'string' && !Object.hasOwn(assets, name)) out.push({ segments: [...segments, 'runtime_assets'], message: `runtime_assets names an unknown asset: ${name} (define it under the top-level assets)` });
+      if (typeof name === 'string' && !Object.hasOwn(assets, name))
+        out.push({
+          segments: [...segments, 'runtime_assets'],
+          message: `runtime_assets names an unknown asset: ${name} (define it under the top-level assets)`,
+        });
     }
   };
   for (const category of ['checks', 'handlers', 'mutators'] as const) {

@@ -38,7 +38,11 @@ export class RemoteSpawner {
       if (this.child === child) this.child = null;
       for (const [id, done] of this.waiting) {
         this.waiting.delete(id);
-        done({ id, result: { status: 3, output: `Unexpected error: the spawner process exited (${signal ?? code})`, timedOut: false, signal: null, durationMs: 0 }, stopped: true });
+        done({
+          id,
+          result: { status: 3, output: `Unexpected error: the spawner process exited (${signal ?? code})`, timedOut: false, signal: null, durationMs: 0 },
+          stopped: true,
+        });
       }
     });
     this.child = child;

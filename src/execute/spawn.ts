@@ -144,7 +144,7 @@ export function spawnCommand(command: string, options: SpawnOptions = {}): Promi
       let output = Buffer.concat(chunks).toString('utf8');
       if (dropped) output += `\n[checkbridge: output beyond ${MAX_OUTPUT_BYTES} bytes dropped]`;
       // Legacy: a child killed by a signal reports the signal number as its status.
-      const status = code ?? (signal ? constants.signals[signal] ?? 3 : 3);
+      const status = code ?? (signal ? (constants.signals[signal] ?? 3) : 3);
       finish({ status, output, timedOut: false, signal, durationMs: elapsed() });
     });
   });

@@ -61,11 +61,13 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
     // The name rules of every other door, before anything is stored or counted toward the entity limit.
     const badName = clientNameProblem(client.name);
     if (badName) return drop(delivery, 'keepalive', badName);
-    if (!Array.isArray(client.subscriptions) || !client.subscriptions.every((s) => typeof s === 'string')) return drop(delivery, 'keepalive', 'subscriptions must be an array of strings');
+    if (!Array.isArray(client.subscriptions) || !client.subscriptions.every((s) => typeof s === 'string'))
+      return drop(delivery, 'keepalive', 'subscriptions must be an array of strings');
     if (client.signature !== undefined && typeof client.signature !== 'string') return drop(delivery, 'keepalive', 'signature must be a string');
     if (typeof client.timestamp !== 'number' || !Number.isFinite(client.timestamp)) return drop(delivery, 'keepalive', 'timestamp must be a number');
     // An agent's record names the namespace its events are read from: only the agent WebSocket may write one.
-    if (client.entity_class === 'agent') return drop(delivery, 'keepalive', 'entity_class "agent" is for Sensu Go agents, which connect over the agent WebSocket');
+    if (client.entity_class === 'agent')
+      return drop(delivery, 'keepalive', 'entity_class "agent" is for Sensu Go agents, which connect over the agent WebSocket');
     try {
       const outcome = receiveKeepalive(deps.store, settings, client, deps.now());
       if (!outcome.accepted) log.warn({ client: client.name }, outcome.reason);

@@ -61,12 +61,19 @@ function publishToPipe(handler: Handler, data: string, publish: TransportPublish
   const pipe = (handler.pipe ?? {}) as { type?: unknown; name?: unknown; options?: unknown };
   const type = pipe.type === 'direct' || pipe.type === 'fanout' || pipe.type === 'topic' ? pipe.type : null;
   if (!type || typeof pipe.name !== 'string') return { ok: false, error: 'transport handler needs pipe.type (direct, fanout or topic) and pipe.name' };
-  const options = typeof pipe.options === 'object' && pipe.options !== null && !Array.isArray(pipe.options) ? (pipe.options as Record<string, unknown>) : undefined;
+  const options =
+    typeof pipe.options === 'object' && pipe.options !== null && !Array.isArray(pipe.options) ? (pipe.options as Record<string, unknown>) : undefined;
   return publish(type, pipe.name, data, options) ? { ok: true } : { ok: false, error: 'transport is not connected: event not published' };
 }
 
 /** Legacy handle_event by type. `transport` publishes when there is a broker, else is refused. */
-export async function deliver(handler: Handler, data: string, spawn: Spawner, defaultTimeout: number | undefined, publish?: TransportPublish): Promise<Delivery> {
+export async function deliver(
+  handler: Handler,
+  data: string,
+  spawn: Spawner,
+  defaultTimeout: number | undefined,
+  publish?: TransportPublish,
+): Promise<Delivery> {
   switch (handler.type ?? 'pipe') {
     case 'pipe': {
       if (typeof handler.command !== 'string') return { ok: false, error: 'pipe handler has no command' };

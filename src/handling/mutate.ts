@@ -14,7 +14,14 @@ export function eventJson(event: EventDraft): string {
 }
 
 /** Legacy mutate_event: a settings mutator is a pipe; `json` and `only_check_output` are built in. */
-export async function mutateEvent(handler: Handler, event: EventDraft, json: () => string, settings: Settings, spawn: Spawner, assets?: AssetResolver): Promise<Mutation> {
+export async function mutateEvent(
+  handler: Handler,
+  event: EventDraft,
+  json: () => string,
+  settings: Settings,
+  spawn: Spawner,
+  assets?: AssetResolver,
+): Promise<Mutation> {
   const name = typeof handler.mutator === 'string' ? handler.mutator : 'json';
   const mutator = settings.mutators[name] as { command?: string; timeout?: number; runtime_assets?: string[] } | undefined;
   if (mutator) {

@@ -41,7 +41,8 @@ export interface PipelineCounters {
 const MAX_LOGGED_OUTPUT = 64 * 1024;
 function lines(output: string | undefined): string[] {
   let text = output ?? '';
-  if (text.length > MAX_LOGGED_OUTPUT) text = `${text.slice(0, MAX_LOGGED_OUTPUT)}\n[checkbridge: ${text.length - MAX_LOGGED_OUTPUT} more characters not logged]`;
+  if (text.length > MAX_LOGGED_OUTPUT)
+    text = `${text.slice(0, MAX_LOGGED_OUTPUT)}\n[checkbridge: ${text.length - MAX_LOGGED_OUTPUT} more characters not logged]`;
   return text.split(/\n+/).filter((l) => l !== '');
 }
 
@@ -80,7 +81,11 @@ export class HandlerPipeline {
   /** Warns once per settings load about handlers that can never run here. */
   checkSettings(settings: Settings): void {
     for (const [name, handler] of Object.entries(settings.handlers)) {
-      if ((handler as { type?: string }).type === 'transport' && !this.deps.publish) this.log.warn({ handler: name }, 'transport handlers are not supported: checkbridge has no message broker; events for this handler are logged and skipped');
+      if ((handler as { type?: string }).type === 'transport' && !this.deps.publish)
+        this.log.warn(
+          { handler: name },
+          'transport handlers are not supported: checkbridge has no message broker; events for this handler are logged and skipped',
+        );
     }
   }
 
@@ -112,7 +117,10 @@ export class HandlerPipeline {
       }
       if (filtered) {
         this.counters.filtered++;
-        this.log.info({ ...ids, handler: handler.name, ...(filtered.filter ? { filter: filtered.filter } : {}), ...(filtered.reason ? { reason: filtered.reason } : {}) }, filtered.message);
+        this.log.info(
+          { ...ids, handler: handler.name, ...(filtered.filter ? { filter: filtered.filter } : {}), ...(filtered.reason ? { reason: filtered.reason } : {}) },
+          filtered.message,
+        );
         continue;
       }
       this.enqueue(handler, event, lazyJson, ids);
@@ -120,7 +128,12 @@ export class HandlerPipeline {
   }
 
   private enqueue(handler: Handler, event: EventDraft, json: () => string, ids: Record<string, unknown>): void {
-    void this.queue(handler.name, { ...ids, handler: handler.name }, (_spawn, timeout) => this.run(handler, event, json, timeout), (delivery) => this.report(handler, delivery, ids));
+    void this.queue(
+      handler.name,
+      { ...ids, handler: handler.name },
+      (_spawn, timeout) => this.run(handler, event, json, timeout),
+      (delivery) => this.report(handler, delivery, ids),
+    );
   }
 
   /**
@@ -153,7 +166,13 @@ export class HandlerPipeline {
    * Every handler's run: its own queue (a quarter of the concurrency), for v2 work its namespace's and the v2 share,
    * then the overall limit (always taken in this order, so no wait is circular).
    */
-  private queue(key: string, ids: Record<string, unknown>, work: (spawn: Spawner, timeout: number | undefined) => Promise<Delivery>, report: (delivery: Delivery) => void, namespace?: string): Promise<void> {
+  private queue(
+    key: string,
+    ids: Record<string, unknown>,
+    work: (spawn: Spawner, timeout: number | undefined) => Promise<Delivery>,
+    report: (delivery: Delivery) => void,
+    namespace?: string,
+  ): Promise<void> {
     const tuning = this.tuning();
     this.overall.setLimit(tuning.handler_concurrency);
     const limits = namespace === undefined ? [] : this.v2Limits(namespace, tuning.handler_concurrency);
@@ -190,8 +209,20 @@ export class HandlerPipeline {
     const assets = this.deps.assets?.(settings);
     const mutator = typeof handler.mutator === 'string' && Object.hasOwn(settings.mutators, handler.mutator) ? settings.mutators[handler.mutator] : undefined;
     const mutation = await mutateEvent(handler, event, json, settings, withSecrets(this.deps.spawn, mutator, this.deps.secrets), assets);
-    if (!mutation.ok) return { ok: false, error: mutation.error, ...(mutation.output !== undefined ? { output: mutation.output } : {}), ...(mutation.status !== undefined ? { status: mutation.status } : {}) };
-    return deliver(handler, mutation.data, withSecrets(withAssets(this.deps.spawn, assets, handler.runtime_assets), handler, this.deps.secrets), timeout, this.deps.publish);
+    if (!mutation.ok)
+      return {
+        ok: false,
+        error: mutation.error,
+        ...(mutation.output !== undefined ? { output: mutation.output } : {}),
+        ...(mutation.status !== undefined ? { status: mutation.status } : {}),
+      };
+    return deliver(
+      handler,
+      mutation.data,
+      withSecrets(withAssets(this.deps.spawn, assets, handler.runtime_assets), handler, this.deps.secrets),
+      timeout,
+      this.deps.publish,
+    );
   }
 
   private async extension(handler: Handler, event: EventDraft, json: () => string): Promise<Delivery> {
@@ -204,7 +235,11 @@ export class HandlerPipeline {
   private report(handler: Handler, delivery: Delivery, ids: Record<string, unknown>): void {
     const fields = { ...ids, handler: handler.name, type: handler.type ?? 'pipe' };
     if (delivery.skipped) return void this.log.debug({ ...fields, reason: delivery.skipped }, 'handler skipped');
-    if (delivery.error) return void this.log.error({ ...fields, error: delivery.error, ...(delivery.output !== undefined ? { output: lines(delivery.output), status: delivery.status } : {}) }, delivery.error === 'mutator error' ? 'mutator error' : 'handler error');
+    if (delivery.error)
+      return void this.log.error(
+        { ...fields, error: delivery.error, ...(delivery.output !== undefined ? { output: lines(delivery.output), status: delivery.status } : {}) },
+        delivery.error === 'mutator error' ? 'mutator error' : 'handler error',
+      );
     if (delivery.output !== undefined) {
       const message = handler.type === 'extension' ? 'handler extension output' : 'handler output';
       if (delivery.ok) this.log.info({ ...fields, output: lines(delivery.output), status: delivery.status }, message);

@@ -31,9 +31,14 @@ export class Handling implements Service {
       if (isV2Event(emitted)) {
         const { namespace: ns, event } = emitted;
         const { assets, secrets } = deps.v2(ns);
-        return void runPipelines(store.resources, ns, event, this.handlers, logger, assets, secrets).catch((error) => logger.error({ err: error }, 'pipeline failed'));
+        return void runPipelines(store.resources, ns, event, this.handlers, logger, assets, secrets).catch((error) =>
+          logger.error({ err: error }, 'pipeline failed'),
+        );
       }
-      logger.debug({ client: emitted.event.client.name, check: emitted.event.check.name, action: emitted.event.action, occurrences: emitted.event.occurrences }, 'event processed');
+      logger.debug(
+        { client: emitted.event.client.name, check: emitted.event.check.name, action: emitted.event.action, occurrences: emitted.event.occurrences },
+        'event processed',
+      );
       if (emitted.handle) this.handlers.handle(emitted.event);
     });
     intake.onRegistration((event) => this.handlers.handle(event));
@@ -46,6 +51,7 @@ export class Handling implements Service {
   async start(): Promise<void> {}
 
   async stop(deadline: number): Promise<void> {
-    if (!(await this.handlers.stop(deadline - Date.now()))) this.deps.logger.warn({ handlers: this.handlers.pending }, 'still running at stop: their processes are stopped');
+    if (!(await this.handlers.stop(deadline - Date.now())))
+      this.deps.logger.warn({ handlers: this.handlers.pending }, 'still running at stop: their processes are stopped');
   }
 }

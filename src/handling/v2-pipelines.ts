@@ -28,7 +28,11 @@ function stepsOf(store: ResourceTables, namespace: string, event: Json, log: Log
     }
     for (const workflow of (pipeline.workflows ?? []) as Json[]) {
       if (!workflow.handler?.name) continue;
-      steps.push({ handler: String(workflow.handler.name), filters: ((workflow.filters ?? []) as Json[]).map((f) => String(f.name)), mutator: workflow.mutator?.name ?? null });
+      steps.push({
+        handler: String(workflow.handler.name),
+        filters: ((workflow.filters ?? []) as Json[]).map((f) => String(f.name)),
+        mutator: workflow.mutator?.name ?? null,
+      });
     }
   }
   if (steps.length === 0) for (const name of (event.check?.handlers ?? []) as string[]) steps.push({ handler: name, filters: [], mutator: null });
@@ -42,7 +46,15 @@ export interface HandlerQueue {
 }
 
 /** The step's filters in order: true when all allow the event; expressions spend the namespace's and the event's sandbox time. */
-async function passesFilters(store: ResourceTables, namespace: string, event: Json, filters: readonly string[], fields: Record<string, unknown>, log: Logger, allowance: SandboxAllowance): Promise<boolean> {
+async function passesFilters(
+  store: ResourceTables,
+  namespace: string,
+  event: Json,
+  filters: readonly string[],
+  fields: Record<string, unknown>,
+  log: Logger,
+  allowance: SandboxAllowance,
+): Promise<boolean> {
   for (const name of filters) {
     const builtin = V2_BUILT_IN_FILTERS.get(name);
     const resource = builtin ? null : store.getResource('EventFilter', namespace, name);
@@ -50,7 +62,9 @@ async function passesFilters(store: ResourceTables, namespace: string, event: Js
       log.error({ ...fields, filter: name }, 'filter not found');
       return false;
     }
-    const verdict = builtin ? { allowed: builtin(event) } : await filterAllows(resource!, event, Date.now(), (entity, check) => store.getEvent(namespace, entity, check), { namespace, allowance });
+    const verdict = builtin
+      ? { allowed: builtin(event) }
+      : await filterAllows(resource!, event, Date.now(), (entity, check) => store.getEvent(namespace, entity, check), { namespace, allowance });
     if ('error' in verdict && verdict.error) log.error({ ...fields, filter: name, error: verdict.error }, 'filter expression failed');
     if (!verdict.allowed) {
       log.info({ ...fields, filter: name }, 'event was filtered');
@@ -66,7 +80,19 @@ const boundedTimeout = (own: unknown, ceiling: number | undefined): number | und
   typeof own === 'number' && own > 0 ? Math.min(own, ceiling ?? own) : undefined;
 
 /** One step's mutator, then its pipe, tcp or udp handler; logged here, counted by the queue. */
-async function runStep(store: ResourceTables, namespace: string, event: Json, json: string, step: Step, handler: Json, spawn: Spawner, timeout: number | undefined, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<Delivery> {
+async function runStep(
+  store: ResourceTables,
+  namespace: string,
+  event: Json,
+  json: string,
+  step: Step,
+  handler: Json,
+  spawn: Spawner,
+  timeout: number | undefined,
+  log: Logger,
+  assets?: AssetResolver,
+  secrets?: SecretsLookup,
+): Promise<Delivery> {
   const fields = { event: event.id, handler: step.handler, namespace };
   let data = json;
   const mutatorName = step.mutator ?? handler.mutator ?? null;
@@ -77,14 +103,23 @@ async function runStep(store: ResourceTables, namespace: string, event: Json, js
       log.error({ ...fields, mutator: mutatorName }, 'mutator not found');
       return { ok: false, error: 'mutator not found' };
     }
-    const run = await withSecrets(withAssets(spawn, assets, mutator.runtime_assets), mutator, secrets)(mutator.command, { stdin: json, timeout: boundedTimeout(mutator.timeout, timeout) ?? timeout });
+    const run = await withSecrets(
+      withAssets(spawn, assets, mutator.runtime_assets),
+      mutator,
+      secrets,
+    )(mutator.command, { stdin: json, timeout: boundedTimeout(mutator.timeout, timeout) ?? timeout });
     if (run.status !== 0) {
       log.error({ ...fields, mutator: mutatorName, output: run.output, status: run.status }, 'mutator error');
       return { ok: false, error: 'mutator error', output: run.output, status: run.status };
     }
     data = run.output;
   }
-  const delivery = await deliver({ ...handler, name: step.handler, type: String(handler.type ?? 'pipe'), timeout: boundedTimeout(handler.timeout, timeout) } as Handler, data, withSecrets(withAssets(spawn, assets, handler.runtime_assets), handler, secrets), timeout);
+  const delivery = await deliver(
+    { ...handler, name: step.handler, type: String(handler.type ?? 'pipe'), timeout: boundedTimeout(handler.timeout, timeout) } as Handler,
+    data,
+    withSecrets(withAssets(spawn, assets, handler.runtime_assets), handler, secrets),
+    timeout,
+  );
   if (delivery.error) log.error({ ...fields, error: delivery.error }, 'handler error');
   else log[delivery.ok ? 'info' : 'error']({ ...fields, output: delivery.output, status: delivery.status }, 'handler output');
   return delivery;
@@ -121,7 +156,10 @@ function noteDropped(namespace: string, reason: string, log: Logger): void {
     const entry = note!;
     entry.timer = undefined;
     if (entry.count === 0) return;
-    log.warn({ namespace, dropped: entry.count, total: entry.total, reason }, 'v2 pipelines: events arrive faster than their filters run: these were not handled');
+    log.warn(
+      { namespace, dropped: entry.count, total: entry.total, reason },
+      'v2 pipelines: events arrive faster than their filters run: these were not handled',
+    );
     entry.count = 0;
     entry.at = Date.now();
   };
@@ -157,7 +195,9 @@ function inOrder<T>(namespace: string, key: string, bytes: number, work: () => P
   return new Promise<T | null>((resolve, reject) => {
     const start = () => {
       own.busy = true;
-      work().then(resolve, reject).finally(() => (done(), next()));
+      work()
+        .then(resolve, reject)
+        .finally(() => (done(), next()));
     };
     const drop = () => (done(), resolve(null));
     if (!own.busy) return start();
@@ -174,7 +214,15 @@ function inOrder<T>(namespace: string, key: string, bytes: number, work: () => P
  * event of the same entity and check), then the mutator and the pipe, tcp or udp handler in that handler's queue.
  * Resolves once every step ran or was dropped, or at once when the event is past the bounds on what waits (logged).
  */
-export async function runPipelines(store: ResourceTables, namespace: string, event: Json, queue: HandlerQueue, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<void> {
+export async function runPipelines(
+  store: ResourceTables,
+  namespace: string,
+  event: Json,
+  queue: HandlerQueue,
+  log: Logger,
+  assets?: AssetResolver,
+  secrets?: SecretsLookup,
+): Promise<void> {
   const steps = stepsOf(store, namespace, event, log);
   // Most events name no handler: they need no serialisation.
   if (steps.length === 0) return;
@@ -184,7 +232,17 @@ export async function runPipelines(store: ResourceTables, namespace: string, eve
   if (jobs) await Promise.all(jobs);
 }
 
-async function submitSteps(store: ResourceTables, namespace: string, event: Json, json: string, steps: Step[], queue: HandlerQueue, log: Logger, assets?: AssetResolver, secrets?: SecretsLookup): Promise<Promise<void>[]> {
+async function submitSteps(
+  store: ResourceTables,
+  namespace: string,
+  event: Json,
+  json: string,
+  steps: Step[],
+  queue: HandlerQueue,
+  log: Logger,
+  assets?: AssetResolver,
+  secrets?: SecretsLookup,
+): Promise<Promise<void>[]> {
   const allowance = new SandboxAllowance(EVENT_ALLOWANCE_MS, 'event');
   const jobs: Promise<void>[] = [];
   for (const step of steps) {
@@ -195,7 +253,11 @@ async function submitSteps(store: ResourceTables, namespace: string, event: Json
       continue;
     }
     if (!(await passesFilters(store, namespace, event, [...step.filters, ...((handler.filters ?? []) as string[])], fields, log, allowance))) continue;
-    jobs.push(queue.submit(`${namespace}/${step.handler}`, fields, (spawn, timeout) => runStep(store, namespace, event, json, step, handler, spawn, timeout, log, assets, secrets)));
+    jobs.push(
+      queue.submit(`${namespace}/${step.handler}`, fields, (spawn, timeout) =>
+        runStep(store, namespace, event, json, step, handler, spawn, timeout, log, assets, secrets),
+      ),
+    );
   }
   return jobs;
 }

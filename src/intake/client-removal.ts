@@ -18,7 +18,13 @@ export function resolveEvent(intake: ResultIntake, event: Record<string, unknown
  * DELETE /clients/:name and the deregistration handler: resolve (and so handle) every current event, then remove
  * the client with its results; `tombstone` keeps an invalidated signature until `until` (API invalidate).
  */
-export async function removeClient(store: StateStore, intake: ResultIntake, name: string, nowMs: number, tombstone?: { until: number | null }): Promise<boolean> {
+export async function removeClient(
+  store: StateStore,
+  intake: ResultIntake,
+  name: string,
+  nowMs: number,
+  tombstone?: { until: number | null },
+): Promise<boolean> {
   const client = store.getClient(name);
   if (!client || client.invalidated) return false;
   await Promise.allSettled(store.listEvents(name).map((event) => resolveEvent(intake, event, nowMs)));

@@ -32,7 +32,15 @@ export interface RoutedEventStore extends V2EventStore {
 
 type Pending =
   | { readonly kind: 'result'; readonly result: CheckResult; readonly resolve: () => void; readonly reject: (error: Error) => void }
-  | { readonly kind: 'v2'; readonly namespace: string; readonly body: Json; readonly createdBy: string | undefined; readonly nowS: number; readonly resolve: (answer: Publish) => void; readonly reject: (error: Error) => void };
+  | {
+      readonly kind: 'v2';
+      readonly namespace: string;
+      readonly body: Json;
+      readonly createdBy: string | undefined;
+      readonly nowS: number;
+      readonly resolve: (answer: Publish) => void;
+      readonly reject: (error: Error) => void;
+    };
 
 /** One submission's fate in its group: what leaves the intake, a v2 event's answer, or its error. */
 interface Done {
@@ -165,7 +173,8 @@ export class Intake implements ResultIntake, EventIntake, Service {
 
   private processResult(settings: Settings, pending: Pending & { kind: 'result' }): Done {
     const outcome = processResult(this.store, settings, pending.result, this.clock.now());
-    if (!outcome.ok) return { pending, emitted: null, error: outcome.code === 'CB_ENTITY_LIMIT' ? new EntityLimitError(outcome.reason) : new Error(outcome.reason) };
+    if (!outcome.ok)
+      return { pending, emitted: null, error: outcome.code === 'CB_ENTITY_LIMIT' ? new EntityLimitError(outcome.reason) : new Error(outcome.reason) };
     for (const writer of this.committers) writer(outcome.processed);
     return { pending, emitted: outcome.processed, error: null };
   }

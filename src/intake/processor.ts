@@ -5,7 +5,17 @@ import type { CheckResult } from '../execute/index.js';
 import type { StateStore, HistoryEntry } from '../store/index.js';
 import { applySilencing } from './silencing.js';
 import { aggregateNames } from './aggregates.js';
-import { atEntityLimit, entityLimitMessage, buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from '../legacy/index.js';
+import {
+  atEntityLimit,
+  entityLimitMessage,
+  buildEvent,
+  registryUpdate,
+  truncateOutput,
+  shouldTruncate,
+  HISTORY_LENGTH,
+  type EventDraft,
+  type StoredEvent,
+} from '../legacy/index.js';
 import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
 
@@ -47,16 +57,28 @@ export function processResult(store: StateStore, settings: Settings, result: Che
   if (client) {
     // An agent of another namespace is the agent WebSocket's alone: no legacy door writes into that namespace.
     if (client.entity_class === 'agent' && client.namespace !== legacyNamespace(settings) && !result.fromServer) {
-      return { ok: false, reason: `client ${JSON.stringify(key)} is a Sensu Go agent of namespace ${JSON.stringify(client.namespace)}: its results come only over the agent WebSocket` };
+      return {
+        ok: false,
+        reason: `client ${JSON.stringify(key)} is a Sensu Go agent of namespace ${JSON.stringify(client.namespace)}: its results come only over the agent WebSocket`,
+      };
     }
     if (typeof client.signature === 'string' && client.signature !== '' && client.signature !== result.signature) {
       return { ok: false, reason: 'invalid check result signature' };
     }
   } else {
     const limit = entityLimitOf(settings);
-    if (!store.hasV2Entity(key, legacyNamespace(settings)) && atEntityLimit(store, limit, legacyNamespace(settings))) return { ok: false, reason: entityLimitMessage(limit), code: 'CB_ENTITY_LIMIT' };
+    if (!store.hasV2Entity(key, legacyNamespace(settings)) && atEntityLimit(store, limit, legacyNamespace(settings)))
+      return { ok: false, reason: entityLimitMessage(limit), code: 'CB_ENTITY_LIMIT' };
     // A just-in-time client; `type: proxy` when the result named a source.
-    client = { name: key, address: 'unknown', subscriptions: [`client:${key}`], keepalives: false, version: LEGACY_VERSION, timestamp: now, ...(source ? { type: 'proxy' } : {}) };
+    client = {
+      name: key,
+      address: 'unknown',
+      subscriptions: [`client:${key}`],
+      keepalives: false,
+      version: LEGACY_VERSION,
+      timestamp: now,
+      ...(source ? { type: 'proxy' } : {}),
+    };
     store.putClient(client);
   }
 
@@ -72,10 +94,11 @@ export function processResult(store: StateStore, settings: Settings, result: Che
   for (const aggregate of aggregateNames(check)) store.aggregates.add(aggregate, key, name);
   const stored = store.getHistory(key, name);
   const history: HistoryEntry[] = [...(stored?.history ?? []), { status: check.status, executed: Number(check.executed) || now }].slice(-HISTORY_LENGTH);
-  const lastOk = check.status === 0 ? Number(check.executed) || now : stored?.lastOk ?? null;
-  const forStorage = shouldTruncate(check) && typeof check.output === 'string'
-    ? { ...check, output: truncateOutput(check.output, Number(check.truncate_output_length) || 255) }
-    : check;
+  const lastOk = check.status === 0 ? Number(check.executed) || now : (stored?.lastOk ?? null);
+  const forStorage =
+    shouldTruncate(check) && typeof check.output === 'string'
+      ? { ...check, output: truncateOutput(check.output, Number(check.truncate_output_length) || 255) }
+      : check;
   store.putResult(key, forStorage, history, lastOk);
 
   const storedEvent = store.getEvent(key, name) as StoredEvent | null;

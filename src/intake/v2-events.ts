@@ -24,7 +24,12 @@ function attachEntity(store: ResourceTables, namespace: string, event: Json, gat
   if (refusal) return refusal;
   const base: Json = proxyName ? { metadata: { name, namespace } } : structuredClone(event.entity);
   const subscriptions = [...new Set([...((base.subscriptions ?? []) as string[]), `entity:${name}`])];
-  const entity = { ...base, entity_class: 'proxy', subscriptions, metadata: { ...base.metadata, name, namespace, ...(event.entity.metadata?.created_by ? { created_by: event.entity.metadata.created_by } : {}) } };
+  const entity = {
+    ...base,
+    entity_class: 'proxy',
+    subscriptions,
+    metadata: { ...base.metadata, name, namespace, ...(event.entity.metadata?.created_by ? { created_by: event.entity.metadata.created_by } : {}) },
+  };
   store.putEntity(namespace, name, entity);
   event.entity = entity;
   return null;
@@ -66,14 +71,23 @@ function prepareEvent(store: ResourceTables, namespace: string, body: Json, nowS
 }
 
 // A sender's replay (same event id and sequence, after a crash before it saw our answer) changes nothing.
-const isReplay = (previous: { id?: unknown; sequence?: unknown } | null, event: Json) => previous !== null && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence;
+const isReplay = (previous: { id?: unknown; sequence?: unknown } | null, event: Json) =>
+  previous !== null && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence;
 const stored = (updated: Json, metrics: unknown): Publish => ({ ok: true, event: metrics ? { ...updated, metrics } : updated });
 
 /**
  * CreateOrReplace and the event store update: defaults, validation, id, created_by, proxy entity, history.
  * Returns the stored event (metrics are passed on, never stored); the intake sends it on to its pipelines.
  */
-export async function publishEvent(store: ResourceTables, events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Promise<Publish> {
+export async function publishEvent(
+  store: ResourceTables,
+  events: V2EventStore,
+  namespace: string,
+  body: Json,
+  nowS: number,
+  createdBy: string | undefined,
+  gate: EntityGate,
+): Promise<Publish> {
   const prepared = prepareEvent(store, namespace, body, nowS, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;
@@ -83,7 +97,15 @@ export async function publishEvent(store: ResourceTables, events: V2EventStore, 
 }
 
 /** `publishEvent` on the embedded store, synchronously: inside the intake's group commit. */
-export function publishEventSync(store: ResourceTables, events: EmbeddedEventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Publish {
+export function publishEventSync(
+  store: ResourceTables,
+  events: EmbeddedEventStore,
+  namespace: string,
+  body: Json,
+  nowS: number,
+  createdBy: string | undefined,
+  gate: EntityGate,
+): Publish {
   const prepared = prepareEvent(store, namespace, body, nowS, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
   const { row, event, metrics } = prepared;

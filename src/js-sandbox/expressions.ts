@@ -73,7 +73,10 @@ const reported = new Set<string>();
 const queue = new FairQueue(NAMESPACE_SHARE, (namespace) => {
   if (reported.has(`\u0000share\u0000${namespace}`)) return;
   remember(reported, () => reported.add(`\u0000share\u0000${namespace}`));
-  logger?.warn({ namespace, rateMs: NAMESPACE_SHARE.rateMs }, "expression sandbox: this namespace's expressions used its share of sandbox time: they wait for their turn");
+  logger?.warn(
+    { namespace, rateMs: NAMESPACE_SHARE.rateMs },
+    "expression sandbox: this namespace's expressions used its share of sandbox time: they wait for their turn",
+  );
 });
 
 // One spare at a time; after one failed to start, the next waits a second, so that failing is not a storm of threads.
@@ -163,7 +166,10 @@ function noteHeavy(expression: string, ms: number, namespace: string): void {
   const runs = (heavy.get(key) ?? 0) + 1;
   if (runs < HEAVY_RUNS) return void remember(heavy, () => heavy.set(key, runs));
   quarantine(key);
-  logger?.warn({ namespace, expression: expression.slice(0, 500), runs, ms: Math.round(ms) }, `expression sandbox: an expression used more than half its CPU budget ${HEAVY_RUNS} times: skipped for 5 minutes`);
+  logger?.warn(
+    { namespace, expression: expression.slice(0, 500), runs, ms: Math.round(ms) },
+    `expression sandbox: an expression used more than half its CPU budget ${HEAVY_RUNS} times: skipped for 5 minutes`,
+  );
 }
 
 // Each dependency key the sandbox asked for, read from the store: 0 passing, another status failing, null no event.
@@ -195,7 +201,11 @@ export async function evaluateInSandbox(expression: string, scope: Json, options
     quarantined.delete(key);
   }
   if (spent(options.allowance)) return refuseSpent(key, options.allowance!);
-  if ((await queue.acquire(namespace)) === 'refused') return fail(`\u0000queue\u0000${namespace}`, `namespace ${JSON.stringify(namespace)} has ${NAMESPACE_SHARE.maxQueued} expressions waiting: this one is not evaluated`);
+  if ((await queue.acquire(namespace)) === 'refused')
+    return fail(
+      `\u0000queue\u0000${namespace}`,
+      `namespace ${JSON.stringify(namespace)} has ${NAMESPACE_SHARE.maxQueued} expressions waiting: this one is not evaluated`,
+    );
   let used = 0;
   let own = 0;
   try {
@@ -220,7 +230,13 @@ function refuseSpent(key: string, allowance: SandboxAllowance): Outcome {
 
 // The evaluation proper, holding the thread: the CheckDependencies runs, each charged through `charge` (the
 // expression's own ms, and the ms reading its input took).
-async function evaluateTurn(expression: string, key: string, scope: Json, options: EvaluationOptions, charge: (ms: number, readMs: number) => void): Promise<Outcome> {
+async function evaluateTurn(
+  expression: string,
+  key: string,
+  scope: Json,
+  options: EvaluationOptions,
+  charge: (ms: number, readMs: number) => void,
+): Promise<Outcome> {
   // Made in its turn, not while waiting: what waits holds the event it shares with the others, not a copy.
   let scopeJson: string;
   try {
@@ -229,7 +245,8 @@ async function evaluateTurn(expression: string, key: string, scope: Json, option
     return fail(key, `the scope is not JSON: ${(error as Error).message}`);
   }
   const bytes = Buffer.byteLength(scopeJson);
-  if (bytes > MAX_SCOPE_BYTES) return fail(`\u0000size\u0000${key}`, `not evaluated: its input is ${bytes} bytes, more than the ${MAX_SCOPE_BYTES} the sandbox reads`);
+  if (bytes > MAX_SCOPE_BYTES)
+    return fail(`\u0000size\u0000${key}`, `not evaluated: its input is ${bytes} bytes, more than the ${MAX_SCOPE_BYTES} the sandbox reads`);
   const thread = await currentThread();
   if (!thread) {
     void loadExpressionSandbox();

@@ -81,10 +81,13 @@ export class FairQueue {
       this.throttled(namespace);
     }
     if (soonest !== Infinity && !this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.next();
-      }, Math.max(1, Math.ceil(soonest)));
+      this.timer = setTimeout(
+        () => {
+          this.timer = undefined;
+          this.next();
+        },
+        Math.max(1, Math.ceil(soonest)),
+      );
     }
   }
 }

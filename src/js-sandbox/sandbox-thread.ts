@@ -34,7 +34,9 @@ export class SandboxThread {
     // The thread never keeps the daemon from exiting.
     this.worker.unref();
     this.ready = new Promise<void>((resolve, reject) => {
-      this.worker.once('message', (message: { ready?: boolean; failed?: string }) => (message.ready ? resolve() : reject(new Error(`the expression sandbox did not start: ${message.failed}`))));
+      this.worker.once('message', (message: { ready?: boolean; failed?: string }) =>
+        message.ready ? resolve() : reject(new Error(`the expression sandbox did not start: ${message.failed}`)),
+      );
       this.worker.once('error', reject);
       this.worker.once('exit', (code) => reject(new Error(`the expression sandbox exited (${code}) before it started`)));
     });
@@ -82,7 +84,12 @@ export class SandboxThread {
         const now = performance.now();
         if (started === Infinity && this.expressionStarted(seq)) started = now;
         const waited = Math.max(0, now - started);
-        if (now - posted >= this.limits.readCapMs + this.limits.hardCapMs || waited >= this.limits.hardCapMs || (waited >= this.limits.budgetMs && this.overBudget(seq))) return settle(null);
+        if (
+          now - posted >= this.limits.readCapMs + this.limits.hardCapMs ||
+          waited >= this.limits.hardCapMs ||
+          (waited >= this.limits.budgetMs && this.overBudget(seq))
+        )
+          return settle(null);
         timer = setTimeout(watch, waited < this.limits.budgetMs ? this.limits.budgetMs - waited : WAIT_SLICE_MS);
       };
       // The thread may die mid-evaluation: the caller hears of it at once rather than at the cap.

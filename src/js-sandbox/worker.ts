@@ -86,7 +86,8 @@ function describe(context: QuickJSContext, thrown: QuickJSHandle): { kind: 'time
   const name = stringProp(context, thrown, 'name') ?? 'Error';
   const message = stringProp(context, thrown, 'message') ?? '';
   halting = false;
-  if (name === 'InternalError' && message === 'out of memory') return { kind: 'memory', message: `exceeded its memory limit of ${limits.memoryBytes >> 20} MB` };
+  if (name === 'InternalError' && message === 'out of memory')
+    return { kind: 'memory', message: `exceeded its memory limit of ${limits.memoryBytes >> 20} MB` };
   return { kind: 'error', message: `${name}: ${message}`.slice(0, 500) };
 }
 
@@ -165,8 +166,14 @@ function nextRequest(seq: number): Request | null {
 
 // A few evaluations before the thread says it is ready: the first ones pay for warming the engine up.
 function warmUp(module: QuickJSWASMModule): void {
-  const input = JSON.stringify({ now: Date.now(), self: 'warm', deps: {}, scope: { event: { timestamp: 0, check: { status: 2, history: [{ status: 0 }] }, entity: { name: 'warm', labels: { a: 'b' } } } } });
-  for (let seq = -3; seq < 0; seq++) recycle(module, serve({ seq, expression: 'event.check.status == 2 && /b/.test(event.entity.labels.a) && hour(event.timestamp) == 0', input }));
+  const input = JSON.stringify({
+    now: Date.now(),
+    self: 'warm',
+    deps: {},
+    scope: { event: { timestamp: 0, check: { status: 2, history: [{ status: 0 }] }, entity: { name: 'warm', labels: { a: 'b' } } } },
+  });
+  for (let seq = -3; seq < 0; seq++)
+    recycle(module, serve({ seq, expression: 'event.check.status == 2 && /b/.test(event.entity.labels.a) && hour(event.timestamp) == 0', input }));
 }
 
 async function main(): Promise<void> {
@@ -186,7 +193,11 @@ async function main(): Promise<void> {
     if (!request) continue;
     const served = serve(request);
     const now = cpuMs();
-    const reply: Reply = { ...served, ms: cpuAtExpression === null ? 0 : Math.max(0, now - cpuAtExpression), readMs: Math.max(0, (cpuAtExpression ?? now) - cpuAtRequest) };
+    const reply: Reply = {
+      ...served,
+      ms: cpuAtExpression === null ? 0 : Math.max(0, now - cpuAtExpression),
+      readMs: Math.max(0, (cpuAtExpression ?? now) - cpuAtRequest),
+    };
     port.postMessage(reply);
     Atomics.store(control, REPLY, request.seq);
     Atomics.notify(control, REPLY);

@@ -24,7 +24,8 @@ export function receiveKeepalive(store: StateStore, settings: Settings, payload:
     const storedSignature = typeof existing?.signature === 'string' ? existing.signature : '';
     if (storedSignature !== '' && storedSignature !== client.signature) return { accepted: false as const, reason: 'invalid client signature' };
     const limit = entityLimitOf(settings);
-    if (!existing && !store.hasV2Entity(name, legacyNamespace(settings)) && atEntityLimit(store, limit, legacyNamespace(settings))) return { accepted: false as const, reason: entityLimitMessage(limit) };
+    if (!existing && !store.hasV2Entity(name, legacyNamespace(settings)) && atEntityLimit(store, limit, legacyNamespace(settings)))
+      return { accepted: false as const, reason: entityLimitMessage(limit) };
     store.putClient(client);
     if (existing) return { accepted: true as const, registration: null };
     const wantsRegistration = Boolean(settings.handlers.registration) || Boolean(client.registration);
@@ -39,7 +40,11 @@ export function receiveKeepalive(store: StateStore, settings: Settings, payload:
 }
 
 /** The keepalive check of one client, ready to enter intake as a result. */
-export function keepaliveCheck(settings: Settings, client: Record<string, unknown>, nowMs: number): Record<string, unknown> & { name: string; status: number; output: string; executed: number } {
+export function keepaliveCheck(
+  settings: Settings,
+  client: Record<string, unknown>,
+  nowMs: number,
+): Record<string, unknown> & { name: string; status: number; output: string; executed: number } {
   const now = Math.floor(nowMs / 1000);
   let check: Record<string, unknown> = { thresholds: { warning: 120, critical: 180 } };
   if (settings.handlers.keepalive) check.handler = 'keepalive';
@@ -71,7 +76,14 @@ export async function monitorKeepalives(store: StateStore, settings: Settings, i
   for (let at = 0; at < clients.length; at += MONITOR_SLICE) {
     const submissions = clients
       .slice(at, at + MONITOR_SLICE)
-      .map((client) => intake.submit({ client: String(client.name), check: keepaliveCheck(settings, client, nowMs), fromServer: true, ...(typeof client.signature === 'string' ? { signature: client.signature } : {}) }));
+      .map((client) =>
+        intake.submit({
+          client: String(client.name),
+          check: keepaliveCheck(settings, client, nowMs),
+          fromServer: true,
+          ...(typeof client.signature === 'string' ? { signature: client.signature } : {}),
+        }),
+      );
     await Promise.allSettled(submissions);
   }
 }
@@ -95,7 +107,13 @@ export async function monitorTtl(store: StateStore, intake: ResultIntake, nowMs:
     const { history: _h, ...rest } = check;
     const output = `Last check execution was ${age} seconds ago`;
     const status = typeof check.ttl_status === 'number' ? check.ttl_status : 1;
-    submissions.push(intake.submit({ client: stored.client, check: { ...rest, name: String(check.name), output, status, executed: check.executed, interval: 30 }, fromServer: true }));
+    submissions.push(
+      intake.submit({
+        client: stored.client,
+        check: { ...rest, name: String(check.name), output, status, executed: check.executed, interval: 30 },
+        fromServer: true,
+      }),
+    );
   }
   await Promise.allSettled(submissions);
 }

@@ -9,7 +9,11 @@ import { receiveKeepalive } from './keepalives.js';
 export function receiveOwnKeepalive(store: StateStore, intake: { submitRegistration(event: EventDraft): void }, logger: Logger): (s: Settings) => void {
   return (s) => {
     const local = s.client as Record<string, unknown>;
-    const payload = { ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>), version: LEGACY_VERSION, timestamp: Math.floor(Date.now() / 1000) };
+    const payload = {
+      ...(redact(local, (local.redact as string[] | undefined) ?? undefined) as Record<string, unknown>),
+      version: LEGACY_VERSION,
+      timestamp: Math.floor(Date.now() / 1000),
+    };
     const outcome = receiveKeepalive(store, s, payload, Date.now());
     if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
     else if (outcome.registration) {

@@ -226,7 +226,8 @@ export class V2TtlMonitor {
     this.firing = true;
     try {
       const lapsed = this.deadlines.lapsed(this.deps.now());
-      for (let at = 0; at < lapsed.length && this.timer; at += FIRE_SLICE) await Promise.allSettled(lapsed.slice(at, at + FIRE_SLICE).map((watch) => this.lapse(watch)));
+      for (let at = 0; at < lapsed.length && this.timer; at += FIRE_SLICE)
+        await Promise.allSettled(lapsed.slice(at, at + FIRE_SLICE).map((watch) => this.lapse(watch)));
     } finally {
       this.firing = false;
     }

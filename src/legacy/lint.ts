@@ -38,14 +38,18 @@ function undefinedReferences(merged: Tree): LintFinding[] {
   const handlerKnown = known('handlers', BUILT_IN_HANDLERS);
   const refer = (owner: Tree, key: 'handler' | 'filter' | 'mutator', at: readonly string[], isKnown: (name: string) => boolean, what: string) => {
     for (const { name, segments } of namesAt(owner, key, at)) {
-      if (!isKnown(name)) out.push({ segments, message: `${what} ${JSON.stringify(name)} is not defined (legacy logs "unknown ${key}" and ${CONSEQUENCE[key]})` });
+      if (!isKnown(name))
+        out.push({ segments, message: `${what} ${JSON.stringify(name)} is not defined (legacy logs "unknown ${key}" and ${CONSEQUENCE[key]})` });
     }
   };
   for (const [name, check] of Object.entries(categoryOf(merged, 'checks'))) {
     if (!isTree(check)) continue;
     refer(check, 'handler', ['checks', name], handlerKnown, `check ${name}: handler`);
     if (typeof check.extension === 'string' && !Object.prototype.hasOwnProperty.call(extensions, check.extension)) {
-      out.push({ segments: ['checks', name, 'extension'], message: `check ${name}: extension ${JSON.stringify(check.extension)} is not defined under extensions (legacy logs "unknown check extension" and publishes no result)` });
+      out.push({
+        segments: ['checks', name, 'extension'],
+        message: `check ${name}: extension ${JSON.stringify(check.extension)} is not defined under extensions (legacy logs "unknown check extension" and publishes no result)`,
+      });
     }
   }
   for (const [name, handler] of Object.entries(categoryOf(merged, 'handlers'))) {
@@ -69,7 +73,8 @@ function handlerSetLoops(merged: Tree): LintFinding[] {
   for (const [name, handler] of Object.entries(handlers)) {
     if (!isTree(handler) || handler.type !== 'set') continue;
     const problems = resolveHandlers(view, [name]).errors.filter((e) => e.message !== 'unknown handler');
-    for (const problem of problems.slice(0, 1)) out.push({ segments: ['handlers', name, 'handlers'], message: `${problem.message}, from handler set ${name} (legacy skips ${problem.name})` });
+    for (const problem of problems.slice(0, 1))
+      out.push({ segments: ['handlers', name, 'handlers'], message: `${problem.message}, from handler set ${name} (legacy skips ${problem.name})` });
   }
   return out;
 }

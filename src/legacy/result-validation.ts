@@ -1,7 +1,8 @@
 import { schemaProblems } from '../config/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
 
-export type Prepared = { ok: true; check: Record<string, unknown> & { name: string; output: string; status: number; executed: number } } | { ok: false; message: string };
+export type Prepared =
+  { ok: true; check: Record<string, unknown> & { name: string; output: string; status: number; executed: number } } | { ok: false; message: string };
 
 /** Legacy result intake: `status ||= 0`, `executed ||= now`, then the result rules; the first failure is the reason. */
 export function prepareResult(value: unknown, nowSeconds: number): Prepared {

@@ -22,7 +22,8 @@ export type MetricFormat = (typeof METRIC_FORMATS)[number];
 type LineParser = (line: string, executed: number) => MetricPoint[];
 
 const num = (text: string | undefined): number => {
-  if (text === undefined || text.trim() === '' || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^[-+]?(Inf|NaN)$/i.test(text)) throw new Error(`not a number: ${text ?? ''}`);
+  if (text === undefined || text.trim() === '' || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^[-+]?(Inf|NaN)$/i.test(text))
+    throw new Error(`not a number: ${text ?? ''}`);
   return Number(text);
 };
 
@@ -56,7 +57,10 @@ const influx: LineParser = (line, executed) => {
 };
 
 const opentsdb: LineParser = (line) => {
-  const fields = line.trim().replace(/^put\s+/, '').split(/\s+/);
+  const fields = line
+    .trim()
+    .replace(/^put\s+/, '')
+    .split(/\s+/);
   if (fields.length < 3) throw new Error('expected "metric timestamp value [tag=value ...]"');
   const tags = fields.slice(3).map((pair) => {
     const [name, value] = pair.split('=');
@@ -88,7 +92,10 @@ function parseNagios(output: string, executed: number): MetricParse {
   const errors: MetricParse['errors'] = [];
   const pipe = output.indexOf('|');
   if (pipe < 0) return { points, errors };
-  const perf = output.slice(pipe + 1).split('\n').join(' ');
+  const perf = output
+    .slice(pipe + 1)
+    .split('\n')
+    .join(' ');
   const re = /('(?:[^']|'')+'|[^\s=']+)=(\S+)/g;
   for (let m = re.exec(perf); m; m = re.exec(perf)) {
     const name = m[1]!.replace(/^'|'$/g, '').replace(/''/g, "'");

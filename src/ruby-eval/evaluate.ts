@@ -7,7 +7,21 @@ type Env = Record<string, Value>;
 const isHash = (v: Value): v is Record<string, Value> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RegExp);
 const truthy = (v: Value) => v !== null && v !== undefined && v !== false;
 const typeName = (v: Value) =>
-  v === null || v === undefined ? 'nil' : Array.isArray(v) ? 'Array' : typeof v === 'string' ? 'String' : typeof v === 'number' ? (Number.isInteger(v) ? 'Integer' : 'Float') : typeof v === 'boolean' ? String(v) + 'Class' : v instanceof RegExp ? 'Regexp' : 'Hash';
+  v === null || v === undefined
+    ? 'nil'
+    : Array.isArray(v)
+      ? 'Array'
+      : typeof v === 'string'
+        ? 'String'
+        : typeof v === 'number'
+          ? Number.isInteger(v)
+            ? 'Integer'
+            : 'Float'
+          : typeof v === 'boolean'
+            ? String(v) + 'Class'
+            : v instanceof RegExp
+              ? 'Regexp'
+              : 'Hash';
 
 function rubyEqual(a: Value, b: Value): boolean {
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
@@ -21,7 +35,10 @@ function rubyEqual(a: Value, b: Value): boolean {
 
 /** Ruby regexp to JS: ^/$ are line anchors in Ruby; \A, \z, \Z, \h have no JS spelling. */
 function rubyRegex(source: string, flags: string): RegExp {
-  const translated = source.replace(/\\([AzZh])/g, (_m, c: string) => ({ A: '(?<![\\s\\S])', z: '(?![\\s\\S])', Z: '(?=\\n?(?![\\s\\S]))', h: '[0-9a-fA-F]' })[c]!);
+  const translated = source.replace(
+    /\\([AzZh])/g,
+    (_m, c: string) => ({ A: '(?<![\\s\\S])', z: '(?![\\s\\S])', Z: '(?=\\n?(?![\\s\\S]))', h: '[0-9a-fA-F]' })[c]!,
+  );
   return new RegExp(translated, 'm' + (flags.includes('i') ? 'i' : '') + (flags.includes('m') ? 's' : ''));
 }
 
@@ -99,10 +116,52 @@ function toF(v: Value): number {
 
 /** The methods the subset knows; the validator names any other. */
 export const METHODS = new Set([
-  'nil?', 'to_s', 'to_i', 'to_f', 'to_a', 'inspect', 'include?', 'start_with?', 'end_with?', 'downcase', 'upcase', 'strip', 'length', 'size',
-  'count', 'empty?', 'match?', 'split', 'abs', 'zero?', 'positive?', 'negative?', 'even?', 'odd?', 'between?', 'round', 'floor', 'ceil',
-  'first', 'last', 'any?', 'all?', 'none?', 'select', 'reject', 'map', 'min', 'max', 'sum', 'uniq', 'sort', 'join', 'key?', 'has_key?',
-  'keys', 'values',
+  'nil?',
+  'to_s',
+  'to_i',
+  'to_f',
+  'to_a',
+  'inspect',
+  'include?',
+  'start_with?',
+  'end_with?',
+  'downcase',
+  'upcase',
+  'strip',
+  'length',
+  'size',
+  'count',
+  'empty?',
+  'match?',
+  'split',
+  'abs',
+  'zero?',
+  'positive?',
+  'negative?',
+  'even?',
+  'odd?',
+  'between?',
+  'round',
+  'floor',
+  'ceil',
+  'first',
+  'last',
+  'any?',
+  'all?',
+  'none?',
+  'select',
+  'reject',
+  'map',
+  'min',
+  'max',
+  'sum',
+  'uniq',
+  'sort',
+  'join',
+  'key?',
+  'has_key?',
+  'keys',
+  'values',
 ]);
 
 function callBlock(block: { param: string; body: Node } | null, env: Env, item: Value): Value {
@@ -123,64 +182,113 @@ function call(node: Extract<Node, { kind: 'call' }>, env: Env): Value {
   if (typeof target === 'string') {
     const s = target;
     switch (m) {
-      case 'include?': return typeof args[0] === 'string' ? s.includes(args[0]) : fail(`no implicit conversion of ${typeName(args[0])} into String`);
-      case 'start_with?': return args.some((a) => typeof a === 'string' && s.startsWith(a));
-      case 'end_with?': return args.some((a) => typeof a === 'string' && s.endsWith(a));
-      case 'downcase': return s.toLowerCase();
-      case 'upcase': return s.toUpperCase();
-      case 'strip': return s.trim();
-      case 'length': case 'size': return [...s].length;
-      case 'empty?': return s.length === 0;
-      case 'match?': return args[0] instanceof RegExp ? args[0].test(s) : typeof args[0] === 'string' ? s.includes(args[0]) : false;
-      case 'split': return args[0] === undefined ? s.trim().split(/\s+/).filter(Boolean) : s.split(args[0] instanceof RegExp ? args[0] : String(args[0]));
+      case 'include?':
+        return typeof args[0] === 'string' ? s.includes(args[0]) : fail(`no implicit conversion of ${typeName(args[0])} into String`);
+      case 'start_with?':
+        return args.some((a) => typeof a === 'string' && s.startsWith(a));
+      case 'end_with?':
+        return args.some((a) => typeof a === 'string' && s.endsWith(a));
+      case 'downcase':
+        return s.toLowerCase();
+      case 'upcase':
+        return s.toUpperCase();
+      case 'strip':
+        return s.trim();
+      case 'length':
+      case 'size':
+        return [...s].length;
+      case 'empty?':
+        return s.length === 0;
+      case 'match?':
+        return args[0] instanceof RegExp ? args[0].test(s) : typeof args[0] === 'string' ? s.includes(args[0]) : false;
+      case 'split':
+        return args[0] === undefined ? s.trim().split(/\s+/).filter(Boolean) : s.split(args[0] instanceof RegExp ? args[0] : String(args[0]));
     }
   }
   if (typeof target === 'number') {
     switch (m) {
-      case 'abs': return Math.abs(target);
-      case 'zero?': return target === 0;
-      case 'positive?': return target > 0;
-      case 'negative?': return target < 0;
-      case 'even?': return Number.isInteger(target) && target % 2 === 0;
-      case 'odd?': return Number.isInteger(target) && Math.abs(target % 2) === 1;
-      case 'between?': return compare('>=', target, args[0]) && compare('<=', target, args[1]);
-      case 'round': return Math.round(target);
-      case 'floor': return Math.floor(target);
-      case 'ceil': return Math.ceil(target);
+      case 'abs':
+        return Math.abs(target);
+      case 'zero?':
+        return target === 0;
+      case 'positive?':
+        return target > 0;
+      case 'negative?':
+        return target < 0;
+      case 'even?':
+        return Number.isInteger(target) && target % 2 === 0;
+      case 'odd?':
+        return Number.isInteger(target) && Math.abs(target % 2) === 1;
+      case 'between?':
+        return compare('>=', target, args[0]) && compare('<=', target, args[1]);
+      case 'round':
+        return Math.round(target);
+      case 'floor':
+        return Math.floor(target);
+      case 'ceil':
+        return Math.ceil(target);
     }
   }
   if (Array.isArray(target)) {
     const list = target;
     const test = (item: Value) => truthy(callBlock(node.block, env, item));
     switch (m) {
-      case 'include?': return list.some((x) => rubyEqual(x, args[0]));
-      case 'length': case 'size': return list.length;
-      case 'count': return node.block ? list.filter(test).length : args.length > 0 ? list.filter((x) => rubyEqual(x, args[0])).length : list.length;
-      case 'empty?': return list.length === 0;
-      case 'first': return list[0] ?? null;
-      case 'last': return list.at(-1) ?? null;
-      case 'any?': return list.some(test);
-      case 'all?': return list.every(test);
-      case 'none?': return !list.some(test);
-      case 'select': return list.filter(test);
-      case 'reject': return list.filter((x) => !test(x));
-      case 'map': return list.map((x) => callBlock(node.block, env, x));
-      case 'min': return list.reduce((a: Value, b) => (a === undefined || compare('<', b, a) ? b : a), undefined) ?? null;
-      case 'max': return list.reduce((a: Value, b) => (a === undefined || compare('>', b, a) ? b : a), undefined) ?? null;
-      case 'sum': return list.reduce((a: number, b) => a + number(b, '+'), 0);
-      case 'uniq': return list.filter((x, i) => list.findIndex((y) => rubyEqual(x, y)) === i);
-      case 'sort': return [...list].sort((a, b) => (compare('<', a, b) ? -1 : compare('>', a, b) ? 1 : 0));
-      case 'join': return list.map((x) => (x === null ? '' : rubyToS(x))).join(args[0] === undefined ? '' : String(args[0]));
-      case 'to_a': return list;
+      case 'include?':
+        return list.some((x) => rubyEqual(x, args[0]));
+      case 'length':
+      case 'size':
+        return list.length;
+      case 'count':
+        return node.block ? list.filter(test).length : args.length > 0 ? list.filter((x) => rubyEqual(x, args[0])).length : list.length;
+      case 'empty?':
+        return list.length === 0;
+      case 'first':
+        return list[0] ?? null;
+      case 'last':
+        return list.at(-1) ?? null;
+      case 'any?':
+        return list.some(test);
+      case 'all?':
+        return list.every(test);
+      case 'none?':
+        return !list.some(test);
+      case 'select':
+        return list.filter(test);
+      case 'reject':
+        return list.filter((x) => !test(x));
+      case 'map':
+        return list.map((x) => callBlock(node.block, env, x));
+      case 'min':
+        return list.reduce((a: Value, b) => (a === undefined || compare('<', b, a) ? b : a), undefined) ?? null;
+      case 'max':
+        return list.reduce((a: Value, b) => (a === undefined || compare('>', b, a) ? b : a), undefined) ?? null;
+      case 'sum':
+        return list.reduce((a: number, b) => a + number(b, '+'), 0);
+      case 'uniq':
+        return list.filter((x, i) => list.findIndex((y) => rubyEqual(x, y)) === i);
+      case 'sort':
+        return [...list].sort((a, b) => (compare('<', a, b) ? -1 : compare('>', a, b) ? 1 : 0));
+      case 'join':
+        return list.map((x) => (x === null ? '' : rubyToS(x))).join(args[0] === undefined ? '' : String(args[0]));
+      case 'to_a':
+        return list;
     }
   }
   if (isHash(target)) {
     switch (m) {
-      case 'key?': case 'has_key?': case 'include?': return String(args[0]) in target;
-      case 'keys': return Object.keys(target);
-      case 'values': return Object.values(target);
-      case 'length': case 'size': return Object.keys(target).length;
-      case 'empty?': return Object.keys(target).length === 0;
+      case 'key?':
+      case 'has_key?':
+      case 'include?':
+        return String(args[0]) in target;
+      case 'keys':
+        return Object.keys(target);
+      case 'values':
+        return Object.values(target);
+      case 'length':
+      case 'size':
+        return Object.keys(target).length;
+      case 'empty?':
+        return Object.keys(target).length === 0;
     }
   }
   return fail(`undefined method '${m}' for ${typeName(target)}`);
@@ -192,14 +300,22 @@ function fail(message: string): never {
 
 export function evaluateNode(node: Node, env: Env): Value {
   switch (node.kind) {
-    case 'literal': return node.value;
-    case 'regex': return rubyRegex(node.source, node.flags);
-    case 'array': return node.items.map((item) => evaluateNode(item, env));
-    case 'var': return env[node.name] ?? null;
-    case 'not': return !truthy(evaluateNode(node.operand, env));
-    case 'neg': return -number(evaluateNode(node.operand, env), '-@');
-    case 'index': return index(evaluateNode(node.target, env), evaluateNode(node.index, env));
-    case 'call': return call(node, env);
+    case 'literal':
+      return node.value;
+    case 'regex':
+      return rubyRegex(node.source, node.flags);
+    case 'array':
+      return node.items.map((item) => evaluateNode(item, env));
+    case 'var':
+      return env[node.name] ?? null;
+    case 'not':
+      return !truthy(evaluateNode(node.operand, env));
+    case 'neg':
+      return -number(evaluateNode(node.operand, env), '-@');
+    case 'index':
+      return index(evaluateNode(node.target, env), evaluateNode(node.index, env));
+    case 'call':
+      return call(node, env);
     case 'binary': {
       if (node.op === '&&') {
         const left = evaluateNode(node.left, env);
@@ -212,12 +328,21 @@ export function evaluateNode(node: Node, env: Env): Value {
       const left = evaluateNode(node.left, env);
       const right = evaluateNode(node.right, env);
       switch (node.op) {
-        case '==': return rubyEqual(left, right);
-        case '!=': return !rubyEqual(left, right);
-        case '=~': return match(left, right);
-        case '!~': return match(left, right) === null;
-        case '<': case '<=': case '>': case '>=': return compare(node.op, left, right);
-        default: return arithmetic(node.op, left, right);
+        case '==':
+          return rubyEqual(left, right);
+        case '!=':
+          return !rubyEqual(left, right);
+        case '=~':
+          return match(left, right);
+        case '!~':
+          return match(left, right) === null;
+        case '<':
+        case '<=':
+        case '>':
+        case '>=':
+          return compare(node.op, left, right);
+        default:
+          return arithmetic(node.op, left, right);
       }
     }
   }

@@ -8,12 +8,19 @@ const cache = new Map<string, Node>();
 
 function children(node: Node): Node[] {
   switch (node.kind) {
-    case 'array': return node.items;
-    case 'not': case 'neg': return [node.operand];
-    case 'binary': return [node.left, node.right];
-    case 'index': return [node.target, node.index];
-    case 'call': return [node.target, ...node.args, ...(node.block ? [node.block.body] : [])];
-    default: return [];
+    case 'array':
+      return node.items;
+    case 'not':
+    case 'neg':
+      return [node.operand];
+    case 'binary':
+      return [node.left, node.right];
+    case 'index':
+      return [node.target, node.index];
+    case 'call':
+      return [node.target, ...node.args, ...(node.block ? [node.block.body] : [])];
+    default:
+      return [];
   }
 }
 

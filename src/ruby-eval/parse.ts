@@ -45,7 +45,7 @@ function tokenize(source: string): Token[] {
       while (i < source.length && source[i] !== c) {
         if (source[i] === '\\' && i + 1 < source.length) {
           const next = source[i + 1]!;
-          text += c === '"' ? ESCAPES[next] ?? next : next === "'" || next === '\\' ? next : '\\' + next;
+          text += c === '"' ? (ESCAPES[next] ?? next) : next === "'" || next === '\\' ? next : '\\' + next;
           i += 2;
           continue;
         }
@@ -89,7 +89,25 @@ function tokenize(source: string): Token[] {
   return tokens;
 }
 
-const BINARY: Record<string, number> = { or: 1, and: 1, '||': 2, '&&': 3, '==': 5, '!=': 5, '=~': 5, '!~': 5, '<': 6, '<=': 6, '>': 6, '>=': 6, '+': 7, '-': 7, '*': 8, '/': 8, '%': 8 };
+const BINARY: Record<string, number> = {
+  or: 1,
+  and: 1,
+  '||': 2,
+  '&&': 3,
+  '==': 5,
+  '!=': 5,
+  '=~': 5,
+  '!~': 5,
+  '<': 6,
+  '<=': 6,
+  '>': 6,
+  '>=': 6,
+  '+': 7,
+  '-': 7,
+  '*': 8,
+  '/': 8,
+  '%': 8,
+};
 
 class Parser {
   private pos = 0;

@@ -4,9 +4,7 @@ import { firstInstant, standaloneSplayKey, subscriptionSplayKey } from './splay.
 
 /** How a check is timed: wall-clock aligned interval with its splay key, or cron. */
 export type Timing =
-  | { kind: 'interval'; intervalMs: number; key: string }
-  | { kind: 'cron'; schedule: NonNullable<ReturnType<typeof parseLegacyCron>> }
-  | { kind: 'none' };
+  { kind: 'interval'; intervalMs: number; key: string } | { kind: 'cron'; schedule: NonNullable<ReturnType<typeof parseLegacyCron>> } | { kind: 'none' };
 
 /** Cron wins over interval; standalone checks splay on `client:check`, subscription checks on the name. */
 export function timingOf(check: CheckDefinition, clientName: string): Timing {

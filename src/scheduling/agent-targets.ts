@@ -14,7 +14,12 @@ function rosterOf(sessions: SessionRegistry): RosterEntry[] {
  * the check's resolved secrets only over mutual TLS (resolved at send time, per member, on the server it is connected to).
  */
 export function agentTargets(sessions: SessionRegistry, secrets: RemoteSecrets): TargetKind {
-  const member = (session: AgentSession) => ({ kind: 'agent', name: session.identity.name, delivery: session.secretsDelivery(), send: (request: V2CheckRequest) => void session.send('check_request', request) });
+  const member = (session: AgentSession) => ({
+    kind: 'agent',
+    name: session.identity.name,
+    delivery: session.secretsDelivery(),
+    send: (request: V2CheckRequest) => void session.send('check_request', request),
+  });
   return {
     kind: 'agent',
     members: (namespace, subscription) => sessions.withSubscription(namespace, subscription).map((session) => session.identity.name),
@@ -31,5 +36,10 @@ export function connectedAgents(sessions: SessionRegistry, secrets: RemoteSecret
   const local = agentTargets(sessions, secrets);
   // Servers sharing a store: a request for agents travels to the servers they are connected to.
   if (!channel) return { ...local, close: () => undefined };
-  return relayedTargets(local, channel, () => rosterOf(sessions), (ns, name) => sessions.get(ns, name) !== null);
+  return relayedTargets(
+    local,
+    channel,
+    () => rosterOf(sessions),
+    (ns, name) => sessions.get(ns, name) !== null,
+  );
 }

@@ -12,7 +12,6 @@ import type { LegacyAgentChecks } from './legacy-agent-checks.js';
 import { byNameThenKind, type RequestTarget, type V2CheckRequest } from './check-request-targets.js';
 import { CheckDispatcher, type Delivery, type ScheduleHold } from './check-dispatcher.js';
 
-
 export interface CheckRequestPublisherDeps {
   readonly clock: Clock;
   readonly transport: Transport;
@@ -50,7 +49,13 @@ export class CheckRequestPublisher {
 
   constructor(private readonly deps: CheckRequestPublisherDeps) {
     this.log = deps.logger.child({ component: 'server' });
-    this.dispatcher = new CheckDispatcher({ clock: deps.clock, log: this.log, scheduling: deps.scheduling, leading: deps.leading, fire: (name, at) => this.fire(name, at) });
+    this.dispatcher = new CheckDispatcher({
+      clock: deps.clock,
+      log: this.log,
+      scheduling: deps.scheduling,
+      leading: deps.leading,
+      fire: (name, at) => this.fire(name, at),
+    });
   }
 
   /** Starts added checks, reschedules changed ones, stops removed ones; the others keep their timers. */
@@ -132,7 +137,13 @@ export class CheckRequestPublisher {
   }
 
   /** `still` says whether a delayed (splayed) request is still to be sent when its time comes. */
-  private publishProxy(definition: Record<string, unknown> & { name: string }, subscribers: string[], spread: number, at: number, still: () => boolean = () => true): void {
+  private publishProxy(
+    definition: Record<string, unknown> & { name: string },
+    subscribers: string[],
+    spread: number,
+    at: number,
+    still: () => boolean = () => true,
+  ): void {
     const plan = planProxyRequests(definition, this.deps.registry.all(), spread, (attribute, value, client) => {
       const outcome = evalAttribute(attribute, value, client);
       if (outcome.ok) return outcome.matched;
@@ -140,10 +151,16 @@ export class CheckRequestPublisher {
       return false;
     });
     for (const skip of plan.skipped) {
-      this.log.warn({ check: definition.name, client: skip.client, unmatched: skip.unmatched, reason: 'unmatched client tokens' }, 'failed to publish a proxy check request');
+      this.log.warn(
+        { check: definition.name, client: skip.client, unmatched: skip.unmatched, reason: 'unmatched client tokens' },
+        'failed to publish a proxy check request',
+      );
     }
     // Issued when sent, as legacy stamps each proxy request.
-    for (const target of plan.targets) this.dispatcher.deliverAfter(at, target.delayMs, still, () => this.publish(subscribers, requestOf(target.check as typeof definition, this.deps.clock.now())));
+    for (const target of plan.targets)
+      this.dispatcher.deliverAfter(at, target.delayMs, still, () =>
+        this.publish(subscribers, requestOf(target.check as typeof definition, this.deps.clock.now())),
+      );
   }
 
   private publish(subscribers: readonly string[], request: CheckRequest): void {

@@ -18,7 +18,8 @@ export interface RequestTarget {
 }
 
 /** The one order of a round-robin ring: by name, then kind. */
-export const byNameThenKind = (a: RequestTarget, b: RequestTarget): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+export const byNameThenKind = (a: RequestTarget, b: RequestTarget): number =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0;
 
 /**
  * One kind of subscriber, each with its own wire format: legacy clients over the legacy transport, and Sensu Go
@@ -48,7 +49,8 @@ export class CheckRequestTargets {
   /** Every member of the subscription, of every kind (or of the kinds `wanted` says), in one stable order (the round-robin ring). */
   members(namespace: string, subscription: string, wanted: (kind: string) => boolean = () => true): RequestTarget[] {
     const out: RequestTarget[] = [];
-    for (const kind of this.kinds.values()) if (wanted(kind.kind)) for (const name of kind.members(namespace, subscription)) out.push({ kind: kind.kind, name });
+    for (const kind of this.kinds.values())
+      if (wanted(kind.kind)) for (const name of kind.members(namespace, subscription)) out.push({ kind: kind.kind, name });
     return out.sort(byNameThenKind);
   }
 

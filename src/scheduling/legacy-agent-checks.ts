@@ -62,7 +62,11 @@ export class LegacyAgentChecks {
         continue;
       }
       const unhonoured = warnings.filter((w) => AGENT_SIDE.has(w.attribute));
-      if (unhonoured.length > 0) this.log.warn({ check, attributes: Object.fromEntries(unhonoured.map((w) => [w.attribute, w.message])) }, 'legacy check attributes a Sensu Go agent cannot honour');
+      if (unhonoured.length > 0)
+        this.log.warn(
+          { check, attributes: Object.fromEntries(unhonoured.map((w) => [w.attribute, w.message])) },
+          'legacy check attributes a Sensu Go agent cannot honour',
+        );
       const assets = ((config.runtime_assets ?? []) as string[]).map((name) => translated.assets.get(name)).filter((a): a is Json => a !== undefined);
       const marked = { ...config, metadata: { ...config.metadata, annotations: { ...config.metadata.annotations, [CONF_D_ANNOTATION]: 'true' } } };
       this.requests.set(check, { config: marked, hooks, assets });
@@ -112,7 +116,8 @@ export class LegacyAgentChecks {
     if (!definition) return null;
     // Client records are keyed by name: only the agent's own record (its keepalive stored) takes its results.
     const own = this.deps.client(agent);
-    if (own?.entity_class !== 'agent' || own.namespace !== namespace) return { refused: `the client record "${agent}" is not this agent's (no keepalive of it stored, or another client holds the name)` };
+    if (own?.entity_class !== 'agent' || own.namespace !== namespace)
+      return { refused: `the client record "${agent}" is not this agent's (no keepalive of it stored, or another client holds the name)` };
     const hooks: Json = { ...(definition.hooks as Json | undefined) };
     for (const run of (check.hooks ?? []) as Json[]) {
       const severity = String(run.metadata?.name ?? '').slice(name.length + 1);
@@ -132,7 +137,13 @@ export class LegacyAgentChecks {
     const prepared = prepareResult(fields, Math.floor(Date.now() / 1000));
     if (!prepared.ok) return { refused: prepared.message };
     const points = event.metrics?.points;
-    return { result: { client: agent, check: prepared.check, ...(Array.isArray(points) ? { metrics: { handlers: (event.metrics.handlers ?? []) as string[], points } } : {}) } };
+    return {
+      result: {
+        client: agent,
+        check: prepared.check,
+        ...(Array.isArray(points) ? { metrics: { handlers: (event.metrics.handlers ?? []) as string[], points } } : {}),
+      },
+    };
   }
 
   /** Why `source` is no proxy client the check's request could have gone to (agents' records have no signature to guard them), or null. */
@@ -144,10 +155,12 @@ export class LegacyAgentChecks {
     if (client.type !== 'proxy' && client.keepalives !== false) return `${named} names a client with keepalives, not a proxy client`;
     const wanted = (proxyRequests.client_attributes ?? {}) as Json;
     // As when the request was sent: an expression that fails to evaluate matches nothing.
-    const matches = Object.keys(wanted).length > 0 && attributesMatch(client, wanted, (attribute, value, root) => {
-      const outcome = evalAttribute(attribute, value, root);
-      return outcome.ok && outcome.matched;
-    });
+    const matches =
+      Object.keys(wanted).length > 0 &&
+      attributesMatch(client, wanted, (attribute, value, root) => {
+        const outcome = evalAttribute(attribute, value, root);
+        return outcome.ok && outcome.matched;
+      });
     return matches ? null : `${named} is not matched by the check's proxy_requests client_attributes`;
   }
 }

@@ -64,11 +64,19 @@ export function legacyTargets(deps: LegacyTargetsDeps): TargetKind {
       if (namespace !== deps.namespace()) return [];
       const wanted = legacySubscription(subscription);
       const nowS = deps.now() / 1000;
-      return deps
-        .clients()
-        // A Sensu Go agent's client record (src/agentd) is a member of the agent kind, not this one.
-        .filter((c) => c.entity_class !== 'agent' && Array.isArray(c.subscriptions) && c.subscriptions.includes(wanted) && nowS - Number(c.timestamp ?? 0) < Number(c.keepalive?.thresholds?.critical ?? DEFAULT_CRITICAL_S))
-        .map((c) => String(c.name));
+      return (
+        deps
+          .clients()
+          // A Sensu Go agent's client record (src/agentd) is a member of the agent kind, not this one.
+          .filter(
+            (c) =>
+              c.entity_class !== 'agent' &&
+              Array.isArray(c.subscriptions) &&
+              c.subscriptions.includes(wanted) &&
+              nowS - Number(c.timestamp ?? 0) < Number(c.keepalive?.thresholds?.critical ?? DEFAULT_CRITICAL_S),
+          )
+          .map((c) => String(c.name))
+      );
     },
     broadcast(namespace, subscription, request) {
       if (namespace === deps.namespace()) deps.transport.publish(legacySubscription(subscription), legacyRequestOf(request));

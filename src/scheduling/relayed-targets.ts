@@ -29,10 +29,19 @@ const ROSTER_EXPIRY_MS = 3 * ROSTER_REFRESH_MS;
 const rosterKey = (namespace: string, subscription: string) => `${namespace}\u0000${subscription}`;
 
 // Signed by a server, yet checked: a message of another version must not throw out of the channel's listener.
-const isRosterEntry = (e: unknown): boolean => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && Array.isArray(e[2]) && e[2].every((s: unknown) => typeof s === 'string');
+const isRosterEntry = (e: unknown): boolean =>
+  Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && Array.isArray(e[2]) && e[2].every((s: unknown) => typeof s === 'string');
 const isRequest = (r: unknown): r is V2CheckRequest => {
   const request = r as Partial<V2CheckRequest> | null;
-  return typeof request === 'object' && request !== null && typeof request.config === 'object' && request.config !== null && Array.isArray(request.hooks) && Array.isArray(request.assets) && typeof request.issued === 'number';
+  return (
+    typeof request === 'object' &&
+    request !== null &&
+    typeof request.config === 'object' &&
+    request.config !== null &&
+    Array.isArray(request.hooks) &&
+    Array.isArray(request.assets) &&
+    typeof request.issued === 'number'
+  );
 };
 
 /** A roster's names by namespace and subscription. */

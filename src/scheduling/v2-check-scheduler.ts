@@ -72,11 +72,20 @@ const scheduledKey = (namespace: string, name: string) => `${namespace}\u0000${n
 /** The request for `config`: its HookConfigs and the Assets it and its hooks name, read from its namespace (missing ones left out). */
 export function buildV2Request(resources: Pick<CheckConfigSource, 'getResource'>, namespace: string, config: Json, issuedMs: number): V2CheckRequest {
   const hookNames = new Set<string>();
-  for (const entry of (config.check_hooks ?? []) as Record<string, string[]>[]) for (const names of Object.values(entry ?? {})) for (const n of names ?? []) hookNames.add(n);
+  for (const entry of (config.check_hooks ?? []) as Record<string, string[]>[])
+    for (const names of Object.values(entry ?? {})) for (const n of names ?? []) hookNames.add(n);
   const hooks = [...hookNames].map((n) => resources.getResource('HookConfig', namespace, n)).filter((h): h is Json => h !== null);
-  const assetsOf = (names: unknown) => ((Array.isArray(names) ? names : []) as string[]).map((n) => resources.getResource('Asset', namespace, n)).filter((a): a is Json => a !== null);
-  const hookAssets = hooks.filter((h) => Array.isArray(h.runtime_assets) && h.runtime_assets.length > 0).map((h) => [String(h.metadata?.name), { assets: assetsOf(h.runtime_assets) }] as const);
-  const request = { config: { ...config, metadata: { ...config.metadata, namespace } }, hooks, assets: assetsOf(config.runtime_assets), issued: Math.floor(issuedMs / 1000) };
+  const assetsOf = (names: unknown) =>
+    ((Array.isArray(names) ? names : []) as string[]).map((n) => resources.getResource('Asset', namespace, n)).filter((a): a is Json => a !== null);
+  const hookAssets = hooks
+    .filter((h) => Array.isArray(h.runtime_assets) && h.runtime_assets.length > 0)
+    .map((h) => [String(h.metadata?.name), { assets: assetsOf(h.runtime_assets) }] as const);
+  const request = {
+    config: { ...config, metadata: { ...config.metadata, namespace } },
+    hooks,
+    assets: assetsOf(config.runtime_assets),
+    issued: Math.floor(issuedMs / 1000),
+  };
   return hookAssets.length > 0 ? { ...request, hook_assets: Object.fromEntries(hookAssets) } : request;
 }
 
@@ -107,7 +116,13 @@ export class V2CheckScheduler {
 
   constructor(private readonly deps: V2CheckSchedulerDeps) {
     this.log = deps.logger.child({ component: 'schedulerd' });
-    this.dispatcher = new CheckDispatcher({ clock: deps.clock, log: this.log, scheduling: deps.scheduling, leading: deps.leading, fire: (key, at) => this.fire(key, at) });
+    this.dispatcher = new CheckDispatcher({
+      clock: deps.clock,
+      log: this.log,
+      scheduling: deps.scheduling,
+      leading: deps.leading,
+      fire: (key, at) => this.fire(key, at),
+    });
   }
 
   /** Reads every CheckConfig at once and then each second. */
@@ -157,7 +172,9 @@ export class V2CheckScheduler {
   /** The scheduled CheckConfigs with their next request, earliest first (the dashboard). */
   nextExecutions(): NextExecution[] {
     const now = this.deps.clock.now();
-    return [...this.scheduled.values()].map((s) => ({ namespace: s.namespace, name: s.name, next: nextInstant(s.timing, now) })).sort((a, b) => (a.next ?? Infinity) - (b.next ?? Infinity));
+    return [...this.scheduled.values()]
+      .map((s) => ({ namespace: s.namespace, name: s.name, next: nextInstant(s.timing, now) }))
+      .sort((a, b) => (a.next ?? Infinity) - (b.next ?? Infinity));
   }
 
   scheduledChecks(): string[] {
@@ -191,7 +208,10 @@ export class V2CheckScheduler {
       // A timing the engine cannot compute stops this check only, never the sync or the timer that found it.
       this.dispatcher.disarm(key);
       this.scheduled.set(key, { namespace, name, timingKey: timingKey(config), timing: { kind: 'none' }, config });
-      this.log.error({ namespace, check: name, cron: config.cron, err: (error as Error).message }, 'check not scheduled: its next execution cannot be computed');
+      this.log.error(
+        { namespace, check: name, cron: config.cron, err: (error as Error).message },
+        'check not scheduled: its next execution cannot be computed',
+      );
     }
   }
 
@@ -241,11 +261,18 @@ export class V2CheckScheduler {
     if (!proxy) return this.publishing(cached, () => this.publish(namespace, config, at));
     const expressions = (proxy.entity_attributes ?? []) as string[];
     // No expression: every entity matches, nothing to wait for.
-    if (expressions.length === 0) return this.publishing(cached, () => this.fanOut(namespace, config, proxy, this.deps.resources.listEntities(namespace), at, spread, still));
+    if (expressions.length === 0)
+      return this.publishing(cached, () => this.fanOut(namespace, config, proxy, this.deps.resources.listEntities(namespace), at, spread, still));
     const key = scheduledKey(namespace, String(config.metadata?.name));
-    if (this.matching.has(key)) return void this.log.debug({ namespace, check: config.metadata?.name }, 'check request skipped: its proxy entities are still being matched');
+    if (this.matching.has(key))
+      return void this.log.debug({ namespace, check: config.metadata?.name }, 'check request skipped: its proxy entities are still being matched');
     this.matching.add(key);
-    void matchingEntities(this.deps.resources.listEntities(namespace), expressions, { namespace, check: String(config.metadata?.name), nowMs: this.deps.clock.now(), log: this.log })
+    void matchingEntities(this.deps.resources.listEntities(namespace), expressions, {
+      namespace,
+      check: String(config.metadata?.name),
+      nowMs: this.deps.clock.now(),
+      log: this.log,
+    })
       .then((entities) => still() && this.publishing(cached, () => this.fanOut(namespace, config, proxy, entities, at, spread, still)))
       .catch((error: Error) => this.log.error({ namespace, check: config.metadata?.name, err: error.message }, 'proxy check request failed'))
       .finally(() => this.matching.delete(key));
@@ -271,7 +298,13 @@ export class V2CheckScheduler {
   private publish(namespace: string, config: Json, at: number): void {
     const request = buildV2Request(this.reader, namespace, config, at);
     const name = String(config.metadata?.name);
-    this.dispatcher.deliver(scheduledKey(namespace, name), (config.subscriptions ?? []) as string[], this.deliveryOf(namespace, config, request), { namespace, check: name }, request.issued);
+    this.dispatcher.deliver(
+      scheduledKey(namespace, name),
+      (config.subscriptions ?? []) as string[],
+      this.deliveryOf(namespace, config, request),
+      { namespace, check: name },
+      request.issued,
+    );
   }
 
   /** Every kind of member over the targets; round robin: one member of the subscription per request, every kind in one ring. */

@@ -14,15 +14,24 @@ export function synthesizedEntity(entity: Json): Json {
  * The entities for which every `entity_attributes` expression holds (Sensu Go: all of them), one evaluation after
  * another in the namespace's sandbox turn, all sharing one check request's allowance.
  */
-export async function matchingEntities(entities: Json[], expressions: string[], at: { namespace: string; check: string; nowMs: number; log: Logger }): Promise<Json[]> {
+export async function matchingEntities(
+  entities: Json[],
+  expressions: string[],
+  at: { namespace: string; check: string; nowMs: number; log: Logger },
+): Promise<Json[]> {
   const allowance = new SandboxAllowance(DISPATCH_ALLOWANCE_MS, 'check request');
   const matched: Json[] = [];
   for (const entity of entities) {
     const subject = synthesizedEntity(entity);
     let all = true;
     for (const expression of expressions) {
-      const outcome = await evaluateInSandbox(expression, { entity: subject }, { nowMs: at.nowMs, entity: String(entity.metadata?.name ?? ''), namespace: at.namespace, allowance });
-      if (!outcome.ok && outcome.report) at.log.error({ namespace: at.namespace, check: at.check, expression, error: outcome.error }, 'proxy entity_attributes expression failed');
+      const outcome = await evaluateInSandbox(
+        expression,
+        { entity: subject },
+        { nowMs: at.nowMs, entity: String(entity.metadata?.name ?? ''), namespace: at.namespace, allowance },
+      );
+      if (!outcome.ok && outcome.report)
+        at.log.error({ namespace: at.namespace, check: at.check, expression, error: outcome.error }, 'proxy entity_attributes expression failed');
       if (!outcome.ok || !outcome.matched) {
         all = false;
         break;

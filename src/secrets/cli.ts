@@ -18,12 +18,23 @@ export function secretsPut(resource: Json, defaultNamespace: string): { url: str
   if (PROVIDER_TYPES.has(resource.type)) return { url: `${BASE}/providers/${name}`, body: { ...resource, metadata }, namespace: '' };
   if (resource.type !== SECRET_KIND) return { error: `unknown type ${API_VERSION}.${resource.type}` };
   metadata.namespace ||= defaultNamespace;
-  return { url: `${BASE}/namespaces/${encodeURIComponent(metadata.namespace)}/secrets/${name}`, body: { ...resource, metadata }, namespace: metadata.namespace };
+  return {
+    url: `${BASE}/namespaces/${encodeURIComponent(metadata.namespace)}/secrets/${name}`,
+    body: { ...resource, metadata },
+    namespace: metadata.namespace,
+  };
 }
 
 /** `dump` names for the secrets/v1 lists, and where each is read (already wrapped). */
 export function secretsDumpUrl(want: string, namespace: string): string | null {
-  if (want === 'providers' || want === `${API_VERSION}.Provider` || want === `${API_VERSION}.${ENV_TYPE}` || want === `${API_VERSION}.${EXTERNAL_TYPE}` || want === `${API_VERSION}.${VAULT_ALIAS}`) return `${BASE}/providers`;
+  if (
+    want === 'providers' ||
+    want === `${API_VERSION}.Provider` ||
+    want === `${API_VERSION}.${ENV_TYPE}` ||
+    want === `${API_VERSION}.${EXTERNAL_TYPE}` ||
+    want === `${API_VERSION}.${VAULT_ALIAS}`
+  )
+    return `${BASE}/providers`;
   if (want === 'secrets' || want === `${API_VERSION}.${SECRET_KIND}`) return `${BASE}/namespaces/${encodeURIComponent(namespace)}/secrets`;
   return null;
 }

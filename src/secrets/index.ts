@@ -2,7 +2,20 @@
 export { SECRETS_DUMP_TYPES, isSecretsResource, secretsDumpUrl, secretsPut } from './cli.js';
 export { SecretFailure } from './failure.js';
 export { CREDENTIAL_MASK, keepCredential, type Credential, type CredentialDestination } from './kept-credential.js';
-export { API_VERSION, ENV_PROVIDER_NAME, ENV_TYPE, EXTERNAL_TYPE, canonicalProviderType, PROVIDER_KIND, SECRET_KIND, SECRET_USERS, providerForRead, providerProblem, secretProblem, withClientDefaults } from './model.js';
+export {
+  API_VERSION,
+  ENV_PROVIDER_NAME,
+  ENV_TYPE,
+  EXTERNAL_TYPE,
+  canonicalProviderType,
+  PROVIDER_KIND,
+  SECRET_KIND,
+  SECRET_USERS,
+  providerForRead,
+  providerProblem,
+  secretProblem,
+  withClientDefaults,
+} from './model.js';
 export { outageResult } from './outage.js';
 export { SecretsResolver, type SecretsLookup } from './resolver.js';
 export { vaultPathOf } from './vault-provider.js';

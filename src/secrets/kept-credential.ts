@@ -29,8 +29,11 @@ const sameText = (a: unknown, b: unknown) => text(a) === text(b);
 /** The credential to store: the given one, or for the mask the stored one when no target changed; else the refusal naming the field. */
 export function keepCredential(credential: Credential, targets: readonly CredentialDestination[]): { value: string } | { problem: string } {
   if (credential.given !== CREDENTIAL_MASK) return { value: credential.given };
-  if (credential.stored === undefined) return { problem: `${credential.field} is ${CREDENTIAL_MASK}, as reads show it, but none is stored: give ${credential.what}` };
+  if (credential.stored === undefined)
+    return { problem: `${credential.field} is ${CREDENTIAL_MASK}, as reads show it, but none is stored: give ${credential.what}` };
   const moved = targets.find((t) => !(t.same ?? sameText)(t.before, t.after));
   if (!moved) return { value: credential.stored };
-  return { problem: `${credential.field} is ${CREDENTIAL_MASK} but ${moved.field} changed (from ${JSON.stringify(text(moved.before))} to ${JSON.stringify(text(moved.after))}): give ${credential.what} for the new target` };
+  return {
+    problem: `${credential.field} is ${CREDENTIAL_MASK} but ${moved.field} changed (from ${JSON.stringify(text(moved.before))} to ${JSON.stringify(text(moved.after))}): give ${credential.what} for the new target`,
+  };
 }

@@ -60,8 +60,10 @@ function vaultClientProblem(client: unknown): string | null {
   if (url.protocol !== 'https:') return 'spec.client.address must be an https:// URL';
   if (!nonEmpty(client.token)) return 'spec.client.token is required';
   if (client.version !== 'v1' && client.version !== 'v2') return 'spec.client.version must be v1 or v2';
-  if (client.max_retries !== undefined && !(Number.isInteger(client.max_retries) && client.max_retries >= 0)) return 'spec.client.max_retries must be a non-negative integer';
-  if (client.timeout !== undefined && !(typeof client.timeout === 'string' && (parseDuration(client.timeout) ?? 0) > 0)) return 'spec.client.timeout must be a duration such as 20s';
+  if (client.max_retries !== undefined && !(Number.isInteger(client.max_retries) && client.max_retries >= 0))
+    return 'spec.client.max_retries must be a non-negative integer';
+  if (client.timeout !== undefined && !(typeof client.timeout === 'string' && (parseDuration(client.timeout) ?? 0) > 0))
+    return 'spec.client.timeout must be a duration such as 20s';
   if (client.tls !== undefined) {
     if (!isObject(client.tls)) return 'spec.client.tls must be a map';
     const tlsExtra = unknownKey(client.tls, TLS_KEYS, 'spec.client.tls');
@@ -74,7 +76,8 @@ function vaultClientProblem(client: unknown): string | null {
     const limiterExtra = unknownKey(client.rate_limiter, LIMITER_KEYS, 'spec.client.rate_limiter');
     if (limiterExtra) return limiterExtra;
     const { limit, burst } = client.rate_limiter;
-    if (limit !== undefined && !(typeof limit === 'number' && Number.isFinite(limit) && limit >= 0)) return 'spec.client.rate_limiter.limit must be a non-negative number (requests per second)';
+    if (limit !== undefined && !(typeof limit === 'number' && Number.isFinite(limit) && limit >= 0))
+      return 'spec.client.rate_limiter.limit must be a non-negative number (requests per second)';
     if (burst !== undefined && !(Number.isInteger(burst) && burst >= 1)) return 'spec.client.rate_limiter.burst must be a positive integer';
   }
   return null;

@@ -8,7 +8,11 @@ export class RateLimiter {
   private tokens: number;
   private last: number;
 
-  constructor(private readonly limit: number, private readonly burst: number, private readonly clock: Pick<Clock, 'now'> = systemClock) {
+  constructor(
+    private readonly limit: number,
+    private readonly burst: number,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
+  ) {
     this.tokens = burst;
     this.last = clock.now();
   }

@@ -65,17 +65,24 @@ export class RemoteSecrets {
     }
     if (trusted.length === 0) return;
     const key = JSON.stringify([namespace, check, request.config.proxy_entity_name ?? '']);
-    void this.resolve(namespace, refs).then((resolution) => {
-      // Never an older request after a newer one: a resolution that took longer than the next one's is dropped.
-      if (request.issued < (this.sent.get(key) ?? 0)) return;
-      if (!resolution.ok) {
-        this.log.error({ check, namespace, members: trusted.map((m) => m.name), reason: resolution.output }, 'check request not sent: its secrets could not be resolved');
-        return;
-      }
-      // As Sensu Go's SubSecrets: an empty value adds no variable.
-      const secrets = Object.entries(resolution.env).filter(([, value]) => value !== '').map(([name, value]) => `${name}=${value}`);
-      this.sent.set(key, request.issued);
-      for (const member of trusted) member.send({ ...request, secrets });
-    }).catch((error: Error) => this.log.error({ check, namespace, err: error }, 'check request with secrets not sent'));
+    void this.resolve(namespace, refs)
+      .then((resolution) => {
+        // Never an older request after a newer one: a resolution that took longer than the next one's is dropped.
+        if (request.issued < (this.sent.get(key) ?? 0)) return;
+        if (!resolution.ok) {
+          this.log.error(
+            { check, namespace, members: trusted.map((m) => m.name), reason: resolution.output },
+            'check request not sent: its secrets could not be resolved',
+          );
+          return;
+        }
+        // As Sensu Go's SubSecrets: an empty value adds no variable.
+        const secrets = Object.entries(resolution.env)
+          .filter(([, value]) => value !== '')
+          .map(([name, value]) => `${name}=${value}`);
+        this.sent.set(key, request.issued);
+        for (const member of trusted) member.send({ ...request, secrets });
+      })
+      .catch((error: Error) => this.log.error({ check, namespace, err: error }, 'check request with secrets not sent'));
   }
 }

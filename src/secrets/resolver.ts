@@ -8,7 +8,8 @@ import { SecretFailure } from './failure.js';
 import type { Json } from '../json.js';
 
 /** The values for one execution, by environment variable name; or why it must fail (never naming a value). */
-export type Resolution = { readonly ok: true; readonly env: Record<string, string>; readonly values: string[] } | { readonly ok: false; readonly output: string };
+export type Resolution =
+  { readonly ok: true; readonly env: Record<string, string>; readonly values: string[] } | { readonly ok: false; readonly output: string };
 
 /** Resolves one definition's references in the namespace it runs in. */
 export type SecretsLookup = (refs: readonly SecretRef[]) => Promise<Resolution>;
@@ -57,7 +58,10 @@ export class SecretsResolver {
         values.push(value);
       } catch (error) {
         const failure = error instanceof SecretFailure ? error : new SecretFailure(`unexpected error: ${(error as Error).message}`, false);
-        this.log.warn({ secret: ref.secret, name: ref.name, namespace, provider: providerName || undefined, reason: failure.reason }, 'secret not resolved: the execution fails');
+        this.log.warn(
+          { secret: ref.secret, name: ref.name, namespace, provider: providerName || undefined, reason: failure.reason },
+          'secret not resolved: the execution fails',
+        );
         const from = providerName ? ` from provider ${JSON.stringify(providerName)}` : '';
         return { ok: false, output: `Unable to resolve secret ${JSON.stringify(ref.secret)} (${ref.name})${from}: ${failure.reason}` };
       }

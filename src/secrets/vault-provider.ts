@@ -41,7 +41,8 @@ export function vaultPathOf(id: string, version: 'v1' | 'v2'): { path: string; f
 function vaultUrlOf(address: string, path: string): string {
   const base = address.replace(/\/+$/, '');
   const url = new URL(base + path);
-  if (url.pathname !== new URL(base).pathname.replace(/\/+$/, '') + path) throw new SecretFailure(`the path ${path} does not stay under the vault address`, false);
+  if (url.pathname !== new URL(base).pathname.replace(/\/+$/, '') + path)
+    throw new SecretFailure(`the path ${path} does not stay under the vault address`, false);
   return url.href;
 }
 
@@ -105,7 +106,8 @@ export class VaultProvider {
         const failure = outcome.failure!;
         if (!failure.retry || attempt >= this.client.max_retries) throw failure.error;
         const pause = Math.min(1000, 100 * 2 ** attempt);
-        if (Date.now() + pause >= deadline) throw new SecretFailure(`the vault did not answer within the timeout (${this.client.timeout}); last: ${failure.error.reason}`, true);
+        if (Date.now() + pause >= deadline)
+          throw new SecretFailure(`the vault did not answer within the timeout (${this.client.timeout}); last: ${failure.error.reason}`, true);
         await sleep(pause, undefined, { signal: timeout.signal }).catch(() => undefined);
       }
     } finally {
@@ -113,10 +115,19 @@ export class VaultProvider {
     }
   }
 
-  private async attempt(url: string, field: string, deadline: number, signal: AbortSignal): Promise<{ value?: string; failure?: { error: SecretFailure; retry: boolean } }> {
+  private async attempt(
+    url: string,
+    field: string,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<{ value?: string; failure?: { error: SecretFailure; retry: boolean } }> {
     if (this.limiter) {
       const wait = this.limiter.reserve(deadline - Date.now());
-      if (wait === null) throw new SecretFailure(`rate limit exceeded (rate_limiter limit ${this.client.rate_limiter?.limit}/s, burst ${this.client.rate_limiter?.burst ?? 1})`, false);
+      if (wait === null)
+        throw new SecretFailure(
+          `rate limit exceeded (rate_limiter limit ${this.client.rate_limiter?.limit}/s, burst ${this.client.rate_limiter?.burst ?? 1})`,
+          false,
+        );
       if (wait > 0) await sleep(wait, undefined, { signal });
     }
     const dispatcher = this.dispatcher();
@@ -144,7 +155,8 @@ export class VaultProvider {
       return { failure: { error: new SecretFailure('the vault answered with a body that is not JSON', true), retry: true } };
     }
     const data = this.client.version === 'v2' ? body?.data?.data : body?.data;
-    if (data === null || typeof data !== 'object' || !Object.hasOwn(data, field)) return { failure: { error: new SecretFailure(`the vault has no field ${JSON.stringify(field)} at that path`, false), retry: false } };
+    if (data === null || typeof data !== 'object' || !Object.hasOwn(data, field))
+      return { failure: { error: new SecretFailure(`the vault has no field ${JSON.stringify(field)} at that path`, false), retry: false } };
     const value: unknown = data[field];
     return { value: typeof value === 'string' ? value : JSON.stringify(value) };
   }

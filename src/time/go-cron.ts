@@ -121,8 +121,10 @@ function goDurationMs(text: string): number {
   return ms;
 }
 
-
-export type GoCron = { readonly kind: 'every'; readonly everyMs: number } | { readonly kind: 'cron'; readonly schedule: CronSchedule } | { readonly kind: 'invalid'; readonly problem: string };
+export type GoCron =
+  | { readonly kind: 'every'; readonly everyMs: number }
+  | { readonly kind: 'cron'; readonly schedule: CronSchedule }
+  | { readonly kind: 'invalid'; readonly problem: string };
 
 /**
  * A v2 check's `cron` as Sensu Go's schedulerd reads it (robfig/cron v3 ParseStandard): five fields or a descriptor

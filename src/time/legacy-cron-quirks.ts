@@ -31,9 +31,25 @@ const FIELDS: readonly Field[] = [
 ];
 
 const NAMES = new Map<string, string>([
-  ['jan', '1'], ['feb', '2'], ['mar', '3'], ['apr', '4'], ['may', '5'], ['jun', '6'],
-  ['jul', '7'], ['aug', '8'], ['sep', '9'], ['oct', '10'], ['nov', '11'], ['dec', '12'],
-  ['sun', '0'], ['mon', '1'], ['tue', '2'], ['wed', '3'], ['thu', '4'], ['fri', '5'], ['sat', '6'],
+  ['jan', '1'],
+  ['feb', '2'],
+  ['mar', '3'],
+  ['apr', '4'],
+  ['may', '5'],
+  ['jun', '6'],
+  ['jul', '7'],
+  ['aug', '8'],
+  ['sep', '9'],
+  ['oct', '10'],
+  ['nov', '11'],
+  ['dec', '12'],
+  ['sun', '0'],
+  ['mon', '1'],
+  ['tue', '2'],
+  ['wed', '3'],
+  ['thu', '4'],
+  ['fri', '5'],
+  ['sat', '6'],
 ]);
 
 const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -93,7 +109,9 @@ const listOf = (values: Iterable<number>) => [...values].sort((a, b) => a - b).j
  * or an element this reading does not decide). A month range that is empty made legacy fail, so it stays invalid.
  */
 export function readLegacyCron(fields: readonly string[]): LegacyReading | null {
-  const texts = fields.map((f) => f.toLowerCase().replace(/jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|sun|mon|tue|wed|thu|fri|sat/g, (n) => NAMES.get(n)!));
+  const texts = fields.map((f) =>
+    f.toLowerCase().replace(/jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|sun|mon|tue|wed|thu|fri|sat/g, (n) => NAMES.get(n)!),
+  );
   const reads: FieldRead[] = [];
   for (let i = 0; i < FIELDS.length; i++) {
     const read = readField(texts[i]!, FIELDS[i]!);

@@ -6,7 +6,10 @@ const LEGACY_COMMON_NAME = 'x509: certificate relies on legacy Common Name field
 /** An error of a server certificate that names its host only in the common name. */
 class LegacyCommonNameError extends Error {
   readonly code = 'ERR_TLS_CERT_LEGACY_COMMON_NAME';
-  constructor(readonly host: string, readonly commonName: string) {
+  constructor(
+    readonly host: string,
+    readonly commonName: string,
+  ) {
     super(`${LEGACY_COMMON_NAME} (the certificate of ${host} has the common name ${JSON.stringify(commonName)} and no subject alternative names)`);
   }
 }
@@ -26,7 +29,6 @@ export function checkServerIdentity(host: string, cert: PeerCertificate): Error 
   if (!cert.subjectaltname && commonName !== null) return new LegacyCommonNameError(host, commonName);
   return nodeCheckServerIdentity(host, cert);
 }
-
 
 /** What a failed connection says in logs: the legacy-common-name message in full, otherwise the error's code. */
 export function connectFailureText(error: unknown): string {

@@ -46,7 +46,10 @@ function literal(token: Token): unknown {
 
 function field(data: unknown, path: string): unknown {
   let value = data;
-  for (const segment of path.split('.').slice(1).filter((s) => s !== '')) {
+  for (const segment of path
+    .split('.')
+    .slice(1)
+    .filter((s) => s !== '')) {
     if (isNil(value)) throw new TemplateError(`nil pointer evaluating interface {}.${segment} at <${path}>`);
     if (!isObject(value)) throw new TemplateError(`can't evaluate field ${segment} at <${path}>`);
     value = Object.prototype.hasOwnProperty.call(value, segment) ? value[segment] : MISSING;
@@ -71,7 +74,10 @@ const FUNCTIONS: Record<string, (args: unknown[]) => unknown> = {
     return value;
   },
   // The environment variable an asset's path is in, as the agent sets it (util/environment Key).
-  assetPath: ([name]) => `${String(name).replace(/[^a-zA-Z0-9]+/g, '_').toUpperCase()}_PATH`,
+  assetPath: ([name]) =>
+    `${String(name)
+      .replace(/[^a-zA-Z0-9]+/g, '_')
+      .toUpperCase()}_PATH`,
 };
 
 function evaluateCommand(tokens: Token[], data: unknown, piped: unknown[]): unknown {
@@ -86,7 +92,8 @@ function evaluateCommand(tokens: Token[], data: unknown, piped: unknown[]): unkn
   };
   // Own names only: `__proto__` or `constructor` is no function of a template.
   if (head.kind === 'ident' && Object.hasOwn(FUNCTIONS, head.text)) return FUNCTIONS[head.text]!([...rest.map(operand), ...piped]);
-  if (head.kind === 'ident' && !['true', 'false', 'nil'].includes(head.text)) throw new TemplateError(`${JSON.stringify(head.text)} is not supported in a template here (fields, literals, default, index, assetPath)`);
+  if (head.kind === 'ident' && !['true', 'false', 'nil'].includes(head.text))
+    throw new TemplateError(`${JSON.stringify(head.text)} is not supported in a template here (fields, literals, default, index, assetPath)`);
   if (rest.length > 0 || piped.length > 0) throw new TemplateError(`can't give argument to non-function ${head.text}`);
   return operand(head);
 }
@@ -95,7 +102,11 @@ function evaluateCommand(tokens: Token[], data: unknown, piped: unknown[]): unkn
 function print(value: unknown): string {
   if (isNil(value)) return '<no value>';
   if (Array.isArray(value)) return `[${value.map(print).join(' ')}]`;
-  if (isObject(value)) return `map[${Object.keys(value).sort().map((k) => `${k}:${print(value[k])}`).join(' ')}]`;
+  if (isObject(value))
+    return `map[${Object.keys(value)
+      .sort()
+      .map((k) => `${k}:${print(value[k])}`)
+      .join(' ')}]`;
   return String(value);
 }
 
@@ -123,7 +134,8 @@ export function renderGoTemplate(text: string, data: unknown): TemplateOutcome<s
       if (open < 0) break;
       let close = text.indexOf('}}', open + 2);
       // A quoted `}}` does not close the action.
-      while (close >= 0 && /^(?:[^"`]|"(?:[^"\\]|\\.)*"|`[^`]*`)*("(?:[^"\\]|\\.)*|`[^`]*)$/.test(text.slice(open + 2, close))) close = text.indexOf('}}', close + 2);
+      while (close >= 0 && /^(?:[^"`]|"(?:[^"\\]|\\.)*"|`[^`]*`)*("(?:[^"\\]|\\.)*|`[^`]*)$/.test(text.slice(open + 2, close)))
+        close = text.indexOf('}}', close + 2);
       if (close < 0) throw new TemplateError('unclosed action');
       let inner = text.slice(open + 2, close);
       let literalText = text.slice(at, open);

@@ -1,4 +1,15 @@
-export { isSharedQueue, isWire, transportInfo, type Transport, type CheckRequest, type WireTransport, type WireDelivery, type PipeType, type QueueStats, type TransportInfo } from './transport.js';
+export {
+  isSharedQueue,
+  isWire,
+  transportInfo,
+  type Transport,
+  type CheckRequest,
+  type WireTransport,
+  type WireDelivery,
+  type PipeType,
+  type QueueStats,
+  type TransportInfo,
+} from './transport.js';
 export { InProcessTransport } from './in-process.js';
 export { rabbitEndpoints } from './rabbitmq/settings.js';
 export { RabbitTransport } from './rabbitmq/transport.js';

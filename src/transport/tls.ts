@@ -38,4 +38,5 @@ export function brokerTls(hash: Record<string, unknown>, where: string): BrokerT
 }
 
 /** The warning an unverified broker connection logs once, at start. */
-export const INSECURE_TLS_WARNING = "TLS to the broker does not verify its certificate (insecure: true): anyone between here and the broker can read and change what travels, the broker's password included";
+export const INSECURE_TLS_WARNING =
+  "TLS to the broker does not verify its certificate (insecure: true): anyone between here and the broker can read and change what travels, the broker's password included";

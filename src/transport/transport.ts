@@ -18,7 +18,12 @@ export function isSharedQueue(subscription: string): boolean {
 }
 
 /** A check request on a broker: fanout to the subscription, direct for `roundrobin:`/`direct:`; said when it cannot go. */
-export function publishRequest(transport: Pick<WireTransport, 'send'>, log: { warn(fields: object, message: string): void }, subscription: string, request: CheckRequest): void {
+export function publishRequest(
+  transport: Pick<WireTransport, 'send'>,
+  log: { warn(fields: object, message: string): void },
+  subscription: string,
+  request: CheckRequest,
+): void {
   if (!transport.send(isSharedQueue(subscription) ? 'direct' : 'fanout', subscription, JSON.stringify(request))) {
     log.warn({ subscription, check: request.name }, 'transport is not connected: check request not published');
   }

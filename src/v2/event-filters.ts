@@ -14,12 +14,27 @@ export function isResolution(event: Json): boolean {
  * other events for `sensu.CheckDependencies`; `share` names the namespace whose sandbox time they use and the event's
  * allowance. `error` is given the first time an expression text fails, not per event.
  */
-export async function filterAllows(filter: Json, event: Json, nowMs: number, dependencies?: DependencyLookup, share: { namespace?: string; allowance?: SandboxAllowance } = {}): Promise<{ allowed: boolean; error?: string }> {
+export async function filterAllows(
+  filter: Json,
+  event: Json,
+  nowMs: number,
+  dependencies?: DependencyLookup,
+  share: { namespace?: string; allowance?: SandboxAllowance } = {},
+): Promise<{ allowed: boolean; error?: string }> {
   if (filter.when && !inTimeWindows(filter.when as WindowSet, nowMs)) return { allowed: true };
   // As the reference backend does, metadata fields (name, namespace, labels, annotations) read from the object itself.
   const lift = (o: Json | undefined) => (o ? { ...o, ...(o.metadata ?? {}) } : o);
   const check = lift(event.check) ?? {};
-  const subject = { ...event, entity: lift(event.entity), check: event.check ? check : undefined, is_resolution: isResolution(event), is_incident: check.status !== 0, has_check: Boolean(event.check), has_metrics: Boolean(event.metrics), is_silenced: Boolean(check.is_silenced) };
+  const subject = {
+    ...event,
+    entity: lift(event.entity),
+    check: event.check ? check : undefined,
+    is_resolution: isResolution(event),
+    is_incident: check.status !== 0,
+    has_check: Boolean(event.check),
+    has_metrics: Boolean(event.metrics),
+    is_silenced: Boolean(check.is_silenced),
+  };
   const options = { nowMs, entity: String(event.entity?.metadata?.name ?? event.entity?.name ?? ''), dependencies, ...share };
   for (const expression of (filter.expressions ?? []) as string[]) {
     const outcome = await evaluateInSandbox(String(expression), { event: subject }, options);

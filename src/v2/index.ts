@@ -3,7 +3,17 @@ export { errorBodyMessage } from './error-body.js';
 export { filterAllows, isResolution } from './event-filters.js';
 export { shapeEvent, shapeMetadata } from './event-shape.js';
 export { HISTORY_LENGTH, updateEvent, updateOwnedEvent } from './event-update.js';
-export { APIKEY_FIELDS, NAMESPACE_FIELDS, PROVIDER_FIELDS, RBAC_FIELDS, RESOURCE_FIELDS, SECRET_FIELDS, USER_FIELDS, fieldSet, type FieldSet } from './resource-fields.js';
+export {
+  APIKEY_FIELDS,
+  NAMESPACE_FIELDS,
+  PROVIDER_FIELDS,
+  RBAC_FIELDS,
+  RESOURCE_FIELDS,
+  SECRET_FIELDS,
+  USER_FIELDS,
+  fieldSet,
+  type FieldSet,
+} from './resource-fields.js';
 export { EVENT_FIELDS, SelectorError, matchesSelector, parseSelector, type Op } from './selectors.js';
 export { silencedBy } from './silencing.js';
 export { legacyCheckOf, legacyEventOf, translateClient, translateEvent } from './translate.js';

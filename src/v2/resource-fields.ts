@@ -19,7 +19,11 @@ const own = (labels: unknown): Record<string, string> => {
 };
 
 /** A field set from `name → getter`, with `<prefix>.labels.<k>` from the resource's metadata labels. */
-export function fieldSet(prefix: string, getters: Record<string, (item: Json) => unknown>, labelsOf: (item: Json) => unknown = (item) => item.metadata?.labels): FieldSet {
+export function fieldSet(
+  prefix: string,
+  getters: Record<string, (item: Json) => unknown>,
+  labelsOf: (item: Json) => unknown = (item) => item.metadata?.labels,
+): FieldSet {
   const entries = Object.entries(getters).map(([name, get]) => [`${prefix}.${name}`, get] as const);
   return {
     prefix,
@@ -40,16 +44,57 @@ const bool = (v: unknown) => Boolean(v);
 
 /** By the URL segment of each namespaced kind. */
 export const RESOURCE_FIELDS: ReadonlyMap<string, FieldSet> = new Map([
-  ['checks', fieldSet('check', { name, namespace, handlers: (c) => c.handlers ?? [], publish: (c) => bool(c.publish), round_robin: (c) => bool(c.round_robin), runtime_assets: (c) => c.runtime_assets ?? [], subscriptions: (c) => c.subscriptions ?? [] })],
-  ['entities', fieldSet('entity', {
-    name, namespace, deregister: (e) => bool(e.deregister), entity_class: (e) => e.entity_class, subscriptions: (e) => e.subscriptions ?? [],
-    'system.arch': (e) => e.system?.arch, 'system.os': (e) => e.system?.os, 'system.platform': (e) => e.system?.platform, 'system.platform_family': (e) => e.system?.platform_family,
-  })],
-  ['handlers', fieldSet('handler', { name, namespace, filters: (h) => h.filters ?? [], handlers: (h) => h.handlers ?? [], mutator: (h) => h.mutator, type: (h) => h.type })],
+  [
+    'checks',
+    fieldSet('check', {
+      name,
+      namespace,
+      handlers: (c) => c.handlers ?? [],
+      publish: (c) => bool(c.publish),
+      round_robin: (c) => bool(c.round_robin),
+      runtime_assets: (c) => c.runtime_assets ?? [],
+      subscriptions: (c) => c.subscriptions ?? [],
+    }),
+  ],
+  [
+    'entities',
+    fieldSet('entity', {
+      name,
+      namespace,
+      deregister: (e) => bool(e.deregister),
+      entity_class: (e) => e.entity_class,
+      subscriptions: (e) => e.subscriptions ?? [],
+      'system.arch': (e) => e.system?.arch,
+      'system.os': (e) => e.system?.os,
+      'system.platform': (e) => e.system?.platform,
+      'system.platform_family': (e) => e.system?.platform_family,
+    }),
+  ],
+  [
+    'handlers',
+    fieldSet('handler', {
+      name,
+      namespace,
+      filters: (h) => h.filters ?? [],
+      handlers: (h) => h.handlers ?? [],
+      mutator: (h) => h.mutator,
+      type: (h) => h.type,
+    }),
+  ],
   ['hooks', fieldSet('hook', { name, namespace })],
   ['filters', fieldSet('filter', { name, namespace, action: (f) => f.action, runtime_assets: (f) => f.runtime_assets ?? [] })],
   ['mutators', fieldSet('mutator', { name, namespace, runtime_assets: (m) => m.runtime_assets ?? [] })],
-  ['silenced', fieldSet('silenced', { name, namespace, check: (s) => s.check, creator: (s) => s.creator, expire_on_resolve: (s) => bool(s.expire_on_resolve), subscription: (s) => s.subscription })],
+  [
+    'silenced',
+    fieldSet('silenced', {
+      name,
+      namespace,
+      check: (s) => s.check,
+      creator: (s) => s.creator,
+      expire_on_resolve: (s) => bool(s.expire_on_resolve),
+      subscription: (s) => s.subscription,
+    }),
+  ],
   ['pipelines', fieldSet('pipeline', { name, namespace })],
   ['assets', fieldSet('asset', { name, namespace, filters: (a) => a.filters ?? [] })],
   ['roles', fieldSet('role', { name, namespace })],

@@ -69,7 +69,6 @@ export function parseSelector(text: string): Op[] {
   return ops;
 }
 
-
 /** The flat field set of an event. */
 export function eventFields(event: Json): Record<string, string> {
   const check = (event.check ?? {}) as Json;
@@ -112,7 +111,9 @@ export function labelFields(event: Json): Record<string, string> {
 export function matchesSelector(ops: readonly Op[], fields: Record<string, string>): boolean {
   return ops.every(({ left, op, right }) => {
     if ((op === 'in' || op === 'notin') && right.length === 1 && Object.hasOwn(fields, right[0]!)) {
-      const members = fields[right[0]!]!.replace(/^\[|\]$/g, '').split(',').map((s) => s.trim());
+      const members = fields[right[0]!]!.replace(/^\[|\]$/g, '')
+        .split(',')
+        .map((s) => s.trim());
       return members.includes(left) === (op === 'in');
     }
     const present = Object.hasOwn(fields, left);

@@ -15,7 +15,9 @@ function silences(entry: Json, event: Json, nowS: number): boolean {
   const entitySubscriptions = (event.entity?.subscriptions ?? []) as string[];
   if (entryMatches(entry, check, `entity:${event.entity?.metadata?.name ?? ''}`)) return true;
   // A proxy entity's event matches by the entity's subscriptions; an agent's by the check's that the entity also has.
-  const subscriptions = event.check.proxy_entity_name ? entitySubscriptions : ((event.check.subscriptions ?? []) as string[]).filter((s) => entitySubscriptions.includes(s));
+  const subscriptions = event.check.proxy_entity_name
+    ? entitySubscriptions
+    : ((event.check.subscriptions ?? []) as string[]).filter((s) => entitySubscriptions.includes(s));
   return subscriptions.some((subscription) => entryMatches(entry, check, subscription));
 }
 

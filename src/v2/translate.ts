@@ -75,7 +75,6 @@ export function translateEvent(event: EventDraft, history: readonly TimedStatus[
   return { check: v2Check, entity, id: event.id, metadata: { namespace }, pipelines: null, sequence: 0, timestamp: event.timestamp };
 }
 
-
 /** A core/v2 check as a legacy check result: `name`, `subscribers`, `source`, statuses only in `history`. */
 export function legacyCheckOf(check: Json): Json {
   const legacy: Json = {

@@ -15,7 +15,8 @@ function entityProblem(entity: Json): string | null {
   if (tooLong(name)) return TOO_LONG;
   if (!entity.metadata?.namespace) return 'namespace must be set';
   // Sensu Go's classes: its agents, proxies, and the service and backend entities it makes itself.
-  if (entity.entity_class !== undefined && !ENTITY_CLASSES.includes(String(entity.entity_class))) return `entity_class must be one of ${ENTITY_CLASSES.join(', ')} (got ${JSON.stringify(entity.entity_class)})`;
+  if (entity.entity_class !== undefined && !ENTITY_CLASSES.includes(String(entity.entity_class)))
+    return `entity_class must be one of ${ENTITY_CLASSES.join(', ')} (got ${JSON.stringify(entity.entity_class)})`;
   return null;
 }
 
@@ -25,13 +26,16 @@ function checkProblem(check: Json): string | null {
   if (!NAME.test(String(name))) return `name must match ${NAME.source}`;
   if (tooLong(name)) return TOO_LONG;
   // uint32 as in the backend: no negatives, no float, nothing JSON.parse rounded (2^53 + 1) or made Infinity (1e400).
-  if (check.status !== undefined && (!Number.isInteger(check.status) || check.status < 0 || check.status > UINT32_MAX)) return 'status must be an unsigned 32-bit integer';
+  if (check.status !== undefined && (!Number.isInteger(check.status) || check.status < 0 || check.status > UINT32_MAX))
+    return 'status must be an unsigned 32-bit integer';
   if (check.publish === true && !check.cron && !(Number(check.interval) >= 1)) return 'interval must be greater than or equal to 1';
-  if (Number(check.ttl) > 0 && (Number(check.ttl) <= Number(check.interval ?? 0) || Number(check.ttl) < 5)) return 'ttl must be greater than the check interval and at least 5';
+  if (Number(check.ttl) > 0 && (Number(check.ttl) <= Number(check.interval ?? 0) || Number(check.ttl) < 5))
+    return 'ttl must be greater than the check interval and at least 5';
   const low = Number(check.low_flap_threshold ?? 0);
   const high = Number(check.high_flap_threshold ?? 0);
   if (low !== 0 && high !== 0 && low >= high) return 'invalid flap thresholds';
-  if (check.proxy_entity_name && (!NAME.test(String(check.proxy_entity_name)) || tooLong(check.proxy_entity_name))) return 'proxy entity name must match name rules';
+  if (check.proxy_entity_name && (!NAME.test(String(check.proxy_entity_name)) || tooLong(check.proxy_entity_name)))
+    return 'proxy entity name must match name rules';
   return null;
 }
 
@@ -51,7 +55,12 @@ export function eventProblem(event: Json): string | null {
     }
   }
   if (event.metadata?.name) return 'events cannot be named';
-  if (event.id !== undefined && event.id !== null && event.id !== '' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(event.id))) {
+  if (
+    event.id !== undefined &&
+    event.id !== null &&
+    event.id !== '' &&
+    !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(event.id))
+  ) {
     return `event ID is invalid: invalid UUID ${JSON.stringify(event.id)}`;
   }
   return null;

@@ -16,7 +16,10 @@ test('agent HTTP: prototype-member names in one array are stored like any other;
 test('agent HTTP: /results and /events refuse a status that is not an integer from -2^31 to 2^32-1 with 400 naming status', async (t) => {
   const { agent, api } = await instanceFor(t, config);
   for (const status of BAD_STATUSES) {
-    for (const [path, body] of [['/results', resultText('bad_status', status)], ['/events', adhoc('bad_status', status)]] as const) {
+    for (const [path, body] of [
+      ['/results', resultText('bad_status', status)],
+      ['/events', adhoc('bad_status', status)],
+    ] as const) {
       const reply = await postJson(`${agent}${path}`, body);
       assert.equal(reply.status, 400, `${path} status ${status}`);
       assert.match(reply.body.response, /^check status must be an integer/, `${path} status ${status}`);
@@ -32,7 +35,9 @@ test('agent HTTP: names longer than 255 characters are refused with 400 and the 
   const expected = { response: 'check name must be at most 255 characters' };
   assert.deepEqual((await postJson(`${agent}/results`, resultText(TOO_LONG_NAME, '1'))).body, expected);
   assert.deepEqual((await postJson(`${agent}/events`, adhoc(TOO_LONG_NAME, '1'))).body, expected);
-  assert.deepEqual((await postJson(`${agent}/results`, { name: 'short', source: TOO_LONG_NAME, output: 'x', status: 1 })).body, { response: 'check source must be at most 255 characters' });
+  assert.deepEqual((await postJson(`${agent}/results`, { name: 'short', source: TOO_LONG_NAME, output: 'x', status: 1 })).body, {
+    response: 'check source must be at most 255 characters',
+  });
   assert.equal((await postJson(`${agent}/events`, adhoc(LONGEST_NAME, '1'))).status, 202);
   assert.equal((await getJson(`${api}/events/adv/${LONGEST_NAME}`)).status, 200);
 });
@@ -41,12 +46,24 @@ test('agent HTTP: 10,000 levels of nesting are a 400 naming the depth at both do
   const { daemon, agent, api } = await instanceFor(t, config);
   const expected = { response: 'JSON nested deeper than 100 levels' };
   const deep = `,"custom":${nested(10_000)}`;
-  for (const [path, body] of [['/results', resultText('deep', '1', deep)], ['/results', `[${resultText('deep', '1', deep)}]`], ['/events', adhoc('deep', '1', deep)]] as const) {
+  for (const [path, body] of [
+    ['/results', resultText('deep', '1', deep)],
+    ['/results', `[${resultText('deep', '1', deep)}]`],
+    ['/events', adhoc('deep', '1', deep)],
+  ] as const) {
     const reply = await postJson(`${agent}${path}`, body);
     assert.deepEqual([reply.status, reply.body], [400, expected], path);
   }
   assert.equal((await postJson(`${agent}/results`, resultText('after', '0'))).status, 202);
-  assert.equal((await eventually(() => getJson(`${api}/results/adv/after`), (r) => r.status === 200)).status, 200);
+  assert.equal(
+    (
+      await eventually(
+        () => getJson(`${api}/results/adv/after`),
+        (r) => r.status === 200,
+      )
+    ).status,
+    200,
+  );
   assert.equal((await getJson(`${agent}/info`)).status, 200);
   assert.equal(daemon.proc.exitCode, null);
 });

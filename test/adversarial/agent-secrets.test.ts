@@ -16,7 +16,15 @@ const ENV = { CB_TEST_HOSTILE_TOKEN: VALUE, CB_TEST_OTHER_TOKEN: OTHER };
 const CLIENT = { name: 'cb-host', address: '127.0.0.1', subscriptions: [] };
 
 async function putCheck(v2: string, auth: string, name: string, secret: string): Promise<void> {
-  const body = { metadata: { name }, command: 'true', interval: 1, publish: true, subscriptions: ['linux'], handlers: [], secrets: [{ name: 'TOKEN', secret }] };
+  const body = {
+    metadata: { name },
+    command: 'true',
+    interval: 1,
+    publish: true,
+    subscriptions: ['linux'],
+    handlers: [],
+    secrets: [{ name: 'TOKEN', secret }],
+  };
   const reply = await call(`${v2}/api/core/v2/namespaces/default/checks/${name}`, 'PUT', auth, body);
   assert.equal(reply.status, 201, JSON.stringify(reply.body));
 }
@@ -29,7 +37,10 @@ async function assertNowhere(v2: string, auth: string, logs: unknown[]): Promise
     await call(`${v2}/api/core/v2/events`, 'GET', auth),
   ];
   for (const view of views) assert.equal(view.status, 200);
-  for (const [where, text] of [['the log', JSON.stringify(logs)], ['the API views', JSON.stringify(views.map((v) => v.body))]]) {
+  for (const [where, text] of [
+    ['the log', JSON.stringify(logs)],
+    ['the API views', JSON.stringify(views.map((v) => v.body))],
+  ]) {
     for (const value of [VALUE, OTHER]) assert.ok(!text.includes(value), `${where} shows a secret value`);
   }
 }
@@ -41,8 +52,15 @@ test('an agent without mutual TLS gets check requests that hold no secret value,
   const agent = await recordingAgent(agentd, 'plain-recorder', { password: AGENT_PASSWORD });
   t.after(() => agent.close());
   await putCheck(v2, auth, 'wants-token', 'hostile-token');
-  await eventually(async () => agent.requests.length, (n) => n >= 3, 20_000);
-  await eventually(() => call(`${v2}/api/core/v2/namespaces/default/events/plain-recorder/wants-token`, 'GET', auth), (r) => r.status === 200);
+  await eventually(
+    async () => agent.requests.length,
+    (n) => n >= 3,
+    20_000,
+  );
+  await eventually(
+    () => call(`${v2}/api/core/v2/namespaces/default/events/plain-recorder/wants-token`, 'GET', auth),
+    (r) => r.status === 200,
+  );
   for (const request of agent.requests) {
     assert.equal(request.config.metadata.name, 'wants-token');
     assert.equal(request.secrets, undefined, 'no secrets field at all');
@@ -64,20 +82,32 @@ test('over mutual TLS the request holds exactly NAME=value, and a Secret of anot
   await putSecret(v2, auth, 'hostile-token', 'env', 'CB_TEST_HOSTILE_TOKEN');
   // A Secret that exists only in another namespace: a check of `default` naming it must not reach it.
   assert.equal((await call(`${v2}/api/core/v2/namespaces/team-b`, 'PUT', auth, { name: 'team-b' })).status, 201);
-  const stolen = await call(`${v2}${SECRETS}/namespaces/team-b/secrets/stolen`, 'PUT', auth, { type: 'Secret', api_version: 'secrets/v1', metadata: { name: 'stolen', namespace: 'team-b' }, spec: { provider: 'env', id: 'CB_TEST_OTHER_TOKEN' } });
+  const stolen = await call(`${v2}${SECRETS}/namespaces/team-b/secrets/stolen`, 'PUT', auth, {
+    type: 'Secret',
+    api_version: 'secrets/v1',
+    metadata: { name: 'stolen', namespace: 'team-b' },
+    spec: { provider: 'env', id: 'CB_TEST_OTHER_TOKEN' },
+  });
   assert.equal(stolen.status, 201, JSON.stringify(stolen.body));
   const agent = await recordingAgent(agentd, 'mtls-recorder', { tls: { ca: ca.caPem, cert: cert.cert, key: cert.key } });
   t.after(() => agent.close());
   await putCheck(v2, auth, 'wants-token', 'hostile-token');
   await putCheck(v2, auth, 'wants-other', 'stolen');
-  await eventually(async () => agent.requests.length, (n) => n >= 2, 20_000);
-  await eventually(() => call(`${v2}/api/core/v2/namespaces/default/events/mtls-recorder/wants-token`, 'GET', auth), (r) => r.status === 200);
+  await eventually(
+    async () => agent.requests.length,
+    (n) => n >= 2,
+    20_000,
+  );
+  await eventually(
+    () => call(`${v2}/api/core/v2/namespaces/default/events/mtls-recorder/wants-token`, 'GET', auth),
+    (r) => r.status === 200,
+  );
   const refused = await daemon.waitFor((l) => l.msg === 'check request not sent: its secrets could not be resolved' && l.check === 'wants-other');
   assert.match(String(refused.reason), /no Secret named "stolen" in namespace "default"/);
   for (const request of agent.requests) {
     assert.equal(request.config.metadata.name, 'wants-token', 'the check whose secret is elsewhere is never sent');
-    assert.deepEqual(request.secrets, [`TOKEN=${VALUE}`], 'Sensu Go\'s CheckRequest.secrets');
+    assert.deepEqual(request.secrets, [`TOKEN=${VALUE}`], "Sensu Go's CheckRequest.secrets");
   }
-  assert.ok(!agent.raw.join('\n').includes(OTHER), 'no frame holds the other namespace\'s value');
+  assert.ok(!agent.raw.join('\n').includes(OTHER), "no frame holds the other namespace's value");
   await assertNowhere(v2, auth, daemon.logs);
 });

@@ -26,14 +26,23 @@ function connect(url: string, headers: Headers): Promise<{ ws: WebSocket } | { s
   });
 }
 
-const headersOf = (name: string | string[], namespace: string | string[] = 'default'): Headers => ({ 'Sensu-AgentName': name, 'Sensu-Namespace': namespace, 'Sensu-User': 'agent', authorization: AUTH });
-const keepalive = (name: string, extra: Record<string, unknown> = {}) => Buffer.from(`keepalive\n${JSON.stringify({ entity: { metadata: { name }, system: { hostname: name, ...extra } }, check: { timeout: 120, ttl: 0 } })}`);
+const headersOf = (name: string | string[], namespace: string | string[] = 'default'): Headers => ({
+  'Sensu-AgentName': name,
+  'Sensu-Namespace': namespace,
+  'Sensu-User': 'agent',
+  authorization: AUTH,
+});
+const keepalive = (name: string, extra: Record<string, unknown> = {}) =>
+  Buffer.from(`keepalive\n${JSON.stringify({ entity: { metadata: { name }, system: { hostname: name, ...extra } }, check: { timeout: 120, ttl: 0 } })}`);
 
 async function agentOnline(agentd: string, v2: string, auth: string, name: string): Promise<WebSocket> {
   const opened = await connect(agentd, headersOf(name));
   assert.ok('ws' in opened, `${name} connects`);
   opened.ws.send(keepalive(name));
-  await eventually(() => call(`${v2}/api/core/v2/namespaces/default/entities/${name}`, 'GET', auth), (r) => r.status === 200);
+  await eventually(
+    () => call(`${v2}/api/core/v2/namespaces/default/entities/${name}`, 'GET', auth),
+    (r) => r.status === 200,
+  );
   return opened.ws;
 }
 
@@ -58,9 +67,17 @@ test('agent names and namespaces either API refuses, and a name header given twi
   assert.equal('status' in badNamespace ? badNamespace.status : 101, 400, 'a namespace no API could create');
   assert.match((badNamespace as { body: string }).body, /namespace name is 1 to 255 letters/);
   const entities = await call(`${v2}/api/core/v2/namespaces/default/entities`, 'GET', auth);
-  assert.deepEqual(entities.body.map((e: { metadata: { name: string } }) => e.metadata.name), ['cb-host'], 'no entity stored');
+  assert.deepEqual(
+    entities.body.map((e: { metadata: { name: string } }) => e.metadata.name),
+    ['cb-host'],
+    'no entity stored',
+  );
   const clients = await getJson(`${api}/clients`);
-  assert.deepEqual(clients.body.map((c: { name: string }) => c.name), ['cb-host'], 'no client record stored');
+  assert.deepEqual(
+    clients.body.map((c: { name: string }) => c.name),
+    ['cb-host'],
+    'no client record stored',
+  );
   // A good name still connects after all of them.
   (await agentOnline(agentd, v2, auth, 'good-1.example_host')).close();
 });
@@ -77,20 +94,36 @@ test('a keepalive nested past the depth rule is refused and logged, not stored; 
   assert.equal(refused.agent, 'deep-1');
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/entities/deep-1`, 'GET', auth)).status, 404, 'not stored');
   opened.ws.send(keepalive('deep-1'));
-  await eventually(() => call(`${v2}/api/core/v2/namespaces/default/entities/deep-1`, 'GET', auth), (r) => r.status === 200);
+  await eventually(
+    () => call(`${v2}/api/core/v2/namespaces/default/entities/deep-1`, 'GET', auth),
+    (r) => r.status === 200,
+  );
 });
 
-test('an agent event\'s proxy_entity_name lands only on a proxy entity: never another agent, the server\'s own client, nor a keepalive elsewhere', async (t) => {
+test("an agent event's proxy_entity_name lands only on a proxy entity: never another agent, the server's own client, nor a keepalive elsewhere", async (t) => {
   const { v2, agentd, daemon } = await agentInstanceFor(t, HOST);
   const auth = `Bearer ${await adminToken(v2)}`;
   const sender = await agentOnline(agentd, v2, auth, 'px-sender');
   const other = await agentOnline(agentd, v2, auth, 'px-other');
   t.after(() => [sender, other].forEach((ws) => ws.close()));
-  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/entities/router-1`, 'PUT', auth, { entity_class: 'proxy', metadata: { name: 'router-1', namespace: 'default' } })).status, 201);
+  assert.equal(
+    (
+      await call(`${v2}/api/core/v2/namespaces/default/entities/router-1`, 'PUT', auth, {
+        entity_class: 'proxy',
+        metadata: { name: 'router-1', namespace: 'default' },
+      })
+    ).status,
+    201,
+  );
   const now = Math.floor(Date.now() / 1000);
   const send = (proxy: string, check: string) =>
-    sender.send(Buffer.from(`event\n${JSON.stringify({ entity: { metadata: { name: 'px-sender', namespace: 'default' }, entity_class: 'agent' }, check: { metadata: { name: check, namespace: 'default' }, proxy_entity_name: proxy, output: 'forged', status: 2, interval: 60, executed: now, issued: now } })}`));
-  const refusedFor = (proxy: string, check: string) => daemon.waitFor((l) => String(l.msg).startsWith(`agent event refused: check.proxy_entity_name "${proxy}"`) && l.check === check);
+    sender.send(
+      Buffer.from(
+        `event\n${JSON.stringify({ entity: { metadata: { name: 'px-sender', namespace: 'default' }, entity_class: 'agent' }, check: { metadata: { name: check, namespace: 'default' }, proxy_entity_name: proxy, output: 'forged', status: 2, interval: 60, executed: now, issued: now } })}`,
+      ),
+    );
+  const refusedFor = (proxy: string, check: string) =>
+    daemon.waitFor((l) => String(l.msg).startsWith(`agent event refused: check.proxy_entity_name "${proxy}"`) && l.check === check);
   send('px-other', 'disk');
   assert.match(String((await refusedFor('px-other', 'disk')).msg), /names an entity of class "agent"/);
   send('cb-host', 'disk');
@@ -100,12 +133,23 @@ test('an agent event\'s proxy_entity_name lands only on a proxy entity: never an
   send('router-1', 'keepalive');
   await refusedFor('router-1', 'keepalive');
   send('router-1', 'disk');
-  const landed = await eventually(() => call(`${v2}/api/core/v2/namespaces/default/events/router-1/disk`, 'GET', auth), (r) => r.status === 200);
+  const landed = await eventually(
+    () => call(`${v2}/api/core/v2/namespaces/default/events/router-1/disk`, 'GET', auth),
+    (r) => r.status === 200,
+  );
   assert.equal(landed.body.entity.entity_class, 'proxy');
-  for (const [entity, check] of [['px-other', 'disk'], ['cb-host', 'disk'], ['router-1', 'keepalive']]) {
+  for (const [entity, check] of [
+    ['px-other', 'disk'],
+    ['cb-host', 'disk'],
+    ['router-1', 'keepalive'],
+  ]) {
     assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events/${entity}/${check}`, 'GET', auth)).status, 404, `${entity}/${check}`);
   }
   const keepaliveOfOther = await call(`${v2}/api/core/v2/namespaces/default/events/px-other/keepalive`, 'GET', auth);
-  assert.notEqual(keepaliveOfOther.body?.check?.output, 'forged', 'the other agent\'s keepalive state is its own');
-  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/entities/cb-host`, 'GET', auth)).body.entity_class, 'agent', 'the server\'s own client is still what it was');
+  assert.notEqual(keepaliveOfOther.body?.check?.output, 'forged', "the other agent's keepalive state is its own");
+  assert.equal(
+    (await call(`${v2}/api/core/v2/namespaces/default/entities/cb-host`, 'GET', auth)).body.entity_class,
+    'agent',
+    "the server's own client is still what it was",
+  );
 });

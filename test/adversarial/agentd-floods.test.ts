@@ -17,13 +17,17 @@ const AUTH = 'Basic ' + Buffer.from(`agent:${AGENT_PASSWORD}`).toString('base64'
 const SENDERS = fileURLToPath(new URL('../bench/load/frame-senders.js', import.meta.url));
 
 function open(url: string, name: string): Promise<WebSocket> {
-  const ws = new WebSocket(url, { headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', authorization: AUTH }, perMessageDeflate: false });
+  const ws = new WebSocket(url, {
+    headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', authorization: AUTH },
+    perMessageDeflate: false,
+  });
   ws.on('error', () => undefined);
   return new Promise((resolve, reject) => ws.once('open', () => resolve(ws)).once('unexpected-response', () => reject(new Error(`${name} refused`))));
 }
 
 /** The close code the backend gave, or 'open' when none came within `ms`. */
-const closeCode = (ws: WebSocket, ms: number) => Promise.race([new Promise<number>((resolve) => ws.once('close', (code) => resolve(code))), sleep(ms).then(() => 'open' as const)]);
+const closeCode = (ws: WebSocket, ms: number) =>
+  Promise.race([new Promise<number>((resolve) => ws.once('close', (code) => resolve(code))), sleep(ms).then(() => 'open' as const)]);
 
 test('100,000 one-byte frames: a bounded number of log lines, the rest counted, the connection closed (1008); refused events are counted too', async (t) => {
   const { agentd, v2, daemon } = await agentInstanceFor(t, HOST);
@@ -42,10 +46,22 @@ test('100,000 one-byte frames: a bounded number of log lines, the rest counted, 
   const sender = await open(agentd, 'events-1');
   const now = Math.floor(Date.now() / 1000);
   const entity = { metadata: { name: 'events-1', namespace: 'default' }, entity_class: 'agent' };
-  const refusedEvent = Buffer.from(`event\n${JSON.stringify({ entity, check: { metadata: { name: 'disk' }, proxy_entity_name: 'cb-host', output: 'x', status: 1, interval: 60, executed: now } })}`);
+  const refusedEvent = Buffer.from(
+    `event\n${JSON.stringify({ entity, check: { metadata: { name: 'disk' }, proxy_entity_name: 'cb-host', output: 'x', status: 1, interval: 60, executed: now } })}`,
+  );
   for (let i = 0; i < 50; i++) sender.send(refusedEvent);
-  sender.send(Buffer.from(`event\n${JSON.stringify({ entity, check: { metadata: { name: 'after' }, output: 'ok', status: 0, interval: 60, executed: now } })}`));
-  assert.equal((await eventually(() => call(`${v2}/api/core/v2/namespaces/default/events/events-1/after`, 'GET', auth), (r) => r.status === 200)).status, 200);
+  sender.send(
+    Buffer.from(`event\n${JSON.stringify({ entity, check: { metadata: { name: 'after' }, output: 'ok', status: 0, interval: 60, executed: now } })}`),
+  );
+  assert.equal(
+    (
+      await eventually(
+        () => call(`${v2}/api/core/v2/namespaces/default/events/events-1/after`, 'GET', auth),
+        (r) => r.status === 200,
+      )
+    ).status,
+    200,
+  );
   assert.equal(sender.readyState, WebSocket.OPEN, 'refused events do not close the connection');
   assert.ok(daemon.logs.filter((l) => l.agent === 'events-1' && Number(l.level) >= 40).length <= 11);
   sender.close();
@@ -68,7 +84,7 @@ test('a frame over 1 MiB closes its connection (1009, logged); six sessions of t
   const latencies: number[] = [];
   const stored = async (name: string) => (await call(`${v2}/api/core/v2/namespaces/default/events/${name}/done`, 'GET', auth)).status === 200;
   const deadline = Date.now() + 120_000;
-  for (let i = 0; i < 6 && Date.now() < deadline; ) {
+  for (let i = 0; i < 6 && Date.now() < deadline;) {
     const started = performance.now();
     assert.equal((await getJson(`${v2}/health`)).status, 200);
     latencies.push(performance.now() - started);

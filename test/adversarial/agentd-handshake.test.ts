@@ -14,7 +14,10 @@ const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.
 const basic = (user: string, password: string) => 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64');
 
 /** Opens a WebSocket as an agent would; resolves with the socket, or the refusal's status and body. */
-function connect(url: string, headers: Record<string, string>): Promise<{ ws: WebSocket; headers: Record<string, unknown> } | { status: number; body: string }> {
+function connect(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ ws: WebSocket; headers: Record<string, unknown> } | { status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers });
     ws.once('upgrade', (response) => resolve({ ws, headers: response.headers }));
@@ -27,7 +30,14 @@ function connect(url: string, headers: Record<string, string>): Promise<{ ws: We
   });
 }
 
-const agentHeaders = (name: string, extra: Record<string, string> = {}) => ({ 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'linux', authorization: basic('agent', AGENT_PASSWORD), ...extra });
+const agentHeaders = (name: string, extra: Record<string, string> = {}) => ({
+  'Sensu-AgentName': name,
+  'Sensu-Namespace': 'default',
+  'Sensu-User': 'agent',
+  'Sensu-Subscriptions': 'linux',
+  authorization: basic('agent', AGENT_PASSWORD),
+  ...extra,
+});
 
 test('the real agent is refused with 401 (wrong password), 403 (no agent role) and 404 (unknown namespace), and says so', { skip }, async (t) => {
   const { v2, agentd, daemon } = await agentInstanceFor(t, HOST);
@@ -53,7 +63,10 @@ test('past the entity limit a new agent is refused with 402 (its log says so) wh
   const { v2, agentd } = await agentInstanceFor(t, HOST);
   const auth = `Bearer ${await adminToken(v2)}`;
   const known = await startAgent(t, agentd, 'known-1', agentFlags());
-  await eventually(() => call(`${v2}/api/core/v2/namespaces/default/entities/known-1`, 'GET', auth), (r) => r.status === 200);
+  await eventually(
+    () => call(`${v2}/api/core/v2/namespaces/default/entities/known-1`, 'GET', auth),
+    (r) => r.status === 200,
+  );
   // Proxy entities up to the limit (100 without a license): the API refuses the one past it with 402.
   let refused = 0;
   for (let i = 0; i < 120 && refused === 0; i += 1) {
@@ -89,15 +102,22 @@ test('agent WebSocket: 429 past the new connections a second, 426 for plain HTTP
   await daemon.waitFor((l) => l.msg === 'agent message refused: unknown message type');
   assert.ok(daemon.logs.some((l) => String(l.msg).startsWith('agent message refused: no message type')));
   assert.ok(daemon.logs.some((l) => l.msg === 'agent message refused: the payload is not a JSON object'));
-  const name = String((answers.findIndex((a) => 'ws' in a)));
-  ws.send(Buffer.from(`keepalive\n${JSON.stringify({ entity: { metadata: { name: `burst-${name}` }, system: { hostname: 'h' } }, check: { timeout: 120, ttl: 0 } })}`));
+  const name = String(answers.findIndex((a) => 'ws' in a));
+  ws.send(
+    Buffer.from(
+      `keepalive\n${JSON.stringify({ entity: { metadata: { name: `burst-${name}` }, system: { hostname: 'h' } }, check: { timeout: 120, ttl: 0 } })}`,
+    ),
+  );
   const auth = `Bearer ${await adminToken(v2)}`;
-  const entity = await eventually(() => call(`${v2}/api/core/v2/namespaces/default/entities/burst-${name}`, 'GET', auth), (r) => r.status === 200);
+  const entity = await eventually(
+    () => call(`${v2}/api/core/v2/namespaces/default/entities/burst-${name}`, 'GET', auth),
+    (r) => r.status === 200,
+  );
   assert.equal(entity.body.entity_class, 'agent', 'after the malformed frames, the connection still works');
   ws.close();
 });
 
-test('without CHECKBRIDGE_AGENT_PASSWORD the agent user gets a generated password, in a 0600 file and no log line: Sensu Go\'s published default is refused', async (t) => {
+test("without CHECKBRIDGE_AGENT_PASSWORD the agent user gets a generated password, in a 0600 file and no log line: Sensu Go's published default is refused", async (t) => {
   const root = makeTree(HOST);
   const instance = await startInstance(root, [], { CHECKBRIDGE_AGENT_PASSWORD: '' });
   t.after(async () => {
@@ -110,11 +130,15 @@ test('without CHECKBRIDGE_AGENT_PASSWORD the agent user gets a generated passwor
   assert.equal(statSync(file).mode & 0o777, 0o600);
   const password = readFileSync(file, 'utf8').trim();
   assert.ok(password.length >= 20);
-  assert.equal(instance.daemon.logs.some((l) => JSON.stringify(l).includes(password)), false, 'the password is in no log line');
+  assert.equal(
+    instance.daemon.logs.some((l) => JSON.stringify(l).includes(password)),
+    false,
+    'the password is in no log line',
+  );
   const url = `ws://${String((await instance.daemon.waitFor((l) => l.msg === 'agent WebSocket listening')).address)}`;
   const published = await connect(url, agentHeaders('default-pw', { authorization: basic('agent', 'P@ssw0rd!') }));
   assert.equal('status' in published ? published.status : 101, 401);
   const generated = await connect(url, agentHeaders('generated-pw', { authorization: basic('agent', password) }));
-  assert.ok('ws' in generated, 'the generated password is the agent user\'s');
+  assert.ok('ws' in generated, "the generated password is the agent user's");
   generated.ws.close();
 });

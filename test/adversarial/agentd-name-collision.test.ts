@@ -25,11 +25,22 @@ test('an agent named like a live legacy client does not take its record, its che
     removeTree(root);
   });
   const agentd = `ws://${(await daemon.waitFor((l) => l.msg === 'agent WebSocket listening')).address}`;
-  await eventually(() => getJson(`${api}/clients/cb-host`), (r) => r.status === 200);
+  await eventually(
+    () => getJson(`${api}/clients/cb-host`),
+    (r) => r.status === 200,
+  );
   assert.equal((await postJson(`${api}/clients`, { name: 'db-live', address: '10.0.0.6', subscriptions: [], keepalives: true })).status, 201);
 
   const connect = async (name: string) => {
-    const ws = new WebSocket(agentd, { headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'linux', authorization: basic('agent', AGENT_PASSWORD) } });
+    const ws = new WebSocket(agentd, {
+      headers: {
+        'Sensu-AgentName': name,
+        'Sensu-Namespace': 'default',
+        'Sensu-User': 'agent',
+        'Sensu-Subscriptions': 'linux',
+        authorization: basic('agent', AGENT_PASSWORD),
+      },
+    });
     sockets.push(ws);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     ws.send(Buffer.from(`keepalive\n${JSON.stringify({ entity: { metadata: { name }, system: { hostname: name } }, check: { timeout: 120, ttl: 0 } })}`));
@@ -51,20 +62,49 @@ test('an agent named like a live legacy client does not take its record, its che
   }
 
   // Its conf.d result under the legacy client's name is refused; the legacy client's own runs keep coming.
-  rogue.send(Buffer.from(`event\n${JSON.stringify({ check: { metadata: { name: 'disk', annotations: { 'checkbridge.io/conf.d': 'true' } }, output: 'forged', status: 2, executed: Math.floor(Date.now() / 1000), issued: 1 } })}`));
+  rogue.send(
+    Buffer.from(
+      `event\n${JSON.stringify({ check: { metadata: { name: 'disk', annotations: { 'checkbridge.io/conf.d': 'true' } }, output: 'forged', status: 2, executed: Math.floor(Date.now() / 1000), issued: 1 } })}`,
+    ),
+  );
   await daemon.waitFor((l) => String(l.msg).startsWith('agent result of a legacy check refused') && /is not this agent's/.test(String(l.msg)));
   const after = Math.floor(Date.now() / 1000);
-  const run = await eventually(() => getJson(`${api}/results/cb-host/disk`), (r) => r.status === 200 && r.body.check.executed > after);
+  const run = await eventually(
+    () => getJson(`${api}/results/cb-host/disk`),
+    (r) => r.status === 200 && r.body.check.executed > after,
+  );
   assert.equal(run.body.check.output.trim(), 'legacy-ran');
   const later = Math.floor(Date.now() / 1000) + 1;
-  await eventually(() => getJson(`${api}/results/cb-host/disk`), (r) => r.status === 200 && r.body.check.executed > later);
+  await eventually(
+    () => getJson(`${api}/results/cb-host/disk`),
+    (r) => r.status === 200 && r.body.check.executed > later,
+  );
   assert.deepEqual(requests, [], 'no check request to the refused agent');
   assert.equal((await getJson(`${api}/clients/cb-host`)).body.entity_class, undefined);
 
   // A host moved from sensu-client to sensu-agent: once its legacy keepalive is past critical, the agent takes the name.
-  assert.equal((await postJson(`${api}/clients`, { name: 'old-host', address: '10.0.0.7', subscriptions: [], keepalives: true, keepalive: { thresholds: { warning: 0, critical: 0 } } })).status, 201);
+  assert.equal(
+    (
+      await postJson(`${api}/clients`, {
+        name: 'old-host',
+        address: '10.0.0.7',
+        subscriptions: [],
+        keepalives: true,
+        keepalive: { thresholds: { warning: 0, critical: 0 } },
+      })
+    ).status,
+    201,
+  );
   await connect('old-host');
   await daemon.waitFor((l) => l.msg === 'agent takes over a stale client record of its name' && l.agent === 'old-host');
-  assert.equal((await eventually(() => getJson(`${api}/clients/old-host`), (r) => r.body?.entity_class === 'agent')).body.namespace, 'default');
+  assert.equal(
+    (
+      await eventually(
+        () => getJson(`${api}/clients/old-host`),
+        (r) => r.body?.entity_class === 'agent',
+      )
+    ).body.namespace,
+    'default',
+  );
   assert.equal((await getJson(`${api}/info`)).status, 200, 'the daemon keeps running');
 });

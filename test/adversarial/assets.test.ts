@@ -27,33 +27,45 @@ before(async () => {
   archives.set('heavy', await tarGz({ 'bin/heavy-tool': script('echo never'), 'share/noise': randomBytes(400 * 1024).toString('base64') }));
   archives.set('fits', await tarGz({ 'bin/fits-tool': script('echo fits'), 'share/data': 'x'.repeat(100 * 1024) }));
   // a/b -> .. is inside on its own; through it twice, x climbs three levels above the asset.
-  archives.set('chain', craftedTarGz([
-    { path: 'bin/chain-tool', type: 'File', content: script('echo never') },
-    { path: 'a/', type: 'Directory' },
-    { path: 'a/b', type: 'SymbolicLink', linkpath: '..' },
-    { path: 'x', type: 'SymbolicLink', linkpath: 'a/b/a/b/../../..' },
-  ]));
-  archives.set('through', craftedTarGz([
-    { path: 'a/', type: 'Directory' },
-    { path: 'a/b', type: 'SymbolicLink', linkpath: '..' },
-    { path: 'a/b/a/b/up', type: 'SymbolicLink', linkpath: '../../../..' },
-  ]));
-  archives.set('hard', craftedTarGz([
-    { path: 'a/', type: 'Directory' },
-    { path: 'a/b', type: 'SymbolicLink', linkpath: '..' },
-    { path: 'a/c', type: 'SymbolicLink', linkpath: 'b/b/b' },
-    { path: 'h', type: 'Link', linkpath: 'a/b/a/c/../../../etc' },
-  ]));
+  archives.set(
+    'chain',
+    craftedTarGz([
+      { path: 'bin/chain-tool', type: 'File', content: script('echo never') },
+      { path: 'a/', type: 'Directory' },
+      { path: 'a/b', type: 'SymbolicLink', linkpath: '..' },
+      { path: 'x', type: 'SymbolicLink', linkpath: 'a/b/a/b/../../..' },
+    ]),
+  );
+  archives.set(
+    'through',
+    craftedTarGz([
+      { path: 'a/', type: 'Directory' },
+      { path: 'a/b', type: 'SymbolicLink', linkpath: '..' },
+      { path: 'a/b/a/b/up', type: 'SymbolicLink', linkpath: '../../../..' },
+    ]),
+  );
+  archives.set(
+    'hard',
+    craftedTarGz([
+      { path: 'a/', type: 'Directory' },
+      { path: 'a/b', type: 'SymbolicLink', linkpath: '..' },
+      { path: 'a/c', type: 'SymbolicLink', linkpath: 'b/b/b' },
+      { path: 'h', type: 'Link', linkpath: 'a/b/a/c/../../../etc' },
+    ]),
+  );
   // Links as real runtimes ship them: a directory link, and a library version chain (the extractor itself refuses a
   // link whose target is an already extracted link, so this chain comes last link first).
-  archives.set('links', craftedTarGz([
-    { path: 'usr/bin/links-tool', type: 'File', content: script('echo links ok') },
-    { path: 'bin', type: 'SymbolicLink', linkpath: 'usr/bin' },
-    { path: 'lib/', type: 'Directory' },
-    { path: 'lib/libx.so.1.2', type: 'File', content: 'library\n' },
-    { path: 'lib/libx.so', type: 'SymbolicLink', linkpath: 'libx.so.1' },
-    { path: 'lib/libx.so.1', type: 'SymbolicLink', linkpath: 'libx.so.1.2' },
-  ]));
+  archives.set(
+    'links',
+    craftedTarGz([
+      { path: 'usr/bin/links-tool', type: 'File', content: script('echo links ok') },
+      { path: 'bin', type: 'SymbolicLink', linkpath: 'usr/bin' },
+      { path: 'lib/', type: 'Directory' },
+      { path: 'lib/libx.so.1.2', type: 'File', content: 'library\n' },
+      { path: 'lib/libx.so', type: 'SymbolicLink', linkpath: 'libx.so.1' },
+      { path: 'lib/libx.so.1', type: 'SymbolicLink', linkpath: 'libx.so.1.2' },
+    ]),
+  );
   for (const [name, body] of archives) server.serve(`/${name}.tar.gz`, { body });
   server.serve('/heavy-chunked.tar.gz', { body: archives.get('heavy')!, chunked: true });
 });
@@ -69,7 +81,11 @@ const uses = (command: string, assetName: string) => ({ command, runtime_assets:
 
 async function execute(instance: Instance, check: string): Promise<Record<string, any>> {
   assert.equal((await postJson(`${instance.api}/request`, { check, subscribers: ['assets'] })).status, 202, `request ${check}`);
-  const reply = await eventually(() => getJson(`${instance.api}/results/caps-host/${check}`), (r) => r.status === 200, 15_000);
+  const reply = await eventually(
+    () => getJson(`${instance.api}/results/caps-host/${check}`),
+    (r) => r.status === 200,
+    15_000,
+  );
   assert.equal(reply.status, 200, `a result for ${check}`);
   return reply.body.check;
 }
@@ -92,8 +108,15 @@ test('asset caps (download, unpacked size, entries) and links through links: ref
       client: { name: 'caps-host', address: '127.0.0.1', subscriptions: ['assets'] },
       checkbridge: { assets: { trusted_ca_file: ca.caFile, ...LIMITS } },
       assets: {
-        bomb: asset('bomb'), many: asset('many'), heavy: asset('heavy'), heavy_chunked: asset('heavy', '/heavy-chunked.tar.gz'),
-        fits: asset('fits'), chain: asset('chain'), through: asset('through'), hard: asset('hard'), links: asset('links'),
+        bomb: asset('bomb'),
+        many: asset('many'),
+        heavy: asset('heavy'),
+        heavy_chunked: asset('heavy', '/heavy-chunked.tar.gz'),
+        fits: asset('fits'),
+        chain: asset('chain'),
+        through: asset('through'),
+        hard: asset('hard'),
+        links: asset('links'),
       },
       checks: {
         bomb: uses('bomb-tool', 'bomb'),

@@ -17,7 +17,9 @@ function makeStore(root: string): string {
   mkdirSync(state);
   const db = new Database(join(state, 'checkbridge.db'));
   db.exec('CREATE TABLE secrets (k INTEGER PRIMARY KEY, v BLOB)');
-  db.prepare('INSERT INTO secrets (v) SELECT randomblob(65536) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) SELECT i FROM n)').run();
+  db.prepare(
+    'INSERT INTO secrets (v) SELECT randomblob(65536) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) SELECT i FROM n)',
+  ).run();
   db.pragma('user_version = 7');
   db.close();
   return state;
@@ -46,23 +48,29 @@ function backup(args: string[], before: (pid: number) => string, watch: string):
   look();
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => {
-    running = false;
-    resolve({ code, stderr, exposed: [...exposed] });
-  }));
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      running = false;
+      resolve({ code, stderr, exposed: [...exposed] });
+    }),
+  );
 }
 
-test('backup: a pre-created FILE.partial-<pid> is never written into; the copy is the caller\'s and 0600 throughout', async (t) => {
+test("backup: a pre-created FILE.partial-<pid> is never written into; the copy is the caller's and 0600 throughout", async (t) => {
   const root = makeTree({});
   t.after(() => removeTree(root));
   const state = makeStore(root);
   const out = join(root, 'out');
   mkdirSync(out, { mode: 0o755 });
   const copy = join(out, 'copy.db');
-  const run = await backup(['--state-dir', state, copy], (pid) => {
-    writeFileSync(`${copy}.partial-${pid}`, '', { mode: 0o666 });
-    return `copy.db.partial-${pid}`;
-  }, out);
+  const run = await backup(
+    ['--state-dir', state, copy],
+    (pid) => {
+      writeFileSync(`${copy}.partial-${pid}`, '', { mode: 0o666 });
+      return `copy.db.partial-${pid}`;
+    },
+    out,
+  );
   assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(run.exposed, [], 'no file or directory of the copy readable by others while it was made');
   const planted = readdirSync(out).filter((name) => name.includes('.partial-'));
@@ -84,12 +92,16 @@ test('backup: a symlink planted at FILE.partial-<pid> leads nowhere: its target 
   const target = join(root, 'decoy-target');
   writeFileSync(target, '', { mode: 0o666 });
   const copy = join(root, 'copy.db');
-  const run = await backup(['--state-dir', state, copy], (pid) => {
-    symlinkSync(target, `${copy}.partial-${pid}`);
-    return `copy.db.partial-${pid}`;
-  }, root);
+  const run = await backup(
+    ['--state-dir', state, copy],
+    (pid) => {
+      symlinkSync(target, `${copy}.partial-${pid}`);
+      return `copy.db.partial-${pid}`;
+    },
+    root,
+  );
   assert.equal(run.code, 0, run.stderr);
-  assert.equal(statSync(target).size, 0, 'the symlink\'s target stays empty');
+  assert.equal(statSync(target).size, 0, "the symlink's target stays empty");
   assert.equal(lstatSync(copy).isFile(), true, 'the copy is a file of its own, not the symlink');
   assert.equal(statSync(copy).mode & 0o777, 0o600);
 });

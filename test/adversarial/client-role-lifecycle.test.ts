@@ -13,8 +13,27 @@ import { freePort } from '../helpers/net.js';
 /** A client role over a Redis broker that is not there: it starts all the same, retrying it. */
 async function clientRole(t: { after(fn: () => Promise<void>): void }, client: Record<string, unknown>, extra: string[] = []) {
   const closed = await freePort();
-  const root = makeTree({ 'conf.d/client.json': { client: { name: 'lifecycle-client', address: '127.0.0.1', subscriptions: [], ...client }, redis: { host: '127.0.0.1', port: closed } } });
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--role', 'client', '--transport', 'redis', '--state-dir', join(root, 'state'), '--socket-port', '0', '--agent-port', '0', ...extra]);
+  const root = makeTree({
+    'conf.d/client.json': {
+      client: { name: 'lifecycle-client', address: '127.0.0.1', subscriptions: [], ...client },
+      redis: { host: '127.0.0.1', port: closed },
+    },
+  });
+  const daemon = startDaemon([
+    'run',
+    join(root, 'conf.d'),
+    '--role',
+    'client',
+    '--transport',
+    'redis',
+    '--state-dir',
+    join(root, 'state'),
+    '--socket-port',
+    '0',
+    '--agent-port',
+    '0',
+    ...extra,
+  ]);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);
@@ -40,7 +59,10 @@ test('run --role client: SIGTERM during start-up is remembered and honoured once
   const daemon = await clientRole(t, {}, ['--store-dsn', 'postgres://nobody@127.0.0.1/none']);
   await daemon.waitFor((l) => /--store-dsn/.test(String(l.msg)), 15_000);
   daemon.proc.kill('SIGTERM');
-  const code = await Promise.race([new Promise((r) => daemon.proc.once('exit', (c, signal) => r(c ?? signal))), sleep(15_000).then(() => 'still running after 15 s')]);
+  const code = await Promise.race([
+    new Promise((r) => daemon.proc.once('exit', (c, signal) => r(c ?? signal))),
+    sleep(15_000).then(() => 'still running after 15 s'),
+  ]);
   assert.equal(code, 0, `exit: ${code}; last lines: ${JSON.stringify(daemon.logs.slice(-5))}`);
   const messages = daemon.logs.map((l) => l.msg);
   assert.ok(messages.indexOf('checkbridge running') >= 0 && messages.indexOf('checkbridge running') < messages.indexOf('stopping'), 'stopped once started');

@@ -9,8 +9,25 @@ import { freePort } from '../helpers/net.js';
 test('run --role client: SIGUSR1 cycles the log level and logs it; no debugger port opens', async (t) => {
   // A broker that is not there: the client role starts all the same, retrying it.
   const closed = await freePort();
-  const root = makeTree({ 'conf.d/client.json': { client: { name: 'usr1-client', address: '127.0.0.1', subscriptions: [] }, redis: { host: '127.0.0.1', port: closed } } });
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--role', 'client', '--transport', 'redis', '--state-dir', join(root, 'state'), '--socket-port', '0', '--agent-port', '0', '--log-level', 'info']);
+  const root = makeTree({
+    'conf.d/client.json': { client: { name: 'usr1-client', address: '127.0.0.1', subscriptions: [] }, redis: { host: '127.0.0.1', port: closed } },
+  });
+  const daemon = startDaemon([
+    'run',
+    join(root, 'conf.d'),
+    '--role',
+    'client',
+    '--transport',
+    'redis',
+    '--state-dir',
+    join(root, 'state'),
+    '--socket-port',
+    '0',
+    '--agent-port',
+    '0',
+    '--log-level',
+    'info',
+  ]);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);
@@ -25,5 +42,9 @@ test('run --role client: SIGUSR1 cycles the log level and logs it; no debugger p
   }
   assert.deepEqual(seen, ['info->debug', 'debug->trace']);
   assert.equal(daemon.proc.exitCode, null, 'still running');
-  assert.deepEqual(daemon.logs.filter((l) => /Debugger listening|inspector/i.test(String(l.msg))), [], 'the inspector never opened');
+  assert.deepEqual(
+    daemon.logs.filter((l) => /Debugger listening|inspector/i.test(String(l.msg))),
+    [],
+    'the inspector never opened',
+  );
 });

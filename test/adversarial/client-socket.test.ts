@@ -52,7 +52,12 @@ test('non-ASCII text and escapes split across TCP reads arrive intact (a single 
   assert.equal(event.body.check.output, output);
   assert.equal((await getJson(`${api}/results/sock/unicode_one`)).body.check.output, output);
 
-  const batch = Buffer.from(JSON.stringify([{ name: 'unicode_a', output: '日本', status: 0 }, { name: 'unicode_b', output: '🚀 é', status: 2 }]));
+  const batch = Buffer.from(
+    JSON.stringify([
+      { name: 'unicode_a', output: '日本', status: 0 },
+      { name: 'unicode_b', output: '🚀 é', status: 2 },
+    ]),
+  );
   assert.equal(await sendInPieces(socket, cutAtHardPlaces(batch), 25), 'ok');
   assert.equal((await getJson(`${api}/results/sock/unicode_a`)).body.check.output, '日本');
   assert.equal((await getJson(`${api}/events/sock/unicode_b`)).body.check.output, '🚀 é');
@@ -60,7 +65,9 @@ test('non-ASCII text and escapes split across TCP reads arrive intact (a single 
 });
 
 function rssBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Number(line.split(/\s+/)[1]) * 1024;
 }
 
@@ -112,7 +119,10 @@ test('slow senders holding large unfinished results cannot exhaust memory or sta
   const pong = await Promise.race([tcpExchange(socket, 'ping'), sleep(2000, 'no answer within 2 s')]);
   const pingMs = Date.now() - pingStarted;
   assert.equal(pong, 'pong', `ping during the attack: ${pong}`);
-  const normal = await Promise.race([tcpExchange(socket, JSON.stringify({ name: 'during', output: 'still served', status: 1 })), sleep(2000, 'no answer within 2 s')]);
+  const normal = await Promise.race([
+    tcpExchange(socket, JSON.stringify({ name: 'during', output: 'still served', status: 1 })),
+    sleep(2000, 'no answer within 2 s'),
+  ]);
   assert.equal(normal, 'ok');
   await sleep(1000);
   clearInterval(sampler);
@@ -122,7 +132,11 @@ test('slow senders holding large unfinished results cannot exhaust memory or sta
   assert.ok(pingMs < 2000, `ping took ${pingMs} ms`);
 
   // Every attacker is answered and dropped, though it keeps trickling: the rest by the per-message deadline.
-  await eventually(async () => attackers.every((a) => a.closedAfter !== null), (done) => done, 16_000);
+  await eventually(
+    async () => attackers.every((a) => a.closedAfter !== null),
+    (done) => done,
+    16_000,
+  );
   assert.deepEqual([...new Set(attackers.map((a) => a.answer))], ['invalid']);
   const slowest = Math.max(...attackers.map((a) => a.closedAfter ?? Infinity));
   assert.ok(slowest < 15_000, `an attacker was held ${slowest} ms`);

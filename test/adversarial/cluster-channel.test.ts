@@ -9,13 +9,16 @@ import { until } from '../helpers/wait.js';
 import { clusterChannelFor } from '../../src/cluster/index.js';
 import { createHmac } from 'node:crypto';
 
-const KEY = 'the servers\' key';
+const KEY = "the servers' key";
 
 test('garbage on the cluster channel is dropped with a warning; real messages after it are heard', { timeout: 60_000 }, async (t) => {
   const server = await postgresFor(t);
   if (!server) return;
   const { logger, lines } = capturedLogger();
-  const [one, two] = [clusterChannelFor(server.url(), 'hostile_channel', logger, () => KEY)!, clusterChannelFor(server.url(), 'hostile_channel', logger, () => KEY)!];
+  const [one, two] = [
+    clusterChannelFor(server.url(), 'hostile_channel', logger, () => KEY)!,
+    clusterChannelFor(server.url(), 'hostile_channel', logger, () => KEY)!,
+  ];
   t.after(() => Promise.all([one.close(), two.close()]));
   await Promise.all([one.start(), two.start()]);
   // Someone else's listener failing on a message does not keep it from the next one, nor end the process.

@@ -30,7 +30,19 @@ const ldap = (server: Record<string, unknown>, password: string) => ({
   Type: 'ldap',
   api_version: 'authentication/v2',
   metadata: { name: 'corp' },
-  spec: { servers: [{ host: '127.0.0.1', port: 1, security: 'insecure', binding: { user_dn: 'cn=binder,dc=corp', password }, group_search: { base_dn: 'dc=corp' }, user_search: { base_dn: 'dc=corp' }, ...server }] },
+  spec: {
+    servers: [
+      {
+        host: '127.0.0.1',
+        port: 1,
+        security: 'insecure',
+        binding: { user_dn: 'cn=binder,dc=corp', password },
+        group_search: { base_dn: 'dc=corp' },
+        user_search: { base_dn: 'dc=corp' },
+        ...server,
+      },
+    ],
+  },
 });
 const oidc = (server: string, secret: string) => ({
   Type: 'oidc',
@@ -38,7 +50,12 @@ const oidc = (server: string, secret: string) => ({
   metadata: { name: 'sso' },
   spec: { server, client_id: 'checkbridge', client_secret: secret, username_claim: 'email' },
 });
-const vault = (address: string, token: string) => ({ type: 'ExternalProvider', api_version: 'secrets/v1', metadata: { name: 'vault' }, spec: { client: { address, token, version: 'v2' } } });
+const vault = (address: string, token: string) => ({
+  type: 'ExternalProvider',
+  api_version: 'secrets/v1',
+  metadata: { name: 'vault' },
+  spec: { client: { address, token, version: 'v2' } },
+});
 
 test('a REDACTED credential is refused (400 naming the field) when its LDAP server, OIDC server or vault address changes', async (t) => {
   const { v2 } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'targets-host', address: '127.0.0.1', subscriptions: [] } } });
@@ -83,6 +100,10 @@ test('a REDACTED credential is refused (400 naming the field) when its LDAP serv
   assert.equal(repointed.status, 400, JSON.stringify(repointed.body));
   assert.match(repointed.body.message, /spec\.client\.token is REDACTED but spec\.client\.address changed/);
   assert.equal((await call(`${v2}${SECRETS}/vault`, 'GET', admin)).body.spec.client.address, 'https://vault.example:8200');
-  assert.equal((await call(`${v2}${SECRETS}/vault`, 'PUT', admin, vault('https://vault.example:8200/', 'REDACTED'))).status, 201, 'the same address (a trailing slash) keeps the token');
+  assert.equal(
+    (await call(`${v2}${SECRETS}/vault`, 'PUT', admin, vault('https://vault.example:8200/', 'REDACTED'))).status,
+    201,
+    'the same address (a trailing slash) keeps the token',
+  );
   assert.equal((await call(`${v2}${SECRETS}/vault`, 'PUT', admin, vault(`https://127.0.0.1:${elsewhere.port}`, 'a-new-token'))).status, 201);
 });

@@ -25,7 +25,11 @@ done
 
 /** A check's or handler's view of its ancestors, once `path` is written; asserts the walk reached the daemon and its helper. */
 async function snooped(path: string, daemonPid: number): Promise<string> {
-  const text = await eventually(async () => (existsSync(path) ? readFileSync(path, 'utf8') : ''), (t) => t.includes(`== pid ${daemonPid}\n`), 20_000);
+  const text = await eventually(
+    async () => (existsSync(path) ? readFileSync(path, 'utf8') : ''),
+    (t) => t.includes(`== pid ${daemonPid}\n`),
+    20_000,
+  );
   assert.ok(text.includes(`== pid ${daemonPid}\n`), `the walk up from the command reached the daemon (${daemonPid}): ${text.slice(0, 400)}`);
   assert.match(text, /spawner-host\.js/, 'and the spawner helper on the way');
   return text;
@@ -58,8 +62,14 @@ test('a check and a pipe handler find no daemon credential up their parent chain
     '--bridge-api-key': unique('bridge-key'),
   };
   const root = makeTree({ 'snoop.sh': SNOOP, 'conf.d/client.json': { client: { name: 'cred-host', address: '127.0.0.1', subscriptions: ['t'] } } });
-  writeTree(root, { 'conf.d/checks.json': { checks: { snoop: { command: `sh ${root}/snoop.sh > ${root}/check.txt`, subscribers: ['t'], interval: 3600, publish: false } } } });
-  const env = { PGPASSWORD: secrets.PGPASSWORD, CHECKBRIDGE_VAULT_TOKEN: secrets.CHECKBRIDGE_VAULT_TOKEN, RABBITMQ_URL: `amqp://guest:${secrets.RABBITMQ_URL}@127.0.0.1:1/` };
+  writeTree(root, {
+    'conf.d/checks.json': { checks: { snoop: { command: `sh ${root}/snoop.sh > ${root}/check.txt`, subscribers: ['t'], interval: 3600, publish: false } } },
+  });
+  const env = {
+    PGPASSWORD: secrets.PGPASSWORD,
+    CHECKBRIDGE_VAULT_TOKEN: secrets.CHECKBRIDGE_VAULT_TOKEN,
+    RABBITMQ_URL: `amqp://guest:${secrets.RABBITMQ_URL}@127.0.0.1:1/`,
+  };
   const instance = await startInstance(root, ['--bridge-url', bridge.url, '--bridge-api-key', secrets['--bridge-api-key']], env);
   t.after(async () => {
     await instance.daemon.stop('SIGKILL');
@@ -74,8 +84,15 @@ test('a check and a pipe handler find no daemon credential up their parent chain
   assertNone(await snooped(join(root, 'check.txt'), pid), secrets, 'a check');
 
   // A v2 pipe handler, which anyone with `edit` in a namespace may write.
-  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/handlers/snoop`, 'PUT', admin, { type: 'pipe', command: `sh ${root}/snoop.sh > ${root}/handler.txt` })).status, 201);
-  const event = { entity: { entity_class: 'proxy', metadata: { name: 'e' } }, check: { metadata: { name: 'c' }, status: 2, interval: 60, handlers: ['snoop'] } };
+  assert.equal(
+    (await call(`${v2}/api/core/v2/namespaces/default/handlers/snoop`, 'PUT', admin, { type: 'pipe', command: `sh ${root}/snoop.sh > ${root}/handler.txt` }))
+      .status,
+    201,
+  );
+  const event = {
+    entity: { entity_class: 'proxy', metadata: { name: 'e' } },
+    check: { metadata: { name: 'c' }, status: 2, interval: 60, handlers: ['snoop'] },
+  };
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events/e/c`, 'PUT', admin, event)).status, 201);
   assertNone(await snooped(join(root, 'handler.txt'), pid), secrets, 'a pipe handler');
 
@@ -86,7 +103,11 @@ test('a check and a pipe handler find no daemon credential up their parent chain
   assertNone(readFileSync(`/proc/${pid}/cmdline`, 'utf8'), secrets, `/proc/${pid}/cmdline`);
 
   // And the daemon still has them: the admin password signed in above; the bridge key reaches the backend.
-  await eventually(async () => bridge.keys.length, (n) => n > 0, 15_000);
+  await eventually(
+    async () => bridge.keys.length,
+    (n) => n > 0,
+    15_000,
+  );
   assert.equal(bridge.keys[0], `Key ${secrets['--bridge-api-key']}`);
   const warning = await daemon.waitFor((l) => l.level === 40 && /--bridge-api-key puts a secret on the command line/.test(String(l.msg)));
   assert.match(String(warning.msg), /--bridge-api-key-file FILE, CHECKBRIDGE_BRIDGE_API_KEY_FILE or CHECKBRIDGE_BRIDGE_API_KEY instead/);
@@ -106,7 +127,9 @@ test('on PostgreSQL with passwords: PGPASSWORD and a DSN file still reach the da
     'conf.d/client.json': { client: { name: 'pg-cred-host', address: '127.0.0.1', subscriptions: ['t'] } },
     'store.dsn': `postgres://cbstore:${secrets['the store DSN password']}@127.0.0.1:${server.port}/cbstore\n`,
   });
-  writeTree(root, { 'conf.d/checks.json': { checks: { snoop: { command: `sh ${root}/snoop.sh > ${root}/check.txt`, subscribers: ['t'], interval: 3600, publish: false } } } });
+  writeTree(root, {
+    'conf.d/checks.json': { checks: { snoop: { command: `sh ${root}/snoop.sh > ${root}/check.txt`, subscribers: ['t'], interval: 3600, publish: false } } },
+  });
   // PGPASSWORD is for whatever a DSN leaves out: here the cbevents role's, read once at start.
   const instance = await startInstance(root, ['--store-dsn-file', join(root, 'store.dsn')], { PGPASSWORD: secrets.PGPASSWORD, PGUSER: 'cbevents' });
   t.after(async () => {
@@ -116,27 +139,47 @@ test('on PostgreSQL with passwords: PGPASSWORD and a DSN file still reach the da
   const { daemon, api, v2 } = instance;
   const storeLine = await daemon.waitFor((l) => l.engine === 'postgres');
   assert.match(String(storeLine.store), /^postgres:\/\/cbstore:REDACTED@127\.0\.0\.1:\d+\/cbstore$/, 'the store is on PostgreSQL, password redacted');
-  assert.equal(daemon.logs.some((l) => /puts a secret on the command line/.test(String(l.msg))), false, 'a file form draws no warning');
+  assert.equal(
+    daemon.logs.some((l) => /puts a secret on the command line/.test(String(l.msg))),
+    false,
+    'a file form draws no warning',
+  );
 
   // A PostgresConfig stored now, strict (it connects before it is stored), whose DSN names no user and no password.
   const auth = `Bearer ${await adminToken(v2)}`;
-  const config = { type: 'PostgresConfig', api_version: 'store/v1', metadata: { name: 'main' }, spec: { dsn: `host=127.0.0.1 port=${server.port} dbname=cbevents`, strict: true } };
+  const config = {
+    type: 'PostgresConfig',
+    api_version: 'store/v1',
+    metadata: { name: 'main' },
+    spec: { dsn: `host=127.0.0.1 port=${server.port} dbname=cbevents`, strict: true },
+  };
   const stored = await call(`${v2}/api/enterprise/store/v1/provider/main`, 'PUT', auth, config);
   assert.equal(stored.status, 201, JSON.stringify(stored.body));
-  const health = await eventually(() => getJson(`${v2}/health`), (r) => r.body.PostgresHealth?.[0]?.Healthy === true);
+  const health = await eventually(
+    () => getJson(`${v2}/health`),
+    (r) => r.body.PostgresHealth?.[0]?.Healthy === true,
+  );
   assert.deepEqual(health.body.PostgresHealth, [{ Name: 'main', Active: true, Healthy: true }]);
 
   assert.equal((await postJson(`${api}/request`, { check: 'snoop' })).status, 202);
   const seen = await snooped(join(root, 'check.txt'), daemon.proc.pid!);
   assertNone(seen, secrets, 'a check');
   assert.match(seen, /PGUSER=cbevents/, 'ordinary variables are still there');
-  assertNone(readFileSync(`/proc/${daemon.proc.pid}/environ`, 'utf8'), secrets, 'the daemon\'s start environment');
+  assertNone(readFileSync(`/proc/${daemon.proc.pid}/environ`, 'utf8'), secrets, "the daemon's start environment");
 });
 
-test('the Env secrets provider refuses the daemon\'s own credentials by name, with the reason, and still serves other variables', async (t) => {
+test("the Env secrets provider refuses the daemon's own credentials by name, with the reason, and still serves other variables", async (t) => {
   const uses = { ordinary: 'CB_TEST_ORDINARY', 'admin-pw': 'CHECKBRIDGE_ADMIN_PASSWORD', 'pg-pw': 'PGPASSWORD', 'unset-token': 'CHECKBRIDGE_UNSET_TOKEN' };
-  const checks = Object.fromEntries(Object.keys(uses).map((secret) => [`use-${secret}`, { command: 'echo "got:$VALUE"', subscribers: ['t'], interval: 3600, publish: false, secrets: [{ name: 'VALUE', secret }] }]));
-  const root = makeTree({ 'conf.d/client.json': { client: { name: 'env-host', address: '127.0.0.1', subscriptions: ['t'] } }, 'conf.d/checks.json': { checks } });
+  const checks = Object.fromEntries(
+    Object.keys(uses).map((secret) => [
+      `use-${secret}`,
+      { command: 'echo "got:$VALUE"', subscribers: ['t'], interval: 3600, publish: false, secrets: [{ name: 'VALUE', secret }] },
+    ]),
+  );
+  const root = makeTree({
+    'conf.d/client.json': { client: { name: 'env-host', address: '127.0.0.1', subscriptions: ['t'] } },
+    'conf.d/checks.json': { checks },
+  });
   const pgPassword = unique('pg-password');
   const instance = await startInstance(root, [], { CB_TEST_ORDINARY: unique('ordinary'), PGPASSWORD: pgPassword });
   t.after(async () => {
@@ -146,20 +189,32 @@ test('the Env secrets provider refuses the daemon\'s own credentials by name, wi
   const { v2, api } = instance;
   const auth = `Bearer ${await adminToken(v2)}`;
   for (const [name, id] of Object.entries(uses)) {
-    const reply = await call(`${v2}/api/enterprise/secrets/v1/namespaces/default/secrets/${name}`, 'PUT', auth, { type: 'Secret', api_version: 'secrets/v1', metadata: { name }, spec: { provider: 'env', id } });
+    const reply = await call(`${v2}/api/enterprise/secrets/v1/namespaces/default/secrets/${name}`, 'PUT', auth, {
+      type: 'Secret',
+      api_version: 'secrets/v1',
+      metadata: { name },
+      spec: { provider: 'env', id },
+    });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
   }
   // Each check's output is what it was given (a served value is redacted before it is stored).
   const ran = async (secret: string): Promise<string> => {
     assert.equal((await postJson(`${api}/request`, { check: `use-${secret}` })).status, 202);
-    const result = await eventually(() => getJson(`${api}/results/env-host/use-${secret}`), (r) => r.status === 200, 15_000);
+    const result = await eventually(
+      () => getJson(`${api}/results/env-host/use-${secret}`),
+      (r) => r.status === 200,
+      15_000,
+    );
     assert.equal(result.status, 200, `use-${secret} ran`);
     return String(result.body.check.output);
   };
   assert.equal(await ran('ordinary'), 'got:REDACTED\n', 'an ordinary variable is served');
   for (const [secret, id] of Object.entries(uses).slice(1)) {
     const output = await ran(secret);
-    assert.equal(output, `Unable to resolve secret "${secret}" (VALUE) from provider "env": the environment variable ${id} is one of checkbridge's own credentials, which the env provider does not serve`);
+    assert.equal(
+      output,
+      `Unable to resolve secret "${secret}" (VALUE) from provider "env": the environment variable ${id} is one of checkbridge's own credentials, which the env provider does not serve`,
+    );
     assert.ok(!output.includes(ADMIN_PASSWORD) && !output.includes(pgPassword));
   }
 });

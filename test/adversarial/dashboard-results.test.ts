@@ -15,15 +15,34 @@ test('dashboard check results: the `checks` right alone is 403, as the events AP
   const admin = `Bearer ${await adminToken(v2)}`;
   const core = `${v2}/api/core/v2`;
   assert.equal((await postJson(`${api}/results`, { name: 'disk', source: 'results-host', output: 'secret-output /dev/sda1 98%', status: 2 })).status, 202);
-  await eventually(() => getJson(`${api}/results/results-host/disk`), (r) => r.status === 200);
+  await eventually(
+    () => getJson(`${api}/results/results-host/disk`),
+    (r) => r.status === 200,
+  );
 
   assert.equal((await call(`${core}/clusterroles/checks-reader`, 'PUT', admin, { rules: [{ verbs: ['get', 'list'], resources: ['checks'] }] })).status, 201);
-  assert.equal((await call(`${core}/clusterroles/checks-events-reader`, 'PUT', admin, { rules: [{ verbs: ['get', 'list'], resources: ['checks', 'events'] }] })).status, 201);
-  for (const [user, role] of [['cora', 'checks-reader'], ['evan', 'checks-events-reader']]) {
+  assert.equal(
+    (await call(`${core}/clusterroles/checks-events-reader`, 'PUT', admin, { rules: [{ verbs: ['get', 'list'], resources: ['checks', 'events'] }] })).status,
+    201,
+  );
+  for (const [user, role] of [
+    ['cora', 'checks-reader'],
+    ['evan', 'checks-events-reader'],
+  ]) {
     assert.equal((await call(`${core}/users`, 'POST', admin, { username: user, password: `${user}-pass-1` })).status, 201);
-    assert.equal((await call(`${core}/clusterrolebindings/${user}`, 'PUT', admin, { subjects: [{ type: 'User', name: user }], role_ref: { type: 'ClusterRole', name: role } })).status, 201);
+    assert.equal(
+      (
+        await call(`${core}/clusterrolebindings/${user}`, 'PUT', admin, {
+          subjects: [{ type: 'User', name: user }],
+          role_ref: { type: 'ClusterRole', name: role },
+        })
+      ).status,
+      201,
+    );
   }
-  const token = async (user: string) => ({ authorization: `Bearer ${(await getJson(`${v2}/auth`, { headers: basic(user, `${user}-pass-1`) })).body.access_token}` });
+  const token = async (user: string) => ({
+    authorization: `Bearer ${(await getJson(`${v2}/auth`, { headers: basic(user, `${user}-pass-1`) })).body.access_token}`,
+  });
   const cora = await token('cora');
   const evan = await token('evan');
 
@@ -39,5 +58,8 @@ test('dashboard check results: the `checks` right alone is 403, as the events AP
   // evan: checks and events.
   const shown = await getJson(`${v2}${RESULTS}`, { headers: evan });
   assert.equal(shown.status, 200);
-  assert.deepEqual(shown.body.map((r: { client: string; output: string }) => [r.client, r.output]), [['results-host', 'secret-output /dev/sda1 98%']]);
+  assert.deepEqual(
+    shown.body.map((r: { client: string; output: string }) => [r.client, r.output]),
+    [['results-host', 'secret-output /dev/sda1 98%']],
+  );
 });

@@ -27,10 +27,16 @@ test('LDAP: a disabled user stays disabled under spellings the directory folds d
     removeTree(root);
   });
   const admin = `Bearer ${await adminToken(v2)}`;
-  const provider = { Type: 'ldap', api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { username_prefix: 'ldap:', groups_prefix: 'ldap:', servers: [ldapServerSpec(slapd)] } };
+  const provider = {
+    Type: 'ldap',
+    api_version: 'authentication/v2',
+    metadata: { name: 'acme' },
+    spec: { username_prefix: 'ldap:', groups_prefix: 'ldap:', servers: [ldapServerSpec(slapd)] },
+  };
   assert.equal((await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, provider)).status, 201);
   const login = (user: string) => getJson(`${v2}/auth`, { headers: basic(user, PEOPLE.alice.password) });
-  const directoryUsers = async () => ((await call(`${v2}/api/core/v2/users`, 'GET', admin)).body as { username: string; disabled: boolean }[]).filter((u) => u.username.startsWith('ldap:'));
+  const directoryUsers = async () =>
+    ((await call(`${v2}/api/core/v2/users`, 'GET', admin)).body as { username: string; disabled: boolean }[]).filter((u) => u.username.startsWith('ldap:'));
 
   const spellings = ['ALİCE', 'alİce', 'ＡＬＩＣＥ'];
   // Each spelling the directory accepts signs in as the one user it holds.
@@ -39,7 +45,10 @@ test('LDAP: a disabled user stays disabled under spellings the directory folds d
     assert.equal(signed.status, 200, spelling);
     assert.equal((await call(`${v2}/api/core/v2/users/ldap:alice`, 'GET', `Bearer ${signed.body.access_token}`)).status, 200, `${spelling} is ldap:alice`);
   }
-  assert.deepEqual((await directoryUsers()).map((u) => u.username), ['ldap:alice']);
+  assert.deepEqual(
+    (await directoryUsers()).map((u) => u.username),
+    ['ldap:alice'],
+  );
   assert.equal((await call(`${v2}/api/core/v2/users/ldap:alice`, 'DELETE', admin)).status, 204);
   for (const spelling of spellings) assert.equal((await login(spelling)).status, 401, spelling);
   assert.deepEqual(await directoryUsers(), [{ username: 'ldap:alice', groups: ['ldap:dev'], disabled: true }], 'no fresh account');

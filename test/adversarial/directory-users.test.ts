@@ -21,7 +21,6 @@ after(async () => {
   await slapd?.close();
 });
 
-
 /** A running instance over a fresh tree, restartable on the same tree; stopped and removed when the test ends. */
 async function restartable(t: { after(fn: () => Promise<void>): void }) {
   const root = makeTree(HOST);
@@ -45,7 +44,18 @@ test('LDAP: an external user has no local password, so removal from the director
   const run = await restartable(t);
   let v2 = run.current().v2;
   let admin = `Bearer ${await adminToken(v2)}`;
-  const configure = async () => assert.equal((await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, { Type: 'ldap', api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { username_prefix: 'ldap:', groups_prefix: 'ldap:', servers: [ldapServerSpec(slapd)] } })).status, 201);
+  const configure = async () =>
+    assert.equal(
+      (
+        await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, {
+          Type: 'ldap',
+          api_version: 'authentication/v2',
+          metadata: { name: 'acme' },
+          spec: { username_prefix: 'ldap:', groups_prefix: 'ldap:', servers: [ldapServerSpec(slapd)] },
+        })
+      ).status,
+      201,
+    );
   await configure();
   const login = (user: string, password: string) => getJson(`${v2}/auth`, { headers: basic(user, password) });
   const bob = await login('bob', PEOPLE.bob.password);
@@ -62,14 +72,21 @@ test('LDAP: an external user has no local password, so removal from the director
   for (const [who, token, path, body] of attempts) {
     const refused = await call(`${v2}/api/core/v2/${path}`, 'PUT', token, body);
     assert.equal(refused.status, 400, `${who}: ${JSON.stringify(refused.body)}`);
-    assert.equal(refused.body.message, 'user "ldap:bob" signs in through the external authentication provider "acme" and has no local password: change it in the provider', who);
+    assert.equal(
+      refused.body.message,
+      'user "ldap:bob" signs in through the external authentication provider "acme" and has no local password: change it in the provider',
+      who,
+    );
   }
 
   // A local password an earlier version let him store never signs him in.
   await run.restart(async () => {
     const db = new Database(join(run.root, 'state', 'checkbridge.db'));
     const row = db.prepare('SELECT data FROM users WHERE name = ?').get('ldap:bob') as { data: string };
-    db.prepare('UPDATE users SET data = ? WHERE name = ?').run(JSON.stringify({ ...JSON.parse(row.data), password_hash: await hashPassword('local-bob-9') }), 'ldap:bob');
+    db.prepare('UPDATE users SET data = ? WHERE name = ?').run(
+      JSON.stringify({ ...JSON.parse(row.data), password_hash: await hashPassword('local-bob-9') }),
+      'ldap:bob',
+    );
     db.close();
   });
   v2 = run.current().v2;
@@ -77,7 +94,12 @@ test('LDAP: an external user has no local password, so removal from the director
 
   // Removed from the directory: no way in, under either name, with either password.
   await slapd.removePerson('bob');
-  for (const [user, password] of [['bob', PEOPLE.bob.password], ['ldap:bob', PEOPLE.bob.password], ['ldap:bob', 'local-bob-9'], ['bob', 'local-bob-9']]) {
+  for (const [user, password] of [
+    ['bob', PEOPLE.bob.password],
+    ['ldap:bob', PEOPLE.bob.password],
+    ['ldap:bob', 'local-bob-9'],
+    ['bob', 'local-bob-9'],
+  ]) {
     assert.equal((await login(user!, password!)).status, 401, `${user} / ${password}`);
   }
   assert.equal((await getJson(`${v2}/auth/test`, { headers: basic('ldap:bob', 'local-bob-9') })).status, 401);
@@ -90,9 +112,21 @@ test('LDAP: every spelling the directory accepts is one user, and a disabled use
   const v2 = run.current().v2;
   const admin = `Bearer ${await adminToken(v2)}`;
   const configure = async (type: string, prefix: string, extra: Record<string, unknown> = {}) =>
-    assert.ok([200, 201].includes((await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, { Type: type, api_version: 'authentication/v2', metadata: { name: 'acme' }, spec: { username_prefix: prefix, groups_prefix: prefix, servers: [ldapServerSpec(slapd, extra)] } })).status));
+    assert.ok(
+      [200, 201].includes(
+        (
+          await call(`${v2}${PROVIDERS}/acme`, 'PUT', admin, {
+            Type: type,
+            api_version: 'authentication/v2',
+            metadata: { name: 'acme' },
+            spec: { username_prefix: prefix, groups_prefix: prefix, servers: [ldapServerSpec(slapd, extra)] },
+          })
+        ).status,
+      ),
+    );
   const login = (user: string, password: string) => getJson(`${v2}/auth`, { headers: basic(user, password) });
-  const directoryUsers = async (prefix: string) => ((await call(`${v2}/api/core/v2/users`, 'GET', admin)).body as { username: string; disabled: boolean }[]).filter((u) => u.username.startsWith(prefix));
+  const directoryUsers = async (prefix: string) =>
+    ((await call(`${v2}/api/core/v2/users`, 'GET', admin)).body as { username: string; disabled: boolean }[]).filter((u) => u.username.startsWith(prefix));
   await configure('ldap', 'ldap:');
 
   // The directory compares names without case or surrounding spaces: each spelling signs in as ldap:alice.
@@ -100,7 +134,11 @@ test('LDAP: every spelling the directory accepts is one user, and a disabled use
   for (const spelling of spellings) {
     const signed = await login(spelling, PEOPLE.alice.password);
     assert.equal(signed.status, 200, JSON.stringify(spelling));
-    assert.equal((await call(`${v2}/api/core/v2/users/ldap:alice`, 'GET', `Bearer ${signed.body.access_token}`)).status, 200, `${JSON.stringify(spelling)} is ldap:alice`);
+    assert.equal(
+      (await call(`${v2}/api/core/v2/users/ldap:alice`, 'GET', `Bearer ${signed.body.access_token}`)).status,
+      200,
+      `${JSON.stringify(spelling)} is ldap:alice`,
+    );
   }
   assert.deepEqual(await directoryUsers('ldap:'), [{ username: 'ldap:alice', groups: ['ldap:dev'], disabled: false }]);
 
@@ -117,9 +155,16 @@ test('LDAP: every spelling the directory accepts is one user, and a disabled use
 
   // Active Directory with default_upn_domain: the principal name in any case, or the short name, is one user.
   await configure('ad', 'ad:', { default_upn_domain: 'acme.org', group_search: { base_dn: `ou=groups,${BASE_DN}`, object_class: 'groupOfNames' } });
-  for (const spelling of ['carol', 'Carol', 'carol@acme.org', 'CAROL@ACME.ORG ']) assert.equal((await login(spelling, PEOPLE.carol.password)).status, 200, spelling);
-  assert.deepEqual((await directoryUsers('ad:')).map((u) => u.username), ['ad:carol']);
+  for (const spelling of ['carol', 'Carol', 'carol@acme.org', 'CAROL@ACME.ORG '])
+    assert.equal((await login(spelling, PEOPLE.carol.password)).status, 200, spelling);
+  assert.deepEqual(
+    (await directoryUsers('ad:')).map((u) => u.username),
+    ['ad:carol'],
+  );
   assert.equal((await call(`${v2}/api/core/v2/users/ad:carol`, 'DELETE', admin)).status, 204);
   for (const spelling of ['carol', 'Carol@Acme.Org']) assert.equal((await login(spelling, PEOPLE.carol.password)).status, 401, spelling);
-  assert.deepEqual((await directoryUsers('ad:')).map((u) => u.username), ['ad:carol']);
+  assert.deepEqual(
+    (await directoryUsers('ad:')).map((u) => u.username),
+    ['ad:carol'],
+  );
 });

@@ -24,18 +24,40 @@ async function daemonWithApi(t: Parameters<typeof instanceFor>[0]) {
     assert.equal((await send('PUT', `/filters/${name}`, { metadata: { name }, action: extra.action ?? 'allow', expressions })).status, 201);
     const handler = { type: 'pipe', command: `cat >> ${join(root, `${name}.out`)}; echo >> ${join(root, `${name}.out`)}`, timeout: 10, ...extra.handler };
     assert.equal((await send('PUT', `/handlers/h-${name}`, handler)).status, 201);
-    const workflow = { name: 'w', filters: [{ name, type: 'EventFilter', api_version: 'core/v2' }], handler: { name: `h-${name}`, type: 'Handler', api_version: 'core/v2' } };
+    const workflow = {
+      name: 'w',
+      filters: [{ name, type: 'EventFilter', api_version: 'core/v2' }],
+      handler: { name: `h-${name}`, type: 'Handler', api_version: 'core/v2' },
+    };
     assert.equal((await send('PUT', `/pipelines/p-${name}`, { workflows: [workflow] })).status, 201);
   };
   /** An event of `check` on `entity` (status 2 unless `checkFields` say otherwise), sent through `pipeline`. */
-  const put = async (entity: string, check: string, pipeline: string | null, checkFields: Record<string, unknown> = {}, eventFields: Record<string, unknown> = {}) => {
-    const body = { entity: { entity_class: 'proxy', metadata: { name: entity } }, check: { metadata: { name: check }, interval: 60, status: 2, output: 'hostile', ...checkFields }, ...(pipeline ? { pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: pipeline }] } : {}), ...eventFields };
+  const put = async (
+    entity: string,
+    check: string,
+    pipeline: string | null,
+    checkFields: Record<string, unknown> = {},
+    eventFields: Record<string, unknown> = {},
+  ) => {
+    const body = {
+      entity: { entity_class: 'proxy', metadata: { name: entity } },
+      check: { metadata: { name: check }, interval: 60, status: 2, output: 'hostile', ...checkFields },
+      ...(pipeline ? { pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: pipeline }] } : {}),
+      ...eventFields,
+    };
     assert.equal((await send('PUT', `/events/${entity}/${check}`, body)).status, 201);
   };
   const health = async () => (await fetch(`${v2}/health`, { signal: AbortSignal.timeout(HANG_MS) })).status;
   /** The daemon's decision for one handler and event: 'filtered' (with the line) or 'handled'. */
   const decision = (handler: string, entity: string, check: string) =>
-    daemon.waitFor((l) => l.handler === handler && String(l.event ?? '').length > 0 && (l.msg === 'event was filtered' || l.msg === 'handler output') && eventOf(l) === `${entity}/${check}`, HANG_MS);
+    daemon.waitFor(
+      (l) =>
+        l.handler === handler &&
+        String(l.event ?? '').length > 0 &&
+        (l.msg === 'event was filtered' || l.msg === 'handler output') &&
+        eventOf(l) === `${entity}/${check}`,
+      HANG_MS,
+    );
   const eventIds = new Map<string, string>();
   const eventOf = (line: Line) => eventIds.get(String(line.event));
   // Event ids are the daemon's: learn them from GET after each PUT.
@@ -131,18 +153,23 @@ test('filter sandbox: a failing expression is logged once for many events; a den
 test("filter sandbox: Sensu Go's hour, weekday, minute, second, seconds_since and sensu.CheckDependencies; no state leaks between evaluations", async (t) => {
   const { root, pipeline, put, putAndDecide } = await daemonWithApi(t);
   // 1520275913 is Monday, March 5, 2018 6:51:53 PM UTC.
-  await pipeline('time', ['hour(event.timestamp) == 18 && weekday(event.timestamp) == 1 && minute(event.timestamp) == 51 && second(event.timestamp) == 53', 'seconds_since(event.timestamp) > 200000000 && hour() == 0 && hour("1520275913") == 0']);
+  await pipeline('time', [
+    'hour(event.timestamp) == 18 && weekday(event.timestamp) == 1 && minute(event.timestamp) == 51 && second(event.timestamp) == 53',
+    'seconds_since(event.timestamp) > 200000000 && hour() == 0 && hour("1520275913") == 0',
+  ]);
   assert.equal((await putAndDecide('h-time', 'web-1', 'now', 'p-time')).msg, 'event was filtered', 'an event stamped now is not at 18:51:53 on a Monday');
   assert.equal((await putAndDecide('h-time', 'web-1', 'old', 'p-time', { timestamp: 1520275913 })).msg, 'handler output');
 
   await put('web-1', 'db', null, { status: 2 });
   await put('web-1', 'disk', null, { status: 0 });
   await put('router', 'port1', null, { status: 0 });
-  await pipeline('deps', ['sensu.CheckDependencies("disk", {entity: "router", check: "port1"}) && sensu.CheckDependencies(["db"]) == false && sensu.CheckDependencies()']);
+  await pipeline('deps', [
+    'sensu.CheckDependencies("disk", {entity: "router", check: "port1"}) && sensu.CheckDependencies(["db"]) == false && sensu.CheckDependencies()',
+  ]);
   assert.equal((await putAndDecide('h-deps', 'web-1', 'app', 'p-deps')).msg, 'handler output');
 
   // A global and a prototype changed by one evaluation are gone in the next.
-  await pipeline('pollute', ["Object.prototype.polluted = true; this.leaked = 1; String.prototype.trim = null; true"]);
+  await pipeline('pollute', ['Object.prototype.polluted = true; this.leaked = 1; String.prototype.trim = null; true']);
   await pipeline('clean', ["typeof leaked == 'undefined' && ({}).polluted === undefined && typeof ''.trim == 'function'"]);
   assert.equal((await putAndDecide('h-pollute', 'web-1', 'pollute', 'p-pollute')).msg, 'handler output');
   assert.equal((await putAndDecide('h-clean', 'web-1', 'clean', 'p-clean')).msg, 'handler output');

@@ -27,7 +27,9 @@ test('group commit: a result that throws fails alone; its neighbours in the same
   const names = Array.from({ length: 20 }, (_, i) => `good-${i}`);
   names.splice(10, 0, 'poison');
   // Submitted in one turn: one flush, one transaction.
-  const outcomes = await Promise.allSettled(names.map((name) => intake.submit({ client: 'adv', check: { name, output: name, status: 1, executed: 1, issued: 1 } })));
+  const outcomes = await Promise.allSettled(
+    names.map((name) => intake.submit({ client: 'adv', check: { name, output: name, status: 1, executed: 1, issued: 1 } })),
+  );
 
   const rejected = names.filter((_, i) => outcomes[i]!.status === 'rejected');
   assert.deepEqual(rejected, ['poison']);

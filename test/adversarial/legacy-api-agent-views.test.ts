@@ -11,7 +11,10 @@ test('legacy API: POST /clients cannot create an agent record pointing at anothe
   const { api, v2 } = await instanceFor(t, config);
   const auth = `Bearer ${await adminToken(v2)}`;
   assert.equal((await call(`${v2}/api/core/v2/namespaces/team-b`, 'PUT', auth, { name: 'team-b' })).status, 201);
-  const event = { entity: { entity_class: 'agent', metadata: { name: 'spoof' } }, check: { metadata: { name: 'secret-check' }, status: 2, output: 'team-b only', interval: 60 } };
+  const event = {
+    entity: { entity_class: 'agent', metadata: { name: 'spoof' } },
+    check: { metadata: { name: 'secret-check' }, status: 2, output: 'team-b only', interval: 60 },
+  };
   assert.equal((await call(`${v2}/api/core/v2/namespaces/team-b/events/spoof/secret-check`, 'PUT', auth, event)).status, 201);
 
   const posed = await postJson(`${api}/clients`, { name: 'spoof', address: '10.0.0.1', entity_class: 'agent', namespace: 'team-b', subscriptions: [] });

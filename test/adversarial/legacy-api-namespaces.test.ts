@@ -24,16 +24,32 @@ async function withAgents(t: { after(fn: () => Promise<void> | void): void }, ch
   const auth = `Bearer ${await adminToken(instance.v2)}`;
   assert.equal((await call(`${instance.v2}/api/core/v2/namespaces/team-b`, 'PUT', auth, { name: 'team-b' })).status, 201);
   // One failing agent in each namespace: its keepalive (a legacy result) and a check event.
-  for (const [name, namespace] of [['d-1', 'default'], ['b-1', 'team-b']]) {
-    const headers = { 'Sensu-AgentName': name, 'Sensu-Namespace': namespace, 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'linux', authorization: basic('agent', AGENT_PASSWORD) };
+  for (const [name, namespace] of [
+    ['d-1', 'default'],
+    ['b-1', 'team-b'],
+  ]) {
+    const headers = {
+      'Sensu-AgentName': name,
+      'Sensu-Namespace': namespace,
+      'Sensu-User': 'agent',
+      'Sensu-Subscriptions': 'linux',
+      authorization: basic('agent', AGENT_PASSWORD),
+    };
     const ws = new WebSocket(agentd, { headers });
     t.after(() => ws.close());
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     ws.send(Buffer.from(`keepalive\n${JSON.stringify({ entity: { metadata: { name } }, check: { timeout: 120, ttl: 0 } })}`));
     const now = Math.floor(Date.now() / 1000);
-    ws.send(Buffer.from(`event\n${JSON.stringify({ check: { metadata: { name: 'disk' }, status: 2, output: `${namespace} secret`, interval: 60, executed: now, issued: now } })}`));
+    ws.send(
+      Buffer.from(
+        `event\n${JSON.stringify({ check: { metadata: { name: 'disk' }, status: 2, output: `${namespace} secret`, interval: 60, executed: now, issued: now } })}`,
+      ),
+    );
     const url = `${instance.v2}/api/core/v2/namespaces/${namespace}/events/${name}/disk`;
-    await eventually(() => call(url, 'GET', auth), (r) => r.status === 200);
+    await eventually(
+      () => call(url, 'GET', auth),
+      (r) => r.status === 200,
+    );
   }
   return { ...instance, auth };
 }
@@ -90,7 +106,8 @@ test("legacy doors: no legacy call writes into another namespace's agent, nor re
   assert.equal(injected.status, 400);
   assert.match(injected.headers.get('x-checkbridge-error') ?? '', /b-1.*Sensu Go agent of another namespace/);
   assert.equal((await tcpExchange(socket, JSON.stringify({ name: 'pwn-socket', source: 'b-1', status: 2, output: 'injected' }))).trim(), 'invalid');
-  for (const check of ['pwn', 'pwn-socket']) assert.equal((await call(`${v2}/api/core/v2/namespaces/team-b/events/b-1/${check}`, 'GET', auth)).status, 404, check);
+  for (const check of ['pwn', 'pwn-socket'])
+    assert.equal((await call(`${v2}/api/core/v2/namespaces/team-b/events/b-1/${check}`, 'GET', auth)).status, 404, check);
   // checkbridge.namespace's agent keeps taking legacy results naming it, as before.
   assert.equal((await postJson(`${api}/results`, { name: 'legacy-view', source: 'd-1', status: 1, output: 'ok here' })).status, 202);
   for (const name of ['b-1', 'd-1']) {

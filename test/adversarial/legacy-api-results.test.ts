@@ -35,8 +35,14 @@ test('legacy API: POST /results refuses a status that is not an integer from -2^
 
 test('legacy API: the longest accepted client and check names round-trip through GET and DELETE; one more character is a 400', async (t) => {
   const { api } = await instanceFor(t, config);
-  assert.equal((await postJson(`${api}/results`, resultText(TOO_LONG_NAME, '1'))).headers.get('x-checkbridge-error'), 'check name must be at most 255 characters');
-  assert.equal((await postJson(`${api}/results`, { name: 'short', source: TOO_LONG_NAME, output: 'x', status: 1 })).headers.get('x-checkbridge-error'), 'check source must be at most 255 characters');
+  assert.equal(
+    (await postJson(`${api}/results`, resultText(TOO_LONG_NAME, '1'))).headers.get('x-checkbridge-error'),
+    'check name must be at most 255 characters',
+  );
+  assert.equal(
+    (await postJson(`${api}/results`, { name: 'short', source: TOO_LONG_NAME, output: 'x', status: 1 })).headers.get('x-checkbridge-error'),
+    'check source must be at most 255 characters',
+  );
 
   assert.equal((await postJson(`${api}/results`, { name: LONGEST_NAME, source: LONGEST_NAME, output: 'longest', status: 2 })).status, 202);
   const path = `${LONGEST_NAME}/${LONGEST_NAME}`;
@@ -44,7 +50,16 @@ test('legacy API: the longest accepted client and check names round-trip through
   assert.equal((await getJson(`${api}/events/${path}`)).body?.check.output, 'longest');
   assert.equal((await getJson(`${api}/clients/${LONGEST_NAME}`)).status, 200);
   assert.equal((await getJson(`${api}/events/${path}`, { method: 'DELETE' })).status, 202);
-  assert.equal((await eventually(() => getJson(`${api}/events/${path}`), (r) => r.status === 404)).status, 404, 'resolved by the delete');
+  assert.equal(
+    (
+      await eventually(
+        () => getJson(`${api}/events/${path}`),
+        (r) => r.status === 404,
+      )
+    ).status,
+    404,
+    'resolved by the delete',
+  );
   assert.equal((await getJson(`${api}/results/${path}`, { method: 'DELETE' })).status, 204);
   assert.equal((await getJson(`${api}/results/${path}`)).status, 404);
 });
@@ -53,12 +68,24 @@ test('legacy API: 10,000 levels of nesting are a 400 naming the depth, on /resul
   const { daemon, api } = await instanceFor(t, config);
   const expected = 'JSON nested deeper than 100 levels';
   const deep = nested(10_000);
-  for (const [path, body] of [['/results', resultText('deep', '1', `,"custom":${deep}`)], ['/stashes', `{"path":"deep","content":{"x":${deep}}}`], ['/clients', `{"name":"deep","address":"x","subscriptions":[],"custom":${deep}}`]] as const) {
+  for (const [path, body] of [
+    ['/results', resultText('deep', '1', `,"custom":${deep}`)],
+    ['/stashes', `{"path":"deep","content":{"x":${deep}}}`],
+    ['/clients', `{"name":"deep","address":"x","subscriptions":[],"custom":${deep}}`],
+  ] as const) {
     const reply = await postJson(`${api}${path}`, body);
     assert.deepEqual([reply.status, reply.body, reply.headers.get('x-checkbridge-error')], [400, null, expected], path);
   }
   assert.equal((await postJson(`${api}/results`, resultText('after', '0'))).status, 202);
-  assert.equal((await eventually(() => getJson(`${api}/results/checkbridge-api/after`), (r) => r.status === 200)).status, 200);
+  assert.equal(
+    (
+      await eventually(
+        () => getJson(`${api}/results/checkbridge-api/after`),
+        (r) => r.status === 200,
+      )
+    ).status,
+    200,
+  );
   assert.equal((await getJson(`${api}/health`)).status, 204);
   assert.equal(daemon.proc.exitCode, null);
 });

@@ -7,7 +7,11 @@ const SECRET = 'broker-pw-S3CRET';
 const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 const files = (extra: object = {}) => ({
   'conf.d/client.json': { client: { name: 'settings-host', address: '127.0.0.1', subscriptions: [], http_socket: { user: 'agent', password: 'agent-pw' } } },
-  'conf.d/transport.json': { rabbitmq: { host: '127.0.0.1', password: SECRET }, bridge: { url: 'http://127.0.0.1:9', api_key: `key-${SECRET}`, namespace: 'default' }, ...extra },
+  'conf.d/transport.json': {
+    rabbitmq: { host: '127.0.0.1', password: SECRET },
+    bridge: { url: 'http://127.0.0.1:9', api_key: `key-${SECRET}`, namespace: 'default' },
+    ...extra,
+  },
 });
 
 test('legacy API without api.user: /settings is redacted, ?redacted=false is 403 with the reason, whoever asks', async (t) => {

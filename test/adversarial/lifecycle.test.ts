@@ -54,7 +54,10 @@ test('SIGTERM with handlers hung and queued: exits 0 within a bound and leaves n
   await daemon.waitFor((l) => l.msg === 'checkbridge running');
   for (let i = 0; i < 20; i++) assert.equal(await tcpExchange(socket, JSON.stringify({ name: `flood_${i}`, output: 'bad', status: 2, handler: 'both' })), 'ok');
   await daemon.waitFor((l) => l.msg === 'handler queue is full: event not handled by this handler');
-  const first = await eventually(async () => (existsSync(pids) ? readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number) : []), (p) => p.length > 0);
+  const first = await eventually(
+    async () => (existsSync(pids) ? readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number) : []),
+    (p) => p.length > 0,
+  );
   assert.ok(first.length > 0 && isRunning(first[0]!), 'the hung handler is running');
   assert.ok(treeOf(marker).length >= 3, 'the daemon, its helper and the handlers carry the marker');
 
@@ -62,12 +65,19 @@ test('SIGTERM with handlers hung and queued: exits 0 within a bound and leaves n
   const code = await Promise.race([daemon.stop('SIGTERM'), sleep(15_000).then(() => 'still running after 15 s')]);
   assert.equal(code, 0, `exit: ${code}; last lines: ${JSON.stringify(daemon.logs.slice(-5))}`);
   assert.ok(Date.now() - started < 15_000);
-  const survivors = await eventually(async () => treeOf(marker), (p) => p.length === 0, 2000);
+  const survivors = await eventually(
+    async () => treeOf(marker),
+    (p) => p.length === 0,
+    2000,
+  );
   assert.deepEqual(survivors, [], 'processes of the daemon survived it');
   assert.equal(isRunning(first[0]!), false, 'the hung handler survived the daemon');
   assert.ok(daemon.logs.some((l) => l.msg === 'stopped'));
   assert.ok(!daemon.logs.some((l) => l.msg === 'still busy after stopping: exiting'), 'it had to be forced out');
-  assert.ok(daemon.logs.some((l) => l.msg === 'stopping: queued handlers dropped'), 'dropped queued work is logged');
+  assert.ok(
+    daemon.logs.some((l) => l.msg === 'stopping: queued handlers dropped'),
+    'dropped queued work is logged',
+  );
 });
 
 function occupy(): Promise<Server> {
@@ -103,7 +113,9 @@ for (const busy of listeners) {
     const root = makeTree({ 'conf.d/config.json': { client, checks: { tick: { command: 'true', standalone: true, interval: 1 } } } });
     const ports = listeners.flatMap((l) => [l.flag, l.flag === busy.flag ? String(port) : '0']);
     const [name, value] = marker.split('=') as [string, string];
-    const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), ...ports], { env: { CHECKBRIDGE_ADMIN_PASSWORD: 'lifecycle-admin', [name]: value } });
+    const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), ...ports], {
+      env: { CHECKBRIDGE_ADMIN_PASSWORD: 'lifecycle-admin', [name]: value },
+    });
     t.after(async () => {
       await daemon.stop('SIGKILL');
       for (const pid of treeOf(marker)) process.kill(pid, 'SIGKILL');
@@ -114,10 +126,21 @@ for (const busy of listeners) {
     assert.equal(code, 1, `exit: ${code}; last lines: ${JSON.stringify(daemon.logs.slice(-5))}`);
     assert.ok(!daemon.logs.some((l) => l.msg === 'still busy after stopping: exiting'), 'it had to be forced out: something it opened stayed open');
     const text = daemon.logs.map((l) => String(l.msg)).join('\n');
-    assert.match(text, new RegExp(`${busy.name} 127\\.0\\.0\\.1:${port}: EADDRINUSE \\(the port is in use: choose another with ${busy.flag} \\(env CHECKBRIDGE_`));
+    assert.match(
+      text,
+      new RegExp(`${busy.name} 127\\.0\\.0\\.1:${port}: EADDRINUSE \\(the port is in use: choose another with ${busy.flag} \\(env CHECKBRIDGE_`),
+    );
     const opened = daemon.logs.filter((l) => String(l.msg).endsWith('listening')).map((l) => String(l.tcp ?? l.address));
     for (const address of opened) assert.ok(await refused(address), `${address} is still open`);
-    assert.deepEqual(await eventually(async () => treeOf(marker), (p) => p.length === 0, 2000), [], 'processes of the daemon survived it');
+    assert.deepEqual(
+      await eventually(
+        async () => treeOf(marker),
+        (p) => p.length === 0,
+        2000,
+      ),
+      [],
+      'processes of the daemon survived it',
+    );
   });
 }
 
@@ -126,9 +149,27 @@ test('a busy client UDP port at start (TCP free): exits 1 by itself, names it, l
   await new Promise<void>((resolve) => blocker.bind(0, '127.0.0.1', () => resolve()));
   const port = blocker.address().port;
   const root = makeTree({ 'conf.d/config.json': { client } });
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', String(port), '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0'], {
-    env: { CHECKBRIDGE_ADMIN_PASSWORD: 'lifecycle-admin' },
-  });
+  const daemon = startDaemon(
+    [
+      'run',
+      join(root, 'conf.d'),
+      '--state-dir',
+      join(root, 'state'),
+      '--socket-port',
+      String(port),
+      '--api-port',
+      '0',
+      '--agent-port',
+      '0',
+      '--v2-port',
+      '0',
+      '--agentd-port',
+      '0',
+    ],
+    {
+      env: { CHECKBRIDGE_ADMIN_PASSWORD: 'lifecycle-admin' },
+    },
+  );
   t.after(async () => {
     await daemon.stop('SIGKILL');
     blocker.close();
@@ -137,7 +178,9 @@ test('a busy client UDP port at start (TCP free): exits 1 by itself, names it, l
   const code = await Promise.race([new Promise((r) => daemon.proc.once('exit', r)), sleep(8000).then(() => 'still running after 8 s')]);
   assert.equal(code, 1, `exit: ${code}; last lines: ${JSON.stringify(daemon.logs.slice(-5))}`);
   assert.ok(!daemon.logs.some((l) => l.msg === 'still busy after stopping: exiting'), 'it had to be forced out: the TCP listener stayed open');
-  assert.match(daemon.logs.map((l) => String(l.msg)).join('\n'), new RegExp(`client UDP socket 127\\.0\\.0\\.1:${port}: EADDRINUSE \\(the port is in use: choose another with --socket-port`));
+  assert.match(
+    daemon.logs.map((l) => String(l.msg)).join('\n'),
+    new RegExp(`client UDP socket 127\\.0\\.0\\.1:${port}: EADDRINUSE \\(the port is in use: choose another with --socket-port`),
+  );
   assert.ok(await refused(`127.0.0.1:${port}`), 'the client socket TCP port is still open');
 });
-

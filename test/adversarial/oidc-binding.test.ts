@@ -16,8 +16,21 @@ test('OIDC login CSRF: a callback with a valid state is taken only from the brow
   const callback = `${v2}${BASE}/oidc/callback`;
   const idp = await startOidcProvider(callback);
   t.after(() => idp.close());
-  const spec = { server: idp.issuer, client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uri: callback, username_claim: 'email', username_prefix: 'sso:', groups_claim: 'groups', groups_prefix: 'sso:', additional_scopes: ['email', 'groups'] };
-  assert.equal((await call(`${v2}${BASE}/authproviders/sso`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso' }, spec })).status, 201);
+  const spec = {
+    server: idp.issuer,
+    client_id: CLIENT.id,
+    client_secret: CLIENT.secret,
+    redirect_uri: callback,
+    username_claim: 'email',
+    username_prefix: 'sso:',
+    groups_claim: 'groups',
+    groups_prefix: 'sso:',
+    additional_scopes: ['email', 'groups'],
+  };
+  assert.equal(
+    (await call(`${v2}${BASE}/authproviders/sso`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso' }, spec })).status,
+    201,
+  );
 
   // The attacker signs in as eve in their own browser and hands the callback link (valid code and state) to a victim.
   const attacker = await browse(`${v2}${BASE}/oidc/authorize`, 'eve', { stopBefore: callback });
@@ -37,7 +50,10 @@ test('OIDC login CSRF: a callback with a valid state is taken only from the brow
   const start = await fetch(`${v2}${BASE}/oidc/authorize`, { redirect: 'manual' });
   assert.equal(start.status, 302);
   const [cookie] = start.headers.getSetCookie();
-  assert.match(String(cookie), /^checkbridge_oidc_[0-9a-f]{16}=[\w-]{43}; Path=\/api\/enterprise\/authentication\/v2\/oidc\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/);
+  assert.match(
+    String(cookie),
+    /^checkbridge_oidc_[0-9a-f]{16}=[\w-]{43}; Path=\/api\/enterprise\/authentication\/v2\/oidc\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/,
+  );
 
   // Another sign-in's secret, even under this sign-in's cookie name, is not this one's binding.
   const first = await browse(`${v2}${BASE}/oidc/authorize`, 'eve', { stopBefore: callback });
@@ -57,16 +73,20 @@ test('OIDC login CSRF: a callback with a valid state is taken only from the brow
 
   // The terminal flow, started by another name of this host: the browser is first sent to the callback's host, so the
   // cookie is where the callback is, and `checkbridge login --oidc` gets its tokens.
-  const cli = spawn(process.execPath, [BIN, 'login', '--oidc', '--no-browser', '--url', v2.replace('127.0.0.1', 'localhost')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const cli = spawn(process.execPath, [BIN, 'login', '--oidc', '--no-browser', '--url', v2.replace('127.0.0.1', 'localhost')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   t.after(() => void cli.kill());
   let stdout = '';
   let stderr = '';
   cli.stdout.on('data', (d) => (stdout += d));
-  const url = await new Promise<string>((resolve) => cli.stderr.on('data', (d) => {
-    stderr += d;
-    const found = /Sign in at: (\S+)/.exec(stderr);
-    if (found) resolve(found[1]!);
-  }));
+  const url = await new Promise<string>((resolve) =>
+    cli.stderr.on('data', (d) => {
+      stderr += d;
+      const found = /Sign in at: (\S+)/.exec(stderr);
+      if (found) resolve(found[1]!);
+    }),
+  );
   assert.ok(url.startsWith('http://localhost:'), url);
   const posted = await browse(url, 'dana');
   assert.match(posted.html, /Signed in: you may close this window/);
@@ -82,13 +102,30 @@ test('OIDC: a callback without the binding does not use up the sign-in; the brow
   const callback = `${v2}${BASE}/oidc/callback`;
   const idp = await startOidcProvider(callback);
   t.after(() => idp.close());
-  const spec = { server: idp.issuer, client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uri: callback, username_claim: 'email', username_prefix: 'sso:', groups_claim: 'groups', groups_prefix: 'sso:', additional_scopes: ['email', 'groups'] };
-  assert.equal((await call(`${v2}${BASE}/authproviders/sso`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso' }, spec })).status, 201);
+  const spec = {
+    server: idp.issuer,
+    client_id: CLIENT.id,
+    client_secret: CLIENT.secret,
+    redirect_uri: callback,
+    username_claim: 'email',
+    username_prefix: 'sso:',
+    groups_claim: 'groups',
+    groups_prefix: 'sso:',
+    additional_scopes: ['email', 'groups'],
+  };
+  assert.equal(
+    (await call(`${v2}${BASE}/authproviders/sso`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso' }, spec })).status,
+    201,
+  );
 
   // Alice's browser is on its way back with a code; someone who learned the state gets there first, with and without a code.
   const alice = await browse(`${v2}${BASE}/oidc/authorize`, 'alice', { stopBefore: callback });
   const state = new URL(alice.url).searchParams.get('state')!;
-  for (const url of [`${callback}?state=${encodeURIComponent(state)}`, `${callback}?state=${encodeURIComponent(state)}&code=forged`, `${callback}?state=${encodeURIComponent(state)}&error=access_denied`]) {
+  for (const url of [
+    `${callback}?state=${encodeURIComponent(state)}`,
+    `${callback}?state=${encodeURIComponent(state)}&code=forged`,
+    `${callback}?state=${encodeURIComponent(state)}&error=access_denied`,
+  ]) {
     const early = await fetch(url, { headers: { accept: 'text/html' } });
     assert.equal(early.status, 403, await early.text());
   }

@@ -8,7 +8,7 @@ import bcrypt from 'bcryptjs';
 const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 const HOST = { 'conf.d/client.json': { client: { name: 'password-host', address: '127.0.0.1', subscriptions: [] } } };
 
-test('password change: the current password is required and checked, unless a cluster admin resets another user\'s', async (t) => {
+test("password change: the current password is required and checked, unless a cluster admin resets another user's", async (t) => {
   const { v2 } = await instanceFor(t, HOST);
   const api = `${v2}/api/core/v2`;
   const admin = `Bearer ${await adminToken(v2)}`;
@@ -49,7 +49,10 @@ test('password change: the current password is required and checked, unless a cl
   assert.match((await change({ password: 'not-hers-1', new_password: 'alice-pass-5' }, admin)).body.message, /current password is wrong/);
   assert.ok(await signsIn('alice-pass-4'));
   assert.match((await call(`${api}/users/admin/password`, 'PUT', admin, { new_password: 'admin-pass-9' })).body.message, /current password\) is required/);
-  assert.match((await call(`${api}/users/admin`, 'PUT', admin, { username: 'admin', password: 'admin-pass-9', groups: ['cluster-admins'] })).body.message, /use PUT \/api\/core\/v2\/users\/admin\/password with the current password/);
+  assert.match(
+    (await call(`${api}/users/admin`, 'PUT', admin, { username: 'admin', password: 'admin-pass-9', groups: ['cluster-admins'] })).body.message,
+    /use PUT \/api\/core\/v2\/users\/admin\/password with the current password/,
+  );
   assert.equal((await getJson(`${v2}/auth`, { headers: basic('admin', ADMIN_PASSWORD) })).status, 200, 'the admin password is unchanged');
 
   // Guessing the current password is limited like logins, per address (20 failures a minute), then 429 even when right.
@@ -86,7 +89,10 @@ test('password change: a bcrypt password_hash (sensuctl, Sensu Go) is stored as 
   }
   // Changed with the current password and a hash of the new one; a malformed hash changes nothing.
   const bob = `Bearer ${(await getJson(`${v2}/auth`, { headers: basic('bob', 'bob-pass-1') })).body.access_token}`;
-  assert.match((await call(`${api}/users/bob/password`, 'PUT', bob, { password: 'bob-pass-1', password_hash: 'nope' })).body.message, /password_hash must be a bcrypt hash/);
+  assert.match(
+    (await call(`${api}/users/bob/password`, 'PUT', bob, { password: 'bob-pass-1', password_hash: 'nope' })).body.message,
+    /password_hash must be a bcrypt hash/,
+  );
   assert.equal((await call(`${api}/users/bob/password`, 'PUT', bob, { password: 'bob-pass-1', password_hash: hashOf('bob-pass-2') })).status, 204);
   assert.ok(await signsIn('bob', 'bob-pass-2'));
   assert.ok(!(await signsIn('bob', 'bob-pass-1')));

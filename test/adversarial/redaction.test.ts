@@ -45,23 +45,64 @@ test('redaction: no API body and no log line shows a secret key value; other fie
 
   // The check runs on the client (definition attributes travel with its result); results are pushed to both doors too.
   assert.equal((await postJson(`${api}/request`, { check: 'db-check' })).status, 202);
-  const event = await eventually(() => getJson(`${api}/events/vault-host/db-check`), (r) => r.status === 200, 15_000);
+  const event = await eventually(
+    () => getJson(`${api}/events/vault-host/db-check`),
+    (r) => r.status === 200,
+    15_000,
+  );
   assert.equal(event.status, 200, 'the requested check ran');
   assert.equal((await postJson(`${agent}/results`, { name: 'pushed', output: 'pushed-output', status: 1, password: SECRETS.resultPassword })).status, 202);
-  assert.equal((await postJson(`${api}/results`, { name: 'api-pushed', source: 'vault-host', output: 'api-output', status: 2, Password: SECRETS.resultPassword })).status, 202);
-  await eventually(() => getJson(`${api}/events/vault-host/pushed`), (r) => r.status === 200);
+  assert.equal(
+    (await postJson(`${api}/results`, { name: 'api-pushed', source: 'vault-host', output: 'api-output', status: 2, Password: SECRETS.resultPassword })).status,
+    202,
+  );
+  await eventually(
+    () => getJson(`${api}/events/vault-host/pushed`),
+    (r) => r.status === 200,
+  );
 
   // A client whose own `redact` list replaces the defaults.
-  assert.equal((await postJson(`${api}/clients`, { name: 'own-list', address: '10.0.0.7', subscriptions: [], redact: ['favourite'], favourite: `fav-${MARKER}`, password: 'own-list-password-shown' })).status, 201);
+  assert.equal(
+    (
+      await postJson(`${api}/clients`, {
+        name: 'own-list',
+        address: '10.0.0.7',
+        subscriptions: [],
+        redact: ['favourite'],
+        favourite: `fav-${MARKER}`,
+        password: 'own-list-password-shown',
+      })
+    ).status,
+    201,
+  );
 
   const auth = `Bearer ${await adminToken(v2)}`;
   assert.doesNotMatch(auth, /REDACTED/, 'the token routes send their bodies exactly');
   const ns = `${v2}/api/core/v2/namespaces/default`;
-  const entity = { entity_class: 'proxy', metadata: { name: 'labelled', labels: { password: SECRETS.labelPassword, region: 'visible-region' }, annotations: { API_KEY: SECRETS.annotationKey } } };
+  const entity = {
+    entity_class: 'proxy',
+    metadata: { name: 'labelled', labels: { password: SECRETS.labelPassword, region: 'visible-region' }, annotations: { API_KEY: SECRETS.annotationKey } },
+  };
   assert.equal((await call(`${ns}/entities/labelled`, 'PUT', auth, entity)).status, 201);
-  const v2Check = { metadata: { name: 'probe', labels: { Secret: SECRETS.checkLabel, tier: 'visible-tier' } }, interval: 60, status: 1, output: 'probe-output' };
+  const v2Check = {
+    metadata: { name: 'probe', labels: { Secret: SECRETS.checkLabel, tier: 'visible-tier' } },
+    interval: 60,
+    status: 1,
+    output: 'probe-output',
+  };
   assert.equal((await call(`${ns}/events/labelled/probe`, 'PUT', auth, { entity, check: v2Check })).status, 201);
-  assert.equal((await call(`${ns}/checks/probe`, 'PUT', auth, { command: 'true', interval: 60, publish: false, metadata: { name: 'probe', labels: { Secret: SECRETS.checkLabel } }, password: SECRETS.checkPassword })).status, 201);
+  assert.equal(
+    (
+      await call(`${ns}/checks/probe`, 'PUT', auth, {
+        command: 'true',
+        interval: 60,
+        publish: false,
+        metadata: { name: 'probe', labels: { Secret: SECRETS.checkLabel } },
+        password: SECRETS.checkPassword,
+      })
+    ).status,
+    201,
+  );
 
   const reads: [string, RequestInit | undefined, string[]][] = [
     [`${api}/settings`, undefined, ['visible-check-note', 'visible-rack']],
@@ -124,7 +165,10 @@ test('redaction: no API body and no log line shows a secret key value; other fie
 
 test('redaction: log lines follow the API policy at any depth and in any case, and leave the logged object as it was', () => {
   const { logger, lines } = capturedLogger();
-  const event = { client: { name: 'vault-host', Password: SECRETS.clientPassword }, check: { name: 'db-check', db: { conn: { Secret: SECRETS.nestedSecret } }, notes: 'visible-check-note' } };
+  const event = {
+    client: { name: 'vault-host', Password: SECRETS.clientPassword },
+    check: { name: 'db-check', db: { conn: { Secret: SECRETS.nestedSecret } }, notes: 'visible-check-note' },
+  };
   logger.info({ event }, 'event logged');
   const text = JSON.stringify(lines);
   assert.doesNotMatch(text, new RegExp(MARKER), text);

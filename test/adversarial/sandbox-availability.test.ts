@@ -14,7 +14,8 @@ import { adminToken, call } from '../api/v2/v2-helpers.js';
 // `tag` makes each text its own.
 const busy = (tag: string, ms = 20) => `(function () { var t = Date.now(); while (Date.now() - t < ${ms}) {} return true })() /* ${tag} */`;
 const scope = { event: { check: { status: 2 } } };
-const evaluate = (expression: string, options: { namespace?: string; allowance?: SandboxAllowance } = {}): Promise<Outcome> | Outcome => evaluateInSandbox(expression, scope, { nowMs: Date.now(), ...options });
+const evaluate = (expression: string, options: { namespace?: string; allowance?: SandboxAllowance } = {}): Promise<Outcome> | Outcome =>
+  evaluateInSandbox(expression, scope, { nowMs: Date.now(), ...options });
 
 test('an evaluation is a Promise: the event loop keeps turning while busy expressions run', async () => {
   await loadExpressionSandbox();
@@ -22,10 +23,16 @@ test('an evaluation is a Promise: the event loop keeps turning while busy expres
   const ticker = setInterval(() => ticks++, 1);
   try {
     const pending = Array.from({ length: 10 }, (_, i) => evaluate(busy(`loop ${i}`)));
-    assert.ok(pending.every((p) => p instanceof Promise), 'evaluateInSandbox answers with a Promise');
+    assert.ok(
+      pending.every((p) => p instanceof Promise),
+      'evaluateInSandbox answers with a Promise',
+    );
     const before = ticks;
     const outcomes = await Promise.all(pending);
-    assert.deepEqual(outcomes, outcomes.map(() => ({ ok: true, matched: true })));
+    assert.deepEqual(
+      outcomes,
+      outcomes.map(() => ({ ok: true, matched: true })),
+    );
     // Ten evaluations of about 20 ms each: the interval ran between them, so the thread was never held.
     assert.ok(ticks - before >= 5, `the interval fired ${ticks - before} times during ten busy evaluations`);
   } finally {
@@ -41,7 +48,10 @@ test('an expression that keeps using most of its budget is quarantined', async (
   for (let i = 0; i < 40 && outcomes.at(-1)?.ok !== false; i++) outcomes.push(await evaluate(text));
   assert.deepEqual(outcomes.at(-1), { ok: false, error: 'quarantined after exceeding its budget', report: false }, `after ${outcomes.length} runs`);
   assert.ok(outcomes.length >= 4, 'the first three ran');
-  assert.ok(outcomes.slice(0, -1).every((o) => o.ok && o.matched), 'it ran, was never stopped, until quarantined');
+  assert.ok(
+    outcomes.slice(0, -1).every((o) => o.ok && o.matched),
+    'it ran, was never stopped, until quarantined',
+  );
   assert.deepEqual(await evaluate('event.check.status == 2'), { ok: true, matched: true }, 'other expressions still run');
 });
 
@@ -52,7 +62,10 @@ test("one event's or check request's expressions share an allowance: past it the
   for (let i = 0; i < 30; i++) outcomes.push(await evaluate(busy(`allowance ${i}`), { allowance }));
   const ran = outcomes.filter((o) => o.ok).length;
   assert.ok(ran >= 3 && ran < 30, `100 ms of CPU: some 20 ms expressions ran, the rest were refused: ${ran} ran`);
-  assert.ok(outcomes.slice(0, ran).every((o) => o.ok), 'the first ones ran, then none');
+  assert.ok(
+    outcomes.slice(0, ran).every((o) => o.ok),
+    'the first ones ran, then none',
+  );
   const refused = outcomes.filter((o): o is Extract<Outcome, { ok: false }> => !o.ok);
   assert.ok(refused.every((o) => o.error === 'not evaluated: this event spent its sandbox time'));
   assert.equal(refused.filter((o) => o.report).length, refused.length, 'each text reported once: these are all different texts');
@@ -63,7 +76,9 @@ test("one event's or check request's expressions share an allowance: past it the
 test("a busy namespace's queue does not delay another namespace's evaluation by more than one turn", async () => {
   await loadExpressionSandbox();
   const order: string[] = [];
-  const greedy = Array.from({ length: 30 }, (_, i) => (evaluate(busy(`greedy ${i}`), { namespace: 'greedy' }) as Promise<Outcome>).then(() => order.push('greedy')));
+  const greedy = Array.from({ length: 30 }, (_, i) =>
+    (evaluate(busy(`greedy ${i}`), { namespace: 'greedy' }) as Promise<Outcome>).then(() => order.push('greedy')),
+  );
   await sleep(5);
   await (evaluate('event.check.status == 2', { namespace: 'polite' }) as Promise<Outcome>).then(() => order.push('polite'));
   const ahead = order.indexOf('polite');
@@ -80,7 +95,11 @@ async function otherTeam(v2: string, admin: string, namespace: string): Promise<
   assert.equal((await call(ns, 'PUT', admin, {})).status, 201);
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', admin, { username: 'mallory', password: 'mallory-pass-1' })).status, 201);
   assert.equal((await call(`${ns}/roles/other-team`, 'PUT', admin, OTHER_TEAM)).status, 201);
-  assert.equal((await call(`${ns}/rolebindings/mallory`, 'PUT', admin, { subjects: [{ type: 'User', name: 'mallory' }], role_ref: { type: 'Role', name: 'other-team' } })).status, 201);
+  assert.equal(
+    (await call(`${ns}/rolebindings/mallory`, 'PUT', admin, { subjects: [{ type: 'User', name: 'mallory' }], role_ref: { type: 'Role', name: 'other-team' } }))
+      .status,
+    201,
+  );
   return `Bearer ${(await getJson(`${v2}/auth`, { headers: basic('mallory', 'mallory-pass-1') })).body.access_token}`;
 }
 
@@ -105,23 +124,46 @@ test("a team without handlers cannot stall the daemon with busy proxy entity_att
   const admin = `Bearer ${await adminToken(v2)}`;
   const mallory = await otherTeam(v2, admin, 'team-b');
   const teamB = `${v2}/api/core/v2/namespaces/team-b`;
-  for (let i = 0; i < 30; i++) assert.equal((await call(`${teamB}/entities/proxy-${i}`, 'PUT', mallory, { metadata: { name: `proxy-${i}` }, entity_class: 'proxy', subscriptions: [] })).status, 201);
+  for (let i = 0; i < 30; i++)
+    assert.equal(
+      (await call(`${teamB}/entities/proxy-${i}`, 'PUT', mallory, { metadata: { name: `proxy-${i}` }, entity_class: 'proxy', subscriptions: [] })).status,
+      201,
+    );
   // The well-behaved namespace: a cheap filter before a handler that records each event.
   const def = `${v2}/api/core/v2/namespaces/default`;
   const out = join(root, 'good.out');
-  assert.equal((await call(`${def}/filters/incident`, 'PUT', admin, { metadata: { name: 'incident' }, action: 'allow', expressions: ['event.check.status == 2'] })).status, 201);
+  assert.equal(
+    (await call(`${def}/filters/incident`, 'PUT', admin, { metadata: { name: 'incident' }, action: 'allow', expressions: ['event.check.status == 2'] })).status,
+    201,
+  );
   assert.equal((await call(`${def}/handlers/record`, 'PUT', admin, { type: 'pipe', command: `cat >> ${out}; echo >> ${out}`, timeout: 10 })).status, 201);
-  const workflow = { name: 'w', filters: [{ name: 'incident', type: 'EventFilter', api_version: 'core/v2' }], handler: { name: 'record', type: 'Handler', api_version: 'core/v2' } };
+  const workflow = {
+    name: 'w',
+    filters: [{ name: 'incident', type: 'EventFilter', api_version: 'core/v2' }],
+    handler: { name: 'record', type: 'Handler', api_version: 'core/v2' },
+  };
   assert.equal((await call(`${def}/pipelines/good`, 'PUT', admin, { workflows: [workflow] })).status, 201);
 
   const attributes = Array.from({ length: 8 }, (_, i) => busy(`attribute ${i}`).replace('return true', 'return entity.entity_class == "proxy"'));
-  const check = { metadata: { name: 'stall' }, command: 'true', interval: 1, publish: true, subscriptions: ['nobody'], handlers: [], proxy_requests: { entity_attributes: attributes } };
+  const check = {
+    metadata: { name: 'stall' },
+    command: 'true',
+    interval: 1,
+    publish: true,
+    subscriptions: ['nobody'],
+    handlers: [],
+    proxy_requests: { entity_attributes: attributes },
+  };
   assert.equal((await call(`${teamB}/checks/stall`, 'PUT', mallory, check)).status, 201);
 
   // While it runs: the good namespace's events, one after another, each handled.
   const events = (async () => {
     for (let i = 0; i < 5; i++) {
-      const body = { entity: { entity_class: 'proxy', metadata: { name: `good-${i}` } }, check: { metadata: { name: 'disk' }, interval: 60, status: 2, output: 'full' }, pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: 'good' }] };
+      const body = {
+        entity: { entity_class: 'proxy', metadata: { name: `good-${i}` } },
+        check: { metadata: { name: 'disk' }, interval: 60, status: 2, output: 'full' },
+        pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: 'good' }],
+      };
       assert.equal((await call(`${def}/events/good-${i}/disk`, 'PUT', admin, body)).status, 201);
       const handled = daemon.logs.filter((l) => l.msg === 'handler output' && l.handler === 'record').length;
       assert.equal(handled, i);
@@ -133,8 +175,14 @@ test("a team without handlers cannot stall the daemon with busy proxy entity_att
   await events;
   t.diagnostic(`longest /health gap under the attack: ${Math.round(gap)} ms`);
   assert.ok(gap < 1000, `the longest wait between /health answers was ${Math.round(gap)} ms`);
-  assert.equal(daemon.logs.filter((l) => l.msg === 'handler output' && l.handler === 'record').length, 5, 'every event of the well-behaved namespace was handled');
+  assert.equal(
+    daemon.logs.filter((l) => l.msg === 'handler output' && l.handler === 'record').length,
+    5,
+    'every event of the well-behaved namespace was handled',
+  );
   // Bounded: quarantined, or refused once the check request's allowance was spent.
-  const bounded = daemon.logs.filter((l) => l.namespace === 'team-b' && (/used more than half its CPU budget/.test(String(l.msg)) || /spent its sandbox time/.test(String(l.error))));
+  const bounded = daemon.logs.filter(
+    (l) => l.namespace === 'team-b' && (/used more than half its CPU budget/.test(String(l.msg)) || /spent its sandbox time/.test(String(l.error))),
+  );
   assert.ok(bounded.length >= 1, "the busy expressions were quarantined or refused past the check request's allowance");
 });

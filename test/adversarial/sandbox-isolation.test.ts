@@ -13,7 +13,7 @@ const small = { event: { check: { occurrences: 1, status: 2, output: 'ok' }, ent
 const large = { event: { check: { occurrences: 1, status: 2, blob: Array.from({ length: 200_000 }, (_, i) => i % 10) }, entity: { name: 'a' } } };
 const evaluate = (scope: object, namespace: string): Promise<Outcome> => evaluateInSandbox(EXPRESSION, scope, { nowMs: Date.now(), namespace });
 
-test("large events in one namespace quarantine nothing: the same text still matches there and in another namespace", async () => {
+test('large events in one namespace quarantine nothing: the same text still matches there and in another namespace', async () => {
   await loadExpressionSandbox();
   assert.ok(JSON.stringify(large).length < MAX_SCOPE_BYTES);
   assert.deepEqual(await evaluate(small, 'team-b'), { ok: true, matched: true });
@@ -33,7 +33,10 @@ test('an expression quarantined in one namespace still runs in another', async (
   assert.equal(first.ok, false);
   assert.deepEqual(await run('spinner'), { ok: false, error: 'quarantined after exceeding its budget', report: false });
   const other = await run('bystander');
-  assert.ok(!other.ok && other.error !== 'quarantined after exceeding its budget' && other.report, `run and reported in its own namespace: ${JSON.stringify(other)}`);
+  assert.ok(
+    !other.ok && other.error !== 'quarantined after exceeding its budget' && other.report,
+    `run and reported in its own namespace: ${JSON.stringify(other)}`,
+  );
 });
 
 test('an input larger than MAX_SCOPE_BYTES is not evaluated, reported once, and quarantines nothing', async () => {
@@ -49,20 +52,37 @@ test('an input larger than MAX_SCOPE_BYTES is not evaluated, reported once, and 
 });
 
 test("through the daemon: team-a's large events leave team-b's copy of the same allow filter working", async (t) => {
-  const { v2, daemon } = await instanceFor(t, { 'conf.d/a.json': { client: { name: 'isolation-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } } });
+  const { v2, daemon } = await instanceFor(t, {
+    'conf.d/a.json': { client: { name: 'isolation-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } },
+  });
   const admin = `Bearer ${await adminToken(v2)}`;
   // About 420 KB of small values (slower to read than one long string): under the v2 API's body limit.
   const points = Array.from({ length: 9000 }, (_, i) => ({ name: `m${i}`, value: i, timestamp: 1, tags: [] }));
   for (const team of ['team-a', 'team-b']) {
     const ns = `${v2}/api/core/v2/namespaces/${team}`;
     assert.equal((await call(ns, 'PUT', admin, {})).status, 201);
-    assert.equal((await call(`${ns}/filters/first`, 'PUT', admin, { metadata: { name: 'first' }, action: 'allow', expressions: ['event.check.occurrences == 1'] })).status, 201);
-    assert.equal((await call(`${ns}/handlers/record`, 'PUT', admin, { type: 'pipe', command: 'cat > /dev/null', filters: ['first'], timeout: 10 })).status, 201);
+    assert.equal(
+      (await call(`${ns}/filters/first`, 'PUT', admin, { metadata: { name: 'first' }, action: 'allow', expressions: ['event.check.occurrences == 1'] })).status,
+      201,
+    );
+    assert.equal(
+      (await call(`${ns}/handlers/record`, 'PUT', admin, { type: 'pipe', command: 'cat > /dev/null', filters: ['first'], timeout: 10 })).status,
+      201,
+    );
   }
   const put = (team: string, check: string, metrics?: object) =>
-    call(`${v2}/api/core/v2/namespaces/${team}/events/host/${check}`, 'PUT', admin, { entity: { entity_class: 'proxy', metadata: { name: 'host' } }, check: { metadata: { name: check }, interval: 60, status: 2, output: 'disk full', handlers: ['record'] }, ...(metrics ? { metrics } : {}) });
+    call(`${v2}/api/core/v2/namespaces/${team}/events/host/${check}`, 'PUT', admin, {
+      entity: { entity_class: 'proxy', metadata: { name: 'host' } },
+      check: { metadata: { name: check }, interval: 60, status: 2, output: 'disk full', handlers: ['record'] },
+      ...(metrics ? { metrics } : {}),
+    });
   // The first word on each event: handled, filtered out, or its handler failed.
-  const outcome = (team: string, after: number) => daemon.waitFor((l) => l.namespace === team && l.handler === 'record' && ['handler output', 'event was filtered', 'handler error'].includes(String(l.msg)), 60_000, after);
+  const outcome = (team: string, after: number) =>
+    daemon.waitFor(
+      (l) => l.namespace === team && l.handler === 'record' && ['handler output', 'event was filtered', 'handler error'].includes(String(l.msg)),
+      60_000,
+      after,
+    );
   for (let i = 0; i < 4; i++) {
     const mark = daemon.logs.length;
     assert.equal((await put('team-a', `big-${i}`, { handlers: [], points })).status, 201);
@@ -72,5 +92,9 @@ test("through the daemon: team-a's large events leave team-b's copy of the same 
   assert.equal((await put('team-b', 'small')).status, 201);
   const verdict = await outcome('team-b', mark);
   assert.equal(verdict.msg, 'handler output', `team-b's event: ${JSON.stringify(verdict)}`);
-  assert.equal(daemon.logs.filter((l) => /more than half its CPU budget/.test(String(l.msg)) || /CPU budget/.test(String(l.error ?? ''))).length, 0, 'no expression was stopped or quarantined');
+  assert.equal(
+    daemon.logs.filter((l) => /more than half its CPU budget/.test(String(l.msg)) || /CPU budget/.test(String(l.error ?? ''))).length,
+    0,
+    'no expression was stopped or quarantined',
+  );
 });

@@ -15,8 +15,14 @@ test('socket: prototype-member names among many concurrent senders are ordinary 
   const handled = { name: 'handled', output: 'x', status: 2, handlers: ['constructor'] };
   // Interleaved so that every group commit mixes valid and prototype-member names.
   const all = valid.flatMap((result, i) => [result, ...(named[i] ? [named[i]!] : []), ...(sourced[i] ? [sourced[i]!] : [])]).concat(handled);
-  const answers = await Promise.all(all.map(async (result) => [result.name + '@' + ('source' in result ? result.source : 'adv'), await tcpExchange(socket, JSON.stringify(result))]));
-  assert.deepEqual(answers.filter(([, answer]) => answer !== 'ok'), [], 'every result answered ok');
+  const answers = await Promise.all(
+    all.map(async (result) => [result.name + '@' + ('source' in result ? result.source : 'adv'), await tcpExchange(socket, JSON.stringify(result))]),
+  );
+  assert.deepEqual(
+    answers.filter(([, answer]) => answer !== 'ok'),
+    [],
+    'every result answered ok',
+  );
 
   for (const result of [...valid, ...named]) {
     const stored = await getJson(`${api}/results/adv/${result.name}`);
@@ -46,11 +52,17 @@ test('socket: a status that is not an integer from -2^31 to 2^32-1 is invalid, l
   }
   assert.equal((await getJson(`${api}/results/adv/bad_status`)).status, 404, 'nothing stored');
   assert.equal(await tcpExchange(socket, resultText('max_status', String(MAX_STATUS))), 'ok');
-  const stored = await eventually(() => getJson(`${api}/results/adv/max_status`), (r) => r.status === 200);
+  const stored = await eventually(
+    () => getJson(`${api}/results/adv/max_status`),
+    (r) => r.status === 200,
+  );
   assert.equal(stored.body.check.status, MAX_STATUS);
   // A negative status is kept (legacy accepted it; here it is unknown), and its v2 copy says 3.
   assert.equal(await tcpExchange(socket, resultText('negative_status', '-1')), 'ok');
-  const negative = await eventually(() => getJson(`${api}/events/adv/negative_status`), (r) => r.status === 200);
+  const negative = await eventually(
+    () => getJson(`${api}/events/adv/negative_status`),
+    (r) => r.status === 200,
+  );
   assert.equal(negative.body.check.status, -1);
 });
 
@@ -78,6 +90,14 @@ test('socket: 10,000 levels of nesting in a custom attribute are invalid with th
   assert.equal(await tcpExchange(socket, resultText('deep', '1', `,"custom":${nested(99)}`)), 'ok');
   assert.equal(await tcpExchange(socket, 'ping'), 'pong');
   assert.equal(await tcpExchange(socket, resultText('after', '0')), 'ok');
-  assert.equal((await eventually(() => getJson(`${api}/results/adv/after`), (r) => r.status === 200)).status, 200);
+  assert.equal(
+    (
+      await eventually(
+        () => getJson(`${api}/results/adv/after`),
+        (r) => r.status === 200,
+      )
+    ).status,
+    200,
+  );
   assert.equal(daemon.proc.exitCode, null);
 });

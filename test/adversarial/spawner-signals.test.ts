@@ -35,12 +35,24 @@ test('a command that sends SIGUSR1 to its parent, the spawner helper, opens no d
     removeTree(root);
   });
   assert.equal((await postJson(`${api}/request`, { check: 'signal' })).status, 202);
-  await eventually(async () => existsSync(`${out}-1`), (done) => done, 15_000);
+  await eventually(
+    async () => existsSync(`${out}-1`),
+    (done) => done,
+    15_000,
+  );
   const helper = helperOf(daemon.proc.pid!);
   assert.ok(helper, 'the helper runs');
   // The helper still answers: the next command runs through it after the signal was handled.
   assert.equal((await postJson(`${api}/request`, { check: 'after' })).status, 202);
-  await eventually(async () => existsSync(`${out}-2`), (done) => done, 15_000);
+  await eventually(
+    async () => existsSync(`${out}-2`),
+    (done) => done,
+    15_000,
+  );
   assert.equal(helperOf(daemon.proc.pid!), helper, 'the same helper, still running');
-  assert.deepEqual(daemon.logs.filter((l) => /Debugger listening|inspector/i.test(String(l.msg))).map((l) => l.msg), [], 'the inspector never opened');
+  assert.deepEqual(
+    daemon.logs.filter((l) => /Debugger listening|inspector/i.test(String(l.msg))).map((l) => l.msg),
+    [],
+    'the inspector never opened',
+  );
 });

@@ -7,7 +7,7 @@ import { startInstance, getJson, eventually } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { postgresFor } from '../servers/postgres.js';
 
-test('the store DSN\'s password stays out of /settings, the logs and every command\'s environment', async (t) => {
+test("the store DSN's password stays out of /settings, the logs and every command's environment", async (t) => {
   const pg = await postgresFor(t);
   if (!pg) return;
   // Trust authentication ignores the password: it is there to be leaked, or not.
@@ -26,11 +26,18 @@ test('the store DSN\'s password stays out of /settings, the logs and every comma
     removeTree(root);
     removeTree(tree);
   });
-  const env = await eventually(async () => (existsSync(out) ? readFileSync(out, 'utf8') : ''), (text) => text.includes('PATH='), 15_000);
+  const env = await eventually(
+    async () => (existsSync(out) ? readFileSync(out, 'utf8') : ''),
+    (text) => text.includes('PATH='),
+    15_000,
+  );
   assert.ok(!env.includes('hunter2-secret'), 'a check sees the store password');
   const settings = await getJson(`${instance.api}/settings`);
   assert.equal(settings.status, 200);
   assert.equal(settings.body.checkbridge.store.dsn, dsn.replace('hunter2-secret', 'REDACTED'));
   assert.ok(!JSON.stringify(instance.daemon.logs).includes('hunter2-secret'), 'a log line shows the store password');
-  assert.ok(instance.daemon.logs.some((l) => String(l.store ?? '').includes('REDACTED')), 'the store in use is logged, redacted');
+  assert.ok(
+    instance.daemon.logs.some((l) => String(l.store ?? '').includes('REDACTED')),
+    'the store in use is logged, redacted',
+  );
 });

@@ -20,7 +20,11 @@ test('a `users` writer cannot disable, re-enable or change a user who holds more
   // uma may do anything to users; old-root is a cluster admin whom a cluster admin disabled; dev edits in default.
   const setup: [string, string, unknown][] = [
     ['/clusterroles/user-manager', 'PUT', { rules: [{ verbs: ['*'], resources: ['users'] }] }],
-    ['/clusterrolebindings/user-managers', 'PUT', { subjects: [{ type: 'Group', name: 'user-managers' }], role_ref: { type: 'ClusterRole', name: 'user-manager' } }],
+    [
+      '/clusterrolebindings/user-managers',
+      'PUT',
+      { subjects: [{ type: 'Group', name: 'user-managers' }], role_ref: { type: 'ClusterRole', name: 'user-manager' } },
+    ],
     ['/namespaces/default/rolebindings/dev-edit', 'PUT', { subjects: [{ type: 'Group', name: 'dev' }], role_ref: { type: 'ClusterRole', name: 'edit' } }],
     ['/users', 'POST', { username: 'uma', password: 'uma-pass-1', groups: ['user-managers'] }],
     ['/users', 'POST', { username: 'old-root', password: 'old-root-pass-1', groups: ['cluster-admins'] }],
@@ -31,13 +35,28 @@ test('a `users` writer cannot disable, re-enable or change a user who holds more
   assert.equal((await call(`${api}/users/old-root`, 'DELETE', admin)).status, 204);
   const uma = `Bearer ${(await getJson(`${v2}/auth`, { headers: basic('uma', 'uma-pass-1') })).body.access_token}`;
 
-  assertRefused(await call(`${api}/users/old-root`, 'PUT', uma, { username: 'old-root', groups: ['cluster-admins'], disabled: false }), 're-enable a cluster admin',
-    /^unauthorized to perform action: user "uma" may not re-enable user "old-root": they hold \* on \* cluster-wide \(binding "cluster-admin"\), which "uma" does not; only cluster admins may$/);
+  assertRefused(
+    await call(`${api}/users/old-root`, 'PUT', uma, { username: 'old-root', groups: ['cluster-admins'], disabled: false }),
+    're-enable a cluster admin',
+    /^unauthorized to perform action: user "uma" may not re-enable user "old-root": they hold \* on \* cluster-wide \(binding "cluster-admin"\), which "uma" does not; only cluster admins may$/,
+  );
   assertRefused(await call(`${api}/users/admin`, 'DELETE', uma), 'disable admin', /may not disable user "admin": they hold \* on \* cluster-wide/);
-  assertRefused(await call(`${api}/users/admin`, 'PUT', uma, { username: 'admin', groups: ['cluster-admins'], disabled: true }), 'disable admin by PUT', /may not disable user "admin"/);
-  assertRefused(await call(`${api}/users/admin`, 'PUT', uma, { username: 'admin', groups: [] }), 'take admin out of cluster-admins', /may not change user "admin"/);
+  assertRefused(
+    await call(`${api}/users/admin`, 'PUT', uma, { username: 'admin', groups: ['cluster-admins'], disabled: true }),
+    'disable admin by PUT',
+    /may not disable user "admin"/,
+  );
+  assertRefused(
+    await call(`${api}/users/admin`, 'PUT', uma, { username: 'admin', groups: [] }),
+    'take admin out of cluster-admins',
+    /may not change user "admin"/,
+  );
   // Holding more in one namespace is enough.
-  assertRefused(await call(`${api}/users/eddie`, 'DELETE', uma), 'disable a namespace editor', /may not disable user "eddie": they hold \* on assets in namespace "default" \(binding "default\/dev-edit"\)/);
+  assertRefused(
+    await call(`${api}/users/eddie`, 'DELETE', uma),
+    'disable a namespace editor',
+    /may not disable user "eddie": they hold \* on assets in namespace "default" \(binding "default\/dev-edit"\)/,
+  );
 
   // Nothing changed: admin and eddie still sign in, old-root does not.
   assert.equal((await getJson(`${v2}/auth`, { headers: basic('admin', ADMIN_PASSWORD) })).status, 200);

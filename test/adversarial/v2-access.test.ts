@@ -36,7 +36,15 @@ async function seedKept(v2: string, token: string): Promise<void> {
 /** An API key (`Key …`) for a new user `username` whose group `group` is bound (a binding named after the group) to the cluster role `role`. */
 async function keyFor(v2: string, token: string, username: string, group: string, role: string): Promise<string> {
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', token, { username, password: `${username}-pass-1`, groups: [group] })).status, 201);
-  assert.equal((await call(`${v2}/api/core/v2/clusterrolebindings/${group}`, 'PUT', token, { subjects: [{ type: 'Group', name: group }], role_ref: { type: 'ClusterRole', name: role } })).status, 201);
+  assert.equal(
+    (
+      await call(`${v2}/api/core/v2/clusterrolebindings/${group}`, 'PUT', token, {
+        subjects: [{ type: 'Group', name: group }],
+        role_ref: { type: 'ClusterRole', name: role },
+      })
+    ).status,
+    201,
+  );
   return `Key ${(await call(`${v2}/api/core/v2/apikeys`, 'POST', token, { username })).headers.get('location')!.split('/').pop()}`;
 }
 
@@ -82,8 +90,16 @@ function routes(): Route[] {
   ];
   for (const kind of RESOURCES) {
     list.push({ method: 'GET', path: `${NS}/${kind}` }, { method: 'GET', path: `${NS}/${kind}/kept` }, { method: 'DELETE', path: `${NS}/${kind}/kept` });
-    list.push({ method: 'PUT', path: `${NS}/${kind}/intruder`, body: { metadata: { name: 'intruder' }, type: 'pipe', command: 'touch /tmp/pwned', entity_class: 'proxy', action: 'allow', expressions: [], check: 'x' } });
-    list.push({ method: 'POST', path: `${NS}/${kind}`, body: { metadata: { name: 'intruder' }, type: 'pipe', command: 'touch /tmp/pwned', entity_class: 'proxy', action: 'allow', expressions: [], check: 'x' } });
+    list.push({
+      method: 'PUT',
+      path: `${NS}/${kind}/intruder`,
+      body: { metadata: { name: 'intruder' }, type: 'pipe', command: 'touch /tmp/pwned', entity_class: 'proxy', action: 'allow', expressions: [], check: 'x' },
+    });
+    list.push({
+      method: 'POST',
+      path: `${NS}/${kind}`,
+      body: { metadata: { name: 'intruder' }, type: 'pipe', command: 'touch /tmp/pwned', entity_class: 'proxy', action: 'allow', expressions: [], check: 'x' },
+    });
   }
   return list;
 }
@@ -133,7 +149,11 @@ test('v2 API: a non-admin cannot reach admin routes through any spelling', async
   ];
   for (const route of admin) {
     const plain = await rawRequest(v2, route.method, route.path, { authorization: aliceKey }, route.body);
-    assertForbidden(plain, `${route.method} ${route.path} as a non-admin`, /^unauthorized to perform action: user "alice" may not \w+ (apikeys|users|clusterroles|clusterrolebindings|rolebindings)/);
+    assertForbidden(
+      plain,
+      `${route.method} ${route.path} as a non-admin`,
+      /^unauthorized to perform action: user "alice" may not \w+ (apikeys|users|clusterroles|clusterrolebindings|rolebindings)/,
+    );
     await variantsRefused(v2, route, { authorization: aliceKey }, 403, 'as a non-admin');
   }
   const keys = (await call(`${v2}/api/core/v2/apikeys`, 'GET', token)).body as unknown[];

@@ -20,9 +20,16 @@ async function v2Of(t: Parameters<typeof instanceFor>[0]) {
 test('v2 events: PUT and POST refuse a status that is not a uint32 with 400 naming status; 2^32-1 is stored', async (t) => {
   const { send } = await v2Of(t);
   for (const status of BAD_STATUSES) {
-    for (const [method, path] of [['PUT', '/events/e1/c1'], ['POST', '/events']] as const) {
+    for (const [method, path] of [
+      ['PUT', '/events/e1/c1'],
+      ['POST', '/events'],
+    ] as const) {
       const reply = await send(method, path, eventText('e1', 'c1', status));
-      assert.deepEqual([reply.status, reply.body], [400, { message: 'event.check.status must be an unsigned 32-bit integer', code: 1 }], `${method} status ${status}`);
+      assert.deepEqual(
+        [reply.status, reply.body],
+        [400, { message: 'event.check.status must be an unsigned 32-bit integer', code: 1 }],
+        `${method} status ${status}`,
+      );
     }
   }
   assert.equal((await send('GET', '/events/e1/c1')).status, 404, 'nothing stored');
@@ -63,7 +70,10 @@ test('v2 events: the longest accepted names round-trip through GET and DELETE; o
 test('v2 events: 10,000 levels of nesting are a 400 naming the depth; the API keeps answering', async (t) => {
   const { daemon, send } = await v2Of(t);
   const deep = `,"custom":${nested(10_000)}`;
-  for (const [method, path] of [['PUT', '/events/e1/deep'], ['POST', '/events']] as const) {
+  for (const [method, path] of [
+    ['PUT', '/events/e1/deep'],
+    ['POST', '/events'],
+  ] as const) {
     const reply = await send(method, path, eventText('e1', 'deep', '1', deep));
     assert.deepEqual([reply.status, reply.body], [400, { message: 'JSON nested deeper than 100 levels', code: 1 }], method);
   }

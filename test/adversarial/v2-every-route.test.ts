@@ -7,15 +7,22 @@ import { rawRequest, pathVariants } from '../helpers/raw-http.js';
 type Route = { method: string; url: string; access: 'anonymous' | 'rbac' };
 
 /** A concrete path for a route pattern: every parameter filled with a harmless value. */
-const concrete = (pattern: string) => pattern.replace(/:(\w+)/g, (_m, name: string) => (name === 'file' ? 'probe.js' : `probe-${name}`)).replace(/\*$/, 'probe');
+const concrete = (pattern: string) =>
+  pattern.replace(/:(\w+)/g, (_m, name: string) => (name === 'file' ? 'probe.js' : `probe-${name}`)).replace(/\*$/, 'probe');
 
 test('v2 API: every registered route refuses callers without credentials or without a role, in every spelling', async (t) => {
-  const { v2, daemon } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'route-host', address: '127.0.0.1', subscriptions: [] } } }, ['--log-level', 'debug']);
+  const { v2, daemon } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'route-host', address: '127.0.0.1', subscriptions: [] } } }, [
+    '--log-level',
+    'debug',
+  ]);
   const line = await daemon.waitFor((l) => l.msg === 'v2 API routes');
   const routes = line.routes as Route[];
   // The table is the daemon's own: a route added later is walked without anyone editing this test.
   assert.ok(routes.length > 60, `only ${routes.length} routes`);
-  assert.ok(routes.some((r) => r.url.startsWith('/api/enterprise/')), 'enterprise routes are in the table');
+  assert.ok(
+    routes.some((r) => r.url.startsWith('/api/enterprise/')),
+    'enterprise routes are in the table',
+  );
 
   const admin = `Bearer ${await adminToken(v2)}`;
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', admin, { username: 'nobody', password: 'nobody-pass-1' })).status, 201);

@@ -28,7 +28,7 @@ function mostAtOnce(lines: string[], pick: (line: string) => boolean): number {
   return most;
 }
 
-test('one namespace\'s v2 handlers hold at most half of handler_concurrency, and legacy handlers keep a share while v2 handlers are busy', async (t) => {
+test("one namespace's v2 handlers hold at most half of handler_concurrency, and legacy handlers keep a share while v2 handlers are busy", async (t) => {
   const root = makeTree({});
   const markers = join(root, 'markers');
   const gate = join(root, 'gate');
@@ -50,11 +50,13 @@ test('one namespace\'s v2 handlers hold at most half of handler_concurrency, and
   });
   const auth = `Bearer ${await adminToken(v2)}`;
   // Each run marks its start with its namespace, waits for the gate (at most 60 s), then marks its end.
-  const gated = (namespace: string) => `echo "start ${namespace} $$" >> ${markers}; i=0; while [ ! -e ${gate} ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo "end ${namespace} $$" >> ${markers}`;
+  const gated = (namespace: string) =>
+    `echo "start ${namespace} $$" >> ${markers}; i=0; while [ ! -e ${gate} ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo "end ${namespace} $$" >> ${markers}`;
   for (const namespace of NAMESPACES) {
     const ns = `${v2}/api/core/v2/namespaces/${namespace}`;
     assert.equal((await call(ns, 'PUT', auth, {})).status, 201);
-    for (const handler of HANDLERS) assert.equal((await call(`${ns}/handlers/${handler}`, 'PUT', auth, { type: 'pipe', command: gated(namespace), timeout: 120 })).status, 201);
+    for (const handler of HANDLERS)
+      assert.equal((await call(`${ns}/handlers/${handler}`, 'PUT', auth, { type: 'pipe', command: gated(namespace), timeout: 120 })).status, 201);
     const workflows = HANDLERS.map((handler) => ({ name: handler, handler: { name: handler, type: 'Handler', api_version: 'core/v2' } }));
     assert.equal((await call(`${ns}/pipelines/all`, 'PUT', auth, { workflows })).status, 201);
   }
@@ -62,24 +64,43 @@ test('one namespace\'s v2 handlers hold at most half of handler_concurrency, and
   for (const namespace of NAMESPACES) {
     for (let i = 0; i < 2; i++) {
       const entity = `box-${i}`;
-      const body = { entity: { entity_class: 'proxy', metadata: { name: entity } }, check: { metadata: { name: 'load' }, interval: 60, status: 2, output: 'busy' }, pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: 'all' }] };
+      const body = {
+        entity: { entity_class: 'proxy', metadata: { name: entity } },
+        check: { metadata: { name: 'load' }, interval: 60, status: 2, output: 'busy' },
+        pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: 'all' }],
+      };
       assert.equal((await call(`${v2}/api/core/v2/namespaces/${namespace}/events/${entity}/load`, 'PUT', auth, body)).status, 201);
     }
   }
   const read = () => (existsSync(markers) ? readFileSync(markers, 'utf8').split('\n').filter(Boolean) : []);
   const starts = (lines: string[]) => lines.filter((l) => l.startsWith('start ')).length;
   // v2 runs wait at the gate: as many as the v2 share allows (unlimited, every shared slot).
-  await eventually(async () => read(), (lines) => starts(lines) >= ALL_V2, 30_000);
+  await eventually(
+    async () => read(),
+    (lines) => starts(lines) >= ALL_V2,
+    30_000,
+  );
 
   // A legacy event now: its handler gets a slot although the v2 handlers are all still busy.
   assert.equal((await postJson(`${api}/results`, { name: 'legacy_check', output: 'down', status: 2, handlers: ['legacy'] })).status, 202);
-  const seen = await eventually(async () => read(), (lines) => lines.some((l) => l.startsWith('legacy ')), 15_000);
-  assert.ok(seen.some((l) => l.startsWith('legacy ')), `the legacy handler did not run while v2 handlers held the slots: ${JSON.stringify(seen)}`);
+  const seen = await eventually(
+    async () => read(),
+    (lines) => lines.some((l) => l.startsWith('legacy ')),
+    15_000,
+  );
+  assert.ok(
+    seen.some((l) => l.startsWith('legacy ')),
+    `the legacy handler did not run while v2 handlers held the slots: ${JSON.stringify(seen)}`,
+  );
   assert.equal(seen.filter((l) => l.startsWith('end ')).length, 0, 'the gate was still closed');
 
   writeFileSync(gate, '');
   const runs = NAMESPACES.length * 2 * HANDLERS.length;
-  const lines = await eventually(async () => read(), (all) => all.filter((l) => l.startsWith('end ')).length >= runs, 60_000);
+  const lines = await eventually(
+    async () => read(),
+    (all) => all.filter((l) => l.startsWith('end ')).length >= runs,
+    60_000,
+  );
   assert.equal(starts(lines), runs, 'every v2 run started');
   for (const namespace of NAMESPACES) {
     const most = mostAtOnce(lines, (l) => l.split(' ')[1] === namespace);

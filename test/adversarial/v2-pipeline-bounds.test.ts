@@ -19,7 +19,11 @@ function harness() {
   return { log, delivered, queue, warnings };
 }
 
-const event = (id: number, entity: string, output = '') => ({ id: String(id), entity: { metadata: { name: entity } }, check: { metadata: { name: 'c' }, status: 2, handlers: ['h'], output } });
+const event = (id: number, entity: string, output = '') => ({
+  id: String(id),
+  entity: { metadata: { name: entity } },
+  check: { metadata: { name: 'c' }, status: 2, handlers: ['h'], output },
+});
 
 test("one entity's check: at most 16 events wait behind the one filtering, the newest kept in order, drops logged once", async () => {
   const { log, delivered, queue, warnings } = harness();
@@ -40,7 +44,10 @@ test('a namespace: at most 1000 events wait or filter at once; another namespace
   await Promise.all([...flood, other]);
   assert.equal(delivered.filter((id) => id !== '5000').length, 1000);
   assert.ok(delivered.includes('5000'), "the other namespace's event was handled");
-  assert.deepEqual(warnings().map((w) => w.namespace), ['bounds-ns']);
+  assert.deepEqual(
+    warnings().map((w) => w.namespace),
+    ['bounds-ns'],
+  );
 });
 
 test('a namespace: at most 32 MiB of events (as JSON) wait or filter at once', async () => {

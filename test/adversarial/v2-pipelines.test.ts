@@ -25,7 +25,12 @@ function mostAtOnce(lines: string[]): number {
 }
 
 test('v2 pipeline handlers go through the handler queues: never more than the per-handler limit at once, drained at stop', async (t) => {
-  const root = makeTree({ 'conf.d/config.json': { client: { name: 'v2-queue-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { handler_concurrency: CONCURRENCY, entity_limit: 0 } } });
+  const root = makeTree({
+    'conf.d/config.json': {
+      client: { name: 'v2-queue-host', address: '127.0.0.1', subscriptions: [] },
+      checkbridge: { handler_concurrency: CONCURRENCY, entity_limit: 0 },
+    },
+  });
   const markers = join(root, 'markers');
   const gate = join(root, 'gate');
   const { daemon, v2 } = await startInstance(root);
@@ -41,15 +46,26 @@ test('v2 pipeline handlers go through the handler queues: never more than the pe
   // Each run marks its start, waits for the gate (at most 20 s), then marks its end.
   const command = `echo "start $$" >> ${markers}; i=0; while [ ! -e ${gate} ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; echo "end $$" >> ${markers}`;
   assert.equal((await call(`${ns}/handlers/gated`, 'PUT', auth, { type: 'pipe', command, timeout: 60 })).status, 201);
-  assert.equal((await call(`${ns}/pipelines/all`, 'PUT', auth, { workflows: [{ name: 'all', handler: { name: 'gated', type: 'Handler', api_version: 'core/v2' } }] })).status, 201);
+  assert.equal(
+    (await call(`${ns}/pipelines/all`, 'PUT', auth, { workflows: [{ name: 'all', handler: { name: 'gated', type: 'Handler', api_version: 'core/v2' } }] }))
+      .status,
+    201,
+  );
   for (let i = 0; i < EVENTS; i++) {
     const entity = `box-${i}`;
-    const body = { entity: { entity_class: 'proxy', metadata: { name: entity } }, check: { metadata: { name: 'load' }, interval: 60, status: 2, output: 'busy' }, pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: 'all' }] };
+    const body = {
+      entity: { entity_class: 'proxy', metadata: { name: entity } },
+      check: { metadata: { name: 'load' }, interval: 60, status: 2, output: 'busy' },
+      pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: 'all' }],
+    };
     assert.equal((await call(`${ns}/events/${entity}/load`, 'PUT', auth, body)).status, 201);
   }
   const read = () => (existsSync(markers) ? readFileSync(markers, 'utf8').split('\n').filter(Boolean) : []);
   // The first runs are waiting at the gate; the rest are queued behind them (or, unqueued, all started).
-  await eventually(async () => read(), (lines) => lines.length >= PER_HANDLER);
+  await eventually(
+    async () => read(),
+    (lines) => lines.length >= PER_HANDLER,
+  );
 
   // Stop with the gate still closed: the running and the queued runs must all finish before the daemon exits.
   const exit = daemon.stop('SIGTERM');

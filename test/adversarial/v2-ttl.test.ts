@@ -11,8 +11,16 @@ test('a v2 event stamped a day ahead, whose results stop, still gets its TTL eve
   const auth = `Bearer ${await adminToken(instance.v2)}`;
   const url = `${instance.v2}/api/core/v2/namespaces/default/events/ahead-1/http`;
   const ahead = Math.floor(Date.now() / 1000) + 86_400;
-  const body = { entity: { entity_class: 'proxy', metadata: { name: 'ahead-1' } }, check: { metadata: { name: 'http' }, status: 0, output: 'fine', interval: 1, ttl: 5, executed: ahead }, timestamp: ahead };
+  const body = {
+    entity: { entity_class: 'proxy', metadata: { name: 'ahead-1' } },
+    check: { metadata: { name: 'http' }, status: 0, output: 'fine', interval: 1, ttl: 5, executed: ahead },
+    timestamp: ahead,
+  };
   assert.equal((await call(url, 'PUT', auth, body)).status, 201);
-  const reply = await eventually(() => call(url, 'GET', auth), (r) => /^Last check execution was -?\d+ seconds ago$/.test(r.body?.check?.output), 20_000);
+  const reply = await eventually(
+    () => call(url, 'GET', auth),
+    (r) => /^Last check execution was -?\d+ seconds ago$/.test(r.body?.check?.output),
+    20_000,
+  );
   assert.deepEqual([reply.status, reply.body.check.status], [200, 1], JSON.stringify(reply.body));
 });

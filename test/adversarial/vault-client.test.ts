@@ -8,7 +8,14 @@ import { putProvider, putSecret, SECRETS, vaultFor } from '../secrets/vault-setu
 const CORE = 'vault-core-material-3Rk';
 const APP = 'app-password-8Ty';
 
-const check = (name: string, secret: string) => ({ command: `echo "${name}: $VALUE"`, subscribers: ['test'], interval: 3600, publish: false, handlers: [], secrets: [{ name: 'VALUE', secret }] });
+const check = (name: string, secret: string) => ({
+  command: `echo "${name}: $VALUE"`,
+  subscribers: ['test'],
+  interval: 3600,
+  publish: false,
+  handlers: [],
+  secrets: [{ name: 'VALUE', secret }],
+});
 
 async function instanceWith(t: TestContext, checks: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<Instance> {
   const root = makeTree({
@@ -27,7 +34,11 @@ async function instanceWith(t: TestContext, checks: Record<string, string>, env:
 async function run(api: string, name: string): Promise<Record<string, any>> {
   await getJson(`${api}/results/vault-host/${name}`, { method: 'DELETE' });
   assert.equal((await postJson(`${api}/request`, { check: name })).status, 202);
-  const result = await eventually(() => getJson(`${api}/results/vault-host/${name}`), (r) => r.status === 200, 20_000);
+  const result = await eventually(
+    () => getJson(`${api}/results/vault-host/${name}`),
+    (r) => r.status === 200,
+    20_000,
+  );
   assert.equal(result.status, 200, `${name} ran`);
   return result.body.check;
 }
@@ -46,9 +57,16 @@ test('a vault secret id never leaves its KV mount: . and .. segments, encoded fo
   await putProvider(v2, auth, vault, 'vault');
 
   const climbed = await run(api, 'climb');
-  assert.deepEqual(vault.requests.filter((r) => !r.path.startsWith('/v1/secret/')), [], 'a request left the secret/ mount');
+  assert.deepEqual(
+    vault.requests.filter((r) => !r.path.startsWith('/v1/secret/')),
+    [],
+    'a request left the secret/ mount',
+  );
   assert.equal(climbed.status, 3, `the read left the mount: ${climbed.output}`);
-  assert.match(climbed.output, /Unable to resolve secret "climb" \(VALUE\) from provider "vault": the id "secret\/\.\.\/\.\.\/sys\/raw\/core#value" is refused: its path has a "\.\." segment/);
+  assert.match(
+    climbed.output,
+    /Unable to resolve secret "climb" \(VALUE\) from provider "vault": the id "secret\/\.\.\/\.\.\/sys\/raw\/core#value" is refused: its path has a "\.\." segment/,
+  );
   const fine = await run(api, 'fine');
   assert.equal(fine.status, 0, fine.output);
   assert.equal(fine.output, 'fine: REDACTED\n');
@@ -63,7 +81,12 @@ test('a vault secret id never leaves its KV mount: . and .. segments, encoded fo
     ['secret/app\u0000#password', /a control character/],
   ];
   for (const [id, why] of ids) {
-    const reply = await call(`${v2}${SECRETS}/namespaces/default/secrets/bad`, 'PUT', auth, { type: 'Secret', api_version: 'secrets/v1', metadata: { name: 'bad' }, spec: { provider: 'vault', id } });
+    const reply = await call(`${v2}${SECRETS}/namespaces/default/secrets/bad`, 'PUT', auth, {
+      type: 'Secret',
+      api_version: 'secrets/v1',
+      metadata: { name: 'bad' },
+      spec: { provider: 'vault', id },
+    });
     assert.equal(reply.status, 400, `${JSON.stringify(id)}: ${JSON.stringify(reply.body)}`);
     assert.match(reply.body.message, new RegExp(`^spec\\.id: the id .* is refused: its path has ${why.source}`));
   }
@@ -83,7 +106,12 @@ test('the vault client trusts the system CA store; a configured ca_cert is the o
   await putProvider(v2, auth, vault, 'system', { tls: { cname: vault.serverName } });
   await putProvider(v2, auth, stranger, 'unknown', { tls: { cname: stranger.serverName } });
   await putProvider(v2, auth, vault, 'pinned', { tls: { ca_cert: stranger.ca, cname: vault.serverName } });
-  for (const [secret, provider] of [['by-system', 'system'], ['by-unknown', 'unknown'], ['by-pinned', 'pinned']]) await putSecret(v2, auth, secret!, provider!, 'secret/app#password');
+  for (const [secret, provider] of [
+    ['by-system', 'system'],
+    ['by-unknown', 'unknown'],
+    ['by-pinned', 'pinned'],
+  ])
+    await putSecret(v2, auth, secret!, provider!, 'secret/app#password');
 
   const system = await run(api, 'system');
   assert.equal(system.status, 0, `a vault whose CA is in the system store: ${system.output}`);
@@ -93,6 +121,6 @@ test('the vault client trusts the system CA store; a configured ca_cert is the o
   assert.equal(unknown.status, 3);
   assert.match(unknown.output, /the vault is unreachable: (UNABLE_TO_VERIFY_LEAF_SIGNATURE|.*certificate|.*self.signed)/i);
   const pinned = await run(api, 'pinned');
-  assert.equal(pinned.status, 3, 'tls.ca_cert replaces the trusted CAs, as Vault\'s own client does');
+  assert.equal(pinned.status, 3, "tls.ca_cert replaces the trusted CAs, as Vault's own client does");
   assert.match(pinned.output, /the vault is unreachable: (UNABLE_TO_VERIFY_LEAF_SIGNATURE|.*certificate|.*self.signed)/i);
 });

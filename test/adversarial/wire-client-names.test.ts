@@ -11,7 +11,8 @@ import { getJson, eventually } from '../helpers/instance.js';
 
 const BAD_NAMES = ['n'.repeat(300), 'a/b', 'with space', 'nul\u0000name', '../up', 'tab\tname'];
 const result = (client: string, check: string) => JSON.stringify({ client, check: { name: check, output: 'o', status: 1 } });
-const keepalive = (name: string) => JSON.stringify({ name, address: '127.0.0.1', subscriptions: [], version: '1.9.0', timestamp: Math.floor(Date.now() / 1000) });
+const keepalive = (name: string) =>
+  JSON.stringify({ name, address: '127.0.0.1', subscriptions: [], version: '1.9.0', timestamp: Math.floor(Date.now() / 1000) });
 // Two entities at most: had any bad name been counted, the good ones behind them would be refused.
 const LIMIT = { checkbridge: { entity_limit: 2 } };
 
@@ -20,15 +21,27 @@ async function expectRefusedThenGood(server: FleetServer, push: (kind: 'results'
   for (const name of BAD_NAMES) await push('keepalives', keepalive(name));
   await push('results', result('good-result', 'after'));
   await push('keepalives', keepalive('good-keepalive'));
-  await eventually(() => getJson(`${server.api}/results/good-result`), (r) => r.status === 200 && r.body.length === 1, 15_000);
-  await eventually(() => getJson(`${server.api}/clients/good-keepalive`), (r) => r.status === 200, 15_000);
+  await eventually(
+    () => getJson(`${server.api}/results/good-result`),
+    (r) => r.status === 200 && r.body.length === 1,
+    15_000,
+  );
+  await eventually(
+    () => getJson(`${server.api}/clients/good-keepalive`),
+    (r) => r.status === 200,
+    15_000,
+  );
   const names = (await getJson(`${server.api}/clients`)).body.map((c: { name: string }) => c.name).sort();
   assert.deepEqual(names, ['good-keepalive', 'good-result']);
   const dropped = (kind: string) => server.daemon.logs.filter((l) => l.msg === `discarding invalid ${kind}`).map((l) => String(l.reason));
-  await eventually(async () => dropped('result').length + dropped('keepalive').length, (n) => n >= 2 * BAD_NAMES.length);
+  await eventually(
+    async () => dropped('result').length + dropped('keepalive').length,
+    (n) => n >= 2 * BAD_NAMES.length,
+  );
   assert.equal(dropped('result').length, BAD_NAMES.length, JSON.stringify(dropped('result')));
   assert.equal(dropped('keepalive').length, BAD_NAMES.length, JSON.stringify(dropped('keepalive')));
-  for (const reason of [...dropped('result'), ...dropped('keepalive')]) assert.match(reason, /client name (must be at most 255 characters|cannot contain spaces or special characters)/);
+  for (const reason of [...dropped('result'), ...dropped('keepalive')])
+    assert.match(reason, /client name (must be at most 255 characters|cannot contain spaces or special characters)/);
   assert.equal(server.daemon.logs.filter((l) => /entity limit/.test(String(l.msg))).length, 0, 'nothing reached the entity limit');
   assert.equal(server.daemon.proc.exitCode, null);
 }

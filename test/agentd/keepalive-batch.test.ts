@@ -12,7 +12,9 @@ const basic = 'Basic ' + Buffer.from(`agent:${AGENT_PASSWORD}`).toString('base64
 
 function open(url: string, name: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'linux', authorization: basic } });
+    const ws = new WebSocket(url, {
+      headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'linux', authorization: basic },
+    });
     // The agent sends nothing before its entity configuration arrives.
     ws.once('message', () => resolve(ws));
     ws.once('error', reject);
@@ -21,9 +23,10 @@ function open(url: string, name: string): Promise<WebSocket> {
 
 const keepalive = (name: string) =>
   `keepalive\n${JSON.stringify({ entity: { metadata: { name, labels: { team: 'blue' } }, entity_class: 'agent', subscriptions: ['linux'], system: { hostname: name }, sensu_agent_version: '6.12.0' }, check: { metadata: { name: 'keepalive' }, interval: 20, timeout: 120 } })}`;
-const event = (name: string) => `event\n${JSON.stringify({ entity: { metadata: { name }, entity_class: 'agent' }, check: { metadata: { name: 'disk' }, status: 1, output: 'disk 91%', interval: 10 } })}`;
+const event = (name: string) =>
+  `event\n${JSON.stringify({ entity: { metadata: { name }, entity_class: 'agent' }, check: { metadata: { name: 'disk' }, status: 1, output: 'disk 91%', interval: 10 } })}`;
 
-test('a burst of first keepalives, each followed at once by an event: every entity and client stored, each event on its keepalive\'s entity', async (t) => {
+test("a burst of first keepalives, each followed at once by an event: every entity and client stored, each event on its keepalive's entity", async (t) => {
   const { v2, api, agentd } = await agentInstanceFor(t, { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] } } });
   const sockets = await Promise.all(Array.from({ length: AGENTS }, (_, i) => open(agentd, `burst-${i}`)));
   t.after(() => sockets.forEach((ws) => ws.terminate()));
@@ -33,7 +36,10 @@ test('a burst of first keepalives, each followed at once by an event: every enti
   });
   const headers = { authorization: `Bearer ${await adminToken(v2)}` };
   const events = await eventually(
-    async () => ((await getJson(`${v2}/api/core/v2/namespaces/default/events`, { headers })).body as Record<string, any>[]).filter((e) => e.check.metadata.name === 'disk'),
+    async () =>
+      ((await getJson(`${v2}/api/core/v2/namespaces/default/events`, { headers })).body as Record<string, any>[]).filter(
+        (e) => e.check.metadata.name === 'disk',
+      ),
     (list) => list.length === AGENTS,
   );
   assert.equal(events.length, AGENTS, 'every event stored');

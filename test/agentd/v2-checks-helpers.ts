@@ -11,7 +11,12 @@ export type { Json };
 export const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] }, checkbridge: { monitor_interval: 1 } } };
 
 /** An instance, its agent WebSocket, an admin's Authorization header and the URLs a test reads. */
-export async function v2CheckInstance(t: Parameters<typeof agentInstanceFor>[0], extra: string[] = [], env: NodeJS.ProcessEnv = {}, files: Record<string, string | object> = HOST) {
+export async function v2CheckInstance(
+  t: Parameters<typeof agentInstanceFor>[0],
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  files: Record<string, string | object> = HOST,
+) {
   const instance = await agentInstanceFor(t, files, extra, env);
   const auth = `Bearer ${await adminToken(instance.v2)}`;
   const ns = `${instance.v2}/api/core/v2/namespaces/default`;
@@ -25,14 +30,31 @@ export async function v2CheckInstance(t: Parameters<typeof agentInstanceFor>[0],
 }
 
 /** Polls the event of `entity`/`check` until `ok` holds, failing with the last reply otherwise. */
-export async function eventWhere(read: (entity: string, check: string) => Promise<Reply>, entity: string, check: string, ok: (event: Json) => boolean, ms = 30_000): Promise<Json> {
-  const reply = await eventually(() => read(entity, check), (r) => r.status === 200 && ok(r.body), ms);
+export async function eventWhere(
+  read: (entity: string, check: string) => Promise<Reply>,
+  entity: string,
+  check: string,
+  ok: (event: Json) => boolean,
+  ms = 30_000,
+): Promise<Json> {
+  const reply = await eventually(
+    () => read(entity, check),
+    (r) => r.status === 200 && ok(r.body),
+    ms,
+  );
   if (reply.status !== 200 || !ok(reply.body)) throw new Error(`event ${entity}/${check} never matched: ${reply.status} ${JSON.stringify(reply.body)}`);
   return reply.body as Json;
 }
 
 /** The distinct `check.issued` of an entity's event, polled until `enough` says the series is long enough. */
-export async function issuedSeries(read: (entity: string, check: string) => Promise<Reply>, entity: string, check: string, enough: (series: number[]) => boolean, from = 0, ms = 40_000): Promise<number[]> {
+export async function issuedSeries(
+  read: (entity: string, check: string) => Promise<Reply>,
+  entity: string,
+  check: string,
+  enough: (series: number[]) => boolean,
+  from = 0,
+  ms = 40_000,
+): Promise<number[]> {
   const series: number[] = [];
   await eventually(
     async () => {

@@ -36,10 +36,18 @@ test('dashboard: the page is public, its data needs a login, the legacy settings
 
 test('dashboard: 10,000 events are filtered, sorted and paged on the server', async (t) => {
   const { v2, socket } = await instanceFor(t, { 'conf.d/client.json': { client } });
-  const results = Array.from({ length: 10_000 }, (_, i) => ({ name: `check-${String(i).padStart(5, '0')}`, output: i % 10 === 0 ? 'CRITICAL disk full' : 'WARNING slow', status: i % 10 === 0 ? 2 : 1 }));
+  const results = Array.from({ length: 10_000 }, (_, i) => ({
+    name: `check-${String(i).padStart(5, '0')}`,
+    output: i % 10 === 0 ? 'CRITICAL disk full' : 'WARNING slow',
+    status: i % 10 === 0 ? 2 : 1,
+  }));
   for (let i = 0; i < results.length; i += 1000) await tcpExchange(socket, JSON.stringify(results.slice(i, i + 1000)));
   const auth = await tokenFor(v2);
-  const all = await eventually(() => getJson(`${v2}${DASH}/events?limit=50`, { headers: auth }), (r) => r.body?.total === 10_000, 120_000);
+  const all = await eventually(
+    () => getJson(`${v2}${DASH}/events?limit=50`, { headers: auth }),
+    (r) => r.body?.total === 10_000,
+    120_000,
+  );
   assert.equal(all.body.total, 10_000);
   assert.equal(all.body.items.length, 50);
   assert.deepEqual(all.body.counts, { 0: 0, 1: 9000, 2: 1000, 3: 0 });
@@ -48,9 +56,15 @@ test('dashboard: 10,000 events are filtered, sorted and paged on the server', as
 
   const critical = await getJson(`${v2}${DASH}/events?status=2&sort=check&order=asc&offset=100&limit=10`, { headers: auth });
   assert.equal(critical.body.total, 1000);
-  assert.deepEqual(critical.body.items.map((e: { check: string }) => e.check), Array.from({ length: 10 }, (_, i) => `check-${String((100 + i) * 10).padStart(5, '0')}`));
+  assert.deepEqual(
+    critical.body.items.map((e: { check: string }) => e.check),
+    Array.from({ length: 10 }, (_, i) => `check-${String((100 + i) * 10).padStart(5, '0')}`),
+  );
   const oneCheck = await getJson(`${v2}${DASH}/events?check=check-04242`, { headers: auth });
-  assert.deepEqual(oneCheck.body.items.map((e: { client: string; check: string; status: number; history: number[] }) => [e.client, e.check, e.status, e.history]), [['dash-api', 'check-04242', 1, [1]]]);
+  assert.deepEqual(
+    oneCheck.body.items.map((e: { client: string; check: string; status: number; history: number[] }) => [e.client, e.check, e.status, e.history]),
+    [['dash-api', 'check-04242', 1, [1]]],
+  );
   assert.equal((await getJson(`${v2}${DASH}/events?subscription=web&q=disk+full`, { headers: auth })).body.total, 1000);
   assert.equal((await getJson(`${v2}${DASH}/events?subscription=nobody`, { headers: auth })).body.total, 0);
   // A page is capped, whatever the caller asks.

@@ -16,13 +16,13 @@ const spray = (limiter: LoginLimiter, username: string, prefix = '10.0.0.') => {
   for (let a = 0; a < 5; a++) for (let i = 0; i < 20; i++) fail(limiter, { address: prefix + a, username });
 };
 
-test('login limiter: a limited address sending 10,001 names neither resets a name\'s failures nor lifts its in-flight cap', () => {
+test("login limiter: a limited address sending 10,001 names neither resets a name's failures nor lifts its in-flight cap", () => {
   const t = 0;
   const limiter = new LoginLimiter(() => t);
   spray(limiter, 'admin');
   fail(limiter, { address: '10.0.0.5', username: 'someone' });
   for (let i = 0; i < 10_001; i++) assert.ok(!granted(limiter.reserve({ address: '10.0.0.0', username: `x${i}` })));
-  assert.ok(!granted(limiter.reserve({ address: '10.0.0.5', username: 'admin' })), 'admin\'s 100 failures still count for a guessing address');
+  assert.ok(!granted(limiter.reserve({ address: '10.0.0.5', username: 'admin' })), "admin's 100 failures still count for a guessing address");
 
   const small = new LoginLimiter(() => t, 20, 60_000, 100, 4, 10);
   const held = ['1', '2', '3', '4'].map((a) => small.reserve({ address: `10.1.0.${a}`, username: 'admin' }));
@@ -33,7 +33,7 @@ test('login limiter: a limited address sending 10,001 names neither resets a nam
   assert.equal(more.filter(granted).length, 0, 'still four checks at once for admin, not eight');
 });
 
-test('login limiter: a full table of live tallies takes no new name from a guessing address, but still the owner\'s', () => {
+test("login limiter: a full table of live tallies takes no new name from a guessing address, but still the owner's", () => {
   let t = 0;
   const limiter = new LoginLimiter(() => t, 20, 60_000, 100, 4, 10);
   for (let i = 0; i < 10; i++) fail(limiter, { address: '10.2.0.1', username: `n${i}` });
@@ -53,18 +53,18 @@ test('login limiter: 100 failures from 5 addresses do not lock the owner out: a 
   spray(limiter, 'admin');
   for (const address of ['10.0.0.0', '10.0.0.4']) assert.ok(!granted(limiter.reserve({ address, username: 'admin' })));
   fail(limiter, { address: '10.0.0.7', username: 'other' });
-  assert.ok(!granted(limiter.reserve({ address: '10.0.0.7', username: 'admin' })), 'an address that guessed waits for the name\'s limit');
+  assert.ok(!granted(limiter.reserve({ address: '10.0.0.7', username: 'admin' })), "an address that guessed waits for the name's limit");
   const fresh = limiter.reserve({ address: '172.16.0.1', username: 'admin' });
-  assert.ok('failed' in fresh && fresh.priority, 'a client without failures is not refused by the name\'s limit');
+  assert.ok('failed' in fresh && fresh.priority, "a client without failures is not refused by the name's limit");
   fresh.release();
   // The owner mistypes once: no longer a clean client, but one that signed in as admin recently.
   fail(limiter, owner);
   const again = limiter.reserve(owner);
-  assert.ok('failed' in again && again.priority, 'the owner\'s address gets in after a typo');
+  assert.ok('failed' in again && again.priority, "the owner's address gets in after a typo");
   // Four checks at once for admin: a clean client is slowed, the owner is not.
   const four = ['172.16.0.2', '172.16.0.3', '172.16.0.4'].map((address) => limiter.reserve({ address, username: 'admin' }));
   assert.ok(four.every(granted));
-  assert.ok(!granted(limiter.reserve({ address: '172.16.0.5', username: 'admin' })), 'the name\'s concurrency still bounds clean clients');
+  assert.ok(!granted(limiter.reserve({ address: '172.16.0.5', username: 'admin' })), "the name's concurrency still bounds clean clients");
   t += 1000;
   assert.ok(granted(limiter.reserve({ address: '192.168.1.1', username: 'admin' })));
 });

@@ -22,7 +22,7 @@ test('password pool: past its queue a job is refused as busy, and a queued job w
   await assert.rejects(pool.run(hash, gone.signal), ConnectionGone);
 });
 
-test('password pool: a priority job (the name\'s own side) is taken when the other lane is full, and runs before it', async () => {
+test("password pool: a priority job (the name's own side) is taken when the other lane is full, and runs before it", async () => {
   const pool = new PasswordPool(1, 2);
   const order: string[] = [];
   const tagged = (tag: string, priority = false) => pool.run(hash, undefined, priority).then(() => order.push(tag));

@@ -28,7 +28,8 @@ const cpuMs = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 // The resident size now (sampled through the hold: the process's own peak would include the flat-out row before it).
-const rssOf = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+const rssOf = (pid: number, field: 'VmRSS' | 'VmHWM') =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 const rssNow = (pid: number) => rssOf(pid, 'VmRSS');
 
 function countWarnings(lines: Record<string, unknown>[]): Record<string, number> {
@@ -45,13 +46,21 @@ function countWarnings(lines: Record<string, unknown>[]): Record<string, number>
 /** Sensu Go agents simulated in a second process over the agent WebSocket, beside the socket intake in the same run. */
 export async function benchAgentd(report: (figure: object) => void): Promise<void> {
   const root = makeTree({});
-  const { daemon, socket, v2, pid } = await benchDaemon(root, {
-    'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } },
-    'checkbridge.json': { checkbridge: { entity_limit: 0 } },
-  }, [], { CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD }, PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
+  const { daemon, socket, v2, pid } = await benchDaemon(
+    root,
+    {
+      'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } },
+      'checkbridge.json': { checkbridge: { entity_limit: 0 } },
+    },
+    [],
+    { CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD },
+    PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+  );
   const line = await daemon.waitFor((l) => l.msg === 'agent WebSocket listening', 30_000);
   const url = `ws://${String(line.address)}`;
-  const token = ((await (await fetch(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') } })).json()) as Json).access_token as string;
+  const token = (
+    (await (await fetch(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') } })).json()) as Json
+  ).access_token as string;
   const get = async (path: string) => (await (await fetch(`${v2}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Json[];
   const nodeMs = nodeStartMs();
   try {
@@ -89,10 +98,26 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
       wsLoaderCpu.push(sent.cpu_ms!);
     }
     const wsRate = median(wsRuns);
-    report({ bench: 'agentd-events', row: `events through the agent WebSocket, ${RATE_AGENTS} agents sending flat out, ${PER_AGENT + 1} each, until all stored`, events_per_s: wsRate, runs: wsRuns, baseline: 'socket intake, batched (results/s, same daemon, same run)', baseline_per_s: Math.round(socketRate), baseline_runs: socketRuns, ratio: +(wsRate / socketRate).toFixed(3), target_ratio: 0.8,
+    report({
+      bench: 'agentd-events',
+      row: `events through the agent WebSocket, ${RATE_AGENTS} agents sending flat out, ${PER_AGENT + 1} each, until all stored`,
+      events_per_s: wsRate,
+      runs: wsRuns,
+      baseline: 'socket intake, batched (results/s, same daemon, same run)',
+      baseline_per_s: Math.round(socketRate),
+      baseline_runs: socketRuns,
+      ratio: +(wsRate / socketRate).toFixed(3),
+      target_ratio: 0.8,
       // The same comparison in the daemon's CPU per event (socket's over the WebSocket's): the load generators share the machine.
-      daemon_cpu_us_per_event: median(wsCpu), daemon_cpu_us_runs: wsCpu, baseline_daemon_cpu_us_per_result: median(socketCpu), baseline_daemon_cpu_us_runs: socketCpu, cpu_ratio: +(median(socketCpu) / median(wsCpu)).toFixed(3),
-      loader_cpu_ms_runs: wsLoaderCpu, baseline_loader_cpu_ms_runs: socketLoaderCpu, node_e0_ms: nodeMs });
+      daemon_cpu_us_per_event: median(wsCpu),
+      daemon_cpu_us_runs: wsCpu,
+      baseline_daemon_cpu_us_per_result: median(socketCpu),
+      baseline_daemon_cpu_us_runs: socketCpu,
+      cpu_ratio: +(median(socketCpu) / median(wsCpu)).toFixed(3),
+      loader_cpu_ms_runs: wsLoaderCpu,
+      baseline_loader_cpu_ms_runs: socketLoaderCpu,
+      node_e0_ms: nodeMs,
+    });
   }
 
   /** RATE_AGENTS agents send `perAgent` events flat out and one `done`; resolves once every `done` is stored. */
@@ -100,7 +125,9 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
     const sent = await runLoad('agent-senders', ['rate', url, AGENT_PASSWORD, RATE_AGENTS, perAgent]);
     // Done when every agent's last event is stored: each socket's frames are taken in order.
     for (;;) {
-      const done = (await get('/api/core/v2/namespaces/default/events?fieldSelector=event.check.name%20%3D%3D%20done')).filter((e) => Number(e.timestamp) * 1000 >= sent.started_at_ms! - 1000);
+      const done = (await get('/api/core/v2/namespaces/default/events?fieldSelector=event.check.name%20%3D%3D%20done')).filter(
+        (e) => Number(e.timestamp) * 1000 >= sent.started_at_ms! - 1000,
+      );
       if (done.length >= RATE_AGENTS) break;
       await sleep(50);
     }
@@ -120,7 +147,9 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
     rssPeak = Math.max(rssPeak, rssNow(pid));
     await sleep(2000);
     const entities = (await get('/api/core/v2/namespaces/default/entities')).filter((e) => String(e.metadata.name).startsWith('held-'));
-    const events = (await get('/api/core/v2/namespaces/default/events?fieldSelector=event.check.name%20%3D%3D%20bench')).filter((e) => String(e.entity.metadata.name).startsWith('held-'));
+    const events = (await get('/api/core/v2/namespaces/default/events?fieldSelector=event.check.name%20%3D%3D%20bench')).filter((e) =>
+      String(e.entity.metadata.name).startsWith('held-'),
+    );
     const storedEvents = events.reduce((sum, e) => sum + (e.check.history?.length ?? 0), 0);
     const freshest = held.last_send_s! - 20;
     report({

@@ -23,7 +23,9 @@ export async function benchAssets(report: (figure: object) => void): Promise<voi
   const state = mkdtempSync(join(tmpdir(), 'checkbridge-bench-assets-'));
   const archive = await tarGz({ 'bin/bench-tool': '#!/bin/sh\nexit 0\n' });
   server.serve('/bench.tar.gz', { body: archive });
-  const definitions = new Map([['bench', { url: server.url('/bench.tar.gz'), sha512: sha512(archive), filters: ["entity.system.os == 'linux' || entity.system.os == 'darwin'"] }]]);
+  const definitions = new Map([
+    ['bench', { url: server.url('/bench.tar.gz'), sha512: sha512(archive), filters: ["entity.system.os == 'linux' || entity.system.os == 'darwin'"] }],
+  ]);
   const log = pino({ level: 'silent' });
   const cache = new AssetCache(join(state, 'assets'), log, () => ca.caFile);
   const entity = { metadata: { name: 'bench', namespace: 'default', labels: {} }, entity_class: 'agent', subscriptions: [], system: hostSystem() };
@@ -37,7 +39,11 @@ export async function benchAssets(report: (figure: object) => void): Promise<voi
   const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawner.spawn(command, options));
   const client = { name: 'bench', address: '127.0.0.1', subscriptions: [] };
   const variants = {
-    with_assets: (i: number) => runCheck({ name: `check_${i}`, command: 'bench-tool', runtime_assets: ['bench'], timeout: 10 }, { client, run, now: Date.now, prepare: (r, definition) => withAssets(r, assets, definition.runtime_assets) }),
+    with_assets: (i: number) =>
+      runCheck(
+        { name: `check_${i}`, command: 'bench-tool', runtime_assets: ['bench'], timeout: 10 },
+        { client, run, now: Date.now, prepare: (r, definition) => withAssets(r, assets, definition.runtime_assets) },
+      ),
     without_assets: (i: number) => runCheck({ name: `check_${i}`, command: `${installed}/bench-tool`, timeout: 10 }, { client, run, now: Date.now }),
   };
   const seconds = { with_assets: 0, without_assets: 0 };

@@ -53,13 +53,20 @@ async function pollHealth(v2: string, seconds: number): Promise<number[]> {
 /** /health latency at rest, then under wrong-password attack at `/auth` and the agent WebSocket, in the same run. */
 export async function benchAttackLogins(report: (figure: object) => void): Promise<void> {
   const root = makeTree({});
-  const { daemon, v2 } = await benchDaemon(root, { 'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } } }, [], { CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD });
+  const { daemon, v2 } = await benchDaemon(root, { 'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } } }, [], {
+    CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD,
+  });
   const line = await daemon.waitFor((l) => l.msg === 'agent WebSocket listening', 30_000);
   const agentd = `ws://${String(line.address)}`;
   try {
-    const token = ((await (await fetch(`${v2}/auth`, { headers: { authorization: basic('admin', ADMIN_PASSWORD) } })).json()) as { access_token: string }).access_token;
+    const token = ((await (await fetch(`${v2}/auth`, { headers: { authorization: basic('admin', ADMIN_PASSWORD) } })).json()) as { access_token: string })
+      .access_token;
     const hash = await bcrypt.hash('slow-pass-1', COST);
-    const put = await fetch(`${v2}/api/core/v2/users/slow`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ username: 'slow', password_hash: hash, groups: [] }) });
+    const put = await fetch(`${v2}/api/core/v2/users/slow`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'slow', password_hash: hash, groups: [] }),
+    });
     if (put.status !== 201) throw new Error(`creating the cost-${COST} user answered ${put.status}`);
     const rest = await pollHealth(v2, REST_S);
     const statuses: Record<string, number> = {};

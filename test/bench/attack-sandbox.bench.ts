@@ -35,22 +35,43 @@ async function setUp(v2: string): Promise<{ team: string; ns: string }> {
   await call(`${ns}/rolebindings/mallory`, 'PUT', admin, { subjects: [{ type: 'User', name: 'mallory' }], role_ref: { type: 'Role', name: 'other-team' } });
   const basic = 'Basic ' + Buffer.from('mallory:mallory-pass-1').toString('base64');
   const team = `Bearer ${(await getJson(`${v2}/auth`, { headers: { authorization: basic } })).body.access_token}`;
-  for (let i = 0; i < 30; i++) await call(`${ns}/entities/proxy-${i}`, 'PUT', team, { metadata: { name: `proxy-${i}` }, entity_class: 'proxy', subscriptions: [] });
+  for (let i = 0; i < 30; i++)
+    await call(`${ns}/entities/proxy-${i}`, 'PUT', team, { metadata: { name: `proxy-${i}` }, entity_class: 'proxy', subscriptions: [] });
   // A handler someone trusted wrote, which the team's pipelines may name.
   await call(`${ns}/handlers/noop`, 'PUT', admin, { type: 'pipe', command: 'true', timeout: 10 });
-  await call(`${ns}/filters/slow`, 'PUT', team, { metadata: { name: 'slow' }, action: 'allow', expressions: Array.from({ length: 4 }, (_, i) => busy(`filter ${i}`)) });
+  await call(`${ns}/filters/slow`, 'PUT', team, {
+    metadata: { name: 'slow' },
+    action: 'allow',
+    expressions: Array.from({ length: 4 }, (_, i) => busy(`filter ${i}`)),
+  });
   return { team, ns };
 }
 
 /** The attack: the proxy check, and events through the slow filter (its pipeline runs a handler someone else wrote). */
 async function attack(ns: string, team: string, stop: () => boolean): Promise<number> {
   const attributes = Array.from({ length: 8 }, (_, i) => busy(`attribute ${i}`));
-  await call(`${ns}/checks/stall`, 'PUT', team, { metadata: { name: 'stall' }, command: 'true', interval: 1, publish: true, subscriptions: ['nobody'], handlers: [], proxy_requests: { entity_attributes: attributes } });
-  const workflow = { name: 'w', filters: [{ name: 'slow', type: 'EventFilter', api_version: 'core/v2' }], handler: { name: 'noop', type: 'Handler', api_version: 'core/v2' } };
+  await call(`${ns}/checks/stall`, 'PUT', team, {
+    metadata: { name: 'stall' },
+    command: 'true',
+    interval: 1,
+    publish: true,
+    subscriptions: ['nobody'],
+    handlers: [],
+    proxy_requests: { entity_attributes: attributes },
+  });
+  const workflow = {
+    name: 'w',
+    filters: [{ name: 'slow', type: 'EventFilter', api_version: 'core/v2' }],
+    handler: { name: 'noop', type: 'Handler', api_version: 'core/v2' },
+  };
   await call(`${ns}/pipelines/slow`, 'PUT', team, { workflows: [workflow] });
   let sent = 0;
   while (!stop()) {
-    const body = { entity: { entity_class: 'proxy', metadata: { name: `proxy-${sent % 30}` } }, check: { metadata: { name: `c-${sent}` }, interval: 60, status: 2, output: 'x' }, pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: 'slow' }] };
+    const body = {
+      entity: { entity_class: 'proxy', metadata: { name: `proxy-${sent % 30}` } },
+      check: { metadata: { name: `c-${sent}` }, interval: 60, status: 2, output: 'x' },
+      pipelines: [{ api_version: 'core/v2', type: 'Pipeline', name: 'slow' }],
+    };
     await call(`${ns}/events/proxy-${sent % 30}/c-${sent}`, 'PUT', team, body);
     sent++;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -74,7 +95,7 @@ export async function benchAttackSandbox(report: (figure: object) => void): Prom
     const logged = (pattern: RegExp) => daemon.logs.filter((l) => pattern.test(String(l.msg)) || pattern.test(String(l.error))).length;
     report({
       bench: 'attack-sandbox',
-      row: '/health latency, sequential requests, at rest and under a role-less team\'s busy expressions (ms)',
+      row: "/health latency, sequential requests, at rest and under a role-less team's busy expressions (ms)",
       window_s: WINDOW_MS / 1000,
       rest: figures(rest),
       attack: figures(loaded),

@@ -16,7 +16,10 @@ import { freePort } from '../helpers/net.js';
 const KEY = '11111111-2222-4333-8444-555555555555';
 
 function body(i: number): string {
-  return JSON.stringify({ entity: { entity_class: 'proxy', metadata: { name: `host-${i % 100}` } }, check: { metadata: { name: `check-${i % 10}` }, publish: false, status: i % 3, output: `output ${i}`, executed: 1_700_000_000 + i } });
+  return JSON.stringify({
+    entity: { entity_class: 'proxy', metadata: { name: `host-${i % 100}` } },
+    check: { metadata: { name: `check-${i % 10}` }, publish: false, status: i % 3, output: `output ${i}`, executed: 1_700_000_000 + i },
+  });
 }
 
 /** Events/s delivered to a backend (outbox durable in SQLite on both sides), and the drain of a 60,000-event backlog. */
@@ -29,14 +32,25 @@ export async function benchBridge(report: (figure: object) => void): Promise<voi
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
   const intake = new Intake(backendStore, () => settings, systemClock, logger);
   backendStore.resources.putApiKey({ keyHash: hashApiKey(KEY), username: 'admin', createdBy: 'bench', createdAt: 0, hint: KEY.slice(0, 8) });
-  const backend = buildV2Api({ store: backendStore, tokens: new TokenIssuer(newSigningKey()), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), intake });
+  const backend = buildV2Api({
+    store: backendStore,
+    tokens: new TokenIssuer(newSigningKey()),
+    logger,
+    now: Date.now,
+    spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }),
+    intake,
+  });
   const port = await freePort();
   const senderStore = StateStore.open(join(dir, 'sender.db'));
   const enqueue = (count: number, offset: number) =>
     senderStore.transaction(() => {
       for (let i = offset; i < offset + count; i++) senderStore.outbox.add('default', `host-${i % 100}`, `check-${i % 10}`, body(i), Date.now());
     });
-  const sender = new BridgeSender(senderStore.outbox, { url: `http://127.0.0.1:${port}`, apiKey: KEY, namespace: 'default', timeout: 10, concurrency: 16 }, logger);
+  const sender = new BridgeSender(
+    senderStore.outbox,
+    { url: `http://127.0.0.1:${port}`, apiKey: KEY, namespace: 'default', timeout: 10, concurrency: 16 },
+    logger,
+  );
   const drained = async () => {
     while (senderStore.outbox.stats(Date.now()).depth > 0) {
       sender.kick();
@@ -55,7 +69,14 @@ export async function benchBridge(report: (figure: object) => void): Promise<voi
     }
     await drained();
     const steadyRate = steady / ((performance.now() - started) / 1000);
-    report({ bench: 'bridge.delivered', events: steady, events_per_s: Math.round(steadyRate), entity_checks: 1000, concurrency: 16, durability: 'sqlite WAL on both sides' });
+    report({
+      bench: 'bridge.delivered',
+      events: steady,
+      events_per_s: Math.round(steadyRate),
+      entity_checks: 1000,
+      concurrency: 16,
+      durability: 'sqlite WAL on both sides',
+    });
 
     // Outage: the backend goes away; 60 s at 1,000 events/s is a backlog of 60,000 (enqueued here at once).
     await backend.close();
@@ -63,12 +84,26 @@ export async function benchBridge(report: (figure: object) => void): Promise<voi
     sender.kick();
     await sleep(2000);
     const backlog = senderStore.outbox.stats(Date.now()).depth;
-    const backend2 = buildV2Api({ store: backendStore, tokens: new TokenIssuer(newSigningKey()), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), intake });
+    const backend2 = buildV2Api({
+      store: backendStore,
+      tokens: new TokenIssuer(newSigningKey()),
+      logger,
+      now: Date.now,
+      spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }),
+      intake,
+    });
     await backend2.listen({ host: '127.0.0.1', port });
     started = performance.now();
     await drained();
     const drainS = (performance.now() - started) / 1000;
-    report({ bench: 'bridge.drain_after_outage', backlog, drain_s: +drainS.toFixed(1), events_per_s: Math.round(backlog / drainS), includes_backoff_wait: true, delivered_total: senderStore.outbox.stats(Date.now()).delivered });
+    report({
+      bench: 'bridge.drain_after_outage',
+      backlog,
+      drain_s: +drainS.toFixed(1),
+      events_per_s: Math.round(backlog / drainS),
+      includes_backoff_wait: true,
+      delivered_total: senderStore.outbox.stats(Date.now()).delivered,
+    });
     await backend2.close();
   } finally {
     await sender.stop();

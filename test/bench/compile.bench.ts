@@ -27,12 +27,23 @@ export async function benchCompile(report: (figure: object) => void): Promise<vo
     const times: number[] = [];
     for (let run = 0; run < 3; run++) {
       const started = performance.now();
-      const result = spawnSync(process.execPath, [BIN, 'compile', root, '--out', join(root, '..', `compile-out-${run}`)], { encoding: 'utf8', maxBuffer: 1 << 30 });
+      const result = spawnSync(process.execPath, [BIN, 'compile', root, '--out', join(root, '..', `compile-out-${run}`)], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      });
       if (result.status !== 0) throw new Error(result.stderr);
       times.push((performance.now() - started) / 1000);
     }
     const median = [...times].sort((a, b) => a - b)[1]!;
-    report({ bench: 'compile.10k_checks_1000_files', checks: 10_000, files: 1000, median_s: +median.toFixed(2), runs_s: times.map((t) => +t.toFixed(2)), resources: 20_003, output: 'yaml, one file per kind' });
+    report({
+      bench: 'compile.10k_checks_1000_files',
+      checks: 10_000,
+      files: 1000,
+      median_s: +median.toFixed(2),
+      runs_s: times.map((t) => +t.toFixed(2)),
+      resources: 20_003,
+      output: 'yaml, one file per kind',
+    });
   } finally {
     removeTree(root);
     for (let run = 0; run < 3; run++) removeTree(join(root, '..', `compile-out-${run}`));

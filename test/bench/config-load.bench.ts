@@ -45,7 +45,15 @@ export async function benchConfigLoad(report: (figure: object) => void): Promise
       if (!outcome.settings || Object.keys(outcome.settings.checks).length !== files * perFile) throw new Error('bench load failed');
     }
     const seconds = median(times) / 1000;
-    report({ bench: 'config.load', files, checks: files * perFile, median_s: +seconds.toFixed(3), files_per_s: Math.round(files / seconds), checks_per_s: Math.round((files * perFile) / seconds), peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    report({
+      bench: 'config.load',
+      files,
+      checks: files * perFile,
+      median_s: +seconds.toFixed(3),
+      files_per_s: Math.round(files / seconds),
+      checks_per_s: Math.round((files * perFile) / seconds),
+      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    });
 
     const initial = loadSettings(sources, {});
     const watcher = watchSettings({ sources, initial: { ...initial, settings: initial.settings! }, logger: createLogger('silent'), debounceMs: 50, env: {} });
@@ -61,7 +69,14 @@ export async function benchConfigLoad(report: (figure: object) => void): Promise
       latencies.push(performance.now() - start);
     }
     await watcher.close();
-    report({ bench: 'config.edit_to_publish', files, checks: files * perFile, debounce_ms: 50, median_ms: Math.round(median(latencies)), max_ms: Math.round(Math.max(...latencies)) });
+    report({
+      bench: 'config.edit_to_publish',
+      files,
+      checks: files * perFile,
+      debounce_ms: 50,
+      median_ms: Math.round(median(latencies)),
+      max_ms: Math.round(Math.max(...latencies)),
+    });
   } finally {
     removeTree(root);
   }

@@ -13,7 +13,9 @@ const HISTORY_ROWS = 1_000_000;
 const PER_RESULT = 21;
 
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
@@ -34,9 +36,11 @@ function fillHistory(stateDir: string): number {
 async function spawnRate(count: number, width: number): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next++ < count) await new Promise<void>((resolve) => spawn('/bin/true', { stdio: 'ignore' }).on('close', () => resolve()));
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next++ < count) await new Promise<void>((resolve) => spawn('/bin/true', { stdio: 'ignore' }).on('close', () => resolve()));
+    }),
+  );
   return count / ((performance.now() - started) / 1000);
 }
 
@@ -45,7 +49,11 @@ async function withDaemon<T>(intervalS: number, measure: (root: string, pid: num
   const history = fillHistory(join(root, 'state'));
   const checks: Record<string, object> = {};
   for (let i = 0; i < CHECKS; i++) checks[`check_${i}`] = { command: '/bin/true', standalone: true, interval: intervalS, handlers: [] };
-  const { daemon, pid } = await benchDaemon(root, { 'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } }, 'checks.json': { checks }, 'checkbridge.json': { checkbridge: { entity_limit: 0 } } });
+  const { daemon, pid } = await benchDaemon(root, {
+    'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } },
+    'checks.json': { checks },
+    'checkbridge.json': { checkbridge: { entity_limit: 0 } },
+  });
   try {
     return { ...(await measure(root, pid)), history_rows: history };
   } finally {
@@ -65,7 +73,15 @@ export async function benchDaemonScale(report: (figure: object) => void): Promis
     }
     return { samples };
   });
-  report({ bench: 'rss', row: 'daemon RSS with 10,000 checks (interval 60 s, 166 executions/s) and 1 M history rows', rss_mb: Math.max(...rss.samples), rss_samples_mb: rss.samples, checks: CHECKS, history_rows: rss.history_rows, target_mb: 200 });
+  report({
+    bench: 'rss',
+    row: 'daemon RSS with 10,000 checks (interval 60 s, 166 executions/s) and 1 M history rows',
+    rss_mb: Math.max(...rss.samples),
+    rss_samples_mb: rss.samples,
+    checks: CHECKS,
+    history_rows: rss.history_rows,
+    target_mb: 200,
+  });
   // Every 10 s: 1,000 executions/s asked of the daemon, past what spawning allows here, so the rate is its ceiling.
   const execution = await withDaemon(10, async (root) => {
     await sleep(5000);
@@ -80,7 +96,16 @@ export async function benchDaemonScale(report: (figure: object) => void): Promis
   });
   const bare = await spawnRate(2000, 12);
   const rate = median(execution.executed);
-  report({ bench: 'execute-ratio', row: 'check executions of /bin/true by the daemon, 1 M history rows stored', executions_per_s: Math.round(rate), samples: execution.executed.map(Math.round), baseline: 'bare child_process.spawn of /bin/true, 12 at a time, in the bench process (same run, after the daemon stopped)', baseline_per_s: Math.round(bare), ratio: +(rate / bare).toFixed(2), target_ratio: 0.8 });
+  report({
+    bench: 'execute-ratio',
+    row: 'check executions of /bin/true by the daemon, 1 M history rows stored',
+    executions_per_s: Math.round(rate),
+    samples: execution.executed.map(Math.round),
+    baseline: 'bare child_process.spawn of /bin/true, 12 at a time, in the bench process (same run, after the daemon stopped)',
+    baseline_per_s: Math.round(bare),
+    ratio: +(rate / bare).toFixed(2),
+    target_ratio: 0.8,
+  });
 }
 
 // Executions stored so far: the history entries of the local client's results (21 kept per check; the window is shorter).

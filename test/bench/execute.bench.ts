@@ -36,16 +36,34 @@ export async function benchExecute(report: (figure: object) => void): Promise<vo
   const seconds = (performance.now() - start) / 1000;
   if (results.some((r) => r.check.status !== 0)) throw new Error('an execution failed');
   const rate = count / seconds;
-  report({ bench: 'execute.true', executions: count, spawn_limit: limit, executions_per_s: Math.round(rate), bare_spawn_per_s: Math.round(bare), ratio_to_bare: +(rate / bare).toFixed(2), rss_mb: Math.round(process.memoryUsage().rss / 1048576) });
+  report({
+    bench: 'execute.true',
+    executions: count,
+    spawn_limit: limit,
+    executions_per_s: Math.round(rate),
+    bare_spawn_per_s: Math.round(bare),
+    ratio_to_bare: +(rate / bare).toFixed(2),
+    rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+  });
 
   // The same executions forked by the helper process, after the daemon has grown (a 300 MB heap, held).
   const ballast = Array.from({ length: 300 }, () => Buffer.alloc(1 << 20, 1));
   const spawner = new RemoteSpawner();
-  for (const [label, spawnOne] of [['in_process', spawnCommand], ['helper_process', spawner.spawn]] as const) {
+  for (const [label, spawnOne] of [
+    ['in_process', spawnCommand],
+    ['helper_process', spawner.spawn],
+  ] as const) {
     const runVia = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawnOne(command, options));
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: count }, (_, i) => runCheck({ name: `check_${i}`, command: '/bin/true', timeout: 10 }, { client, run: runVia, now: Date.now })));
-    report({ bench: `execute.true_large_daemon.${label}`, executions: count, executions_per_s: Math.round(count / ((performance.now() - t0) / 1000)), rss_mb: Math.round(process.memoryUsage().rss / 1048576) });
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => runCheck({ name: `check_${i}`, command: '/bin/true', timeout: 10 }, { client, run: runVia, now: Date.now })),
+    );
+    report({
+      bench: `execute.true_large_daemon.${label}`,
+      executions: count,
+      executions_per_s: Math.round(count / ((performance.now() - t0) / 1000)),
+      rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+    });
   }
   await spawner.close();
   ballast.length = 0;
@@ -58,5 +76,14 @@ export async function benchExecute(report: (figure: object) => void): Promise<vo
   await new Promise((resolve) => setTimeout(resolve, windowMs));
   scheduler.stop();
   lateness.sort((a, b) => a - b);
-  report({ bench: 'schedule.lateness', checks, interval_s: 10, window_s: windowMs / 1000, fires: lateness.length, p50_ms: percentile(lateness, 50), p99_ms: percentile(lateness, 99), max_ms: lateness.at(-1) });
+  report({
+    bench: 'schedule.lateness',
+    checks,
+    interval_s: 10,
+    window_s: windowMs / 1000,
+    fires: lateness.length,
+    p50_ms: percentile(lateness, 50),
+    p99_ms: percentile(lateness, 99),
+    max_ms: lateness.at(-1),
+  });
 }

@@ -27,7 +27,16 @@ function vmEvaluate(expression: string, scope: Json): boolean {
 function vmFilterAllows(filter: Json, event: Json): boolean {
   const lift = (o: Json | undefined) => (o ? { ...o, ...(o.metadata ?? {}) } : o);
   const check = lift(event.check) ?? {};
-  const subject = { ...event, entity: lift(event.entity), check: event.check ? check : undefined, is_resolution: isResolution(event), is_incident: check.status !== 0, has_check: Boolean(event.check), has_metrics: Boolean(event.metrics), is_silenced: Boolean(check.is_silenced) };
+  const subject = {
+    ...event,
+    entity: lift(event.entity),
+    check: event.check ? check : undefined,
+    is_resolution: isResolution(event),
+    is_incident: check.status !== 0,
+    has_check: Boolean(event.check),
+    has_metrics: Boolean(event.metrics),
+    is_silenced: Boolean(check.is_silenced),
+  };
   try {
     const matched = (filter.expressions as string[]).every((e) => vmEvaluate(e, { event: subject }));
     return filter.action === 'deny' ? !matched : matched;
@@ -47,7 +56,9 @@ async function inThreadEvaluator(): Promise<(expression: string, scope: Json) =>
   runtime.setInterruptHandler(() => performance.now() > deadline);
   return (expression, scope) => {
     deadline = performance.now() + 25;
-    const context = runtime.newContext({ intrinsics: { BaseObjects: true, Date: true, Eval: true, RegExp: true, JSON: true, StringNormalize: true, Promise: true } });
+    const context = runtime.newContext({
+      intrinsics: { BaseObjects: true, Date: true, Eval: true, RegExp: true, JSON: true, StringNormalize: true, Promise: true },
+    });
     try {
       const prelude = context.unwrapResult(context.evalCode(preludeFor(expression)));
       const input = context.newString(JSON.stringify({ now: Date.now(), self: '', deps: {}, scope }));
@@ -55,7 +66,7 @@ async function inThreadEvaluator(): Promise<(expression: string, scope: Json) =>
       input.dispose();
       prelude.dispose();
       const result = context.evalCode(expression);
-      if (result.error) return void result.error.dispose(), false;
+      if (result.error) return (void result.error.dispose(), false);
       const value = Boolean(context.dump(result.value));
       result.value.dispose();
       return value;
@@ -69,13 +80,28 @@ async function inThreadEvaluator(): Promise<(expression: string, scope: Json) =>
 function benchEvent(): Json {
   return {
     timestamp: 1_700_000_000,
-    entity: { entity_class: 'agent', metadata: { name: 'web-01.example.com', namespace: 'default', labels: { environment: 'production', team: 'ops', region: 'eu-west-1' } }, subscriptions: ['linux', 'web', 'entity:web-01.example.com'], system: { hostname: 'web-01', os: 'linux', platform: 'ubuntu', platform_family: 'debian', platform_version: '22.04', arch: 'amd64' } },
+    entity: {
+      entity_class: 'agent',
+      metadata: { name: 'web-01.example.com', namespace: 'default', labels: { environment: 'production', team: 'ops', region: 'eu-west-1' } },
+      subscriptions: ['linux', 'web', 'entity:web-01.example.com'],
+      system: { hostname: 'web-01', os: 'linux', platform: 'ubuntu', platform_family: 'debian', platform_version: '22.04', arch: 'amd64' },
+    },
     check: {
       metadata: { name: 'check-http', namespace: 'default', annotations: { 'fatigue_check/occurrences': '3', 'fatigue_check/interval': '1800' } },
       command: 'check-http.rb -u https://web-01.example.com/health -t 10',
-      interval: 60, status: 2, occurrences: 3, occurrences_watermark: 3, state: 'failing', executed: 1_700_000_000, issued: 1_700_000_000,
-      output: 'CRITICAL: HTTP 503 Service Unavailable from https://web-01.example.com/health after 10.02 s; upstream pool web-backend has no healthy members (0/4). '.repeat(2),
-      handlers: ['slack', 'pagerduty'], subscriptions: ['web'],
+      interval: 60,
+      status: 2,
+      occurrences: 3,
+      occurrences_watermark: 3,
+      state: 'failing',
+      executed: 1_700_000_000,
+      issued: 1_700_000_000,
+      output:
+        'CRITICAL: HTTP 503 Service Unavailable from https://web-01.example.com/health after 10.02 s; upstream pool web-backend has no healthy members (0/4). '.repeat(
+          2,
+        ),
+      handlers: ['slack', 'pagerduty'],
+      subscriptions: ['web'],
       history: Array.from({ length: 10 }, (_, i) => ({ status: i > 6 ? 2 : 0, executed: 1_700_000_000 - (10 - i) * 60 })),
     },
   };
@@ -118,7 +144,10 @@ export async function benchFilters(report: (figure: object) => void): Promise<vo
   await loadExpressionSandbox();
   const loadMs = performance.now() - loadStarted;
   const event = benchEvent();
-  const filter = { action: 'allow', expressions: ["event.check.status == 2 && event.entity.labels.environment == 'production' && event.check.occurrences >= 3"] };
+  const filter = {
+    action: 'allow',
+    expressions: ["event.check.status == 2 && event.entity.labels.environment == 'production' && event.check.occurrences >= 3"],
+  };
   if (!(await filterAllows(filter, event, Date.now())).allowed || !vmFilterAllows(filter, event)) throw new Error('the bench filter must match');
   const inThread = await inThreadEvaluator();
   const subject = { ...event, entity: { ...event.entity, ...event.entity.metadata } };
@@ -147,9 +176,9 @@ export async function benchFilters(report: (figure: object) => void): Promise<vo
     quickjs_in_thread_per_s: Math.round(median(quickjsInThread)),
     sandbox_spaced_us: Math.round(sandboxSpaced),
     vm_spaced_us: Math.round(vmSpaced),
-    spaced: 'median time to the verdict per evaluation, 1 ms apart (500 each); the sandbox\'s verdict is awaited, the daemon thread is free meanwhile',
+    spaced: "median time to the verdict per evaluation, 1 ms apart (500 each); the sandbox's verdict is awaited, the daemon thread is free meanwhile",
     sandbox: 'QuickJS (quickjs-emscripten 0.32, release-sync) on a sandbox thread, a fresh context per evaluation',
-    baseline: "node:vm as before issue 27 (same run, interleaved; kept in this file only)",
+    baseline: 'node:vm as before issue 27 (same run, interleaved; kept in this file only)',
     sandbox_load_ms: +loadMs.toFixed(1),
     node_e0_s: +median(node).toFixed(3),
     load: loadavg()[0]!.toFixed(2),

@@ -16,7 +16,9 @@ import { drive } from './socket-drive.js';
 /** Sends `count` failing results (each one an event to handle) in arrays of 100 over 8 connections; returns results/s. */
 async function intakeRun(port: number, count: number, handler: string | null, tag: string): Promise<number> {
   const arrays = Array.from({ length: count / 100 }, (_, a) =>
-    JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: `${tag}_${i}`, output: `out ${a}`, status: 1 + (a % 2), ...(handler ? { handler } : { handlers: [] }) }))),
+    JSON.stringify(
+      Array.from({ length: 100 }, (_, i) => ({ name: `${tag}_${i}`, output: `out ${a}`, status: 1 + (a % 2), ...(handler ? { handler } : { handlers: [] }) })),
+    ),
   );
   return count / (await drive(port, arrays, 8)).seconds;
 }
@@ -43,7 +45,10 @@ export async function benchHandlers(report: (figure: object) => void): Promise<v
   };
   try {
     const baseline = await intakeRun(port, 20_000, null, 'none');
-    for (const [handler, count] of [['tcp', 20_000], ['pipe', 4_000]] as const) {
+    for (const [handler, count] of [
+      ['tcp', 20_000],
+      ['pipe', 4_000],
+    ] as const) {
       const before = pipeline.counters.handled + pipeline.counters.failed;
       const started = performance.now();
       const rate = await intakeRun(port, count, handler, handler);

@@ -30,9 +30,15 @@ async function rate(port: number, payloads: string[], width: number, perPayload:
 async function socketRates(dir: string, name: string, withPostgres: string | null): Promise<Json> {
   const logger = createLogger('silent');
   const store = StateStore.open(join(dir, `${name}.db`));
-  const router = new EventStoreRouter({ embedded: new EmbeddedEventStore(store.resources, (fn) => store.transaction(fn)), resources: store.resources, env: {}, logger });
+  const router = new EventStoreRouter({
+    embedded: new EmbeddedEventStore(store.resources, (fn) => store.transaction(fn)),
+    resources: store.resources,
+    env: {},
+    logger,
+  });
   await router.start();
-  if (withPostgres) await router.configure({ type: 'PostgresConfig', api_version: 'store/v1', metadata: { name }, spec: { dsn: withPostgres, pool_size: 8, strict: true } });
+  if (withPostgres)
+    await router.configure({ type: 'PostgresConfig', api_version: 'store/v1', metadata: { name }, spec: { dsn: withPostgres, pool_size: 8, strict: true } });
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } });
   const intake = new Intake(store, () => settings, systemClock, logger);
   intake.withinTransaction(legacyToV2Writer(store, () => 'default', null, router));
@@ -80,13 +86,24 @@ export async function benchPostgres(report: (figure: object) => void): Promise<v
     const sqliteEvents = new EmbeddedEventStore(sqliteStore.resources, (fn) => sqliteStore.transaction(fn));
     const event = (i: number): Json => ({
       entity: { entity_class: 'proxy', metadata: { name: `host-${i % 10_000}`, namespace: 'default' }, subscriptions: ['linux'] },
-      check: { metadata: { name: `check-${Math.floor(i / 10_000)}`, namespace: 'default', labels: i % 1000 === 0 ? { tier: 'rare' } : {} }, status: i % 3, executed: i, output: 'ok', handlers: ['default'] },
+      check: {
+        metadata: { name: `check-${Math.floor(i / 10_000)}`, namespace: 'default', labels: i % 1000 === 0 ? { tier: 'rare' } : {} },
+        status: i % 3,
+        executed: i,
+        output: 'ok',
+        handlers: ['default'],
+      },
       metadata: { namespace: 'default' },
       id: `id-${i}`,
       timestamp: i,
     });
     for (let b = 0; b < 100_000; b += 1000) {
-      const batch = Array.from({ length: 1000 }, (_, k) => event(b + k)).map((e) => ({ namespace: 'default', entity: e.entity.metadata.name, check: e.check.metadata.name, event: e }));
+      const batch = Array.from({ length: 1000 }, (_, k) => event(b + k)).map((e) => ({
+        namespace: 'default',
+        entity: e.entity.metadata.name,
+        check: e.check.metadata.name,
+        event: e,
+      }));
       await pgStore.putMany(batch);
       await sqliteEvents.putMany(batch);
     }
@@ -100,7 +117,13 @@ export async function benchPostgres(report: (figure: object) => void): Promise<v
         for (let i = 0; i < runs; i++) await store.list({ namespace: 'default', fields: ops });
         return { ms_per_query: +((performance.now() - start) / runs).toFixed(1), matched: found };
       };
-      report({ bench: `postgres.field_selector.${label}`, selector: text, events: 100_000, postgres: await time(pgStore, 20), sqlite_in_memory: await time(sqliteEvents, 3) });
+      report({
+        bench: `postgres.field_selector.${label}`,
+        selector: text,
+        events: 100_000,
+        postgres: await time(pgStore, 20),
+        sqlite_in_memory: await time(sqliteEvents, 3),
+      });
     }
     sqliteStore.close();
     await selectPool.end();

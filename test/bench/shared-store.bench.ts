@@ -11,7 +11,10 @@ import { runLoad } from './load/child.js';
 import { bareUpsertRate } from './load/pg-upsert.js';
 
 const RUNS = 3;
-const FILES = { 'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } }, 'checkbridge.json': { checkbridge: { entity_limit: 0 } } };
+const FILES = {
+  'client.json': { client: { name: 'bench', address: '127.0.0.1', subscriptions: [] } },
+  'checkbridge.json': { checkbridge: { entity_limit: 0 } },
+};
 
 /** Microseconds per `SELECT $1` round trip: through SyncPostgres (worker + Atomics.wait) and awaited on a pg Client. */
 async function perQueryMicros(dsn: string): Promise<{ sync_us: number; async_us: number }> {
@@ -60,7 +63,12 @@ export async function benchSharedStore(report: (figure: object) => void): Promis
     await server.query('CREATE DATABASE bench_store');
     const bare = await bareUpsertRate(server.url('postgres', 'bench_raw'), 100_000);
     const overhead = await perQueryMicros(server.url('postgres', 'bench_raw'));
-    report({ bench: 'shared-store.query-overhead', row: 'one synchronous statement through the worker thread vs awaited on a pg Client (same server, same run)', ...overhead, overhead_us: +(overhead.sync_us - overhead.async_us).toFixed(1) });
+    report({
+      bench: 'shared-store.query-overhead',
+      row: 'one synchronous statement through the worker thread vs awaited on a pg Client (same server, same run)',
+      ...overhead,
+      overhead_us: +(overhead.sync_us - overhead.async_us).toFixed(1),
+    });
     const sqlite = await daemonRate([], 200);
     const postgres = await daemonRate(['--store-dsn', server.url('postgres', 'bench_store')], 40);
     report({

@@ -18,7 +18,10 @@ function rawIndexedInsertRate(dir: string): number {
   const insert = db.prepare('INSERT INTO raw (k, v) VALUES (?, ?)');
   const rows = 200_000;
   const started = performance.now();
-  for (let b = 0; b < rows; b += 1000) db.transaction(() => { for (let i = b; i < b + 1000; i++) insert.run(`host-${i % 997}/check_${i % 101}/${i}`, '{"status":0,"output":"ok"}'); })();
+  for (let b = 0; b < rows; b += 1000)
+    db.transaction(() => {
+      for (let i = b; i < b + 1000; i++) insert.run(`host-${i % 997}/check_${i % 101}/${i}`, '{"status":0,"output":"ok"}');
+    })();
   const rate = rows / ((performance.now() - started) / 1000);
   db.close();
   return rate;
@@ -40,7 +43,18 @@ export async function benchSocket(report: (figure: object) => void, only?: strin
       const runs = [];
       for (let r = 0; r < RUNS; r++) runs.push(await runLoad('socket-senders', [socket, 100, 200, 8]));
       const mid = runs.sort((a, b) => a.results_per_s! - b.results_per_s!)[Math.floor(RUNS / 2)]!;
-      report({ bench: 'socket-intake', row: 'results through the TCP client socket, 8 senders, 100 per connection', results_per_s: mid.results_per_s, runs: runs.map((r) => r.results_per_s), ack_p50_ms: mid.ack_p50_ms, ack_p99_ms: mid.ack_p99_ms, baseline: 'raw indexed SQLite batch insert (rows/s, same run)', baseline_per_s: Math.round(rawRate), ratio: +(mid.results_per_s! / rawRate).toFixed(3), target_per_s: 20_000 });
+      report({
+        bench: 'socket-intake',
+        row: 'results through the TCP client socket, 8 senders, 100 per connection',
+        results_per_s: mid.results_per_s,
+        runs: runs.map((r) => r.results_per_s),
+        ack_p50_ms: mid.ack_p50_ms,
+        ack_p99_ms: mid.ack_p99_ms,
+        baseline: 'raw indexed SQLite batch insert (rows/s, same run)',
+        baseline_per_s: Math.round(rawRate),
+        ratio: +(mid.results_per_s! / rawRate).toFixed(3),
+        target_per_s: 20_000,
+      });
     }
     if (!only || only === 'socket-one-per-connection') {
       const bare = await startBaseline('bare-ok-server');
@@ -56,7 +70,21 @@ export async function benchSocket(report: (figure: object) => void, only?: strin
       }
       const mid = runs.sort((a, b) => a.results_per_s! - b.results_per_s!)[Math.floor(RUNS / 2)]!;
       const bareRate = median(bareRuns);
-      report({ bench: 'socket-one-per-connection', row: 'results through the client socket, one connection per result, 8 senders', results_per_s: mid.results_per_s, runs: runs.map((r) => r.results_per_s), ack_p50_ms: mid.ack_p50_ms, ack_p99_ms: mid.ack_p99_ms, baseline: 'bare node:net server answering ok (same run)', baseline_per_s: Math.round(bareRate), ratio: +(mid.results_per_s! / bareRate).toFixed(3), legacy_server_per_s: LEGACY_SERVER_PER_S, legacy_measured: 'not in this run: the legacy Ruby server is not installed; figure from issue 21 on this machine', ratio_to_legacy: +(mid.results_per_s! / LEGACY_SERVER_PER_S).toFixed(2), target: '>= 5x legacy (9,500/s)' });
+      report({
+        bench: 'socket-one-per-connection',
+        row: 'results through the client socket, one connection per result, 8 senders',
+        results_per_s: mid.results_per_s,
+        runs: runs.map((r) => r.results_per_s),
+        ack_p50_ms: mid.ack_p50_ms,
+        ack_p99_ms: mid.ack_p99_ms,
+        baseline: 'bare node:net server answering ok (same run)',
+        baseline_per_s: Math.round(bareRate),
+        ratio: +(mid.results_per_s! / bareRate).toFixed(3),
+        legacy_server_per_s: LEGACY_SERVER_PER_S,
+        legacy_measured: 'not in this run: the legacy Ruby server is not installed; figure from issue 21 on this machine',
+        ratio_to_legacy: +(mid.results_per_s! / LEGACY_SERVER_PER_S).toFixed(2),
+        target: '>= 5x legacy (9,500/s)',
+      });
     }
   } finally {
     await daemon.stop('SIGKILL');

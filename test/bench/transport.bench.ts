@@ -22,7 +22,12 @@ import { redisMissing, startRedis } from '../servers/redis.js';
 
 const COUNT = Number(process.env.CHECKBRIDGE_BENCH_TRANSPORT_COUNT ?? 50_000);
 // 500 clients × 100 checks, a third of them OK: every result is a stored result, most an event.
-const bodies = Array.from({ length: COUNT }, (_, i) => JSON.stringify({ client: `c${i % 500}`, check: { name: `check_${Math.floor(i / 500) % 100}`, output: `output ${i}`, status: i % 3, executed: 1_800_000_000 + i, issued: 1_800_000_000 + i } }));
+const bodies = Array.from({ length: COUNT }, (_, i) =>
+  JSON.stringify({
+    client: `c${i % 500}`,
+    check: { name: `check_${Math.floor(i / 500) % 100}`, output: `output ${i}`, status: i % 3, executed: 1_800_000_000 + i, issued: 1_800_000_000 + i },
+  }),
+);
 const rate = (count: number, ms: number) => Math.round(count / (ms / 1000));
 
 /** The server's path: transport → validation → intake (legacy and v2 event in one transaction) → ack. */
@@ -158,7 +163,14 @@ export async function benchTransport(report: (figure: object) => void): Promise<
         const broker = await rabbitBaseline(rabbit.url, prefetch);
         const endpoints = rabbitEndpoints({ host: '127.0.0.1', port: rabbit.port, prefetch });
         const ours = await checkbridgeRate(new RabbitTransport(endpoints, 'bench-queue', logger), () => rabbitPublish(rabbit.url));
-        report({ bench: 'transport.rabbitmq.results_to_events', prefetch, results: COUNT, results_per_s: ours, broker_publish_consume_per_s: broker, ratio_to_broker: +(ours / broker).toFixed(2) });
+        report({
+          bench: 'transport.rabbitmq.results_to_events',
+          prefetch,
+          results: COUNT,
+          results_per_s: ours,
+          broker_publish_consume_per_s: broker,
+          ratio_to_broker: +(ours / broker).toFixed(2),
+        });
       }
     } finally {
       await rabbit.stop();
@@ -171,8 +183,16 @@ export async function benchTransport(report: (figure: object) => void): Promise<
     const redis = await startRedis();
     try {
       const broker = await redisBaseline(redis.port);
-      const ours = await checkbridgeRate(new RedisTransport(redisOptions({ host: '127.0.0.1', port: redis.port }), logger), () => redisPush(redis.port, 'transport:0:list:results'));
-      report({ bench: 'transport.redis.results_to_events', results: COUNT, results_per_s: ours, broker_publish_consume_per_s: broker, ratio_to_broker: +(ours / broker).toFixed(2) });
+      const ours = await checkbridgeRate(new RedisTransport(redisOptions({ host: '127.0.0.1', port: redis.port }), logger), () =>
+        redisPush(redis.port, 'transport:0:list:results'),
+      );
+      report({
+        bench: 'transport.redis.results_to_events',
+        results: COUNT,
+        results_per_s: ours,
+        broker_publish_consume_per_s: broker,
+        ratio_to_broker: +(ours / broker).toFixed(2),
+      });
     } finally {
       await redis.stop();
     }

@@ -46,7 +46,14 @@ export async function benchV2Api(report: (figure: object) => void): Promise<void
   // As the daemon's v2 API, without the entity limit (no entity gate was given before the one intake).
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
   const intake = new Intake(store, () => settings, systemClock, logger);
-  const app = buildV2Api({ store, tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)), logger, now: Date.now, spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }), intake });
+  const app = buildV2Api({
+    store,
+    tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)),
+    logger,
+    now: Date.now,
+    spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }),
+    intake,
+  });
   const bare = Fastify({ logger: false });
   bare.put('/api/core/v2/namespaces/:ns/events/:entity/:check', (_request, reply) => reply.code(201).send());
   try {
@@ -54,13 +61,24 @@ export async function benchV2Api(report: (figure: object) => void): Promise<void
     const bareBase = await bare.listen({ host: '127.0.0.1', port: 0 });
     const basic = 'Basic ' + Buffer.from('admin:bench-password').toString('base64');
     const token = ((await (await fetch(`${base}/auth`, { headers: { authorization: basic } })).json()) as { access_token: string }).access_token;
-    const grant = await fetch(`${base}/api/core/v2/apikeys`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin' }) });
+    const grant = await fetch(`${base}/api/core/v2/apikeys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin' }),
+    });
     const key = grant.headers.get('location')!.split('/').pop()!;
     const path = (i: number) => `/api/core/v2/namespaces/default/events/host-${i % 500}/check-${i % 7}`;
-    const body = (i: number) => JSON.stringify({ entity: { entity_class: 'proxy', metadata: { name: `host-${i % 500}` } }, check: { metadata: { name: `check-${i % 7}` }, interval: 60, status: i % 3, output: `output ${i} `.repeat(20), executed: 1_700_000_000 + i } });
+    const body = (i: number) =>
+      JSON.stringify({
+        entity: { entity_class: 'proxy', metadata: { name: `host-${i % 500}` } },
+        check: { metadata: { name: `check-${i % 7}` }, interval: 60, status: i % 3, output: `output ${i} `.repeat(20), executed: 1_700_000_000 + i },
+      });
     const count = 10_000;
     const bareRun = await drive(bareBase, path, body, {}, count, 16);
-    for (const [label, authorization] of [['api_key', `Key ${key}`], ['bearer_token', `Bearer ${token}`]] as const) {
+    for (const [label, authorization] of [
+      ['api_key', `Key ${key}`],
+      ['bearer_token', `Bearer ${token}`],
+    ] as const) {
       const run = await drive(base, path, body, { authorization }, count, 16);
       report({
         bench: `v2.put_event.${label}`,

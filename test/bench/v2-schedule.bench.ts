@@ -33,7 +33,15 @@ function latenessClock(lateness: number[]): Clock {
 }
 
 /** Runs for one window from now; CPU (user + system) over the requests published in it, and the event loop's busy share. */
-async function measure(name: string, start: () => void, stop: () => void, requests: () => number, lateness: number[], report: (figure: object) => void, extra: object = {}) {
+async function measure(
+  name: string,
+  start: () => void,
+  stop: () => void,
+  requests: () => number,
+  lateness: number[],
+  report: (figure: object) => void,
+  extra: object = {},
+) {
   start();
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   lateness.length = 0;
@@ -47,7 +55,20 @@ async function measure(name: string, start: () => void, stop: () => void, reques
   const sent = requests() - before;
   const sorted = lateness.sort((a, b) => a - b);
   const cpuUs = used.user + used.system;
-  report({ bench: name, checks: CHECKS, subscribers: SUBSCRIPTIONS * PER_SUBSCRIPTION, interval_s: INTERVAL_S, window_s: WINDOW_MS / 1000, requests: sent, lateness_p50_ms: p(sorted, 0.5), lateness_p99_ms: p(sorted, 0.99), lateness_max_ms: p(sorted, 1), cpu_us_per_request: sent ? +(cpuUs / sent).toFixed(2) : null, event_loop_busy: +busy.toFixed(3), ...extra });
+  report({
+    bench: name,
+    checks: CHECKS,
+    subscribers: SUBSCRIPTIONS * PER_SUBSCRIPTION,
+    interval_s: INTERVAL_S,
+    window_s: WINDOW_MS / 1000,
+    requests: sent,
+    lateness_p50_ms: p(sorted, 0.5),
+    lateness_p99_ms: p(sorted, 0.99),
+    lateness_max_ms: p(sorted, 1),
+    cpu_us_per_request: sent ? +(cpuUs / sent).toFixed(2) : null,
+    event_loop_busy: +busy.toFixed(3),
+    ...extra,
+  });
   return sent ? cpuUs / sent : 0;
 }
 
@@ -56,7 +77,15 @@ async function measureV2(name: string, store: StateStore, report: (figure: objec
   const subscription = (i: number) => `sub-${i % SUBSCRIPTIONS}`;
   store.transaction(() => {
     for (let i = 0; i < CHECKS; i++) {
-      store.resources.putResource('CheckConfig', 'default', `check_${i}`, { metadata: { name: `check_${i}`, namespace: 'default' }, command: `check-thing --n ${i}`, interval: INTERVAL_S, publish: true, subscriptions: [subscription(i)], handlers: ['default'], round_robin: i % 10 === 0 });
+      store.resources.putResource('CheckConfig', 'default', `check_${i}`, {
+        metadata: { name: `check_${i}`, namespace: 'default' },
+        command: `check-thing --n ${i}`,
+        interval: INTERVAL_S,
+        publish: true,
+        subscriptions: [subscription(i)],
+        handlers: ['default'],
+        round_robin: i % 10 === 0,
+      });
     }
   });
   let sent = 0;
@@ -79,7 +108,15 @@ async function measureV2(name: string, store: StateStore, report: (figure: objec
   const syncStart = performance.now();
   v2.sync();
   const syncMs = performance.now() - syncStart;
-  const cpu = await measure(name, () => v2.start(), () => v2.stop(), () => sent, lateness, report, { round_robin_share: 0.1, full_sync_ms: +syncMs.toFixed(1) });
+  const cpu = await measure(
+    name,
+    () => v2.start(),
+    () => v2.stop(),
+    () => sent,
+    lateness,
+    report,
+    { round_robin_share: 0.1, full_sync_ms: +syncMs.toFixed(1) },
+  );
   return { cpu, delivered };
 }
 
@@ -95,11 +132,23 @@ export async function benchV2Schedule(report: (figure: object) => void): Promise
     const floorLateness: number[] = [];
     const floor = new Scheduler(latenessClock(floorLateness), () => void fired++);
     for (let i = 0; i < CHECKS; i++) floor.set(`check_${i}`, timingOfConfig('default', { metadata: { name: `check_${i}` }, interval: INTERVAL_S }));
-    await measure('v2-schedule.timers', () => undefined, () => floor.stop(), () => fired, floorLateness, report);
+    await measure(
+      'v2-schedule.timers',
+      () => undefined,
+      () => floor.stop(),
+      () => fired,
+      floorLateness,
+      report,
+    );
     // The legacy scheduler: its transport publishes once per subscription (the broker fans out).
     let legacySent = 0;
     const transport = { publish: () => void legacySent++, subscribe: () => () => undefined, close: async () => undefined } as unknown as Transport;
-    const checks = Object.fromEntries(Array.from({ length: CHECKS }, (_, i) => [`check_${i}`, { command: `check-thing --n ${i}`, interval: INTERVAL_S, subscribers: [subscription(i)], handlers: ['default'] }]));
+    const checks = Object.fromEntries(
+      Array.from({ length: CHECKS }, (_, i) => [
+        `check_${i}`,
+        { command: `check-thing --n ${i}`, interval: INTERVAL_S, subscribers: [subscription(i)], handlers: ['default'] },
+      ]),
+    );
     const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checks });
     const legacyLateness: number[] = [];
     const legacy = new CheckRequestPublisher({ clock: latenessClock(legacyLateness), transport, registry: { all: () => [] }, logger });
@@ -107,7 +156,15 @@ export async function benchV2Schedule(report: (figure: object) => void): Promise
     const applyStart = performance.now();
     legacy.apply(settings);
     const applyMs = performance.now() - applyStart;
-    const legacyCpu = await measure('v2-schedule.legacy', () => undefined, () => legacy.stop(), () => legacySent, legacyLateness, report, { full_apply_ms: +applyMs.toFixed(1) });
+    const legacyCpu = await measure(
+      'v2-schedule.legacy',
+      () => undefined,
+      () => legacy.stop(),
+      () => legacySent,
+      legacyLateness,
+      report,
+      { full_apply_ms: +applyMs.toFixed(1) },
+    );
 
     // v2: the same checks as stored CheckConfigs; 1,000 simulated subscribers, each delivery counted.
     const v2 = await measureV2('v2-schedule.v2', store, report);
@@ -124,7 +181,15 @@ export async function benchV2Schedule(report: (figure: object) => void): Promise
         server.stop();
       }
     }
-    report({ bench: 'v2-schedule.ratio', cpu_per_request_v2_over_legacy: legacyCpu ? +(v2.cpu / legacyCpu).toFixed(2) : null, target_ratio: 1.5, target_v2_lateness_p99_ms: 5, v2_deliveries_to_simulated_subscribers: v2.delivered, node_e0_ms_before: nodeBefore, node_e0_ms_after: nodeStartMs() });
+    report({
+      bench: 'v2-schedule.ratio',
+      cpu_per_request_v2_over_legacy: legacyCpu ? +(v2.cpu / legacyCpu).toFixed(2) : null,
+      target_ratio: 1.5,
+      target_v2_lateness_p99_ms: 5,
+      v2_deliveries_to_simulated_subscribers: v2.delivered,
+      node_e0_ms_before: nodeBefore,
+      node_e0_ms_after: nodeStartMs(),
+    });
   } finally {
     store.close();
     removeTree(dir);

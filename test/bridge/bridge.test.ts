@@ -38,7 +38,16 @@ test('bridge: every event reaches the backend once, in order, through a backend 
     return reply.status === 200 ? (reply.body.check.history as { status: number }[]).map((h) => h.status) : [];
   };
   const allDelivered = async () => {
-    for (const check of CHECKS) assert.deepEqual(await eventually(() => backendHistory(check), (h) => h.length === sent[check]!.length, 20_000), sent[check], check);
+    for (const check of CHECKS)
+      assert.deepEqual(
+        await eventually(
+          () => backendHistory(check),
+          (h) => h.length === sent[check]!.length,
+          20_000,
+        ),
+        sent[check],
+        check,
+      );
   };
 
   for (let i = 0; i < 4; i++) await sendRound();
@@ -48,7 +57,10 @@ test('bridge: every event reaches the backend once, in order, through a backend 
   await backend.daemon.stop('SIGTERM');
   const before = sender.daemon.logs.length;
   for (let i = 0; i < 4; i++) await sendRound();
-  const waiting = await eventually(async () => (await getJson(`${sender.api}/bridge`)).body, (b) => b.depth === 20 && b.status !== 'delivering');
+  const waiting = await eventually(
+    async () => (await getJson(`${sender.api}/bridge`)).body,
+    (b) => b.depth === 20 && b.status !== 'delivering',
+  );
   assert.match(String(waiting.status), /ECONNREFUSED|other side closed|UND_ERR/);
   assert.equal((await getJson(`${sender.api}/results/sender-host/c1`)).body.check.output, `result ${n - 3}`, 'local processing is unaffected');
   await new Promise((r) => setTimeout(r, 1500));
@@ -68,7 +80,10 @@ test('bridge: every event reaches the backend once, in order, through a backend 
   sender = await startInstance(senderRoot, bridgeArgs);
   await allDelivered();
   // Acknowledged rows leave the outbox in one transaction per turn, just after the backend has them.
-  const metrics = await eventually(async () => (await fetch(`${sender.v2}/metrics`)).text(), (text) => /^checkbridge_bridge_outbox_depth 0$/m.test(text));
+  const metrics = await eventually(
+    async () => (await fetch(`${sender.v2}/metrics`)).text(),
+    (text) => /^checkbridge_bridge_outbox_depth 0$/m.test(text),
+  );
   assert.match(metrics, /^checkbridge_bridge_outbox_depth 0$/m);
   const health = (await getJson(`${sender.v2}/health`)).body;
   assert.equal(health.Annotations['checkbridge.bridge.depth'], '0');
@@ -77,7 +92,10 @@ test('bridge: every event reaches the backend once, in order, through a backend 
   assert.equal(await tcpExchange(sender.socket, JSON.stringify({ name: 'huge', output: 'x'.repeat(600_000), status: 2 })), 'ok');
   await sendRound();
   await allDelivered();
-  const dead = await eventually(async () => (await getJson(`${sender.api}/bridge/dead_letters`)).body as any[], (d) => d.length === 1);
+  const dead = await eventually(
+    async () => (await getJson(`${sender.api}/bridge/dead_letters`)).body as any[],
+    (d) => d.length === 1,
+  );
   assert.deepEqual([dead[0].check, dead[0].status], ['huge', 413]);
   await sender.daemon.waitFor((l) => l.msg === 'bridge: backend refused the event; moved to dead letters');
 });

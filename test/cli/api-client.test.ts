@@ -31,10 +31,17 @@ test('dump and create that cannot reach the API say what to check', async (t) =>
   const root = makeTree({ 'check.json': { type: 'CheckConfig', api_version: 'core/v2', metadata: { name: 'a' }, spec: { command: 'true', interval: 60 } } });
   t.after(() => removeTree(root));
   const url = await closedPortUrl();
-  for (const args of [['dump', 'checks'], ['create', '-f', join(root, 'check.json')]]) {
+  for (const args of [
+    ['dump', 'checks'],
+    ['create', '-f', join(root, 'check.json')],
+  ]) {
     const result = await cli(['--url', url, ...args], { ...NO_CREDENTIALS, CHECKBRIDGE_API_KEY: 'some-key' });
     assert.equal(result.code, 1, args[0]);
-    assert.match(result.stderr, new RegExp(`${url}: ECONNREFUSED: cannot reach the v2 API: check --url \\(or CHECKBRIDGE_URL\\) and that \`checkbridge run\` serves the v2 API there`), args[0]);
+    assert.match(
+      result.stderr,
+      new RegExp(`${url}: ECONNREFUSED: cannot reach the v2 API: check --url \\(or CHECKBRIDGE_URL\\) and that \`checkbridge run\` serves the v2 API there`),
+      args[0],
+    );
   }
 });
 

@@ -52,10 +52,16 @@ test('backup: a copy of a live store taken while results are written opens, pass
   const copy = new Database(copyPath, { readonly: true });
   t.after(() => copy.close());
   assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
-  const names = (copy.prepare("SELECT check_name FROM results WHERE check_name LIKE 'seq_%' ORDER BY check_name").all() as { check_name: string }[]).map((r) => r.check_name);
+  const names = (copy.prepare("SELECT check_name FROM results WHERE check_name LIKE 'seq_%' ORDER BY check_name").all() as { check_name: string }[]).map(
+    (r) => r.check_name,
+  );
   assert.ok(names.length >= before, `the copy holds ${names.length} results, ${before} were committed before it began`);
   assert.ok(names.length <= during + 1, `the copy holds ${names.length} results, at most ${during + 1} were sent before it ended`);
-  assert.deepEqual(names, Array.from({ length: names.length }, (_, i) => nameOf(i)), 'the copy is one instant: results 0..n-1, no gap');
+  assert.deepEqual(
+    names,
+    Array.from({ length: names.length }, (_, i) => nameOf(i)),
+    'the copy is one instant: results 0..n-1, no gap',
+  );
   // The daemon kept running and kept taking results.
   assert.equal((await postJson(`${instance.api}/results`, { name: 'after_backup', status: 0, output: 'ok' })).status, 202);
 });

@@ -32,7 +32,11 @@ test('services start in order and stop in reverse, all against the one deadline 
   assert.deepEqual(events, ['start store', 'start transport', 'start watcher', 'stop watcher', 'stop transport', 'stop store']);
   assert.equal(new Set(deadlines).size, 1, 'one deadline for every service');
   assert.ok(deadlines[0]! >= before + STOP_GRACE_MS && deadlines[0]! <= Date.now() + STOP_GRACE_MS);
-  assert.deepEqual(messages().filter((m) => m === 'stopping' || m === 'stopped'), ['stopping', 'stopped'], 'a second stop does nothing');
+  assert.deepEqual(
+    messages().filter((m) => m === 'stopping' || m === 'stopped'),
+    ['stopping', 'stopped'],
+    'a second stop does nothing',
+  );
 });
 
 test('a failed start-up stops every service in reverse, the failed one and those never started included, and rethrows', async () => {

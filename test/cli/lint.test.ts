@@ -27,7 +27,12 @@ const CLEAN = {
   'conf.d/client.json': { client: { name: 'web-1', subscriptions: ['web'], disk: { warning: 80 } } },
   'conf.d/checks.json': {
     checks: {
-      disk: { command: 'check-disk -w :::disk.warning::: -c :::disk.critical|90:::', subscribers: ['web'], interval: 60, handlers: ['default', 'debug', 'keepalive', 'team'] },
+      disk: {
+        command: 'check-disk -w :::disk.warning::: -c :::disk.critical|90:::',
+        subscribers: ['web'],
+        interval: 60,
+        handlers: ['default', 'debug', 'keepalive', 'team'],
+      },
       mysql: { command: 'check-mysql -p :::mysql.port:::', subscribers: ['db'], interval: 60 },
       plain: { command: 'true', subscribers: ['web'], interval: 60 },
       proxy: { command: 'ping :::address:::', subscribers: ['web'], interval: 60, proxy_requests: { client_attributes: { keepalives: false } } },
@@ -62,7 +67,10 @@ test('validate warns, located, on undefined references, handler set loops and un
   assert.equal(text.code, 0, text.stderr);
   assert.equal(text.stdout, 'configuration is valid\n');
   // Past the line that names what was read (every command that loads configuration says it).
-  const warnings = text.stderr.trim().split('\n').filter((line) => line.startsWith('warning: '));
+  const warnings = text.stderr
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('warning: '));
   assert.equal(warnings.length, EXPECTED.length, text.stderr);
   for (const [path, message] of EXPECTED) {
     const line = warnings.find((w) => w.includes(` ${path}: `));
@@ -76,7 +84,10 @@ test('validate warns, located, on undefined references, handler set loops and un
 });
 
 test('validate --strict fails on warnings, and passes a configuration without any', (t) => {
-  const root = makeTree({ ...Object.fromEntries(Object.entries(LINTED).map(([k, v]) => [`linted/${k}`, v])), ...Object.fromEntries(Object.entries(CLEAN).map(([k, v]) => [`clean/${k}`, v])) });
+  const root = makeTree({
+    ...Object.fromEntries(Object.entries(LINTED).map(([k, v]) => [`linted/${k}`, v])),
+    ...Object.fromEntries(Object.entries(CLEAN).map(([k, v]) => [`clean/${k}`, v])),
+  });
   t.after(() => removeTree(root));
   const strict = runCli(['validate', '--strict', join(root, 'linted', 'conf.d')]);
   assert.equal(strict.code, 2);

@@ -12,7 +12,27 @@ test('run: with nobody reading its stderr pipe, the daemon keeps answering after
   const root = makeTree({ 'conf.d/client.json': { client: { name: 'pipe-host', address: '127.0.0.1', subscriptions: [] } } });
   const [socket, api, v2, agent] = [await freePort(), await freePort(), await freePort(), await freePort()];
   // stderr is a pipe this test never reads: once its 64 KB are full, only a daemon that does not wait on it goes on.
-  const proc = spawn(process.execPath, [BIN, 'run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', String(socket), '--api-port', String(api), '--v2-port', String(v2), '--agentd-port', '0', '--agent-port', String(agent)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(
+    process.execPath,
+    [
+      BIN,
+      'run',
+      join(root, 'conf.d'),
+      '--state-dir',
+      join(root, 'state'),
+      '--socket-port',
+      String(socket),
+      '--api-port',
+      String(api),
+      '--v2-port',
+      String(v2),
+      '--agentd-port',
+      '0',
+      '--agent-port',
+      String(agent),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   t.after(async () => {
     proc.kill('SIGKILL');
     await once(proc, 'exit').catch(() => undefined);

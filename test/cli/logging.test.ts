@@ -45,12 +45,18 @@ test('SIGUSR1 raises verbosity one level at a time, wraps from trace to error, a
   }
   assert.deepEqual(seen, [
     'info->debug',
-    'debug:debug lines', 'debug->trace',
-    'trace:debug lines', 'trace->error',
-    'error:no debug lines', 'error->warn',
-    'warn:no debug lines', 'warn->info',
-    'info:no debug lines', 'info->debug',
-    'debug:debug lines', 'debug->trace',
+    'debug:debug lines',
+    'debug->trace',
+    'trace:debug lines',
+    'trace->error',
+    'error:no debug lines',
+    'error->warn',
+    'warn:no debug lines',
+    'warn->info',
+    'info:no debug lines',
+    'info->debug',
+    'debug:debug lines',
+    'debug->trace',
   ]);
 });
 
@@ -58,15 +64,47 @@ test('log-level in the settings sets the level at start (panic: nothing below; S
   const root = makeTree({ 'conf.d/client.json': CLIENT, 'conf.d/log.json': { 'log-level': 'panic' } });
   // This test restarts the daemon on the same ports.
   const [api, socket] = [await freePort({ belowEphemeral: true }), await freePort({ belowEphemeral: true })];
-  const args = ['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', String(api), '--socket-port', String(socket), '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0'];
+  const args = [
+    'run',
+    join(root, 'conf.d'),
+    '--state-dir',
+    join(root, 'state'),
+    '--api-port',
+    String(api),
+    '--socket-port',
+    String(socket),
+    '--agent-port',
+    '0',
+    '--v2-port',
+    '0',
+    '--agentd-port',
+    '0',
+  ];
   let daemon = startDaemon(args);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);
   });
-  assert.equal((await eventually(() => getJson(`http://127.0.0.1:${api}/info`).catch(() => ({ status: 0 })), (r) => r.status === 200, 15_000)).status, 200);
-  assert.deepEqual(daemon.logs.filter((l) => !l.raw), [], 'panic: no info or warning lines at all');
-  assert.equal(daemon.logs.some((l) => /Debugger listening/.test(String(l.msg))), false, 'SIGUSR1 never opens the inspector');
+  assert.equal(
+    (
+      await eventually(
+        () => getJson(`http://127.0.0.1:${api}/info`).catch(() => ({ status: 0 })),
+        (r) => r.status === 200,
+        15_000,
+      )
+    ).status,
+    200,
+  );
+  assert.deepEqual(
+    daemon.logs.filter((l) => !l.raw),
+    [],
+    'panic: no info or warning lines at all',
+  );
+  assert.equal(
+    daemon.logs.some((l) => /Debugger listening/.test(String(l.msg))),
+    false,
+    'SIGUSR1 never opens the inspector',
+  );
   assert.deepEqual(await cycle(daemon).then(({ previous, level }) => [previous, level]), ['panic', 'fatal']);
   assert.deepEqual(await cycle(daemon).then(({ previous, level }) => [previous, level]), ['fatal', 'error']);
   await daemon.stop('SIGTERM');
@@ -84,11 +122,19 @@ test('log-level in the settings sets the level at start (panic: nothing below; S
   await daemon.waitFor((l) => l.msg === 'event processed' && l.check === 'still_debug');
   await daemon.stop('SIGTERM');
   daemon = startDaemon([...args, '--log-level', 'warn']);
-  await eventually(() => getJson(`http://127.0.0.1:${api}/info`).catch(() => ({ status: 0 })), (r) => r.status === 200, 15_000);
+  await eventually(
+    () => getJson(`http://127.0.0.1:${api}/info`).catch(() => ({ status: 0 })),
+    (r) => r.status === 200,
+    15_000,
+  );
   assert.deepEqual(await cycle(daemon).then(({ previous }) => previous), 'warn', 'the flag beats the file');
   await daemon.stop('SIGTERM');
   daemon = startDaemon(args);
-  await eventually(() => getJson(`http://127.0.0.1:${api}/info`).catch(() => ({ status: 0 })), (r) => r.status === 200, 15_000);
+  await eventually(
+    () => getJson(`http://127.0.0.1:${api}/info`).catch(() => ({ status: 0 })),
+    (r) => r.status === 200,
+    15_000,
+  );
   assert.deepEqual(await cycle(daemon).then(({ previous }) => previous), 'error', 'the file, read again at restart');
 });
 
@@ -104,7 +150,26 @@ const scriptMissing = (() => {
 
 /** The daemon on a pseudo-terminal (util-linux script): its terminal output, once it says it runs, then stopped. */
 async function onTerminal(root: string, extra: string[]): Promise<string> {
-  const command = ['echo CHECKBRIDGE_PID $$; exec', process.execPath, BIN, 'run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', '0', '--socket-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0', ...extra]
+  const command = [
+    'echo CHECKBRIDGE_PID $$; exec',
+    process.execPath,
+    BIN,
+    'run',
+    join(root, 'conf.d'),
+    '--state-dir',
+    join(root, 'state'),
+    '--api-port',
+    '0',
+    '--socket-port',
+    '0',
+    '--agent-port',
+    '0',
+    '--v2-port',
+    '0',
+    '--agentd-port',
+    '0',
+    ...extra,
+  ]
     .map((word, i) => (i === 0 ? word : `'${word}'`))
     .join(' ');
   const child = spawn('script', ['-qefc', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -130,7 +195,10 @@ test('on a terminal the log is human-readable; with --log-format json, or throug
 
   const json = await onTerminal(root, ['--log-format', 'json']);
   const lines = json.split('\n').filter((l) => l.startsWith('{'));
-  assert.ok(lines.some((l) => JSON.parse(l).msg === 'checkbridge running'), json.slice(0, 2000));
+  assert.ok(
+    lines.some((l) => JSON.parse(l).msg === 'checkbridge running'),
+    json.slice(0, 2000),
+  );
   assert.doesNotMatch(json, /INFO \(checkbridge\): checkbridge running/);
 
   // Through a pipe (how every other test reads it): JSON lines, parsed by the helper.
@@ -139,19 +207,44 @@ test('on a terminal the log is human-readable; with --log-format json, or throug
   const running = await piped.daemon.waitFor((l) => l.msg === 'checkbridge running');
   assert.equal(running.level, 30);
   // Node's own warnings are not ours to format.
-  assert.deepEqual(piped.daemon.logs.filter((l) => l.raw && !/^\(node:\d+\)|^\(Use `node/.test(String(l.msg))), [], 'every log line is JSON');
+  assert.deepEqual(
+    piped.daemon.logs.filter((l) => l.raw && !/^\(node:\d+\)|^\(Use `node/.test(String(l.msg))),
+    [],
+    'every log line is JSON',
+  );
 });
 
 test('--log-format pretty into a file or pipe: no colour codes, and each record on one line', async (t) => {
   const root = makeTree({ 'conf.d/client.json': CLIENT });
   t.after(() => removeTree(root));
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--api-port', '0', '--socket-port', '0', '--agent-port', '0', '--v2-port', '0', '--log-format', 'pretty'], {
-    env: { CHECKBRIDGE_ADMIN_PASSWORD: 'pretty-admin' },
-  });
+  const daemon = startDaemon(
+    [
+      'run',
+      join(root, 'conf.d'),
+      '--state-dir',
+      join(root, 'state'),
+      '--api-port',
+      '0',
+      '--socket-port',
+      '0',
+      '--agent-port',
+      '0',
+      '--v2-port',
+      '0',
+      '--log-format',
+      'pretty',
+    ],
+    {
+      env: { CHECKBRIDGE_ADMIN_PASSWORD: 'pretty-admin' },
+    },
+  );
   t.after(() => daemon.stop('SIGKILL').then(() => undefined));
   await daemon.waitFor((l) => /INFO \(checkbridge\): checkbridge running \{/.test(String(l.msg)), 20_000);
   const lines = daemon.logs.map((l) => String(l.msg)).filter((l) => !/^\(node:\d+\)|^\(Use `node/.test(l));
-  assert.ok(lines.every((l) => !l.includes('\x1b[')), 'no colour codes');
+  assert.ok(
+    lines.every((l) => !l.includes('\x1b[')),
+    'no colour codes',
+  );
   for (const line of lines) assert.match(line, /^\[[^\]]+\] [A-Z]+ \(checkbridge\): /, 'every line starts a record');
   assert.ok(lines.some((l) => /legacy API listening \{"address":"127\.0\.0\.1:\d+","tls":false\}$/.test(l)));
 });

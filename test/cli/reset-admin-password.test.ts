@@ -39,7 +39,8 @@ test('reset-admin-password: refused while the daemon runs; offline, the new pass
   const restarted = await startInstance(root);
   try {
     assert.equal((await getJson(`${restarted.v2}/auth`, { headers: basic(password) })).status, 200);
-    for (const old of [ADMIN_PASSWORD, 'second-password', 'third-password']) assert.equal((await getJson(`${restarted.v2}/auth`, { headers: basic(old) })).status, 401);
+    for (const old of [ADMIN_PASSWORD, 'second-password', 'third-password'])
+      assert.equal((await getJson(`${restarted.v2}/auth`, { headers: basic(old) })).status, 401);
   } finally {
     await restarted.daemon.stop();
   }

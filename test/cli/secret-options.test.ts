@@ -38,9 +38,16 @@ test('--bridge-api-key-file and CHECKBRIDGE_BRIDGE_API_KEY_FILE: the key (less i
     try {
       await instance.daemon.waitFor((l) => l.msg === 'checkbridge running');
       assert.equal(await tcpExchange(instance.socket, JSON.stringify({ name: 'bridged', output: 'x', status: 2 })), 'ok');
-      const seen = await eventually(async () => bridge.keys.slice(), (keys) => keys.includes(`Key ${key}`), 15_000);
+      const seen = await eventually(
+        async () => bridge.keys.slice(),
+        (keys) => keys.includes(`Key ${key}`),
+        15_000,
+      );
       assert.ok(seen.includes(`Key ${key}`), `${key}: ${JSON.stringify(seen)}`);
-      assert.equal(instance.daemon.logs.some((l) => WARNING.test(String(l.msg))), false);
+      assert.equal(
+        instance.daemon.logs.some((l) => WARNING.test(String(l.msg))),
+        false,
+      );
     } finally {
       await instance.daemon.stop('SIGKILL');
     }
@@ -58,13 +65,17 @@ test('--store-dsn as a flag is warned about, naming the safer forms, before the 
   });
   const warning = await daemon.waitFor((l) => WARNING.test(String(l.msg)), 15_000);
   assert.equal(warning.level, 40);
-  assert.equal(warning.msg, '--store-dsn puts a secret on the command line, where every local user can read it: use --store-dsn-file FILE, CHECKBRIDGE_STORE_DSN_FILE or CHECKBRIDGE_STORE_DSN instead');
+  assert.equal(
+    warning.msg,
+    '--store-dsn puts a secret on the command line, where every local user can read it: use --store-dsn-file FILE, CHECKBRIDGE_STORE_DSN_FILE or CHECKBRIDGE_STORE_DSN instead',
+  );
 });
 
 test('a secret file that cannot be read, an empty one, or a secret given twice refuses the start, naming the flag and the file', async (t) => {
   const root = makeTree({ ...CLIENT, 'empty.key': '\n', 'good.key': 'k' });
   t.after(() => removeTree(root));
-  const run = (extra: string[], env: NodeJS.ProcessEnv = {}) => runCli(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--bridge-url', 'http://127.0.0.1:1', ...extra], { env });
+  const run = (extra: string[], env: NodeJS.ProcessEnv = {}) =>
+    runCli(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--bridge-url', 'http://127.0.0.1:1', ...extra], { env });
   const missing = run(['--bridge-api-key-file', join(root, 'missing.key')]);
   assert.equal(missing.code, 64, missing.stderr);
   assert.match(missing.stderr, new RegExp(`checkbridge: invalid usage: --bridge-api-key-file ${join(root, 'missing.key')}: ENOENT`));
@@ -98,5 +109,8 @@ test('client commands: --api-key-file and CHECKBRIDGE_API_KEY_FILE authenticate;
   assert.equal(byEnvFile.stderr, '');
   const byFlag = runCli(['--url', v2, '--api-key', key, 'api-key', 'info', key, '--format', 'json'], { env: none });
   assert.equal(byFlag.code, 0, byFlag.stderr);
-  assert.equal(byFlag.stderr, 'checkbridge: warning: --api-key puts a secret on the command line, where every local user can read it: use --api-key-file FILE, CHECKBRIDGE_API_KEY_FILE or CHECKBRIDGE_API_KEY instead\n');
+  assert.equal(
+    byFlag.stderr,
+    'checkbridge: warning: --api-key puts a secret on the command line, where every local user can read it: use --api-key-file FILE, CHECKBRIDGE_API_KEY_FILE or CHECKBRIDGE_API_KEY instead\n',
+  );
 });

@@ -51,9 +51,17 @@ test('every command that loads configuration says which files and directories it
 test('validate with nothing to read says where it looked', (t) => {
   const root = realpathSync(makeTree({ 'etc/.keep': '' }));
   t.after(() => removeTree(root));
-  const result = runCli(['validate'], { env: { CHECKBRIDGE_LEGACY_ETC: join(root, 'etc'), CHECKBRIDGE_CONFIG_FILE: '', CHECKBRIDGE_CONFIG_DIR: '' }, cwd: root });
+  const result = runCli(['validate'], {
+    env: { CHECKBRIDGE_LEGACY_ETC: join(root, 'etc'), CHECKBRIDGE_CONFIG_FILE: '', CHECKBRIDGE_CONFIG_DIR: '' },
+    cwd: root,
+  });
   assert.equal(result.code, 2);
-  assert.match(result.stdout, new RegExp(`no configuration found: looked for ${join(root, 'etc/config.json')}, ${join(root, 'etc/conf.d')} and ${join(root, 'conf.d')}; name a file with -c or a directory with -d`));
+  assert.match(
+    result.stdout,
+    new RegExp(
+      `no configuration found: looked for ${join(root, 'etc/config.json')}, ${join(root, 'etc/conf.d')} and ${join(root, 'conf.d')}; name a file with -c or a directory with -d`,
+    ),
+  );
   assert.doesNotMatch(result.stdout, /insufficient permissions/);
 });
 

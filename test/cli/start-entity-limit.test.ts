@@ -13,7 +13,8 @@ test('at start the daemon warns when the entities its store knows are at or past
   t.after(() => removeTree(root));
   const first = await startInstance(root);
   try {
-    for (const source of ['proxy-a', 'proxy-b', 'proxy-c']) assert.equal((await postJson(`${first.api}/results`, { name: 'ping', source, status: 0, output: 'ok' })).status, 202);
+    for (const source of ['proxy-a', 'proxy-b', 'proxy-c'])
+      assert.equal((await postJson(`${first.api}/results`, { name: 'ping', source, status: 0, output: 'ok' })).status, 202);
   } finally {
     await first.daemon.stop();
   }
@@ -25,7 +26,10 @@ test('at start the daemon warns when the entities its store knows are at or past
     const line = await second.daemon.waitFor(warning);
     assert.equal(line.entity_limit, 2);
     assert.ok(Number(line.entities) >= 3, JSON.stringify(line));
-    assert.match(String(line.msg), /past the entity limit of 2: new ones are refused, existing ones keep being monitored; raise or remove the limit with the setting checkbridge\.entity_limit \(0 for none\)/);
+    assert.match(
+      String(line.msg),
+      /past the entity limit of 2: new ones are refused, existing ones keep being monitored; raise or remove the limit with the setting checkbridge\.entity_limit \(0 for none\)/,
+    );
   } finally {
     await second.daemon.stop();
   }

@@ -14,15 +14,24 @@ function modulesLoadedBy(args: string[]): { code: number | null; stdout: string;
   try {
     const log = join(dir, 'loaded.txt');
     writeFileSync(log, '');
-    writeFileSync(join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
   appendFileSync(${JSON.stringify(log)}, resolved.url + '\\n');
   return resolved;
-}\n`);
-    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+}\n`,
+    );
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+    );
     mkdirSync(join(dir, 'conf.d'));
-    const result = runCli(args.map((a) => a.replace('{conf.d}', join(dir, 'conf.d'))), { env: { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}` } });
+    const result = runCli(
+      args.map((a) => a.replace('{conf.d}', join(dir, 'conf.d'))),
+      { env: { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}` } },
+    );
     return { code: result.code, stdout: result.stdout, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
   } finally {
     removeTree(dir);
@@ -33,8 +42,25 @@ test('validate loads only its own modules: no ajv compiler, servers, stores or o
   const { code, stdout, modules } = modulesLoadedBy(['validate', '-d', '{conf.d}']);
   assert.equal(code, 0);
   assert.match(stdout, /configuration is valid/);
-  assert.ok(modules.some((m) => m.endsWith('/dist/src/cli/validate.js')), 'the hook saw the command');
-  for (const unused of ['/node_modules/ajv/dist/2020.js', '/node_modules/fastify/', '/node_modules/better-sqlite3/', '/node_modules/chokidar/', '/node_modules/pg/', '/dist/src/cli/run.js', '/dist/src/cli/create.js', '/dist/src/intake/', '/dist/src/handling/', '/dist/src/keepalives/', '/dist/src/fleet/', '/dist/src/scheduling/', '/dist/src/api/']) {
+  assert.ok(
+    modules.some((m) => m.endsWith('/dist/src/cli/validate.js')),
+    'the hook saw the command',
+  );
+  for (const unused of [
+    '/node_modules/ajv/dist/2020.js',
+    '/node_modules/fastify/',
+    '/node_modules/better-sqlite3/',
+    '/node_modules/chokidar/',
+    '/node_modules/pg/',
+    '/dist/src/cli/run.js',
+    '/dist/src/cli/create.js',
+    '/dist/src/intake/',
+    '/dist/src/handling/',
+    '/dist/src/keepalives/',
+    '/dist/src/fleet/',
+    '/dist/src/scheduling/',
+    '/dist/src/api/',
+  ]) {
     assert.ok(!modules.some((m) => m.includes(unused)), `validate loaded ${unused}`);
   }
 });
@@ -42,7 +68,21 @@ test('validate loads only its own modules: no ajv compiler, servers, stores or o
 test('help still lists every command though each loads only when it runs', () => {
   const { code, stdout } = modulesLoadedBy(['--help']);
   assert.equal(code, 0);
-  for (const command of ['run', 'exec', 'schedule', 'validate', 'print-config', 'render', 'api-key', 'compile', 'create', 'dump', 'version', 'upgrade', 'login']) {
+  for (const command of [
+    'run',
+    'exec',
+    'schedule',
+    'validate',
+    'print-config',
+    'render',
+    'api-key',
+    'compile',
+    'create',
+    'dump',
+    'version',
+    'upgrade',
+    'login',
+  ]) {
     assert.match(stdout, new RegExp(`^  ${command} `, 'm'), command);
   }
 });

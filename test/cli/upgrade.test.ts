@@ -82,13 +82,30 @@ test('upgrade: asks on a terminal, refuses to ask otherwise, backs up, then says
 test('upgrade and start refuse checks in namespaces that do not exist, naming them', async (t) => {
   const { root, state, db } = oldStateDir(t);
   const writable = new Database(db);
-  writable.prepare('INSERT INTO v2_resources VALUES (?, ?, ?, ?)').run('CheckConfig', 'ghost', 'orphan', JSON.stringify({ command: 'true', metadata: { name: 'orphan', namespace: 'ghost' } }));
+  writable
+    .prepare('INSERT INTO v2_resources VALUES (?, ?, ?, ?)')
+    .run('CheckConfig', 'ghost', 'orphan', JSON.stringify({ command: 'true', metadata: { name: 'orphan', namespace: 'ghost' } }));
   writable.close();
   const refused = runCli(['upgrade', '--state-dir', state, '--skip-confirm']);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /check orphan in namespace ghost/);
   assert.equal(versionOf(db), 4);
-  const started = runCli(['run', join(root, 'conf.d'), '--state-dir', state, '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
+  const started = runCli([
+    'run',
+    join(root, 'conf.d'),
+    '--state-dir',
+    state,
+    '--socket-port',
+    '0',
+    '--api-port',
+    '0',
+    '--agent-port',
+    '0',
+    '--v2-port',
+    '0',
+    '--agentd-port',
+    '0',
+  ]);
   assert.equal(started.code, 1);
   assert.match(started.stderr, /refusing to start: checks reference namespaces that do not exist: check orphan in namespace ghost/);
 });
@@ -100,6 +117,9 @@ test('the daemon applies additive schema changes in place and keeps what the old
   const line = await instance.daemon.waitFor((l) => l.msg === 'store schema upgraded in place (every row kept)');
   assert.equal(line.from, 4);
   const events = await getJson(`${instance.api}/events`);
-  assert.ok((events.body as { check: { name: string } }[]).some((e) => e.check.name === 'fixture_result'), JSON.stringify(events.body));
+  assert.ok(
+    (events.body as { check: { name: string } }[]).some((e) => e.check.name === 'fixture_result'),
+    JSON.stringify(events.body),
+  );
   assert.ok(existsSync(join(state, 'checkbridge.db')));
 });

@@ -114,6 +114,9 @@ test('standalone checks run on their client splay and skip subdued instants', as
   assert.deepEqual(role.standaloneChecks().sort(), ['night', 'tick']);
   clock.advanceBy(60_000);
   await role.stop();
-  assert.deepEqual(results.map((r) => r.check.name), ['tick']);
+  assert.deepEqual(
+    results.map((r) => r.check.name),
+    ['tick'],
+  );
   assert.ok(messages().includes('check execution was subdued'));
 });

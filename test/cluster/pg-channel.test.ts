@@ -11,7 +11,10 @@ test('a channel between two servers carries large non-ASCII messages whole, in o
   const server = await postgresFor(t);
   if (!server) return;
   const { logger } = capturedLogger();
-  const [one, two] = [clusterChannelFor(server.url(), 'test_channel', logger, () => 'key')!, clusterChannelFor(server.url(), 'test_channel', logger, () => 'key')!];
+  const [one, two] = [
+    clusterChannelFor(server.url(), 'test_channel', logger, () => 'key')!,
+    clusterChannelFor(server.url(), 'test_channel', logger, () => 'key')!,
+  ];
   t.after(() => Promise.all([one.close(), two.close()]));
   await Promise.all([one.start(), two.start()]);
   const heardByOne: unknown[] = [];
@@ -23,7 +26,10 @@ test('a channel between two servers carries large non-ASCII messages whole, in o
   for (let n = 1; n <= 50; n++) one.publish({ n });
   assert.ok(await until(() => heardByTwo.length === 51, 20_000), `heard ${heardByTwo.length} of 51`);
   assert.deepEqual(heardByTwo[0], big);
-  assert.deepEqual(heardByTwo.map((m) => (m as { n: number }).n), Array.from({ length: 51 }, (_, i) => i));
+  assert.deepEqual(
+    heardByTwo.map((m) => (m as { n: number }).n),
+    Array.from({ length: 51 }, (_, i) => i),
+  );
   two.publish({ from: 'two' });
   assert.ok(await until(() => heardByOne.length === 1, 20_000));
   assert.deepEqual(heardByOne, [{ from: 'two' }]);

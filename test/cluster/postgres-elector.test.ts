@@ -53,7 +53,10 @@ test("the leader's connection closed: it stops being leader at once, and the oth
   // The old leader was told it lost before the new one was elected, and was never leader again alongside it.
   assert.deepEqual(timeline.slice(0, 3), [`${leader.name}:true`, `${leader.name}:false`, `${other.name}:true`]);
   assert.ok(!leader.elector.isLeader());
-  assert.ok(lines.some((l) => l.server === leader.name && String(l.msg).startsWith('lost the election: ')), 'the loss is logged with its reason');
+  assert.ok(
+    lines.some((l) => l.server === leader.name && String(l.msg).startsWith('lost the election: ')),
+    'the loss is logged with its reason',
+  );
   assert.ok(lines.some((l) => l.server === other.name && l.msg === 'became the elected server'));
 });
 

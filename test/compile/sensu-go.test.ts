@@ -26,7 +26,11 @@ function compile(config: Json, target = '6.x') {
 }
 const find = (resources: Resource[], type: string, name: string) => resources.find((r) => r.type === type && r.metadata.name === name);
 const crafted = compile(CRAFTED);
-const warningAt = (path: string) => crafted.warnings.filter((w) => w.path === path).map((w) => w.message).join('\n');
+const warningAt = (path: string) =>
+  crafted.warnings
+    .filter((w) => w.path === path)
+    .map((w) => w.message)
+    .join('\n');
 const log = pino({ level: 'silent' });
 
 test('the crafted configuration compiles with no document Sensu Go would refuse, for every 6.x target', () => {
@@ -67,12 +71,21 @@ test('refused by Sensu Go: unpublished, source tokens, cron, cron with interval,
 });
 
 test("Sensu Go's rules: the validators refuse what Sensu Go refuses", () => {
-  for (const bad of ['0 0 * * * *', '0 0 L * *', '0 9 * * 1#2', '0 0 * * 7', '0 0 * * MON-SUN', '*/0 * * * *', '@reboot', '60 * * * *']) assert.notEqual(goCronProblem(bad), null, bad);
-  for (const good of ['*/5 * * * *', '0 9 * * mon-fri', '@daily', '@every 1h30m', 'CRON_TZ=Europe/Paris 0 9 * * *', '0 0 1,15 * ?']) assert.equal(goCronProblem(good), null, good);
-  for (const bad of ['let x = 1', '(x) => x', '/(?<=a)b/.test(s)', '/(?=a)/.test(s)', '/(?<n>a)/.test(s)', '/(a)\\1/.test(s)', '`t`']) assert.notEqual(es5ExpressionProblem(bad), null, bad);
+  for (const bad of ['0 0 * * * *', '0 0 L * *', '0 9 * * 1#2', '0 0 * * 7', '0 0 * * MON-SUN', '*/0 * * * *', '@reboot', '60 * * * *'])
+    assert.notEqual(goCronProblem(bad), null, bad);
+  for (const good of ['*/5 * * * *', '0 9 * * mon-fri', '@daily', '@every 1h30m', 'CRON_TZ=Europe/Paris 0 9 * * *', '0 0 1,15 * ?'])
+    assert.equal(goCronProblem(good), null, good);
+  for (const bad of ['let x = 1', '(x) => x', '/(?<=a)b/.test(s)', '/(?=a)/.test(s)', '/(?<n>a)/.test(s)', '/(a)\\1/.test(s)', '`t`'])
+    assert.notEqual(es5ExpressionProblem(bad), null, bad);
   for (const bad of ['{{ .a', '{{ nope .x }}', '{{ if .a }}x', '{{ end }}', '{{ .labels.1x }}', '{{ }}']) assert.notEqual(goTemplateProblem(bad), null, bad);
-  for (const good of ['{{"{{"}}.State}}', '{{ .labels.a | default "x" }}', '{{ index .labels "1x" }}', '{{ if .a }}x{{ else }}y{{ end }}', 'no template']) assert.equal(goTemplateProblem(good), null, good);
-  const base = { type: 'CheckConfig', api_version: 'core/v2' as const, metadata: { name: 'c', namespace: 'default' }, spec: { command: 'x', publish: true, interval: 60, ttl: 0, timeout: 0, low_flap_threshold: 0, high_flap_threshold: 0, subscriptions: ['a'] } };
+  for (const good of ['{{"{{"}}.State}}', '{{ .labels.a | default "x" }}', '{{ index .labels "1x" }}', '{{ if .a }}x{{ else }}y{{ end }}', 'no template'])
+    assert.equal(goTemplateProblem(good), null, good);
+  const base = {
+    type: 'CheckConfig',
+    api_version: 'core/v2' as const,
+    metadata: { name: 'c', namespace: 'default' },
+    spec: { command: 'x', publish: true, interval: 60, ttl: 0, timeout: 0, low_flap_threshold: 0, high_flap_threshold: 0, subscriptions: ['a'] },
+  };
   const problem = (spec: Json, target = '6.x') => sensuProblem({ ...base, spec: { ...base.spec, ...spec } }, parseTarget(target)!);
   assert.equal(problem({}), null);
   assert.match(problem({ interval: 0, publish: false })!, /interval/);
@@ -84,7 +97,13 @@ test("Sensu Go's rules: the validators refuse what Sensu Go refuses", () => {
   assert.match(problem({ subdue: { days: {} } })!, /subdue/);
   assert.match(problem({ subdues: [] }, '6.6')!, /6\.7/);
   assert.match(problem({ command: "docker inspect -f '{{.State.Running' x" })!, /template/);
-  assert.match(sensuProblem({ type: 'EventFilter', api_version: 'core/v2', metadata: { name: 'f', namespace: 'default' }, spec: { action: 'allow', expressions: [] } }, parseTarget('6.x')!)!, /one or more expressions/);
+  assert.match(
+    sensuProblem(
+      { type: 'EventFilter', api_version: 'core/v2', metadata: { name: 'f', namespace: 'default' }, spec: { action: 'allow', expressions: [] } },
+      parseTarget('6.x')!,
+    )!,
+    /one or more expressions/,
+  );
 });
 
 // The legacy decision (registry update, then per-handler filtering, run by checkbridge's own
@@ -105,13 +124,23 @@ function legacyHandles(settings: Json, handler: string, v: Vector): boolean {
   const action = v.flapping ? 'flapping' : v.status !== 0 ? 'create' : v.previous ? 'resolve' : 'create';
   const history = [...(v.previous !== undefined ? [String(v.previous)] : []), String(v.status)];
   const event: EventDraft = {
-    id: 'x', client: { ...settings.client, ...v.client }, check: { ...definition, name: v.check, status: v.status, history },
-    occurrences: v.occurrences ?? 1, occurrences_watermark: v.watermark ?? v.occurrences ?? 1, last_ok: null, last_state_change: null,
-    action, timestamp: v.at ?? 0, silenced: false, silenced_by: [],
+    id: 'x',
+    client: { ...settings.client, ...v.client },
+    check: { ...definition, name: v.check, status: v.status, history },
+    occurrences: v.occurrences ?? 1,
+    occurrences_watermark: v.watermark ?? v.occurrences ?? 1,
+    last_ok: null,
+    last_state_change: null,
+    action,
+    timestamp: v.at ?? 0,
+    silenced: false,
+    silenced_by: [],
   };
   if (!registryUpdate(event).process) return false;
   const definitionOf = settings.handlers[handler];
-  return filterEvent({ ...definitionOf, name: handler }, event, { settings: settings as never, store: undefined as never, now: (v.at ?? 0) * 1000, log }) === null;
+  return (
+    filterEvent({ ...definitionOf, name: handler }, event, { settings: settings as never, store: undefined as never, now: (v.at ?? 0) * 1000, log }) === null
+  );
 }
 
 function v2Handles(resources: Resource[], handler: string, v: Vector): boolean {
@@ -122,7 +151,17 @@ function v2Handles(resources: Resource[], handler: string, v: Vector): boolean {
   const event = {
     timestamp: v.at ?? 0,
     entity: { name: 'web-1', labels, subscriptions: entity.spec.subscriptions },
-    check: { name: v.check, status: v.status, history, interval: check.spec.interval, state: v.flapping ? 'flapping' : v.status === 0 ? 'passing' : 'failing', occurrences: v.occurrences ?? 1, occurrences_watermark: v.watermark ?? v.occurrences ?? 1, annotations: check.metadata.annotations ?? {}, is_silenced: false },
+    check: {
+      name: v.check,
+      status: v.status,
+      history,
+      interval: check.spec.interval,
+      state: v.flapping ? 'flapping' : v.status === 0 ? 'passing' : 'failing',
+      occurrences: v.occurrences ?? 1,
+      occurrences_watermark: v.watermark ?? v.occurrences ?? 1,
+      annotations: check.metadata.annotations ?? {},
+      is_silenced: false,
+    },
   };
   const routed = (check.spec.pipelines as Json[]).some((p) => p.name === handler);
   return routed && pipelinePasses(resources, handler, event);
@@ -149,7 +188,15 @@ test('incidents vs OK: only non-OK results, resolutions, flapping (if wanted) an
   };
   const vectors: Vector[] = [];
   for (const check of ['plain', 'metrics', 'sticky']) {
-    vectors.push({ check, status: 2 }, { check, status: 1, previous: 2 }, { check, status: 0 }, { check, status: 0, previous: 0 }, { check, status: 0, previous: 2 }, { check, status: 2, previous: 0, flapping: true }, { check, status: 0, previous: 1, flapping: true });
+    vectors.push(
+      { check, status: 2 },
+      { check, status: 1, previous: 2 },
+      { check, status: 0 },
+      { check, status: 0, previous: 0 },
+      { check, status: 0, previous: 2 },
+      { check, status: 2, previous: 0, flapping: true },
+      { check, status: 0, previous: 1, flapping: true },
+    );
   }
   sameDecisions(config, 'mail', vectors);
   sameDecisions(config, 'flappy', vectors);
@@ -162,15 +209,24 @@ test('filter when windows, negated multi-attribute filters and boolean attribute
   const vectors: Vector[] = [];
   for (const at of [monday(10), monday(8, 59), monday(17), monday(17, 1), tuesday(10)]) {
     for (const status of [1, 2]) {
-      for (const environment of ['dev', 'prod']) for (const production of [true, false]) vectors.push({ check: 'sticky', status, at, client: { environment, production } });
+      for (const environment of ['dev', 'prod'])
+        for (const production of [true, false]) vectors.push({ check: 'sticky', status, at, client: { environment, production } });
     }
   }
   const config = { ...CRAFTED, filters: { ...CRAFTED.filters } } as Json;
   // mail: office-hours (when), not-dev-web (negated, two attributes), prod (boolean); lookahead is left out, so test without it.
   config.handlers = { ...CRAFTED.handlers, mail: { ...CRAFTED.handlers.mail, filters: ['office-hours', 'not-dev-web', 'prod'] } };
-  config.checks = { ...CRAFTED.checks, sticky: { ...CRAFTED.checks.sticky, team: 'web' }, other: { command: 'true', subscribers: ['web'], interval: 60, handler: 'mail', team: 'db' } };
+  config.checks = {
+    ...CRAFTED.checks,
+    sticky: { ...CRAFTED.checks.sticky, team: 'web' },
+    other: { command: 'true', subscribers: ['web'], interval: 60, handler: 'mail', team: 'db' },
+  };
   sameDecisions(config, 'mail', vectors);
-  sameDecisions(config, 'mail', vectors.map((v) => ({ ...v, check: 'other' })));
+  sameDecisions(
+    config,
+    'mail',
+    vectors.map((v) => ({ ...v, check: 'other' })),
+  );
   // The negated filter denies only when both attributes match (Sensu Go ORs a deny filter's expressions).
   const negated = find(compile(config).resources, 'EventFilter', 'not-dev-web')!.spec;
   assert.equal(negated.expressions.length, 1);
@@ -182,7 +238,11 @@ test('boolean client attributes select proxy entities as legacy client_attribute
   for (const keepalives of [true, false, undefined]) {
     for (const production of [true, false, 'true', undefined]) {
       const client: Json = { name: 'sw', ...(keepalives === undefined ? {} : { keepalives }), ...(production === undefined ? {} : { production }) };
-      const labels = Object.fromEntries(Object.entries(client).filter(([k]) => k !== 'name').map(([k, x]) => [k, String(x)]));
+      const labels = Object.fromEntries(
+        Object.entries(client)
+          .filter(([k]) => k !== 'name')
+          .map(([k, x]) => [k, String(x)]),
+      );
       assert.equal(entityMatches(fleet, { name: 'sw', labels }), attributesMatch(client, attributes), JSON.stringify(client));
     }
   }
@@ -190,12 +250,24 @@ test('boolean client attributes select proxy entities as legacy client_attribute
 
 test('occurrences: the compiled filter hands the same occurrences to the handler as legacy', () => {
   const vectors: Vector[] = [1, 2, 3, 4, 32, 33, 63].map((occurrences) => ({ check: 'disk', status: 2, occurrences }));
-  vectors.push({ check: 'disk', status: 0, previous: 2, occurrences: 1, watermark: 5 }, { check: 'disk', status: 0, previous: 2, occurrences: 1, watermark: 2 });
+  vectors.push(
+    { check: 'disk', status: 0, previous: 2, occurrences: 1, watermark: 5 },
+    { check: 'disk', status: 0, previous: 2, occurrences: 1, watermark: 2 },
+  );
   sameDecisions(CRAFTED, 'pager', vectors);
 });
 
 test('subdue: quiet hours as legacy, by subdues (6.7+) or a deny filter (earlier 6.x)', () => {
-  const times = [monday(16, 59), monday(17), monday(23, 59), tuesday(0), tuesday(7, 59), tuesday(8, 1), tuesday(12), new Date(2026, 10, 28, 12).getTime() / 1000];
+  const times = [
+    monday(16, 59),
+    monday(17),
+    monday(23, 59),
+    tuesday(0),
+    tuesday(7, 59),
+    tuesday(8, 1),
+    tuesday(12),
+    new Date(2026, 10, 28, 12).getTime() / 1000,
+  ];
   // Before 6.7: a deny filter in the pipelines of the check, same decision as legacy's subdue.
   const early = compile(CRAFTED, '6.6');
   assert.equal(find(early.resources, 'CheckConfig', 'quiet')!.spec.subdues, undefined);

@@ -20,8 +20,11 @@ test('validate warns, naming the check and where, about a ttl within the interva
   const checks = join(root, 'conf.d', 'checks.json');
   const result = runCli(['validate', join(root, 'conf.d')]);
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(result.stderr.split('\n').filter((l) => l.startsWith('warning: ')), [
-    `warning: ${checks}:3:51 /checks/equal/ttl: check ttl 60 is not greater than its interval 60 (Sensu Go refuses it: "ttl must be greater than check interval"): the result is stale before the next run, so a TTL event follows every run`,
-    `warning: ${checks}:6:85 /checks/zero/hooks/0: check hook key "0": the specification names status hooks 1 to 255; "0" runs for status 0, before "ok", as legacy did: name it "ok"`,
-  ]);
+  assert.deepEqual(
+    result.stderr.split('\n').filter((l) => l.startsWith('warning: ')),
+    [
+      `warning: ${checks}:3:51 /checks/equal/ttl: check ttl 60 is not greater than its interval 60 (Sensu Go refuses it: "ttl must be greater than check interval"): the result is stale before the next run, so a TTL event follows every run`,
+      `warning: ${checks}:6:85 /checks/zero/hooks/0: check hook key "0": the specification names status hooks 1 to 255; "0" runs for status 0, before "ok", as legacy did: name it "ok"`,
+    ],
+  );
 });

@@ -12,7 +12,10 @@ test('files load recursively in byte order of their paths, dot-files skipped', (
   t.after(() => removeTree(root));
   const { files, diagnostics } = listConfigFiles({ configFile: null, configDirs: [root] });
   assert.deepEqual(diagnostics, []);
-  assert.deepEqual(files.map((f) => f.slice(root.length + 1)), ['A.json', 'a/B.json', 'a/z.json', 'b.json']);
+  assert.deepEqual(
+    files.map((f) => f.slice(root.length + 1)),
+    ['A.json', 'a/B.json', 'a/z.json', 'b.json'],
+  );
 });
 
 test('a symlinked directory is followed once; a dangling link is a diagnostic', (t) => {
@@ -22,7 +25,10 @@ test('a symlinked directory is followed once; a dangling link is a diagnostic', 
   symlinkSync(join(root, 'conf'), join(root, 'conf', 'loop'));
   symlinkSync(join(root, 'nowhere.json'), join(root, 'conf', 'dangling.json'));
   const { files, diagnostics } = listConfigFiles({ configFile: null, configDirs: [join(root, 'conf')] });
-  assert.deepEqual(files.map((f) => f.slice(root.length + 1)), ['conf/a.json', 'conf/linked/x.json']);
+  assert.deepEqual(
+    files.map((f) => f.slice(root.length + 1)),
+    ['conf/a.json', 'conf/linked/x.json'],
+  );
   assert.equal(diagnostics.length, 1);
   assert.match(diagnostics[0]!.message, /config file does not exist or is not readable: dangling symbolic link/);
   assert.equal(diagnostics[0]!.file, join(root, 'conf', 'dangling.json'));
@@ -77,7 +83,14 @@ test('defaults are applied after validation', (t) => {
     'c.json': {
       checks: {
         plain: { command: 'true', interval: 10, subscribers: [] },
-        metric: { type: 'metric', command: 'true', interval: 10, subscribers: [], hooks: { critical: { command: 'x' } }, proxy_requests: { client_attributes: {} } },
+        metric: {
+          type: 'metric',
+          command: 'true',
+          interval: 10,
+          subscribers: [],
+          hooks: { critical: { command: 'x' } },
+          proxy_requests: { client_attributes: {} },
+        },
         untruncated: { type: 'metric', truncate_output: false, command: 'true', interval: 10, subscribers: [] },
       },
     },
@@ -85,8 +98,28 @@ test('defaults are applied after validation', (t) => {
   t.after(() => removeTree(root));
   const { checks } = loadSettings({ configFile: null, configDirs: [root] }, {}).settings!;
   assert.deepEqual(
-    { type: checks.plain!.type, publish: checks.plain!.publish, ttl_status: checks.plain!.ttl_status, auto_resolve: checks.plain!.auto_resolve, handle: checks.plain!.handle, truncate_output: checks.plain!.truncate_output, truncate_output_length: checks.plain!.truncate_output_length, occurrences: checks.plain!.occurrences, refresh: checks.plain!.refresh },
-    { type: 'standard', publish: true, ttl_status: 1, auto_resolve: true, handle: true, truncate_output: false, truncate_output_length: 255, occurrences: 1, refresh: 1800 },
+    {
+      type: checks.plain!.type,
+      publish: checks.plain!.publish,
+      ttl_status: checks.plain!.ttl_status,
+      auto_resolve: checks.plain!.auto_resolve,
+      handle: checks.plain!.handle,
+      truncate_output: checks.plain!.truncate_output,
+      truncate_output_length: checks.plain!.truncate_output_length,
+      occurrences: checks.plain!.occurrences,
+      refresh: checks.plain!.refresh,
+    },
+    {
+      type: 'standard',
+      publish: true,
+      ttl_status: 1,
+      auto_resolve: true,
+      handle: true,
+      truncate_output: false,
+      truncate_output_length: 255,
+      occurrences: 1,
+      refresh: 1800,
+    },
   );
   assert.equal(checks.metric!.truncate_output, true);
   assert.equal(checks.metric!.hooks!.critical!.timeout, 60);
@@ -127,17 +160,38 @@ test('environment overrides apply first, so files win', (t) => {
 });
 
 test('default sources are ./conf.d unless /etc/sensu exists; -d replaces the default directory, not the default file', () => {
-  assert.deepEqual(resolveSources({}, (p) => p === 'conf.d'), { configFile: null, configDirs: ['conf.d'] });
-  assert.deepEqual(resolveSources({}, () => false), {
-    configFile: null,
-    configDirs: ['conf.d'],
-    searched: ['/etc/sensu/config.json', '/etc/sensu/conf.d', 'conf.d'],
-  });
-  assert.deepEqual(resolveSources({}, (p) => p === '/etc/sensu/conf.d'), { configFile: null, configDirs: ['/etc/sensu/conf.d'] });
-  assert.deepEqual(resolveSources({ configDirs: ['a,b', 'c'] }, () => true), { configFile: '/etc/sensu/config.json', configDirs: ['a', 'b', 'c'] });
-  assert.deepEqual(resolveSources({ configDirs: ['a'] }, () => false), { configFile: null, configDirs: ['a'] });
-  assert.deepEqual(resolveSources({ configFile: false, configDirs: ['a'] }, () => true), { configFile: null, configDirs: ['a'] });
-  assert.deepEqual(resolveSources({ configDirs: ['a'], legacyRoot: '/x' }, (p) => p === '/x/config.json'), { configFile: '/x/config.json', configDirs: ['a'] });
+  assert.deepEqual(
+    resolveSources({}, (p) => p === 'conf.d'),
+    { configFile: null, configDirs: ['conf.d'] },
+  );
+  assert.deepEqual(
+    resolveSources({}, () => false),
+    {
+      configFile: null,
+      configDirs: ['conf.d'],
+      searched: ['/etc/sensu/config.json', '/etc/sensu/conf.d', 'conf.d'],
+    },
+  );
+  assert.deepEqual(
+    resolveSources({}, (p) => p === '/etc/sensu/conf.d'),
+    { configFile: null, configDirs: ['/etc/sensu/conf.d'] },
+  );
+  assert.deepEqual(
+    resolveSources({ configDirs: ['a,b', 'c'] }, () => true),
+    { configFile: '/etc/sensu/config.json', configDirs: ['a', 'b', 'c'] },
+  );
+  assert.deepEqual(
+    resolveSources({ configDirs: ['a'] }, () => false),
+    { configFile: null, configDirs: ['a'] },
+  );
+  assert.deepEqual(
+    resolveSources({ configFile: false, configDirs: ['a'] }, () => true),
+    { configFile: null, configDirs: ['a'] },
+  );
+  assert.deepEqual(
+    resolveSources({ configDirs: ['a'], legacyRoot: '/x' }, (p) => p === '/x/config.json'),
+    { configFile: '/x/config.json', configDirs: ['a'] },
+  );
 });
 
 test('a category or definition of the wrong type is a diagnostic', (t) => {

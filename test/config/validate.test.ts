@@ -61,7 +61,13 @@ test('source accepts one token and rejects the reference examples', () => {
 });
 
 test('hook keys, commands and timeouts', () => {
-  assert.deepEqual(messages('check', { ...base, hooks: { '0': { command: 'a' }, '255': { command: 'a' }, 'non-zero': { command: 'b' }, critical: { command: 'c', timeout: 1.5, stdin: true } } }), []);
+  assert.deepEqual(
+    messages('check', {
+      ...base,
+      hooks: { '0': { command: 'a' }, '255': { command: 'a' }, 'non-zero': { command: 'b' }, critical: { command: 'c', timeout: 1.5, stdin: true } },
+    }),
+    [],
+  );
   assert.deepEqual(schemaProblems('check', { ...base, hooks: { '256': { command: 'x' } } }), [
     { path: '/hooks/256', message: "check hook key must be a severity, status, or 'non-zero'" },
   ]);
@@ -167,12 +173,28 @@ test('eval: expressions outside the safe subset are refused, naming the expressi
 
 test('output_metric_tags: the list of {name, value} and the hash pass; anything else is named', () => {
   const tagged = (tags: unknown) => messages('check', { ...base, output_metric_tags: tags });
-  assert.deepEqual(tagged([{ name: 'env', value: 'prod' }, { name: 'port', value: 8080 }]), []);
+  assert.deepEqual(
+    tagged([
+      { name: 'env', value: 'prod' },
+      { name: 'port', value: 8080 },
+    ]),
+    [],
+  );
   assert.deepEqual(tagged({ env: 'prod', port: 8080 }), []);
   assert.deepEqual(tagged([]), []);
   assert.deepEqual(tagged(null), []);
   const wrong = ['check output_metric_tags must be a list of {name, value} or a hash'];
-  for (const bad of ['env=prod', 3, [{ name: 'env' }], [{ value: 'prod' }], [{ name: '', value: 'x' }], ['env'], [{ name: 'env', value: { nested: 1 } }], { env: ['a'] }, { env: { a: 1 } }]) {
+  for (const bad of [
+    'env=prod',
+    3,
+    [{ name: 'env' }],
+    [{ value: 'prod' }],
+    [{ name: '', value: 'x' }],
+    ['env'],
+    [{ name: 'env', value: { nested: 1 } }],
+    { env: ['a'] },
+    { env: { a: 1 } },
+  ]) {
     assert.deepEqual(tagged(bad), wrong, JSON.stringify(bad));
   }
   assert.deepEqual(schemaProblems('check', { ...base, output_metric_tags: 'x' })[0]?.path, '/output_metric_tags');

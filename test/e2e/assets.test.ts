@@ -34,14 +34,17 @@ before(async () => {
   strangerCa = makeTestCa('untrusted CA');
   server = await startAssetServer(ca);
   stranger = await startAssetServer(strangerCa);
-  archives.set('hello', await tarGz({
-    'bin/hello-asset': script('echo "hello from asset $1"; exit 1'),
-    'bin/record-event': script('cat >> "$1"; echo >> "$1"'),
-    'bin/mutate-event': script("printf 'mutated:'; cat"),
-    'bin/which-asset': script('echo hello'),
-    'lib/libdummy.txt': 'a library would live here\n',
-    'include/dummy.h': '#define DUMMY 1\n',
-  }));
+  archives.set(
+    'hello',
+    await tarGz({
+      'bin/hello-asset': script('echo "hello from asset $1"; exit 1'),
+      'bin/record-event': script('cat >> "$1"; echo >> "$1"'),
+      'bin/mutate-event': script("printf 'mutated:'; cat"),
+      'bin/which-asset': script('echo hello'),
+      'lib/libdummy.txt': 'a library would live here\n',
+      'include/dummy.h': '#define DUMMY 1\n',
+    }),
+  );
   archives.set('other', await tarGz({ 'bin/which-asset': script('echo other') }));
   archives.set('copy', await tarGz({ 'bin/hello-asset': script('echo copy') }));
   archives.set('truncated', await tarGz({ 'bin/big-asset': script('echo big'), 'share/padding.txt': 'x'.repeat(200_000) + Math.random() }));
@@ -79,7 +82,11 @@ function legacyConfig(file: (name: string) => string) {
       by_family: {
         builds: [
           { url: server.url('/wrong-build.tar.gz'), sha512: hash('wrong-build'), filters: [`entity.system.platform == '${sibling}'`] },
-          { url: server.url('/family-build.tar.gz'), sha512: hash('family-build'), filters: [`entity.system.platform_family == '${family}'`, "entity.system.os == 'linux'"] },
+          {
+            url: server.url('/family-build.tar.gz'),
+            sha512: hash('family-build'),
+            filters: [`entity.system.platform_family == '${family}'`, "entity.system.os == 'linux'"],
+          },
         ],
       },
       evil: { url: server.url('/evil.tar.gz'), sha512: hash('evil') },
@@ -88,7 +95,13 @@ function legacyConfig(file: (name: string) => string) {
     },
     checks: {
       uses_asset: { command: 'hello-asset check', runtime_assets: ['hello'], subscribers: ['assets'], publish: false, handle: false },
-      paths: { command: 'echo "$PATH|$LD_LIBRARY_PATH|$CPATH"; which-asset', runtime_assets: ['other', 'hello'], subscribers: ['assets'], publish: false, handle: false },
+      paths: {
+        command: 'echo "$PATH|$LD_LIBRARY_PATH|$CPATH"; which-asset',
+        runtime_assets: ['other', 'hello'],
+        subscribers: ['assets'],
+        publish: false,
+        handle: false,
+      },
       wrong_sum: { command: 'hello-asset', runtime_assets: ['wrongsum'], subscribers: ['assets'], publish: false, handle: false },
       truncated: { command: 'big-asset', runtime_assets: ['truncated'], subscribers: ['assets'], publish: false, handle: false },
       filtered: { command: 'hello-asset', runtime_assets: ['elsewhere'], subscribers: ['assets'], publish: false, handle: false },
@@ -97,7 +110,13 @@ function legacyConfig(file: (name: string) => string) {
       slow_a: { command: 'slow-tool', runtime_assets: ['slow'], subscribers: ['assets'], publish: false, handle: false },
       slow_b: { command: 'slow-tool', runtime_assets: ['slow'], subscribers: ['assets'], publish: false, handle: false },
       untrusted: { command: 'stranger-asset', runtime_assets: ['untrusted'], subscribers: ['assets'], publish: false, handle: false },
-      hooked: { command: 'exit 2', subscribers: ['assets'], publish: false, handle: false, hooks: { critical: { command: 'hello-asset hook', runtime_assets: ['hello'] } } },
+      hooked: {
+        command: 'exit 2',
+        subscribers: ['assets'],
+        publish: false,
+        handle: false,
+        hooks: { critical: { command: 'hello-asset hook', runtime_assets: ['hello'] } },
+      },
       handled: { command: 'echo handled-output; exit 2', subscribers: ['assets'], publish: false, handlers: ['asset_handler'] },
     },
     handlers: { asset_handler: { type: 'pipe', command: `record-event ${file('handled')}`, runtime_assets: ['hello'], mutator: 'asset_mutator' } },
@@ -113,7 +132,11 @@ async function execute(instance: Instance, check: string, since = 0): Promise<Re
 }
 
 async function resultAfter(instance: Instance, check: string, since: number): Promise<Record<string, any>> {
-  const reply = await eventually(() => getJson(`${instance.api}/results/assets-host/${check}`), (r) => r.status === 200 && r.body.check.executed >= since, 15_000);
+  const reply = await eventually(
+    () => getJson(`${instance.api}/results/assets-host/${check}`),
+    (r) => r.status === 200 && r.body.check.executed >= since,
+    15_000,
+  );
   assert.equal(reply.status, 200, `a result for ${check}`);
   return reply.body.check;
 }
@@ -171,7 +194,11 @@ test('legacy checks, hooks, handlers and mutators run with downloaded assets; fa
     assert.equal(logged.level, 20, 'debug');
     assert.equal(logged.expected, sha512('not the archive'));
     assert.equal(logged.actual, hash('copy'));
-    assert.equal(walk(assetsDir).some((p) => p.includes(sha512('not the archive'))), false, 'nothing installed');
+    assert.equal(
+      walk(assetsDir).some((p) => p.includes(sha512('not the archive'))),
+      false,
+      'nothing installed',
+    );
   });
 
   await t.test('a truncated download (the server closes early) fails the checksum', async () => {
@@ -203,7 +230,10 @@ test('legacy checks, hooks, handlers and mutators run with downloaded assets; fa
     const check = await execute(instance, 'evil');
     assert.equal(check.status, 3);
     assert.match(check.output, /^error getting asset evil: archive refused: \.\.\/escaped-by-asset: path escapes the asset directory/);
-    assert.equal(walk(root).some((p) => p.endsWith('escaped-by-asset')), false);
+    assert.equal(
+      walk(root).some((p) => p.endsWith('escaped-by-asset')),
+      false,
+    );
     assert.equal(existsSync(join(assetsDir, hash('evil'))), false);
   });
 
@@ -231,7 +261,10 @@ test('legacy checks, hooks, handlers and mutators run with downloaded assets; fa
 
   await t.test('a handler and its mutator run with their assets', async () => {
     await execute(instance, 'handled');
-    const written = await eventually(async () => (existsSync(file('handled')) ? readFileSync(file('handled'), 'utf8') : ''), (s) => s.length > 0);
+    const written = await eventually(
+      async () => (existsSync(file('handled')) ? readFileSync(file('handled'), 'utf8') : ''),
+      (s) => s.length > 0,
+    );
     assert.ok(written.startsWith('mutated:{'), written);
     assert.equal(JSON.parse(written.slice('mutated:'.length)).check.output, 'handled-output\n');
   });
@@ -242,6 +275,9 @@ test('legacy checks, hooks, handlers and mutators run with downloaded assets; fa
     const check = await execute(instance, 'uses_asset');
     assert.equal(check.output, 'hello from asset check\n');
     assert.equal(server.hits('/hello.tar.gz'), 1, 'not downloaded again');
-    assert.equal(instance.daemon.logs.some((l) => l.msg === 'asset installed'), false);
+    assert.equal(
+      instance.daemon.logs.some((l) => l.msg === 'asset installed'),
+      false,
+    );
   });
 });

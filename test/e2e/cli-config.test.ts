@@ -38,7 +38,9 @@ test('validate: every diagnostic as FILE:LINE:COL PATH: MESSAGE, then the verdic
 });
 
 test('validate --json reports validity, located errors and counts', (t) => {
-  const root = makeTree({ 'a.json': { checks: { ok: { command: 'x', interval: 1, subscribers: [] }, bad: { command: 'x', subscribers: [] } }, filters: { f: { attributes: {} } } } });
+  const root = makeTree({
+    'a.json': { checks: { ok: { command: 'x', interval: 1, subscribers: [] }, bad: { command: 'x', subscribers: [] } }, filters: { f: { attributes: {} } } },
+  });
   t.after(() => removeTree(root));
   const result = runCli(['validate', '--json', root]);
   assert.equal(result.code, 2);

@@ -22,7 +22,9 @@ test('every valid real configuration compiles, and the v2 API of a running check
   const token = `Bearer ${(await getJson(`${v2}/auth`, { headers: adminBasic })).body.access_token}`;
   let compiled = 0;
   let resources = 0;
-  for (const file of readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const outcome = loadSettings({ configFile: null, configDirs: [join(CORPUS, file)] }, env);
     if (!outcome.settings) continue;
     const result = compileSettings(outcome.settings, outcome.files, 'corpus');
@@ -34,7 +36,10 @@ test('every valid real configuration compiles, and the v2 API of a running check
     for (const resource of parseResources(formatResources(result.resources, 'yaml'), file)) {
       resources++;
       const name = resource.metadata.name;
-      const url = resource.type === 'Namespace' ? `${v2}/api/core/v2/namespaces/${name}` : `${v2}/api/core/v2/namespaces/corpus/${PATHS[resource.type]}/${encodeURIComponent(name)}`;
+      const url =
+        resource.type === 'Namespace'
+          ? `${v2}/api/core/v2/namespaces/${name}`
+          : `${v2}/api/core/v2/namespaces/corpus/${PATHS[resource.type]}/${encodeURIComponent(name)}`;
       const reply = await call(url, 'PUT', token, resource.type === 'Namespace' ? resource.spec : { ...resource.spec, metadata: resource.metadata });
       assert.equal(reply.status, 201, `${file}: ${resource.type} ${name}: ${JSON.stringify(reply.body)}`);
     }
@@ -75,12 +80,28 @@ test("the prior tool's fixture compiles; compile --out, create -f (twice, harmle
   assert.equal(back.find((c) => c.metadata.name === 'cron').spec.cron, '* * * * *');
 
   // A resource the server refuses is named with the server's message; the rest still apply.
-  writeTree(root, { 'bad/bad.yaml': 'type: CheckConfig\napi_version: core/v2\nmetadata:\n  name: broken\nspec:\n  publish: true\n  interval: 10\n---\ntype: Handler\napi_version: core/v2\nmetadata:\n  name: fine\nspec:\n  type: pipe\n  command: "true"\n' });
+  writeTree(root, {
+    'bad/bad.yaml':
+      'type: CheckConfig\napi_version: core/v2\nmetadata:\n  name: broken\nspec:\n  publish: true\n  interval: 10\n---\ntype: Handler\napi_version: core/v2\nmetadata:\n  name: fine\nspec:\n  type: pipe\n  command: "true"\n',
+  });
   const bad = runCli(['create', '-f', join(root, 'bad'), '--url', v2], asAdmin);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /error putting resource #1 with name "broken" and namespace "default" \(.*\/checks\/broken\): missing command/);
   assert.match(bad.stdout, /applied 1 of 2 resources/);
-  assert.equal(parse(JSON.stringify((await call(`${v2}/api/core/v2/namespaces/default/handlers/fine`, 'GET', `Bearer ${(await getJson(`${v2}/auth`, { headers: adminBasic })).body.access_token}`)).body)).command, 'true');
+  assert.equal(
+    parse(
+      JSON.stringify(
+        (
+          await call(
+            `${v2}/api/core/v2/namespaces/default/handlers/fine`,
+            'GET',
+            `Bearer ${(await getJson(`${v2}/auth`, { headers: adminBasic })).body.access_token}`,
+          )
+        ).body,
+      ),
+    ).command,
+    'true',
+  );
 
   // Silences stored by a running instance come along with --from-state.
   assert.equal((await postJson(`${api}/silenced`, { subscription: 'web', check: 'disk', reason: 'maintenance', expire: 600 })).status, 201);

@@ -7,7 +7,11 @@ import { CORPUS, sharedSkipReason } from '../helpers/paths.js';
 import { runCli } from '../helpers/cli.js';
 
 const skip = sharedSkipReason();
-const files = skip ? [] : readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort();
+const files = skip
+  ? []
+  : readdirSync(CORPUS)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
 const env = { SENSU_CLIENT_NAME: 'corpus-client', SENSU_CLIENT_ADDRESS: '127.0.0.1' };
 
 // Invalid on their own under the legacy rules: fragments, template placeholders in names, unknown handler types.

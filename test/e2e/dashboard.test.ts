@@ -139,4 +139,3 @@ test('dashboard: login, live events, silence, resolve, subdue timeline, live dia
     }
   });
 });
-

@@ -41,12 +41,18 @@ test('TTL: a stale result raises "Last check execution was N seconds ago" with t
   const { socket, api } = await instanceFor(t, { 'conf.d/a.json': { client, checkbridge: { monitor_interval: 0.5 } } });
   const past = Math.floor(Date.now() / 1000) - 10;
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'heartbeat', output: 'alive', ttl: 5, ttl_status: 2, executed: past })), 'ok');
-  const event = await eventually(() => getJson(`${api}/events/doors/heartbeat`), (r) => r.status === 200);
+  const event = await eventually(
+    () => getJson(`${api}/events/doors/heartbeat`),
+    (r) => r.status === 200,
+  );
   assert.equal(event.body.check.status, 2);
   assert.match(event.body.check.output, /^Last check execution was \d+ seconds ago$/);
   assert.equal(event.body.check.interval, 30);
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'heartbeat', output: 'alive again', ttl: 60 })), 'ok');
-  const resolved = await eventually(() => getJson(`${api}/events/doors/heartbeat`), (r) => r.status === 404);
+  const resolved = await eventually(
+    () => getJson(`${api}/events/doors/heartbeat`),
+    (r) => r.status === 404,
+  );
   assert.equal(resolved.status, 404);
 });
 
@@ -56,9 +62,18 @@ test('keepalives: the client registers; a client gone silent gets a keepalive ev
   assert.equal(self.status, 200);
   assert.deepEqual(self.body.subscriptions, ['web', 'client:doors']);
   assert.equal(self.body.http_socket.password, 'REDACTED');
-  const created = await postJson(`${api}/clients`, { name: 'silent', address: '10.0.0.9', keepalives: true, keepalive: { thresholds: { warning: 1, critical: 2 } } });
+  const created = await postJson(`${api}/clients`, {
+    name: 'silent',
+    address: '10.0.0.9',
+    keepalives: true,
+    keepalive: { thresholds: { warning: 1, critical: 2 } },
+  });
   assert.deepEqual([created.status, created.body], [201, { name: 'silent' }]);
-  const event = await eventually(() => getJson(`${api}/events/silent/keepalive`), (r) => r.status === 200 && r.body.check.status === 2, 10_000);
+  const event = await eventually(
+    () => getJson(`${api}/events/silent/keepalive`),
+    (r) => r.status === 200 && r.body.check.status === 2,
+    10_000,
+  );
   assert.match(event.body.check.output, /^No keepalive sent from client for \d+ seconds \(>=2\)$/);
   assert.equal((await getJson(`${api}/events/doors/keepalive`)).status, 404, 'the live local client has a keepalive event');
   assert.equal((await postJson(`${api}/clients`, { name: 'no address' })).status, 400);
@@ -89,7 +104,10 @@ test('API resolve, delete event, request, client history and delete with invalid
   assert.equal((await postJson(`${api}/request`, { check: 'nope' })).status, 404);
   assert.equal((await postJson(`${api}/request`, { check: 5 })).status, 400);
   assert.equal((await postJson(`${api}/request`, { check: 'on_demand', reason: 'testing' })).status, 202);
-  const requested = await eventually(() => getJson(`${api}/events/doors/on_demand`), (r) => r.status === 200);
+  const requested = await eventually(
+    () => getJson(`${api}/events/doors/on_demand`),
+    (r) => r.status === 200,
+  );
   assert.deepEqual([requested.body.check.output, requested.body.check.api_requested.reason], ['requested\n', 'testing']);
 
   const history = (await getJson(`${api}/clients/doors/history`)).body as { check: string; history: number[] }[];
@@ -97,7 +115,10 @@ test('API resolve, delete event, request, client history and delete with invalid
 
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'p', output: 'x', status: 1, source: 'gone' })), 'ok');
   assert.equal((await getJson(`${api}/clients/gone?invalidate=true`, { method: 'DELETE' })).status, 202);
-  await eventually(() => getJson(`${api}/clients/gone`), (r) => r.status === 404);
+  await eventually(
+    () => getJson(`${api}/clients/gone`),
+    (r) => r.status === 404,
+  );
   assert.equal((await getJson(`${api}/clients/gone`)).status, 404);
   assert.equal((await getJson(`${api}/events/gone`)).body.length, 0);
   // `ok` means committed: a result the invalidated client may not send is refused.

@@ -23,10 +23,13 @@ function serverTree(name: string, lines: string) {
 /** The lines written so far: who ran the scheduled check, and when (epoch ms). */
 function runs(file: string): { server: string; at: number }[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => {
-    const [server, at] = line.split(' ');
-    return { server: server!, at: Number(at) };
-  });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [server, at] = line.split(' ');
+      return { server: server!, at: Number(at) };
+    });
 }
 
 /** A v2 backend's door for the bridge: records each PUT's entity and answers 201. */
@@ -67,21 +70,30 @@ test('two servers on one database: only the elected one schedules, monitors and 
   // An event on each, with a TTL of 1 s. The store is shared: the elected server monitors both and bridges both.
   assert.equal(await tcpExchange(a.socket, JSON.stringify({ name: 'via-a', output: 'taken by a', status: 1, ttl: 1 })), 'ok');
   assert.equal(await tcpExchange(b.socket, JSON.stringify({ name: 'via-b', output: 'taken by b', status: 1, ttl: 1 })), 'ok');
-  const output = async (instance: Instance, client: string, check: string) => String((await getJson(`${instance.api}/results/${client}/${check}`)).body?.check?.output);
+  const output = async (instance: Instance, client: string, check: string) =>
+    String((await getJson(`${instance.api}/results/${client}/${check}`)).body?.check?.output);
 
   // Both are up for several check intervals: every run is the elected server's.
   await sleep(5000);
   const whileA = runs(file);
   assert.ok(whileA.filter((r) => r.server === 'server-a').length >= 3, `server-a schedules: ${JSON.stringify(whileA)}`);
-  assert.deepEqual(whileA.filter((r) => r.server !== 'server-a'), [], 'the server not elected never schedules');
+  assert.deepEqual(
+    whileA.filter((r) => r.server !== 'server-a'),
+    [],
+    'the server not elected never schedules',
+  );
   assert.ok(!b.daemon.logs.some(elected));
   assert.match(await output(a, 'server-a', 'via-a'), /^Last check execution was \d+ seconds ago$/, 'the elected server monitors TTLs');
   assert.match(await output(b, 'server-b', 'via-b'), /^Last check execution was \d+ seconds ago$/, 'of results taken by the other too (one shared store)');
   assert.ok(backend.entities.includes('server-a') && backend.entities.includes('server-b'), 'the elected server bridges the shared outbox');
   // /info lists both servers, from either, and which holds the tasks (legacy's server registry).
   const TASKS = ['check_request_publisher', 'client_monitor', 'check_result_monitor'];
-  const registry = async (instance: Instance) => ((await getJson(`${instance.api}/info`)).body.servers as { id: string; tasks: string[] }[]).map((s) => [s.id, s.tasks]);
-  const both = [[`server-a:${a.daemon.proc.pid}`, TASKS], [`server-b:${b.daemon.proc.pid}`, []]];
+  const registry = async (instance: Instance) =>
+    ((await getJson(`${instance.api}/info`)).body.servers as { id: string; tasks: string[] }[]).map((s) => [s.id, s.tasks]);
+  const both = [
+    [`server-a:${a.daemon.proc.pid}`, TASKS],
+    [`server-b:${b.daemon.proc.pid}`, []],
+  ];
   assert.deepEqual(await registry(a), both);
   assert.deepEqual(await registry(b), both);
 
@@ -103,8 +115,32 @@ test('two servers on one database: only the elected one schedules, monitors and 
   // b monitors and bridges once elected: a new result with a TTL, taken by b with a dead, is monitored and sent.
   const sentBefore = backend.entities.length;
   assert.equal(await tcpExchange(b.socket, JSON.stringify({ name: 'after-a', output: 'taken by b alone', status: 1, ttl: 1 })), 'ok');
-  assert.match(await eventually(() => output(b, 'server-b', 'after-a'), (o) => o.startsWith('Last check'), 15_000), /^Last check execution was \d+ seconds ago$/, 'b monitors once elected');
-  assert.ok((await eventually(async () => backend.entities.slice(sentBefore), (e) => e.includes('server-b'), 15_000)).includes('server-b'), 'b bridges once elected');
-  assert.deepEqual(await eventually(() => registry(b), (r) => r.length === 1), [[`server-b:${b.daemon.proc.pid}`, TASKS]], 'a is gone from the registry');
+  assert.match(
+    await eventually(
+      () => output(b, 'server-b', 'after-a'),
+      (o) => o.startsWith('Last check'),
+      15_000,
+    ),
+    /^Last check execution was \d+ seconds ago$/,
+    'b monitors once elected',
+  );
+  assert.ok(
+    (
+      await eventually(
+        async () => backend.entities.slice(sentBefore),
+        (e) => e.includes('server-b'),
+        15_000,
+      )
+    ).includes('server-b'),
+    'b bridges once elected',
+  );
+  assert.deepEqual(
+    await eventually(
+      () => registry(b),
+      (r) => r.length === 1,
+    ),
+    [[`server-b:${b.daemon.proc.pid}`, TASKS]],
+    'a is gone from the registry',
+  );
   assert.ok(all.findIndex((r) => r.server === 'server-b') > all.map((r) => r.server).lastIndexOf('server-a'), 'in the file too');
 });

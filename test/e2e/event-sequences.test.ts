@@ -66,7 +66,10 @@ test('a client with deregister: true sends its deregistration event through its 
   });
   assert.equal(await instance.daemon.stop('SIGTERM'), 0);
   const event = JSON.parse(readFileSync(record, 'utf8'));
-  assert.deepEqual([event.check.output, event.check.status, event.check.handler, event.check.team, event.action], ['client initiated deregistration', 1, 'record', 'ops', 'create']);
+  assert.deepEqual(
+    [event.check.output, event.check.status, event.check.handler, event.check.team, event.action],
+    ['client initiated deregistration', 1, 'record', 'ops', 'create'],
+  );
 });
 
 test('the built-in deregistration handler deletes the client when it stops', async (t) => {

@@ -17,7 +17,10 @@ test('the example conf.d is lint-clean, and its handler logs events inside the s
   t.after(async () => void (await instance.daemon.stop()));
   assert.equal((await postJson(`${instance.api}/results`, { name: 'example_handled', status: 2, output: 'could not connect' })).status, 202);
   const log = join(root, 'state', 'events.log');
-  const text = await eventually(async () => (existsSync(log) ? readFileSync(log, 'utf8') : ''), (body) => body.includes('example_handled'));
+  const text = await eventually(
+    async () => (existsSync(log) ? readFileSync(log, 'utf8') : ''),
+    (body) => body.includes('example_handled'),
+  );
   const event = JSON.parse(text.split('\n').find((line) => line.includes('example_handled'))!);
   assert.equal(event.check.name, 'example_handled');
   assert.equal(event.check.status, 2);

@@ -44,7 +44,10 @@ test('pipe, tcp, udp and set handlers, mutators, failures and timeouts: each eve
   });
 
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'disk', output: 'disk full\nsecond line', status: 2, handler: 'everything' })), 'ok');
-  const records = await eventually(async () => readLines(file('record')), (l) => l.length === 1);
+  const records = await eventually(
+    async () => readLines(file('record')),
+    (l) => l.length === 1,
+  );
   const event = JSON.parse(records[0]!);
   assert.equal(event.check.output, 'disk full\nsecond line', 'handlers get the full output');
   assert.deepEqual(event.check.history, ['2'], 'history as strings');
@@ -52,11 +55,23 @@ test('pipe, tcp, udp and set handlers, mutators, failures and timeouts: each eve
   assert.equal(event.client.name, 'handled');
   assert.equal(event.silenced, false);
   assert.ok(!('last_state_change' in event) || typeof event.last_state_change === 'number');
-  const mutated = await eventually(async () => readLines(file('mutated')), (l) => l.length === 1);
+  const mutated = await eventually(
+    async () => readLines(file('mutated')),
+    (l) => l.length === 1,
+  );
   assert.ok(mutated[0]!.startsWith('mutated:{'), mutated[0]);
   assert.equal(JSON.parse(mutated[0]!.slice('mutated:'.length)).id, event.id);
-  assert.deepEqual(await eventually(async () => readFileSync(file('output'), 'utf8'), (s) => s.length > 0), 'disk full\nsecond line\n');
-  await eventually(async () => tcp.received.length + udp.received.length, (n) => n === 2);
+  assert.deepEqual(
+    await eventually(
+      async () => readFileSync(file('output'), 'utf8'),
+      (s) => s.length > 0,
+    ),
+    'disk full\nsecond line\n',
+  );
+  await eventually(
+    async () => tcp.received.length + udp.received.length,
+    (n) => n === 2,
+  );
   assert.equal(JSON.parse(tcp.received[0]!).id, event.id);
   assert.equal(JSON.parse(udp.received[0]!).id, event.id);
   await daemon.waitFor((l) => l.msg === 'handler set loop: everything -> everything');
@@ -65,7 +80,10 @@ test('pipe, tcp, udp and set handlers, mutators, failures and timeouts: each eve
   const started = daemon.logs.length;
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'app', output: 'app down', status: 2, handler: 'trouble' })), 'ok');
   const after = (match: (l: Record<string, any>) => boolean) => daemon.waitFor(match, 15_000, started);
-  await eventually(async () => readLines(file('record')), (l) => l.length === 2);
+  await eventually(
+    async () => readLines(file('record')),
+    (l) => l.length === 2,
+  );
   const failing = await after((l) => l.handler === 'failing' && l.msg === 'handler output');
   assert.equal(failing.level, 50, 'a non-zero exit is logged at error');
   assert.deepEqual([failing.output, failing.status], [['broken pipe handler'], 3]);
@@ -81,7 +99,10 @@ test('pipe, tcp, udp and set handlers, mutators, failures and timeouts: each eve
   assert.equal(existsSync(file('never')), false, 'a failing mutator stops its handler');
   const broker = await after((l) => l.handler === 'via_broker' && l.msg === 'handler error');
   assert.match(String(broker.error), /no message broker/);
-  assert.ok(daemon.logs.some((l) => l.msg?.toString().startsWith('transport handlers are not supported')), 'warned at load');
+  assert.ok(
+    daemon.logs.some((l) => l.msg?.toString().startsWith('transport handlers are not supported')),
+    'warned at load',
+  );
 
   // Intake did not wait for any of it.
   const t0 = Date.now();
@@ -93,7 +114,11 @@ test('filters and silences over sequences of results: occurrences, severities, h
   const root = makeTree({});
   const file = (name: string) => join(root, `${name}.log`);
   // One write per event (O_APPEND keeps it whole): a handler runs several events at once.
-  const record = (name: string, extra: Record<string, unknown> = {}) => ({ type: 'pipe', command: `event=$(cat); printf '%s\\n' "$event" >> ${file(name)}`, ...extra });
+  const record = (name: string, extra: Record<string, unknown> = {}) => ({
+    type: 'pipe',
+    command: `event=$(cat); printf '%s\\n' "$event" >> ${file(name)}`,
+    ...extra,
+  });
   writeTree(root, {
     'conf.d/config.json': {
       client,
@@ -113,25 +138,41 @@ test('filters and silences over sequences of results: occurrences, severities, h
   });
   const send = (status: number) => tcpExchange(socket, JSON.stringify({ name: 'flaky', output: `status ${status}`, status }));
   // Handlers run concurrently, so the order they finish in is not the order of the events.
-  const summary = (name: string) => readLines(file(name)).map((l) => JSON.parse(l)).map((e) => `${e.action}:${e.check.status}:${e.occurrences}`).sort();
+  const summary = (name: string) =>
+    readLines(file(name))
+      .map((l) => JSON.parse(l))
+      .map((e) => `${e.action}:${e.check.status}:${e.occurrences}`)
+      .sort();
 
   for (const status of [1, 1, 1, 0]) assert.equal(await send(status), 'ok');
-  await eventually(async () => summary('quiet'), (l) => l.length === 4);
+  await eventually(
+    async () => summary('quiet'),
+    (l) => l.length === 4,
+  );
   assert.deepEqual(summary('occ'), ['create:1:2', 'resolve:0:3'], 'handled at n, then every 30; the resolve passes on the watermark');
   assert.deepEqual(summary('crit'), [], 'warnings and their resolve are not critical');
   assert.deepEqual(summary('quiet'), ['create:1:1', 'create:1:2', 'create:1:3', 'resolve:0:3']);
 
   assert.equal((await postJson(`${api}/silenced`, { check: 'flaky' })).status, 201);
   for (const status of [2, 0]) assert.equal(await send(status), 'ok');
-  await eventually(async () => summary('loud'), (l) => l.length === 6);
-  assert.deepEqual(summary('loud').filter((e) => e.endsWith(':1') && !e.startsWith('create:1')), ['create:2:1', 'resolve:0:1']);
+  await eventually(
+    async () => summary('loud'),
+    (l) => l.length === 6,
+  );
+  assert.deepEqual(
+    summary('loud').filter((e) => e.endsWith(':1') && !e.startsWith('create:1')),
+    ['create:2:1', 'resolve:0:1'],
+  );
   assert.deepEqual(summary('quiet').length, 4, 'silenced: not handled');
   assert.deepEqual(summary('crit'), [], 'crit_only does not handle silenced events either');
   await daemon.waitFor((l) => l.msg === 'handler is silenced' && l.handler === 'quiet');
 
   assert.equal((await postJson(`${api}/silenced/clear`, { check: 'flaky' })).status, 204);
   for (const status of [2, 0]) assert.equal(await send(status), 'ok');
-  await eventually(async () => summary('crit'), (l) => l.length === 2);
+  await eventually(
+    async () => summary('crit'),
+    (l) => l.length === 2,
+  );
   assert.deepEqual(summary('crit'), ['create:2:1', 'resolve:0:1'], 'a critical, and the resolve of a history holding a critical');
 });
 
@@ -141,7 +182,10 @@ test('a new client raises a registration event to the registration handler; OK m
   writeTree(root, {
     'conf.d/config.json': {
       client: { ...client, registration: { team: 'ops' } },
-      handlers: { registration: { type: 'pipe', command: `{ cat; echo; } >> ${file('registration')}` }, graphite: { type: 'pipe', command: `line=$(cat); printf '%s\\n' "$line" >> ${file('metrics')}`, mutator: 'only_check_output' } },
+      handlers: {
+        registration: { type: 'pipe', command: `{ cat; echo; } >> ${file('registration')}` },
+        graphite: { type: 'pipe', command: `line=$(cat); printf '%s\\n' "$line" >> ${file('metrics')}`, mutator: 'only_check_output' },
+      },
     },
   });
   const { daemon, socket } = await startInstance(root);
@@ -149,11 +193,32 @@ test('a new client raises a registration event to the registration handler; OK m
     await daemon.stop('SIGKILL');
     removeTree(root);
   });
-  const registration = JSON.parse((await eventually(async () => readLines(file('registration')), (l) => l.length === 1))[0]!);
-  assert.deepEqual([registration.check.name, registration.check.output, registration.check.status, registration.check.team, registration.client.name], ['registration', 'new client registration', 1, 'ops', 'handled']);
+  const registration = JSON.parse(
+    (
+      await eventually(
+        async () => readLines(file('registration')),
+        (l) => l.length === 1,
+      )
+    )[0]!,
+  );
+  assert.deepEqual(
+    [registration.check.name, registration.check.output, registration.check.status, registration.check.team, registration.client.name],
+    ['registration', 'new client registration', 1, 'ops', 'handled'],
+  );
   for (let i = 0; i < 2; i++) {
-    assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'cpu_metrics', type: 'metric', output: `cpu.user ${i} 1700000000`, status: 0, handler: 'graphite' })), 'ok');
+    assert.equal(
+      await tcpExchange(socket, JSON.stringify({ name: 'cpu_metrics', type: 'metric', output: `cpu.user ${i} 1700000000`, status: 0, handler: 'graphite' })),
+      'ok',
+    );
   }
   // Two handler runs may finish in either order: one append each (one write), compared as a set.
-  assert.deepEqual((await eventually(async () => readLines(file('metrics')), (l) => l.length === 2)).sort(), ['cpu.user 0 1700000000', 'cpu.user 1 1700000000']);
+  assert.deepEqual(
+    (
+      await eventually(
+        async () => readLines(file('metrics')),
+        (l) => l.length === 2,
+      )
+    ).sort(),
+    ['cpu.user 0 1700000000', 'cpu.user 1 1700000000'],
+  );
 });

@@ -34,13 +34,16 @@ test('validate: zone-named windows and never-firing crons are valid (exit 0), ea
   ]);
   const report = JSON.parse(runCli(['validate', '--json', join(root, 'conf.d')]).stdout);
   assert.equal(report.valid, true);
-  assert.deepEqual(report.warnings.map((w: { path: string }) => w.path), [
-    '/checks/quiet_evenings/subdue/days/all/0/begin',
-    '/checks/feb31/cron',
-    '/checks/dow8/cron',
-    '/checks/reversed/cron',
-    '/filters/office/when/days/monday/0/begin',
-  ]);
+  assert.deepEqual(
+    report.warnings.map((w: { path: string }) => w.path),
+    [
+      '/checks/quiet_evenings/subdue/days/all/0/begin',
+      '/checks/feb31/cron',
+      '/checks/dow8/cron',
+      '/checks/reversed/cron',
+      '/filters/office/when/days/monday/0/begin',
+    ],
+  );
 });
 
 test('the daemon starts on them; only the check that fires is scheduled', async (t) => {

@@ -55,19 +55,34 @@ test('SENSU_LOADED_TEMPFILE: checks, hooks, mutators and handlers get it; a hand
   });
 
   const confd = (name: string) => join(root, 'conf.d', name);
-  const seen = await eventually(async () => readJson(out), (v) => v !== null, 15_000);
+  const seen = await eventually(
+    async () => readJson(out),
+    (v) => v !== null,
+    15_000,
+  );
   assert.ok(seen, 'the handler ran');
   assert.equal(seen.tempfile, join(root, 'state', 'sensu_checkbridge_loaded_files'), 'in the state directory');
   assert.deepEqual(seen.files, ['checks.json', 'client.json', 'handlers.json', 'mailer.json'].map(confd), 'absolute paths in load order');
   assert.deepEqual(seen.mailer, { mail_from: 'sensu@example.com', smtp_address: 'smtp.example.com' }, 'the handler found its settings');
   assert.equal(seen.output, `check:${seen.tempfile}\n`, 'the check command got the variable');
   assert.equal(seen.hooks.critical.output, `hook:${seen.tempfile}\n`, 'the hook got the variable');
-  assert.equal(await eventually(async () => (existsSync(mutated) ? readFileSync(mutated, 'utf8') : ''), (s) => s !== ''), `mutator:${seen.tempfile}\n`, 'the mutator got the variable');
+  assert.equal(
+    await eventually(
+      async () => (existsSync(mutated) ? readFileSync(mutated, 'utf8') : ''),
+      (s) => s !== '',
+    ),
+    `mutator:${seen.tempfile}\n`,
+    'the mutator got the variable',
+  );
   assert.equal(statSync(seen.tempfile).mode & 0o777, 0o600, 'readable by its owner only');
 
   // A new file in conf.d: the list is rewritten and the handler's next run sees the new settings.
   writeTree(root, { 'conf.d/zz-mailer-port.json': { mailer: { smtp_port: 2525 } } });
-  const refreshed = await eventually(async () => readJson(out), (v) => v?.files.length === 5, 15_000);
+  const refreshed = await eventually(
+    async () => readJson(out),
+    (v) => v?.files.length === 5,
+    15_000,
+  );
   assert.deepEqual(refreshed.files, ['checks.json', 'client.json', 'handlers.json', 'mailer.json', 'zz-mailer-port.json'].map(confd));
   assert.deepEqual(refreshed.mailer, { mail_from: 'sensu@example.com', smtp_address: 'smtp.example.com', smtp_port: 2525 });
   assert.equal(readFileSync(seen.tempfile, 'utf8'), refreshed.files.join(':'));

@@ -9,7 +9,7 @@ const COUNT = 1000;
 // A seeded generator, so a failure names an input that can be replayed.
 function generator(seed: number) {
   let state = seed >>> 0;
-  const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const valid = { name: 'flood_ok', output: 'fine', status: 0 };
   const makers: (() => string | Buffer)[] = [
@@ -21,7 +21,7 @@ function generator(seed: number) {
     () => JSON.stringify({ ...valid, ttl: pick([0, -1, 'x', 1.5]) }),
     () => JSON.stringify({ ...valid, source: pick(['to:ken', '', 'a b']) }),
     () => JSON.stringify(pick([[1], 'str', 42, null, true, [[valid]]])),
-    () => JSON.stringify({ ...valid, handlers: pick(['x', [1], [''] ]) }),
+    () => JSON.stringify({ ...valid, handlers: pick(['x', [1], ['']]) }),
     () => Buffer.concat([Buffer.from('{"name":"x","output":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('", "status": "bad"}')]),
     () => '{"name": "x", "output": "' + 'y'.repeat(Math.floor(next() * 5000)) + '", "status": 1.25}',
   ];
@@ -66,7 +66,11 @@ test('1,000 malformed inputs through each door: each refused as documented, the 
   const httpInputs = generator(3);
   const httpStatuses = await inBatches(COUNT, 25, async () => {
     const input = httpInputs();
-    const response = await fetch(`${agent}/results`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof input === 'string' ? input : new Uint8Array(input) });
+    const response = await fetch(`${agent}/results`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof input === 'string' ? input : new Uint8Array(input),
+    });
     await response.arrayBuffer();
     return response.status;
   });
@@ -74,20 +78,34 @@ test('1,000 malformed inputs through each door: each refused as documented, the 
 
   const apiInputs = generator(4);
   const apiStatuses = await inBatches(COUNT, 25, async () => {
-    const response = await fetch(`${api}/results`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ((input) => (typeof input === 'string' ? input : new Uint8Array(input)))(apiInputs()) });
+    const response = await fetch(`${api}/results`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: ((input) => (typeof input === 'string' ? input : new Uint8Array(input)))(apiInputs()),
+    });
     await response.arrayBuffer();
     return response.status;
   });
-  assert.ok(apiStatuses.every((s) => s === 400), `legacy API answered ${[...new Set(apiStatuses)]}`);
+  assert.ok(
+    apiStatuses.every((s) => s === 400),
+    `legacy API answered ${[...new Set(apiStatuses)]}`,
+  );
 
   const huge = await sendAndClose(socket, '{"name":"big","output":"' + 'x'.repeat(2 * 1024 * 1024) + '"}');
   assert.equal(huge, 'invalid');
-  const hugeHttp = await fetch(`${agent}/results`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"big","output":"' + 'x'.repeat(2 * 1024 * 1024) + '"}' });
+  const hugeHttp = await fetch(`${agent}/results`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"name":"big","output":"' + 'x'.repeat(2 * 1024 * 1024) + '"}',
+  });
   assert.equal(hugeHttp.status, 413);
 
   assert.equal(await tcpExchange(socket, 'ping'), 'pong');
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'after', output: 'still here', status: 1 })), 'ok');
-  const events = await eventually(() => getJson(`${api}/events/flood`), (r) => r.body.length === 2);
+  const events = await eventually(
+    () => getJson(`${api}/events/flood`),
+    (r) => r.body.length === 2,
+  );
   assert.deepEqual(events.body.map((e: { check: { name: string } }) => e.check.name).sort(), ['after', 'before']);
   const results = (await getJson(`${api}/results/flood`)).body as { check: { name: string } }[];
   assert.deepEqual(results.map((r) => r.check.name).sort(), ['after', 'before']);

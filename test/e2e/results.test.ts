@@ -22,7 +22,16 @@ test('the client socket: ping, ok, invalid, arrays, UDP; events and results thro
   const started = Date.now();
   assert.equal(await tcpExchange(socket, '{"name":"incomplete"'), 'invalid');
   assert.ok(Date.now() - started >= 450, 'the watchdog answered before 0.5 s');
-  assert.equal(await tcpExchange(socket, JSON.stringify([{ name: 'a1', output: 'x', status: 2 }, { name: 'a2', output: 'y' }])), 'ok');
+  assert.equal(
+    await tcpExchange(
+      socket,
+      JSON.stringify([
+        { name: 'a1', output: 'x', status: 2 },
+        { name: 'a2', output: 'y' },
+      ]),
+    ),
+    'ok',
+  );
   await udpSend(socket, JSON.stringify({ name: 'via_udp', output: 'udp says hi', status: 2 }));
 
   const event = (await get(`${api}/events/e2e/app_01`)).body as Record<string, any>;
@@ -34,7 +43,10 @@ test('the client socket: ping, ok, invalid, arrays, UDP; events and results thro
   assert.deepEqual(event.check.history, ['1', '1']);
   assert.equal(event.client.name, 'e2e');
 
-  const udp = await eventually(() => get(`${api}/events/e2e/via_udp`), (r) => r.status === 200);
+  const udp = await eventually(
+    () => get(`${api}/events/e2e/via_udp`),
+    (r) => r.status === 200,
+  );
   assert.equal((udp.body as Record<string, any>).check.status, 2);
 
   const result = (await get(`${api}/results/e2e/app_01`)).body as Record<string, any>;
@@ -49,7 +61,10 @@ test('the client socket: ping, ok, invalid, arrays, UDP; events and results thro
   assert.equal((page.body as unknown[]).length, 1);
   assert.deepEqual(JSON.parse(page.headers.get('x-pagination')!), { limit: 1, offset: 1, total: 2 });
   const filtered = await get(`${api}/events?filter.check.name=a1`);
-  assert.deepEqual((filtered.body as Record<string, any>[]).map((e) => e.check.name), ['a1']);
+  assert.deepEqual(
+    (filtered.body as Record<string, any>[]).map((e) => e.check.name),
+    ['a1'],
+  );
 
   const put = await fetch(`${api}/info`, { method: 'PUT' });
   assert.equal(put.status, 405);

@@ -11,7 +11,6 @@ import { runCli } from '../helpers/cli.js';
 const client = { name: 'e2e-box', address: '127.0.0.1', subscriptions: ['web'] };
 const executed = (check: string) => (l: Record<string, unknown>) => l.msg === 'check executed' && l.check === check;
 
-
 test('run executes standalone and subscription checks and applies conf.d edits live', async (t) => {
   const root = makeTree({
     'conf.d/client.json': { client },
@@ -22,7 +21,24 @@ test('run executes standalone and subscription checks and applies conf.d edits l
       },
     },
   });
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--log-level', 'info', '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
+  const daemon = startDaemon([
+    'run',
+    join(root, 'conf.d'),
+    '--state-dir',
+    join(root, 'state'),
+    '--log-level',
+    'info',
+    '--socket-port',
+    '0',
+    '--api-port',
+    '0',
+    '--agent-port',
+    '0',
+    '--v2-port',
+    '0',
+    '--agentd-port',
+    '0',
+  ]);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);
@@ -36,7 +52,9 @@ test('run executes standalone and subscription checks and applies conf.d edits l
   const mark = daemon.logs.length;
   writeFileSync(
     join(root, 'conf.d', 'checks.json'),
-    JSON.stringify({ checks: { sub_one: { command: 'echo changed; exit 2', subscribers: ['web'], interval: 1 }, added: { command: 'true', standalone: true, interval: 1 } } }),
+    JSON.stringify({
+      checks: { sub_one: { command: 'echo changed; exit 2', subscribers: ['web'], interval: 1 }, added: { command: 'true', standalone: true, interval: 1 } },
+    }),
   );
   await daemon.waitFor((l) => l.msg === 'settings changed', 10_000, mark);
   await daemon.waitFor(executed('added'), 10_000, mark);
@@ -56,7 +74,9 @@ test('run executes standalone and subscription checks and applies conf.d edits l
   const beforeMend = daemon.logs.length;
   writeFileSync(
     join(root, 'conf.d', 'checks.json'),
-    JSON.stringify({ checks: { sub_one: { command: 'echo changed; exit 2', subscribers: ['web'], interval: 1 }, added: { command: 'true', standalone: true, interval: 1 } } }),
+    JSON.stringify({
+      checks: { sub_one: { command: 'echo changed; exit 2', subscribers: ['web'], interval: 1 }, added: { command: 'true', standalone: true, interval: 1 } },
+    }),
   );
   const mended = await daemon.waitFor((l) => l.msg === 'configuration is valid again', 10_000, beforeMend);
   assert.equal(mended.level, 30);
@@ -65,10 +85,27 @@ test('run executes standalone and subscription checks and applies conf.d edits l
 });
 
 test('SIGTERM waits for in-flight checks and leaves no process of theirs behind', async (t) => {
-  const root = makeTree({ 'conf.d/a.json': { client, checks: { hang: { command: `sh -c 'sleep 60 & echo $! > ${'PIDFILE'}; wait'`, standalone: true, interval: 1, timeout: 30 } } } });
+  const root = makeTree({
+    'conf.d/a.json': { client, checks: { hang: { command: `sh -c 'sleep 60 & echo $! > ${'PIDFILE'}; wait'`, standalone: true, interval: 1, timeout: 30 } } },
+  });
   const pidFile = join(root, 'hang.pid');
   writeFileSync(join(root, 'conf.d', 'a.json'), readFileSync(join(root, 'conf.d', 'a.json'), 'utf8').replace('PIDFILE', pidFile));
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
+  const daemon = startDaemon([
+    'run',
+    join(root, 'conf.d'),
+    '--state-dir',
+    join(root, 'state'),
+    '--socket-port',
+    '0',
+    '--api-port',
+    '0',
+    '--agent-port',
+    '0',
+    '--v2-port',
+    '0',
+    '--agentd-port',
+    '0',
+  ]);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);
@@ -86,7 +123,22 @@ test('SIGTERM waits for in-flight checks and leaves no process of theirs behind'
 
 test('SIGHUP reloads the configuration through the watcher path', async (t) => {
   const root = makeTree({ 'conf.d/a.json': { client } });
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0']);
+  const daemon = startDaemon([
+    'run',
+    join(root, 'conf.d'),
+    '--state-dir',
+    join(root, 'state'),
+    '--socket-port',
+    '0',
+    '--api-port',
+    '0',
+    '--agent-port',
+    '0',
+    '--v2-port',
+    '0',
+    '--agentd-port',
+    '0',
+  ]);
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);

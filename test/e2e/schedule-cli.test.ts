@@ -36,7 +36,10 @@ test('schedule --json plans every check exactly, with splay, cron, subdue and pu
     { check: 'test', target: 'db', at: '2014-10-25T05:07:26.633Z' },
     { check: 'test', target: 'web', at: '2014-10-25T05:07:26.633Z' },
   ]);
-  assert.deepEqual(plan.skipped.filter((s: { check: string }) => s.check === 'off'), [{ check: 'off', target: 'web', at: null, reason: 'publish false' }]);
+  assert.deepEqual(
+    plan.skipped.filter((s: { check: string }) => s.check === 'off'),
+    [{ check: 'off', target: 'web', at: null, reason: 'publish false' }],
+  );
 });
 
 test('the splay vector: a standalone check on client i-424242 named test runs at 783.321 s into the hour phase', (t) => {
@@ -70,9 +73,14 @@ test('proxy fan-out against --clients: interval 60, coverage 90, 3 clients sprea
     ]),
   });
   t.after(() => removeTree(root));
-  const plan = JSON.parse(runCli(['schedule', join(root, 'a.json'), '--clients', join(root, 'clients.json'), '--at', '2014-10-25T05:06:09.032Z', '--for', '60s', '--json']).stdout);
+  const plan = JSON.parse(
+    runCli(['schedule', join(root, 'a.json'), '--clients', join(root, 'clients.json'), '--at', '2014-10-25T05:06:09.032Z', '--for', '60s', '--json']).stdout,
+  );
   const pings = plan.executions.filter((e: { check: string }) => e.check === 'ping');
-  assert.deepEqual(pings.map((p: { target: string }) => p.target), ['sw1', 'sw2', 'sw3']);
+  assert.deepEqual(
+    pings.map((p: { target: string }) => p.target),
+    ['sw1', 'sw2', 'sw3'],
+  );
   const times = pings.map((p: { at: string }) => Date.parse(p.at) - Date.parse(pings[0].at));
   assert.deepEqual(times, [0, 18_000, 36_000]);
 });
@@ -85,7 +93,9 @@ test('bad --at or --for is a usage error (64)', (t) => {
 });
 
 test('schedule --for prints a header, then executions and subdued instants together in time order', (t) => {
-  const root = makeTree({ 'a.json': { client: config.client, checks: { quiet: config.checks.quiet, busy: { command: 'x', interval: 600, standalone: true } } } });
+  const root = makeTree({
+    'a.json': { client: config.client, checks: { quiet: config.checks.quiet, busy: { command: 'x', interval: 600, standalone: true } } },
+  });
   t.after(() => removeTree(root));
   const result = runCli(['schedule', root, '--at', '2014-10-25T21:30:00Z', '--for', '1h']);
   assert.equal(result.code, 0, result.stderr);

@@ -36,7 +36,10 @@ test('two servers on one PostgreSQL store: results, events, silences and API key
   // A result taken by A is visible through B's API at once.
   assert.equal(await tcpExchange(a.socket, JSON.stringify({ name: 'disk', output: 'disk full', status: 2, executed: 100 })), 'ok');
   const results = await getJson(`${b.api}/results/shared-host`);
-  assert.deepEqual(results.body.map((r: { check: { name: string } }) => r.check.name), ['disk']);
+  assert.deepEqual(
+    results.body.map((r: { check: { name: string } }) => r.check.name),
+    ['disk'],
+  );
   const event = await getJson(`${b.api}/events/shared-host/disk`);
   assert.equal(event.status, 200);
   assert.equal(event.body.check.output, 'disk full');
@@ -48,8 +51,15 @@ test('two servers on one PostgreSQL store: results, events, silences and API key
   assert.equal(silenced.body.silenced, true);
   assert.deepEqual(silenced.body.silenced_by, ['web:app']);
   assert.equal(await tcpExchange(a.socket, JSON.stringify({ name: 'db', output: 'db down', status: 2, handlers: ['record'] })), 'ok');
-  const lines = await eventually(async () => (existsSync(handled) ? readFileSync(handled, 'utf8').split('\n').filter(Boolean) : []), (l) => l.length >= 1);
-  assert.deepEqual(lines.map((line) => JSON.parse(line).check.name), ['db'], 'the silenced event was not handled');
+  const lines = await eventually(
+    async () => (existsSync(handled) ? readFileSync(handled, 'utf8').split('\n').filter(Boolean) : []),
+    (l) => l.length >= 1,
+  );
+  assert.deepEqual(
+    lines.map((line) => JSON.parse(line).check.name),
+    ['db'],
+    'the silenced event was not handled',
+  );
 
   // An API key made on A works on B; deleted on A, it fails on B at once (no per-server cache of credentials).
   const token = `Bearer ${(await getJson(`${a.v2}/auth`, { headers: adminBasic })).body.access_token}`;
@@ -63,11 +73,16 @@ test('two servers on one PostgreSQL store: results, events, silences and API key
   assert.equal((await call(`${b.v2}/api/core/v2/namespaces/default/events`, 'GET', key)).status, 401);
 
   // Twenty results for one client/check, ten through each server at once: every one is in the history.
-  const sends = Array.from({ length: 20 }, (_, i) => tcpExchange((i % 2 ? b : a).socket, JSON.stringify({ name: 'flap', output: `run ${i}`, status: 1 + (i % 2), executed: 1000 + i })));
+  const sends = Array.from({ length: 20 }, (_, i) =>
+    tcpExchange((i % 2 ? b : a).socket, JSON.stringify({ name: 'flap', output: `run ${i}`, status: 1 + (i % 2), executed: 1000 + i })),
+  );
   assert.deepEqual(await Promise.all(sends), Array(20).fill('ok'));
   // The history ring keeps 21: all twenty fit.
   const history = (await getJson(`${b.api}/events/shared-host/flap`)).body.check.history as string[];
   assert.equal(history.length, 20, JSON.stringify(history));
   const v2Event = (await call(`${a.v2}/api/core/v2/namespaces/default/events/shared-host/flap`, 'GET', token)).body;
-  assert.deepEqual(v2Event.check.history.map((h: { executed: number }) => h.executed).sort(), Array.from({ length: 20 }, (_, i) => 1000 + i));
+  assert.deepEqual(
+    v2Event.check.history.map((h: { executed: number }) => h.executed).sort(),
+    Array.from({ length: 20 }, (_, i) => 1000 + i),
+  );
 });

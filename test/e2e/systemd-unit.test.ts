@@ -21,7 +21,17 @@ test('the shipped systemd unit runs the daemon on /etc/sensu as a dedicated, con
   const unit = readFileSync(UNIT, 'utf8');
   const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1];
   assert.equal(execStart, `${INSTALLED_BIN} run -c /etc/sensu/config.json -d /etc/sensu/conf.d --state-dir /var/lib/checkbridge --log-format json`);
-  for (const line of ['User=checkbridge', 'Restart=on-failure', 'StateDirectory=checkbridge', 'StateDirectoryMode=0700', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'ProtectHome=yes', 'PrivateTmp=yes', 'CapabilityBoundingSet=']) {
+  for (const line of [
+    'User=checkbridge',
+    'Restart=on-failure',
+    'StateDirectory=checkbridge',
+    'StateDirectoryMode=0700',
+    'NoNewPrivileges=yes',
+    'ProtectSystem=strict',
+    'ProtectHome=yes',
+    'PrivateTmp=yes',
+    'CapabilityBoundingSet=',
+  ]) {
     assert.ok(unit.split('\n').includes(line), `the unit says ${line}`);
   }
 });

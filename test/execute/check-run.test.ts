@@ -39,7 +39,11 @@ test('unmatched tokens: not executed, status 3, handle false, no duration', asyn
 
 test('at most one hook runs; its output, status, executed and duration are added; the check status is unchanged', async () => {
   const result = await runCheck(
-    { name: 'x', command: 'echo bad; exit 1', hooks: { ok: { command: 'echo ok-hook' }, warning: { command: 'echo warn-hook :::name:::; exit 3' }, 'non-zero': { command: 'echo nz' } } },
+    {
+      name: 'x',
+      command: 'echo bad; exit 1',
+      hooks: { ok: { command: 'echo ok-hook' }, warning: { command: 'echo warn-hook :::name:::; exit 3' }, 'non-zero': { command: 'echo nz' } },
+    },
     context,
   );
   assert.equal(result.check.status, 1);
@@ -89,7 +93,13 @@ test('an empty source is dropped from the published result', async () => {
 test('output_metric_format: points extracted with output_metric_tags; bad lines skipped and reported', async () => {
   const errors: unknown[] = [];
   const result = await runCheck(
-    { name: 'm', command: "printf 'a.b 1 100\\ngarbage\\nc.d 2.5 200\\n'", output_metric_format: 'graphite_plaintext', output_metric_tags: { env: 'prod' }, output_metric_handlers: ['influx'] },
+    {
+      name: 'm',
+      command: "printf 'a.b 1 100\\ngarbage\\nc.d 2.5 200\\n'",
+      output_metric_format: 'graphite_plaintext',
+      output_metric_tags: { env: 'prod' },
+      output_metric_handlers: ['influx'],
+    },
     { ...context, onMetricError: (e) => errors.push(e) },
   );
   assert.deepEqual(result.metrics, {
@@ -104,8 +114,26 @@ test('output_metric_format: points extracted with output_metric_tags; bad lines 
 
 test('output_metric_tags as a list of {name, value} tags every point (not indices and [object Object])', async () => {
   const result = await runCheck(
-    { name: 'm', command: "printf 'a.b 1 100\\n'", output_metric_format: 'graphite_plaintext', output_metric_tags: [{ name: 'env', value: 'prod' }, { name: 'dc', value: 'eu-1' }] },
+    {
+      name: 'm',
+      command: "printf 'a.b 1 100\\n'",
+      output_metric_format: 'graphite_plaintext',
+      output_metric_tags: [
+        { name: 'env', value: 'prod' },
+        { name: 'dc', value: 'eu-1' },
+      ],
+    },
     context,
   );
-  assert.deepEqual(result.metrics?.points, [{ name: 'a.b', value: 1, timestamp: 100, tags: [{ name: 'env', value: 'prod' }, { name: 'dc', value: 'eu-1' }] }]);
+  assert.deepEqual(result.metrics?.points, [
+    {
+      name: 'a.b',
+      value: 1,
+      timestamp: 100,
+      tags: [
+        { name: 'env', value: 'prod' },
+        { name: 'dc', value: 'eu-1' },
+      ],
+    },
+  ]);
 });

@@ -11,7 +11,10 @@ test('the helper process runs commands with stdin, exit status and timeout, as t
   const slow = await spawner.spawn('sleep 20', { timeout: 0.5 });
   assert.deepEqual([slow.status, slow.output, slow.timedOut], [2, 'Execution timed out', true]);
   const many = await Promise.all(Array.from({ length: 20 }, (_, i) => spawner.spawn(`echo ${i}`)));
-  assert.deepEqual(many.map((r) => r.output.trim()), Array.from({ length: 20 }, (_, i) => String(i)));
+  assert.deepEqual(
+    many.map((r) => r.output.trim()),
+    Array.from({ length: 20 }, (_, i) => String(i)),
+  );
 });
 
 test('a helper that dies fails its running commands with status 3; the next command starts a new helper', async (t) => {

@@ -6,7 +6,6 @@ import { spawnCommand, TIMED_OUT_OUTPUT } from '../../src/execute/spawn.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { isRunning } from '../helpers/process.js';
 
-
 test('exit statuses 0, 1, 2, 3 pass through', async () => {
   for (const status of [0, 1, 2, 3]) {
     const result = await spawnCommand(`echo status ${status}; exit ${status}`);

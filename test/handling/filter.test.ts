@@ -51,7 +51,10 @@ test('filter order and messages: handle false, flapping, severities, silenced', 
   assert.equal(reason(handler({ severities: ['unknown'] }), eventOf({ check: { status: 5 } })), null, 'outside 0-2 is unknown');
   assert.equal(reason(handler({ severities: ['unknown'] }), eventOf({ check: { status: -1 } })), null, 'a negative status is unknown, not wrapped');
   // Resolves: handled when any history status is a listed severity.
-  assert.equal(reason(handler({ severities: ['critical'] }), eventOf({ action: 'resolve', check: { status: 0, history: ['1', '0'] } })), 'handler does not handle event severity');
+  assert.equal(
+    reason(handler({ severities: ['critical'] }), eventOf({ action: 'resolve', check: { status: 0, history: ['1', '0'] } })),
+    'handler does not handle event severity',
+  );
   assert.equal(reason(handler({ severities: ['critical'] }), eventOf({ action: 'resolve', check: { status: 0, history: ['1', '2', '0'] } })), null);
   assert.equal(reason(handler(), eventOf({ silenced: true, silenced_by: ['test:*'] })), 'handler is silenced');
   assert.equal(reason(handler({ handle_silenced: true }), eventOf({ silenced: true, silenced_by: ['test:*'] })), null);

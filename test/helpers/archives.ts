@@ -38,10 +38,13 @@ export interface CraftedEntry {
 /** A tar.gz of exactly these entries in this order, written header by header: archives no file system could produce (links through links). */
 export function craftedTarGz(entries: readonly CraftedEntry[]): Buffer {
   const blocks = entries.flatMap((entry) => {
-    const content = Buffer.from(entry.type === 'File' ? entry.content ?? '' : '');
+    const content = Buffer.from(entry.type === 'File' ? (entry.content ?? '') : '');
     const header = Buffer.alloc(512);
     const mode = entry.type === 'Directory' || /(^|\/)bin\//.test(entry.path) ? 0o755 : 0o644;
-    new Header({ path: entry.path, type: entry.type, linkpath: entry.linkpath ?? '', size: content.length, mode, mtime: new Date(0), uid: 0, gid: 0 }).encode(header, 0);
+    new Header({ path: entry.path, type: entry.type, linkpath: entry.linkpath ?? '', size: content.length, mode, mtime: new Date(0), uid: 0, gid: 0 }).encode(
+      header,
+      0,
+    );
     const body = Buffer.alloc(Math.ceil(content.length / 512) * 512);
     content.copy(body);
     return [header, body];

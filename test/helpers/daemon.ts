@@ -15,7 +15,11 @@ process.once('exit', () => running.forEach((proc) => proc.kill('SIGKILL')));
 
 /** Starts the built binary as a user would and collects its JSON log lines from stderr. */
 export function startDaemon(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; bin?: string; nodeArgs?: string[] } = {}): Daemon {
-  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? BIN, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: Record<string, unknown>[] = [];
   const waiters: (() => void)[] = [];
   let buffer = '';

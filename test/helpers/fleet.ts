@@ -20,11 +20,36 @@ export interface FleetClient {
 type After = { after(fn: () => Promise<void>): void };
 
 /** `run --role server` over a fresh tree; resolves once it listens and is connected to the broker. */
-export async function fleetServer(t: After, transport: string, files: Record<string, string | object>, env: NodeJS.ProcessEnv = {}, extra: string[] = []): Promise<FleetServer> {
+export async function fleetServer(
+  t: After,
+  transport: string,
+  files: Record<string, string | object>,
+  env: NodeJS.ProcessEnv = {},
+  extra: string[] = [],
+): Promise<FleetServer> {
   const root = makeTree(files);
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--role', 'server', '--transport', transport, '--state-dir', join(root, 'state'), '--api-port', '0', '--v2-port', '0', '--agentd-port', '0', ...extra], {
-    env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
-  });
+  const daemon = startDaemon(
+    [
+      'run',
+      join(root, 'conf.d'),
+      '--role',
+      'server',
+      '--transport',
+      transport,
+      '--state-dir',
+      join(root, 'state'),
+      '--api-port',
+      '0',
+      '--v2-port',
+      '0',
+      '--agentd-port',
+      '0',
+      ...extra,
+    ],
+    {
+      env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
+    },
+  );
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);
@@ -35,9 +60,32 @@ export async function fleetServer(t: After, transport: string, files: Record<str
 }
 
 /** `run --role client` over a fresh tree; resolves once its sockets listen and it is connected to the broker. */
-export async function fleetClient(t: After, transport: string, files: Record<string, string | object>, env: NodeJS.ProcessEnv = {}, extra: string[] = []): Promise<FleetClient> {
+export async function fleetClient(
+  t: After,
+  transport: string,
+  files: Record<string, string | object>,
+  env: NodeJS.ProcessEnv = {},
+  extra: string[] = [],
+): Promise<FleetClient> {
   const root = makeTree(files);
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--role', 'client', '--transport', transport, '--state-dir', join(root, 'state'), '--socket-port', '0', '--agent-port', '0', ...extra], { env });
+  const daemon = startDaemon(
+    [
+      'run',
+      join(root, 'conf.d'),
+      '--role',
+      'client',
+      '--transport',
+      transport,
+      '--state-dir',
+      join(root, 'state'),
+      '--socket-port',
+      '0',
+      '--agent-port',
+      '0',
+      ...extra,
+    ],
+    { env },
+  );
   t.after(async () => {
     await daemon.stop('SIGKILL');
     removeTree(root);

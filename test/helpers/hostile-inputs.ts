@@ -1,7 +1,17 @@
 // Inputs every door must treat as data or refuse clearly.
 
 /** Object.prototype members: as plain-object keys they resolve to functions, not to absent entries. */
-export const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__'];
+export const PROTOTYPE_NAMES = [
+  'constructor',
+  'toString',
+  '__proto__',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+];
 
 /** Status values as JSON text: Infinity after parsing, rounded past 2^53, a float, a string, below int32, past uint32. */
 export const BAD_STATUSES = ['1e400', '9007199254740993', '2.5', '"2"', '-2147483649', '4294967296'];

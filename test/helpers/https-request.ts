@@ -8,7 +8,13 @@ export interface HttpsAnswer {
   readonly error?: string;
 }
 
-export function httpsGet(url: string, tls: { ca?: string; cert?: string; key?: string }, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<HttpsAnswer> {
+export function httpsGet(
+  url: string,
+  tls: { ca?: string; cert?: string; key?: string },
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+): Promise<HttpsAnswer> {
   return new Promise((resolve) => {
     const req = request(url, { ...tls, method, headers, agent: false, timeout: 10_000 }, (response) => {
       let body = '';

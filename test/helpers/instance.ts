@@ -20,18 +20,50 @@ const START_MS = 60_000;
 
 /** A real `checkbridge run` on port 0 everywhere, with the chosen addresses read from its logs. */
 export async function startInstance(root: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Instance> {
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0', ...extra], {
-    env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
-  });
+  const daemon = startDaemon(
+    [
+      'run',
+      join(root, 'conf.d'),
+      '--state-dir',
+      join(root, 'state'),
+      '--socket-port',
+      '0',
+      '--api-port',
+      '0',
+      '--agent-port',
+      '0',
+      '--v2-port',
+      '0',
+      '--agentd-port',
+      '0',
+      ...extra,
+    ],
+    {
+      env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
+    },
+  );
   // Every service started (the configuration watcher among the last): what a test may rely on. A start-up that fails
   // or outlasts a loaded machine's bound stops the daemon, so that no test file is kept waiting for it.
-  await daemon.waitFor((l) => l.msg === 'checkbridge running', START_MS).catch(async (error: Error) => {
-    await daemon.stop('SIGKILL');
-    throw error;
-  });
+  await daemon
+    .waitFor((l) => l.msg === 'checkbridge running', START_MS)
+    .catch(async (error: Error) => {
+      await daemon.stop('SIGKILL');
+      throw error;
+    });
   const line = (msg: string) => daemon.logs.find((l) => l.msg === msg)!;
-  const [socketLine, apiLine, agentLine, v2Line] = ['client socket listening', 'legacy API listening', 'agent API listening', 'v2 API listening'].map(line) as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
-  return { daemon, socket: Number(String(socketLine.tcp).split(':').pop()), api: `http://${apiLine.address}`, agent: `http://${agentLine.address}`, v2: `http://${v2Line.address}` };
+  const [socketLine, apiLine, agentLine, v2Line] = ['client socket listening', 'legacy API listening', 'agent API listening', 'v2 API listening'].map(line) as [
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+  ];
+  return {
+    daemon,
+    socket: Number(String(socketLine.tcp).split(':').pop()),
+    api: `http://${apiLine.address}`,
+    agent: `http://${agentLine.address}`,
+    v2: `http://${v2Line.address}`,
+  };
 }
 
 export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
@@ -47,14 +79,22 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
 }
 
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  return getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return getJson(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 // Defined in wait.ts; offered here too because most tests poll an instance's API.
 export { eventually } from './wait.js';
 
 /** A running instance over a fresh tree of `files`, stopped (SIGKILL) and removed when the test ends. */
-export async function instanceFor(t: { after(fn: () => Promise<void>): void }, files: Record<string, string | object>, extra: string[] = []): Promise<Instance & { root: string }> {
+export async function instanceFor(
+  t: { after(fn: () => Promise<void>): void },
+  files: Record<string, string | object>,
+  extra: string[] = [],
+): Promise<Instance & { root: string }> {
   const root = makeTree(files);
   const instance = await startInstance(root, extra);
   t.after(async () => {

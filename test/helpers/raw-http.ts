@@ -12,7 +12,14 @@ export function rawRequest(base: string, method: string, target: string, headers
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, method, path: target, headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: target,
+        headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -31,7 +31,23 @@ export interface RunningAgent {
 export async function startAgent(t: { after(fn: () => Promise<void>): void }, backendUrl: string, name: string, extra: string[] = []): Promise<RunningAgent> {
   const [apiPort, socketPort] = [await freePort(), await freePort()];
   const cache = mkdtempSync(join(tmpdir(), 'checkbridge-agent-'));
-  const args = ['start', '--backend-url', backendUrl, '--name', name, '--cache-dir', cache, '--api-port', String(apiPort), '--socket-port', String(socketPort), '--statsd-disable', '--log-level', 'debug', ...extra];
+  const args = [
+    'start',
+    '--backend-url',
+    backendUrl,
+    '--name',
+    name,
+    '--cache-dir',
+    cache,
+    '--api-port',
+    String(apiPort),
+    '--socket-port',
+    String(socketPort),
+    '--statsd-disable',
+    '--log-level',
+    'debug',
+    ...extra,
+  ];
   const proc = spawn(SENSU_AGENT, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const lines: Record<string, unknown>[] = [];
   const waiters: (() => void)[] = [];
@@ -98,4 +114,13 @@ export async function agentInstanceFor(
 }
 
 /** The agent's usual flags for a test: short keepalives, Basic auth as the bootstrapped `agent` user. */
-export const agentFlags = (password = AGENT_PASSWORD) => ['--user', 'agent', '--password', password, '--keepalive-interval', '1', '--keepalive-warning-timeout', '5'];
+export const agentFlags = (password = AGENT_PASSWORD) => [
+  '--user',
+  'agent',
+  '--password',
+  password,
+  '--keepalive-interval',
+  '1',
+  '--keepalive-warning-timeout',
+  '5',
+];

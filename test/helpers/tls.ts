@@ -21,7 +21,25 @@ const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, {
 
 export function makeTestCa(name = 'checkbridge test CA'): TestCa {
   const dir = mkdtempSync(join(tmpdir(), 'checkbridge-ca-'));
-  openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', `/CN=${name}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  openssl(dir, [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   let serial = 0;
   return {
     dir,
@@ -31,10 +49,34 @@ export function makeTestCa(name = 'checkbridge test CA'): TestCa {
       const base = `${options.client ? 'client' : 'server'}${++serial}`;
       const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',');
       const usage = options.client ? 'clientAuth' : 'serverAuth';
-      writeFileSync(join(dir, `${base}.ext`), `${options.commonNameOnly ? '' : `subjectAltName=${san}\n`}basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=${usage}\n`);
+      writeFileSync(
+        join(dir, `${base}.ext`),
+        `${options.commonNameOnly ? '' : `subjectAltName=${san}\n`}basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=${usage}\n`,
+      );
       openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${base}.key`, '-out', `${base}.csr`, '-subj', `/CN=${names[0]}`]);
-      openssl(dir, ['x509', '-req', '-in', `${base}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${base}.pem`, '-days', '2', '-extfile', `${base}.ext`]);
-      return { cert: readFileSync(join(dir, `${base}.pem`), 'utf8'), key: readFileSync(join(dir, `${base}.key`), 'utf8'), certFile: join(dir, `${base}.pem`), keyFile: join(dir, `${base}.key`) };
+      openssl(dir, [
+        'x509',
+        '-req',
+        '-in',
+        `${base}.csr`,
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${base}.pem`,
+        '-days',
+        '2',
+        '-extfile',
+        `${base}.ext`,
+      ]);
+      return {
+        cert: readFileSync(join(dir, `${base}.pem`), 'utf8'),
+        key: readFileSync(join(dir, `${base}.key`), 'utf8'),
+        certFile: join(dir, `${base}.pem`),
+        keyFile: join(dir, `${base}.key`),
+      };
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };

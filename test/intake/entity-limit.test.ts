@@ -13,7 +13,10 @@ test('entity limit: past 100 entities every door refuses a new one, existing one
   const client = { name: 'limit-host', address: '127.0.0.1', subscriptions: [] };
   const { v2, api, agent, socket, daemon, root } = await instanceFor(t, { 'conf.d/client.json': { client } });
   const auth = `Bearer ${await adminToken(v2)}`;
-  await eventually(() => call(`${v2}${NS}/entities/limit-host`, 'GET', auth), (r) => r.status === 200);
+  await eventually(
+    () => call(`${v2}${NS}/entities/limit-host`, 'GET', auth),
+    (r) => r.status === 200,
+  );
   // The local client is the first entity; 99 proxies make 100.
   for (let i = 1; i < 100; i++) assert.equal((await call(`${v2}${NS}/entities/p${i}`, 'PUT', auth, { entity_class: 'proxy' })).status, 201, `entity ${i + 1}`);
 
@@ -31,7 +34,11 @@ test('entity limit: past 100 entities every door refuses a new one, existing one
   assert.equal(await tcpExchange(socket, JSON.stringify({ name: 'c', output: 'x', status: 1, source: 'p200' })), 'invalid');
   await daemon.waitFor((l) => LICENSE.test(String(l.msg)) && l.client === 'p200', 5000);
   const refusals = daemon.logs.filter((l) => LICENSE.test(String(l.msg)) || LICENSE.test(JSON.stringify(l.err ?? '')));
-  assert.deepEqual(refusals.map((l) => l.client), ['p100', 'p200'], 'one line per client name, whatever the door and however often');
+  assert.deepEqual(
+    refusals.map((l) => l.client),
+    ['p100', 'p200'],
+    'one line per client name, whatever the door and however often',
+  );
   assert.match(String(refusals[0]!.msg), /limit of 100.*checkbridge\.entity_limit/);
 
   // Existing entities keep being monitored through every door.
@@ -42,6 +49,9 @@ test('entity limit: past 100 entities every door refuses a new one, existing one
 
   // The operator raises the limit (0: none); the change applies live.
   writeFileSync(join(root, 'conf.d', 'client.json'), JSON.stringify({ client, checkbridge: { entity_limit: 0 } }));
-  await eventually(() => call(`${v2}${NS}/entities/p100`, 'PUT', auth, { entity_class: 'proxy' }), (r) => r.status === 201);
+  await eventually(
+    () => call(`${v2}${NS}/entities/p100`, 'PUT', auth, { entity_class: 'proxy' }),
+    (r) => r.status === 201,
+  );
   assert.equal((await postJson(`${api}/results`, { name: 'c', output: 'x', status: 1, source: 'p101' })).status, 202);
 });

@@ -9,7 +9,10 @@ import { makeTree, removeTree } from '../helpers/tree.js';
 import { settingsOf } from '../helpers/settings.js';
 import { capturedLogger } from '../helpers/log-capture.js';
 
-const event = (entity: string, status: number) => ({ entity: { entity_class: 'proxy', metadata: { name: entity } }, check: { metadata: { name: 'c' }, status, output: `status ${status}` } });
+const event = (entity: string, status: number) => ({
+  entity: { entity_class: 'proxy', metadata: { name: entity } },
+  check: { metadata: { name: 'c' }, status, output: `status ${status}` },
+});
 
 test('intake: a v2 event and a result submitted together commit in one group, both reach the listeners, a replay does not', async (t) => {
   const dir = makeTree({});
@@ -24,11 +27,17 @@ test('intake: a v2 event and a result submitted together commit in one group, bo
   const seen: IntakeEvent[] = [];
   intake.onEvent((emitted) => seen.push(emitted));
 
-  const [answer] = await Promise.all([intake.submitEvent('default', event('proxy-1', 2), 'admin'), intake.submit({ client: 'door', check: { name: 'legacy', output: 'x', status: 1, issued: 1, executed: 1 } })]);
+  const [answer] = await Promise.all([
+    intake.submitEvent('default', event('proxy-1', 2), 'admin'),
+    intake.submit({ client: 'door', check: { name: 'legacy', output: 'x', status: 1, issued: 1, executed: 1 } }),
+  ]);
   assert.ok(answer.ok);
   assert.equal(answer.event.metadata.created_by, 'admin');
   assert.equal((store.resources.getEvent('default', 'proxy-1', 'c') as { check: { output: string } } | null)?.check.output, 'status 2');
-  assert.deepEqual(seen.map((e) => (isV2Event(e) ? `v2 ${e.namespace}/${e.event.entity.metadata.name}` : `result ${e.event.check.name}`)).sort(), ['result legacy', 'v2 default/proxy-1']);
+  assert.deepEqual(seen.map((e) => (isV2Event(e) ? `v2 ${e.namespace}/${e.event.entity.metadata.name}` : `result ${e.event.check.name}`)).sort(), [
+    'result legacy',
+    'v2 default/proxy-1',
+  ]);
 
   // The sender's replay of the same event (same id and sequence) changes nothing and goes nowhere.
   const replay = await intake.submitEvent('default', { ...event('proxy-1', 2), id: answer.event.id, sequence: 1 });

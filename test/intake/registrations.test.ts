@@ -29,7 +29,13 @@ test('intake: a registration event reaches the registration listeners only, and 
   const registrations: EventDraft[] = [];
   intake.onEvent((emitted) => events.push(emitted));
   intake.onRegistration((event) => registrations.push(event));
-  const registration = { id: 'r-1', client: { name: 'new-one' }, check: { name: 'registration', status: 1, handler: 'registration' }, occurrences: 1, action: 'create' } as unknown as EventDraft;
+  const registration = {
+    id: 'r-1',
+    client: { name: 'new-one' },
+    check: { name: 'registration', status: 1, handler: 'registration' },
+    occurrences: 1,
+    action: 'create',
+  } as unknown as EventDraft;
   intake.submitRegistration(registration);
   assert.deepEqual(registrations, [registration], 'handed on at once, as it is');
   assert.deepEqual(events, [], 'not an event of the store');
@@ -46,7 +52,13 @@ test('a new Sensu Go agent and the in-process client each raise one registration
     },
   });
   t.after(() => removeTree(root));
-  const headers = { 'Sensu-AgentName': 'newcomer', 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'linux', authorization: 'Basic ' + Buffer.from(`agent:${AGENT_PASSWORD}`).toString('base64') };
+  const headers = {
+    'Sensu-AgentName': 'newcomer',
+    'Sensu-Namespace': 'default',
+    'Sensu-User': 'agent',
+    'Sensu-Subscriptions': 'linux',
+    authorization: 'Basic ' + Buffer.from(`agent:${AGENT_PASSWORD}`).toString('base64'),
+  };
   const ws = await new Promise<WebSocket>((resolve, reject) => {
     const socket = new WebSocket(agentd, { headers });
     socket.once('message', () => resolve(socket));

@@ -7,7 +7,8 @@ before(() => loadExpressionSandbox());
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 const event = { timestamp: 1520275913, entity: { name: 'web-1', labels: { tier: 'web' } }, check: { name: 'http', status: 2 } };
-const run = (expression: string, scope: Record<string, unknown> = { event }, options: Partial<Parameters<typeof evaluateInSandbox>[2]> = {}) => evaluateInSandbox(expression, scope, { nowMs: NOW, entity: 'web-1', ...options });
+const run = (expression: string, scope: Record<string, unknown> = { event }, options: Partial<Parameters<typeof evaluateInSandbox>[2]> = {}) =>
+  evaluateInSandbox(expression, scope, { nowMs: NOW, entity: 'web-1', ...options });
 const value = async (expression: string): Promise<boolean> => {
   const outcome = await run(expression);
   assert.ok(outcome.ok, `${expression}: ${JSON.stringify(outcome)}`);
@@ -20,7 +21,10 @@ test("Sensu Go's time helpers: UTC, truncated toward zero, anything but a number
   assert.ok(await value('hour(event.timestamp) === 18 && minute(event.timestamp) === 51 && second(event.timestamp) === 53 && weekday(event.timestamp) === 1'));
   assert.ok(await value('hour(1520275913.99) === 18 && second(1520275913.99) === 53'), 'a fraction is dropped');
   assert.ok(await value('hour() === 0 && weekday() === 0 && seconds_since() === 0'), 'no argument');
-  assert.ok(await value('hour("1520275913") === 0 && weekday(null) === 4 && weekday(true) === 4 && hour({}) === 0 && hour(NaN) === 0'), 'not a number: the epoch, a Thursday');
+  assert.ok(
+    await value('hour("1520275913") === 0 && weekday(null) === 4 && weekday(true) === 4 && hour({}) === 0 && hour(NaN) === 0'),
+    'not a number: the epoch, a Thursday',
+  );
   // -1 is 1969-12-31 23:59:59, a Wednesday.
   assert.ok(await value('hour(-1) === 23 && minute(-1) === 59 && second(-1) === 59 && weekday(-1) === 3'));
   assert.ok(await value('weekday(0) === 4 && weekday(3 * 86400) === 0'), 'Sunday is 0');
@@ -29,7 +33,12 @@ test("Sensu Go's time helpers: UTC, truncated toward zero, anything but a number
 });
 
 test('sensu.CheckDependencies reads other events through the lookup: names on the same entity, objects, arrays', async () => {
-  const events: Record<string, { check: { status: number } }> = { 'web-1/db': { check: { status: 2 } }, 'web-1/disk': { check: { status: 0 } }, 'router/port1': { check: { status: 0 } }, 'router/port2': { check: { status: 1 } } };
+  const events: Record<string, { check: { status: number } }> = {
+    'web-1/db': { check: { status: 2 } },
+    'web-1/disk': { check: { status: 0 } },
+    'router/port1': { check: { status: 0 } },
+    'router/port2': { check: { status: 1 } },
+  };
   const asked: string[] = [];
   const dependencies = (entity: string, check: string) => (asked.push(`${entity}/${check}`), events[`${entity}/${check}`] ?? null);
   const deps = (expression: string) => run(expression, { event }, { dependencies });
@@ -37,21 +46,39 @@ test('sensu.CheckDependencies reads other events through the lookup: names on th
   assert.deepEqual(await deps('sensu.CheckDependencies("disk")'), { ok: true, matched: true });
   assert.deepEqual(await deps('sensu.CheckDependencies("disk", "db")'), { ok: true, matched: false });
   assert.deepEqual(await deps('sensu.CheckDependencies({entity: "router", check: "port1"}, ["disk"])'), { ok: true, matched: true });
-  assert.deepEqual(await deps('sensu.CheckDependencies([{entity: "router", check: "port1"}, {entity: "router", check: "port2"}])'), { ok: true, matched: false });
-  assert.deepEqual(await deps('sensu.CheckDependencies("disk") && sensu.CheckDependencies({entity: "router", check: "port1"})'), { ok: true, matched: true }, 'asked one after the other');
+  assert.deepEqual(await deps('sensu.CheckDependencies([{entity: "router", check: "port1"}, {entity: "router", check: "port2"}])'), {
+    ok: true,
+    matched: false,
+  });
+  assert.deepEqual(
+    await deps('sensu.CheckDependencies("disk") && sensu.CheckDependencies({entity: "router", check: "port1"})'),
+    { ok: true, matched: true },
+    'asked one after the other',
+  );
   assert.match(String(error(await deps('sensu.CheckDependencies("absent")'))), /no event for check absent on entity web-1/);
   assert.match(String(error(await deps('sensu.CheckDependencies(42)'))), /a check is a name or \{entity, check\}/);
-  assert.match(String(error(await deps(`sensu.CheckDependencies("${'x'.repeat(256)}")`))), /no event for check x+ on entity web-1/, 'a name longer than any stored');
+  assert.match(
+    String(error(await deps(`sensu.CheckDependencies("${'x'.repeat(256)}")`))),
+    /no event for check x+ on entity web-1/,
+    'a name longer than any stored',
+  );
   assert.ok(asked.includes('router/port2') && asked.includes('web-1/absent'));
-  assert.ok(asked.every((key) => key.length < 256), 'an over-long name is not looked up');
+  assert.ok(
+    asked.every((key) => key.length < 256),
+    'an over-long name is not looked up',
+  );
   assert.match(String(error(await run('sensu.CheckDependencies("unlooked")'))), /no event/, 'without a lookup no event is found');
 });
 
 test('the scope is data: no process, no require, no Promise, no host function; the event is a copy', async () => {
   assert.match(String(error(await run('event.constructor.constructor("return process")()'))), /process.* is not defined/);
   assert.match(String(error(await run('this.constructor.constructor("return require")()("fs")'))), /require.* is not defined/);
-  assert.ok(await value('typeof Promise == "undefined" && typeof Proxy == "undefined" && typeof WebAssembly == "undefined" && typeof setTimeout == "undefined"'));
-  const names = await run('Object.getOwnPropertyNames(this).filter(function (n) { return typeof this[n] == "function" && !/^[A-Z]/.test(n) }, this).sort().join() == "decodeURI,decodeURIComponent,encodeURI,encodeURIComponent,escape,eval,hour,isFinite,isNaN,minute,parseFloat,parseInt,second,seconds_since,unescape,weekday"');
+  assert.ok(
+    await value('typeof Promise == "undefined" && typeof Proxy == "undefined" && typeof WebAssembly == "undefined" && typeof setTimeout == "undefined"'),
+  );
+  const names = await run(
+    'Object.getOwnPropertyNames(this).filter(function (n) { return typeof this[n] == "function" && !/^[A-Z]/.test(n) }, this).sort().join() == "decodeURI,decodeURIComponent,encodeURI,encodeURIComponent,escape,eval,hour,isFinite,isNaN,minute,parseFloat,parseInt,second,seconds_since,unescape,weekday"',
+  );
   assert.deepEqual(names, { ok: true, matched: true }, 'the only functions besides the language are the helpers');
   const scope = { event: { check: { status: 2 } } };
   assert.ok((await run('event.check.status = 0; delete event.check; true', scope)).ok);
@@ -66,8 +93,16 @@ test('promise jobs never run: async functions and import() queue work that is dr
 });
 
 test('nothing an evaluation changes is seen by the next one', async () => {
-  assert.ok(await value('Object.prototype.polluted = 1; Array.prototype.map = null; this.leaked = 2; JSON.parse = null; Math.floor = function () { return 7 }; hour = null; event.check.status = 0; true'));
-  assert.ok(await value('({}).polluted === undefined && typeof [].map == "function" && typeof leaked == "undefined" && typeof JSON.parse == "function" && Math.floor(1.5) === 1 && hour(0) === 0 && event.check.status === 2'));
+  assert.ok(
+    await value(
+      'Object.prototype.polluted = 1; Array.prototype.map = null; this.leaked = 2; JSON.parse = null; Math.floor = function () { return 7 }; hour = null; event.check.status = 0; true',
+    ),
+  );
+  assert.ok(
+    await value(
+      '({}).polluted === undefined && typeof [].map == "function" && typeof leaked == "undefined" && typeof JSON.parse == "function" && Math.floor(1.5) === 1 && hour(0) === 0 && event.check.status === 2',
+    ),
+  );
 });
 
 test('expressions are programs as Otto runs them: statements, var, the last value; truthiness decides', async () => {

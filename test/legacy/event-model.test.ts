@@ -49,7 +49,15 @@ test('auto_resolve false keeps the event; force_resolve removes it; OK metrics a
   const stored = { id: 'e', action: 'create' as const, occurrences: 3 };
   const keep = buildEvent({ client: {}, check: { name: 'x', status: 0, auto_resolve: false }, history: ['2', '0'], lastOk: 1, stored, now: 5, newId: ids() });
   assert.deepEqual(registryUpdate(keep), { update: 'none', process: false });
-  const forced = buildEvent({ client: {}, check: { name: 'x', status: 0, auto_resolve: false, force_resolve: true }, history: ['2', '0'], lastOk: 1, stored, now: 5, newId: ids() });
+  const forced = buildEvent({
+    client: {},
+    check: { name: 'x', status: 0, auto_resolve: false, force_resolve: true },
+    history: ['2', '0'],
+    lastOk: 1,
+    stored,
+    now: 5,
+    newId: ids(),
+  });
   assert.deepEqual(registryUpdate(forced), { update: 'remove', process: true });
   const metric = buildEvent({ client: {}, check: { name: 'm', status: 0, type: 'metric' }, history: ['0'], lastOk: 1, stored: null, now: 5, newId: ids() });
   assert.deepEqual([metric.action, registryUpdate(metric)], ['create', { update: 'none', process: true }]);

@@ -17,15 +17,24 @@ const settings = settingsOf({
 
 test('the reference vector: a nested set two levels deep gives [debug, file]; the third level is refused', () => {
   const { handlers, errors } = resolveHandlers(settings, ['nested_set_one']);
-  assert.deepEqual(handlers.map((h) => h.name), ['debug', 'file']);
+  assert.deepEqual(
+    handlers.map((h) => h.name),
+    ['debug', 'file'],
+  );
   assert.deepEqual(errors, [{ name: 'nested_set_three', message: 'handler sets cannot be deeply nested' }]);
 });
 
 test('a set containing itself is reported as a loop and the rest still resolves; duplicates are removed', () => {
   const loop = resolveHandlers(settings, ['loop']);
-  assert.deepEqual(loop.handlers.map((h) => h.name), ['file']);
+  assert.deepEqual(
+    loop.handlers.map((h) => h.name),
+    ['file'],
+  );
   assert.deepEqual(loop.errors, [{ name: 'loop', message: 'handler set loop: loop -> loop' }]);
-  assert.deepEqual(resolveHandlers(settings, ['both', 'file']).handlers.map((h) => h.name), ['file']);
+  assert.deepEqual(
+    resolveHandlers(settings, ['both', 'file']).handlers.map((h) => h.name),
+    ['file'],
+  );
 });
 
 test('unknown handlers are skipped with the legacy message; handlers wins over handler, default when none', () => {
@@ -33,5 +42,8 @@ test('unknown handlers are skipped with the legacy message; handlers wins over h
   assert.deepEqual(handlerNames({ handlers: ['a', 'b'], handler: 'c' }), ['a', 'b']);
   assert.deepEqual(handlerNames({ handler: 'c' }), ['c']);
   assert.deepEqual(handlerNames({}), ['default']);
-  assert.deepEqual(resolveHandlers(settings, handlerNames({})).handlers.map((h) => [h.name, h.type]), [['debug', 'extension']]);
+  assert.deepEqual(
+    resolveHandlers(settings, handlerNames({})).handlers.map((h) => [h.name, h.type]),
+    [['debug', 'extension']],
+  );
 });

@@ -13,8 +13,24 @@ test('nagios_perfdata: label=value[UOM];warn;crit after the first pipe', () => {
 test('influxdb_line: one point per field, tags kept, nanosecond timestamps', () => {
   const parsed = parseMetrics('influxdb_line', 'cpu,host=a,region=eu user=1.5,system=2 1700000000000000000\n', 0);
   assert.deepEqual(parsed.points, [
-    { name: 'cpu.user', value: 1.5, timestamp: 1700000000, tags: [{ name: 'host', value: 'a' }, { name: 'region', value: 'eu' }] },
-    { name: 'cpu.system', value: 2, timestamp: 1700000000, tags: [{ name: 'host', value: 'a' }, { name: 'region', value: 'eu' }] },
+    {
+      name: 'cpu.user',
+      value: 1.5,
+      timestamp: 1700000000,
+      tags: [
+        { name: 'host', value: 'a' },
+        { name: 'region', value: 'eu' },
+      ],
+    },
+    {
+      name: 'cpu.system',
+      value: 2,
+      timestamp: 1700000000,
+      tags: [
+        { name: 'host', value: 'a' },
+        { name: 'region', value: 'eu' },
+      ],
+    },
   ]);
 });
 
@@ -24,21 +40,54 @@ test('opentsdb_line and prometheus_text', () => {
   ]);
   const prom = parseMetrics('prometheus_text', '# HELP x y\n# TYPE up gauge\nup{job="api",path="/a b"} 1\nhttp_total 5 1700000000000\nbad line here\n', 99);
   assert.deepEqual(prom.points, [
-    { name: 'up', value: 1, timestamp: 99, tags: [{ name: 'job', value: 'api' }, { name: 'path', value: '/a b' }] },
+    {
+      name: 'up',
+      value: 1,
+      timestamp: 99,
+      tags: [
+        { name: 'job', value: 'api' },
+        { name: 'path', value: '/a b' },
+      ],
+    },
     { name: 'http_total', value: 5, timestamp: 1700000000, tags: [] },
   ]);
-  assert.deepEqual(prom.errors.map((e) => e.line), [5]);
+  assert.deepEqual(
+    prom.errors.map((e) => e.line),
+    [5],
+  );
 });
 
 test('a bad line is skipped, the rest kept', () => {
   const parsed = parseMetrics('graphite_plaintext', 'a 1 10\nb notanumber 10\nc 3 30', 0);
-  assert.deepEqual(parsed.points.map((p) => p.name), ['a', 'c']);
-  assert.deepEqual(parsed.errors.map((e) => e.line), [2]);
+  assert.deepEqual(
+    parsed.points.map((p) => p.name),
+    ['a', 'c'],
+  );
+  assert.deepEqual(
+    parsed.errors.map((e) => e.line),
+    [2],
+  );
 });
 
 test('output_metric_tags: the list form and the hash form both tag every point, in order, values as strings', () => {
-  const list = parseMetrics('graphite_plaintext', 'a.b 1 100\n', 0, [{ name: 'env', value: 'prod' }, { name: 'port', value: 8080 }]);
-  assert.deepEqual(list.points, [{ name: 'a.b', value: 1, timestamp: 100, tags: [{ name: 'env', value: 'prod' }, { name: 'port', value: '8080' }] }]);
+  const list = parseMetrics('graphite_plaintext', 'a.b 1 100\n', 0, [
+    { name: 'env', value: 'prod' },
+    { name: 'port', value: 8080 },
+  ]);
+  assert.deepEqual(list.points, [
+    {
+      name: 'a.b',
+      value: 1,
+      timestamp: 100,
+      tags: [
+        { name: 'env', value: 'prod' },
+        { name: 'port', value: '8080' },
+      ],
+    },
+  ]);
   const hash = parseMetrics('influxdb_line', 'cpu,host=a user=1 1700000000000000000\n', 0, { env: 'prod' });
-  assert.deepEqual(hash.points[0]!.tags, [{ name: 'host', value: 'a' }, { name: 'env', value: 'prod' }]);
+  assert.deepEqual(hash.points[0]!.tags, [
+    { name: 'host', value: 'a' },
+    { name: 'env', value: 'prod' },
+  ]);
 });

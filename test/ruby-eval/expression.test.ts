@@ -54,7 +54,12 @@ test('Ruby truthiness, integer arithmetic and comparisons', () => {
 });
 
 test('errors are reported, not thrown: wrong types, division by zero, syntax', () => {
-  for (const [expression, value] of [['value > 1', 'a'], ['value % 0 == 1', 5], ['value.include?(', 1], ['value.foo', 1]] as const) {
+  for (const [expression, value] of [
+    ['value > 1', 'a'],
+    ['value % 0 == 1', 5],
+    ['value.include?(', 1],
+    ['value.foo', 1],
+  ] as const) {
     const outcome = run(expression, value);
     assert.equal(outcome.ok, false, expression);
   }

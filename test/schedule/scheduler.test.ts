@@ -22,7 +22,7 @@ test('interval jobs fire on their phase every interval, without drift', () => {
   assert.equal(fired.length, 10);
   for (const at of fired) assert.equal((at - fired[0]!) % 60_000, 0);
   // phase: t ≡ H (mod interval), the legacy splay
-  assert.equal(fired[0]! - T0, Number((0x73d32146cd6b8f09n - BigInt(T0)) % 60_000n + 60_000n) % 60_000);
+  assert.equal(fired[0]! - T0, Number(((0x73d32146cd6b8f09n - BigInt(T0)) % 60_000n) + 60_000n) % 60_000);
 });
 
 test('cron jobs fire at each matching minute, strictly after now', () => {
@@ -97,18 +97,25 @@ test('proxy requests: interval 60, coverage 90, 3 matching clients are spread 0,
     { name: 'switch-3', type: 'switch', port: 3 },
   ];
   const { clock, received } = await serverWith(
-    { checks: { ping: { command: 'ping -p :::port:::', interval: 60, subscribers: ['proxies'], proxy_requests: { client_attributes: { type: 'switch' }, splay: true } } } },
+    {
+      checks: {
+        ping: { command: 'ping -p :::port:::', interval: 60, subscribers: ['proxies'], proxy_requests: { client_attributes: { type: 'switch' }, splay: true } },
+      },
+    },
     clients,
   );
   clock.advanceBy(100_000);
   await tick();
   const first = received[0]!.request.issued!;
   const wave = received.filter((r) => r.request.issued! < first + 60);
-  assert.deepEqual(wave.map((r) => [r.request.source, r.request.command, (r.request.issued! - first) * 1000]), [
-    ['switch-1', 'ping -p 1', 0],
-    ['switch-2', 'ping -p 2', 18_000],
-    ['switch-3', 'ping -p 3', 36_000],
-  ]);
+  assert.deepEqual(
+    wave.map((r) => [r.request.source, r.request.command, (r.request.issued! - first) * 1000]),
+    [
+      ['switch-1', 'ping -p 1', 0],
+      ['switch-2', 'ping -p 2', 18_000],
+      ['switch-3', 'ping -p 3', 36_000],
+    ],
+  );
   assert.ok(wave.every((r) => 'proxy_requests' in r.request));
 });
 
@@ -120,11 +127,17 @@ test('proxy requests: a client with unmatched tokens is skipped; empty client_at
         none: { command: 'x', interval: 60, subscribers: ['proxies'], proxy_requests: { client_attributes: {} } },
       },
     },
-    [{ name: 's1', type: 'switch', missing: 'm' }, { name: 's2', type: 'switch' }],
+    [
+      { name: 's1', type: 'switch', missing: 'm' },
+      { name: 's2', type: 'switch' },
+    ],
   );
   clock.advanceBy(60_000);
   await tick();
-  assert.deepEqual(received.map((r) => [r.request.name, r.request.source, r.request.command]), [['tok', 's1', 'x m']]);
+  assert.deepEqual(
+    received.map((r) => [r.request.name, r.request.source, r.request.command]),
+    [['tok', 's1', 'x m']],
+  );
 });
 
 test('roundrobin subscriptions deliver each request to exactly one consumer, in turn', async () => {
@@ -174,5 +187,8 @@ test('scheduling follows the election: kept settings but nothing published while
   server.resume('not elected');
   clock.advanceBy(120_000);
   await tick();
-  assert.ok(received.filter((r) => r.subscription === 'web').length >= 2 && received.filter((r) => r.subscription === 'proxies').length >= 4, 'elected again: both checks again');
+  assert.ok(
+    received.filter((r) => r.subscription === 'web').length >= 2 && received.filter((r) => r.subscription === 'proxies').length >= 4,
+    'elected again: both checks again',
+  );
 });

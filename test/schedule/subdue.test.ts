@@ -8,7 +8,13 @@ const at = (time: string) => utc(`2026-11-18T${time}`); // a Wednesday
 test('an overnight window (TZ=UTC)', () => {
   const w = { begin: '5:00 PM', end: '8:00 AM' };
   const cases: [string, boolean][] = [
-    ['16:59:59', false], ['17:00:00', true], ['23:59:59.999', true], ['00:00:00', true], ['07:59:59', true], ['08:00:00', false], ['12:00:00', false],
+    ['16:59:59', false],
+    ['17:00:00', true],
+    ['23:59:59.999', true],
+    ['00:00:00', true],
+    ['07:59:59', true],
+    ['08:00:00', false],
+    ['12:00:00', false],
   ];
   for (const [time, expected] of cases) assert.equal(inTimeWindow(w, at(time), 'UTC'), expected, time);
 });
@@ -27,7 +33,13 @@ test('begin == end matches only that instant; 00:00/00:00 means practically neve
 
 test('zoned bounds: 10:00 PM PST to 6:00 AM PST', () => {
   const w = { begin: '10:00 PM PST', end: '6:00 AM PST' };
-  const cases: [string, boolean][] = [['06:30:00', true], ['13:59:00', true], ['14:00:00', false], ['15:00:00', false], ['05:00:00', false]];
+  const cases: [string, boolean][] = [
+    ['06:30:00', true],
+    ['13:59:00', true],
+    ['14:00:00', false],
+    ['15:00:00', false],
+    ['05:00:00', false],
+  ];
   for (const [time, expected] of cases) assert.equal(inTimeWindow(w, at(time), 'UTC'), expected, time);
 });
 

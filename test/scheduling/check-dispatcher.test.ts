@@ -96,11 +96,28 @@ test('the legacy and v2 schedulers spread a proxy fan-out alike: interval 60, co
   const transport = new InProcessTransport();
   const legacyAt: number[] = [];
   transport.subscribe('proxies', 'observer', (request) => void legacyAt.push(Number(request.issued) * 1000));
-  const publisher = new CheckRequestPublisher({ clock: legacyClock, transport, registry: { all: () => names.map((name) => ({ name, type: 'switch' })) }, logger, zone: 'UTC' });
-  publisher.apply(settingsOf({ checks: { ping: { command: 'ping', interval: 60, subscribers: ['proxies'], proxy_requests: { client_attributes: { type: 'switch' }, splay: true } } } }));
+  const publisher = new CheckRequestPublisher({
+    clock: legacyClock,
+    transport,
+    registry: { all: () => names.map((name) => ({ name, type: 'switch' })) },
+    logger,
+    zone: 'UTC',
+  });
+  publisher.apply(
+    settingsOf({
+      checks: { ping: { command: 'ping', interval: 60, subscribers: ['proxies'], proxy_requests: { client_attributes: { type: 'switch' }, splay: true } } },
+    }),
+  );
   // v2: every proxy entity of the namespace (no entity_attributes).
   const v2Clock = new ManualClock(T0);
-  const config = { metadata: { name: 'ping', namespace: 'default' }, command: 'ping', interval: 60, publish: true, subscriptions: ['proxies'], proxy_requests: { splay: true, splay_coverage: 90 } };
+  const config = {
+    metadata: { name: 'ping', namespace: 'default' },
+    command: 'ping',
+    interval: 60,
+    publish: true,
+    subscriptions: ['proxies'],
+    proxy_requests: { splay: true, splay_coverage: 90 },
+  };
   const resources: CheckConfigSource = {
     namespacesWith: () => ['default'],
     listResources: () => [config],

@@ -31,12 +31,22 @@ test('a request reads neither its check nor its hooks while no resource was writ
   const clock = new ManualClock(T0);
   const scheduler = new V2CheckScheduler({ clock, resources, targets, logger: createLogger('silent') });
   store.resources.putResource('HookConfig', 'default', 'why', { metadata: { name: 'why', namespace: 'default' }, command: 'echo one' });
-  store.resources.putResource('CheckConfig', 'default', 'tick', { metadata: { name: 'tick', namespace: 'default' }, command: 'true', interval: 1, publish: true, subscriptions: ['linux'], check_hooks: [{ critical: ['why'] }] });
+  store.resources.putResource('CheckConfig', 'default', 'tick', {
+    metadata: { name: 'tick', namespace: 'default' },
+    command: 'true',
+    interval: 1,
+    publish: true,
+    subscriptions: ['linux'],
+    check_hooks: [{ critical: ['why'] }],
+  });
   scheduler.sync();
 
   clock.advanceBy(5_000);
   assert.ok(sent.length >= 4, `requests: ${sent.length}`);
-  assert.deepEqual(sent.at(-1)!.hooks.map((h) => h.command), ['echo one']);
+  assert.deepEqual(
+    sent.at(-1)!.hooks.map((h) => h.command),
+    ['echo one'],
+  );
   assert.deepEqual(reads, ['HookConfig/why'], 'the hook is read once, the check not at all');
 
   // An edit of the hook, no sync yet: the next request reads the check and its hook from the store.
@@ -45,13 +55,19 @@ test('a request reads neither its check nor its hooks while no resource was writ
   const before = sent.length;
   clock.advanceBy(1_000);
   assert.equal(sent.length, before + 1);
-  assert.deepEqual(sent.at(-1)!.hooks.map((h) => h.command), ['echo two']);
+  assert.deepEqual(
+    sent.at(-1)!.hooks.map((h) => h.command),
+    ['echo two'],
+  );
   assert.deepEqual(reads, ['CheckConfig/tick', 'HookConfig/why']);
   // After the sync, cached again.
   scheduler.sync();
   reads.length = 0;
   clock.advanceBy(3_000);
   assert.deepEqual(reads, ['HookConfig/why']);
-  assert.deepEqual(sent.at(-1)!.hooks.map((h) => h.command), ['echo two']);
+  assert.deepEqual(
+    sent.at(-1)!.hooks.map((h) => h.command),
+    ['echo two'],
+  );
   scheduler.stop();
 });

@@ -13,7 +13,15 @@ test('conf.d: secrets on checks, hooks, handlers and mutators are validated with
       mutators: { m: { command: 'cat', secrets: good } },
     },
     'bad/conf.d/all.json': {
-      checks: { a: { command: 'true', interval: 60, subscribers: ['x'], secrets: [{ name: '1X', secret: 'db' }, { name: 'OK' }, 'str', { name: 'A', secret: 'b', extra: 1 }], hooks: { critical: { command: 'true', secrets: { a: 1 } } } } },
+      checks: {
+        a: {
+          command: 'true',
+          interval: 60,
+          subscribers: ['x'],
+          secrets: [{ name: '1X', secret: 'db' }, { name: 'OK' }, 'str', { name: 'A', secret: 'b', extra: 1 }],
+          hooks: { critical: { command: 'true', secrets: { a: 1 } } },
+        },
+      },
       handlers: { h: { type: 'pipe', command: 'cat', secrets: [{ name: 'H', secret: '' }] } },
       mutators: { m: { command: 'cat', secrets: 'db' } },
     },
@@ -29,7 +37,10 @@ test('conf.d: secrets on checks, hooks, handlers and mutators are validated with
   assert.match(compiled.stderr, /\/checks\/a\/hooks\/critical\/secrets: Sensu Go hooks take no secrets/);
   const bad = runCli(['validate', join(root, 'bad/conf.d')]);
   assert.equal(bad.code, 2);
-  const messages = bad.stdout.split('\n').filter((l) => l.includes(' /')).map((l) => l.slice(l.indexOf(' /') + 1));
+  const messages = bad.stdout
+    .split('\n')
+    .filter((l) => l.includes(' /'))
+    .map((l) => l.slice(l.indexOf(' /') + 1));
   assert.deepEqual(messages.sort(), [
     '/checks/a/hooks/critical/secrets: secrets must be an array of {"name", "secret"} objects',
     '/checks/a/secrets/0/name: secret name must be an environment variable name (letters, digits and _, not starting with a digit)',

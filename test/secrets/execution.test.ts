@@ -30,14 +30,30 @@ test('secrets from Env and a vault (KV v1 and v2, mutual TLS) reach a check, its
       checks: {
         'with-secrets': {
           command: `printf %s "$ENV_PASS|$V2_PASS|$V1_PASS" > ${out}/check.out; echo "check saw $ENV_PASS $V2_PASS $V1_PASS"; exit 2`,
-          subscribers: ['test'], interval: 3600, publish: false, handlers: ['secret-pipe'],
-          secrets: [{ name: 'ENV_PASS', secret: 'env-db' }, { name: 'V2_PASS', secret: 'vault-db' }, { name: 'V1_PASS', secret: 'vault-mq' }],
-          hooks: { critical: { command: `printf %s "$HOOK_PASS" > ${out}/hook.out; echo "hook saw $HOOK_PASS"`, secrets: [{ name: 'HOOK_PASS', secret: 'vault-db' }] } },
+          subscribers: ['test'],
+          interval: 3600,
+          publish: false,
+          handlers: ['secret-pipe'],
+          secrets: [
+            { name: 'ENV_PASS', secret: 'env-db' },
+            { name: 'V2_PASS', secret: 'vault-db' },
+            { name: 'V1_PASS', secret: 'vault-mq' },
+          ],
+          hooks: {
+            critical: { command: `printf %s "$HOOK_PASS" > ${out}/hook.out; echo "hook saw $HOOK_PASS"`, secrets: [{ name: 'HOOK_PASS', secret: 'vault-db' }] },
+          },
         },
       },
     },
     'conf.d/handlers.json': {
-      handlers: { 'secret-pipe': { type: 'pipe', mutator: 'secret-mutator', command: `cat > ${out}/handler.stdin; printf %s "$H_PASS" > ${out}/handler.out; echo "handler saw $H_PASS"`, secrets: [{ name: 'H_PASS', secret: 'env-db' }] } },
+      handlers: {
+        'secret-pipe': {
+          type: 'pipe',
+          mutator: 'secret-mutator',
+          command: `cat > ${out}/handler.stdin; printf %s "$H_PASS" > ${out}/handler.out; echo "handler saw $H_PASS"`,
+          secrets: [{ name: 'H_PASS', secret: 'env-db' }],
+        },
+      },
       mutators: { 'secret-mutator': { command: `printf %s "$M_PASS" > ${out}/mutator.out; cat`, secrets: [{ name: 'M_PASS', secret: 'vault-mq' }] } },
     },
   });
@@ -62,24 +78,47 @@ test('secrets from Env and a vault (KV v1 and v2, mutual TLS) reach a check, its
   assert.equal(readFileSync(join(out, 'mutator.out'), 'utf8'), V1_VALUE, 'the mutator got its secret');
   assert.equal(readFileSync(join(out, 'handler.out'), 'utf8'), ENV_VALUE, 'the pipe handler got its secret');
   absent(readFileSync(join(out, 'handler.stdin'), 'utf8'), 'the event the handler was given');
-  assert.ok(vault.requests.some((r) => r.path === '/v1/secret/data/database') && vault.requests.some((r) => r.path === '/v1/kv/mq'), 'KV v2 and v1 routes were read');
+  assert.ok(
+    vault.requests.some((r) => r.path === '/v1/secret/data/database') && vault.requests.some((r) => r.path === '/v1/kv/mq'),
+    'KV v2 and v1 routes were read',
+  );
 
   const event = await getJson(`${api}/events/secrets-host/with-secrets`);
   assert.equal(event.status, 200);
   assert.equal(event.body.check.output, 'check saw REDACTED REDACTED REDACTED\n', 'the output that echoed them is redacted before it is stored');
   assert.equal(event.body.check.hooks.critical.output, 'hook saw REDACTED\n');
-  assert.deepEqual(event.body.check.secrets.map((s: { secret: string }) => s.secret), ['env-db', 'vault-db', 'vault-mq'], 'the references themselves are shown');
+  assert.deepEqual(
+    event.body.check.secrets.map((s: { secret: string }) => s.secret),
+    ['env-db', 'vault-db', 'vault-mq'],
+    'the references themselves are shown',
+  );
   const logged = await daemon.waitFor((l) => l.msg === 'handler output' && l.handler === 'secret-pipe');
   assert.deepEqual(logged.output, ['handler saw REDACTED'], 'handler output is redacted before it is logged');
 
   // The v2 pipeline: a Handler and a Mutator resource with secrets.
   const ns = `${v2}/api/core/v2/namespaces/default`;
-  assert.equal((await call(`${ns}/mutators/v2-mutator`, 'PUT', auth, { command: `printf %s "$VM" > ${out}/v2-mutator.out; cat`, secrets: [{ name: 'VM', secret: 'vault-mq' }] })).status, 201);
-  const handler = { type: 'pipe', mutator: 'v2-mutator', command: `cat >/dev/null; printf %s "$VH" > ${out}/v2-handler.out; echo "v2 handler saw $VH"`, secrets: [{ name: 'VH', secret: 'vault-db' }] };
+  assert.equal(
+    (
+      await call(`${ns}/mutators/v2-mutator`, 'PUT', auth, {
+        command: `printf %s "$VM" > ${out}/v2-mutator.out; cat`,
+        secrets: [{ name: 'VM', secret: 'vault-mq' }],
+      })
+    ).status,
+    201,
+  );
+  const handler = {
+    type: 'pipe',
+    mutator: 'v2-mutator',
+    command: `cat >/dev/null; printf %s "$VH" > ${out}/v2-handler.out; echo "v2 handler saw $VH"`,
+    secrets: [{ name: 'VH', secret: 'vault-db' }],
+  };
   assert.equal((await call(`${ns}/handlers/v2-handler`, 'PUT', auth, handler)).status, 201);
   const bad = await call(`${ns}/handlers/bad`, 'PUT', auth, { ...handler, secrets: [{ name: '1-bad', secret: 'x' }] });
   assert.equal(bad.status, 400, 'a malformed secrets attribute is refused');
-  const posted = await call(`${ns}/events`, 'POST', auth, { entity: { entity_class: 'proxy', metadata: { name: 'v2-proxy', namespace: 'default' } }, check: { metadata: { name: 'v2-check' }, status: 2, interval: 60, output: 'down', handlers: ['v2-handler'] } });
+  const posted = await call(`${ns}/events`, 'POST', auth, {
+    entity: { entity_class: 'proxy', metadata: { name: 'v2-proxy', namespace: 'default' } },
+    check: { metadata: { name: 'v2-check' }, status: 2, interval: 60, output: 'down', handlers: ['v2-handler'] },
+  });
   assert.equal(posted.status, 201, JSON.stringify(posted.body));
   await eventually(async () => existsSync(join(out, 'v2-handler.out')), Boolean, 15_000);
   assert.equal(readFileSync(join(out, 'v2-handler.out'), 'utf8'), V2_VALUE);
@@ -89,10 +128,22 @@ test('secrets from Env and a vault (KV v1 and v2, mutual TLS) reach a check, its
 
   // Every API read: nothing shows a value; the vault token is not shown either.
   const reads = [
-    `${api}/events`, `${api}/events/secrets-host/with-secrets`, `${api}/checks`, `${api}/checks/with-secrets`, `${api}/results`, `${api}/settings`,
+    `${api}/events`,
+    `${api}/events/secrets-host/with-secrets`,
+    `${api}/checks`,
+    `${api}/checks/with-secrets`,
+    `${api}/results`,
+    `${api}/settings`,
   ].map((url) => getJson(url));
   const v2Reads = [
-    `${ns}/events`, '/api/core/v2/events', `${ns}/handlers`, `${ns}/mutators`, `${SECRETS}/providers`, `${SECRETS}/providers/vault`, `${SECRETS}/secrets`, `${SECRETS}/namespaces/default/secrets/vault-db`,
+    `${ns}/events`,
+    '/api/core/v2/events',
+    `${ns}/handlers`,
+    `${ns}/mutators`,
+    `${SECRETS}/providers`,
+    `${SECRETS}/providers/vault`,
+    `${SECRETS}/secrets`,
+    `${SECRETS}/namespaces/default/secrets/vault-db`,
   ].map((path) => call(path.startsWith('http') ? path : `${v2}${path}`, 'GET', auth));
   const bodies = await Promise.all([...reads, ...v2Reads]);
   for (const reply of bodies) assert.equal(reply.status, 200, JSON.stringify(reply.body));

@@ -11,7 +11,11 @@ const VALUE = 'failing-value-0e7d1f';
 // One check per provider under test; each echoes its secret so a leak would show in the stored output.
 const check = (name: string, secrets: { name: string; secret: string }[]) => ({
   command: `echo "${name} ran with ${secrets.map((s) => `$${s.name}`).join(' ')}"`,
-  subscribers: ['test'], interval: 3600, publish: false, handlers: [], secrets,
+  subscribers: ['test'],
+  interval: 3600,
+  publish: false,
+  handlers: [],
+  secrets,
 });
 
 test('secret failures: unknown secret, outage with max_retries and its event, timeout as a hard stop, rate limiter', async (t) => {
@@ -25,8 +29,14 @@ test('secret failures: unknown secret, outage with max_retries and its event, ti
         unknown: check('unknown', [{ name: 'X', secret: 'nope' }]),
         flaky: check('flaky', [{ name: 'F', secret: 'flaky-db' }]),
         slow: check('slow', [{ name: 'S', secret: 'slow-db' }]),
-        limited: check('limited', [1, 2, 3, 4, 5].map((n) => ({ name: `L${n}`, secret: 'limited-db' }))),
-        starved: check('starved', [{ name: 'A', secret: 'starved-db' }, { name: 'B', secret: 'starved-db' }]),
+        limited: check(
+          'limited',
+          [1, 2, 3, 4, 5].map((n) => ({ name: `L${n}`, secret: 'limited-db' })),
+        ),
+        starved: check('starved', [
+          { name: 'A', secret: 'starved-db' },
+          { name: 'B', secret: 'starved-db' },
+        ]),
       },
     },
   });
@@ -55,7 +65,11 @@ test('secret failures: unknown secret, outage with max_retries and its event, ti
     const issued = Date.now();
     requested.set(name, issued);
     assert.equal((await postJson(`${api}/request`, { check: name })).status, 202);
-    const result = await eventually(() => getJson(`${api}/results/failing-host/${name}`), (r) => r.status === 200, 20_000);
+    const result = await eventually(
+      () => getJson(`${api}/results/failing-host/${name}`),
+      (r) => r.status === 200,
+      20_000,
+    );
     assert.equal(result.status, 200, `${name} ran`);
     return { check: result.body.check, ms: Date.now() - issued };
   };
@@ -71,8 +85,11 @@ test('secret failures: unknown secret, outage with max_retries and its event, ti
   assert.equal(down.check.status, 3);
   assert.match(down.check.output, /secret "flaky-db" \(F\) from provider "flaky": the vault answered 503/);
   assert.equal(hits('flaky').length, 4, 'one request and max_retries (3) retries');
-  const outage = await eventually(() => getJson(`${api}/events/failing-host/secrets-provider-flaky`), (r) => r.status === 200);
-  assert.equal(outage.status, 200, 'a provider outage raises an event on the server\'s own entity');
+  const outage = await eventually(
+    () => getJson(`${api}/events/failing-host/secrets-provider-flaky`),
+    (r) => r.status === 200,
+  );
+  assert.equal(outage.status, 200, "a provider outage raises an event on the server's own entity");
   assert.equal(outage.body.check.status, 2);
   assert.match(outage.body.check.output, /secrets provider flaky is unavailable: the vault answered 503/);
   // Connections dropped before any answer are retried the same way.
@@ -85,7 +102,10 @@ test('secret failures: unknown secret, outage with max_retries and its event, ti
   const back = await run('flaky');
   assert.equal(back.check.status, 0, back.check.output);
   assert.equal(back.check.output, 'flaky ran with REDACTED\n');
-  const resolved = await eventually(() => getJson(`${api}/events/failing-host/secrets-provider-flaky`), (r) => r.status === 404);
+  const resolved = await eventually(
+    () => getJson(`${api}/events/failing-host/secrets-provider-flaky`),
+    (r) => r.status === 404,
+  );
   assert.equal(resolved.status, 404, 'the outage event is resolved when the provider answers again');
   await daemon.waitFor((l) => l.msg === 'secrets provider is available again' && l.provider === 'flaky');
 

@@ -29,13 +29,23 @@ export async function vaultFor(t: TestContext, options: VaultOptions): Promise<V
 
 /** An ExternalProvider `name` for `vault` (KV v2, its CA and name trusted); `client` adds to or replaces those client settings. */
 export async function putProvider(v2: string, auth: string, vault: VaultDouble, name: string, client: Record<string, unknown> = {}): Promise<void> {
-  const body = { type: 'ExternalProvider', api_version: 'secrets/v1', metadata: { name }, spec: { client: { address: vault.url, token: vault.token, version: 'v2', tls: { ca_cert: vault.ca, cname: vault.serverName }, ...client } } };
+  const body = {
+    type: 'ExternalProvider',
+    api_version: 'secrets/v1',
+    metadata: { name },
+    spec: { client: { address: vault.url, token: vault.token, version: 'v2', tls: { ca_cert: vault.ca, cname: vault.serverName }, ...client } },
+  };
   const reply = await call(`${v2}${SECRETS}/providers/${name}`, 'PUT', auth, body);
   assert.equal(reply.status, 201, JSON.stringify(reply.body));
 }
 
 /** A Secret `name` in the default namespace: `id` read from `provider`. */
 export async function putSecret(v2: string, auth: string, name: string, provider: string, id: string): Promise<void> {
-  const reply = await call(`${v2}${SECRETS}/namespaces/default/secrets/${name}`, 'PUT', auth, { type: 'Secret', api_version: 'secrets/v1', metadata: { name }, spec: { provider, id } });
+  const reply = await call(`${v2}${SECRETS}/namespaces/default/secrets/${name}`, 'PUT', auth, {
+    type: 'Secret',
+    api_version: 'secrets/v1',
+    metadata: { name },
+    spec: { provider, id },
+  });
   assert.equal(reply.status, 201, JSON.stringify(reply.body));
 }

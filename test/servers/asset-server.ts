@@ -24,7 +24,11 @@ export interface AssetServer {
 }
 
 /** `issued`: the server's certificate (by default one of `ca` for 127.0.0.1 and localhost). */
-export async function startAssetServer(ca: TestCa, minVersion: 'TLSv1.2' | 'TLSv1.3' = 'TLSv1.2', issued: { cert: string; key: string } = ca.issue()): Promise<AssetServer> {
+export async function startAssetServer(
+  ca: TestCa,
+  minVersion: 'TLSv1.2' | 'TLSv1.3' = 'TLSv1.2',
+  issued: { cert: string; key: string } = ca.issue(),
+): Promise<AssetServer> {
   const { cert, key } = issued;
   const files = new Map<string, Served>();
   const counts = new Map<string, number>();
@@ -48,9 +52,10 @@ export async function startAssetServer(ca: TestCa, minVersion: 'TLSv1.2' | 'TLSv
     url: (path) => `https://127.0.0.1:${port}${path}`,
     serve: (path, served) => void files.set(path, served),
     hits: (path) => counts.get(path) ?? 0,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -30,9 +30,20 @@ export async function startOidcProvider(redirectUri: string): Promise<OidcServer
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const foreign: JWK = { ...(await exportJWK((await generateKeyPair('RS256', { extractable: true })).privateKey)), kid: 'test-key', alg: 'RS256' };
   const provider = new Provider(issuer, {
-    clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: CLIENT.id,
+        client_secret: CLIENT.secret,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
     jwks: { keys: [jwk] },
-    findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id, email: ACCOUNTS[id]?.email ?? `${id}@elsewhere.org`, groups: ACCOUNTS[id]?.groups ?? [] }) }),
+    findAccount: async (_ctx: unknown, id: string) => ({
+      accountId: id,
+      claims: async () => ({ sub: id, email: ACCOUNTS[id]?.email ?? `${id}@elsewhere.org`, groups: ACCOUNTS[id]?.groups ?? [] }),
+    }),
     claims: { openid: ['sub'], email: ['email'], groups: ['groups'] },
     scopes: ['openid', 'offline_access', 'email', 'groups'],
     // Claims in the ID token itself (not only from userinfo), as most providers configure for groups.
@@ -47,7 +58,14 @@ export async function startOidcProvider(redirectUri: string): Promise<OidcServer
     if (ctx.path !== '/token' || !server.tamper || typeof ctx.body?.id_token !== 'string') return;
     const claims = decodeJwt(ctx.body.id_token);
     const now = Math.floor(Date.now() / 1000);
-    const changed = server.tamper === 'expired' ? { ...claims, iat: now - 7200, exp: now - 3600 } : server.tamper === 'audience' ? { ...claims, aud: 'someone-else' } : server.tamper === 'nonce' ? { ...claims, nonce: 'not-the-nonce' } : claims;
+    const changed =
+      server.tamper === 'expired'
+        ? { ...claims, iat: now - 7200, exp: now - 3600 }
+        : server.tamper === 'audience'
+          ? { ...claims, aud: 'someone-else' }
+          : server.tamper === 'nonce'
+            ? { ...claims, nonce: 'not-the-nonce' }
+            : claims;
     const key = await importJWK(server.tamper === 'foreign-key' ? foreign : jwk, 'RS256');
     ctx.body = { ...ctx.body, id_token: await new SignJWT(changed).setProtectedHeader(decodeProtectedHeader(ctx.body.id_token) as { alg: string }).sign(key) };
   });
@@ -61,7 +79,11 @@ export async function startOidcProvider(redirectUri: string): Promise<OidcServer
  * A browser, as far as sign-in needs one: follows redirects, keeps cookies per origin, submits each form it meets.
  * `stopBefore`: a URL prefix it does not open (status 0), answering its URL and the cookies it would have sent there.
  */
-export async function browse(start: string, login: string, options: { maxSteps?: number; stopBefore?: string } = {}): Promise<{ status: number; url: string; html: string; cookie: string }> {
+export async function browse(
+  start: string,
+  login: string,
+  options: { maxSteps?: number; stopBefore?: string } = {},
+): Promise<{ status: number; url: string; html: string; cookie: string }> {
   const jars = new Map<string, Map<string, string>>();
   let url = start;
   let init: { method: string; body?: string } = { method: 'GET' };
@@ -95,7 +117,14 @@ export async function browse(start: string, login: string, options: { maxSteps?:
       const name = /name="([^"]*)"/.exec(input[1]!)?.[1];
       if (!name) continue;
       const value = /value="([^"]*)"/.exec(input[1]!)?.[1] ?? '';
-      fields.set(name, name === 'login' ? login : name === 'password' ? 'any-password' : value.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))).replace(/&amp;/g, '&'));
+      fields.set(
+        name,
+        name === 'login'
+          ? login
+          : name === 'password'
+            ? 'any-password'
+            : value.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))).replace(/&amp;/g, '&'),
+      );
     }
     url = new URL(form[1]!.replace(/&amp;/g, '&'), url).href;
     init = { method: 'POST', body: fields.toString() };

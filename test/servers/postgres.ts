@@ -52,7 +52,10 @@ export function postgresMissing(): string | null {
 }
 
 /** A started server, or null after `t.skip` when binaries are missing (an error under CI=true). */
-export async function postgresFor(t: { skip(message: string): void; after(fn: () => void | Promise<void>): void }, options: PostgresOptions = {}): Promise<PostgresServer | null> {
+export async function postgresFor(
+  t: { skip(message: string): void; after(fn: () => void | Promise<void>): void },
+  options: PostgresOptions = {},
+): Promise<PostgresServer | null> {
   const missing = postgresMissing();
   if (missing) {
     if (process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
@@ -75,12 +78,25 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   chmodSync(root, 0o755);
   // PostgreSQL refuses to run as root: every server command runs as the postgres user.
   const run = (tool: string, args: string[]) =>
-    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { stdio: 'pipe' }) : execFileSync(join(bin, tool), args, { stdio: 'pipe' });
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { stdio: 'pipe' })
+      : execFileSync(join(bin, tool), args, { stdio: 'pipe' });
   run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const port = await freePort();
-  const settings = [`port = ${port}`, "listen_addresses = '127.0.0.1'", `unix_socket_directories = '${socketDir}'`, 'fsync = off', 'full_page_writes = off', 'max_connections = 60'];
+  const settings = [
+    `port = ${port}`,
+    "listen_addresses = '127.0.0.1'",
+    `unix_socket_directories = '${socketDir}'`,
+    'fsync = off',
+    'full_page_writes = off',
+    'max_connections = 60',
+  ];
   if (options.ssl) {
-    for (const [file, source] of [['server.crt', options.ssl.cert], ['server.key', options.ssl.key], ['root.crt', options.ssl.ca]] as const) {
+    for (const [file, source] of [
+      ['server.crt', options.ssl.cert],
+      ['server.key', options.ssl.key],
+      ['root.crt', options.ssl.ca],
+    ] as const) {
       const target = join(dataDir, file);
       copyFileSync(source, target);
       chmodSync(target, 0o600);

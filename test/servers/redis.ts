@@ -51,7 +51,9 @@ export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
   let proc: ChildProcess | null = null;
   const start = async () => {
-    proc = spawn(SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' });
+    proc = spawn(SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+      stdio: 'ignore',
+    });
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
       if (await pong(port)) return;

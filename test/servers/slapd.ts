@@ -14,7 +14,12 @@ const MODULES = '/usr/lib/ldap';
 
 /** Why the LDAP tests cannot run here (false when they can); in CI a missing server fails instead of skipping. */
 export function slapdSkipReason(): string | false {
-  const reason = !SLAPD || !SLAPADD ? 'slapd is not installed (Debian: apt-get install slapd ldap-utils)' : !existsSync(join(SCHEMA, 'inetorgperson.schema')) ? `no OpenLDAP schema in ${SCHEMA}` : false;
+  const reason =
+    !SLAPD || !SLAPADD
+      ? 'slapd is not installed (Debian: apt-get install slapd ldap-utils)'
+      : !existsSync(join(SCHEMA, 'inetorgperson.schema'))
+        ? `no OpenLDAP schema in ${SCHEMA}`
+        : false;
   if (reason && process.env.CI === 'true') throw new Error(`${reason}: required in CI`);
   return reason;
 }
@@ -58,9 +63,28 @@ function makeCertificates(dir: string): void {
   ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=checkbridge test CA', '-keyout', 'ca-key.pem', '-out', 'ca.pem');
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
   writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, cn] of [['server', 'localhost'], ['client', 'checkbridge']]) {
+  for (const [name, cn] of [
+    ['server', 'localhost'],
+    ['client', 'checkbridge'],
+  ]) {
     ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${cn}`, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`);
-    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '2', '-extfile', `${name}.ext`, '-out', `${name}.pem`);
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca-key.pem',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}.pem`,
+    );
   }
 }
 
@@ -78,12 +102,18 @@ function directory(): string {
     `dn: ${BINDER.dn}\nobjectClass: person\ncn: binder\nsn: binder\nuserPassword: ${BINDER.password}`,
   ];
   for (const [uid, person] of Object.entries(PEOPLE)) {
-    entries.push(`dn: uid=${uid},ou=people,${BASE_DN}\nobjectClass: inetOrgPerson\nobjectClass: adAccount\nuid: ${uid}\ncn: ${uid[0]!.toUpperCase()}${uid.slice(1)}\nsn: ${uid}\nsAMAccountName: ${uid}\nuserPrincipalName: ${uid}@acme.org\nuserPassword: ${person.password}`);
+    entries.push(
+      `dn: uid=${uid},ou=people,${BASE_DN}\nobjectClass: inetOrgPerson\nobjectClass: adAccount\nuid: ${uid}\ncn: ${uid[0]!.toUpperCase()}${uid.slice(1)}\nsn: ${uid}\nsAMAccountName: ${uid}\nuserPrincipalName: ${uid}@acme.org\nuserPassword: ${person.password}`,
+    );
   }
   for (const group of ['dev', 'ops', 'empty']) {
-    const members = Object.entries(PEOPLE).filter(([, p]) => p.groups.includes(group)).map(([uid]) => `member: uid=${uid},ou=people,${BASE_DN}`);
+    const members = Object.entries(PEOPLE)
+      .filter(([, p]) => p.groups.includes(group))
+      .map(([uid]) => `member: uid=${uid},ou=people,${BASE_DN}`);
     // groupOfNames needs a member: the binder stands in for an empty group.
-    entries.push(`dn: cn=${group},ou=groups,${BASE_DN}\nobjectClass: groupOfNames\ncn: ${group}\n${(members.length ? members : [`member: ${BINDER.dn}`]).join('\n')}`);
+    entries.push(
+      `dn: cn=${group},ou=groups,${BASE_DN}\nobjectClass: groupOfNames\ncn: ${group}\n${(members.length ? members : [`member: ${BINDER.dn}`]).join('\n')}`,
+    );
   }
   return entries.join('\n\n') + '\n';
 }
@@ -145,7 +175,9 @@ export async function startSlapd(): Promise<Slapd> {
   const start = async () => {
     output = '';
     // -d keeps slapd in the foreground, so the test owns the process and its end.
-    proc = spawn(SLAPD!, ['-f', join(dir, 'slapd.conf'), '-h', `ldap://127.0.0.1:${ldapPort}/ ldaps://127.0.0.1:${ldapsPort}/`, '-d', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    proc = spawn(SLAPD!, ['-f', join(dir, 'slapd.conf'), '-h', `ldap://127.0.0.1:${ldapPort}/ ldaps://127.0.0.1:${ldapsPort}/`, '-d', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     proc.stdout!.on('data', (d) => (output += d));
     proc.stderr!.on('data', (d) => (output += d));
     if (!(await listening(ldapPort, 10_000)) || !(await listening(ldapsPort, 2_000))) throw new Error(`slapd did not start: ${output}`);

@@ -53,11 +53,29 @@ export async function startVaultDouble(dir: string, options: VaultOptions): Prom
       if (rest[0] !== 'data') return json(404, { errors: [] });
       const found = data.get(`${mount}/${rest.slice(1).join('/')}`);
       if (!found) return json(404, { errors: [] });
-      return json(200, { request_id: 'double', lease_id: '', renewable: false, lease_duration: 0, data: { data: found, metadata: { created_time: new Date().toISOString(), deletion_time: '', destroyed: false, version: 1 } }, wrap_info: null, warnings: null, auth: null });
+      return json(200, {
+        request_id: 'double',
+        lease_id: '',
+        renewable: false,
+        lease_duration: 0,
+        data: { data: found, metadata: { created_time: new Date().toISOString(), deletion_time: '', destroyed: false, version: 1 } },
+        wrap_info: null,
+        warnings: null,
+        auth: null,
+      });
     }
     const found = data.get(`${mount}/${rest.join('/')}`);
     if (!found) return json(404, { errors: [] });
-    return json(200, { request_id: 'double', lease_id: '', renewable: false, lease_duration: 2764800, data: found, wrap_info: null, warnings: null, auth: null });
+    return json(200, {
+      request_id: 'double',
+      lease_id: '',
+      renewable: false,
+      lease_duration: 2764800,
+      data: found,
+      wrap_info: null,
+      warnings: null,
+      auth: null,
+    });
   };
 
   const double = {
@@ -73,23 +91,30 @@ export async function startVaultDouble(dir: string, options: VaultOptions): Prom
     close: async (): Promise<void> => undefined,
   };
 
-  const https: Server = createServer({
-    cert: readFileSync(server.cert),
-    key: readFileSync(server.key),
-    ...(options.mutualTls ? { ca: readFileSync(pki.ca), requestCert: true, rejectUnauthorized: true } : {}),
-  }, (request, response) => {
-    requests.push({ path: request.url ?? '', at: Date.now() });
-    if (double.mode === 'drop') return void request.socket.destroy();
-    const reply = double.mode === 'fail' ? json(503, { errors: ['Vault is sealed'] }) : answer(decodeURI(request.url ?? ''), request.headers['x-vault-token'] as string | undefined);
-    const send = () => response.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.text);
-    if (double.mode === 'slow') setTimeout(send, double.slowMs).unref();
-    else send();
-  });
+  const https: Server = createServer(
+    {
+      cert: readFileSync(server.cert),
+      key: readFileSync(server.key),
+      ...(options.mutualTls ? { ca: readFileSync(pki.ca), requestCert: true, rejectUnauthorized: true } : {}),
+    },
+    (request, response) => {
+      requests.push({ path: request.url ?? '', at: Date.now() });
+      if (double.mode === 'drop') return void request.socket.destroy();
+      const reply =
+        double.mode === 'fail'
+          ? json(503, { errors: ['Vault is sealed'] })
+          : answer(decodeURI(request.url ?? ''), request.headers['x-vault-token'] as string | undefined);
+      const send = () => response.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.text);
+      if (double.mode === 'slow') setTimeout(send, double.slowMs).unref();
+      else send();
+    },
+  );
   await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
   double.url = `https://127.0.0.1:${(https.address() as AddressInfo).port}`;
-  double.close = () => new Promise<void>((resolve) => {
-    https.closeAllConnections();
-    https.close(() => resolve());
-  });
+  double.close = () =>
+    new Promise<void>((resolve) => {
+      https.closeAllConnections();
+      https.close(() => resolve());
+    });
   return double;
 }

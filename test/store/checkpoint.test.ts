@@ -27,6 +27,10 @@ test('the daemon checkpoints its WAL in the background: committed results reach 
   const { socket, root } = await instanceFor(t, { 'conf.d/client.json': { client } });
   const results = Array.from({ length: 20 }, (_, i) => ({ name: `check-${i}`, output: 'x', status: 0 }));
   assert.equal(await tcpExchange(socket, JSON.stringify(results)), 'ok');
-  const inFile = await eventually(async () => resultsInDatabaseFile(root), (n) => n >= 20, 5000);
+  const inFile = await eventually(
+    async () => resultsInDatabaseFile(root),
+    (n) => n >= 20,
+    5000,
+  );
   assert.ok(inFile >= 20, `the database file holds ${inFile} of 20 results`);
 });

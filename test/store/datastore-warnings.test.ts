@@ -10,7 +10,8 @@ const files = {
   'conf.d/checkbridge.json': { checkbridge: { datastore_warnings: { read_ms: 0, sync_ms: 0 } } },
 };
 type Line = Record<string, unknown>;
-const isWarning = (kind: string, what: (w: string) => boolean) => (l: Line) => l.level === 40 && l.kind === kind && what(String(l.what)) && l.msg === `datastore ${kind} took over 0 ms`;
+const isWarning = (kind: string, what: (w: string) => boolean) => (l: Line) =>
+  l.level === 40 && l.kind === kind && what(String(l.what)) && l.msg === `datastore ${kind} took over 0 ms`;
 
 test('SQLite: a read over the threshold and the WAL checkpoint (the log sync) are logged as warnings', async (t) => {
   const root = makeTree(files);

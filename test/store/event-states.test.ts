@@ -90,7 +90,9 @@ test('history entries a client wrote with executed before status keep that order
   events.updateSync(row(0, 3), 3);
   events.updateSync(row(0, 4), 4);
   // Read back from the row, the entry is {"executed":1,"status":0}: a held state must not reorder it.
-  const stored = store.sqlite!.prepare("SELECT data FROM v2_events WHERE namespace = 'default' AND entity = 'e' AND check_name = 'c'").get() as { data: string };
+  const stored = store.sqlite!.prepare("SELECT data FROM v2_events WHERE namespace = 'default' AND entity = 'e' AND check_name = 'c'").get() as {
+    data: string;
+  };
   assert.equal(JSON.stringify(JSON.parse(stored.data).check.history[0]), '{"executed":1,"status":0}');
 });
 
@@ -101,7 +103,15 @@ test('updates answered from held states store exactly what updates reading every
   let seed = 1;
   const pick = <T>(values: readonly T[]): T => values[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % values.length]!;
   const odd = [undefined, 0, 1, 2, -0, 1.5, 1e21, '3', null, 'x', true, [], {}];
-  const histories = [[], [{ status: 0, executed: 1 }], [{ executed: 1, status: 2 }], [{ status: 1, executed: 2, note: 1 }], null, 'h', [{ status: '1', executed: 1 }]];
+  const histories = [
+    [],
+    [{ status: 0, executed: 1 }],
+    [{ executed: 1, status: 2 }],
+    [{ status: 1, executed: 2, note: 1 }],
+    null,
+    'h',
+    [{ status: '1', executed: 1 }],
+  ];
   const stored = (store: StateStore) => (store.sqlite!.prepare('SELECT data FROM v2_events').get() as { data: string } | undefined)?.data;
   for (let step = 0; step < 3000; step++) {
     const check: Json = { status: pick([0, 1, 2, 0, 1, '1', -0, 3.5]), executed: pick([step, step + 0.5, undefined, '7']) };

@@ -17,8 +17,19 @@ import type { Json } from '../../src/json.js';
 type Fresh = (t: { after(fn: () => void | Promise<void>): void }) => Promise<V2EventStore>;
 
 const event = (entity: string, check: string, status: number, executed: number, extra: Json = {}): Json => ({
-  entity: { entity_class: 'proxy', metadata: { name: entity, namespace: 'default', labels: extra.entityLabels ?? {} }, subscriptions: extra.subscriptions ?? [`entity:${entity}`] },
-  check: { metadata: { name: check, namespace: 'default', labels: extra.checkLabels ?? {} }, status, executed, output: `out ${executed}`, handlers: extra.handlers ?? [], ...(extra.check ?? {}) },
+  entity: {
+    entity_class: 'proxy',
+    metadata: { name: entity, namespace: 'default', labels: extra.entityLabels ?? {} },
+    subscriptions: extra.subscriptions ?? [`entity:${entity}`],
+  },
+  check: {
+    metadata: { name: check, namespace: 'default', labels: extra.checkLabels ?? {} },
+    status,
+    executed,
+    output: `out ${executed}`,
+    handlers: extra.handlers ?? [],
+    ...(extra.check ?? {}),
+  },
   metadata: { namespace: 'default', labels: extra.labels ?? {} },
   id: `${entity}-${check}-${executed}`,
   timestamp: executed,
@@ -33,13 +44,46 @@ function sharedCases(name: string, fresh: () => Fresh) {
         { namespace: 'default', entity: 'a', check: 'z', event: event('a', 'z', 0, 11) },
         { namespace: 'other', entity: 'a', check: 'c', event: { ...event('a', 'c', 2, 12), metadata: { namespace: 'other' } } },
         { namespace: 'default', entity: 'a', check: 'c', event: event('a', 'c', 0, 13) },
-        { namespace: 'default', entity: 'a', check: 'c', event: event('a', 'c', 2, 14, { check: { history: [{ status: 0, executed: 13 }, { status: 2, executed: 14 }], occurrences: 1 } }) },
+        {
+          namespace: 'default',
+          entity: 'a',
+          check: 'c',
+          event: event('a', 'c', 2, 14, {
+            check: {
+              history: [
+                { status: 0, executed: 13 },
+                { status: 2, executed: 14 },
+              ],
+              occurrences: 1,
+            },
+          }),
+        },
       ]);
-      assert.deepEqual(await store.get('default', 'a', 'c'), event('a', 'c', 2, 14, { check: { history: [{ status: 0, executed: 13 }, { status: 2, executed: 14 }], occurrences: 1 } }));
+      assert.deepEqual(
+        await store.get('default', 'a', 'c'),
+        event('a', 'c', 2, 14, {
+          check: {
+            history: [
+              { status: 0, executed: 13 },
+              { status: 2, executed: 14 },
+            ],
+            occurrences: 1,
+          },
+        }),
+      );
       assert.equal(await store.get('default', 'nope', 'c'), null);
-      assert.deepEqual((await store.list({ namespace: 'default' })).map((e) => e.id), ['a-c-14', 'a-z-11', 'b-c-10']);
-      assert.deepEqual((await store.list({ namespace: 'default', entity: 'a' })).map((e) => e.id), ['a-c-14', 'a-z-11']);
-      assert.deepEqual((await store.list({ namespace: null })).map((e) => e.id), ['a-c-14', 'a-z-11', 'b-c-10', 'a-c-12']);
+      assert.deepEqual(
+        (await store.list({ namespace: 'default' })).map((e) => e.id),
+        ['a-c-14', 'a-z-11', 'b-c-10'],
+      );
+      assert.deepEqual(
+        (await store.list({ namespace: 'default', entity: 'a' })).map((e) => e.id),
+        ['a-c-14', 'a-z-11'],
+      );
+      assert.deepEqual(
+        (await store.list({ namespace: null })).map((e) => e.id),
+        ['a-c-14', 'a-z-11', 'b-c-10', 'a-c-12'],
+      );
       assert.equal(await store.hasEvents('other'), true);
       assert.equal(await store.delete('other', 'a', 'c'), true);
       assert.equal(await store.delete('other', 'a', 'c'), false);
@@ -59,7 +103,10 @@ function sharedCases(name: string, fresh: () => Fresh) {
       const read = await store.get('default', 'web', 'disk');
       assert.deepEqual(read, expected);
       assert.equal(read!.check.history.length, 21);
-      assert.deepEqual(read!.check.history.map((h: Json) => h.executed), Array.from({ length: 21 }, (_, i) => 1006 + i));
+      assert.deepEqual(
+        read!.check.history.map((h: Json) => h.executed),
+        Array.from({ length: 21 }, (_, i) => 1006 + i),
+      );
       assert.equal(read!.check.last_ok, 1026);
       assert.equal(read!.check.occurrences, 2);
     });
@@ -109,17 +156,32 @@ function sharedCases(name: string, fresh: () => Fresh) {
       ];
       for (const text of fieldCases) {
         const ops = parseSelector(text);
-        const want = events.filter((e) => matchesSelector(ops, EVENT_FIELDS.fields(redactOutput(e) as Json))).map((e) => e.id).sort();
+        const want = events
+          .filter((e) => matchesSelector(ops, EVENT_FIELDS.fields(redactOutput(e) as Json)))
+          .map((e) => e.id)
+          .sort();
         assert.deepEqual(ids(await store.list({ namespace: 'default', fields: ops })), want, text);
       }
-      assert.deepEqual(ids(await store.list({ namespace: 'default', fields: parseSelector('event.labels.password == hunter2') })), [], 'a redacted label cannot be guessed');
+      assert.deepEqual(
+        ids(await store.list({ namespace: 'default', fields: parseSelector('event.labels.password == hunter2') })),
+        [],
+        'a redacted label cannot be guessed',
+      );
       const labelCases = ['team == ops', 'team in [dba]', 'team notin [ops]', 'tier matches ol', 'region != eu'];
       for (const text of labelCases) {
         const ops = parseSelector(text);
-        const want = events.filter((e) => matchesSelector(ops, EVENT_FIELDS.labels(redactOutput(e) as Json))).map((e) => e.id).sort();
+        const want = events
+          .filter((e) => matchesSelector(ops, EVENT_FIELDS.labels(redactOutput(e) as Json)))
+          .map((e) => e.id)
+          .sort();
         assert.deepEqual(ids(await store.list({ namespace: 'default', labels: ops })), want, text);
       }
-      assert.deepEqual(ids(await store.list({ namespace: 'default', entity: 'db-2', fields: parseSelector('event.check.status == 0'), labels: parseSelector('tier == gold') })), ['db-2-load-4']);
+      assert.deepEqual(
+        ids(
+          await store.list({ namespace: 'default', entity: 'db-2', fields: parseSelector('event.check.status == 0'), labels: parseSelector('tier == gold') }),
+        ),
+        ['db-2-load-4'],
+      );
     });
   });
 }

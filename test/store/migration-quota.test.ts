@@ -43,6 +43,8 @@ test('a schema-5 store migrated on open still refuses writes past its quota', (t
   }
   assert.ok(refused, 'writes are refused at the quota');
   const db = store.sqlite!;
-  const used = ((db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number)) * (db.pragma('page_size', { simple: true }) as number);
+  const used =
+    ((db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number)) *
+    (db.pragma('page_size', { simple: true }) as number);
   assert.ok(used <= QUOTA, `the store holds ${used} bytes, past its quota of ${QUOTA}`);
 });

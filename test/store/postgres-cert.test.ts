@@ -34,7 +34,17 @@ test('a client certificate from PGSSLCERT/PGSSLKEY/PGSSLROOTCERT with verify-ful
   const first = await startInstance(root);
   try {
     const auth = `Bearer ${await adminToken(first.v2)}`;
-    assert.equal((await call(`${first.v2}/api/enterprise/store/v1/provider/certs`, 'PUT', auth, { type: 'PostgresConfig', api_version: 'store/v1', metadata: { name: 'certs' }, spec: { dsn, strict: false } })).status, 201);
+    assert.equal(
+      (
+        await call(`${first.v2}/api/enterprise/store/v1/provider/certs`, 'PUT', auth, {
+          type: 'PostgresConfig',
+          api_version: 'store/v1',
+          metadata: { name: 'certs' },
+          spec: { dsn, strict: false },
+        })
+      ).status,
+      201,
+    );
     assert.deepEqual((await getJson(`${first.v2}/health`)).body.PostgresHealth, [{ Name: 'certs', Active: false, Healthy: false }]);
     assert.equal(await tcpExchange(first.socket, '{"name":"early","output":"a","status":1}'), 'ok');
   } finally {
@@ -45,11 +55,16 @@ test('a client certificate from PGSSLCERT/PGSSLKEY/PGSSLROOTCERT with verify-ful
   const env = { PGUSER: 'certuser', PGSSLMODE: 'verify-full', PGSSLCERT: clientCert.cert, PGSSLKEY: clientCert.key, PGSSLROOTCERT: ca.ca };
   const second = await startInstance(root, [], env);
   t.after(() => second.daemon.stop('SIGKILL').then(() => undefined));
-  const health = await eventually(() => getJson(`${second.v2}/health`), (r) => r.body.PostgresHealth?.[0]?.Healthy === true);
+  const health = await eventually(
+    () => getJson(`${second.v2}/health`),
+    (r) => r.body.PostgresHealth?.[0]?.Healthy === true,
+  );
   assert.deepEqual(health.body.PostgresHealth, [{ Name: 'certs', Active: true, Healthy: true }]);
   assert.equal(await tcpExchange(second.socket, '{"name":"late","output":"b","status":2}'), 'ok');
   const rows = await server.query('SELECT sensu_entity, sensu_check FROM events', 'cb');
   assert.deepEqual(rows.rows, [{ sensu_entity: 'cert-host', sensu_check: 'late' }]);
-  const ssl = await server.query("SELECT count(*)::int AS n FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.usename = 'certuser' AND s.ssl AND s.client_dn = '/CN=certuser'");
+  const ssl = await server.query(
+    "SELECT count(*)::int AS n FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.usename = 'certuser' AND s.ssl AND s.client_dn = '/CN=certuser'",
+  );
   assert.ok(ssl.rows[0].n >= 1, 'the connection is TLS with the client certificate');
 });

@@ -15,7 +15,12 @@ import { postgresFor, type PostgresServer } from '../servers/postgres.js';
 import type { Json } from '../../src/json.js';
 const CLIENT = { 'conf.d/client.json': { client: { name: 'pg-host', address: '127.0.0.1', subscriptions: [] } } };
 const provider = (v2: string, name = '') => `${v2}/api/enterprise/store/v1/provider${name ? `/${name}` : ''}`;
-const config = (name: string, dsn: string, strict: boolean) => ({ type: 'PostgresConfig', api_version: 'store/v1', metadata: { name }, spec: { dsn, pool_size: 4, strict } });
+const config = (name: string, dsn: string, strict: boolean) => ({
+  type: 'PostgresConfig',
+  api_version: 'store/v1',
+  metadata: { name },
+  spec: { dsn, pool_size: 4, strict },
+});
 
 /** A PostgreSQL with a database `cb` owned by `writer` (may create tables) and a `reader` login that may not, a daemon and an
  * admin token; null when the test is skipped for want of PostgreSQL. */
@@ -30,12 +35,16 @@ async function setUp(t: TestContext) {
 }
 
 const pgEvents = async (server: PostgresServer) =>
-  (await server.query('SELECT sensu_namespace, sensu_entity, sensu_check, status FROM events ORDER BY sensu_check', 'cb')).rows.map((r) => `${r.sensu_namespace}/${r.sensu_entity}/${r.sensu_check}:${r.status}`);
+  (await server.query('SELECT sensu_namespace, sensu_entity, sensu_check, status FROM events ORDER BY sensu_check', 'cb')).rows.map(
+    (r) => `${r.sensu_namespace}/${r.sensu_entity}/${r.sensu_check}:${r.status}`,
+  );
 
 const sqliteEvents = (root: string) => {
   const db = new Database(join(root, 'state', 'checkbridge.db'), { readonly: true });
   try {
-    return (db.prepare('SELECT namespace, entity, check_name FROM v2_events ORDER BY check_name').all() as Json[]).map((r) => `${r.namespace}/${r.entity}/${r.check_name}`);
+    return (db.prepare('SELECT namespace, entity, check_name FROM v2_events ORDER BY check_name').all() as Json[]).map(
+      (r) => `${r.namespace}/${r.entity}/${r.check_name}`,
+    );
   } finally {
     db.close();
   }
@@ -68,7 +77,10 @@ test('strict PostgresConfig: refused with a bad DSN or a user who cannot create 
   assert.deepEqual(sqliteEvents(root), ['default/pg-host/before']);
 
   const file = join(root, 'pg.yaml');
-  writeFileSync(file, `type: PostgresConfig\napi_version: store/v1\nmetadata:\n  name: main\nspec:\n  dsn: "host=127.0.0.1 port=${server.port} user=writer dbname=cb"\n  pool_size: 4\n  strict: true\n`);
+  writeFileSync(
+    file,
+    `type: PostgresConfig\napi_version: store/v1\nmetadata:\n  name: main\nspec:\n  dsn: "host=127.0.0.1 port=${server.port} user=writer dbname=cb"\n  pool_size: 4\n  strict: true\n`,
+  );
   const cli = { env: { CHECKBRIDGE_USERNAME: 'admin', CHECKBRIDGE_PASSWORD: ADMIN_PASSWORD, CHECKBRIDGE_API_KEY: '' } };
   const created = runCli(['create', '-f', file, '--url', v2], cli);
   assert.equal(created.code, 0, created.stderr);
@@ -85,11 +97,20 @@ test('strict PostgresConfig: refused with a bad DSN or a user who cannot create 
   assert.deepEqual(await pgEvents(server), ['default/pg-host/disk:2', 'default/pg-host/load:0']);
   assert.deepEqual(sqliteEvents(root), ['default/pg-host/before']);
   const selected = await call(`${v2}/api/core/v2/namespaces/default/events?fieldSelector=${encodeURIComponent('event.check.status == 2')}`, 'GET', auth);
-  assert.deepEqual(selected.body.map((e: Json) => e.check.metadata.name), ['disk']);
+  assert.deepEqual(
+    selected.body.map((e: Json) => e.check.metadata.name),
+    ['disk'],
+  );
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events/pg-host/disk`, 'GET', auth)).body.check.output, 'full');
-  const posted = { entity: { entity_class: 'proxy', metadata: { name: 'router' } }, check: { metadata: { name: 'ping' }, status: 1, executed: 100, output: 'lost', interval: 60 } };
+  const posted = {
+    entity: { entity_class: 'proxy', metadata: { name: 'router' } },
+    check: { metadata: { name: 'ping' }, status: 1, executed: 100, output: 'lost', interval: 60 },
+  };
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events/router/ping`, 'PUT', auth, posted)).status, 201);
-  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events/router/ping`, 'PUT', auth, { ...posted, check: { ...posted.check, executed: 160 } })).status, 201);
+  assert.equal(
+    (await call(`${v2}/api/core/v2/namespaces/default/events/router/ping`, 'PUT', auth, { ...posted, check: { ...posted.check, executed: 160 } })).status,
+    201,
+  );
   const ping = (await call(`${v2}/api/core/v2/namespaces/default/events/router/ping`, 'GET', auth)).body;
   assert.deepEqual([ping.check.occurrences, ping.check.history.length], [2, 2]);
   assert.ok((await pgEvents(server)).includes('default/router/ping:1'));
@@ -135,7 +156,10 @@ test('non-strict PostgresConfig: falls back to the embedded store after 3 failed
   server.start();
   const back = daemon.logs.length;
   await daemon.waitFor((l) => l.msg === 'switched event store to postgres' && l.postgres === 'soft', 15_000, back);
-  const health = await eventually(() => getJson(`${v2}/health`), (r) => r.body.PostgresHealth?.[0]?.Active === true);
+  const health = await eventually(
+    () => getJson(`${v2}/health`),
+    (r) => r.body.PostgresHealth?.[0]?.Active === true,
+  );
   assert.deepEqual(health.body.PostgresHealth, [{ Name: 'soft', Active: true, Healthy: true }]);
   assert.equal(await tcpExchange(socket, '{"name":"three","output":"c","status":0}'), 'ok');
   assert.deepEqual(await pgEvents(server), ['default/pg-host/one:1', 'default/pg-host/three:0']);

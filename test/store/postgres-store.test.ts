@@ -42,8 +42,15 @@ const pgTest = (name: string, body: (dsn: string) => Promise<void> | void) =>
 pgTest('int8 comes back as a number, server errors keep their message and SQLSTATE code, and named placeholders bind', (dsn) => {
   const store = StateStore.openPostgres(dsn, {});
   try {
-    assert.deepEqual(store.db.prepare('SELECT COUNT(*) AS n, 9007199254740991::bigint AS big, @a::text || @b::text || @a::text AS s').get({ a: 'x', b: 'y' }), { n: 1, big: 9007199254740991, s: 'xyx' });
-    assert.throws(() => store.db.prepare('SELECT * FROM no_such_table').get(), (error: unknown) => error instanceof PostgresQueryError && error.code === '42P01' && /no_such_table/.test(error.message));
+    assert.deepEqual(store.db.prepare('SELECT COUNT(*) AS n, 9007199254740991::bigint AS big, @a::text || @b::text || @a::text AS s').get({ a: 'x', b: 'y' }), {
+      n: 1,
+      big: 9007199254740991,
+      s: 'xyx',
+    });
+    assert.throws(
+      () => store.db.prepare('SELECT * FROM no_such_table').get(),
+      (error: unknown) => error instanceof PostgresQueryError && error.code === '42P01' && /no_such_table/.test(error.message),
+    );
     // A question mark inside a literal is text, not a placeholder.
     assert.deepEqual(store.db.prepare("SELECT '?' AS q, ? AS p").get('v'), { q: '?', p: 'v' });
   } finally {
@@ -69,10 +76,17 @@ pgTest('a connection dropped mid-transaction fails it with an error naming the s
           kill();
           store.putClient({ name: 'on a new connection, outside the transaction' });
         }),
-      (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE' && error.message.includes('keeper:REDACTED@127.0.0.1') && !error.message.includes('hunter2'),
+      (error: unknown) =>
+        error instanceof CheckbridgeError &&
+        error.code === 'CB_STORE_UNAVAILABLE' &&
+        error.message.includes('keeper:REDACTED@127.0.0.1') &&
+        !error.message.includes('hunter2'),
     );
     assert.equal(store.db.inTransaction, false);
-    assert.deepEqual(store.listClients().map((c) => c.name), ['before']);
+    assert.deepEqual(
+      store.listClients().map((c) => c.name),
+      ['before'],
+    );
     // Between transactions: at most the one statement that meets the dead connection fails, clearly; the next reconnects.
     kill();
     try {
@@ -81,7 +95,10 @@ pgTest('a connection dropped mid-transaction fails it with an error naming the s
       assert.equal((error as CheckbridgeError).code, 'CB_STORE_UNAVAILABLE');
     }
     store.putClient({ name: 'after' });
-    assert.deepEqual(store.listClients().map((c) => c.name), ['after', 'before']);
+    assert.deepEqual(
+      store.listClients().map((c) => c.name),
+      ['after', 'before'],
+    );
   } finally {
     store.close();
     admin.close();
@@ -90,7 +107,10 @@ pgTest('a connection dropped mid-transaction fails it with an error naming the s
 
 pgTest('an unreachable server is a clear error at open, not a hang', async () => {
   const started = Date.now();
-  assert.throws(() => StateStore.openPostgres(`postgres://postgres@127.0.0.1:1/none?connect_timeout=3`, {}), (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE' && /127\.0\.0\.1:1/.test(error.message));
+  assert.throws(
+    () => StateStore.openPostgres(`postgres://postgres@127.0.0.1:1/none?connect_timeout=3`, {}),
+    (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE' && /127\.0\.0\.1:1/.test(error.message),
+  );
   assert.ok(Date.now() - started < 30_000);
 });
 
@@ -100,7 +120,11 @@ pgTest('lockResults holds a lock per client/check and per client until the trans
   const held = () => Number((watcher.db.prepare("SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted").get() as { n: number }).n);
   try {
     store.transaction(() => {
-      store.lockResults([['a', 'cpu'], ['b', 'cpu'], ['a', 'cpu']]);
+      store.lockResults([
+        ['a', 'cpu'],
+        ['b', 'cpu'],
+        ['a', 'cpu'],
+      ]);
       // a/cpu, b/cpu, and the clients a and b (what a keepalive on another server waits for).
       assert.equal(held(), 4);
       store.lockClients(['c']);
@@ -142,7 +166,10 @@ pgTest('group commit: writes travel together; a failing one fails only its savep
     );
     assert.equal(retries, 1);
     assert.deepEqual(outcomes, ['first: ok', 'failing: 23505', 'last: ok']);
-    assert.deepEqual(store.listClients().map((c) => c.name), ['first', 'last']);
+    assert.deepEqual(
+      store.listClients().map((c) => c.name),
+      ['first', 'last'],
+    );
   } finally {
     store.close();
   }

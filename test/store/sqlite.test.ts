@@ -37,7 +37,10 @@ test('a store of schema 4 opens migrated: every row kept, the per-result tables 
   const rowsOf = (db: Database.Database) => tables.map((table) => db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all());
   const before = new Database(path);
   const rows = rowsOf(before);
-  assert.ok(rows.every((r) => r.length > 0), 'the fixture has a row in each table');
+  assert.ok(
+    rows.every((r) => r.length > 0),
+    'the fixture has a row in each table',
+  );
   before.close();
   const store = StateStore.open(path);
   assert.equal(store.schemaVersion(), SCHEMA_VERSION);
@@ -60,7 +63,10 @@ test('a file from a newer checkbridge is refused and left untouched', (t) => {
   const raw = new Database(path);
   raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
   raw.close();
-  assert.throws(() => StateStore.open(path), (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_NEWER');
+  assert.throws(
+    () => StateStore.open(path),
+    (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_NEWER',
+  );
   const check = new Database(path);
   assert.equal(check.pragma('user_version', { simple: true }), SCHEMA_VERSION + 1);
   check.close();

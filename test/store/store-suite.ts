@@ -33,7 +33,10 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     assert.deepEqual(store.getClient('b'), { name: 'b', address: 'x' });
     assert.equal(store.getClient('nope'), null);
     // Bytewise order, as SQLite sorts: upper case first.
-    assert.deepEqual(store.listClients().map((c) => c.name), ['B', 'a', 'b']);
+    assert.deepEqual(
+      store.listClients().map((c) => c.name),
+      ['B', 'a', 'b'],
+    );
     assert.equal(store.countEntities(100, 'default'), 3);
     store.resources.putEntity('default', 'a', { metadata: { name: 'a' } });
     store.resources.putEntity('default', 'v2only', { metadata: { name: 'v2only' } });
@@ -54,9 +57,20 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     store.putResult('a', { name: 'disk', status: 1 }, [{ status: 1, executed: 10 }], null);
     store.putResult('a', { name: 'cpu', status: 0 }, [{ status: 0, executed: 11 }], 1700000000.5);
     store.putResult('b', { name: 'disk', status: 2 }, [{ status: 2, executed: 12 }], 1700000001);
-    assert.deepEqual(store.getResult('a', 'cpu'), { client: 'a', check: { name: 'cpu', status: 0 }, history: [{ status: 0, executed: 11 }], lastOk: 1700000000.5 });
-    assert.deepEqual(store.listResults().map((r) => `${r.client}/${r.check.name}`), ['a/cpu', 'a/disk', 'b/disk']);
-    assert.deepEqual(store.listResults('a').map((r) => r.check.name), ['cpu', 'disk']);
+    assert.deepEqual(store.getResult('a', 'cpu'), {
+      client: 'a',
+      check: { name: 'cpu', status: 0 },
+      history: [{ status: 0, executed: 11 }],
+      lastOk: 1700000000.5,
+    });
+    assert.deepEqual(
+      store.listResults().map((r) => `${r.client}/${r.check.name}`),
+      ['a/cpu', 'a/disk', 'b/disk'],
+    );
+    assert.deepEqual(
+      store.listResults('a').map((r) => r.check.name),
+      ['cpu', 'disk'],
+    );
     assert.equal(typeof store.listResults('b')[0]!.lastOk, 'number');
     assert.equal(store.deleteResult('a', 'cpu'), true);
     assert.equal(store.deleteResult('a', 'cpu'), false);
@@ -83,8 +97,17 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     store.silences.put('web:cpu', { id: 'web:cpu' }, 2_000);
     assert.deepEqual(store.silences.get('web:cpu', 1_999)?.value, { id: 'web:cpu' });
     assert.equal(store.silences.get('web:cpu', 2_000), null);
-    assert.deepEqual(store.silences.list(1_000).map((s) => [s.key, s.expireAt]), [['linux:*', null], ['web:cpu', 2_000]]);
-    assert.deepEqual(store.silences.list(3_000).map((s) => s.key), ['linux:*']);
+    assert.deepEqual(
+      store.silences.list(1_000).map((s) => [s.key, s.expireAt]),
+      [
+        ['linux:*', null],
+        ['web:cpu', 2_000],
+      ],
+    );
+    assert.deepEqual(
+      store.silences.list(3_000).map((s) => s.key),
+      ['linux:*'],
+    );
     assert.equal(store.silences.delete('linux:*', 3_000), true);
     assert.equal(store.silences.delete('linux:*', 3_000), false);
     store.stashes.put('/a/b', { x: 1 }, 5_000);
@@ -140,8 +163,14 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     store.resources.putSession('s3', 'other', 'r3', 3_000, 1_000);
     assert.equal(store.resources.getSession('s2'), null, 'expired sessions are purged on the next write');
     assert.equal(store.resources.deleteUserSessions('admin'), 1);
-    assert.equal(store.resources.secret('jwt', () => 'first'), 'first');
-    assert.equal(store.resources.secret('jwt', () => 'second'), 'first');
+    assert.equal(
+      store.resources.secret('jwt', () => 'first'),
+      'first',
+    );
+    assert.equal(
+      store.resources.secret('jwt', () => 'second'),
+      'first',
+    );
   });
 
   it('outbox: increasing sequence numbers, heads per entity/check, delivery and dead letters counted', (store) => {
@@ -149,12 +178,20 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     const b = store.outbox.add('default', 'e', 'c', '{"n":2}', 2_000);
     const c = store.outbox.add('default', 'f', 'c', '{"n":3}', 3_000);
     assert.ok(a < b && b < c && typeof a === 'number');
-    assert.deepEqual(store.outbox.heads(10).map((r) => [r.seq, r.entity, r.check, r.enqueuedAt]), [[a, 'e', 'c', 1_000], [c, 'f', 'c', 3_000]]);
+    assert.deepEqual(
+      store.outbox.heads(10).map((r) => [r.seq, r.entity, r.check, r.enqueuedAt]),
+      [
+        [a, 'e', 'c', 1_000],
+        [c, 'f', 'c', 3_000],
+      ],
+    );
     assert.deepEqual(store.outbox.stats(5_000), { depth: 3, oldest_age_s: 4, delivered: 0, dead_lettered: 0 });
     store.outbox.delivered(a);
     const [head] = store.outbox.heads(1);
     store.outbox.deadLetter(head!, 400, 'bad request', 6_000);
-    assert.deepEqual(store.outbox.deadLetters(), [{ seq: b, namespace: 'default', entity: 'e', check: 'c', body: '{"n":2}', status: 400, message: 'bad request', failedAt: 6_000 }]);
+    assert.deepEqual(store.outbox.deadLetters(), [
+      { seq: b, namespace: 'default', entity: 'e', check: 'c', body: '{"n":2}', status: 400, message: 'bad request', failedAt: 6_000 },
+    ]);
     assert.deepEqual(store.outbox.stats(6_000), { depth: 1, oldest_age_s: 3, delivered: 1, dead_lettered: 1 });
   });
 
@@ -162,27 +199,38 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     store.transaction(() => {
       store.putClient({ name: 'kept' });
       assert.equal(store.db.inTransaction, true);
-      assert.throws(() =>
-        store.transaction(() => {
-          store.putClient({ name: 'undone' });
-          store.resources.putApiKey({ keyHash: 'dup', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' });
-          store.resources.putApiKey({ keyHash: 'dup', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' });
-        }),
-      (error: unknown) => /UNIQUE|unique|duplicate/.test((error as Error).message) && typeof (error as { code?: unknown }).code === 'string',
+      assert.throws(
+        () =>
+          store.transaction(() => {
+            store.putClient({ name: 'undone' });
+            store.resources.putApiKey({ keyHash: 'dup', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' });
+            store.resources.putApiKey({ keyHash: 'dup', username: 'u', createdBy: 'u', createdAt: 1, hint: 'h' });
+          }),
+        (error: unknown) => /UNIQUE|unique|duplicate/.test((error as Error).message) && typeof (error as { code?: unknown }).code === 'string',
       );
       // The transaction goes on after the savepoint's failure.
       store.putClient({ name: 'after' });
     });
     assert.equal(store.db.inTransaction, false);
-    assert.deepEqual(store.listClients().map((c) => c.name), ['after', 'kept']);
+    assert.deepEqual(
+      store.listClients().map((c) => c.name),
+      ['after', 'kept'],
+    );
     assert.equal(store.resources.getApiKey('dup'), null);
-    assert.throws(() => store.transaction(() => {
-      store.putClient({ name: 'gone' });
-      throw new Error('boom');
-    }), /boom/);
+    assert.throws(
+      () =>
+        store.transaction(() => {
+          store.putClient({ name: 'gone' });
+          throw new Error('boom');
+        }),
+      /boom/,
+    );
     assert.equal(store.getClient('gone'), null);
     assert.equal(store.db.inTransaction, false);
-    assert.equal(store.transaction(() => 42), 42);
+    assert.equal(
+      store.transaction(() => 42),
+      42,
+    );
   });
 
   it('what one store writes, another opened on the same location reads; a newer schema is refused', async (store, location) => {
@@ -199,6 +247,9 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
     }
     store.close();
     await backend!.makeNewer(location);
-    assert.throws(() => backend!.open(location), (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_NEWER');
+    assert.throws(
+      () => backend!.open(location),
+      (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_NEWER',
+    );
   });
 }

@@ -23,7 +23,12 @@ test('crons legacy accepted that never fire as written load, never fire, and say
     assert.ok(schedule, expression);
     assert.equal(schedule.fires, false, expression);
     assert.deepEqual(schedule.notes, [note], expression);
-    assert.ok(cronWarning(expression, schedule)!.startsWith(`check cron "${expression}" never fires as written: ${note}; checkbridge never runs it (legacy parse-cron ran it `), expression);
+    assert.ok(
+      cronWarning(expression, schedule)!.startsWith(
+        `check cron "${expression}" never fires as written: ${note}; checkbridge never runs it (legacy parse-cron ran it `,
+      ),
+      expression,
+    );
   }
   assert.match(cronWarning('0 0 31 2 *', parseLegacyCron('0 0 31 2 *')!)!, /legacy parse-cron ran it on the 1st of the month instead/);
 });

@@ -8,7 +8,7 @@ import { makeTree, removeTree } from '../helpers/tree.js';
 import { makeTestCa } from '../helpers/tls.js';
 import { systemCas } from '../../src/tls/system-cas.js';
 
-test('systemCas: Node\'s bundled CAs plus the store SSL_CERT_FILE names', (t) => {
+test("systemCas: Node's bundled CAs plus the store SSL_CERT_FILE names", (t) => {
   const ca = makeTestCa('a CA only the system store holds');
   const root = makeTree({ 'bundle.pem': ca.caPem });
   const saved = process.env.SSL_CERT_FILE;
@@ -21,5 +21,5 @@ test('systemCas: Node\'s bundled CAs plus the store SSL_CERT_FILE names', (t) =>
   process.env.SSL_CERT_FILE = join(root, 'bundle.pem');
   const cas = systemCas();
   assert.deepEqual(cas.slice(0, rootCertificates.length), [...rootCertificates]);
-  assert.ok(cas.includes(ca.caPem), 'the system store\'s CA is trusted');
+  assert.ok(cas.includes(ca.caPem), "the system store's CA is trusted");
 });

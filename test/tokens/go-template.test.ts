@@ -4,7 +4,16 @@ import assert from 'node:assert/strict';
 import { renderGoTemplate, substituteGoTemplates } from '../../src/tokens/index.js';
 
 // A synthesized proxy entity: metadata fields lifted to the top, as dynamic.Synthesize does.
-const entity = { name: 'db-1', namespace: 'default', entity_class: 'proxy', labels: { region: 'eu', 'rack-id': 'r7', empty: '' }, annotations: {}, subscriptions: ['a', 'b'], last_seen: 1700000000, deregister: false };
+const entity = {
+  name: 'db-1',
+  namespace: 'default',
+  entity_class: 'proxy',
+  labels: { region: 'eu', 'rack-id': 'r7', empty: '' },
+  annotations: {},
+  subscriptions: ['a', 'b'],
+  last_seen: 1700000000,
+  deregister: false,
+};
 
 const rendered: [string, string][] = [
   ['no template', 'no template'],
@@ -52,7 +61,14 @@ test('a missing value, an unsupported action or an unclosed one is an error nami
 });
 
 test('every string of a check is rendered, the failing field named; keys and other values stay', () => {
-  const check = { command: 'ping {{ .name }}', metadata: { name: 'ping', labels: { at: '{{ .labels.region }}' } }, subscriptions: ['{{ .labels.region }}'], interval: 10, publish: true, ['__proto__']: 'kept' };
+  const check = {
+    command: 'ping {{ .name }}',
+    metadata: { name: 'ping', labels: { at: '{{ .labels.region }}' } },
+    subscriptions: ['{{ .labels.region }}'],
+    interval: 10,
+    publish: true,
+    ['__proto__']: 'kept',
+  };
   const outcome = substituteGoTemplates(JSON.parse(JSON.stringify(check)), entity);
   assert.ok(outcome.ok);
   assert.equal(outcome.value.command, 'ping db-1');

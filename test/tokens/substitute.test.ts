@@ -4,7 +4,15 @@ import { substituteTokens, substituteObject, unmatchedTokensOutput } from '../..
 
 // The attributes of the legacy token vectors.
 const attributes = {
-  name: 'i-1', num: 42, flag: false, list: ['a', 'b'], nested: { a: { b: 'deep' } }, empty: {}, f: 1.5, nilv: null, str: 'x',
+  name: 'i-1',
+  num: 42,
+  flag: false,
+  list: ['a', 'b'],
+  nested: { a: { b: 'deep' } },
+  empty: {},
+  f: 1.5,
+  nilv: null,
+  str: 'x',
 };
 
 const vectors: [string, string, string[]][] = [

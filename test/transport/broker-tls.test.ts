@@ -63,8 +63,16 @@ async function attempt(cert: { cert: string; key: string }, open: Open, until: (
   const transport = open(server.port, logger);
   try {
     transport.start();
-    await eventually(async () => server.accepted() + server.refused(), (n) => n > 0, 15_000);
-    await eventually(async () => until(lines), (done) => done, 15_000);
+    await eventually(
+      async () => server.accepted() + server.refused(),
+      (n) => n > 0,
+      15_000,
+    );
+    await eventually(
+      async () => until(lines),
+      (done) => done,
+      15_000,
+    );
     return { accepted: server.accepted(), refused: server.refused(), messages: messages(), lines };
   } finally {
     await server.close();
@@ -88,7 +96,10 @@ test('rabbitmq ssl: the broker certificate is refused by default, accepted with 
   if (skipWithout(t)) return;
   const { dir, ca, broker } = makeBroker();
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const rabbit = (ssl: unknown): Open => (port, logger) => new RabbitTransport(rabbitEndpoints({ host: '127.0.0.1', port, ssl, timeout: 5 }), 'q-1.9.0-1', logger);
+  const rabbit =
+    (ssl: unknown): Open =>
+    (port, logger) =>
+      new RabbitTransport(rabbitEndpoints({ host: '127.0.0.1', port, ssl, timeout: 5 }), 'q-1.9.0-1', logger);
 
   const byDefault = await attempt(broker, rabbit(true), connectionError);
   assert.deepEqual([byDefault.accepted, byDefault.refused > 0], [0, true], 'the client broke the handshake off');
@@ -110,7 +121,10 @@ test('rabbitmq ssl: the broker certificate is refused by default, accepted with 
   const [url] = rabbitEndpoints('amqps://broker.example');
   assert.equal(url!.socket.rejectUnauthorized, true);
   assert.ok(Array.isArray(url!.socket.ca) && url!.socket.ca.length > 100, 'Node and system CAs');
-  assert.throws(() => rabbitEndpoints({ ssl: { trusted_ca_file: join(dir, 'missing.pem') } }), /rabbitmq\.ssl\.trusted_ca_file: cannot read .*missing\.pem \(ENOENT\)/);
+  assert.throws(
+    () => rabbitEndpoints({ ssl: { trusted_ca_file: join(dir, 'missing.pem') } }),
+    /rabbitmq\.ssl\.trusted_ca_file: cannot read .*missing\.pem \(ENOENT\)/,
+  );
   assert.throws(() => rabbitEndpoints({ ssl: { insecure: 'yes' } }), /rabbitmq\.ssl\.insecure must be true or false/);
   // Legacy's client certificate keys, beside the verification.
   const [client] = rabbitEndpoints({ ssl: { cert_chain_file: broker.cert, private_key_file: broker.key, trusted_ca_file: ca } });
@@ -121,7 +135,10 @@ test('redis tls: the server certificate is refused by default, accepted with tru
   if (skipWithout(t)) return;
   const { dir, ca, broker } = makeBroker();
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const redis = (tls: unknown): Open => (port, logger) => new RedisTransport(redisOptions({ host: '127.0.0.1', port, tls }), logger);
+  const redis =
+    (tls: unknown): Open =>
+    (port, logger) =>
+      new RedisTransport(redisOptions({ host: '127.0.0.1', port, tls }), logger);
 
   const byDefault = await attempt(broker, redis(true), connectionError);
   assert.deepEqual([byDefault.accepted, byDefault.refused > 0], [0, true], 'the client broke the handshake off');

@@ -8,7 +8,10 @@ import { clientQueueName } from '../../src/transport/wire-names.js';
 
 test('rabbitmq URLs: vhost from the one path segment, %2F for /, a trailing / is vhost "", no path is /', () => {
   const [plain] = rabbitEndpoints('amqp://u%40x:p%3Aw@broker:5673');
-  assert.deepEqual([plain!.connect.hostname, plain!.connect.port, plain!.connect.username, plain!.connect.password, plain!.connect.vhost], ['broker', 5673, 'u@x', 'p:w', '/']);
+  assert.deepEqual(
+    [plain!.connect.hostname, plain!.connect.port, plain!.connect.username, plain!.connect.password, plain!.connect.vhost],
+    ['broker', 5673, 'u@x', 'p:w', '/'],
+  );
   assert.equal(rabbitEndpoints('amqp://broker/')[0]!.connect.vhost, '');
   assert.equal(rabbitEndpoints('amqp://broker/%2F')[0]!.connect.vhost, '/');
   assert.equal(rabbitEndpoints('amqp://broker/prod')[0]!.connect.vhost, 'prod');
@@ -21,12 +24,26 @@ test('rabbitmq URLs: vhost from the one path segment, %2F for /, a trailing / is
 
 test('rabbitmq hash, defaults and failover arrays', () => {
   const [defaults] = rabbitEndpoints(undefined);
-  assert.deepEqual([defaults!.connect.hostname, defaults!.connect.port, defaults!.connect.vhost, defaults!.connect.username, defaults!.connect.password, defaults!.connect.heartbeat, defaults!.prefetch], ['127.0.0.1', 5672, '/', 'guest', 'guest', undefined, 1]);
+  assert.deepEqual(
+    [
+      defaults!.connect.hostname,
+      defaults!.connect.port,
+      defaults!.connect.vhost,
+      defaults!.connect.username,
+      defaults!.connect.password,
+      defaults!.connect.heartbeat,
+      defaults!.prefetch,
+    ],
+    ['127.0.0.1', 5672, '/', 'guest', 'guest', undefined, 1],
+  );
   // 0 means "take the broker's" to legacy, "disable" to amqplib: it is left out.
   assert.equal(rabbitEndpoints({ heartbeat: 0 })[0]!.connect.heartbeat, undefined);
   const [hash] = rabbitEndpoints({ host: 'h', port: 1234, vhost: '/sensu', username: 'a', pass: 'b', heartbeat: 30, prefetch: 50, ssl: true });
   // ssl does not switch the port in Hash form.
-  assert.deepEqual([hash!.connect.port, hash!.connect.username, hash!.connect.password, hash!.connect.heartbeat, hash!.prefetch, hash!.connect.protocol], [1234, 'a', 'b', 30, 50, 'amqps']);
+  assert.deepEqual(
+    [hash!.connect.port, hash!.connect.username, hash!.connect.password, hash!.connect.heartbeat, hash!.prefetch, hash!.connect.protocol],
+    [1234, 'a', 'b', 30, 50, 'amqps'],
+  );
   assert.equal(rabbitEndpoints([['amqp://a'], { host: 'b' }, 'amqp://c']).length, 3);
   assert.throws(() => rabbitEndpoints({ prefetch: 0 }), /prefetch/);
   assert.throws(() => rabbitEndpoints([42]), /hash or an amqp/);
@@ -38,16 +55,25 @@ test('redis: a URL ignores its /db; the hash db is in the key names; sentinels',
   const hash = redisOptions({ host: 'h', port: 7000, db: 2, password: 'p' });
   assert.deepEqual([hash.options.host, hash.options.port, hash.options.db, hash.db], ['h', 7000, 2, 2]);
   const sentinel = redisOptions({ sentinels: [{ host: 's1' }, { host: 's2', port: 26380 }], master: 'm' });
-  assert.deepEqual(sentinel.options.sentinels, [{ host: 's1', port: 26379 }, { host: 's2', port: 26380 }]);
+  assert.deepEqual(sentinel.options.sentinels, [
+    { host: 's1', port: 26379 },
+    { host: 's2', port: 26380 },
+  ]);
   assert.equal(sentinel.options.name, 'm');
-  assert.deepEqual(redisOptions({ sentinels: 'redis://s1:1,s2' }).options.sentinels, [{ host: 's1', port: 1 }, { host: 's2', port: 26379 }]);
+  assert.deepEqual(redisOptions({ sentinels: 'redis://s1:1,s2' }).options.sentinels, [
+    { host: 's1', port: 1 },
+    { host: 's2', port: 26379 },
+  ]);
   assert.equal(redisOptions({ sentinels: [{ host: 's' }] }).options.name, 'mymaster');
   assert.throws(() => redisOptions('amqp://x'), /redis/);
 });
 
 test('reconnect waits grow by 2 s up to 20 s; failover entries are all used before any repeats', () => {
   const rhythm = new ReconnectRhythm();
-  assert.deepEqual(Array.from({ length: 12 }, () => rhythm.next() / 1000), [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 20, 20]);
+  assert.deepEqual(
+    Array.from({ length: 12 }, () => rhythm.next() / 1000),
+    [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 20, 20],
+  );
   rhythm.reset();
   assert.equal(rhythm.next(), 2000);
   const order = new FailoverOrder(['a', 'b', 'c']);

@@ -21,7 +21,10 @@ test('legacyEventOf: a v2 event in the legacy shape, the client record as given,
       executed: 1700000095,
       output: 'disk full',
       status: 2,
-      history: [{ status: 0, executed: 1700000035 }, { status: 2, executed: 1700000095 }],
+      history: [
+        { status: 0, executed: 1700000035 },
+        { status: 2, executed: 1700000095 },
+      ],
       total_state_change: 0,
       occurrences: 1,
       occurrences_watermark: 1,
@@ -34,7 +37,19 @@ test('legacyEventOf: a v2 event in the legacy shape, the client record as given,
   assert.deepEqual(legacyEventOf(v2, client), {
     id: 'e-1',
     client,
-    check: { name: 'disk', command: 'check-disk', interval: 60, subscribers: ['linux'], handlers: ['mail'], issued: 1700000090, executed: 1700000095, output: 'disk full', status: 2, history: ['0', '2'], total_state_change: 0 },
+    check: {
+      name: 'disk',
+      command: 'check-disk',
+      interval: 60,
+      subscribers: ['linux'],
+      handlers: ['mail'],
+      issued: 1700000090,
+      executed: 1700000095,
+      output: 'disk full',
+      status: 2,
+      history: ['0', '2'],
+      total_state_change: 0,
+    },
     occurrences: 1,
     occurrences_watermark: 1,
     last_ok: 1700000035,
@@ -55,10 +70,45 @@ test('legacyEventOf: a proxy check names its source; flapping is the legacy acti
 });
 
 test('legacyEventOf reads back what translateEvent wrote: name, status, output, times and history', () => {
-  const draft = { id: 'l-1', client: { name: 'web-1', subscriptions: [] }, check: { name: 'load', status: 1, output: 'high', issued: 10, executed: 11, interval: 30, subscribers: ['linux'], handlers: ['mail'] }, occurrences: 2, occurrences_watermark: 2, last_ok: 5, last_state_change: 9, action: 'create' as const, timestamp: 12, silenced: false, silenced_by: [] };
-  const back = legacyEventOf(translateEvent(draft, [{ status: 0, executed: 5 }, { status: 1, executed: 11 }], 'default'), draft.client);
+  const draft = {
+    id: 'l-1',
+    client: { name: 'web-1', subscriptions: [] },
+    check: { name: 'load', status: 1, output: 'high', issued: 10, executed: 11, interval: 30, subscribers: ['linux'], handlers: ['mail'] },
+    occurrences: 2,
+    occurrences_watermark: 2,
+    last_ok: 5,
+    last_state_change: 9,
+    action: 'create' as const,
+    timestamp: 12,
+    silenced: false,
+    silenced_by: [],
+  };
+  const back = legacyEventOf(
+    translateEvent(
+      draft,
+      [
+        { status: 0, executed: 5 },
+        { status: 1, executed: 11 },
+      ],
+      'default',
+    ),
+    draft.client,
+  );
   assert.deepEqual(
-    [back.check.name, back.check.status, back.check.output, back.check.issued, back.check.executed, back.check.interval, back.check.subscribers, back.check.handlers, back.check.history, back.occurrences, back.last_ok, back.timestamp],
+    [
+      back.check.name,
+      back.check.status,
+      back.check.output,
+      back.check.issued,
+      back.check.executed,
+      back.check.interval,
+      back.check.subscribers,
+      back.check.handlers,
+      back.check.history,
+      back.occurrences,
+      back.last_ok,
+      back.timestamp,
+    ],
     ['load', 1, 'high', 10, 11, 30, ['linux'], ['mail'], ['0', '1'], 2, 5, 12],
   );
 });

@@ -35,14 +35,20 @@ test('edits, new files and deletions publish a diff of checks', async (t) => {
   let pending = next();
   writeFileSync(join(root, 'a.json'), JSON.stringify({ checks: { one: check(20), two: check(10) } }));
   let [diff, settings] = await pending;
-  assert.deepEqual(diff.changed.map((c) => c.name), ['one']);
+  assert.deepEqual(
+    diff.changed.map((c) => c.name),
+    ['one'],
+  );
   assert.deepEqual([diff.added.length, diff.removed.length], [0, 0]);
   assert.equal(settings.checks.one!.interval, 20);
 
   pending = next();
   writeFileSync(join(root, 'b.json'), JSON.stringify({ checks: { three: check(5) } }));
   [diff] = await pending;
-  assert.deepEqual(diff.added.map((c) => c.name), ['three']);
+  assert.deepEqual(
+    diff.added.map((c) => c.name),
+    ['three'],
+  );
 
   pending = next();
   unlinkSync(join(root, 'b.json'));
@@ -56,7 +62,10 @@ test('an editor that writes by rename is seen', async (t) => {
   writeFileSync(join(root, '.a.json.swp'), JSON.stringify({ checks: { one: check(99) } }));
   renameSync(join(root, '.a.json.swp'), join(root, 'a.json'));
   const [diff, settings] = await pending;
-  assert.deepEqual(diff.changed.map((c) => c.name), ['one']);
+  assert.deepEqual(
+    diff.changed.map((c) => c.name),
+    ['one'],
+  );
   assert.equal(settings.checks.one!.interval, 99);
 });
 
@@ -75,7 +84,10 @@ test('an invalid edit keeps the last good settings, and a fix recovers', async (
   const pending = next();
   writeFileSync(join(root, 'a.json'), JSON.stringify({ checks: { one: check(15) } }));
   const [diff] = await pending;
-  assert.deepEqual(diff.changed.map((c) => c.name), ['one']);
+  assert.deepEqual(
+    diff.changed.map((c) => c.name),
+    ['one'],
+  );
   assert.deepEqual(watcher.diagnostics(), []);
 });
 

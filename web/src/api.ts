@@ -40,7 +40,11 @@ export async function logout(): Promise<void> {
   const current = tokens;
   keep(null);
   if (current) {
-    await fetch('/auth/logout', { method: 'POST', headers: { authorization: `Bearer ${current.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: current.refresh_token }) }).catch(() => undefined);
+    await fetch('/auth/logout', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${current.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: current.refresh_token }),
+    }).catch(() => undefined);
   }
   onLogout();
 }
@@ -65,7 +69,11 @@ function refresh(): Promise<boolean> {
 /** A request with the access token; refreshed once before it expires or after a 401, logged out when that fails. */
 export async function request(path: string, init: RequestInit = {}): Promise<Response> {
   if (tokens && tokens.expires_at - Date.now() / 1000 < 30) await refresh();
-  const send = () => fetch(path, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers ?? {}), authorization: `Bearer ${tokens?.access_token ?? ''}` } });
+  const send = () =>
+    fetch(path, {
+      ...init,
+      headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers ?? {}), authorization: `Bearer ${tokens?.access_token ?? ''}` },
+    });
   let response = await send();
   if (response.status === 401 && (await refresh())) response = await send();
   if (response.status === 401) {

@@ -53,6 +53,12 @@ export function registerCheckRoutes(app: FastifyInstance, deps: V2ApiDeps, dash:
     return deps.store
       .listResults()
       .filter((r) => String(r.check.name) === name)
-      .map((r) => ({ client: r.client, status: Number(r.check.status), output: String(r.check.output ?? '').slice(0, 2000), executed: r.check.executed ?? null, history: r.history.map((h) => h.status) }));
+      .map((r) => ({
+        client: r.client,
+        status: Number(r.check.status),
+        output: String(r.check.output ?? '').slice(0, 2000),
+        executed: r.check.executed ?? null,
+        history: r.history.map((h) => h.status),
+      }));
   });
 }

@@ -47,6 +47,9 @@ export function registerConfigRoutes(app: FastifyInstance, deps: V2ApiDeps, dash
   app.get(`${PREFIX}/migration.yaml`, (_request, reply) => {
     const result = compiled();
     if (!result) return fail(reply, 'invalid', 'the configuration is invalid: see Configuration');
-    return reply.type('application/yaml; charset=utf-8').header('Content-Disposition', 'attachment; filename="checkbridge-resources.yaml"').send(formatResources(result.resources, 'yaml'));
+    return reply
+      .type('application/yaml; charset=utf-8')
+      .header('Content-Disposition', 'attachment; filename="checkbridge-resources.yaml"')
+      .send(formatResources(result.resources, 'yaml'));
   });
 }

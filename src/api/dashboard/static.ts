@@ -36,7 +36,12 @@ export function registerStatic(app: FastifyInstance, root: string): void {
   const index = existsSync(indexPath) ? readFileSync(indexPath) : null;
   const assets = readAssets(root);
   const send = (reply: FastifyReply, asset: Asset, cache: string) =>
-    reply.header('Content-Type', asset.type).header('Cache-Control', cache).header('X-Content-Type-Options', 'nosniff').header('Content-Security-Policy', CSP).send(asset.body);
+    reply
+      .header('Content-Type', asset.type)
+      .header('Cache-Control', cache)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', CSP)
+      .send(asset.body);
   app.get('/', (_request, reply) => {
     if (!index) return reply.code(404).type('text/plain; charset=utf-8').send('the dashboard is not built: run npm run build\n');
     return send(reply, { body: index, type: TYPES.get('.html')! }, 'no-cache');

@@ -31,7 +31,10 @@ export function registerAuthProviderRoutes(app: FastifyInstance, deps: V2ApiDeps
     if (typeof parsed === 'string') return fail(reply, 'invalid', parsed);
     putProvider(v2, { ...parsed, metadata: { name, created_by: callerOf(request).username } });
     deps.logger.info({ provider: name, type: parsed.type }, previous ? 'authentication provider updated' : 'authentication provider created');
-    return reply.code(previous ? 200 : 201).type('application/json').send();
+    return reply
+      .code(previous ? 200 : 201)
+      .type('application/json')
+      .send();
   });
   app.delete(`${BASE}/:name`, (request, reply) => {
     const name = (request.params as { name: string }).name;

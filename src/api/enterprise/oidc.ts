@@ -25,7 +25,9 @@ function refusalReason(error: unknown): string {
 function loopback(returnTo: string): string | null {
   if (!URL.canParse(returnTo)) return null;
   const url = new URL(returnTo);
-  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.port !== '' && !url.username && !url.password ? url.href : null;
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.port !== '' && !url.username && !url.password
+    ? url.href
+    : null;
 }
 
 /**
@@ -36,7 +38,8 @@ function loopback(returnTo: string): string | null {
 function callbackHostHop(request: FastifyRequest, redirectUri: string): string | null {
   const callback = new URL(redirectUri);
   const query = request.url.split('?')[1] ?? '';
-  if (request.host.toLowerCase() === callback.host.toLowerCase() || new URLSearchParams(query).has('hop') || !callback.pathname.endsWith('/callback')) return null;
+  if (request.host.toLowerCase() === callback.host.toLowerCase() || new URLSearchParams(query).has('hop') || !callback.pathname.endsWith('/callback'))
+    return null;
   return `${callback.origin}${callback.pathname.slice(0, -'callback'.length)}authorize?${query}${query ? '&' : ''}hop=1`;
 }
 
@@ -49,7 +52,9 @@ function page(reply: FastifyReply, status: number, title: string, body: string, 
     .header('Referrer-Policy', 'no-referrer')
     .header('Content-Security-Policy', `default-src 'none'; script-src 'unsafe-inline'; form-action ${formAction}`)
     .type('text/html; charset=utf-8')
-    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>\n`);
+    .send(
+      `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>\n`,
+    );
 }
 
 /**
@@ -64,7 +69,12 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     const query = request.query as { provider?: string; return_to?: string };
     const oidc = listProviders(deps.store.resources).filter((p) => p.type === 'oidc');
     const provider = typeof query.provider === 'string' ? oidc.find((p) => p.metadata.name === query.provider) : oidc.length === 1 ? oidc[0] : undefined;
-    if (!provider) return fail(reply, typeof query.provider === 'string' || oidc.length === 0 ? 'notFound' : 'invalid', typeof query.provider === 'string' || oidc.length === 0 ? 'no such OIDC provider' : 'several OIDC providers: choose one with ?provider=');
+    if (!provider)
+      return fail(
+        reply,
+        typeof query.provider === 'string' || oidc.length === 0 ? 'notFound' : 'invalid',
+        typeof query.provider === 'string' || oidc.length === 0 ? 'no such OIDC provider' : 'several OIDC providers: choose one with ?provider=',
+      );
     const returnTo = query.return_to === undefined ? null : loopback(String(query.return_to));
     if (query.return_to !== undefined && !returnTo) return fail(reply, 'invalid', 'return_to must be an http URL on a loopback address with a port');
     const spec = provider.spec as { redirect_uri: string };
@@ -97,12 +107,18 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     if (flow === 'unknown') return page(reply, 400, 'Sign-in failed', '<p>Unknown or expired sign-in: start again.</p>');
     if ('refused' in flow) {
       deps.logger.warn({ provider: flow.refused }, 'OIDC callback refused: not the browser that started the sign-in');
-      return page(reply, 403, 'Sign-in failed', '<p>This sign-in was not started in this browser (its sign-in cookie is missing or does not match): start again from the sign-in link.</p>');
+      return page(
+        reply,
+        403,
+        'Sign-in failed',
+        '<p>This sign-in was not started in this browser (its sign-in cookie is missing or does not match): start again from the sign-in link.</p>',
+      );
     }
     reply.header('Set-Cookie', clearedBindingCookie(state!, new URL(flow.redirectUri).pathname, secureCookie(flow.redirectUri)));
     const provider = getProvider(deps.store.resources, flow.provider);
     if (!provider) return page(reply, 401, 'Sign-in failed', '<p>The provider no longer exists.</p>');
-    if (typeof query.error === 'string') return page(reply, 401, 'Sign-in failed', `<p>${escapeHtml(query.error)}: ${escapeHtml(String(query.error_description ?? ''))}</p>`);
+    if (typeof query.error === 'string')
+      return page(reply, 401, 'Sign-in failed', `<p>${escapeHtml(query.error)}: ${escapeHtml(String(query.error_description ?? ''))}</p>`);
     const callbackUrl = new URL(flow.redirectUri);
     callbackUrl.search = request.url.split('?')[1] ?? '';
     let identity;
@@ -118,9 +134,22 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     const tokens = await issueTokens(deps, String(user.username), user.groups as string[]);
     if (flow.returnTo) {
       const origin = new URL(flow.returnTo).origin;
-      const inputs = Object.entries(tokens).map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(String(v))}">`).join('');
-      return page(reply, 200, 'Signed in', `<form id="checkbridge-return" method="post" action="${escapeHtml(flow.returnTo)}">${inputs}<button type="submit">Continue</button></form><script>document.getElementById('checkbridge-return').submit()</script>`, origin);
+      const inputs = Object.entries(tokens)
+        .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(String(v))}">`)
+        .join('');
+      return page(
+        reply,
+        200,
+        'Signed in',
+        `<form id="checkbridge-return" method="post" action="${escapeHtml(flow.returnTo)}">${inputs}<button type="submit">Continue</button></form><script>document.getElementById('checkbridge-return').submit()</script>`,
+        origin,
+      );
     }
-    return page(reply, 200, 'Signed in', `<p>Signed in as ${escapeHtml(String(user.username))}.</p><script type="application/json" id="checkbridge-tokens">${scriptJson(tokens)}</script><script>if (window.opener) window.opener.postMessage(JSON.parse(document.getElementById('checkbridge-tokens').textContent), location.origin)</script>`);
+    return page(
+      reply,
+      200,
+      'Signed in',
+      `<p>Signed in as ${escapeHtml(String(user.username))}.</p><script type="application/json" id="checkbridge-tokens">${scriptJson(tokens)}</script><script>if (window.opener) window.opener.postMessage(JSON.parse(document.getElementById('checkbridge-tokens').textContent), location.origin)</script>`,
+    );
   });
 }

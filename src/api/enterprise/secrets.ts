@@ -5,8 +5,17 @@ import { listResponse } from '../v2/listing.js';
 import { missingNamespace } from '../v2/resources.js';
 import { PROVIDER_FIELDS, SECRET_FIELDS } from '../../v2/index.js';
 import {
-  API_VERSION, PROVIDER_KIND, SECRET_KIND, ENV_TYPE, EXTERNAL_TYPE, ENV_PROVIDER_NAME, canonicalProviderType,
-  providerProblem, secretProblem, providerForRead, withClientDefaults,
+  API_VERSION,
+  PROVIDER_KIND,
+  SECRET_KIND,
+  ENV_TYPE,
+  EXTERNAL_TYPE,
+  ENV_PROVIDER_NAME,
+  canonicalProviderType,
+  providerProblem,
+  secretProblem,
+  providerForRead,
+  withClientDefaults,
 } from '../../secrets/index.js';
 import { vaultPathOf } from '../../secrets/index.js';
 import { SecretFailure } from '../../secrets/index.js';
@@ -45,7 +54,13 @@ const sameAddress = (a: unknown, b: unknown): boolean => {
 /** Where a vault token goes and whom it trusts there: a REDACTED token follows none of these changing. */
 function vaultTargets(before: Json, after: Json): CredentialDestination[] {
   const tls = (name: string): CredentialDestination => ({ field: `spec.client.tls.${name}`, before: before.tls?.[name], after: after.tls?.[name] });
-  return [{ field: 'spec.client.address', before: before.address, after: after.address, same: sameAddress }, tls('ca_cert'), tls('cname'), tls('client_cert'), tls('client_key')];
+  return [
+    { field: 'spec.client.address', before: before.address, after: after.address, same: sameAddress },
+    tls('ca_cert'),
+    tls('cname'),
+    tls('client_cert'),
+    tls('client_key'),
+  ];
 }
 
 const bodyOf = (request: FastifyRequest): Json | null => {
@@ -68,7 +83,8 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
   const providers = `${SECRETS_BASE}/providers`;
 
   app.get(providers, (request, reply) =>
-    listResponse(request, reply, store.listResources(PROVIDER_KIND, '').map(providerForRead), PROVIDER_FIELDS, (p) => String(p.metadata?.name ?? '')));
+    listResponse(request, reply, store.listResources(PROVIDER_KIND, '').map(providerForRead), PROVIDER_FIELDS, (p) => String(p.metadata?.name ?? '')),
+  );
   app.get(`${providers}/:name`, (request, reply) => {
     const found = store.getResource(PROVIDER_KIND, '', (request.params as { name: string }).name);
     return found ? providerForRead(found) : fail(reply, 'notFound', 'not found');
@@ -83,13 +99,17 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
     const problem = providerProblem(body);
     if (problem) return fail(reply, 'invalid', problem);
     const existing = store.getResource(PROVIDER_KIND, '', name) as Json | null;
-    if (existing && (existing.type !== body.type || existing.api_version !== body.api_version)) return fail(reply, 'invalid', `the type and API version of provider ${name} (${existing.api_version}.${existing.type}) cannot be changed`);
+    if (existing && (existing.type !== body.type || existing.api_version !== body.api_version))
+      return fail(reply, 'invalid', `the type and API version of provider ${name} (${existing.api_version}.${existing.type}) cannot be changed`);
     if (!existing && body.type === ENV_TYPE) return fail(reply, 'invalid', 'exactly one Env provider exists: a second cannot be created');
     let spec: Json = {};
     if (body.type === EXTERNAL_TYPE) {
       // A read shows the token as REDACTED: writing that back (dump, then create -f) keeps the stored token, for the same vault only.
       const client = body.spec.client as Json;
-      const token = keepCredential({ field: 'spec.client.token', what: 'the vault token', given: client.token, stored: existing?.spec.client.token }, existing ? vaultTargets(existing.spec.client, client) : []);
+      const token = keepCredential(
+        { field: 'spec.client.token', what: 'the vault token', given: client.token, stored: existing?.spec.client.token },
+        existing ? vaultTargets(existing.spec.client, client) : [],
+      );
       if ('problem' in token) return fail(reply, 'invalid', token.problem);
       spec = { client: withClientDefaults({ ...client, token: token.value }) };
     }
@@ -113,7 +133,10 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
   });
   const secrets = `${SECRETS_BASE}/namespaces/:namespace/secrets`;
   app.get(secrets, (request, reply) =>
-    listResponse(request, reply, store.listResources(SECRET_KIND, (request.params as { namespace: string }).namespace) as Json[], SECRET_FIELDS, (s) => String(s.metadata?.name ?? '')));
+    listResponse(request, reply, store.listResources(SECRET_KIND, (request.params as { namespace: string }).namespace) as Json[], SECRET_FIELDS, (s) =>
+      String(s.metadata?.name ?? ''),
+    ),
+  );
   app.get(`${secrets}/:name`, (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
     return store.getResource(SECRET_KIND, namespace, name) ?? fail(reply, 'notFound', 'not found');
@@ -125,7 +148,8 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
     const metadata = metadataFor(body, name);
     if (typeof metadata === 'string') return fail(reply, 'invalid', metadata);
     metadata.namespace ||= namespace;
-    if (metadata.namespace !== namespace) return fail(reply, 'invalid', `the namespace of the resource (${String(metadata.namespace)}) does not match the namespace of the URI (${namespace})`);
+    if (metadata.namespace !== namespace)
+      return fail(reply, 'invalid', `the namespace of the resource (${String(metadata.namespace)}) does not match the namespace of the URI (${namespace})`);
     const problem = secretProblem(body);
     if (problem) return fail(reply, 'invalid', problem);
     const missing = missingNamespace(store, namespace);
@@ -133,7 +157,12 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
     const idProblem = vaultIdProblem(store.getResource(PROVIDER_KIND, '', body.spec.provider) as Json | null, body.spec.id);
     if (idProblem) return fail(reply, 'invalid', `spec.id: ${idProblem}`);
     metadata.created_by = callerOf(request).username;
-    store.putResource(SECRET_KIND, namespace, name, { type: SECRET_KIND, api_version: API_VERSION, metadata, spec: { id: body.spec.id, provider: body.spec.provider } });
+    store.putResource(SECRET_KIND, namespace, name, {
+      type: SECRET_KIND,
+      api_version: API_VERSION,
+      metadata,
+      spec: { id: body.spec.id, provider: body.spec.provider },
+    });
     return reply.code(201).type('application/json').send();
   });
   app.delete(`${secrets}/:name`, (request, reply) => {

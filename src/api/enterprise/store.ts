@@ -9,7 +9,6 @@ import type { EventStoreRouter } from '../../store/index.js';
 const BASE = '/api/enterprise/store/v1/provider';
 /** Admin-only route patterns (access.ts): the event store is cluster-wide. */
 
-
 /**
  * `PostgresConfig`: GET lists or reads, PUT creates or replaces (strict: only after
  * connecting and checking the user may create tables, else 400 and nothing stored), DELETE 204/404.
@@ -17,7 +16,9 @@ const BASE = '/api/enterprise/store/v1/provider';
 export function registerStoreRoutes(app: FastifyInstance, deps: V2ApiDeps, router: EventStoreRouter): void {
   const find = (name: string) => router.configs().find((c) => c.metadata.name === name);
   // Pages and selects like every other list (`limit`/`continue`, `fieldSelector` on provider.name).
-  app.get(BASE, (request, reply) => listResponse(request, reply, router.configs() as unknown as Json[], PROVIDER_FIELDS, (c) => String(c.metadata?.name ?? '')));
+  app.get(BASE, (request, reply) =>
+    listResponse(request, reply, router.configs() as unknown as Json[], PROVIDER_FIELDS, (c) => String(c.metadata?.name ?? '')),
+  );
   app.get(`${BASE}/:name`, (request, reply) => find((request.params as { name: string }).name) ?? fail(reply, 'notFound', 'not found'));
   const put = async (request: FastifyRequest, reply: FastifyReply) => {
     const parsed = parsePostgresConfig(request.body, (request.params as { name?: string }).name);

@@ -11,7 +11,8 @@ export interface AgentCheck {
   readonly event: Json;
 }
 
-const isAgent = (client: Json | null): client is Json => client !== null && !client.invalidated && client.entity_class === 'agent' && typeof client.namespace === 'string';
+const isAgent = (client: Json | null): client is Json =>
+  client !== null && !client.invalidated && client.entity_class === 'agent' && typeof client.namespace === 'string';
 const checkName = (event: Json) => String(event.check?.metadata?.name ?? '');
 // Open as the legacy registry keeps an event: while its status is not OK.
 const isOpen = (event: Json) => Number(event.check?.status ?? 0) !== 0;
@@ -83,7 +84,10 @@ export class AgentEventView {
 }
 
 /** A legacy result of an agent's check: the client's name and the check with its statuses as `history`. */
-export const agentResultOf = ({ client, event }: AgentCheck): { client: string; check: Json } => ({ client: String(client.name), check: legacyCheckOf(event.check ?? {}) });
+export const agentResultOf = ({ client, event }: AgentCheck): { client: string; check: Json } => ({
+  client: String(client.name),
+  check: legacyCheckOf(event.check ?? {}),
+});
 
 /** An agent's check as `/clients/NAME/history` lists a check: its one history, the v2 event's. */
 export function agentHistoryOf(found: AgentCheck): Json {
@@ -93,7 +97,8 @@ export function agentHistoryOf(found: AgentCheck): Json {
 }
 
 /** Legacy and agent results together, in the legacy list order (client, then check). */
-export const sortResults = <T extends { client: string; check: Json }>(results: T[]): T[] => results.sort((a, b) => compare(a.client, b.client) || compare(String(a.check.name), String(b.check.name)));
+export const sortResults = <T extends { client: string; check: Json }>(results: T[]): T[] =>
+  results.sort((a, b) => compare(a.client, b.client) || compare(String(a.check.name), String(b.check.name)));
 /** Legacy and agent history entries together, in check order. */
 export const sortHistory = (entries: Json[]): Json[] => entries.sort((a, b) => compare(String(a.check), String(b.check)));
 
@@ -106,6 +111,9 @@ export async function resolveAgentEvent(intake: EventIntake, store: StateStore, 
   const name = String(found.client.name);
   const { history: _history, ...check } = found.event.check as Json;
   const entity = store.resources.getEntity(found.namespace, name) ?? found.event.entity;
-  const answer = await intake.submitEvent(found.namespace, { entity, check: { ...check, status: 0, output: 'Resolving on request of the API', issued: now, executed: now } });
+  const answer = await intake.submitEvent(found.namespace, {
+    entity,
+    check: { ...check, status: 0, output: 'Resolving on request of the API', issued: now, executed: now },
+  });
   return answer.ok ? null : answer.message;
 }

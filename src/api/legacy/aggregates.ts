@@ -13,7 +13,13 @@ export function registerAggregateRoutes(route: AddRoute, deps: LegacyApiDeps): v
   const rawMembers = (name: string) => memberNames(store, name).map(({ client, check }) => ({ client, check, result: null }));
   const name = (req: { params: unknown }) => (req.params as { name: string }).name;
 
-  route('GET', '/aggregates', (req, reply) => sendList(req, reply, store.aggregates.names().map((n) => ({ name: n }))));
+  route('GET', '/aggregates', (req, reply) =>
+    sendList(
+      req,
+      reply,
+      store.aggregates.names().map((n) => ({ name: n })),
+    ),
+  );
   route('GET', '/aggregates/:name', (req, reply) => {
     const members = aggregateMembers(store, name(req));
     return members.length > 0 ? summarize(members, oldest(req.url)) : reply.code(404).send();

@@ -7,11 +7,15 @@ export interface FieldRule {
 }
 
 const typeOk = (value: unknown, type: FieldType) =>
-  type === 'string' ? typeof value === 'string'
-  : type === 'integer' ? Number.isInteger(value)
-  : type === 'boolean' ? typeof value === 'boolean'
-  : type === 'array' ? Array.isArray(value)
-  : value !== null && typeof value === 'object' && !Array.isArray(value);
+  type === 'string'
+    ? typeof value === 'string'
+    : type === 'integer'
+      ? Number.isInteger(value)
+      : type === 'boolean'
+        ? typeof value === 'boolean'
+        : type === 'array'
+          ? Array.isArray(value)
+          : value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The body when every rule holds, else null (the caller answers 400). */
 export function readData(body: unknown, rules: Record<string, FieldRule>): Record<string, unknown> | null {

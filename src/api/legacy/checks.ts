@@ -7,7 +7,13 @@ import { legacyScope } from './scope.js';
 export function registerCheckRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   route('GET', '/checks', (req, reply) => {
     const settings = deps.settings();
-    return sendList(req, reply, Object.values(settings.checks).filter((c) => !c.standalone).map((c) => definitionOf(settings, c.name)));
+    return sendList(
+      req,
+      reply,
+      Object.values(settings.checks)
+        .filter((c) => !c.standalone)
+        .map((c) => definitionOf(settings, c.name)),
+    );
   });
   route('GET', '/checks/:check', (req, reply) => {
     const settings = deps.settings();

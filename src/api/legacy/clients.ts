@@ -12,7 +12,13 @@ import type { LegacyViews } from './views.js';
 /** The client registry: list, read, register, a client's check history, and deletion (optionally invalidating). */
 export function registerClientRoutes(route: AddRoute, deps: LegacyApiDeps, views: LegacyViews): void {
   const { agents, visible, hidden } = views;
-  route('GET', '/clients', (req, reply) => sendList(req, reply, deps.store.listClients().filter((c) => visible(c))));
+  route('GET', '/clients', (req, reply) =>
+    sendList(
+      req,
+      reply,
+      deps.store.listClients().filter((c) => visible(c)),
+    ),
+  );
   route('GET', '/clients/:client', (req, reply) => {
     const client = visible(deps.store.getClient((req.params as { client: string }).client));
     return client ?? reply.code(404).send();
@@ -24,7 +30,13 @@ export function registerClientRoutes(route: AddRoute, deps: LegacyApiDeps, views
     const legacy = deps.store
       .listResults(name)
       .filter((r) => r.history.length > 0 && r.check.executed !== undefined)
-      .map((r) => ({ check: r.check.name, history: r.history.map((h) => h.status), last_execution: r.check.executed, last_status: r.history.at(-1)!.status, last_result: r.check }));
+      .map((r) => ({
+        check: r.check.name,
+        history: r.history.map((h) => h.status),
+        last_execution: r.check.executed,
+        last_status: r.history.at(-1)!.status,
+        last_result: r.check,
+      }));
     // An agent's own checks: one history each, its v2 event's.
     const own = (await agents.checks(name)).map(agentHistoryOf);
     return own.length === 0 ? legacy : sortHistory([...legacy, ...own]);
@@ -47,9 +59,19 @@ export function registerClientRoutes(route: AddRoute, deps: LegacyApiDeps, views
 function postClient(deps: LegacyApiDeps, views: LegacyViews, req: FastifyRequest, reply: FastifyReply) {
   const body = req.body as Record<string, unknown> | null;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return reply.code(400).send();
-  const client: Record<string, unknown> = { keepalives: false, ...body, subscriptions: body.subscriptions ?? [], version: LEGACY_VERSION, timestamp: Math.floor(deps.now() / 1000) };
+  const client: Record<string, unknown> = {
+    keepalives: false,
+    ...body,
+    subscriptions: body.subscriptions ?? [],
+    version: LEGACY_VERSION,
+    timestamp: Math.floor(deps.now() / 1000),
+  };
   if (schemaProblems('client', client).length > 0) return reply.code(400).send();
-  if (views.agentRecord(client.name)) return reply.code(409).header('X-Checkbridge-Error', `${String(client.name)} is a Sensu Go agent's client record: only its agent updates it`).send();
+  if (views.agentRecord(client.name))
+    return reply
+      .code(409)
+      .header('X-Checkbridge-Error', `${String(client.name)} is a Sensu Go agent's client record: only its agent updates it`)
+      .send();
   // The schema says nothing of length; every door holds names to the same rule.
   const badName = clientNameProblem(client.name);
   if (badName) return refuse(reply, badName);

@@ -6,7 +6,10 @@ import { redactOutput } from '../../config/index.js';
  * (printable ASCII only) so that a person debugging still sees what was wrong.
  */
 export function refuse(reply: FastifyReply, reason: string) {
-  return reply.code(400).header('X-Checkbridge-Error', reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 512)).send();
+  return reply
+    .code(400)
+    .header('X-Checkbridge-Error', reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 512))
+    .send();
 }
 
 /** A 403 in the same form: empty body, the reason in the header. */

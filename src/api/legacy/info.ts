@@ -10,10 +10,29 @@ import { healthFailures } from './transport-health.js';
 /** What the server is and how it is: /info, /health, /bridge and its dead letters, /settings. */
 export function registerInfoRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   const transport = deps.transport ?? (async (): Promise<TransportInfo> => ({ name: 'in-process', connected: true }));
-  route('GET', '/info', async () => ({ sensu: { version: LEGACY_VERSION }, transport: await transport(), redis: { connected: true }, servers: (await deps.servers?.()) ?? [], bridge: bridgeSummary(deps.bridge ?? null, deps.now()) }));
+  route('GET', '/info', async () => ({
+    sensu: { version: LEGACY_VERSION },
+    transport: await transport(),
+    redis: { connected: true },
+    servers: (await deps.servers?.()) ?? [],
+    bridge: bridgeSummary(deps.bridge ?? null, deps.now()),
+  }));
   route('GET', '/bridge', (_req, reply) => bridgeSummary(deps.bridge ?? null, deps.now()) ?? reply.code(404).send());
   route('GET', '/bridge/dead_letters', (req, reply) =>
-    sendList(req, reply, (deps.bridge?.outbox.deadLetters() ?? []).map((d) => ({ seq: d.seq, namespace: d.namespace, entity: d.entity, check: d.check, status: d.status, message: d.message, failed_at: d.failedAt, event: JSON.parse(d.body) }))),
+    sendList(
+      req,
+      reply,
+      (deps.bridge?.outbox.deadLetters() ?? []).map((d) => ({
+        seq: d.seq,
+        namespace: d.namespace,
+        entity: d.entity,
+        check: d.check,
+        status: d.status,
+        message: d.message,
+        failed_at: d.failedAt,
+        event: JSON.parse(d.body),
+      })),
+    ),
   );
   route('GET', '/health', async (req, reply) => {
     const failures = healthFailures(await transport(), (req.query ?? {}) as Record<string, unknown>);

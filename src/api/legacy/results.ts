@@ -19,7 +19,17 @@ export function registerResultRoutes(route: AddRoute, deps: LegacyApiDeps, views
     const own = (await agents.checks(client)).map(agentResultOf);
     return own.length === 0 ? legacy : sortResults([...legacy, ...own]);
   };
-  route('GET', '/results', async (req, reply) => sendList(req, reply, await withAgentResults(scope().filter(deps.store.listResults(), (r) => r.client).map(resultView))));
+  route('GET', '/results', async (req, reply) =>
+    sendList(
+      req,
+      reply,
+      await withAgentResults(
+        scope()
+          .filter(deps.store.listResults(), (r) => r.client)
+          .map(resultView),
+      ),
+    ),
+  );
   route('GET', '/results/:client', async (req, reply) => {
     const client = (req.params as { client: string }).client;
     return sendList(req, reply, hidden(client) ? [] : await withAgentResults(deps.store.listResults(client).map(resultView), client));
@@ -38,7 +48,14 @@ export function registerResultRoutes(route: AddRoute, deps: LegacyApiDeps, views
     if (deps.store.deleteResult(client, check)) return reply.code(204).send();
     // An agent's result is its v2 event, which the v2 API deletes: refused here rather than half done.
     const found = await agents.check(client, check);
-    if (found) return reply.code(409).header('X-Checkbridge-Error', `the result of Sensu Go agent ${client} is its v2 event: DELETE /api/core/v2/namespaces/${found.namespace}/events/${client}/${check}`).send();
+    if (found)
+      return reply
+        .code(409)
+        .header(
+          'X-Checkbridge-Error',
+          `the result of Sensu Go agent ${client} is its v2 event: DELETE /api/core/v2/namespaces/${found.namespace}/events/${client}/${check}`,
+        )
+        .send();
     return reply.code(404).send();
   });
   route('POST', '/results', async (req, reply) => {
@@ -48,7 +65,11 @@ export function registerResultRoutes(route: AddRoute, deps: LegacyApiDeps, views
     // Another namespace's agent is the agent WebSocket's alone: no legacy result is written into it.
     const agent = views.agentRecord(prepared.check.source);
     const namespace = legacyNamespace(deps.settings());
-    if (agent && agent.namespace !== namespace) return refuse(reply, `source ${JSON.stringify(prepared.check.source)} is a Sensu Go agent of another namespace than ${namespace}: its results come only over the agent WebSocket`);
+    if (agent && agent.namespace !== namespace)
+      return refuse(
+        reply,
+        `source ${JSON.stringify(prepared.check.source)} is a Sensu Go agent of another namespace than ${namespace}: its results come only over the agent WebSocket`,
+      );
     try {
       await (deps.results ?? deps.intake).submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
     } catch (error) {

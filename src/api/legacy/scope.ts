@@ -24,7 +24,12 @@ export function legacyScope(store: StateStore, settings: Settings): LegacyScope 
   };
   const filter = <T>(items: T[], clientOf: (item: T) => unknown): T[] => {
     if (all || items.length === 0) return items;
-    const hidden = new Set(store.listClients().filter((c) => !shows(c)).map((c) => String(c.name)));
+    const hidden = new Set(
+      store
+        .listClients()
+        .filter((c) => !shows(c))
+        .map((c) => String(c.name)),
+    );
     return hidden.size === 0 ? items : items.filter((item) => !hidden.has(String(clientOf(item))));
   };
   return { shows, hides, filter };

@@ -34,7 +34,14 @@ function toPattern(path: string): RegExp {
 /** The legacy REST API: one file per resource, each adding its routes through `route`. */
 export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   const views = legacyViews(deps);
-  const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: true, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, ...httpsOption(deps.https) });
+  const app = Fastify({
+    logger: false,
+    return503OnClosing: false,
+    forceCloseConnections: true,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    ...httpsOption(deps.https),
+  });
   registerRedaction(app);
   const routes: RouteSpec[] = [];
   // Adds a route (GET also answers HEAD); `pattern` is the legacy path regex used for 405 `Allow` when `:param` is not `[\w.-]+`.
@@ -85,7 +92,11 @@ function addFallbacks(app: FastifyInstance, deps: LegacyApiDeps, routes: readonl
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = routes.filter((r) => r.pattern.test(path)).flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]));
-    if (allowed.length > 0) return reply.code(405).header('Allow', [...new Set(allowed)].join(', ')).send();
+    if (allowed.length > 0)
+      return reply
+        .code(405)
+        .header('Allow', [...new Set(allowed)].join(', '))
+        .send();
     return reply.code(404).send();
   });
   app.setErrorHandler((error, _request, reply) => {

@@ -21,7 +21,10 @@ export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): vo
     return deps.store.silences.list(nowMs).map((e) => ({ key: `silence:${e.key}`, entry: { ...e.value, expire: remainingSeconds(e, nowMs) } }));
   };
   // Lookups build regexes from the raw segment, as legacy did ('.' stays a wildcard).
-  const matching = (re: RegExp) => entries().filter((e) => re.test(e.key)).map((e) => e.entry);
+  const matching = (re: RegExp) =>
+    entries()
+      .filter((e) => re.test(e.key))
+      .map((e) => e.entry);
 
   route('POST', '/silenced', (req, reply) => {
     const data = readData(req.body, {
@@ -51,19 +54,35 @@ export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): vo
     deps.store.silences.put(id, entry, expireAt);
     return reply.code(201).send();
   });
-  route('GET', '/silenced', (req, reply) => sendList(req, reply, entries().map((e) => e.entry)));
-  route('GET', '/silenced/subscriptions/:subscription', (req, reply) => {
-    const sub = (req.params as { subscription: string }).subscription;
-    if (!SUBSCRIPTION.test(sub)) return reply.code(404).send();
-    return sendList(req, reply, matching(new RegExp(`^silence:${escape(sub)}:`)));
-  }, /^\/silenced\/subscriptions\/[\w.\-:]+$/);
+  route('GET', '/silenced', (req, reply) =>
+    sendList(
+      req,
+      reply,
+      entries().map((e) => e.entry),
+    ),
+  );
+  route(
+    'GET',
+    '/silenced/subscriptions/:subscription',
+    (req, reply) => {
+      const sub = (req.params as { subscription: string }).subscription;
+      if (!SUBSCRIPTION.test(sub)) return reply.code(404).send();
+      return sendList(req, reply, matching(new RegExp(`^silence:${escape(sub)}:`)));
+    },
+    /^\/silenced\/subscriptions\/[\w.\-:]+$/,
+  );
   route('GET', '/silenced/checks/:check', (req, reply) => sendList(req, reply, matching(new RegExp(`.*:${escape((req.params as { check: string }).check)}$`))));
-  route('GET', '/silenced/ids/:id', (req: FastifyRequest, reply: FastifyReply) => {
-    const id = (req.params as { id: string }).id;
-    if (!/^[\w.\-*:]+$/.test(id)) return reply.code(404).send();
-    const found = matching(new RegExp(`${escape(id).replace(/\*/g, '\\*')}$`));
-    return found.length > 0 ? found.at(-1) : reply.code(404).send();
-  }, /^\/silenced\/ids\/[\w.\-*:]+$/);
+  route(
+    'GET',
+    '/silenced/ids/:id',
+    (req: FastifyRequest, reply: FastifyReply) => {
+      const id = (req.params as { id: string }).id;
+      if (!/^[\w.\-*:]+$/.test(id)) return reply.code(404).send();
+      const found = matching(new RegExp(`${escape(id).replace(/\*/g, '\\*')}$`));
+      return found.length > 0 ? found.at(-1) : reply.code(404).send();
+    },
+    /^\/silenced\/ids\/[\w.\-*:]+$/,
+  );
   route('POST', '/silenced/clear', (req, reply) => {
     const data = readData(req.body, {
       id: { type: 'string', nilOk: true },

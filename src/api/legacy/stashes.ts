@@ -15,7 +15,11 @@ export function registerStashRoutes(route: AddRoute, deps: LegacyApiDeps): void 
   };
 
   route('GET', '/stashes', (req, reply) =>
-    sendList(req, reply, store.list(now()).map((s) => ({ path: s.key, content: s.value, expire: remainingSeconds(s, now()) }))),
+    sendList(
+      req,
+      reply,
+      store.list(now()).map((s) => ({ path: s.key, content: s.value, expire: remainingSeconds(s, now()) })),
+    ),
   );
   route('POST', '/stashes', (req, reply) => {
     const data = readData(req.body, { path: { type: 'string' }, content: { type: 'object' }, expire: { type: 'integer', nilOk: true } });
@@ -25,11 +29,16 @@ export function registerStashRoutes(route: AddRoute, deps: LegacyApiDeps): void 
   for (const prefix of ['/stash', '/stashes']) {
     const pattern = new RegExp(`^${prefix}/.+$`);
     route('GET', `${prefix}/*`, (req, reply) => store.get(pathOf(req), now())?.value ?? reply.code(404).send(), pattern);
-    route('POST', `${prefix}/*`, (req, reply) => {
-      const body = req.body;
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) return reply.code(400).send();
-      return put(pathOf(req), body, null, reply);
-    }, pattern);
+    route(
+      'POST',
+      `${prefix}/*`,
+      (req, reply) => {
+        const body = req.body;
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) return reply.code(400).send();
+        return put(pathOf(req), body, null, reply);
+      },
+      pattern,
+    );
     route('DELETE', `${prefix}/*`, (req, reply) => reply.code(store.delete(pathOf(req), now()) ? 204 : 404).send(), pattern);
   }
 }

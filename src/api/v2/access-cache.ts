@@ -64,6 +64,13 @@ export function accessCacheOf(store: ResourceTables): AccessCache {
 }
 
 /** The decision's key: every input of `authorize`, as data. */
-export function decisionKey(username: string, groups: readonly string[], verb: string, resource: string, namespace: string | null, name: string | null): string {
+export function decisionKey(
+  username: string,
+  groups: readonly string[],
+  verb: string,
+  resource: string,
+  namespace: string | null,
+  name: string | null,
+): string {
   return JSON.stringify([username, groups, verb, resource, namespace, name]);
 }

@@ -39,10 +39,14 @@ function targetOf(method: string, pattern: string): RouteTarget {
   const namespaceParam = namespaced ? rest[1]!.slice(1) : null;
   if (namespaced) rest = rest.slice(2);
   const resource = rest[0] ?? '*';
-  const nameParams = rest.slice(1).filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+  const nameParams = rest
+    .slice(1)
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1));
   // `GET …/events/:entity` lists that entity's events.
   const named = nameParams.length > 0 && !(resource === 'events' && nameParams.length === 1);
-  const verb: Verb = method === 'GET' || method === 'HEAD' ? (named ? 'get' : 'list') : method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : 'update';
+  const verb: Verb =
+    method === 'GET' || method === 'HEAD' ? (named ? 'get' : 'list') : method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : 'update';
   return { resource, namespaceParam, nameParams, verb, self: SELF.has(`${method === 'HEAD' ? 'GET' : method} ${pattern}`) };
 }
 

@@ -11,7 +11,11 @@ import { rbacView } from './rbac-store.js';
 // A key granted before keys had an ID kept its first 8 characters as its hint: listed with an ellipsis.
 const ID_LENGTH = 36;
 /** A key is listed by its ID, never by the key (stored only as a hash); the caller who names the key sees it back. */
-const view = (row: ApiKeyRow, name = row.hint.length < ID_LENGTH ? `${row.hint}…` : row.hint) => ({ metadata: { name, created_by: row.createdBy }, username: row.username, created_at: row.createdAt });
+const view = (row: ApiKeyRow, name = row.hint.length < ID_LENGTH ? `${row.hint}…` : row.hint) => ({
+  metadata: { name, created_by: row.createdBy },
+  username: row.username,
+  created_at: row.createdAt,
+});
 
 /** The ID a list shows, with the ellipsis of an old key's 8-character hint taken off. */
 const listedId = (name: string) => (name.endsWith('…') ? name.slice(0, -1) : name);
@@ -29,12 +33,21 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: V2ApiDeps): voi
     if (refused) return fail(reply, 'forbidden', refused);
     const user = v2.getUser(body.username);
     if (!user) return fail(reply, 'invalid', 'user does not exist');
-    if (user.provider && user.provider !== 'basic') return fail(reply, 'invalid', `API keys are not supported for users of external authentication providers (${String(user.provider)})`);
+    if (user.provider && user.provider !== 'basic')
+      return fail(reply, 'invalid', `API keys are not supported for users of external authentication providers (${String(user.provider)})`);
     const key = randomUUID();
     v2.putApiKey({ keyHash: hashApiKey(key), username: body.username, createdBy: callerOf(request).username, createdAt: nowS(deps), hint: randomUUID() });
     return reply.code(201).header('Location', `/api/core/v2/apikeys/${key}`).type('application/json').send();
   });
-  app.get('/api/core/v2/apikeys', (request, reply) => listResponse(request, reply, v2.listApiKeys().map((row) => view(row)), APIKEY_FIELDS, (k) => `${String(k.created_at).padStart(12, '0')}/${k.metadata.name}`));
+  app.get('/api/core/v2/apikeys', (request, reply) =>
+    listResponse(
+      request,
+      reply,
+      v2.listApiKeys().map((row) => view(row)),
+      APIKEY_FIELDS,
+      (k) => `${String(k.created_at).padStart(12, '0')}/${k.metadata.name}`,
+    ),
+  );
   app.get('/api/core/v2/apikeys/:key', (request, reply) => {
     const key = (request.params as { key: string }).key;
     const byKey = v2.getApiKey(hashApiKey(key));

@@ -21,7 +21,13 @@ function basic(request: FastifyRequest): { user: string; password: string } | nu
  * (an unknown user against a hash nobody matches). A user of an external provider has no local password: a hash
  * stored for one (an earlier version let them set one) never signs them in, so removal from the directory ends their access.
  */
-export async function checkPassword(deps: V2ApiDeps, user: string, password: string, signal?: AbortSignal, priority = false): Promise<Record<string, any> | null> {
+export async function checkPassword(
+  deps: V2ApiDeps,
+  user: string,
+  password: string,
+  signal?: AbortSignal,
+  priority = false,
+): Promise<Record<string, any> | null> {
   const record = deps.store.resources.getUser(user);
   const stored: unknown = record && !isExternal(record) ? record.password_hash : undefined;
   const unusable = storedHashProblem(stored);
@@ -34,7 +40,11 @@ export async function checkPassword(deps: V2ApiDeps, user: string, password: str
 export const loginLimiterOf = (deps: V2ApiDeps): LoginLimiter => loginLimiterFor(deps.store.resources, deps.now);
 
 /** A refusal without the password work: the limit (429) or a full password pool (503), each with when to retry. */
-export function deferLogin(reply: FastifyReply, outcome: { kind: 'limited' | 'busy'; retryAfter: number }, body: unknown = outcome.kind === 'limited' ? 'too many failed login attempts\n' : 'password checks are busy: try again shortly\n') {
+export function deferLogin(
+  reply: FastifyReply,
+  outcome: { kind: 'limited' | 'busy'; retryAfter: number },
+  body: unknown = outcome.kind === 'limited' ? 'too many failed login attempts\n' : 'password checks are busy: try again shortly\n',
+) {
   reply.code(outcome.kind === 'limited' ? 429 : 503).header('Retry-After', String(outcome.retryAfter));
   return typeof body === 'string' ? reply.type('text/plain; charset=utf-8').send(body) : reply.send(body);
 }
@@ -59,11 +69,15 @@ async function verifyCredential(deps: V2ApiDeps, header: string): Promise<{ call
     const claims = await deps.tokens.verify(header.slice(7), 'access', { nowS: nowS(deps) });
     if (!claims || !deps.store.resources.getSession(claims.session_id)) return null;
     const user = deps.store.resources.getUser(claims.sub);
-    return isActive(deps.store.resources, user) ? { caller: { username: claims.sub, groups: (user.groups ?? []) as string[], viaKey: false }, expS: Number(claims.exp) } : null;
+    return isActive(deps.store.resources, user)
+      ? { caller: { username: claims.sub, groups: (user.groups ?? []) as string[], viaKey: false }, expS: Number(claims.exp) }
+      : null;
   }
   const key = deps.store.resources.getApiKey(hashApiKey(header.slice(4).trim()));
   const user = key ? deps.store.resources.getUser(key.username) : null;
-  return key && isActive(deps.store.resources, user) ? { caller: { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true }, expS: Infinity } : null;
+  return key && isActive(deps.store.resources, user)
+    ? { caller: { username: key.username, groups: (user.groups ?? []) as string[], viaKey: true }, expS: Infinity }
+    : null;
 }
 
 /** The `/auth` family: tokens from basic credentials, refresh, test, logout. */
@@ -81,7 +95,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
   // `/auth` also asks the directories (LDAP, AD) after the local users; `/auth/test` only the local users.
   const login = async (request: FastifyRequest, reply: FastifyReply, refusal: string, directories: boolean) => {
     const credentials = basic(request);
-    if (!credentials) return void text(reply, 401, 'Request unauthorized\n'), null;
+    if (!credentials) return (void text(reply, 401, 'Request unauthorized\n'), null);
     const { signal, release } = closedSignal(request.raw.socket);
     const outcome = await attemptLogin(limiter, { address: request.ip, username: credentials.user }, async (priority) => {
       const local = await checkPassword(deps, credentials.user, credentials.password, signal, priority);

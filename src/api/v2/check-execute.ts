@@ -5,9 +5,15 @@ import type { Json } from '../../json.js';
 
 /** Why an ad hoc request body (Sensu Go's AdhocRequest) is refused, or null. */
 function adhocProblem(body: unknown, check: string): string | null {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'request body must be a JSON object: {"subscriptions": [...], "reason": "...", "creator": "..."}';
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return 'request body must be a JSON object: {"subscriptions": [...], "reason": "...", "creator": "..."}';
   const { subscriptions, reason, creator, metadata } = body as Json;
-  if (subscriptions !== undefined && subscriptions !== null && (!Array.isArray(subscriptions) || subscriptions.some((s: unknown) => typeof s !== 'string' || s === ''))) return 'subscriptions must be a list of non-empty strings';
+  if (
+    subscriptions !== undefined &&
+    subscriptions !== null &&
+    (!Array.isArray(subscriptions) || subscriptions.some((s: unknown) => typeof s !== 'string' || s === ''))
+  )
+    return 'subscriptions must be a list of non-empty strings';
   if (reason !== undefined && typeof reason !== 'string') return 'reason must be a string';
   if (creator !== undefined && typeof creator !== 'string') return 'creator must be a string';
   if (metadata?.name && metadata.name !== check) return `the name of the resource (${String(metadata.name)}) does not match the name of the URI (${check})`;

@@ -8,7 +8,8 @@ import type { Json } from '../../json.js';
 type Params = { namespace: string; entity?: string; check?: string };
 
 // Paging order and resume key: namespace, entity, check (Sensu Go's etcd key order).
-const eventKey = (e: Json) => `${e.metadata?.namespace ?? e.entity?.metadata?.namespace ?? ''}/${e.entity?.metadata?.name ?? ''}/${e.check?.metadata?.name ?? ''}`;
+const eventKey = (e: Json) =>
+  `${e.metadata?.namespace ?? e.entity?.metadata?.namespace ?? ''}/${e.entity?.metadata?.name ?? ''}/${e.check?.metadata?.name ?? ''}`;
 
 /** The events API: list, get, create or replace (201, empty), delete (204). */
 export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
@@ -46,7 +47,10 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
     const missing = missingNamespace(deps.store.resources, namespace);
     if (missing) return fail(reply, 'notFound', missing);
     // The URL names what the body may leave out; a body that says otherwise is refused.
-    for (const [part, urlName] of [['entity', entity], ['check', check]] as const) {
+    for (const [part, urlName] of [
+      ['entity', entity],
+      ['check', check],
+    ] as const) {
       const value = body[part];
       if (!value || typeof value !== 'object') continue;
       value.metadata ??= {};
@@ -55,7 +59,8 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
       }
       if (urlName !== undefined) {
         value.metadata.name ||= urlName;
-        if (value.metadata.name !== urlName) return fail(reply, 'invalid', `the name of the resource (${value.metadata.name}) does not match the name of the URI (${urlName})`);
+        if (value.metadata.name !== urlName)
+          return fail(reply, 'invalid', `the name of the resource (${value.metadata.name}) does not match the name of the URI (${urlName})`);
       }
     }
     // PUT names a check to schedule unless it says `publish: false` (results need no interval, as in Sensu Go).

@@ -7,7 +7,11 @@ const MEMBER_ID = 1;
 export function registerHealthRoute(app: FastifyInstance, deps: V2ApiDeps): void {
   app.get('/health', (request, reply) => {
     const timeout = (request.query as { timeout?: string }).timeout;
-    if (timeout !== undefined && !/^-?\d+$/.test(timeout)) return reply.code(400).type('text/plain; charset=utf-8').send(`strconv.Atoi: parsing ${JSON.stringify(timeout)}: invalid syntax\n`);
+    if (timeout !== undefined && !/^-?\d+$/.test(timeout))
+      return reply
+        .code(400)
+        .type('text/plain; charset=utf-8')
+        .send(`strconv.Atoi: parsing ${JSON.stringify(timeout)}: invalid syntax\n`);
     let err = '';
     try {
       deps.store.db.prepare('SELECT 1').get();

@@ -33,7 +33,11 @@ export function selectorsOf(request: FastifyRequest, reply: FastifyReply, set: F
     if (param === 'fieldSelector') {
       const unknown = unknownField(ops, set);
       if (unknown !== null) {
-        fail(reply, 'invalid', `failed to parse fieldSelector: unknown field ${JSON.stringify(unknown)}; fields: ${set.names.join(', ')}, ${set.prefix}.labels.<key>`);
+        fail(
+          reply,
+          'invalid',
+          `failed to parse fieldSelector: unknown field ${JSON.stringify(unknown)}; fields: ${set.names.join(', ')}, ${set.prefix}.labels.<key>`,
+        );
         return null;
       }
     }
@@ -47,7 +51,10 @@ function select(request: FastifyRequest, reply: FastifyReply, items: Json[], set
   const selectors = selectorsOf(request, reply, set);
   if (!selectors) return null;
   let out = items;
-  for (const [ops, read] of [[selectors.fields, set.fields], [selectors.labels, set.labels]] as const) {
+  for (const [ops, read] of [
+    [selectors.fields, set.fields],
+    [selectors.labels, set.labels],
+  ] as const) {
     // Selectors read what the caller may see: a selector on a secret label must not confirm a guess.
     if (ops) out = out.filter((item) => matchesSelector(ops, read(redactOutput(item) as Json)));
   }
@@ -73,7 +80,13 @@ export function page(request: FastifyRequest, reply: FastifyReply, items: Json[]
 }
 
 /** One list response: selectors on the resource's fields, then a page by key; the reply itself after a 400. */
-export function listResponse<T extends Json>(request: FastifyRequest, reply: FastifyReply, items: T[], set: FieldSet, key: (item: T) => string): T[] | FastifyReply {
+export function listResponse<T extends Json>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  items: T[],
+  set: FieldSet,
+  key: (item: T) => string,
+): T[] | FastifyReply {
   const selected = select(request, reply, items, set);
   return selected === null ? reply : (page(request, reply, selected, key as (item: Json) => string) as T[]);
 }

@@ -9,7 +9,8 @@ import type { Json } from '../../json.js';
 
 export const passwordProblem = (password: unknown) => (typeof password !== 'string' || password.length < 8 ? 'password must be at least 8 characters' : null);
 
-export const externalMessage = (name: string, provider: unknown) => `user "${name}" signs in through the external authentication provider "${String(provider)}" and has no local password: change it in the provider`;
+export const externalMessage = (name: string, provider: unknown) =>
+  `user "${name}" signs in through the external authentication provider "${String(provider)}" and has no local password: change it in the provider`;
 
 const USAGE = 'send {"password": <current password>, "new_password": <new password>} (or "password_hash": <bcrypt hash of the new one>, as sensuctl does)';
 
@@ -45,7 +46,12 @@ export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, r
   const self = name === caller.username;
   // The route's RBAC (update users) let another user through; resetting their password is a cluster admin's alone.
   const resetting = !self && isClusterAdmin(rbacView(v2), caller);
-  if (!self && !resetting) return fail(reply, 'forbidden', `unauthorized to perform action: user "${caller.username}" may not reset the password of user "${name}": only cluster admins may`);
+  if (!self && !resetting)
+    return fail(
+      reply,
+      'forbidden',
+      `unauthorized to perform action: user "${caller.username}" may not reset the password of user "${name}": only cluster admins may`,
+    );
   if (isExternal(user)) return fail(reply, 'invalid', externalMessage(name, user.provider));
   const read = readBody(request.body, resetting);
   if ('problem' in read) return fail(reply, 'invalid', read.problem);
@@ -53,7 +59,9 @@ export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, r
   if (read.current !== null) {
     const current = read.current;
     const { signal, release } = closedSignal(request.raw.socket);
-    const outcome = await attemptLogin(loginLimiterOf(deps), { address: request.ip, username: name }, async (priority) => ((await verifyPassword(current, user.password_hash, signal, priority)) ? true : null)).finally(release);
+    const outcome = await attemptLogin(loginLimiterOf(deps), { address: request.ip, username: name }, async (priority) =>
+      (await verifyPassword(current, user.password_hash, signal, priority)) ? true : null,
+    ).finally(release);
     if (outcome.kind === 'limited') return deferLogin(reply, outcome, { message: 'too many failed password checks: try again later', code: 4 });
     if (outcome.kind === 'busy') return deferLogin(reply, outcome, { message: 'password checks are busy: try again shortly', code: 0 });
     if (outcome.kind !== 'ok') return fail(reply, 'invalid', 'the current password is wrong');
@@ -85,7 +93,12 @@ export async function resetPassword(deps: V2ApiDeps, request: FastifyRequest, re
   const caller = callerOf(request);
   const user = v2.getUser(name);
   if (!user) return fail(reply, 'notFound', 'not found');
-  if (!isClusterAdmin(rbacView(v2), caller)) return fail(reply, 'forbidden', `unauthorized to perform action: user "${caller.username}" may not reset the password of user "${name}": only cluster admins may`);
+  if (!isClusterAdmin(rbacView(v2), caller))
+    return fail(
+      reply,
+      'forbidden',
+      `unauthorized to perform action: user "${caller.username}" may not reset the password of user "${name}": only cluster admins may`,
+    );
   if (isExternal(user)) return fail(reply, 'invalid', externalMessage(name, user.provider));
   const body = (request.body ?? {}) as Json;
   const stored = await storedHashOf({ bcrypt: body.password_hash });

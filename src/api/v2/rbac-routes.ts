@@ -55,7 +55,13 @@ const RBAC_KINDS: ResourceKind[] = [
 ];
 
 const CLUSTER_KINDS: ResourceKind[] = [
-  { path: 'clusterroles', type: KIND.clusterRole, validate: (r) => rulesProblem(r.rules), grantProblem: grantsOwnRules, deleteProblem: boundProblem('ClusterRole') },
+  {
+    path: 'clusterroles',
+    type: KIND.clusterRole,
+    validate: (r) => rulesProblem(r.rules),
+    grantProblem: grantsOwnRules,
+    deleteProblem: boundProblem('ClusterRole'),
+  },
   { path: 'clusterrolebindings', type: KIND.clusterRoleBinding, validate: (b) => bindingProblem(b, ['ClusterRole']), grantProblem: grantsBoundRules },
 ];
 
@@ -70,7 +76,8 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
     const metadata = { ...(body.metadata ?? {}) };
     if (name !== undefined) metadata.name ||= name;
     if (metadata.namespace) return fail(reply, 'invalid', `${kind.path} are cluster-wide: metadata.namespace must be empty`);
-    if (name !== undefined && metadata.name !== name) return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
+    if (name !== undefined && metadata.name !== name)
+      return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
     if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
     const problem = kind.validate(body);
     if (problem) return fail(reply, 'invalid', problem);
@@ -83,7 +90,10 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
   };
   const fields = RBAC_FIELDS.get(kind.path)!;
   app.get(base, (request, reply) => listResponse(request, reply, v2.listResources(kind.type, '') as Json[], fields, (r) => String(r.metadata?.name ?? '')));
-  app.get(`${base}/:name`, (request, reply) => v2.getResource(kind.type, '', (request.params as { name: string }).name) ?? fail(reply, 'notFound', 'not found'));
+  app.get(
+    `${base}/:name`,
+    (request, reply) => v2.getResource(kind.type, '', (request.params as { name: string }).name) ?? fail(reply, 'notFound', 'not found'),
+  );
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));
   app.delete(`${base}/:name`, (request, reply) => {

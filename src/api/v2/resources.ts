@@ -46,53 +46,83 @@ export const KINDS: ResourceKind[] = [
     type: 'Handler',
     validate: (h) =>
       runtimeAssetsProblem(h) ??
-      (!HANDLER_TYPES.includes(h.type) ? `handler type must be one of ${HANDLER_TYPES.join(', ')}`
-      : h.type === 'pipe' && typeof h.command !== 'string' ? 'missing command'
-      : (h.type === 'tcp' || h.type === 'udp') && !(h.socket?.host && Number.isInteger(h.socket?.port)) ? 'missing socket host or port'
-      : h.timeout !== undefined && !(Number.isInteger(h.timeout) && h.timeout >= 0) ? 'timeout must be a non-negative integer'
-      : null),
+      (!HANDLER_TYPES.includes(h.type)
+        ? `handler type must be one of ${HANDLER_TYPES.join(', ')}`
+        : h.type === 'pipe' && typeof h.command !== 'string'
+          ? 'missing command'
+          : (h.type === 'tcp' || h.type === 'udp') && !(h.socket?.host && Number.isInteger(h.socket?.port))
+            ? 'missing socket host or port'
+            : h.timeout !== undefined && !(Number.isInteger(h.timeout) && h.timeout >= 0)
+              ? 'timeout must be a non-negative integer'
+              : null),
   },
   {
     path: 'pipelines',
     type: 'Pipeline',
     validate: (p) =>
-      !Array.isArray(p.workflows ?? []) ? 'workflows must be an array'
-      : ((p.workflows ?? []) as Json[]).some((w) => !w?.name || !w?.handler?.name) ? 'each workflow needs a name and a handler reference'
-      : null,
+      !Array.isArray(p.workflows ?? [])
+        ? 'workflows must be an array'
+        : ((p.workflows ?? []) as Json[]).some((w) => !w?.name || !w?.handler?.name)
+          ? 'each workflow needs a name and a handler reference'
+          : null,
   },
-  { path: 'mutators', type: 'Mutator', validate: (m) => runtimeAssetsProblem(m) ?? (typeof m.command !== 'string' && m.type !== 'javascript' ? 'missing command' : null) },
+  {
+    path: 'mutators',
+    type: 'Mutator',
+    validate: (m) => runtimeAssetsProblem(m) ?? (typeof m.command !== 'string' && m.type !== 'javascript' ? 'missing command' : null),
+  },
   {
     path: 'checks',
     type: 'CheckConfig',
     validate: (c) =>
       runtimeAssetsProblem(c) ??
-      (typeof c.command !== 'string' || c.command === '' ? 'missing command'
-      : cronIntervalProblem(c)
-      ?? (c.subscriptions !== undefined && c.subscriptions !== null && (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === '')) ? 'subscriptions must be non-empty strings'
-      : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0) ? 'ttl must be greater than check interval'
-      // Sensu Go's event validation refuses a ttl under 5 s: every result of such a check would be lost.
-      : Number(c.ttl) > 0 && Number(c.ttl) < 5 ? 'minimum ttl is 5 seconds'
-      : null)),
+      (typeof c.command !== 'string' || c.command === ''
+        ? 'missing command'
+        : (cronIntervalProblem(c) ??
+          (c.subscriptions !== undefined &&
+          c.subscriptions !== null &&
+          (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === ''))
+            ? 'subscriptions must be non-empty strings'
+            : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0)
+              ? 'ttl must be greater than check interval'
+              : // Sensu Go's event validation refuses a ttl under 5 s: every result of such a check would be lost.
+                Number(c.ttl) > 0 && Number(c.ttl) < 5
+                ? 'minimum ttl is 5 seconds'
+                : null))),
   },
-  { path: 'hooks', type: 'HookConfig', validate: (h) => runtimeAssetsProblem(h) ?? (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null) },
+  {
+    path: 'hooks',
+    type: 'HookConfig',
+    validate: (h) => runtimeAssetsProblem(h) ?? (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null),
+  },
   { path: 'assets', type: 'Asset', validate: assetProblem },
   {
     path: 'filters',
     type: 'EventFilter',
     validate: (f) =>
-      !['allow', 'deny'].includes(f.action) ? 'action must be allow or deny'
-      : !Array.isArray(f.expressions) || f.expressions.some((e: unknown) => typeof e !== 'string') ? 'expressions must be an array of strings'
-      : null,
+      !['allow', 'deny'].includes(f.action)
+        ? 'action must be allow or deny'
+        : !Array.isArray(f.expressions) || f.expressions.some((e: unknown) => typeof e !== 'string')
+          ? 'expressions must be an array of strings'
+          : null,
   },
-  { path: 'entities', type: 'Entity', validate: (e) => typeProblem('Entity', e) ?? (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null), deleteProblem: legacyClientOnly },
+  {
+    path: 'entities',
+    type: 'Entity',
+    validate: (e) => typeProblem('Entity', e) ?? (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null),
+    deleteProblem: legacyClientOnly,
+  },
   {
     path: 'silenced',
     type: 'Silenced',
     validate: (s) =>
-      !s.subscription && !s.check ? 'a silence needs a subscription or a check'
-      : s.expire !== undefined && !Number.isInteger(s.expire) ? 'expire must be an integer (seconds; 0 or less: no expiration)'
-      : s.begin !== undefined && !Number.isInteger(s.begin) ? 'begin must be an integer (Unix seconds)'
-      : null,
+      !s.subscription && !s.check
+        ? 'a silence needs a subscription or a check'
+        : s.expire !== undefined && !Number.isInteger(s.expire)
+          ? 'expire must be an integer (seconds; 0 or less: no expiration)'
+          : s.begin !== undefined && !Number.isInteger(s.begin)
+            ? 'begin must be an integer (Unix seconds)'
+            : null,
     namePattern: /^[\w.\-:*]{1,255}$/,
     nameOf: (s) => silencedName(s.subscription, s.check),
     prepare: prepareSilenced,
@@ -147,9 +177,12 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (name !== undefined) metadata.name ||= name;
     // sensuctl's `silenced create` sends no name: the kind names it, as Sensu Go does.
     if (!metadata.name && kind.nameOf) metadata.name = kind.nameOf(body);
-    if (metadata.namespace !== namespace) return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
-    if (name !== undefined && metadata.name !== name) return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-    if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name))) return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
+    if (metadata.namespace !== namespace)
+      return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
+    if (name !== undefined && metadata.name !== name)
+      return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
+    if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name)))
+      return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
     const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
     if (problem) return fail(reply, 'invalid', problem);
     // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
@@ -168,7 +201,9 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     return reply.code(201).type('application/json').send();
   };
   const fields = RESOURCE_FIELDS.get(kind.path)!;
-  app.get(base, (request, reply) => listResponse(request, reply, table.list((request.params as { namespace: string }).namespace) as Json[], fields, (r) => String(r.metadata?.name ?? '')));
+  app.get(base, (request, reply) =>
+    listResponse(request, reply, table.list((request.params as { namespace: string }).namespace) as Json[], fields, (r) => String(r.metadata?.name ?? '')),
+  );
   // Every namespace at once (`sensuctl … list --all-namespaces`, `dump --all-namespaces`): cluster-wide access, as in Sensu Go.
   app.get(`/api/core/v2/${kind.path}`, (request, reply) => {
     const all = deps.store.resources.listResources('Namespace', '').flatMap((n) => table.list(String(n.name))) as Json[];
@@ -193,7 +228,15 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
   const v2 = deps.store.resources;
   // The default namespace exists from the first start: every legacy event lives there.
   if (!v2.getResource('Namespace', '', DEFAULT_NAMESPACE)) v2.putResource('Namespace', '', DEFAULT_NAMESPACE, { name: DEFAULT_NAMESPACE });
-  app.get('/api/core/v2/namespaces', (request, reply) => listResponse(request, reply, v2.listResources('Namespace', '').map((n) => ({ name: n.name })), NAMESPACE_FIELDS, (n) => String(n.name)));
+  app.get('/api/core/v2/namespaces', (request, reply) =>
+    listResponse(
+      request,
+      reply,
+      v2.listResources('Namespace', '').map((n) => ({ name: n.name })),
+      NAMESPACE_FIELDS,
+      (n) => String(n.name),
+    ),
+  );
   app.get('/api/core/v2/namespaces/:name', (request, reply) => {
     const found = v2.getResource('Namespace', '', (request.params as { name: string }).name);
     return found ? { name: found.name } : fail(reply, 'notFound', 'not found');
@@ -201,7 +244,8 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
   app.put('/api/core/v2/namespaces/:name', (request, reply) => {
     const name = (request.params as { name: string }).name;
     const body = (request.body ?? {}) as Json;
-    if (body.name !== undefined && body.name !== name) return fail(reply, 'invalid', `the name of the resource (${String(body.name)}) does not match the name of the URI (${name})`);
+    if (body.name !== undefined && body.name !== name)
+      return fail(reply, 'invalid', `the name of the resource (${String(body.name)}) does not match the name of the URI (${name})`);
     if (!NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
     v2.putResource('Namespace', '', name, { name });
     return reply.code(201).type('application/json').send();
@@ -223,8 +267,15 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
     const references = v2.namespaceReferences(name).filter((r) => r.kind !== 'Event');
     if (await eventStoreOf(deps).hasEvents(name)) references.unshift({ kind: 'Event', name: '(its events)' });
     if (references.length > 0) {
-      const named = references.slice(0, 10).map((r) => `${r.kind} ${r.name}`).join(', ');
-      return fail(reply, 'conflict', `namespace ${name} is referenced by ${named}${references.length > 10 ? ` and ${references.length - 10} more` : ''}: delete them first`);
+      const named = references
+        .slice(0, 10)
+        .map((r) => `${r.kind} ${r.name}`)
+        .join(', ');
+      return fail(
+        reply,
+        'conflict',
+        `namespace ${name} is referenced by ${named}${references.length > 10 ? ` and ${references.length - 10} more` : ''}: delete them first`,
+      );
     }
     return v2.deleteResource('Namespace', '', name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });

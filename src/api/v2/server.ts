@@ -24,7 +24,6 @@ import { PasswordsBusy } from '../../auth/index.js';
 
 export type { V2ApiDeps } from './context.js';
 
-
 /**
  * sensuctl sends `Content-Type: application/json` on every request, DELETE included, with no body: a request without
  * a body is read as bodyless whatever its type says (Go's net/http does the same), instead of Fastify's 400.
@@ -36,7 +35,14 @@ function dropEmptyBodyType(headers: Record<string, string | string[] | undefined
 
 /** The v2 HTTP API: every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 512_000, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, return503OnClosing: false, forceCloseConnections: true, ...httpsOption(deps.https) });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 512_000,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    return503OnClosing: false,
+    forceCloseConnections: true,
+    ...httpsOption(deps.https),
+  });
   enforceAccess(app, deps);
   registerRedaction(app, ['/auth', '/auth/token']);
   app.addHook('onRequest', async (request) => dropEmptyBodyType(request.headers));
@@ -48,14 +54,18 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   app.setErrorHandler((error, _request, reply) => {
     // Over the embedded datastore's quota: say so (507), reads keep working.
     const quota = deps.store.failure(error);
-    if (quota instanceof CheckbridgeError) return reply.code(quota.httpStatus).header('X-Content-Type-Options', 'nosniff').send({ message: quota.message, code: 0 });
+    if (quota instanceof CheckbridgeError)
+      return reply.code(quota.httpStatus).header('X-Content-Type-Options', 'nosniff').send({ message: quota.message, code: 0 });
     // A password to hash or check while the password pool's queue is full: come back, nothing was done.
     if (error instanceof PasswordsBusy) return reply.code(503).header('Retry-After', String(error.retryAfterS)).send({ message: error.message, code: 0 });
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err: error }, 'v2 API error');
     if (status >= 500) return fail(reply, 'internal', 'internal error occurred');
     // Fastify's own 4xx (bad JSON, 413 body too large, 415) keep their status, with code 1 (invalid argument).
-    return reply.code(status).header('X-Content-Type-Options', 'nosniff').send({ message: (error as Error).message, code: 1 });
+    return reply
+      .code(status)
+      .header('X-Content-Type-Options', 'nosniff')
+      .send({ message: (error as Error).message, code: 1 });
   });
   registerHealthRoute(app, deps);
   registerVersionRoutes(app);

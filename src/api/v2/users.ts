@@ -13,10 +13,20 @@ import type { Json } from '../../json.js';
 const view = (user: Json) => ({ username: user.username, groups: user.groups ?? [], disabled: Boolean(user.disabled) });
 
 /** The RBAC view and every namespace holding role bindings: what the membership rule reads. */
-const grantViewOf = (deps: V2ApiDeps): GrantView => ({ rbac: rbacView(deps.store.resources), bindingNamespaces: deps.store.resources.namespacesWith(KIND.roleBinding) });
+const grantViewOf = (deps: V2ApiDeps): GrantView => ({
+  rbac: rbacView(deps.store.resources),
+  bindingNamespaces: deps.store.resources.namespacesWith(KIND.roleBinding),
+});
 
 /** Why this create or update is not the caller's to make (nobody grants what they do not hold), or null. */
-function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string, existing: Json | null, body: Json, user: Json): { kind: 'forbidden' | 'invalid'; message: string } | null {
+function privilegeProblem(
+  request: FastifyRequest,
+  deps: V2ApiDeps,
+  name: string,
+  existing: Json | null,
+  body: Json,
+  user: Json,
+): { kind: 'forbidden' | 'invalid'; message: string } | null {
   const caller = callerOf(request);
   const grants = grantViewOf(deps);
   const added = (user.groups as string[]).filter((g) => !(existing?.groups ?? []).includes(g));
@@ -24,12 +34,16 @@ function privilegeProblem(request: FastifyRequest, deps: V2ApiDeps, name: string
   if (membership) return { kind: 'forbidden', message: membership };
   if (existing && (body.password !== undefined || body.password_hash !== undefined)) {
     // Your own password needs your current one; another user's is a cluster admin's reset.
-    if (name === caller.username) return { kind: 'invalid', message: `to change your own password use PUT /api/core/v2/users/${name}/password with the current password` };
+    if (name === caller.username)
+      return { kind: 'invalid', message: `to change your own password use PUT /api/core/v2/users/${name}/password with the current password` };
     const other = otherUserProblem(grants.rbac, caller, name, 'reset the password of');
     if (other) return { kind: 'forbidden', message: other };
   }
   if (existing && (existing.provider ?? 'basic') !== (user.provider ?? 'basic') && !isClusterAdmin(grants.rbac, caller)) {
-    return { kind: 'forbidden', message: `unauthorized to perform action: user "${caller.username}" may not change the authentication provider of user "${name}": only cluster admins may` };
+    return {
+      kind: 'forbidden',
+      message: `unauthorized to perform action: user "${caller.username}" may not change the authentication provider of user "${name}": only cluster admins may`,
+    };
   }
   if (existing) {
     // Disabling, re-enabling or otherwise changing someone who holds more than the caller is a cluster admin's.
@@ -52,8 +66,10 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
   const save = async (request: FastifyRequest, reply: FastifyReply, name: string, body: Json | null, mode: 'create' | 'upsert') => {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (user)');
     if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'username must be a valid name');
-    if (body.username !== undefined && body.username !== name) return fail(reply, 'invalid', `the name of the resource (${String(body.username)}) does not match the name of the URI (${name})`);
-    if (body.groups !== undefined && (!Array.isArray(body.groups) || body.groups.some((g: unknown) => typeof g !== 'string'))) return fail(reply, 'invalid', 'groups must be a list of strings');
+    if (body.username !== undefined && body.username !== name)
+      return fail(reply, 'invalid', `the name of the resource (${String(body.username)}) does not match the name of the URI (${name})`);
+    if (body.groups !== undefined && (!Array.isArray(body.groups) || body.groups.some((g: unknown) => typeof g !== 'string')))
+      return fail(reply, 'invalid', 'groups must be a list of strings');
     if (body.provider !== undefined && typeof body.provider !== 'string') return fail(reply, 'invalid', 'provider must be a string');
     const existing = v2.getUser(name);
     if (existing && mode === 'create') return fail(reply, 'exists', 'resource already exists');
@@ -66,8 +82,17 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     if ((!existing && !external) || setsPassword) {
       // A bcrypt password_hash (`sensuctl user hash-password`, a Sensu Go dump) is stored as given; with a password too, they must agree.
       const stored = await storedHashOf(body.password_hash !== undefined ? { bcrypt: body.password_hash } : { plain: body.password });
-      if ('problem' in stored) return fail(reply, 'invalid', body.password === undefined && body.password_hash === undefined ? 'a password or its hash (password_hash) is required' : stored.problem);
-      if (body.password_hash !== undefined && body.password !== undefined && !(typeof body.password === 'string' && (await verifyPassword(body.password, stored.hash)))) {
+      if ('problem' in stored)
+        return fail(
+          reply,
+          'invalid',
+          body.password === undefined && body.password_hash === undefined ? 'a password or its hash (password_hash) is required' : stored.problem,
+        );
+      if (
+        body.password_hash !== undefined &&
+        body.password !== undefined &&
+        !(typeof body.password === 'string' && (await verifyPassword(body.password, stored.hash)))
+      ) {
         return fail(reply, 'invalid', 'hashed password does not match the cleartext password: send only one of password and password_hash');
       }
       hash = stored.hash;
@@ -86,13 +111,18 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     else if (!external && kept !== undefined) user.password_hash = kept;
     v2.putUser(name, user);
     if (existing && (setsPassword || user.disabled)) v2.deleteUserSessions(name);
-    return reply.code(existing ? 200 : 201).type('application/json').send();
+    return reply
+      .code(existing ? 200 : 201)
+      .type('application/json')
+      .send();
   };
   app.post('/api/core/v2/users', (request, reply) => {
     const body = request.body as Json | null;
     return save(request, reply, body?.username, body, 'create');
   });
-  app.put('/api/core/v2/users/:name', (request, reply) => save(request, reply, (request.params as { name: string }).name, request.body as Json | null, 'upsert'));
+  app.put('/api/core/v2/users/:name', (request, reply) =>
+    save(request, reply, (request.params as { name: string }).name, request.body as Json | null, 'upsert'),
+  );
   app.get('/api/core/v2/users', (request, reply) => listResponse(request, reply, v2.listUsers().map(view), USER_FIELDS, (u) => String(u.username)));
   app.get('/api/core/v2/users/:name', (request, reply) => {
     const name = (request.params as { name: string }).name;
@@ -120,7 +150,11 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     return user ? save(request, reply, name, edit(user, group ?? ''), 'upsert') : fail(reply, 'notFound', 'not found');
   };
   app.put('/api/core/v2/users/:name/reinstate', (request, reply) => change(request, reply, () => ({ disabled: false })));
-  app.put('/api/core/v2/users/:name/groups/:group', (request, reply) => change(request, reply, (user, group) => ({ groups: [...new Set([...(user.groups ?? []), group])] })));
-  app.delete('/api/core/v2/users/:name/groups/:group', (request, reply) => change(request, reply, (user, group) => ({ groups: (user.groups ?? []).filter((g: string) => g !== group) })));
+  app.put('/api/core/v2/users/:name/groups/:group', (request, reply) =>
+    change(request, reply, (user, group) => ({ groups: [...new Set([...(user.groups ?? []), group])] })),
+  );
+  app.delete('/api/core/v2/users/:name/groups/:group', (request, reply) =>
+    change(request, reply, (user, group) => ({ groups: (user.groups ?? []).filter((g: string) => g !== group) })),
+  );
   app.delete('/api/core/v2/users/:name/groups', (request, reply) => change(request, reply, () => ({ groups: [] })));
 }

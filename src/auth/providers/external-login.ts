@@ -19,7 +19,12 @@ export function isActive(v2: ResourceTables, user: Json | null): user is Json {
  */
 function disabledTwin(v2: ResourceTables, prefix: string, username: string): Json | null {
   const folded = foldLoginName(username.slice(prefix.length));
-  return v2.listUsers().find((u) => u.disabled && isExternal(u) && String(u.username).startsWith(prefix) && foldLoginName(String(u.username).slice(prefix.length)) === folded) ?? null;
+  return (
+    v2
+      .listUsers()
+      .find((u) => u.disabled && isExternal(u) && String(u.username).startsWith(prefix) && foldLoginName(String(u.username).slice(prefix.length)) === folded) ??
+    null
+  );
 }
 
 /**
@@ -38,7 +43,10 @@ export function recordExternalUser(v2: ResourceTables, logger: Logger, provider:
   if (existing?.disabled) return null;
   const twin = existing ? null : disabledTwin(v2, spec.username_prefix, username);
   if (twin) {
-    logger.warn({ user: username, disabled: twin.username, provider: provider.metadata.name }, 'external login refused: the user is disabled under another spelling of the name');
+    logger.warn(
+      { user: username, disabled: twin.username, provider: provider.metadata.name },
+      'external login refused: the user is disabled under another spelling of the name',
+    );
     return null;
   }
   const user = { username, groups: groups.map((g) => spec.groups_prefix + g), disabled: false, provider: provider.metadata.name, provider_type: provider.type };
@@ -49,7 +57,9 @@ export function recordExternalUser(v2: ResourceTables, logger: Logger, provider:
 /** Basic credentials checked against each LDAP or AD provider in name order; the user record, or null. */
 export async function directoryLogin(v2: ResourceTables, logger: Logger, name: string, password: string): Promise<Json | null> {
   for (const provider of listProviders(v2).filter((p) => p.type === 'ldap' || p.type === 'ad')) {
-    const found = await ldapAuthenticate(provider.type, provider.spec as LdapSpec, name, password, (server, reason) => logger.info({ provider: provider.metadata.name, server, user: name, reason }, 'LDAP authentication failed'));
+    const found = await ldapAuthenticate(provider.type, provider.spec as LdapSpec, name, password, (server, reason) =>
+      logger.info({ provider: provider.metadata.name, server, user: name, reason }, 'LDAP authentication failed'),
+    );
     if (found) return recordExternalUser(v2, logger, provider, found.name, found.groups);
   }
   return null;

@@ -29,7 +29,13 @@ function tlsOptions(server: LdapServer): ConnectionOptions {
 async function connect(server: LdapServer): Promise<Client> {
   const scheme = server.security === 'tls' ? 'ldaps' : 'ldap';
   const host = server.host.includes(':') ? `[${server.host}]` : server.host;
-  const client = new Client({ url: `${scheme}://${host}:${server.port}`, timeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS, strictDN: false, ...(scheme === 'ldaps' ? { tlsOptions: tlsOptions(server) } : {}) });
+  const client = new Client({
+    url: `${scheme}://${host}:${server.port}`,
+    timeout: TIMEOUT_MS,
+    connectTimeout: TIMEOUT_MS,
+    strictDN: false,
+    ...(scheme === 'ldaps' ? { tlsOptions: tlsOptions(server) } : {}),
+  });
   if (server.security === 'starttls') await client.startTLS(tlsOptions(server));
   return client;
 }
@@ -77,8 +83,15 @@ async function tryServer(type: ProviderType, server: LdapServer, name: string, p
     if (server.binding.user_dn) await client.bind(server.binding.user_dn, server.binding.password);
     const term = searchTerm(type, server, name);
     // Filters built from values, never from text: a name like `*)(uid=*` is only a name.
-    const userFilter: Filter = new AndFilter({ filters: [new EqualityFilter({ attribute: 'objectClass', value: server.user_search.object_class }), new EqualityFilter(term)] });
-    const { searchEntries: users } = await client.search(server.user_search.base_dn, { scope: 'sub', filter: userFilter, attributes: ['dn', term.attribute], sizeLimit: 2 });
+    const userFilter: Filter = new AndFilter({
+      filters: [new EqualityFilter({ attribute: 'objectClass', value: server.user_search.object_class }), new EqualityFilter(term)],
+    });
+    const { searchEntries: users } = await client.search(server.user_search.base_dn, {
+      scope: 'sub',
+      filter: userFilter,
+      attributes: ['dn', term.attribute],
+      sizeLimit: 2,
+    });
     if (users.length !== 1) throw new LdapRefusal(users.length === 0 ? 'user not found' : 'user name is not unique');
     const userDn = users[0]!.dn;
     try {
@@ -89,9 +102,24 @@ async function tryServer(type: ProviderType, server: LdapServer, name: string, p
     }
     // Groups are read as the service account when there is one (a user may not read group entries).
     if (server.binding.user_dn) await client.bind(server.binding.user_dn, server.binding.password);
-    const groupFilter = new AndFilter({ filters: [new EqualityFilter({ attribute: 'objectClass', value: server.group_search.object_class }), new EqualityFilter({ attribute: server.group_search.attribute, value: userDn })] });
-    const { searchEntries: groups } = await client.search(server.group_search.base_dn, { scope: 'sub', filter: groupFilter, attributes: [server.group_search.name_attribute] });
-    return { name: storedName(users[0]!, term, server), groups: groups.map((g) => first(g[server.group_search.name_attribute])).filter((g): g is string => g !== null).sort() };
+    const groupFilter = new AndFilter({
+      filters: [
+        new EqualityFilter({ attribute: 'objectClass', value: server.group_search.object_class }),
+        new EqualityFilter({ attribute: server.group_search.attribute, value: userDn }),
+      ],
+    });
+    const { searchEntries: groups } = await client.search(server.group_search.base_dn, {
+      scope: 'sub',
+      filter: groupFilter,
+      attributes: [server.group_search.name_attribute],
+    });
+    return {
+      name: storedName(users[0]!, term, server),
+      groups: groups
+        .map((g) => first(g[server.group_search.name_attribute]))
+        .filter((g): g is string => g !== null)
+        .sort(),
+    };
   } finally {
     await client.unbind().catch(() => undefined);
   }
@@ -102,7 +130,13 @@ async function tryServer(type: ProviderType, server: LdapServer, name: string, p
  * reached (or fails mid-way) passes to the next; a refusal (unknown user, wrong password) also does, since the
  * servers may hold different directories. Null when no server accepts; `onFailure` hears why each did not.
  */
-export async function ldapAuthenticate(type: ProviderType, spec: LdapSpec, name: string, password: string, onFailure: (server: string, reason: string) => void): Promise<DirectoryUser | null> {
+export async function ldapAuthenticate(
+  type: ProviderType,
+  spec: LdapSpec,
+  name: string,
+  password: string,
+  onFailure: (server: string, reason: string) => void,
+): Promise<DirectoryUser | null> {
   // An empty password is an unauthenticated bind, which LDAP servers accept: never a login.
   if (password === '' || name.trim() === '') return null;
   for (const server of spec.servers) {

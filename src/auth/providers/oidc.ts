@@ -77,7 +77,13 @@ function configuration(spec: OidcSpec): Promise<client.Configuration> {
  * Where to send the browser: the provider's authorization endpoint with PKCE (S256), state and nonce; and the
  * `state` the flow is kept under, which the browser's binding cookie is named from.
  */
-export async function authorizeUrl(provider: Provider, flows: OidcFlows, redirectUri: string, returnTo: string | null, bindingHash: string): Promise<{ url: URL; state: string }> {
+export async function authorizeUrl(
+  provider: Provider,
+  flows: OidcFlows,
+  redirectUri: string,
+  returnTo: string | null,
+  bindingHash: string,
+): Promise<{ url: URL; state: string }> {
   const spec = provider.spec as OidcSpec;
   const config = await configuration(spec);
   const verifier = client.randomPKCECodeVerifier();
@@ -110,7 +116,12 @@ export interface OidcIdentity {
 export async function completeSignIn(provider: Provider, flow: OidcFlow, callbackUrl: URL, state: string): Promise<OidcIdentity> {
   const spec = provider.spec as OidcSpec;
   const config = await configuration(spec);
-  const tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.verifier, expectedNonce: flow.nonce, expectedState: state, idTokenExpected: true }, { redirect_uri: flow.redirectUri });
+  const tokens = await client.authorizationCodeGrant(
+    config,
+    callbackUrl,
+    { pkceCodeVerifier: flow.verifier, expectedNonce: flow.nonce, expectedState: state, idTokenExpected: true },
+    { redirect_uri: flow.redirectUri },
+  );
   const claims = tokens.claims();
   if (!claims) throw new Error('the provider returned no ID token');
   const name = claims[spec.username_claim];

@@ -58,8 +58,14 @@ export interface Provider {
 
 // Sensu Go's documented defaults: OpenLDAP's inetOrgPerson/groupOfNames, and Active Directory's sAMAccountName.
 const SEARCH_DEFAULTS: Record<'ldap' | 'ad', { user: Omit<Search, 'base_dn'>; group: Omit<Search, 'base_dn'> }> = {
-  ldap: { user: { attribute: 'uid', name_attribute: 'cn', object_class: 'person' }, group: { attribute: 'member', name_attribute: 'cn', object_class: 'groupOfNames' } },
-  ad: { user: { attribute: 'sAMAccountName', name_attribute: 'displayName', object_class: 'person' }, group: { attribute: 'member', name_attribute: 'cn', object_class: 'group' } },
+  ldap: {
+    user: { attribute: 'uid', name_attribute: 'cn', object_class: 'person' },
+    group: { attribute: 'member', name_attribute: 'cn', object_class: 'groupOfNames' },
+  },
+  ad: {
+    user: { attribute: 'sAMAccountName', name_attribute: 'displayName', object_class: 'person' },
+    group: { attribute: 'member', name_attribute: 'cn', object_class: 'group' },
+  },
 };
 
 class Invalid extends Error {}
@@ -101,8 +107,17 @@ function search(value: unknown, field: string, defaults: Omit<Search, 'base_dn'>
 }
 
 /** Where an LDAP server's bind credentials go, and whom they trust there: a REDACTED password follows none of these changing. */
-function ldapTargets(field: string, previous: LdapServer, next: Omit<LdapServer, 'binding' | 'default_upn_domain' | 'group_search' | 'user_search'>): CredentialDestination[] {
-  const at = (name: keyof typeof next, same?: CredentialDestination['same']): CredentialDestination => ({ field: `${field}.${name}`, before: previous[name], after: next[name], ...(same ? { same } : {}) });
+function ldapTargets(
+  field: string,
+  previous: LdapServer,
+  next: Omit<LdapServer, 'binding' | 'default_upn_domain' | 'group_search' | 'user_search'>,
+): CredentialDestination[] {
+  const at = (name: keyof typeof next, same?: CredentialDestination['same']): CredentialDestination => ({
+    field: `${field}.${name}`,
+    before: previous[name],
+    after: next[name],
+    ...(same ? { same } : {}),
+  });
   const caseless = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
   return [at('host', caseless), at('port'), at('security'), at('insecure'), at('trusted_ca_file'), at('client_cert_file'), at('client_key_file')];
 }
@@ -131,7 +146,10 @@ function server(value: unknown, i: number, type: 'ldap' | 'ad', previous: LdapSe
   const trusted_ca_file = str(s.trusted_ca_file, `${field}.trusted_ca_file`);
   const next = { host, port, insecure, security: security as LdapServer['security'], client_cert_file, client_key_file, trusted_ca_file };
   // The mask sent back by a client that read the provider keeps the stored password (dump, then create -f), but only for the same server.
-  const password = kept({ field: `${field}.binding.password`, what: 'the bind password', given, stored: previous?.binding.password }, previous ? ldapTargets(field, previous, next) : []);
+  const password = kept(
+    { field: `${field}.binding.password`, what: 'the bind password', given, stored: previous?.binding.password },
+    previous ? ldapTargets(field, previous, next) : [],
+  );
   return {
     host,
     port,
@@ -162,7 +180,10 @@ function oidcSpec(spec: Json, previous: OidcSpec | undefined): OidcSpec {
   const given = required(spec.client_secret, 'spec.client_secret');
   const server = url(spec.server, 'spec.server');
   // The stored client secret goes only to the server it was given for.
-  const secret = kept({ field: 'spec.client_secret', what: 'the client secret', given, stored: previous?.client_secret }, previous ? [{ field: 'spec.server', before: previous.server, after: server }] : []);
+  const secret = kept(
+    { field: 'spec.client_secret', what: 'the client secret', given, stored: previous?.client_secret },
+    previous ? [{ field: 'spec.server', before: previous.server, after: server }] : [],
+  );
   if (secret === '') throw new Invalid('spec.client_secret is required');
   return {
     additional_scopes: scopes,

@@ -18,7 +18,14 @@ export const AGENT: Generated = { file: AGENT_PASSWORD_FILE, variable: 'CHECKBRI
  * A generated password (the admin's, the agents') reaches a person at a terminal; anywhere else (a pipe, the journal)
  * it goes to a 0600 file in the state directory and only the file's path is logged.
  */
-export function deliverAdminPassword(user: string, password: string, stateDir: string, logger: Logger, terminal = process.stderr.isTTY === true, which: Generated = ADMIN): void {
+export function deliverAdminPassword(
+  user: string,
+  password: string,
+  stateDir: string,
+  logger: Logger,
+  terminal = process.stderr.isTTY === true,
+  which: Generated = ADMIN,
+): void {
   if (terminal) {
     process.stderr.write(`checkbridge: created user "${user}" with password ${password} (shown once; set ${which.variable} to choose it)\n`);
     return;
@@ -27,5 +34,8 @@ export function deliverAdminPassword(user: string, password: string, stateDir: s
   // A fresh file (never a link or an older file's mode): exclusive creation after removing what was there.
   rmSync(file, { force: true });
   writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
-  logger.warn({ user, file }, `created user "${user}" with a generated password, written to ${file} (read it, then delete it; set ${which.variable} to choose it)`);
+  logger.warn(
+    { user, file },
+    `created user "${user}" with a generated password, written to ${file} (read it, then delete it; set ${which.variable} to choose it)`,
+  );
 }

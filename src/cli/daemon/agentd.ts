@@ -27,7 +27,10 @@ export interface AgentdView {
 }
 
 /** The agent WebSocket (:8081): Sensu Go agents connect, register their entities and send events to the one intake. */
-export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; stateDir: string; scheduling: Scheduling; channel: ClusterChannel | null }, logger: Logger): { service: Service; view: AgentdView } {
+export function buildAgentd(
+  parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; stateDir: string; scheduling: Scheduling; channel: ClusterChannel | null },
+  logger: Logger,
+): { service: Service; view: AgentdView } {
   const { hub, flags } = parts;
   const { store, intake } = parts.store;
   const log = logger.child({ component: 'agentd' });
@@ -41,7 +44,9 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
     name: 'agent WebSocket',
     async start() {
       // After the v2 API's start: the admin user is created first, on an empty store.
-      await ensureAgentUser(store.resources, daemonEnvironment(), (user, password) => deliverAdminPassword(user, password, parts.stateDir, logger, process.stderr.isTTY === true, AGENT));
+      await ensureAgentUser(store.resources, daemonEnvironment(), (user, password) =>
+        deliverAdminPassword(user, password, parts.stateDir, logger, process.stderr.isTTY === true, AGENT),
+      );
       const config = agentdListenerOf(hub.current());
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
       const maxMessage = Number((config as { max_message_bytes?: unknown }).max_message_bytes);
@@ -61,7 +66,8 @@ export function buildAgentd(parts: { hub: SettingsHub; flags: RunFlags; store: D
         maxMessageBytes: Number.isInteger(maxMessage) && maxMessage > 0 ? maxMessage : DEFAULT_MAX_MESSAGE_BYTES,
         authorize: (username, groups, namespace) => authorize(rbacView(store.resources), username, groups, 'create', 'events', namespace, null),
         isKnown: (namespace, name) => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null,
-        entityRefusal: () => (atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
+        entityRefusal: () =>
+          atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null,
         onRegistration: (event) => intake.submitRegistration(event),
         legacyResult: (namespace, agent, event) => parts.scheduling.legacyChecks.resultOf(namespace, agent, event),
       });

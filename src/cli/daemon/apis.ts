@@ -23,7 +23,8 @@ import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
 import { deliverAdminPassword } from './admin-password.js';
 
-const AGENTS_METRIC_HELP = '# HELP checkbridge_agents_connected Sensu Go agents connected to the agent WebSocket now.\n# TYPE checkbridge_agents_connected gauge\n';
+const AGENTS_METRIC_HELP =
+  '# HELP checkbridge_agents_connected Sensu Go agents connected to the agent WebSocket now.\n# TYPE checkbridge_agents_connected gauge\n';
 
 export interface ApiParts {
   readonly hub: SettingsHub;
@@ -55,7 +56,20 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
     async start() {
       const apiConfig = legacyApiListenerOf(settings);
       const apiHttps = listenerHttps('legacy API', 'api.tls', apiConfig.tls, flags);
-      api = buildLegacyApi({ https: apiHttps, store, events, settings: hub.current, intake, results: serverResults, logger, now: Date.now, bridge: bridgeView, transport: () => transportInfo(transport), servers: () => leadership.servers(), requestCheck: (name, subs, meta) => publisher.requestNow(name, subs, meta) });
+      api = buildLegacyApi({
+        https: apiHttps,
+        store,
+        events,
+        settings: hub.current,
+        intake,
+        results: serverResults,
+        logger,
+        now: Date.now,
+        bridge: bridgeView,
+        transport: () => transportInfo(transport),
+        servers: () => leadership.servers(),
+        requestCheck: (name, subs, meta) => publisher.requestNow(name, subs, meta),
+      });
       const apiListen = listenerFrom('api', flags, apiConfig, { bind: '127.0.0.1', port: 4567 });
       await startHttpListener(api, 'legacy API', apiListen, apiHttps !== null, logger);
     },
@@ -74,7 +88,8 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         store,
         events,
         postgres: events,
-        entityGate: () => (atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null),
+        entityGate: () =>
+          atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null,
         legacyNamespace: () => legacyNamespace(hub.current()),
         tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)),
         logger,
@@ -82,7 +97,9 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         spawn: spawner.spawn,
         annotations: () => ({
           'checkbridge.agents.connected': String(agents.connected()),
-          ...(bridgeView ? Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)])) : {}),
+          ...(bridgeView
+            ? Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)]))
+            : {}),
         }),
         metrics: () => `${prometheusText(bridgeView, Date.now())}${AGENTS_METRIC_HELP}checkbridge_agents_connected ${agents.connected()}\n`,
         onEntityWritten: (namespace, name) => agents.entityWritten(namespace, name),

@@ -95,7 +95,8 @@ export function buildClient(parts: ClientParts, logger: Logger) {
     },
     async stop() {
       const current = hub.current();
-      if (current.client.deregister === true && parts.isRunning()) await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
+      if (current.client.deregister === true && parts.isRunning())
+        await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
       clearInterval(keepalives);
     },
   };
@@ -103,7 +104,10 @@ export function buildClient(parts: ClientParts, logger: Logger) {
   const deregister = (s: Settings) => {
     const now = Math.floor(Date.now() / 1000);
     const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
-    return intake.submit({ client: String(s.client.name), check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status: Number(check.status) || 1, issued: now, executed: now } });
+    return intake.submit({
+      client: String(s.client.name),
+      check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status: Number(check.status) || 1, issued: now, executed: now },
+    });
   };
   const summary = () => ({ standalone: client.standaloneChecks(), subscriptions: client.subscriptions() });
   return { client, services: [checks, socketService, agentApi, session], summary };

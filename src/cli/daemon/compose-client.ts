@@ -17,7 +17,10 @@ export async function composeClient(base: DaemonBase): Promise<Daemon> {
   const bus = buildTransport('client', base.flags, hub, logger);
   const wire = bus.transport as WireTransport;
   const { results, keepalive } = wireClient(wire, hub.current, logger);
-  const client = buildClient({ hub, flags: base.flags, transport: wire, execution, intake: results, keepalive: () => keepalive(), isRunning: () => lifecycle.isRunning() }, logger);
+  const client = buildClient(
+    { hub, flags: base.flags, transport: wire, execution, intake: results, keepalive: () => keepalive(), isRunning: () => lifecycle.isRunning() },
+    logger,
+  );
   const watcher = buildWatcher(base.sources, base.initial, hub, () => lifecycle.isStopping(), logger);
   return {
     services: [bus.service, execution.service, ...client.services, bus.consuming, watcher.service],

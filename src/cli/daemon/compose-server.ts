@@ -33,12 +33,18 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   const leadership = leadershipFor(dsn, { name: String(settings.client.name), pid: process.pid }, logger);
   // Check requests for Sensu Go agents connected to another server travel over the shared store's PostgreSQL.
   // Its messages are signed with a key kept in the shared store, read when the channel starts (after the store's start).
-  const channel = clusterChannelFor(dsn, 'checkbridge_check_requests', logger, () => store.store.resources.secret('cluster-channel-key', () => randomBytes(32).toString('hex')));
+  const channel = clusterChannelFor(dsn, 'checkbridge_check_requests', logger, () =>
+    store.store.resources.secret('cluster-channel-key', () => randomBytes(32).toString('hex')),
+  );
   const channelService: Service = { name: 'cluster channel', start: async () => channel?.start(), stop: async () => channel?.close() };
   const bridge = bridgeConfigOf(settings.raw.bridge, { bridgeUrl: flags.bridgeUrl, bridgeApiKey }, daemonEnvironment());
 
   const execution = buildExecution(base.stateDir, hub, logger);
-  const store = await buildStore({ dsn, stateDir: base.stateDir, bridgeNamespace: bridge ? bridge.namespace : null, sandboxLoaded: base.sandboxLoaded }, hub, logger);
+  const store = await buildStore(
+    { dsn, stateDir: base.stateDir, bridgeNamespace: bridge ? bridge.namespace : null, sandboxLoaded: base.sandboxLoaded },
+    hub,
+    logger,
+  );
   const bus = buildTransport(role, flags, hub, logger);
   const { transport, wire } = bus;
   const handling = buildHandling({ hub, store, execution, wire }, logger);
@@ -67,16 +73,71 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     clientServices = client.services;
     clientSummary = client.summary;
   }
-  const server = buildServer({ hub, store, transport, wire, sender, leadership, scheduling: dsn === null, isStopping, localClient: () => (role === 'both' ? String(hub.current().client.name) : null) }, logger);
+  const server = buildServer(
+    {
+      hub,
+      store,
+      transport,
+      wire,
+      sender,
+      leadership,
+      scheduling: dsn === null,
+      isStopping,
+      localClient: () => (role === 'both' ? String(hub.current().client.name) : null),
+    },
+    logger,
+  );
   const { scheduling, keepalives, fleet, serverResults, election } = server;
   const { publisher, v2Checks } = scheduling;
   const agentd = buildAgentd({ hub, flags, store, stateDir: base.stateDir, scheduling, channel }, logger);
-  const { legacyApi, v2Api } = buildApis({ hub, flags, sources: base.sources, store, transport, leadership, publisher, v2Checks, serverResults, execution, bridgeView, stateDir: base.stateDir, agents: agentd.view }, logger);
+  const { legacyApi, v2Api } = buildApis(
+    {
+      hub,
+      flags,
+      sources: base.sources,
+      store,
+      transport,
+      leadership,
+      publisher,
+      v2Checks,
+      serverResults,
+      execution,
+      bridgeView,
+      stateDir: base.stateDir,
+      agents: agentd.view,
+    },
+    logger,
+  );
   const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
   return {
     // Stopped in reverse: the watcher, the scheduler, the monitors and the broker's deliveries first; the store last.
-    services: [store.service, store.intake, bus.service, channelService, election, bridgeService, execution.service, handling, ...clientServices, legacyApi, v2Api, agentd.service, ...(fleet ? [fleet] : []), bus.consuming, keepalives, scheduling, watcher.service],
+    services: [
+      store.service,
+      store.intake,
+      bus.service,
+      channelService,
+      election,
+      bridgeService,
+      execution.service,
+      handling,
+      ...clientServices,
+      legacyApi,
+      v2Api,
+      agentd.service,
+      ...(fleet ? [fleet] : []),
+      bus.consuming,
+      keepalives,
+      scheduling,
+      watcher.service,
+    ],
     reload: watcher.reload,
-    summary: () => ({ transport: wire?.name ?? 'local', files: settings.files.length, checks: Object.keys(settings.checks).length, scheduled: publisher.scheduledChecks(), ...clientSummary(), stateDir: base.stateDir }),
+    summary: () => ({
+      transport: wire?.name ?? 'local',
+      files: settings.files.length,
+      checks: Object.keys(settings.checks).length,
+      scheduled: publisher.scheduledChecks(),
+      ...clientSummary(),
+      stateDir: base.stateDir,
+    }),
   };
 }

@@ -38,20 +38,43 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   const { store, intake } = parts.store;
   const clients = () => store.listClients().filter((c) => !c.invalidated);
   // Over a broker, a remote legacy client runs a check without its secrets: said once per check and client.
-  const transport = wire ? withWithheldSecretsLogged(parts.transport, { clients, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets }) : parts.transport;
+  const transport = wire
+    ? withWithheldSecretsLogged(parts.transport, { clients, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets })
+    : parts.transport;
   // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too.
   const serverResults = wire ? new WireResults(wire, logger) : intake;
   // Except an agent's keepalive or TTL result: the server's own, into the local intake, where no broker message can forge it.
-  const monitorResults: ResultIntake = wire ? { submit: (result) => (result.fromServer && store.getClient(result.client)?.entity_class === 'agent' ? intake : serverResults).submit(result) } : intake;
+  const monitorResults: ResultIntake = wire
+    ? { submit: (result) => (result.fromServer && store.getClient(result.client)?.entity_class === 'agent' ? intake : serverResults).submit(result) }
+    : intake;
   // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
   intake.onEvent((emitted) => void (isV2Event(emitted) || sender?.kick()));
   const leading = () => leadership.isLeader();
-  const scheduling = new Scheduling({ clock: systemClock, store, transport, clients, namespace: parts.store.namespace, logger, scheduling: parts.scheduling, leading });
+  const scheduling = new Scheduling({
+    clock: systemClock,
+    store,
+    transport,
+    clients,
+    namespace: parts.store.namespace,
+    logger,
+    scheduling: parts.scheduling,
+    leading,
+  });
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then).
   if (wire) scheduling.brokerAway(true);
   hub.onApply((s) => scheduling.apply(s));
   const mayMonitor = () => !((wire && !wire.connected()) || !leadership.isLeader());
-  const keepalives = new Keepalives({ store, events: parts.store.events, intake, settings: hub.current, results: monitorResults, logger, now: Date.now, monitorMs: monitorIntervalOf(hub.current()) * 1000, mayMonitor });
+  const keepalives = new Keepalives({
+    store,
+    events: parts.store.events,
+    intake,
+    settings: hub.current,
+    results: monitorResults,
+    logger,
+    now: Date.now,
+    monitorMs: monitorIntervalOf(hub.current()) * 1000,
+    mayMonitor,
+  });
   let fleet: Fleet | null = null;
   if (wire) {
     // Legacy pause and resume: while the broker is away, no check requests and no monitor results.

@@ -38,10 +38,7 @@ function warnPastEntityLimit(store: { countEntities(upTo: number, legacyNamespac
 export async function buildStore(options: StoreOptions, hub: SettingsHub, logger: Logger) {
   const { dsn, stateDir } = options;
   const settings = hub.current();
-  const store = openStateStore(
-    dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) },
-    logger,
-  );
+  const store = openStateStore(dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) }, logger);
   warnPastEntityLimit(store, entityLimitOf(settings), legacyNamespace(settings), logger);
   // Slow reads and log syncs are warnings; the thresholds are settings (live), so a test can lower them.
   const storeLog = logger.child({ component: 'store' });
@@ -56,7 +53,11 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   const intake = new Intake(store, hub.current, systemClock, logger);
   const namespace = () => legacyNamespace(hub.current());
   // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
-  const secrets = new SecretsResolver({ store: store.resources, logger, onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())) });
+  const secrets = new SecretsResolver({
+    store: store.resources,
+    logger,
+    onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())),
+  });
   // What goes to remote clients and agents: the values over mutual TLS only, a withheld one said once per check and member.
   const remoteSecrets = new RemoteSecrets((ns, refs) => secrets.resolve(ns, refs), logger);
   // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.

@@ -7,14 +7,21 @@ import { settingsLogLevel } from '../logging.js';
 import type { SettingsHub } from './settings-hub.js';
 
 /** conf.d edits apply live (and at SIGHUP); last to start, first to stop, so that no reload restarts what is stopping. */
-export function buildWatcher(sources: ConfigSources, initial: LoadOutcome & { settings: Settings }, hub: SettingsHub, isStopping: () => boolean, logger: Logger): { service: Service; reload: () => void } {
+export function buildWatcher(
+  sources: ConfigSources,
+  initial: LoadOutcome & { settings: Settings },
+  hub: SettingsHub,
+  isStopping: () => boolean,
+  logger: Logger,
+): { service: Service; reload: () => void } {
   let watcher: ReturnType<typeof watchSettings> | null = null;
   const service: Service = {
     name: 'watcher',
     async start() {
       watcher = watchSettings({ sources, initial, logger });
       watcher.onChange((_diff, next) => {
-        if (settingsLogLevel(next.raw) !== settingsLogLevel(hub.current().raw)) logger.warn({ 'log-level': settingsLogLevel(next.raw) ?? null }, 'log-level changed in the settings: it applies at restart');
+        if (settingsLogLevel(next.raw) !== settingsLogLevel(hub.current().raw))
+          logger.warn({ 'log-level': settingsLogLevel(next.raw) ?? null }, 'log-level changed in the settings: it applies at restart');
         if (!isStopping()) hub.apply(next);
       });
       await watcher.ready();

@@ -40,9 +40,11 @@ export function parsePostgresConfig(body: unknown, urlName?: string): { config: 
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return { problem: 'spec must be an object' };
   for (const key of Object.keys(spec)) if (!KNOWN.has(key)) return { problem: `spec.${key} is not a PostgresConfig field` };
   if (typeof spec.dsn !== 'string' || spec.dsn.trim() === '') return { problem: 'spec.dsn is required' };
-  for (const key of INTEGERS) if (spec[key] !== undefined && !(Number.isInteger(spec[key]) && spec[key] >= 0)) return { problem: `spec.${key} must be a non-negative integer` };
+  for (const key of INTEGERS)
+    if (spec[key] !== undefined && !(Number.isInteger(spec[key]) && spec[key] >= 0)) return { problem: `spec.${key} must be a non-negative integer` };
   for (const key of BOOLEANS) if (spec[key] !== undefined && typeof spec[key] !== 'boolean') return { problem: `spec.${key} must be true or false` };
-  if (spec.max_conn_lifetime !== undefined && typeof spec.max_conn_lifetime !== 'string') return { problem: 'spec.max_conn_lifetime must be a duration string' };
+  if (spec.max_conn_lifetime !== undefined && typeof spec.max_conn_lifetime !== 'string')
+    return { problem: 'spec.max_conn_lifetime must be a duration string' };
   const meta: PostgresConfig['metadata'] = { name };
   for (const key of ['labels', 'annotations'] as const) if (metadata[key] && typeof metadata[key] === 'object') Object.assign(meta, { [key]: metadata[key] });
   return { config: { type: PG_TYPE, api_version: PG_API_VERSION, metadata: meta, spec: { ...spec } } };

@@ -4,7 +4,18 @@ import type { PoolConfig } from 'pg';
 import type { ConnectionOptions } from 'node:tls';
 import { CheckbridgeError } from '../../errors.js';
 
-const ENV_NAMES = ['PGHOST', 'PGPORT', 'PGDATABASE', 'PGUSER', 'PGPASSWORD', 'PGSSLMODE', 'PGSSLCERT', 'PGSSLKEY', 'PGSSLROOTCERT', 'PGCONNECT_TIMEOUT'] as const;
+const ENV_NAMES = [
+  'PGHOST',
+  'PGPORT',
+  'PGDATABASE',
+  'PGUSER',
+  'PGPASSWORD',
+  'PGSSLMODE',
+  'PGSSLCERT',
+  'PGSSLKEY',
+  'PGSSLROOTCERT',
+  'PGCONNECT_TIMEOUT',
+] as const;
 export type PgEnvironment = Readonly<Partial<Record<(typeof ENV_NAMES)[number], string>>>;
 
 /** The connection variables at start: a restart is what loads new ones. */
@@ -23,8 +34,13 @@ function keywords(dsn: string): Map<string, string> {
     if (/^\s*$/.test(dsn.slice(at))) break;
     pair.lastIndex = at;
     const match = pair.exec(dsn);
-    if (!match) // The position only: the text there may be a password with a typo in its quoting.
-    if (!match) throw new CheckbridgeError('CB_PG_DSN', `dsn: cannot read the keyword/value pair at character ${at + 1} (keyword=value, values with spaces in single quotes)`);
+    if (!match)
+      // The position only: the text there may be a password with a typo in its quoting.
+      if (!match)
+        throw new CheckbridgeError(
+          'CB_PG_DSN',
+          `dsn: cannot read the keyword/value pair at character ${at + 1} (keyword=value, values with spaces in single quotes)`,
+        );
     out.set(match[1]!.toLowerCase(), (match[3] ?? match[4] ?? '').replace(/\\(.)/g, '$1'));
     at = pair.lastIndex;
   }
@@ -60,7 +76,8 @@ function readFile(label: string, path: string): string {
 /** The TLS options of an sslmode (libpq's meaning); prefer and allow connect without TLS. */
 function tlsOf(mode: string, host: string | undefined, files: { cert?: string; key?: string; root?: string }): false | ConnectionOptions {
   if (mode === 'disable' || mode === 'allow' || mode === 'prefer') return false;
-  if (!['require', 'verify-ca', 'verify-full'].includes(mode)) throw new CheckbridgeError('CB_PG_DSN', `sslmode ${mode} is not one of disable, allow, prefer, require, verify-ca, verify-full`);
+  if (!['require', 'verify-ca', 'verify-full'].includes(mode))
+    throw new CheckbridgeError('CB_PG_DSN', `sslmode ${mode} is not one of disable, allow, prefer, require, verify-ca, verify-full`);
   const tls: ConnectionOptions = {
     ...(files.cert ? { cert: readFile('sslcert', files.cert) } : {}),
     ...(files.key ? { key: readFile('sslkey', files.key) } : {}),

@@ -200,7 +200,11 @@ export class EventStoreRouter implements V2EventStore {
     this.backends.delete(name);
     this.using.delete(name);
     await backend.close();
-    if (wasCurrent) this.log.warn({ postgres: name, to: this.current().label }, this.embeddedActive() ? 'switched event store to embedded' : 'switched event store to postgres');
+    if (wasCurrent)
+      this.log.warn(
+        { postgres: name, to: this.current().label },
+        this.embeddedActive() ? 'switched event store to embedded' : 'switched event store to postgres',
+      );
   }
 
   private async probeAll(): Promise<void> {
@@ -221,7 +225,8 @@ export class EventStoreRouter implements V2EventStore {
   private markDown(backend: PostgresBackend): void {
     if (backend.strict || backend.failures < ATTEMPTS_BEFORE_FALLBACK || !this.using.get(backend.name)) return;
     this.using.set(backend.name, false);
-    if (this.selected() === backend) this.log.warn({ postgres: backend.name, attempts: backend.failures, err: backend.lastError }, 'switched event store to embedded');
+    if (this.selected() === backend)
+      this.log.warn({ postgres: backend.name, attempts: backend.failures, err: backend.lastError }, 'switched event store to embedded');
   }
 
   /** One operation on the store in use, with the fallback (non-strict) or the wait (strict) when PostgreSQL fails. */
@@ -240,7 +245,10 @@ export class EventStoreRouter implements V2EventStore {
         this.markDown(backend);
         if (!this.isUsing(backend)) return op(this.options.embedded);
         if (backend.strict && Date.now() + this.retryMs > deadline) {
-          throw new CheckbridgeError('CB_EVENT_STORE_UNAVAILABLE', `${backend.name} (strict): ${backend.lastError}; retried every ${this.retryMs / 1000} s for ${this.strictWaitMs / 1000} s`);
+          throw new CheckbridgeError(
+            'CB_EVENT_STORE_UNAVAILABLE',
+            `${backend.name} (strict): ${backend.lastError}; retried every ${this.retryMs / 1000} s for ${this.strictWaitMs / 1000} s`,
+          );
         }
         await sleep(backend.strict ? this.retryMs : 100);
       }

@@ -6,7 +6,8 @@ import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema.js';
 import { selectorColumn, selectorSql } from './selector-sql.js';
 import type { Json } from '../../json.js';
 
-const COLUMNS = 'sensu_namespace, sensu_entity, sensu_check, status, last_ok, occurrences, occurrences_wm, history_index, history_status, history_ts, state, total_state_change, serialized, selectors';
+const COLUMNS =
+  'sensu_namespace, sensu_entity, sensu_check, status, last_ok, occurrences, occurrences_wm, history_index, history_status, history_ts, state, total_state_change, serialized, selectors';
 const READ = 'serialized, merged, status, last_ok, occurrences, occurrences_wm, history_index, history_status, history_ts, state, total_state_change';
 // A constant key for the migration lock: servers starting together migrate once.
 const MIGRATION_LOCK = 0x63627067;
@@ -36,7 +37,8 @@ function columnsOf(row: EventRow): Json {
 const RECORDSET = `jsonb_to_recordset($1::jsonb) AS r(ns text, entity text, "check" text, status integer, last_ok bigint, occurrences integer,
   occurrences_wm integer, history_index integer, history_status integer[], history_ts bigint[], state text, total_state_change integer,
   serialized text, selectors jsonb)`;
-const VALUES = 'r.ns, r.entity, r."check", r.status, r.last_ok, r.occurrences, r.occurrences_wm, r.history_index, r.history_status, r.history_ts, r.state, r.total_state_change, r.serialized, r.selectors';
+const VALUES =
+  'r.ns, r.entity, r."check", r.status, r.last_ok, r.occurrences, r.occurrences_wm, r.history_index, r.history_status, r.history_ts, r.state, r.total_state_change, r.serialized, r.selectors';
 
 const PUT_MANY = `INSERT INTO events (${COLUMNS}) SELECT ${VALUES} FROM ${RECORDSET}
   ON CONFLICT (sensu_namespace, sensu_entity, sensu_check) DO UPDATE SET
@@ -91,7 +93,8 @@ export class PostgresEventStore implements V2EventStore {
       await client.query('CREATE TABLE IF NOT EXISTS checkbridge_schema (version integer NOT NULL)');
       const found = await client.query('SELECT version FROM checkbridge_schema');
       const version = found.rows.length ? Number(found.rows[0].version) : 0;
-      if (version > PG_SCHEMA_VERSION) throw new CheckbridgeError('CB_STORE_NEWER', `PostgreSQL event store has schema version ${version}, this binary knows ${PG_SCHEMA_VERSION}`);
+      if (version > PG_SCHEMA_VERSION)
+        throw new CheckbridgeError('CB_STORE_NEWER', `PostgreSQL event store has schema version ${version}, this binary knows ${PG_SCHEMA_VERSION}`);
       for (let v = version; v < PG_SCHEMA_VERSION; v++) {
         await client.query('BEGIN');
         try {
@@ -112,7 +115,11 @@ export class PostgresEventStore implements V2EventStore {
   }
 
   async get(namespace: string, entity: string, check: string): Promise<Json | null> {
-    const found = await this.pool.query(`SELECT ${READ} FROM events WHERE sensu_namespace = $1 AND sensu_entity = $2 AND sensu_check = $3`, [namespace, entity, check]);
+    const found = await this.pool.query(`SELECT ${READ} FROM events WHERE sensu_namespace = $1 AND sensu_entity = $2 AND sensu_check = $3`, [
+      namespace,
+      entity,
+      check,
+    ]);
     return found.rows.length ? eventOf(found.rows[0]) : null;
   }
 

@@ -56,7 +56,7 @@ export function toPositional(sql: string): Positional {
 export function bind(positional: Positional, params: readonly unknown[]): unknown[] {
   if (!positional.names) return params.map((p) => (p === undefined ? null : p));
   const named = (params[0] ?? {}) as Record<string, unknown>;
-  return positional.names.map((name) => (Object.hasOwn(named, name) ? named[name] ?? null : null));
+  return positional.names.map((name) => (Object.hasOwn(named, name) ? (named[name] ?? null) : null));
 }
 
 /** A value as an SQL literal (standard_conforming_strings on), or undefined for what has no plain literal. */

@@ -93,7 +93,8 @@ export class PostgresStateStore extends SqlStateStore {
     }
     for (const row of this.locks.batchClients.all(clients) as Row[]) batch.clients.set(String(row.name), String(row.data));
     for (const row of this.locks.batchResults.all(clients, checks) as Row[]) batch.results.set(pairKey(String(row.client), String(row.check_name)), row);
-    for (const row of this.locks.batchEvents.all(clients, checks) as Row[]) batch.events.set(pairKey(String(row.client), String(row.check_name)), String(row.data));
+    for (const row of this.locks.batchEvents.all(clients, checks) as Row[])
+      batch.events.set(pairKey(String(row.client), String(row.check_name)), String(row.data));
     this.batch = batch;
     this.silences.snapshotUntilReset();
   }

@@ -212,12 +212,15 @@ export class SyncPostgres implements SqlDatabase {
           this.request({ sql: '', barrier: true });
         }
         // COMMIT of a transaction a caught error aborted answers ROLLBACK: that is a failure, not a commit.
-        else if (depth === 0 && this.commit() === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');
+        else if (depth === 0 && this.commit() === 'ROLLBACK')
+          throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02');
       } catch (error) {
         if (depth > 0 && !savepoint) {
           if (this.epoch !== epoch) throw error;
           this.abandon();
-          throw error instanceof PostgresQueryError && error.transactionLost ? error : new PostgresQueryError((error as Error).message, (error as { code?: string }).code ?? null, true);
+          throw error instanceof PostgresQueryError && error.transactionLost
+            ? error
+            : new PostgresQueryError((error as Error).message, (error as { code?: string }).code ?? null, true);
         }
         this.undo(depth, epoch);
         throw error;

@@ -31,8 +31,7 @@ export interface SyncFailure {
 }
 
 export type SyncReply = { readonly id: number; readonly changes: readonly [id: number, changes: number][] } & (
-  | { readonly rows: Record<string, unknown>[]; readonly rowCount: number; readonly command: string }
-  | { readonly error: SyncFailure }
+  { readonly rows: Record<string, unknown>[]; readonly rowCount: number; readonly command: string } | { readonly error: SyncFailure }
 );
 
 interface Data {
@@ -136,7 +135,9 @@ async function answer(request: SyncRequest): Promise<SyncReply> {
     if (request.barrier) return { id: request.id, changes: done, rows: [], rowCount: 0, command: 'BARRIER' };
     if (request.inTransaction && (client === null || broken)) return { id: request.id, changes: done, error: lostTransaction() };
     const c = await connection();
-    const result = request.simple ? await c.query(request.sql) : await c.query({ name: nameOf(request.sql), text: request.sql, values: request.params as unknown[] });
+    const result = request.simple
+      ? await c.query(request.sql)
+      : await c.query({ name: nameOf(request.sql), text: request.sql, values: request.params as unknown[] });
     const last = Array.isArray(result) ? result[result.length - 1] : result;
     return { id: request.id, changes: done, rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0, command: last?.command ?? '' };
   } catch (error) {

@@ -121,7 +121,12 @@ export abstract class SqlStateStore implements StateStore {
 
   protected resultOf(row: Row | undefined): StoredResult | null {
     if (!row) return null;
-    return { client: String(row.client), check: JSON.parse(String(row.data)), history: JSON.parse(String(row.history)), lastOk: (row.last_ok as number | null) ?? null };
+    return {
+      client: String(row.client),
+      check: JSON.parse(String(row.data)),
+      history: JSON.parse(String(row.history)),
+      lastOk: (row.last_ok as number | null) ?? null,
+    };
   }
 
   protected historyOf(row: Row | undefined): Pick<StoredResult, 'history' | 'lastOk'> | null {

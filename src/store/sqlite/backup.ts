@@ -34,7 +34,8 @@ function publish(file: string, destination: string): void {
     linkSync(file, destination);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw new CheckbridgeError('CB_RUNTIME', `backup not written to ${destination}: ${(error as Error).message}`);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP')
+      throw new CheckbridgeError('CB_RUNTIME', `backup not written to ${destination}: ${(error as Error).message}`);
     if (existsSync(destination)) throw new CheckbridgeError('CB_RUNTIME', `${destination} appeared during the backup: a backup never overwrites a file`);
     renameSync(file, destination);
   }

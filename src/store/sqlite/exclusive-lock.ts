@@ -12,7 +12,8 @@ export function holdExclusively(db: Database.Database, path: string): void {
     db.exec('BEGIN EXCLUSIVE; COMMIT');
   } catch (error) {
     db.close();
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') throw new CheckbridgeError('CB_STORE_IN_USE', `${path} is open in another process (a checkbridge run on this state directory?)`);
+    if ((error as { code?: string }).code === 'SQLITE_BUSY')
+      throw new CheckbridgeError('CB_STORE_IN_USE', `${path} is open in another process (a checkbridge run on this state directory?)`);
     throw new CheckbridgeError('CB_STORE_OPEN', `${path}: ${(error as Error).message}`);
   }
 }

@@ -45,9 +45,21 @@ export const MIGRATIONS: readonly string[] = [
   // whole rows in its interior pages too, so a 1–2 KB row rewrote several pages per update (measured: 14–18 µs
   // per upsert against 4–6 µs). Every row is copied in the step's transaction: nothing to back up, applied on open.
   rebuildAsRowid('clients', 'name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (name)', 'name, data') +
-    rebuildAsRowid('results', "client TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL, history TEXT NOT NULL DEFAULT '[]', last_ok INTEGER, PRIMARY KEY (client, check_name)", 'client, check_name, data, history, last_ok') +
-    rebuildAsRowid('events', 'client TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (client, check_name)', 'client, check_name, data') +
-    rebuildAsRowid('v2_events', 'namespace TEXT NOT NULL, entity TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (namespace, entity, check_name)', 'namespace, entity, check_name, data') +
+    rebuildAsRowid(
+      'results',
+      "client TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL, history TEXT NOT NULL DEFAULT '[]', last_ok INTEGER, PRIMARY KEY (client, check_name)",
+      'client, check_name, data, history, last_ok',
+    ) +
+    rebuildAsRowid(
+      'events',
+      'client TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (client, check_name)',
+      'client, check_name, data',
+    ) +
+    rebuildAsRowid(
+      'v2_events',
+      'namespace TEXT NOT NULL, entity TEXT NOT NULL, check_name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (namespace, entity, check_name)',
+      'namespace, entity, check_name, data',
+    ) +
     rebuildAsRowid('v2_entities', 'namespace TEXT NOT NULL, name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (namespace, name)', 'namespace, name, data'),
 ];
 

@@ -27,5 +27,8 @@ export function quotaAlarm(db: Database.Database, bytes: number, refusedAt: numb
 /** SQLITE_FULL as a clear error naming the quota; anything else unchanged. */
 export function quotaFailure(error: unknown, bytes: number): unknown {
   if ((error as { code?: unknown }).code !== 'SQLITE_FULL') return error;
-  return new CheckbridgeError('CB_STORE_QUOTA', `the embedded datastore reached its maximum size of ${bytes} bytes (checkbridge.store_quota, or the disk is full)`);
+  return new CheckbridgeError(
+    'CB_STORE_QUOTA',
+    `the embedded datastore reached its maximum size of ${bytes} bytes (checkbridge.store_quota, or the disk is full)`,
+  );
 }

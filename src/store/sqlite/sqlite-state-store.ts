@@ -51,7 +51,10 @@ export class SqliteStateStore extends SqlStateStore {
     const pending = pendingMigrations(version);
     if (version > 0 && pending.needsUpgradeCommand && !options.upgrade) {
       db.close();
-      throw new CheckbridgeError('CB_STORE_UPGRADE', `${path} has schema version ${version} and this binary needs ${SCHEMA_VERSION}: run \`checkbridge upgrade --state-dir ${dirname(path)}\` (it backs the store up first)`);
+      throw new CheckbridgeError(
+        'CB_STORE_UPGRADE',
+        `${path} has schema version ${version} and this binary needs ${SCHEMA_VERSION}: run \`checkbridge upgrade --state-dir ${dirname(path)}\` (it backs the store up first)`,
+      );
     }
     // A new file gets 8 KB pages: several events or results with their history (1–2 KB of JSON each) share a page,
     // and the group commits of many writes measured 5–10% faster than on 4 KB pages (one write per commit: slower).
@@ -125,7 +128,8 @@ export class SqliteStateStore extends SqlStateStore {
   }
 
   checkpointInBackground(): void {
-    if (!this.checkpointer && this.sqlite.name !== ':memory:') this.checkpointer = new Checkpointer(this.sqlite, (ms) => this.watchHolder.sync(ms, 'WAL checkpoint'));
+    if (!this.checkpointer && this.sqlite.name !== ':memory:')
+      this.checkpointer = new Checkpointer(this.sqlite, (ms) => this.watchHolder.sync(ms, 'WAL checkpoint'));
   }
 
   override close(): void {

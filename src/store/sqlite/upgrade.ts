@@ -28,7 +28,9 @@ export function planUpgrade(path: string): UpgradePlan {
     const missing = checksInMissingNamespaces(db);
     if (missing.length > 0) return { kind: 'refused', version, message: missingNamespacesMessage(missing) };
     if (version === SCHEMA_VERSION) {
-      const ran = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'upgrades'").get() && db.prepare('SELECT 1 FROM upgrades WHERE version = ?').get(version);
+      const ran =
+        db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'upgrades'").get() &&
+        db.prepare('SELECT 1 FROM upgrades WHERE version = ?').get(version);
       return { kind: 'current', version, alreadyRan: Boolean(ran) };
     }
     return { kind: 'upgrade', from: version, to: SCHEMA_VERSION };

@@ -71,6 +71,11 @@ export class Outbox {
   stats(nowMs: number): { depth: number; oldest_age_s: number; delivered: number; dead_lettered: number } {
     const { depth, oldest } = this.s.depth!.get() as { depth: number; oldest: number | null };
     const counter = (name: string) => (this.s.counter!.get(name) as { value: number } | undefined)?.value ?? 0;
-    return { depth, oldest_age_s: oldest === null ? 0 : Math.max(0, Math.round((nowMs - oldest) / 1000)), delivered: counter('delivered'), dead_lettered: counter('dead_lettered') };
+    return {
+      depth,
+      oldest_age_s: oldest === null ? 0 : Math.max(0, Math.round((nowMs - oldest) / 1000)),
+      delivered: counter('delivered'),
+      dead_lettered: counter('dead_lettered'),
+    };
   }
 }

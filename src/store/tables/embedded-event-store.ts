@@ -31,7 +31,10 @@ export class EmbeddedEventStore implements V2EventStore {
     if (!query.fields?.length && !query.labels?.length) return events;
     return events.filter((event) => {
       const seen = redactOutput(event) as Json;
-      return (!query.fields || matchesSelector(query.fields, EVENT_FIELDS.fields(seen))) && (!query.labels || matchesSelector(query.labels, EVENT_FIELDS.labels(seen)));
+      return (
+        (!query.fields || matchesSelector(query.fields, EVENT_FIELDS.fields(seen))) &&
+        (!query.labels || matchesSelector(query.labels, EVENT_FIELDS.labels(seen)))
+      );
     });
   }
 

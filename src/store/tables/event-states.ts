@@ -29,7 +29,8 @@ function historyOf(value: unknown): History | null {
       if (key !== (keys === 0 ? 'status' : 'executed')) return null;
       keys++;
     }
-    if (keys !== 2 || typeof item.status !== 'number' || !Number.isFinite(item.status) || typeof item.executed !== 'number' || !Number.isFinite(item.executed)) return null;
+    if (keys !== 2 || typeof item.status !== 'number' || !Number.isFinite(item.status) || typeof item.executed !== 'number' || !Number.isFinite(item.executed))
+      return null;
     history.push({ status: item.status, executed: item.executed });
   }
   return history;
@@ -43,7 +44,11 @@ function stateOf(event: Json): EventState | null {
   if (!isPlainObject(check)) return null;
   const history = historyOf(check.history);
   if (!history || !isNumberOrAbsent(check.last_ok) || !isNumberOrAbsent(check.occurrences) || !isNumberOrAbsent(check.occurrences_watermark)) return null;
-  return { id, sequence, check: { history, last_ok: check.last_ok, occurrences: check.occurrences, occurrences_watermark: check.occurrences_watermark } as EventState['check'] } as EventState;
+  return {
+    id,
+    sequence,
+    check: { history, last_ok: check.last_ok, occurrences: check.occurrences, occurrences_watermark: check.occurrences_watermark } as EventState['check'],
+  } as EventState;
 }
 
 // Length-prefixed, so that no two (namespace, entity, check) triples share a key whatever their names hold.
@@ -61,7 +66,9 @@ export class EventStates {
   get(namespace: string, entity: string, check: string): EventState | undefined {
     const state = this.states.get(keyOf(namespace, entity, check));
     if (!state) return undefined;
-    return state.check ? { ...state, check: { ...state.check, history: state.check.history.map((h) => ({ status: h.status, executed: h.executed })) } } : { ...state };
+    return state.check
+      ? { ...state, check: { ...state.check, history: state.check.history.map((h) => ({ status: h.status, executed: h.executed })) } }
+      : { ...state };
   }
 
   /** Keeps the state of `event`, just written (or read), when it can be kept exactly; forgets the key otherwise. */

@@ -29,7 +29,9 @@ export class ExpiringTable<T> {
   constructor(db: SqlDatabase, table: string, key: string, data: string) {
     const columns = `${key} AS key, ${data} AS data, expire_at`;
     this.get$ = db.prepare(`SELECT ${columns} FROM ${table} WHERE ${key} = ? AND (expire_at IS NULL OR expire_at > ?)`);
-    this.put$ = db.prepare(`INSERT INTO ${table} (${key}, ${data}, expire_at) VALUES (?, ?, ?) ON CONFLICT(${key}) DO UPDATE SET ${data} = excluded.${data}, expire_at = excluded.expire_at`);
+    this.put$ = db.prepare(
+      `INSERT INTO ${table} (${key}, ${data}, expire_at) VALUES (?, ?, ?) ON CONFLICT(${key}) DO UPDATE SET ${data} = excluded.${data}, expire_at = excluded.expire_at`,
+    );
     this.delete$ = db.prepare(`DELETE FROM ${table} WHERE ${key} = ? AND (expire_at IS NULL OR expire_at > ?)`);
     this.list$ = db.prepare(`SELECT ${columns} FROM ${table} WHERE expire_at IS NULL OR expire_at > ? ORDER BY ${key}`);
     this.purge$ = db.prepare(`DELETE FROM ${table} WHERE expire_at IS NOT NULL AND expire_at <= ?`);

@@ -69,7 +69,9 @@ export class ResourceTables {
       listAllEvents: p('SELECT data FROM v2_events ORDER BY namespace, entity, check_name'),
       getEntity: p('SELECT data FROM v2_entities WHERE namespace = ? AND name = ?'),
       // Each result writes its entity, which mostly has not changed: an unchanged row is left as it is (no page written).
-      putEntity: p('INSERT INTO v2_entities VALUES (?, ?, ?) ON CONFLICT (namespace, name) DO UPDATE SET data = excluded.data WHERE v2_entities.data IS DISTINCT FROM excluded.data'),
+      putEntity: p(
+        'INSERT INTO v2_entities VALUES (?, ?, ?) ON CONFLICT (namespace, name) DO UPDATE SET data = excluded.data WHERE v2_entities.data IS DISTINCT FROM excluded.data',
+      ),
       deleteEntity: p('DELETE FROM v2_entities WHERE namespace = ? AND name = ?'),
       listEntities: p('SELECT data FROM v2_entities WHERE namespace = ? ORDER BY name'),
       getResource: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
@@ -90,7 +92,9 @@ export class ResourceTables {
       getKeyById: p('SELECT key_hash AS "keyHash", username, created_by AS "createdBy", created_at AS "createdAt", hint FROM api_keys WHERE hint = ?'),
       listKeys: p('SELECT key_hash AS "keyHash", username, created_by AS "createdBy", created_at AS "createdAt", hint FROM api_keys ORDER BY created_at, hint'),
       getSession: p('SELECT id, username, refresh_id AS "refreshId", expires_at AS "expiresAt" FROM auth_sessions WHERE id = ?'),
-      putSession: p('INSERT INTO auth_sessions VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET refresh_id = excluded.refresh_id, expires_at = excluded.expires_at'),
+      putSession: p(
+        'INSERT INTO auth_sessions VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET refresh_id = excluded.refresh_id, expires_at = excluded.expires_at',
+      ),
       deleteSession: p('DELETE FROM auth_sessions WHERE id = ?'),
       deleteUserSessions: p('DELETE FROM auth_sessions WHERE username = ?'),
       purgeSessions: p('DELETE FROM auth_sessions WHERE expires_at <= ?'),
@@ -132,7 +136,8 @@ export class ResourceTables {
 
   /** Events of a namespace (all namespaces when null), optionally of one entity, in key order. */
   listEvents(namespace: string | null, entity?: string): Json[] {
-    const rows = namespace === null ? this.s.listAllEvents!.all() : entity === undefined ? this.s.listEvents!.all(namespace) : this.s.listEventsOf!.all(namespace, entity);
+    const rows =
+      namespace === null ? this.s.listAllEvents!.all() : entity === undefined ? this.s.listEvents!.all(namespace) : this.s.listEventsOf!.all(namespace, entity);
     return (rows as DataRow[]).map((r) => JSON.parse(r.data) as Json);
   }
 

@@ -60,7 +60,8 @@ function fromUrl(text: string): RabbitEndpoint {
 }
 
 function fromHash(hash: Record<string, unknown>): RabbitEndpoint {
-  const get = (...keys: string[]) => keys.map((key) => (Object.hasOwn(hash, key) ? hash[key] : undefined)).find((value) => value !== undefined && value !== null);
+  const get = (...keys: string[]) =>
+    keys.map((key) => (Object.hasOwn(hash, key) ? hash[key] : undefined)).find((value) => value !== undefined && value !== null);
   const ssl = get('ssl');
   const tls = ssl === true || (typeof ssl === 'object' && ssl !== null);
   const connect: Options.Connect = {
@@ -79,7 +80,8 @@ function fromHash(hash: Record<string, unknown>): RabbitEndpoint {
   const verify = tls ? brokerTls(typeof ssl === 'object' && ssl !== null ? (ssl as Record<string, unknown>) : {}, 'rabbitmq.ssl') : null;
   const socket: RabbitEndpoint['socket'] = { timeout: Number(get('timeout') ?? DEFAULTS.timeout) * 1000, ...verify?.options };
   const prefetch = Number(get('prefetch') ?? 1);
-  if (!Number.isInteger(prefetch) || prefetch < 1 || prefetch > 65535) throw refuse(`prefetch must be an integer from 1 to 65535, not ${String(get('prefetch'))}`);
+  if (!Number.isInteger(prefetch) || prefetch < 1 || prefetch > 65535)
+    throw refuse(`prefetch must be an integer from 1 to 65535, not ${String(get('prefetch'))}`);
   if (!Number.isInteger(connect.port) || connect.port! < 1 || connect.port! > 65535) throw refuse(`not a port: ${String(get('port'))}`);
   return { connect, socket, insecure: verify?.insecure === true, prefetch, label: label(connect) };
 }

@@ -122,7 +122,10 @@ export class RabbitTransport implements WireTransport {
       try {
         request = JSON.parse(message.content.toString('utf8'));
       } catch (error) {
-        this.log.error({ payload: message.content.toString('utf8').slice(0, 256), error: (error as Error).message }, 'failed to parse the check request payload');
+        this.log.error(
+          { payload: message.content.toString('utf8').slice(0, 256), error: (error as Error).message },
+          'failed to parse the check request payload',
+        );
         return;
       }
       handler(request as CheckRequest, subscription);
@@ -286,7 +289,18 @@ export class RabbitTransport implements WireTransport {
       await main.prefetch(endpoint.prefetch, false);
       await other.prefetch(endpoint.prefetch, false);
       if (this.generation !== generation) throw new Error('superseded');
-      const session: Session = { generation, primary, secondary, main, other, acks: new ChannelAcks(main), declared: new Map(), queues: new Set(), consumers: new Map(), chain: Promise.resolve() };
+      const session: Session = {
+        generation,
+        primary,
+        secondary,
+        main,
+        other,
+        acks: new ChannelAcks(main),
+        declared: new Map(),
+        queues: new Set(),
+        consumers: new Map(),
+        chain: Promise.resolve(),
+      };
       this.session = session;
       for (const connection of [primary, secondary]) {
         connection.on('error', (error: Error) => this.log.warn({ error: error.message }, 'transport connection error'));

@@ -10,7 +10,10 @@ export const MESSAGE_PROPERTIES: Options.Publish = { contentType: 'application/o
 /** A transport handler's `pipe.options` are exchange-declare options, in the AMQP gem's spelling. */
 export function exchangeFlags(options: Record<string, unknown> = {}): Options.AssertExchange {
   const flag = (key: string, fallback: boolean) => (Object.hasOwn(options, key) ? options[key] === true : fallback);
-  const args = Object.hasOwn(options, 'arguments') && typeof options.arguments === 'object' && options.arguments !== null ? (options.arguments as Record<string, unknown>) : undefined;
+  const args =
+    Object.hasOwn(options, 'arguments') && typeof options.arguments === 'object' && options.arguments !== null
+      ? (options.arguments as Record<string, unknown>)
+      : undefined;
   return { durable: flag('durable', false), autoDelete: flag('auto_delete', false), internal: flag('internal', false), ...(args ? { arguments: args } : {}) };
 }
 

@@ -16,7 +16,15 @@ const refuse = (detail: string) => new CheckbridgeError('CB_CONFIG_REFUSED', `re
 
 function sentinelList(value: unknown): { host: string; port: number }[] {
   // A String (REDIS_SENTINEL_URLS) never connects in legacy (a quirk): here it is read as a list of URLs.
-  const entries = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(value) ? value : [];
+  const entries =
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : Array.isArray(value)
+        ? value
+        : [];
   return entries.map((entry) => {
     if (typeof entry === 'string') {
       const url = new URL(entry.includes('://') ? entry : `redis://${entry}`);
@@ -53,7 +61,9 @@ export function redisOptions(value: unknown): RedisEndpoint {
   const tlsSetting = get(tlsKey);
   // EventMachine's start_tls verified nothing; here the certificate must chain to the system CAs or
   // `tls.trusted_ca_file`, unless `tls.insecure: true` says otherwise.
-  const verify = tlsSetting ? brokerTls(typeof tlsSetting === 'object' && !Array.isArray(tlsSetting) ? (tlsSetting as Record<string, unknown>) : {}, `redis.${tlsKey}`) : null;
+  const verify = tlsSetting
+    ? brokerTls(typeof tlsSetting === 'object' && !Array.isArray(tlsSetting) ? (tlsSetting as Record<string, unknown>) : {}, `redis.${tlsKey}`)
+    : null;
   const tls = verify ? { tls: verify.options } : {};
   const insecure = verify?.insecure === true;
   const password = typeof get('password') === 'string' ? { password: get('password') as string } : {};

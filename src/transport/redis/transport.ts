@@ -44,7 +44,10 @@ export class RedisTransport implements WireTransport {
   private lpopCount = true;
   private readonly certificateErrors = new Set<string>();
 
-  constructor(private readonly endpoint: RedisEndpoint, logger: Logger) {
+  constructor(
+    private readonly endpoint: RedisEndpoint,
+    logger: Logger,
+  ) {
     this.log = logger.child({ component: 'transport', transport: 'redis' });
     if (endpoint.insecure) this.log.warn({ broker: endpoint.label, setting: 'redis.tls.insecure' }, INSECURE_TLS_WARNING);
     this.command = this.connection('redis');
@@ -138,7 +141,11 @@ export class RedisTransport implements WireTransport {
       reader.connection.disconnect();
     }
     // A QUIT on a connection that is not up would wait in the offline queue for a server that may never come.
-    await Promise.allSettled([this.command, this.pubsub].map((connection) => (connection.status === 'ready' ? connection.quit().catch(() => connection.disconnect()) : connection.disconnect())));
+    await Promise.allSettled(
+      [this.command, this.pubsub].map((connection) =>
+        connection.status === 'ready' ? connection.quit().catch(() => connection.disconnect()) : connection.disconnect(),
+      ),
+    );
   }
 
   private listKey(pipe: string): string {
@@ -167,7 +174,10 @@ export class RedisTransport implements WireTransport {
       // A refused certificate never goes away by retrying: said once per reason, even before the first connection.
       else if (isCertificateError(error) && !this.certificateErrors.has(error.message)) {
         this.certificateErrors.add(error.message);
-        this.log.warn({ connection: role, broker: this.endpoint.label, error: error.message, code: (error as { code?: string }).code }, 'transport connection error');
+        this.log.warn(
+          { connection: role, broker: this.endpoint.label, error: error.message, code: (error as { code?: string }).code },
+          'transport connection error',
+        );
       }
     });
     connection.on('close', () => {

@@ -17,7 +17,15 @@ const ldap = (name: string, extra: Record<string, unknown> = {}) => ({
   api_version: 'authentication/v2',
   metadata: { name },
   spec: {
-    servers: [{ host: '127.0.0.1', binding: { user_dn: 'cn=binder,dc=acme,dc=org', password: SECRET }, group_search: { base_dn: 'dc=acme,dc=org' }, user_search: { base_dn: 'dc=acme,dc=org' }, ...extra }],
+    servers: [
+      {
+        host: '127.0.0.1',
+        binding: { user_dn: 'cn=binder,dc=acme,dc=org', password: SECRET },
+        group_search: { base_dn: 'dc=acme,dc=org' },
+        user_search: { base_dn: 'dc=acme,dc=org' },
+        ...extra,
+      },
+    ],
   },
 });
 const oidc = (name: string) => ({
@@ -35,9 +43,22 @@ test('auth providers: every status code of the providers API, capital Type, ever
   assert.equal((await call(`${v2}${BASE}`, 'GET', null)).status, 401);
   assert.equal((await call(`${v2}${BASE}/x`, 'PUT', null, ldap('x'))).status, 401);
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', admin, { username: 'ed', password: 'ed-pass-12', groups: ['eds'] })).status, 201);
-  assert.equal((await call(`${v2}/api/core/v2/clusterrolebindings/eds`, 'PUT', admin, { subjects: [{ type: 'Group', name: 'eds' }], role_ref: { type: 'ClusterRole', name: 'edit' } })).status, 201);
+  assert.equal(
+    (
+      await call(`${v2}/api/core/v2/clusterrolebindings/eds`, 'PUT', admin, {
+        subjects: [{ type: 'Group', name: 'eds' }],
+        role_ref: { type: 'ClusterRole', name: 'edit' },
+      })
+    ).status,
+    201,
+  );
   const ed = `Bearer ${(await getJson(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from('ed:ed-pass-12').toString('base64') } })).body.access_token}`;
-  for (const [method, path, body] of [['GET', BASE], ['GET', `${BASE}/x`], ['PUT', `${BASE}/x`, ldap('x')], ['DELETE', `${BASE}/x`]] as [string, string, unknown?][]) {
+  for (const [method, path, body] of [
+    ['GET', BASE],
+    ['GET', `${BASE}/x`],
+    ['PUT', `${BASE}/x`, ldap('x')],
+    ['DELETE', `${BASE}/x`],
+  ] as [string, string, unknown?][]) {
     const reply = await call(`${v2}${path}`, method, ed, body);
     assert.equal(reply.status, 403, `${method} ${path}`);
     assert.equal(reply.body.code, 4);
@@ -82,13 +103,21 @@ test('auth providers: every status code of the providers API, capital Type, ever
     spec: {
       groups_prefix: '',
       username_prefix: '',
-      servers: [{
-        host: '127.0.0.1', port: 389, insecure: false, security: 'starttls',
-        binding: { user_dn: 'cn=binder,dc=acme,dc=org', password: 'REDACTED' },
-        client_cert_file: '', client_key_file: '', trusted_ca_file: '', default_upn_domain: '',
-        group_search: { base_dn: 'dc=acme,dc=org', attribute: 'member', name_attribute: 'cn', object_class: 'groupOfNames' },
-        user_search: { base_dn: 'dc=acme,dc=org', attribute: 'uid', name_attribute: 'cn', object_class: 'person' },
-      }],
+      servers: [
+        {
+          host: '127.0.0.1',
+          port: 389,
+          insecure: false,
+          security: 'starttls',
+          binding: { user_dn: 'cn=binder,dc=acme,dc=org', password: 'REDACTED' },
+          client_cert_file: '',
+          client_key_file: '',
+          trusted_ca_file: '',
+          default_upn_domain: '',
+          group_search: { base_dn: 'dc=acme,dc=org', attribute: 'member', name_attribute: 'cn', object_class: 'groupOfNames' },
+          user_search: { base_dn: 'dc=acme,dc=org', attribute: 'uid', name_attribute: 'cn', object_class: 'person' },
+        },
+      ],
     },
   });
   assert.equal((await call(`${v2}${BASE}/corp`, 'PUT', admin, { ...ldap('corp'), Type: 'AD' })).status, 201);
@@ -100,7 +129,18 @@ test('auth providers: every status code of the providers API, capital Type, ever
   const sso = (await call(`${v2}${BASE}/sso`, 'GET', admin)).body;
   assert.equal(sso.type, 'oidc');
   assert.equal(sso.spec.client_secret, 'REDACTED');
-  assert.deepEqual(Object.keys(sso.spec).sort(), ['additional_scopes', 'client_id', 'client_secret', 'disable_offline_access', 'groups_claim', 'groups_prefix', 'redirect_uri', 'server', 'username_claim', 'username_prefix']);
+  assert.deepEqual(Object.keys(sso.spec).sort(), [
+    'additional_scopes',
+    'client_id',
+    'client_secret',
+    'disable_offline_access',
+    'groups_claim',
+    'groups_prefix',
+    'redirect_uri',
+    'server',
+    'username_claim',
+    'username_prefix',
+  ]);
 
   // Lists: repeatable types in any case, paging.
   const names = async (query: string) => ((await call(`${v2}${BASE}${query}`, 'GET', admin)).body as any[]).map((p) => p.metadata.name);
@@ -116,7 +156,10 @@ test('auth providers: every status code of the providers API, capital Type, ever
   const db = new Database(join(root, 'state', 'checkbridge.db'), { readonly: true });
   const rows = () => JSON.stringify(db.prepare("SELECT data FROM v2_resources WHERE kind = 'AuthProvider'").all());
   assert.ok(rows().includes(SECRET) && rows().includes(OIDC_SECRET), 'the secrets are kept to bind with');
-  const everything = JSON.stringify([(await call(`${v2}${BASE}`, 'GET', admin)).body, ...(await Promise.all(['acme', 'corp', 'sso'].map(async (n) => (await call(`${v2}${BASE}/${n}`, 'GET', admin)).body)))]);
+  const everything = JSON.stringify([
+    (await call(`${v2}${BASE}`, 'GET', admin)).body,
+    ...(await Promise.all(['acme', 'corp', 'sso'].map(async (n) => (await call(`${v2}${BASE}/${n}`, 'GET', admin)).body))),
+  ]);
   assert.ok(!everything.includes(SECRET) && !everything.includes(OIDC_SECRET));
 
   // The command-line client: dump, then create -f of the dump (masked secrets kept), and RBAC kinds.
@@ -124,7 +167,14 @@ test('auth providers: every status code of the providers API, capital Type, ever
   const dumped = runCli(['dump', 'authproviders', '--url', v2], asAdmin);
   assert.equal(dumped.code, 0, dumped.stderr);
   const documents = parseAllDocuments(dumped.stdout).map((d) => d.toJSON());
-  assert.deepEqual(documents.map((d) => [d.type, d.api_version, d.metadata.name]), [['ldap', 'authentication/v2', 'acme'], ['ad', 'authentication/v2', 'corp'], ['oidc', 'authentication/v2', 'sso']]);
+  assert.deepEqual(
+    documents.map((d) => [d.type, d.api_version, d.metadata.name]),
+    [
+      ['ldap', 'authentication/v2', 'acme'],
+      ['ad', 'authentication/v2', 'corp'],
+      ['oidc', 'authentication/v2', 'sso'],
+    ],
+  );
   assert.ok(!dumped.stdout.includes(SECRET));
   writeFileSync(join(root, 'providers.yaml'), dumped.stdout);
   const recreated = runCli(['create', '-f', join(root, 'providers.yaml'), '--url', v2], asAdmin);
@@ -132,19 +182,30 @@ test('auth providers: every status code of the providers API, capital Type, ever
   assert.match(recreated.stdout, /applied 3 of 3 resources/);
   assert.ok(rows().includes(SECRET) && rows().includes(OIDC_SECRET), 'create -f of a dump keeps the secrets');
 
-  writeFileSync(join(root, 'rbac.yaml'), [
-    'type: ClusterRole\napi_version: core/v2\nmetadata:\n  name: readers\nspec:\n  rules:\n    - verbs: [get, list]\n      resources: [checks]\n',
-    'type: ClusterRoleBinding\napi_version: core/v2\nmetadata:\n  name: readers\nspec:\n  role_ref: {type: ClusterRole, name: readers}\n  subjects: [{type: Group, name: readers}]\n',
-    'type: Role\napi_version: core/v2\nmetadata:\n  name: hooks-only\n  namespace: default\nspec:\n  rules:\n    - verbs: ["*"]\n      resources: [hooks]\n',
-    'type: RoleBinding\napi_version: core/v2\nmetadata:\n  name: hooks-only\nspec:\n  role_ref: {type: Role, name: hooks-only}\n  subjects: [{type: User, name: ed}]\n',
-  ].join('---\n'));
+  writeFileSync(
+    join(root, 'rbac.yaml'),
+    [
+      'type: ClusterRole\napi_version: core/v2\nmetadata:\n  name: readers\nspec:\n  rules:\n    - verbs: [get, list]\n      resources: [checks]\n',
+      'type: ClusterRoleBinding\napi_version: core/v2\nmetadata:\n  name: readers\nspec:\n  role_ref: {type: ClusterRole, name: readers}\n  subjects: [{type: Group, name: readers}]\n',
+      'type: Role\napi_version: core/v2\nmetadata:\n  name: hooks-only\n  namespace: default\nspec:\n  rules:\n    - verbs: ["*"]\n      resources: [hooks]\n',
+      'type: RoleBinding\napi_version: core/v2\nmetadata:\n  name: hooks-only\nspec:\n  role_ref: {type: Role, name: hooks-only}\n  subjects: [{type: User, name: ed}]\n',
+    ].join('---\n'),
+  );
   const rbac = runCli(['create', '-f', join(root, 'rbac.yaml'), '--url', v2], asAdmin);
   assert.equal(rbac.code, 0, rbac.stderr);
   assert.deepEqual((await call(`${v2}/api/core/v2/namespaces/default/rolebindings/hooks-only`, 'GET', admin)).body.subjects, [{ type: 'User', name: 'ed' }]);
   const roles = runCli(['dump', 'clusterroles,roles,clusterrolebindings,rolebindings', '--url', v2], asAdmin);
   assert.equal(roles.code, 0, roles.stderr);
   const back = parseAllDocuments(roles.stdout).map((d) => d.toJSON());
-  assert.deepEqual(back.filter((d) => ['readers', 'hooks-only'].includes(d.metadata.name)).map((d) => [d.type, d.metadata.name]), [['ClusterRole', 'readers'], ['Role', 'hooks-only'], ['ClusterRoleBinding', 'readers'], ['RoleBinding', 'hooks-only']]);
+  assert.deepEqual(
+    back.filter((d) => ['readers', 'hooks-only'].includes(d.metadata.name)).map((d) => [d.type, d.metadata.name]),
+    [
+      ['ClusterRole', 'readers'],
+      ['Role', 'hooks-only'],
+      ['ClusterRoleBinding', 'readers'],
+      ['RoleBinding', 'hooks-only'],
+    ],
+  );
   assert.deepEqual(back.find((d) => d.type === 'ClusterRole' && d.metadata.name === 'readers').spec.rules, [{ verbs: ['get', 'list'], resources: ['checks'] }]);
 
   // 204 then 404 on delete; GET of a deleted or unknown provider is 404.

@@ -19,8 +19,21 @@ test('OIDC: authorization code with PKCE against a real oidc-provider; ID token 
 
   // No provider yet: nothing to sign in with.
   assert.equal((await call(`${v2}${BASE}/oidc/authorize`, 'GET', null)).status, 404);
-  const spec = { server: idp.issuer, client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uri: callback, username_claim: 'email', username_prefix: 'sso:', groups_claim: 'groups', groups_prefix: 'sso:', additional_scopes: ['email', 'groups'] };
-  assert.equal((await call(`${v2}${BASE}/authproviders/sso`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso' }, spec })).status, 201);
+  const spec = {
+    server: idp.issuer,
+    client_id: CLIENT.id,
+    client_secret: CLIENT.secret,
+    redirect_uri: callback,
+    username_claim: 'email',
+    username_prefix: 'sso:',
+    groups_claim: 'groups',
+    groups_prefix: 'sso:',
+    additional_scopes: ['email', 'groups'],
+  };
+  assert.equal(
+    (await call(`${v2}${BASE}/authproviders/sso`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso' }, spec })).status,
+    201,
+  );
 
   // authorize redirects to the provider with PKCE (S256), state, nonce and the scopes.
   const start = await fetch(`${v2}${BASE}/oidc/authorize`, { redirect: 'manual' });
@@ -40,9 +53,21 @@ test('OIDC: authorization code with PKCE against a real oidc-provider; ID token 
   const tokens = tokensIn(done.html);
   assert.deepEqual(Object.keys(tokens).sort(), ['access_token', 'expires_at', 'refresh_token']);
   const dana = `Bearer ${tokens.access_token}`;
-  assert.deepEqual((await call(`${v2}/api/core/v2/users/sso:dana@acme.org`, 'GET', dana)).body, { username: 'sso:dana@acme.org', groups: ['sso:sre', 'sso:dev'], disabled: false });
+  assert.deepEqual((await call(`${v2}/api/core/v2/users/sso:dana@acme.org`, 'GET', dana)).body, {
+    username: 'sso:dana@acme.org',
+    groups: ['sso:sre', 'sso:dev'],
+    disabled: false,
+  });
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', dana)).status, 403);
-  assert.equal((await call(`${v2}/api/core/v2/clusterrolebindings/sre`, 'PUT', admin, { subjects: [{ type: 'Group', name: 'sso:sre' }], role_ref: { type: 'ClusterRole', name: 'view' } })).status, 201);
+  assert.equal(
+    (
+      await call(`${v2}/api/core/v2/clusterrolebindings/sre`, 'PUT', admin, {
+        subjects: [{ type: 'Group', name: 'sso:sre' }],
+        role_ref: { type: 'ClusterRole', name: 'view' },
+      })
+    ).status,
+    201,
+  );
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', dana)).status, 200, 'her OIDC group is bound to view');
   assert.equal((await call(`${v2}/api/core/v2/apikeys`, 'POST', admin, { username: 'sso:dana@acme.org' })).status, 400, 'no API keys for external users');
   const refreshed = await call(`${v2}/auth/token`, 'POST', dana, { refresh_token: tokens.refresh_token });
@@ -53,7 +78,12 @@ test('OIDC: authorization code with PKCE against a real oidc-provider; ID token 
   assert.equal(replay.status, 400);
 
   // ID tokens that are expired, for another audience, with another nonce, or signed by a key not in the JWKS: refused.
-  const reasons: [Tamper, RegExp][] = [['expired', /"exp" \(expiration time\)/], ['audience', /"aud" \(audience\)/], ['nonce', /"nonce" claim value/], ['foreign-key', /signature verification failed/]];
+  const reasons: [Tamper, RegExp][] = [
+    ['expired', /"exp" \(expiration time\)/],
+    ['audience', /"aud" \(audience\)/],
+    ['nonce', /"nonce" claim value/],
+    ['foreign-key', /signature verification failed/],
+  ];
   for (const [tamper, reason] of reasons) {
     idp.tamper = tamper;
     const refused = await browse(`${v2}${BASE}/oidc/authorize`, 'eve');
@@ -67,7 +97,17 @@ test('OIDC: authorization code with PKCE against a real oidc-provider; ID token 
 
   // Without a configured redirect_uri the callback is this listener's own address, never the request's Host header;
   // a browser that came by another name is first sent to the same page on that address (where its cookie belongs).
-  assert.equal((await call(`${v2}${BASE}/authproviders/sso-plain`, 'PUT', admin, { Type: 'oidc', api_version: 'authentication/v2', metadata: { name: 'sso-plain' }, spec: { ...spec, redirect_uri: '' } })).status, 201);
+  assert.equal(
+    (
+      await call(`${v2}${BASE}/authproviders/sso-plain`, 'PUT', admin, {
+        Type: 'oidc',
+        api_version: 'authentication/v2',
+        metadata: { name: 'sso-plain' },
+        spec: { ...spec, redirect_uri: '' },
+      })
+    ).status,
+    201,
+  );
   const spoofed = await rawRequest(v2, 'GET', `${BASE}/oidc/authorize?provider=sso-plain`, { host: 'evil.example' });
   assert.equal(spoofed.status, 302);
   const hop = new URL(String(spoofed.headers.location));
@@ -86,11 +126,13 @@ test('OIDC: authorization code with PKCE against a real oidc-provider; ID token 
   let stdout = '';
   let stderr = '';
   cli.stdout.on('data', (d) => (stdout += d));
-  const url = await new Promise<string>((resolve) => cli.stderr.on('data', (d) => {
-    stderr += d;
-    const found = /Sign in at: (\S+)/.exec(stderr);
-    if (found) resolve(found[1]!);
-  }));
+  const url = await new Promise<string>((resolve) =>
+    cli.stderr.on('data', (d) => {
+      stderr += d;
+      const found = /Sign in at: (\S+)/.exec(stderr);
+      if (found) resolve(found[1]!);
+    }),
+  );
   assert.match(url, /return_to=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/);
   const posted = await browse(url, 'dana');
   assert.equal(posted.status, 200);

@@ -9,7 +9,9 @@ import { call, adminToken } from '../v2/v2-helpers.js';
 
 const BASE = '/api/enterprise/secrets/v1';
 const vault = (name: string, client: Record<string, unknown> = {}) => ({
-  type: 'ExternalProvider', api_version: 'secrets/v1', metadata: { name },
+  type: 'ExternalProvider',
+  api_version: 'secrets/v1',
+  metadata: { name },
   spec: { client: { address: 'https://vault.example:8200', token: `token-of-${name}`, version: 'v2', ...client } },
 });
 
@@ -29,7 +31,11 @@ test('secrets/v1 API: providers (one Env, vaults over TLS only) and secrets, adm
   const plain = await at('/providers/plain', 'PUT', vault('plain', { address: 'http://vault.example:8200' }));
   assert.equal(plain.status, 400);
   assert.match(plain.body.message, /only over TLS/);
-  for (const [without, message] of [['type', /type is required/], ['api_version', /api_version is required/], ['spec', /spec is required/]] as const) {
+  for (const [without, message] of [
+    ['type', /type is required/],
+    ['api_version', /api_version is required/],
+    ['spec', /spec is required/],
+  ] as const) {
     const body: Record<string, unknown> = vault('partial');
     delete body[without];
     const reply = await at('/providers/partial', 'PUT', body);
@@ -43,35 +49,64 @@ test('secrets/v1 API: providers (one Env, vaults over TLS only) and secrets, adm
   for (const name of ['vault-a', 'vault-b', 'vault-c']) assert.equal((await at(`/providers/${name}`, 'PUT', vault(name))).status, 201);
   const one = await at('/providers/vault-a');
   assert.equal(one.status, 200);
-  assert.deepEqual(one.body.spec.client, { address: 'https://vault.example:8200', token: 'REDACTED', version: 'v2', max_retries: 2, timeout: '60s' }, 'defaults shown, token never');
+  assert.deepEqual(
+    one.body.spec.client,
+    { address: 'https://vault.example:8200', token: 'REDACTED', version: 'v2', max_retries: 2, timeout: '60s' },
+    'defaults shown, token never',
+  );
   assert.equal(one.body.metadata.created_by, 'admin');
   const changed = await at('/providers/vault-a', 'PUT', { type: 'Env', api_version: 'secrets/v1', metadata: { name: 'vault-a' }, spec: {} });
   assert.equal(changed.status, 400);
   assert.match(changed.body.message, /cannot be changed/);
-  assert.equal((await at('/providers/vault-a', 'PUT', vault('vault-a', { token: 'REDACTED', max_retries: 5 }))).status, 201, 'a read written back keeps the stored token');
+  assert.equal(
+    (await at('/providers/vault-a', 'PUT', vault('vault-a', { token: 'REDACTED', max_retries: 5 }))).status,
+    201,
+    'a read written back keeps the stored token',
+  );
   assert.equal((await at('/providers/vault-a')).body.spec.client.max_retries, 5);
 
   const page = await at('/providers?limit=2');
-  assert.deepEqual(page.body.map((p: { metadata: { name: string } }) => p.metadata.name), ['env', 'vault-a']);
+  assert.deepEqual(
+    page.body.map((p: { metadata: { name: string } }) => p.metadata.name),
+    ['env', 'vault-a'],
+  );
   const rest = await at(`/providers?limit=2&continue=${page.headers.get('sensu-continue')}`);
-  assert.deepEqual(rest.body.map((p: { metadata: { name: string } }) => p.metadata.name), ['vault-b', 'vault-c']);
+  assert.deepEqual(
+    rest.body.map((p: { metadata: { name: string } }) => p.metadata.name),
+    ['vault-b', 'vault-c'],
+  );
   const selected = await at(`/providers?fieldSelector=${encodeURIComponent('provider.name == vault-b')}`);
-  assert.deepEqual(selected.body.map((p: { metadata: { name: string } }) => p.metadata.name), ['vault-b']);
+  assert.deepEqual(
+    selected.body.map((p: { metadata: { name: string } }) => p.metadata.name),
+    ['vault-b'],
+  );
   assert.equal((await at('/providers/vault-c', 'DELETE')).status, 204);
   assert.equal((await at('/providers/vault-c', 'DELETE')).status, 404);
   assert.equal((await at('/providers/vault-c')).status, 404);
 
   // Secrets: namespaced, and listed across namespaces.
   assert.equal((await call(`${v2}/api/core/v2/namespaces/other`, 'PUT', auth, { name: 'other' })).status, 201);
-  const secret = (ns: string, name: string, provider: string, id: string) => at(`/namespaces/${ns}/secrets/${name}`, 'PUT', { type: 'Secret', api_version: 'secrets/v1', metadata: { name }, spec: { provider, id } });
+  const secret = (ns: string, name: string, provider: string, id: string) =>
+    at(`/namespaces/${ns}/secrets/${name}`, 'PUT', { type: 'Secret', api_version: 'secrets/v1', metadata: { name }, spec: { provider, id } });
   assert.equal((await secret('default', 'db', 'env', 'DB_PASSWORD')).status, 201);
   assert.equal((await secret('other', 'api', 'vault-a', 'secret/api#token')).status, 201);
   assert.equal((await secret('missing', 'x', 'env', 'X')).status, 404, 'a namespace that does not exist');
   assert.equal((await at('/namespaces/default/secrets/bad', 'PUT', { type: 'Secret', api_version: 'secrets/v1', spec: { provider: 'env' } })).status, 400);
-  assert.deepEqual((await at('/secrets')).body.map((s: { metadata: { namespace: string; name: string } }) => `${s.metadata.namespace}/${s.metadata.name}`), ['default/db', 'other/api']);
-  assert.deepEqual((await at(`/secrets?fieldSelector=${encodeURIComponent('secret.provider == vault-a')}`)).body.map((s: { metadata: { name: string } }) => s.metadata.name), ['api']);
+  assert.deepEqual(
+    (await at('/secrets')).body.map((s: { metadata: { namespace: string; name: string } }) => `${s.metadata.namespace}/${s.metadata.name}`),
+    ['default/db', 'other/api'],
+  );
+  assert.deepEqual(
+    (await at(`/secrets?fieldSelector=${encodeURIComponent('secret.provider == vault-a')}`)).body.map((s: { metadata: { name: string } }) => s.metadata.name),
+    ['api'],
+  );
   assert.deepEqual((await at(`/secrets?fieldSelector=${encodeURIComponent('secret.id == DB_PASSWORD && secret.namespace == default')}`)).body.length, 1);
-  assert.deepEqual((await at('/namespaces/default/secrets/db')).body, { type: 'Secret', api_version: 'secrets/v1', metadata: { name: 'db', namespace: 'default', created_by: 'admin' }, spec: { id: 'DB_PASSWORD', provider: 'env' } });
+  assert.deepEqual((await at('/namespaces/default/secrets/db')).body, {
+    type: 'Secret',
+    api_version: 'secrets/v1',
+    metadata: { name: 'db', namespace: 'default', created_by: 'admin' },
+    spec: { id: 'DB_PASSWORD', provider: 'env' },
+  });
   assert.equal((await at('/namespaces/other/secrets/api', 'DELETE')).status, 204);
   assert.equal((await at('/namespaces/other/secrets/api', 'DELETE')).status, 404);
 
@@ -79,24 +114,38 @@ test('secrets/v1 API: providers (one Env, vaults over TLS only) and secrets, adm
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', auth, { username: 'viewer', password: 'viewer-pass-1', groups: ['viewers'] })).status, 201);
   const viewer = await getJson(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from('viewer:viewer-pass-1').toString('base64') } });
   const viewerAuth = `Bearer ${viewer.body.access_token}`;
-  for (const [method, path] of [['GET', '/providers'], ['GET', '/providers/env'], ['PUT', '/providers/x'], ['DELETE', '/providers/vault-a'], ['GET', '/secrets'], ['GET', '/namespaces/default/secrets'], ['PUT', '/namespaces/default/secrets/x']]) {
+  for (const [method, path] of [
+    ['GET', '/providers'],
+    ['GET', '/providers/env'],
+    ['PUT', '/providers/x'],
+    ['DELETE', '/providers/vault-a'],
+    ['GET', '/secrets'],
+    ['GET', '/namespaces/default/secrets'],
+    ['PUT', '/namespaces/default/secrets/x'],
+  ]) {
     assert.equal((await call(`${v2}${BASE}${path}`, method!, viewerAuth, method === 'PUT' ? vault('x') : undefined)).status, 403, `${method} ${path}`);
   }
 
   // create -f and dump.
   const asAdmin = { env: { CHECKBRIDGE_USERNAME: 'admin', CHECKBRIDGE_PASSWORD: ADMIN_PASSWORD, CHECKBRIDGE_API_KEY: '' } };
   const file = join(root, 'secrets.yaml');
-  writeFileSync(file, [
-    'type: ExternalProvider\napi_version: secrets/v1\nmetadata:\n  name: from-file\nspec:\n  client:\n    address: https://vault.example:8200\n    token: file-token\n    version: v1\n    rate_limiter:\n      limit: 10\n      burst: 5\n',
-    'type: Secret\napi_version: secrets/v1\nmetadata:\n  name: file-secret\nspec:\n  provider: from-file\n  id: kv/app#password\n',
-  ].join('---\n'));
+  writeFileSync(
+    file,
+    [
+      'type: ExternalProvider\napi_version: secrets/v1\nmetadata:\n  name: from-file\nspec:\n  client:\n    address: https://vault.example:8200\n    token: file-token\n    version: v1\n    rate_limiter:\n      limit: 10\n      burst: 5\n',
+      'type: Secret\napi_version: secrets/v1\nmetadata:\n  name: file-secret\nspec:\n  provider: from-file\n  id: kv/app#password\n',
+    ].join('---\n'),
+  );
   const created = runCli(['create', '-f', file, '--url', v2], asAdmin);
   assert.equal(created.code, 0, created.stderr);
   assert.equal(created.stdout, 'applied 2 of 2 resources\n');
   assert.equal((await at('/providers/from-file')).body.spec.client.rate_limiter.burst, 5);
   assert.equal((await at('/namespaces/default/secrets/file-secret')).body.spec.id, 'kv/app#password');
   const incomplete = join(root, 'incomplete.yaml');
-  writeFileSync(incomplete, 'type: Secret\nmetadata:\n  name: no-version\nspec:\n  provider: env\n  id: X\n---\ntype: Secret\napi_version: secrets/v1\nmetadata:\n  name: no-spec\n');
+  writeFileSync(
+    incomplete,
+    'type: Secret\nmetadata:\n  name: no-version\nspec:\n  provider: env\n  id: X\n---\ntype: Secret\napi_version: secrets/v1\nmetadata:\n  name: no-spec\n',
+  );
   const refused = runCli(['create', '-f', incomplete, '--url', v2], asAdmin);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /resource #1 with name "no-version": api_version is required/);
@@ -104,7 +153,10 @@ test('secrets/v1 API: providers (one Env, vaults over TLS only) and secrets, adm
   const dumped = runCli(['dump', 'providers,secrets', '--url', v2], asAdmin);
   assert.equal(dumped.code, 0, dumped.stderr);
   const documents = dumped.stdout.split(/^---$/m).map((d) => parse(d));
-  assert.deepEqual(documents.map((d) => `${d.type}/${d.metadata.name}`), ['Env/env', 'ExternalProvider/from-file', 'ExternalProvider/vault-a', 'ExternalProvider/vault-b', 'Secret/db', 'Secret/file-secret']);
+  assert.deepEqual(
+    documents.map((d) => `${d.type}/${d.metadata.name}`),
+    ['Env/env', 'ExternalProvider/from-file', 'ExternalProvider/vault-a', 'ExternalProvider/vault-b', 'Secret/db', 'Secret/file-secret'],
+  );
   assert.ok(!dumped.stdout.includes('file-token'), 'dump does not show vault tokens');
   // What dump wrote applies again as it is (the tokens kept).
   writeFileSync(join(root, 'dump.yaml'), dumped.stdout);

@@ -16,21 +16,40 @@ test('PostgresConfig: the list pages like every other; a DSN that does not parse
 
   // limit/continue and fieldSelector, as the other lists.
   const first = await call(`${provider}?limit=2`, 'GET', auth);
-  assert.deepEqual(first.body.map((c: { metadata: { name: string } }) => c.metadata.name), ['a-pairs', 'b-mode']);
+  assert.deepEqual(
+    first.body.map((c: { metadata: { name: string } }) => c.metadata.name),
+    ['a-pairs', 'b-mode'],
+  );
   const token = first.headers.get('sensu-continue');
   assert.ok(token, 'a continue token');
   const rest = await call(`${provider}?limit=2&continue=${token}`, 'GET', auth);
-  assert.deepEqual(rest.body.map((c: { metadata: { name: string } }) => c.metadata.name), ['c-url']);
+  assert.deepEqual(
+    rest.body.map((c: { metadata: { name: string } }) => c.metadata.name),
+    ['c-url'],
+  );
   assert.equal(rest.headers.get('sensu-continue'), null);
   const selected = await call(`${provider}?fieldSelector=${encodeURIComponent('provider.name == b-mode')}`, 'GET', auth);
-  assert.deepEqual(selected.body.map((c: { metadata: { name: string } }) => c.metadata.name), ['b-mode']);
+  assert.deepEqual(
+    selected.body.map((c: { metadata: { name: string } }) => c.metadata.name),
+    ['b-mode'],
+  );
 
   // Stored, unusable: each is in PostgresHealth, neither active nor healthy, with why.
   const health = (await getJson(`${v2}/health`)).body.PostgresHealth as { Name: string; Active: boolean; Healthy: boolean; Err: string }[];
-  assert.deepEqual(health.map((h) => [h.Name, h.Active, h.Healthy]), [['a-pairs', false, false], ['b-mode', false, false], ['c-url', false, false]]);
+  assert.deepEqual(
+    health.map((h) => [h.Name, h.Active, h.Healthy]),
+    [
+      ['a-pairs', false, false],
+      ['b-mode', false, false],
+      ['c-url', false, false],
+    ],
+  );
   assert.match(health[0]!.Err, /dsn: cannot read the keyword\/value pair at character/);
   assert.match(health[1]!.Err, /sslmode sometimes is not one of/);
   assert.match(health[2]!.Err, /dsn: not a valid postgres:\/\/ URL/);
   assert.equal((await call(`${provider}/b-mode`, 'DELETE', auth)).status, 204);
-  assert.deepEqual(((await getJson(`${v2}/health`)).body.PostgresHealth as { Name: string }[]).map((h) => h.Name), ['a-pairs', 'c-url']);
+  assert.deepEqual(
+    ((await getJson(`${v2}/health`)).body.PostgresHealth as { Name: string }[]).map((h) => h.Name),
+    ['a-pairs', 'c-url'],
+  );
 });

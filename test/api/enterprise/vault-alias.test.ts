@@ -15,17 +15,28 @@ test('secrets providers: type VaultProvider is accepted as ExternalProvider thro
   const admin = `Bearer ${await adminToken(v2)}`;
   const providers = `${v2}/api/enterprise/secrets/v1/providers`;
   // The official Python client's request.
-  const put = await call(`${providers}/py-vault`, 'PUT', admin, { type: 'VaultProvider', api_version: 'secrets/v1', metadata: { name: 'py-vault' }, spec: { client } });
+  const put = await call(`${providers}/py-vault`, 'PUT', admin, {
+    type: 'VaultProvider',
+    api_version: 'secrets/v1',
+    metadata: { name: 'py-vault' },
+    spec: { client },
+  });
   assert.equal(put.status, 201, JSON.stringify(put.body));
   const stored = (await call(`${providers}/py-vault`, 'GET', admin)).body;
   assert.deepEqual([stored.type, stored.spec.client.address], ['ExternalProvider', client.address]);
   // Rewriting it under either name is the same type; the Env provider stays what it is.
   assert.equal((await call(`${providers}/py-vault`, 'PUT', admin, { type: 'ExternalProvider', api_version: 'secrets/v1', spec: { client } })).status, 201);
-  assert.match((await call(`${providers}/env`, 'PUT', admin, { type: 'VaultProvider', api_version: 'secrets/v1', spec: { client } })).body.message, /cannot be changed/);
+  assert.match(
+    (await call(`${providers}/env`, 'PUT', admin, { type: 'VaultProvider', api_version: 'secrets/v1', spec: { client } })).body.message,
+    /cannot be changed/,
+  );
 
   const asAdmin = { env: { CHECKBRIDGE_USERNAME: 'admin', CHECKBRIDGE_PASSWORD: ADMIN_PASSWORD, CHECKBRIDGE_API_KEY: '' } };
   const file = join(root, 'vault.yaml');
-  writeFileSync(file, `type: VaultProvider\napi_version: secrets/v1\nmetadata:\n  name: my-vault\nspec:\n  client:\n    address: ${client.address}\n    token: file-token\n    version: v1\n`);
+  writeFileSync(
+    file,
+    `type: VaultProvider\napi_version: secrets/v1\nmetadata:\n  name: my-vault\nspec:\n  client:\n    address: ${client.address}\n    token: file-token\n    version: v1\n`,
+  );
   const created = runCli(['create', '-f', file, '--url', v2], asAdmin);
   assert.equal(created.code, 0, created.stderr);
   assert.equal((await call(`${providers}/my-vault`, 'GET', admin)).body.type, 'ExternalProvider');

@@ -7,7 +7,12 @@ import { tcpExchange } from '../../helpers/net.js';
 test('aggregates: results from several clients summarised by severity, per client, per check, by output; delete', async (t) => {
   const root = makeTree({
     'conf.d/client.json': { client: { name: 'local', address: '127.0.0.1', subscriptions: [] } },
-    'conf.d/checks.json': { checks: { web: { command: 'true', interval: 60, subscribers: ['none'], aggregate: true }, db: { command: 'true', interval: 60, subscribers: ['none'], aggregates: ['TIER', 'db_group'] } } },
+    'conf.d/checks.json': {
+      checks: {
+        web: { command: 'true', interval: 60, subscribers: ['none'], aggregate: true },
+        db: { command: 'true', interval: 60, subscribers: ['none'], aggregates: ['TIER', 'db_group'] },
+      },
+    },
   });
   const { daemon, api, socket } = await startInstance(root);
   t.after(async () => {
@@ -21,12 +26,24 @@ test('aggregates: results from several clients summarised by severity, per clien
   await result('web-4', 'web', 1, 'slow');
   await result('db-1', 'db', 3, 'weird');
 
-  assert.deepEqual(((await get(`${api}/aggregates`)).body as { name: string }[]).map((a) => a.name), ['TIER', 'db_group', 'web']);
-  assert.deepEqual((await get(`${api}/aggregates/web`)).body, { clients: 4, checks: 1, results: { ok: 1, warning: 1, critical: 2, unknown: 0, total: 4, stale: 0 } });
+  assert.deepEqual(
+    ((await get(`${api}/aggregates`)).body as { name: string }[]).map((a) => a.name),
+    ['TIER', 'db_group', 'web'],
+  );
+  assert.deepEqual((await get(`${api}/aggregates/web`)).body, {
+    clients: 4,
+    checks: 1,
+    results: { ok: 1, warning: 1, critical: 2, unknown: 0, total: 4, stale: 0 },
+  });
   assert.deepEqual((await get(`${api}/aggregates/TIER`)).body.results.unknown, 1);
-  assert.deepEqual((await get(`${api}/aggregates/web/clients`)).body, ['web-1', 'web-2', 'web-3', 'web-4'].map((name) => ({ name, checks: ['web'] })));
+  assert.deepEqual(
+    (await get(`${api}/aggregates/web/clients`)).body,
+    ['web-1', 'web-2', 'web-3', 'web-4'].map((name) => ({ name, checks: ['web'] })),
+  );
   assert.deepEqual((await get(`${api}/aggregates/web/checks`)).body, [{ name: 'web', clients: ['web-1', 'web-2', 'web-3', 'web-4'] }]);
-  assert.deepEqual((await get(`${api}/aggregates/web/results/critical`)).body, [{ check: 'web', summary: [{ output: 'down', total: 2, clients: ['web-2', 'web-3'] }] }]);
+  assert.deepEqual((await get(`${api}/aggregates/web/results/critical`)).body, [
+    { check: 'web', summary: [{ output: 'down', total: 2, clients: ['web-2', 'web-3'] }] },
+  ]);
   assert.equal((await get(`${api}/aggregates/web/results/bogus`)).status, 400);
   assert.equal((await get(`${api}/aggregates/nope/results/ok`)).status, 404);
   assert.equal((await get(`${api}/aggregates/nope`)).status, 404);

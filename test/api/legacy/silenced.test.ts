@@ -42,7 +42,19 @@ test('silenced routes: create, list, lookups, clear, validation; events carry si
   assert.ok(scheduled.expire >= 3655 && scheduled.expire <= 3660, `expire ${scheduled.expire}`);
   assert.equal((await get(`${api}/silenced/subscriptions/client:i-424242`)).status, 200);
 
-  for (const bad of [{}, { subscription: '*' }, { subscription: 'a b' }, { check: 'a/b' }, { check: 'x', expire: 'soon' }, { check: 'x', reason: 1 }, { check: 'x', creator: [] }, { check: 'x', expire_on_resolve: 'yes' }, { check: 'x', begin: 'now' }, [1], 'text']) {
+  for (const bad of [
+    {},
+    { subscription: '*' },
+    { subscription: 'a b' },
+    { check: 'a/b' },
+    { check: 'x', expire: 'soon' },
+    { check: 'x', reason: 1 },
+    { check: 'x', creator: [] },
+    { check: 'x', expire_on_resolve: 'yes' },
+    { check: 'x', begin: 'now' },
+    [1],
+    'text',
+  ]) {
     assert.equal((await post(`${api}/silenced`, bad)).status, 400, JSON.stringify(bad));
   }
   // As in legacy, a null subscription gives an id with an empty part.

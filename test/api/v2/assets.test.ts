@@ -29,7 +29,9 @@ after(async () => {
 
 test('v2 Asset resources: CRUD, validation, selectors, create -f and dump; v2 handlers and mutators run with them', async (t) => {
   const root = makeTree({});
-  writeTree(root, { 'conf.d/config.json': { client: { name: 'v2-assets', address: '127.0.0.1', subscriptions: [] }, checkbridge: { assets: { trusted_ca_file: ca.caFile } } } });
+  writeTree(root, {
+    'conf.d/config.json': { client: { name: 'v2-assets', address: '127.0.0.1', subscriptions: [] }, checkbridge: { assets: { trusted_ca_file: ca.caFile } } },
+  });
   const { daemon, v2 } = await startInstance(root);
   t.after(async () => {
     await daemon.stop('SIGKILL');
@@ -37,7 +39,12 @@ test('v2 Asset resources: CRUD, validation, selectors, create -f and dump; v2 ha
   });
   const auth = `Bearer ${await adminToken(v2)}`;
   const ns = `${v2}/api/core/v2/namespaces/default`;
-  const tools = { url: server.url('/tools.tar.gz'), sha512: sha512(archive), headers: { 'X-Asset-Token': 'let-me-in' }, filters: ["entity.system.os == 'linux'"] };
+  const tools = {
+    url: server.url('/tools.tar.gz'),
+    sha512: sha512(archive),
+    headers: { 'X-Asset-Token': 'let-me-in' },
+    filters: ["entity.system.os == 'linux'"],
+  };
 
   assert.equal((await call(`${ns}/assets/tools`, 'PUT', auth, { metadata: { name: 'tools', labels: { team: 'ops' } }, ...tools })).status, 201);
   const stored = await call(`${ns}/assets/tools`, 'GET', auth);
@@ -46,7 +53,10 @@ test('v2 Asset resources: CRUD, validation, selectors, create -f and dump; v2 ha
   assert.equal(stored.body.metadata.namespace, 'default');
   assert.equal((await call(`${ns}/assets`, 'POST', auth, { metadata: { name: 'tools' }, ...tools })).status, 409, 'POST refuses an existing asset');
   const selected = await call(`${ns}/assets?fieldSelector=${encodeURIComponent('asset.name == tools')}`, 'GET', auth);
-  assert.deepEqual(selected.body.map((a: { metadata: { name: string } }) => a.metadata.name), ['tools']);
+  assert.deepEqual(
+    selected.body.map((a: { metadata: { name: string } }) => a.metadata.name),
+    ['tools'],
+  );
   assert.deepEqual((await call(`${ns}/assets?labelSelector=${encodeURIComponent('team == dev')}`, 'GET', auth)).body, []);
 
   const invalid = [
@@ -66,28 +76,51 @@ test('v2 Asset resources: CRUD, validation, selectors, create -f and dump; v2 ha
   assert.equal(badRef.body.message, 'runtime_assets must be an array of asset names');
   assert.equal((await call(`${ns}/checks/c`, 'PUT', auth, { command: 'tool', interval: 60, runtime_assets: ['tools'] })).status, 201);
   assert.equal((await call(`${ns}/hooks/hk`, 'PUT', auth, { command: 'tool', runtime_assets: ['tools'] })).status, 201);
-  assert.deepEqual((await call(`${ns}/checks?fieldSelector=${encodeURIComponent('tools in check.runtime_assets')}`, 'GET', auth)).body.map((c: { metadata: { name: string } }) => c.metadata.name), ['c']);
+  assert.deepEqual(
+    (await call(`${ns}/checks?fieldSelector=${encodeURIComponent('tools in check.runtime_assets')}`, 'GET', auth)).body.map(
+      (c: { metadata: { name: string } }) => c.metadata.name,
+    ),
+    ['c'],
+  );
 
   // A v2 pipeline: the mutator and the handler come from the asset, fetched with its headers.
   const out = join(root, 'v2-handled.out');
   assert.equal((await call(`${ns}/mutators/with-asset`, 'PUT', auth, { command: 'mutate-event', runtime_assets: ['tools'] })).status, 201);
-  assert.equal((await call(`${ns}/handlers/with-asset`, 'PUT', auth, { type: 'pipe', command: `record-event ${out}`, mutator: 'with-asset', runtime_assets: ['tools'] })).status, 201);
-  const event = { entity: { entity_class: 'proxy', metadata: { name: 'web-1' } }, check: { metadata: { name: 'http' }, status: 2, output: 'down', handlers: ['with-asset'] } };
+  assert.equal(
+    (await call(`${ns}/handlers/with-asset`, 'PUT', auth, { type: 'pipe', command: `record-event ${out}`, mutator: 'with-asset', runtime_assets: ['tools'] }))
+      .status,
+    201,
+  );
+  const event = {
+    entity: { entity_class: 'proxy', metadata: { name: 'web-1' } },
+    check: { metadata: { name: 'http' }, status: 2, output: 'down', handlers: ['with-asset'] },
+  };
   assert.equal((await call(`${ns}/events`, 'POST', auth, event)).status, 201);
-  const written = await eventually(async () => (existsSync(out) ? readFileSync(out, 'utf8') : ''), (s) => s.length > 0);
+  const written = await eventually(
+    async () => (existsSync(out) ? readFileSync(out, 'utf8') : ''),
+    (s) => s.length > 0,
+  );
   assert.ok(written.startsWith('v2-mutated:{'), written);
   assert.equal(JSON.parse(written.slice('v2-mutated:'.length)).check.output, 'down');
   assert.equal(server.hits('/tools.tar.gz'), 1);
 
   // create -f and dump carry Asset resources.
   const asAdmin = { env: { CHECKBRIDGE_USERNAME: 'admin', CHECKBRIDGE_PASSWORD: ADMIN_PASSWORD, CHECKBRIDGE_API_KEY: '' } };
-  writeTree(root, { 'resources/asset.yaml': `type: Asset\napi_version: core/v2\nmetadata:\n  name: from-file\nspec:\n  url: ${tools.url}\n  sha512: ${tools.sha512}\n  filters:\n    - entity.system.arch == 'amd64'\n` });
+  writeTree(root, {
+    'resources/asset.yaml': `type: Asset\napi_version: core/v2\nmetadata:\n  name: from-file\nspec:\n  url: ${tools.url}\n  sha512: ${tools.sha512}\n  filters:\n    - entity.system.arch == 'amd64'\n`,
+  });
   const created = runCli(['create', '-f', join(root, 'resources'), '--url', v2], asAdmin);
   assert.equal(created.code, 0, created.stderr);
   const dumped = runCli(['dump', 'assets', '--url', v2], asAdmin);
   assert.equal(dumped.code, 0, dumped.stderr);
   const documents = parseAllDocuments(dumped.stdout).map((d) => d.toJSON());
-  assert.deepEqual(documents.map((d) => [d.type, d.metadata.name]), [['Asset', 'from-file'], ['Asset', 'tools']]);
+  assert.deepEqual(
+    documents.map((d) => [d.type, d.metadata.name]),
+    [
+      ['Asset', 'from-file'],
+      ['Asset', 'tools'],
+    ],
+  );
   assert.deepEqual(documents[0].spec.filters, ["entity.system.arch == 'amd64'"]);
 
   assert.equal((await call(`${ns}/assets/tools`, 'DELETE', auth)).status, 204);

@@ -41,14 +41,25 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
   // Users and keys: a plain user, an admin-granted key for them, a key for the admin.
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', token, { username: 'alice', password: 'alice-pass-1', groups: ['dev'] })).status, 201);
   // A user of an external provider has no local password: none is set, and none is needed.
-  assert.match((await call(`${v2}/api/core/v2/users`, 'POST', token, { username: 'ldap-bob', password: 'irrelevant-1', provider: 'ldap' })).body.message, /has no local password/);
+  assert.match(
+    (await call(`${v2}/api/core/v2/users`, 'POST', token, { username: 'ldap-bob', password: 'irrelevant-1', provider: 'ldap' })).body.message,
+    /has no local password/,
+  );
   assert.equal((await call(`${v2}/api/core/v2/users`, 'POST', token, { username: 'ldap-bob', provider: 'ldap' })).status, 201);
   const grant = await call(`${v2}/api/core/v2/apikeys`, 'POST', token, { username: 'alice' });
   assert.equal(grant.status, 201);
   const location = grant.headers.get('location')!;
   assert.match(location, /^\/api\/core\/v2\/apikeys\/[0-9a-f-]{36}$/);
   const aliceKey = `Key ${location.split('/').pop()}`;
-  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/rolebindings/dev-edit`, 'PUT', token, { subjects: [{ type: 'Group', name: 'dev' }], role_ref: { type: 'ClusterRole', name: 'edit' } })).status, 201);
+  assert.equal(
+    (
+      await call(`${v2}/api/core/v2/namespaces/default/rolebindings/dev-edit`, 'PUT', token, {
+        subjects: [{ type: 'Group', name: 'dev' }],
+        role_ref: { type: 'ClusterRole', name: 'edit' },
+      })
+    ).status,
+    201,
+  );
   assert.equal((await call(`${v2}/api/core/v2/apikeys`, 'POST', token, { username: 'ghost' })).body.message, 'user does not exist');
   assert.match((await call(`${v2}/api/core/v2/apikeys`, 'POST', token, { username: 'ldap-bob' })).body.message, /external authentication providers/);
   const adminKey = `Key ${(await call(`${v2}/api/core/v2/apikeys`, 'POST', token, { username: 'admin' })).headers.get('location')!.split('/').pop()}`;
@@ -60,7 +71,10 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
   // Listed by an ID of their own, never by the key: the listed ID reads and revokes the key.
   const aliceId = listed.find((k) => k.username === 'alice').metadata.name as string;
   assert.match(aliceId, /^[0-9a-f-]{36}$/);
-  assert.ok(listed.every((k) => k.metadata.name !== location.split('/').pop() && !adminKey.includes(k.metadata.name)), 'lists never show a key');
+  assert.ok(
+    listed.every((k) => k.metadata.name !== location.split('/').pop() && !adminKey.includes(k.metadata.name)),
+    'lists never show a key',
+  );
   assert.equal((await call(`${v2}/api/core/v2/apikeys/${aliceId}`, 'GET', adminKey)).body.username, 'alice');
 
   // Only hashes are stored: no column holds a key.
@@ -71,7 +85,10 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
   // Alice: namespaced resources yes, key management no (403); her key survives a password change.
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', aliceKey)).status, 200);
   assert.equal((await call(`${v2}/api/core/v2/apikeys`, 'GET', aliceKey)).status, 403);
-  assert.deepEqual((await call(`${v2}/api/core/v2/apikeys`, 'GET', aliceKey)).body, { message: 'unauthorized to perform action: user "alice" may not list apikeys (cluster-wide)', code: 4 });
+  assert.deepEqual((await call(`${v2}/api/core/v2/apikeys`, 'GET', aliceKey)).body, {
+    message: 'unauthorized to perform action: user "alice" may not list apikeys (cluster-wide)',
+    code: 4,
+  });
   assert.equal((await call(`${v2}/api/core/v2/users/alice/password`, 'PUT', aliceKey, { password: 'alice-pass-1', new_password: 'alice-pass-2' })).status, 204);
   assert.equal((await getJson(`${v2}/auth/test`, { headers: basic('alice', 'alice-pass-2') })).status, 200);
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', aliceKey)).status, 200, 'the key outlives the password');
@@ -80,7 +97,12 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
   const secret = (db.prepare("SELECT value FROM secrets WHERE name = 'jwt-hs256'").get() as { value: string }).value;
   db.close();
   const now = Math.floor(Date.now() / 1000);
-  const expired = `Bearer ${await new SignJWT({ groups: ['cluster-admins'], session_id: 'x', kind: 'access' }).setProtectedHeader({ alg: 'HS256' }).setSubject('admin').setIssuedAt(now - 600).setExpirationTime(now - 300).sign(Buffer.from(secret, 'base64'))}`;
+  const expired = `Bearer ${await new SignJWT({ groups: ['cluster-admins'], session_id: 'x', kind: 'access' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('admin')
+    .setIssuedAt(now - 600)
+    .setExpirationTime(now - 300)
+    .sign(Buffer.from(secret, 'base64'))}`;
 
   // Revoke alice's key: refused on the very next request.
   const revoked = aliceKey;
@@ -92,8 +114,16 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
     ['GET', '/api/core/v2/namespaces/default/events'],
     ['GET', '/api/core/v2/namespaces/default/events/auth-host'],
     ['GET', '/api/core/v2/namespaces/default/events/auth-host/none'],
-    ['PUT', '/api/core/v2/namespaces/default/events/p1/c1', { entity: { entity_class: 'proxy', metadata: { name: 'p1' } }, check: { metadata: { name: 'c1' }, interval: 5 } }],
-    ['POST', '/api/core/v2/namespaces/default/events', { entity: { entity_class: 'proxy', metadata: { name: 'p2' } }, check: { metadata: { name: 'c2' }, interval: 5 } }],
+    [
+      'PUT',
+      '/api/core/v2/namespaces/default/events/p1/c1',
+      { entity: { entity_class: 'proxy', metadata: { name: 'p1' } }, check: { metadata: { name: 'c1' }, interval: 5 } },
+    ],
+    [
+      'POST',
+      '/api/core/v2/namespaces/default/events',
+      { entity: { entity_class: 'proxy', metadata: { name: 'p2' } }, check: { metadata: { name: 'c2' }, interval: 5 } },
+    ],
     ['DELETE', '/api/core/v2/namespaces/default/events/p1/c1'],
     ['GET', '/api/core/v2/namespaces/default/handlers'],
     ['PUT', '/api/core/v2/namespaces/default/handlers/h1', { type: 'pipe', command: 'true' }],

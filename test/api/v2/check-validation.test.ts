@@ -10,7 +10,8 @@ const HOST = { 'conf.d/client.json': { client: { name: 'validation-host', addres
 test('a CheckConfig with both cron and interval, with neither (even publish:false), an invalid cron or a ttl under 5 s is refused, naming why', async (t) => {
   const { v2 } = await instanceFor(t, HOST);
   const auth = `Bearer ${await adminToken(v2)}`;
-  const put = (body: Record<string, unknown>) => call(`${v2}/api/core/v2/namespaces/default/checks/c`, 'PUT', auth, { command: 'true', subscriptions: ['linux'], ...body });
+  const put = (body: Record<string, unknown>) =>
+    call(`${v2}/api/core/v2/namespaces/default/checks/c`, 'PUT', auth, { command: 'true', subscriptions: ['linux'], ...body });
   const refused: [Record<string, unknown>, string][] = [
     [{ cron: '* * * * *', interval: 60, publish: true }, 'must only specify either an interval or a cron schedule'],
     [{ cron: '* * * * *', interval: 60, publish: false }, 'must only specify either an interval or a cron schedule'],
@@ -28,7 +29,12 @@ test('a CheckConfig with both cron and interval, with neither (even publish:fals
     assert.equal(reply.status, 400, JSON.stringify(body));
     assert.equal(reply.body.message, message, JSON.stringify(body));
   }
-  for (const body of [{ cron: '@every 30s', publish: true }, { interval: 60, publish: false }, { interval: 1, ttl: 5, publish: true }, { cron: 'CRON_TZ=Asia/Kathmandu 0 9 * * mon-fri', interval: 0, publish: true }]) {
+  for (const body of [
+    { cron: '@every 30s', publish: true },
+    { interval: 60, publish: false },
+    { interval: 1, ttl: 5, publish: true },
+    { cron: 'CRON_TZ=Asia/Kathmandu 0 9 * * mon-fri', interval: 0, publish: true },
+  ]) {
     const reply = await put(body);
     assert.ok(reply.status === 200 || reply.status === 201, `${JSON.stringify(body)}: ${reply.status} ${JSON.stringify(reply.body)}`);
   }

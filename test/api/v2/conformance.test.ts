@@ -10,7 +10,12 @@ import type { Json } from '../../../src/json.js';
 const BODIES: Record<string, (name: string, team: string) => Json> = {
   checks: (name, team) => ({ metadata: { name, labels: { team } }, command: 'true', interval: 60, publish: true, subscriptions: [team] }),
   entities: (name, team) => ({ metadata: { name, labels: { team } }, entity_class: team === 'red' ? 'proxy' : 'agent', subscriptions: [team] }),
-  handlers: (name, team) => ({ metadata: { name, labels: { team } }, type: team === 'red' ? 'pipe' : 'tcp', command: 'true', socket: { host: '127.0.0.1', port: 1 } }),
+  handlers: (name, team) => ({
+    metadata: { name, labels: { team } },
+    type: team === 'red' ? 'pipe' : 'tcp',
+    command: 'true',
+    socket: { host: '127.0.0.1', port: 1 },
+  }),
   hooks: (name, team) => ({ metadata: { name, labels: { team } }, command: 'true' }),
   filters: (name, team) => ({ metadata: { name, labels: { team } }, action: team === 'red' ? 'allow' : 'deny', expressions: ['event.check.status == 0'] }),
   mutators: (name, team) => ({ metadata: { name, labels: { team } }, command: 'cat' }),
@@ -55,7 +60,12 @@ test('v2 lists: paging while deleting visits every item once, on every list', as
   const auth = `Bearer ${await adminToken(v2)}`;
   const COUNT = 40;
   for (const [kind, body] of Object.entries(BODIES)) {
-    for (let i = 0; i < COUNT; i++) assert.equal((await call(`${v2}${NS}/${kind}/r${String(i).padStart(3, '0')}`, 'PUT', auth, body(`r${String(i).padStart(3, '0')}`, 'blue'))).status, 201, kind);
+    for (let i = 0; i < COUNT; i++)
+      assert.equal(
+        (await call(`${v2}${NS}/${kind}/r${String(i).padStart(3, '0')}`, 'PUT', auth, body(`r${String(i).padStart(3, '0')}`, 'blue'))).status,
+        201,
+        kind,
+      );
     const seen = await drainWhilePaging(v2, `${NS}/${kind}`, auth, (item) => `${NS}/${kind}/${item.metadata.name}`);
     assert.equal(seen, COUNT, `${kind}: every item visited once`);
     const left = ((await call(`${v2}${NS}/${kind}`, 'GET', auth)).body as Json[]).map((r) => r.metadata.name);
@@ -97,8 +107,14 @@ test('v2 lists: fieldSelector and labelSelector on every resource, unknown field
     };
     assert.deepEqual(await names(`fieldSelector=${encodeURIComponent(RED_FIELD[kind]!)}`), ['x-red'], `${kind} field`);
     assert.deepEqual(await names(`labelSelector=${encodeURIComponent('team == blue')}`), ['x-blue'], `${kind} label`);
-    const prefix = RED_FIELD[kind]!.split(' ').find((w) => w.includes('.'))!.split('.')[0]!;
-    assert.deepEqual(await names(`fieldSelector=${encodeURIComponent(`${prefix}.labels.team != red`)}`), kind === 'entities' ? [CLIENT, 'x-blue'] : ['x-blue'], `${kind} label field`);
+    const prefix = RED_FIELD[kind]!.split(' ')
+      .find((w) => w.includes('.'))!
+      .split('.')[0]!;
+    assert.deepEqual(
+      await names(`fieldSelector=${encodeURIComponent(`${prefix}.labels.team != red`)}`),
+      kind === 'entities' ? [CLIENT, 'x-blue'] : ['x-blue'],
+      `${kind} label field`,
+    );
     const unknown = await call(`${v2}${NS}/${kind}?fieldSelector=${encodeURIComponent(`${prefix}.nonsense == 1`)}`, 'GET', auth);
     assert.equal(unknown.status, 400, kind);
     assert.match(unknown.body.message, /unknown field "\w+\.nonsense"/);
@@ -108,10 +124,15 @@ test('v2 lists: fieldSelector and labelSelector on every resource, unknown field
   assert.equal((await call(`${v2}${NS}/events/sel/red-check`, 'PUT', auth, event)).status, 201);
   assert.equal((await call(`${v2}${NS}/events?fieldSelector=${encodeURIComponent('event.check.status == 2')}`, 'GET', auth)).body.length, 1);
   assert.equal((await call(`${v2}${NS}/events?fieldSelector=${encodeURIComponent('event.check.bogus == 2')}`, 'GET', auth)).status, 400);
-  assert.deepEqual((await call(`${v2}/api/core/v2/namespaces?fieldSelector=${encodeURIComponent('namespace.name == default')}`, 'GET', auth)).body, [{ name: 'default' }]);
+  assert.deepEqual((await call(`${v2}/api/core/v2/namespaces?fieldSelector=${encodeURIComponent('namespace.name == default')}`, 'GET', auth)).body, [
+    { name: 'default' },
+  ]);
   assert.equal((await call(`${v2}/api/core/v2/users`, 'PUT', auth, {})).status, 404);
   assert.equal((await call(`${v2}/api/core/v2/users/dora`, 'PUT', auth, { username: 'dora', password: 'dora-pass-1', groups: ['ops'] })).status, 201);
-  assert.deepEqual((await call(`${v2}/api/core/v2/users?fieldSelector=${encodeURIComponent('ops in user.groups')}`, 'GET', auth)).body.map((u: Json) => u.username), ['dora']);
+  assert.deepEqual(
+    (await call(`${v2}/api/core/v2/users?fieldSelector=${encodeURIComponent('ops in user.groups')}`, 'GET', auth)).body.map((u: Json) => u.username),
+    ['dora'],
+  );
 });
 
 test('v2 namespaces and users: default exists and stays; users listed, created or updated with PUT, disabled users cannot log in', async (t) => {
@@ -133,11 +154,18 @@ test('v2 namespaces and users: default exists and stays; users listed, created o
 
   const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
   assert.equal((await call(`${v2}/api/core/v2/users/erin`, 'PUT', auth, { username: 'erin', password: 'erin-pass-1', groups: ['dev'] })).status, 201);
-  assert.equal((await call(`${v2}/api/core/v2/users/erin`, 'PUT', auth, { username: 'erin', groups: ['dev', 'ops'] })).status, 200, 'update keeps the password');
+  assert.equal(
+    (await call(`${v2}/api/core/v2/users/erin`, 'PUT', auth, { username: 'erin', groups: ['dev', 'ops'] })).status,
+    200,
+    'update keeps the password',
+  );
   assert.equal((await getJson(`${v2}/auth`, { headers: basic('erin', 'erin-pass-1') })).status, 200);
   const users = (await call(`${v2}/api/core/v2/users`, 'GET', auth)).body as Json[];
   // `agent` is the Sensu Go agents' bootstrapped user, as Sensu Go seeds it.
-  assert.deepEqual(users.map((u) => u.username), ['admin', 'agent', 'erin']);
+  assert.deepEqual(
+    users.map((u) => u.username),
+    ['admin', 'agent', 'erin'],
+  );
   assert.deepEqual(users[2], { username: 'erin', groups: ['dev', 'ops'], disabled: false });
   assert.ok(!JSON.stringify(users).includes('scrypt'), 'no password hash is ever shown');
   assert.equal((await call(`${v2}/api/core/v2/users/erin`, 'PUT', auth, { username: 'other', password: 'erin-pass-1' })).status, 400);

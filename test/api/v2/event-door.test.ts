@@ -21,7 +21,7 @@ async function openStream(v2: string, authorization: string) {
   const names: string[] = [];
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
-    for (let text = ''; ; ) {
+    for (let text = ''; ;) {
       const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
       if (done) return;
       text += value;

@@ -19,7 +19,8 @@ test('v2 events: a PUT refused over the quota in a group leaves nothing behind; 
   for (let i = 0; i < 8; i++) assert.equal((await call(`${ns}/events/small-${i}/c`, 'PUT', auth, event(`small-${i}`, 'c', 'first'))).status, 201);
   // Fill the store until an event no longer fits.
   let refused = false;
-  for (let i = 0; i < 100 && !refused; i++) refused = (await call(`${ns}/events/filler/c${i}`, 'PUT', auth, event('filler', `c${i}`, 'x'.repeat(16_000)))).status === 507;
+  for (let i = 0; i < 100 && !refused; i++)
+    refused = (await call(`${ns}/events/filler/c${i}`, 'PUT', auth, event('filler', `c${i}`, 'x'.repeat(16_000)))).status === 507;
   assert.ok(refused, 'the quota was reached');
   // Room for small writes again, not for a big one.
   for (let i = 0; i < 4; i++) assert.equal((await call(`${ns}/events/filler/c${i}`, 'DELETE', auth)).status, 204);
@@ -31,7 +32,11 @@ test('v2 events: a PUT refused over the quota in a group leaves nothing behind; 
   ]);
   assert.equal(big!.status, 507);
   assert.match(big!.body.message, /393216 bytes/);
-  assert.deepEqual(small.map((r) => r.status), Array(8).fill(201), 'the neighbours are not failed with it');
+  assert.deepEqual(
+    small.map((r) => r.status),
+    Array(8).fill(201),
+    'the neighbours are not failed with it',
+  );
   // The refused event's proxy entity was undone with it.
   assert.equal((await call(`${ns}/entities/overflow-host`, 'GET', auth)).status, 404);
   assert.equal((await call(`${ns}/events/overflow-host/c`, 'GET', auth)).status, 404);
@@ -51,12 +56,19 @@ test('v2 events: PUTs sent together are each readable as soon as they are answer
   // The client counts as one entity: four proxies fit, whichever four come first.
   const replies = await Promise.all(
     Array.from({ length: 10 }, (_, i) =>
-      call(`${ns}/events/proxy-${i}/c`, 'PUT', auth, event(`proxy-${i}`, 'c', `out ${i}`)).then(async (reply) => ({ i, status: reply.status, read: await call(`${ns}/events/proxy-${i}/c`, 'GET', auth) })),
+      call(`${ns}/events/proxy-${i}/c`, 'PUT', auth, event(`proxy-${i}`, 'c', `out ${i}`)).then(async (reply) => ({
+        i,
+        status: reply.status,
+        read: await call(`${ns}/events/proxy-${i}/c`, 'GET', auth),
+      })),
     ),
   );
   const created = replies.filter((r) => r.status === 201);
   assert.equal(created.length, 4);
-  assert.deepEqual(replies.filter((r) => r.status !== 201).map((r) => r.status), Array(6).fill(402));
+  assert.deepEqual(
+    replies.filter((r) => r.status !== 201).map((r) => r.status),
+    Array(6).fill(402),
+  );
   for (const { i, read } of created) assert.deepEqual([read.status, read.body.check.output], [200, `out ${i}`]);
   const entities = await call(`${ns}/entities`, 'GET', auth);
   assert.equal(entities.body.filter((e: { metadata: { name: string } }) => e.metadata.name.startsWith('proxy-')).length, 4);

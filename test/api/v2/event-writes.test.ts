@@ -18,11 +18,17 @@ test('v2 event writes: POST replaces as Sensu Go does, silencing from v2 Silence
   const nowS = Math.floor(Date.now() / 1000);
 
   // Sensu Go's POST /events calls the same CreateOrReplace as PUT: an existing event is updated, never refused.
-  const event = (status: number) => ({ entity: { entity_class: 'proxy', metadata: { name: 'web-1' }, subscriptions: ['linux'] }, check: { metadata: { name: 'disk' }, subscriptions: ['linux'], interval: 60, status } });
+  const event = (status: number) => ({
+    entity: { entity_class: 'proxy', metadata: { name: 'web-1' }, subscriptions: ['linux'] },
+    check: { metadata: { name: 'disk' }, subscriptions: ['linux'], interval: 60, status },
+  });
   assert.equal((await call(`${ns}/events`, 'POST', auth, event(2))).status, 201);
   assert.equal((await call(`${ns}/events`, 'POST', auth, event(0))).status, 201, 'POST of an existing event');
   assert.equal((await call(`${ns}/events/web-1/disk`, 'POST', auth, event(1))).status, 201);
-  assert.deepEqual((await get('web-1', 'disk')).check.history.map((h: { status: number }) => h.status), [2, 0, 1]);
+  assert.deepEqual(
+    (await get('web-1', 'disk')).check.history.map((h: { status: number }) => h.status),
+    [2, 0, 1],
+  );
   assert.equal((await get('web-1', 'disk')).check.is_silenced, false);
 
   // Silenced entries: by a subscription the entity and the check share, by entity:name; not before begin, not after expire_at.
@@ -36,20 +42,39 @@ test('v2 event writes: POST replaces as Sensu Go does, silencing from v2 Silence
   const silenced = (await get('web-1', 'disk')).check;
   assert.equal(silenced.is_silenced, true);
   assert.deepEqual([...silenced.silenced].sort(), ['entity:web-1:disk', 'linux:disk']);
-  const cpu = { entity: { entity_class: 'proxy', metadata: { name: 'web-2' }, subscriptions: ['linux'] }, check: { metadata: { name: 'cpu' }, subscriptions: ['linux'], interval: 60, status: 2 } };
+  const cpu = {
+    entity: { entity_class: 'proxy', metadata: { name: 'web-2' }, subscriptions: ['linux'] },
+    check: { metadata: { name: 'cpu' }, subscriptions: ['linux'], interval: 60, status: 2 },
+  };
   assert.equal((await call(`${ns}/events/web-2/cpu`, 'PUT', auth, cpu)).status, 201);
-  assert.deepEqual([(await get('web-2', 'cpu')).check.is_silenced, (await get('web-2', 'cpu')).check.silenced], [false, undefined], 'not begun, expired (an empty list is omitted, as Sensu Go does)');
+  assert.deepEqual(
+    [(await get('web-2', 'cpu')).check.is_silenced, (await get('web-2', 'cpu')).check.silenced],
+    [false, undefined],
+    'not begun, expired (an empty list is omitted, as Sensu Go does)',
+  );
   const filtered = await call(`${v2}/api/core/v2/events?fieldSelector=${encodeURIComponent('event.check.is_silenced == true')}`, 'GET', auth);
-  assert.deepEqual((filtered.body as any[]).map((e) => e.entity.metadata.name), ['web-1']);
+  assert.deepEqual(
+    (filtered.body as any[]).map((e) => e.entity.metadata.name),
+    ['web-1'],
+  );
 
   // entity_class: agent, proxy, service or backend; anything else is a 400 naming the field, on POST and PUT.
-  for (const [method, url] of [['POST', `${ns}/events`], ['PUT', `${ns}/events/web-3/disk`]]) {
-    const reply = await call(url!, method!, auth, { entity: { entity_class: 'router', metadata: { name: 'web-3' } }, check: { metadata: { name: 'disk' }, interval: 60 } });
+  for (const [method, url] of [
+    ['POST', `${ns}/events`],
+    ['PUT', `${ns}/events/web-3/disk`],
+  ]) {
+    const reply = await call(url!, method!, auth, {
+      entity: { entity_class: 'router', metadata: { name: 'web-3' } },
+      check: { metadata: { name: 'disk' }, interval: 60 },
+    });
     assert.equal(reply.status, 400, method);
     assert.match(reply.body.message, /entity_class must be one of agent, proxy, service, backend \(got "router"\)/);
   }
   for (const entityClass of ['agent', 'service', 'backend']) {
-    const reply = await call(`${ns}/events/web-${entityClass}/disk`, 'PUT', auth, { entity: { entity_class: entityClass, metadata: { name: `web-${entityClass}` } }, check: { metadata: { name: 'disk' }, interval: 60 } });
+    const reply = await call(`${ns}/events/web-${entityClass}/disk`, 'PUT', auth, {
+      entity: { entity_class: entityClass, metadata: { name: `web-${entityClass}` } },
+      check: { metadata: { name: 'disk' }, interval: 60 },
+    });
     assert.equal(reply.status, 201, entityClass);
   }
   assert.equal((await get('web-3', 'disk')).code, 2, 'nothing stored for a refused class');

@@ -13,17 +13,28 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
 
   // Seeded at the first start, as Sensu Go does.
   const roles = (await call(`${core}/clusterroles`, 'GET', admin)).body as any[];
-  assert.deepEqual(roles.map((r) => r.metadata.name), ['admin', 'cluster-admin', 'edit', 'system:agent', 'view']);
+  assert.deepEqual(
+    roles.map((r) => r.metadata.name),
+    ['admin', 'cluster-admin', 'edit', 'system:agent', 'view'],
+  );
   assert.deepEqual(roles.find((r) => r.metadata.name === 'cluster-admin').rules, [{ verbs: ['*'], resources: ['*'], resource_names: null }]);
   const bindings = (await call(`${core}/clusterrolebindings`, 'GET', admin)).body as any[];
-  assert.deepEqual(bindings.map((b) => [b.metadata.name, b.role_ref, b.subjects]), [
-    ['cluster-admin', { type: 'ClusterRole', name: 'cluster-admin' }, [{ type: 'Group', name: 'cluster-admins' }]],
-    ['system:agent', { type: 'ClusterRole', name: 'system:agent' }, [{ type: 'Group', name: 'system:agents' }]],
-  ]);
+  assert.deepEqual(
+    bindings.map((b) => [b.metadata.name, b.role_ref, b.subjects]),
+    [
+      ['cluster-admin', { type: 'ClusterRole', name: 'cluster-admin' }, [{ type: 'Group', name: 'cluster-admins' }]],
+      ['system:agent', { type: 'ClusterRole', name: 'system:agent' }, [{ type: 'Group', name: 'system:agents' }]],
+    ],
+  );
 
   for (const ns of ['team-a', 'team-b']) assert.equal((await call(`${core}/namespaces/${ns}`, 'PUT', admin, { name: ns })).status, 201);
   assert.equal((await call(`${core}/namespaces/team-b/checks/b-check`, 'PUT', admin, check('b-check'))).status, 201);
-  for (const [user, group] of [['vera', 'viewers'], ['eddie', 'team-a-dev'], ['nora', 'nobody'], ['rita', 'readers']]) {
+  for (const [user, group] of [
+    ['vera', 'viewers'],
+    ['eddie', 'team-a-dev'],
+    ['nora', 'nobody'],
+    ['rita', 'readers'],
+  ]) {
     assert.equal((await call(`${core}/users`, 'POST', admin, { username: user, password: `${user}-pass-1`, groups: [group] })).status, 201);
   }
   const token = async (user: string) => `Bearer ${(await getJson(`${v2}/auth`, { headers: basic(user, `${user}-pass-1`) })).body.access_token}`;
@@ -32,12 +43,24 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
   const badRole = await call(`${core}/namespaces/team-a/roles/bad`, 'PUT', admin, { rules: [{ verbs: ['fly'], resources: ['checks'] }] });
   assert.equal(badRole.status, 400);
   assert.match(badRole.body.message, /rules\[0\]\.verbs/);
-  const badBinding = await call(`${core}/clusterrolebindings/bad`, 'PUT', admin, { subjects: [{ type: 'Group', name: 'x' }], role_ref: { type: 'Role', name: 'view' } });
+  const badBinding = await call(`${core}/clusterrolebindings/bad`, 'PUT', admin, {
+    subjects: [{ type: 'Group', name: 'x' }],
+    role_ref: { type: 'Role', name: 'view' },
+  });
   assert.equal(badBinding.status, 400);
   assert.match(badBinding.body.message, /role_ref\.type must be ClusterRole/);
 
   // vera: the built-in view role everywhere.
-  assert.equal((await call(`${core}/clusterrolebindings`, 'POST', admin, { metadata: { name: 'viewers' }, subjects: [{ type: 'Group', name: 'viewers' }], role_ref: { type: 'ClusterRole', name: 'view' } })).status, 201);
+  assert.equal(
+    (
+      await call(`${core}/clusterrolebindings`, 'POST', admin, {
+        metadata: { name: 'viewers' },
+        subjects: [{ type: 'Group', name: 'viewers' }],
+        role_ref: { type: 'ClusterRole', name: 'view' },
+      })
+    ).status,
+    201,
+  );
   const vera = await token('vera');
   assert.equal((await call(`${core}/namespaces/team-b/checks`, 'GET', vera)).status, 200);
   assert.equal((await call(`${core}/namespaces/team-b/checks/b-check`, 'GET', vera)).status, 200);
@@ -50,14 +73,26 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
   assert.equal((await call(`${core}/namespaces`, 'GET', vera)).status, 200);
 
   // eddie: edit, bound only in team-a.
-  assert.equal((await call(`${core}/namespaces/team-a/rolebindings/dev`, 'PUT', admin, { subjects: [{ type: 'Group', name: 'team-a-dev' }], role_ref: { type: 'ClusterRole', name: 'edit' } })).status, 201);
+  assert.equal(
+    (
+      await call(`${core}/namespaces/team-a/rolebindings/dev`, 'PUT', admin, {
+        subjects: [{ type: 'Group', name: 'team-a-dev' }],
+        role_ref: { type: 'ClusterRole', name: 'edit' },
+      })
+    ).status,
+    201,
+  );
   const eddie = await token('eddie');
   assert.equal((await call(`${core}/namespaces/team-a/checks/e-check`, 'PUT', eddie, check('e-check'))).status, 201);
   assert.equal((await call(`${core}/namespaces/team-a/checks/e-check`, 'GET', eddie)).body.metadata.created_by, 'eddie');
   assert.equal((await call(`${core}/namespaces/team-a/events`, 'GET', eddie)).status, 200);
   for (const [method, path, body] of [
-    ['GET', '/namespaces/team-b/checks'], ['GET', '/namespaces/team-b/checks/b-check'], ['PUT', '/namespaces/team-b/checks/e-check', check('e-check')],
-    ['DELETE', '/namespaces/team-b/checks/b-check'], ['GET', '/namespaces/team-b/events'], ['GET', '/events'],
+    ['GET', '/namespaces/team-b/checks'],
+    ['GET', '/namespaces/team-b/checks/b-check'],
+    ['PUT', '/namespaces/team-b/checks/e-check', check('e-check')],
+    ['DELETE', '/namespaces/team-b/checks/b-check'],
+    ['GET', '/namespaces/team-b/events'],
+    ['GET', '/events'],
     ['PUT', '/namespaces/team-a/rolebindings/mine', { subjects: [{ type: 'User', name: 'eddie' }], role_ref: { type: 'ClusterRole', name: 'cluster-admin' } }],
     ['PUT', '/clusterrolebindings/mine', { subjects: [{ type: 'User', name: 'eddie' }], role_ref: { type: 'ClusterRole', name: 'cluster-admin' } }],
   ] as [string, string, unknown?][]) {
@@ -69,8 +104,23 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
   assert.equal((await call(`${core}/namespaces/team-b/checks/b-check`, 'GET', admin)).status, 200, 'nothing was deleted in team-b');
 
   // rita: a Role naming one resource: that one only, and no list.
-  assert.equal((await call(`${core}/namespaces/team-b/roles/one-check`, 'PUT', admin, { rules: [{ verbs: ['get', 'update'], resources: ['checks'], resource_names: ['b-check'] }] })).status, 201);
-  assert.equal((await call(`${core}/namespaces/team-b/rolebindings/rita`, 'PUT', admin, { subjects: [{ type: 'User', name: 'rita' }], role_ref: { type: 'Role', name: 'one-check' } })).status, 201);
+  assert.equal(
+    (
+      await call(`${core}/namespaces/team-b/roles/one-check`, 'PUT', admin, {
+        rules: [{ verbs: ['get', 'update'], resources: ['checks'], resource_names: ['b-check'] }],
+      })
+    ).status,
+    201,
+  );
+  assert.equal(
+    (
+      await call(`${core}/namespaces/team-b/rolebindings/rita`, 'PUT', admin, {
+        subjects: [{ type: 'User', name: 'rita' }],
+        role_ref: { type: 'Role', name: 'one-check' },
+      })
+    ).status,
+    201,
+  );
   const rita = await token('rita');
   assert.equal((await call(`${core}/namespaces/team-b/checks/b-check`, 'GET', rita)).status, 200);
   assert.equal((await call(`${core}/namespaces/team-b/checks/b-check`, 'PUT', rita, { ...check('b-check'), interval: 30 })).status, 201);
@@ -87,10 +137,18 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
   assert.equal((await call(`${core}/namespaces/default/events`, 'GET', nora)).status, 403);
   assert.equal((await call(`${core}/users/nora`, 'GET', nora)).status, 200, 'a user reads themselves');
   assert.equal((await call(`${core}/users/vera`, 'GET', nora)).status, 403);
-  assert.equal((await call(`${core}/users/nora/password`, 'PUT', nora, { password: 'nora-pass-1', new_password: 'nora-pass-2' })).status, 204, 'and changes their own password');
+  assert.equal(
+    (await call(`${core}/users/nora/password`, 'PUT', nora, { password: 'nora-pass-1', new_password: 'nora-pass-2' })).status,
+    204,
+    'and changes their own password',
+  );
   assert.equal((await call(`${core}/users/nora/password`, 'PUT', vera, { password: 'nora-pass-2', new_password: 'taken-over' })).status, 403);
   assert.equal((await call(`${core}/users/vera/password`, 'PUT', vera, { password: 'vera-pass-1', new_password: 'vera-pass-2' })).status, 204);
-  assert.equal((await call(`${core}/users/nora`, 'PUT', await token('eddie'), { username: 'nora', groups: ['cluster-admins'] })).status, 403, 'no one grants themselves groups');
+  assert.equal(
+    (await call(`${core}/users/nora`, 'PUT', await token('eddie'), { username: 'nora', groups: ['cluster-admins'] })).status,
+    403,
+    'no one grants themselves groups',
+  );
 
   // Unbinding takes effect on the next request; cluster roles and bindings are deletable by admins.
   assert.equal((await call(`${core}/namespaces/team-a/rolebindings/dev`, 'DELETE', admin)).status, 204);

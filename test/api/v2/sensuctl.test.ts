@@ -24,49 +24,98 @@ async function setUp(t: Parameters<typeof instanceFor>[0]) {
 const json = (sensuctl: Sensuctl, ...args: string[]) => JSON.parse(ok(sensuctl, ...args, '--format', 'json')) as any;
 const names = (items: Json[]) => items.map((i) => i.metadata?.name ?? i.name ?? i.username).sort();
 
-const CHECK = (name: string, namespace = 'default') => ({ type: 'CheckConfig', api_version: 'core/v2', metadata: { name, namespace }, spec: { command: 'true', interval: 60, publish: true, subscriptions: ['linux'] } });
-const HANDLER = (name: string) => ({ type: 'Handler', api_version: 'core/v2', metadata: { name, namespace: 'default' }, spec: { type: 'pipe', command: 'cat' } });
-const FILTER = (name: string) => ({ type: 'EventFilter', api_version: 'core/v2', metadata: { name, namespace: 'default' }, spec: { action: 'allow', expressions: ['event.check.status == 2'] } });
-
-test('sensuctl: create -f (files, wrapped JSON, a directory with -r) and delete -f (multi-document files) create and delete every resource', { skip }, async (t) => {
-  const { root, sensuctl } = await setUp(t);
-  const dir = join(root, 'resources');
-  mkdirSync(join(dir, 'nested'), { recursive: true });
-  // Wrapped JSON, several documents in one file; YAML in a subdirectory.
-  writeFileSync(join(dir, 'one.json'), [CHECK('c1'), HANDLER('h1')].map((r) => JSON.stringify(r)).join('\n'));
-  writeFileSync(join(dir, 'nested', 'two.yaml'), 'type: EventFilter\napi_version: core/v2\nmetadata:\n  name: f1\n  namespace: default\nspec:\n  action: allow\n  expressions: ["event.check.status == 2"]\n---\ntype: Mutator\napi_version: core/v2\nmetadata:\n  name: m1\n  namespace: default\nspec:\n  command: cat\n');
-  ok(sensuctl, 'create', '-f', join(dir, 'one.json'));
-  assert.deepEqual(names(json(sensuctl, 'check', 'list')), ['c1']);
-  ok(sensuctl, 'create', '-r', '-f', dir);
-  assert.deepEqual(names(json(sensuctl, 'filter', 'list')), ['f1']);
-  assert.deepEqual(names(json(sensuctl, 'mutator', 'list')), ['m1']);
-  // sensuctl sends its DELETEs with `Content-Type: application/json` and no body.
-  ok(sensuctl, 'delete', '-f', join(dir, 'one.json'));
-  assert.deepEqual(json(sensuctl, 'check', 'list'), []);
-  assert.deepEqual(json(sensuctl, 'handler', 'list'), []);
-  ok(sensuctl, 'delete', '-f', join(dir, 'nested', 'two.yaml'));
-  assert.deepEqual(json(sensuctl, 'filter', 'list'), []);
-  assert.deepEqual(json(sensuctl, 'mutator', 'list'), []);
-  ok(sensuctl, 'check', 'create', 'c2', '--command', 'true', '--interval', '10', '--subscriptions', 'linux');
-  ok(sensuctl, 'check', 'delete', 'c2', '--skip-confirm');
-  assert.match(outputOf(sensuctl('check', 'delete', 'c2', '--skip-confirm')), /not found/);
+const CHECK = (name: string, namespace = 'default') => ({
+  type: 'CheckConfig',
+  api_version: 'core/v2',
+  metadata: { name, namespace },
+  spec: { command: 'true', interval: 60, publish: true, subscriptions: ['linux'] },
 });
+const HANDLER = (name: string) => ({
+  type: 'Handler',
+  api_version: 'core/v2',
+  metadata: { name, namespace: 'default' },
+  spec: { type: 'pipe', command: 'cat' },
+});
+const FILTER = (name: string) => ({
+  type: 'EventFilter',
+  api_version: 'core/v2',
+  metadata: { name, namespace: 'default' },
+  spec: { action: 'allow', expressions: ['event.check.status == 2'] },
+});
+
+test(
+  'sensuctl: create -f (files, wrapped JSON, a directory with -r) and delete -f (multi-document files) create and delete every resource',
+  { skip },
+  async (t) => {
+    const { root, sensuctl } = await setUp(t);
+    const dir = join(root, 'resources');
+    mkdirSync(join(dir, 'nested'), { recursive: true });
+    // Wrapped JSON, several documents in one file; YAML in a subdirectory.
+    writeFileSync(join(dir, 'one.json'), [CHECK('c1'), HANDLER('h1')].map((r) => JSON.stringify(r)).join('\n'));
+    writeFileSync(
+      join(dir, 'nested', 'two.yaml'),
+      'type: EventFilter\napi_version: core/v2\nmetadata:\n  name: f1\n  namespace: default\nspec:\n  action: allow\n  expressions: ["event.check.status == 2"]\n---\ntype: Mutator\napi_version: core/v2\nmetadata:\n  name: m1\n  namespace: default\nspec:\n  command: cat\n',
+    );
+    ok(sensuctl, 'create', '-f', join(dir, 'one.json'));
+    assert.deepEqual(names(json(sensuctl, 'check', 'list')), ['c1']);
+    ok(sensuctl, 'create', '-r', '-f', dir);
+    assert.deepEqual(names(json(sensuctl, 'filter', 'list')), ['f1']);
+    assert.deepEqual(names(json(sensuctl, 'mutator', 'list')), ['m1']);
+    // sensuctl sends its DELETEs with `Content-Type: application/json` and no body.
+    ok(sensuctl, 'delete', '-f', join(dir, 'one.json'));
+    assert.deepEqual(json(sensuctl, 'check', 'list'), []);
+    assert.deepEqual(json(sensuctl, 'handler', 'list'), []);
+    ok(sensuctl, 'delete', '-f', join(dir, 'nested', 'two.yaml'));
+    assert.deepEqual(json(sensuctl, 'filter', 'list'), []);
+    assert.deepEqual(json(sensuctl, 'mutator', 'list'), []);
+    ok(sensuctl, 'check', 'create', 'c2', '--command', 'true', '--interval', '10', '--subscriptions', 'linux');
+    ok(sensuctl, 'check', 'delete', 'c2', '--skip-confirm');
+    assert.match(outputOf(sensuctl('check', 'delete', 'c2', '--skip-confirm')), /not found/);
+  },
+);
 
 test('sensuctl: list and info of every kind in tabular, json, wrapped-json and yaml; --chunk-size pages', { skip }, async (t) => {
   const { v2, root, sensuctl, admin } = await setUp(t);
   const file = join(root, 'all.json');
   writeFileSync(file, [...Array.from({ length: 7 }, (_, i) => CHECK(`c${i}`)), HANDLER('h1'), FILTER('f1')].map((r) => JSON.stringify(r)).join('\n'));
   ok(sensuctl, 'create', '-f', file);
-  const event = { entity: { entity_class: 'proxy', metadata: { name: 'web-1' } }, check: { metadata: { name: 'c0' }, status: 2, interval: 60, output: 'down' } };
+  const event = {
+    entity: { entity_class: 'proxy', metadata: { name: 'web-1' } },
+    check: { metadata: { name: 'c0' }, status: 2, interval: 60, output: 'down' },
+  };
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events/web-1/c0`, 'PUT', admin, event)).status, 201);
-  const lists = ['check', 'handler', 'filter', 'mutator', 'hook', 'asset', 'entity', 'event', 'silenced', 'namespace', 'user', 'role', 'role-binding', 'cluster-role', 'cluster-role-binding', 'api-key'];
+  const lists = [
+    'check',
+    'handler',
+    'filter',
+    'mutator',
+    'hook',
+    'asset',
+    'entity',
+    'event',
+    'silenced',
+    'namespace',
+    'user',
+    'role',
+    'role-binding',
+    'cluster-role',
+    'cluster-role-binding',
+    'api-key',
+  ];
   for (const kind of lists) {
     for (const format of ['tabular', 'json', 'wrapped-json', 'yaml']) {
       const run = sensuctl(kind, 'list', '--format', format);
       assert.equal(run.status, 0, `${kind} list --format ${format}: ${outputOf(run)}`);
     }
   }
-  for (const [kind, ...name] of [['check', 'c3'], ['handler', 'h1'], ['filter', 'f1'], ['entity', 'web-1'], ['event', 'web-1', 'c0'], ['cluster-role', 'admin']]) {
+  for (const [kind, ...name] of [
+    ['check', 'c3'],
+    ['handler', 'h1'],
+    ['filter', 'f1'],
+    ['entity', 'web-1'],
+    ['event', 'web-1', 'c0'],
+    ['cluster-role', 'admin'],
+  ]) {
     for (const format of ['tabular', 'json', 'wrapped-json', 'yaml']) {
       const run = sensuctl(kind!, 'info', ...name, '--format', format);
       assert.equal(run.status, 0, `${kind} info ${name.join(' ')} --format ${format}: ${outputOf(run)}`);
@@ -89,7 +138,10 @@ test('sensuctl: dump all and re-create from it; event resolve and delete', { ski
   assert.deepEqual(names(json(sensuctl, 'check', 'list')), ['disk']);
   assert.deepEqual(names(json(sensuctl, 'handler', 'list')), ['slack']);
 
-  const event = { entity: { entity_class: 'proxy', metadata: { name: 'web-1' } }, check: { metadata: { name: 'disk' }, status: 2, interval: 60, output: 'full' } };
+  const event = {
+    entity: { entity_class: 'proxy', metadata: { name: 'web-1' } },
+    check: { metadata: { name: 'disk' }, status: 2, interval: 60, output: 'full' },
+  };
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events/web-1/disk`, 'PUT', admin, event)).status, 201);
   ok(sensuctl, 'event', 'resolve', 'web-1', 'disk');
   assert.equal(json(sensuctl, 'event', 'info', 'web-1', 'disk').check.status, 0);
@@ -112,10 +164,16 @@ test('sensuctl: silenced create names the entry subscription:check, sets begin a
   ok(sensuctl, 'silenced', 'delete', '*:bar', '--skip-confirm');
   assert.deepEqual(json(sensuctl, 'silenced', 'list'), []);
   // A body naming its own entry keeps that name; a begin in the future is kept and expire counts from it.
-  assert.equal((await call(`${v2}/api/core/v2/namespaces/default/silenced`, 'POST', admin, { subscription: 'db', begin: before + 3600, expire: 60 })).status, 201);
+  assert.equal(
+    (await call(`${v2}/api/core/v2/namespaces/default/silenced`, 'POST', admin, { subscription: 'db', begin: before + 3600, expire: 60 })).status,
+    201,
+  );
   const later = (await call(`${v2}/api/core/v2/namespaces/default/silenced/db:*`, 'GET', admin)).body;
   assert.deepEqual([later.begin, later.expire_at], [before + 3600, before + 3660]);
-  assert.match((await call(`${v2}/api/core/v2/namespaces/default/silenced`, 'POST', admin, { subscription: 'db', expire: 'soon' })).body.message, /expire must be an integer/);
+  assert.match(
+    (await call(`${v2}/api/core/v2/namespaces/default/silenced`, 'POST', admin, { subscription: 'db', expire: 'soon' })).body.message,
+    /expire must be an integer/,
+  );
 });
 
 test('sensuctl: check execute is accepted (202 issued) for a check that exists; its body and errors', { skip }, async (t) => {
@@ -125,7 +183,8 @@ test('sensuctl: check execute is accepted (202 issued) for a check that exists; 
   const logged = await daemon.waitFor((l) => String(l.msg).startsWith('check execution requested'));
   assert.deepEqual([logged.check, logged.subscriptions, logged.reason, logged.creator], ['disk', ['web', 'db'], 'testing', 'admin']);
   assert.match(outputOf(sensuctl('check', 'execute', 'nope')), /not found/);
-  const execute = (body: unknown, check = 'disk', namespace = 'default') => call(`${v2}/api/core/v2/namespaces/${namespace}/checks/${check}/execute`, 'POST', admin, body);
+  const execute = (body: unknown, check = 'disk', namespace = 'default') =>
+    call(`${v2}/api/core/v2/namespaces/${namespace}/checks/${check}/execute`, 'POST', admin, body);
   const issued = await execute({ reason: 'api' });
   assert.equal(issued.status, 202);
   assert.ok(Number.isInteger(issued.body.issued));
@@ -149,7 +208,10 @@ test('sensuctl: namespace create, list, delete; --all-namespaces on every namesp
   assert.match(outputOf(sensuctl('namespace', 'create', 'team-a')), /already exists/);
   assert.deepEqual(names(json(sensuctl, 'namespace', 'list')), ['default', 'team-a']);
   // Writes into a namespace that does not exist are refused naming it (Sensu Go's message).
-  assert.match(outputOf(sensuctl('check', 'create', 'x', '--command', 'true', '--interval', '10', '--subscriptions', 'linux', '--namespace', 'nope')), /the namespace nope does not exist/);
+  assert.match(
+    outputOf(sensuctl('check', 'create', 'x', '--command', 'true', '--interval', '10', '--subscriptions', 'linux', '--namespace', 'nope')),
+    /the namespace nope does not exist/,
+  );
   for (const namespace of ['default', 'team-a']) {
     ok(sensuctl, 'check', 'create', `check-${namespace}`, '--command', 'true', '--interval', '60', '--subscriptions', 'linux', '--namespace', namespace);
     ok(sensuctl, 'handler', 'create', `handler-${namespace}`, '--type', 'pipe', '--command', 'cat', '--namespace', namespace);
@@ -176,7 +238,13 @@ test('sensuctl: namespace create, list, delete; --all-namespaces on every namesp
   assert.deepEqual(names(json(sensuctl, 'silenced', 'list', '--all-namespaces')), ['default:*', 'team-a:*']);
   // A namespace holding resources stays; emptied, it goes.
   assert.match(outputOf(sensuctl('namespace', 'delete', 'team-a', '--skip-confirm')), /referenced by/);
-  for (const [kind, name] of [['check', 'check-team-a'], ['handler', 'handler-team-a'], ['silenced', 'team-a:*'], ['role', 'role-team-a']]) ok(sensuctl, kind!, 'delete', name!, '--skip-confirm', '--namespace', 'team-a');
+  for (const [kind, name] of [
+    ['check', 'check-team-a'],
+    ['handler', 'handler-team-a'],
+    ['silenced', 'team-a:*'],
+    ['role', 'role-team-a'],
+  ])
+    ok(sensuctl, kind!, 'delete', name!, '--skip-confirm', '--namespace', 'team-a');
   ok(sensuctl, 'namespace', 'delete', 'team-a', '--skip-confirm');
   assert.deepEqual(names(json(sensuctl, 'namespace', 'list')), ['default']);
 });
@@ -230,7 +298,10 @@ test('sensuctl: user create, change-password, disable, reinstate; role and role-
   const hash = ok(sensuctl, 'user', 'hash-password', 'ops-pass-1').trim();
   assert.ok(bcrypt.compareSync('ops-pass-1', hash));
   const { root } = { root: sensuctl.home };
-  writeFileSync(join(root, 'ops.yaml'), `type: User\napi_version: core/v2\nmetadata:\n  name: ops\nspec:\n  username: ops\n  password_hash: "${hash}"\n  groups: []\n  disabled: false\n`);
+  writeFileSync(
+    join(root, 'ops.yaml'),
+    `type: User\napi_version: core/v2\nmetadata:\n  name: ops\nspec:\n  username: ops\n  password_hash: "${hash}"\n  groups: []\n  disabled: false\n`,
+  );
   ok(sensuctl, 'create', '-f', join(root, 'ops.yaml'));
   assert.equal((await getJson(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from('ops:ops-pass-1').toString('base64') } })).status, 200);
 });

@@ -17,28 +17,35 @@ const authorization = 'Basic ' + Buffer.from(`agent:${password}`).toString('base
 
 function open(name: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'bench', authorization }, perMessageDeflate: false });
+    const ws = new WebSocket(url, {
+      headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'bench', authorization },
+      perMessageDeflate: false,
+    });
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
     ws.on('message', () => undefined);
   });
 }
 
-const keepalive = (name: string) => `keepalive\n${JSON.stringify({ entity: { metadata: { name }, entity_class: 'agent', system: { hostname: name, os: 'linux' }, sensu_agent_version: '6.12.0' }, check: { metadata: { name: 'keepalive' }, interval: 20, timeout: 120, ttl: 0 }, timestamp: Math.floor(Date.now() / 1000) })}`;
-const event = (name: string, check: string, i: number) => `event\n${JSON.stringify({ entity: { metadata: { name }, entity_class: 'agent' }, check: { metadata: { name: check }, status: i % 3 === 0 ? 1 : 0, output: `output ${i}`, interval: 10, executed: Math.floor(Date.now() / 1000) }, timestamp: Math.floor(Date.now() / 1000) })}`;
+const keepalive = (name: string) =>
+  `keepalive\n${JSON.stringify({ entity: { metadata: { name }, entity_class: 'agent', system: { hostname: name, os: 'linux' }, sensu_agent_version: '6.12.0' }, check: { metadata: { name: 'keepalive' }, interval: 20, timeout: 120, ttl: 0 }, timestamp: Math.floor(Date.now() / 1000) })}`;
+const event = (name: string, check: string, i: number) =>
+  `event\n${JSON.stringify({ entity: { metadata: { name }, entity_class: 'agent' }, check: { metadata: { name: check }, status: i % 3 === 0 ? 1 : 0, output: `output ${i}`, interval: 10, executed: Math.floor(Date.now() / 1000) }, timestamp: Math.floor(Date.now() / 1000) })}`;
 const sendAsync = (ws: WebSocket, data: string) => new Promise<void>((resolve, reject) => ws.send(data, (error) => (error ? reject(error) : resolve())));
 
 /** Opens `count` agents, `width` handshakes at a time; each sends its first keepalive once connected, as the agent does. */
 async function openAll(prefix: string, count: number, width: number): Promise<WebSocket[]> {
   const sockets: WebSocket[] = new Array(count);
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < count) {
-      const i = next++;
-      sockets[i] = await open(`${prefix}-${i}`);
-      sockets[i].send(keepalive(`${prefix}-${i}`));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        const i = next++;
+        sockets[i] = await open(`${prefix}-${i}`);
+        sockets[i].send(keepalive(`${prefix}-${i}`));
+      }
+    }),
+  );
   return sockets;
 }
 
@@ -56,11 +63,13 @@ if (mode === 'hold') {
     keepalives += 1;
     // Spread over the interval: not every agent in the same millisecond.
     const offset = Math.floor((i / count) * 1000 * Math.min(kS, eS));
-    timers.push(setTimeout(() => {
-      timers.push(setInterval(() => void (ws.send(keepalive(name)), (keepalives += 1)), kS * 1000));
-      let n = 0;
-      timers.push(setInterval(() => void (ws.send(event(name, 'bench', n++)), (events += 1)), eS * 1000));
-    }, offset));
+    timers.push(
+      setTimeout(() => {
+        timers.push(setInterval(() => void (ws.send(keepalive(name)), (keepalives += 1)), kS * 1000));
+        let n = 0;
+        timers.push(setInterval(() => void (ws.send(event(name, 'bench', n++)), (events += 1)), eS * 1000));
+      }, offset),
+    );
   });
   // Four probes a second: a p99 of 60 samples would be their maximum.
   const PROBE_MS = 250;
@@ -81,21 +90,42 @@ if (mode === 'hold') {
   }
   for (const timer of timers) clearInterval(timer);
   const sentAt = Math.floor(Date.now() / 1000);
-  process.stdout.write(JSON.stringify({ agents: count, connect_s: +connectS.toFixed(2), keepalives_sent: keepalives, events_sent: events, last_send_s: sentAt, probes: latencies.length, ...summary(latencies, 'stored'), stored_max_ms: +Math.max(...latencies).toFixed(2) }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      agents: count,
+      connect_s: +connectS.toFixed(2),
+      keepalives_sent: keepalives,
+      events_sent: events,
+      last_send_s: sentAt,
+      probes: latencies.length,
+      ...summary(latencies, 'stored'),
+      stored_max_ms: +Math.max(...latencies).toFixed(2),
+    }) + '\n',
+  );
   for (const ws of [...sockets, probe]) ws.terminate();
 } else {
   const [agents, perAgent] = rest.map(Number) as [number, number];
   const sockets = await openAll('rate', agents, 100);
   const started = performance.now();
-  await Promise.all(sockets.map(async (ws, i) => {
-    const name = `rate-${i}`;
-    for (let n = 0; n < perAgent; n += 1) {
-      ws.send(event(name, 'flat-out', n));
-      // What the agent does too: one write at a time (its send queue), waiting when the socket's buffer is full.
-      if (ws.bufferedAmount > 1 << 20) while (ws.bufferedAmount > 1 << 18) await sleep(1);
-    }
-    await sendAsync(ws, event(name, 'done', 0));
-  }));
-  process.stdout.write(JSON.stringify({ agents, sent: agents * perAgent, send_s: +((performance.now() - started) / 1000).toFixed(2), started_at_ms: Date.now() - (performance.now() - started), cpu_ms: cpuMs() }) + '\n');
+  await Promise.all(
+    sockets.map(async (ws, i) => {
+      const name = `rate-${i}`;
+      for (let n = 0; n < perAgent; n += 1) {
+        ws.send(event(name, 'flat-out', n));
+        // What the agent does too: one write at a time (its send queue), waiting when the socket's buffer is full.
+        if (ws.bufferedAmount > 1 << 20) while (ws.bufferedAmount > 1 << 18) await sleep(1);
+      }
+      await sendAsync(ws, event(name, 'done', 0));
+    }),
+  );
+  process.stdout.write(
+    JSON.stringify({
+      agents,
+      sent: agents * perAgent,
+      send_s: +((performance.now() - started) / 1000).toFixed(2),
+      started_at_ms: Date.now() - (performance.now() - started),
+      cpu_ms: cpuMs(),
+    }) + '\n',
+  );
   for (const ws of sockets) ws.close();
 }

@@ -9,7 +9,10 @@ const [url, password, prefix, sessions, frames, bytes, shape = 'output'] = proce
 const authorization = 'Basic ' + Buffer.from(`agent:${password}`).toString('base64');
 
 function open(name: string): Promise<WebSocket> {
-  const ws = new WebSocket(url, { headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', authorization }, perMessageDeflate: false });
+  const ws = new WebSocket(url, {
+    headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', authorization },
+    perMessageDeflate: false,
+  });
   ws.on('message', () => undefined);
   ws.on('error', () => undefined);
   return new Promise((resolve, reject) => ws.once('open', () => resolve(ws)).once('unexpected-response', () => reject(new Error(`${name} refused`))));
@@ -18,7 +21,8 @@ function open(name: string): Promise<WebSocket> {
 /** An event frame of `size` bytes (its output fills it) for check `check` of agent `name`. */
 function eventFrame(name: string, check: string, size: number): Buffer {
   const now = Math.floor(Date.now() / 1000);
-  const shell = (output: string, labels: Record<string, string> = {}) => `event\n${JSON.stringify({ entity: { metadata: { name, namespace: 'default' }, entity_class: 'agent' }, check: { metadata: { name: check, namespace: 'default', labels }, output, status: 1, interval: 60, executed: now, issued: now } })}`;
+  const shell = (output: string, labels: Record<string, string> = {}) =>
+    `event\n${JSON.stringify({ entity: { metadata: { name, namespace: 'default' }, entity_class: 'agent' }, check: { metadata: { name: check, namespace: 'default', labels }, output, status: 1, interval: 60, executed: now, issued: now } })}`;
   const room = Math.max(0, size - Buffer.byteLength(shell('')));
   if (shape !== 'labels' || check === 'done') return Buffer.from(shell('x'.repeat(room)));
   // Each label `"l123456":"v",` is 15 bytes: as many as fit.
@@ -38,4 +42,6 @@ const outcomes = sockets.map(async (ws, i) => {
   return Promise.race([closed, new Promise<'sent'>((resolve) => setTimeout(() => resolve('sent'), allSent ? 2000 : 30_000))]);
 });
 const results = await Promise.all(outcomes);
-process.stdout.write(JSON.stringify({ frame_bytes: Number(bytes), sent: results.filter((r) => r === 'sent').length, closes: results.filter((r) => r !== 'sent') }) + '\n');
+process.stdout.write(
+  JSON.stringify({ frame_bytes: Number(bytes), sent: results.filter((r) => r === 'sent').length, closes: results.filter((r) => r !== 'sent') }) + '\n',
+);

@@ -9,14 +9,19 @@ export async function bareUpsertRate(dsn: string, rows: number): Promise<number>
     await pool.query('CREATE TABLE raw_bench (k text PRIMARY KEY, v text NOT NULL)');
     let next = 0;
     const started = performance.now();
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < rows) {
-        const from = next;
-        next += 100;
-        const keys = Array.from({ length: 100 }, (_, i) => `k${(from + i) % 5000}`);
-        await pool.query('INSERT INTO raw_bench SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (k) DO UPDATE SET v = excluded.v', [keys, keys.map(() => '{"status":0,"output":"ok"}')]);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < rows) {
+          const from = next;
+          next += 100;
+          const keys = Array.from({ length: 100 }, (_, i) => `k${(from + i) % 5000}`);
+          await pool.query('INSERT INTO raw_bench SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (k) DO UPDATE SET v = excluded.v', [
+            keys,
+            keys.map(() => '{"status":0,"output":"ok"}'),
+          ]);
+        }
+      }),
+    );
     return Math.round(rows / ((performance.now() - started) / 1000));
   } finally {
     await pool.end();

@@ -33,4 +33,12 @@ await Promise.all(
   }),
 );
 const seconds = (performance.now() - started) / 1000;
-process.stdout.write(JSON.stringify({ results: connections * perConnection, seconds, results_per_s: Math.round((connections * perConnection) / seconds), cpu_ms: cpuMs(), ...summary(latencies, 'ack') }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    results: connections * perConnection,
+    seconds,
+    results_per_s: Math.round((connections * perConnection) / seconds),
+    cpu_ms: cpuMs(),
+    ...summary(latencies, 'ack'),
+  }) + '\n',
+);

@@ -13,7 +13,9 @@ export function wrkPath(): string | null {
 // PUT of a 1.5 KB event to 500 entities x 7 checks, with the given authorization.
 function script(dir: string, authorization: string | null): string {
   const path = join(dir, `put-${Math.random().toString(36).slice(2)}.lua`);
-  writeFileSync(path, `
+  writeFileSync(
+    path,
+    `
 local n = 0
 request = function()
   n = n + 1
@@ -26,12 +28,18 @@ end
 done = function(summary, latency, requests)
   io.write(string.format("RESULT %d %d %d %d %d\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), summary.errors.status))
 end
-`);
+`,
+  );
   return path;
 }
 
 /** wrk with 32 connections for `seconds`: requests/s and p50/p99 latency (ms); non-2xx answers count as errors. */
-export function runWrk(dir: string, origin: string, authorization: string | null, seconds = 5): Promise<{ requests_per_s: number; p50_ms: number; p99_ms: number; non_2xx: number }> {
+export function runWrk(
+  dir: string,
+  origin: string,
+  authorization: string | null,
+  seconds = 5,
+): Promise<{ requests_per_s: number; p50_ms: number; p99_ms: number; non_2xx: number }> {
   const lua = script(dir, authorization);
   return new Promise((resolve, reject) => {
     execFile(wrkPath()!, ['-t2', '-c32', `-d${seconds}s`, '-s', lua, origin], (error, stdout) => {
@@ -39,7 +47,12 @@ export function runWrk(dir: string, origin: string, authorization: string | null
       const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
       if (!line) return reject(new Error(`wrk: ${stdout}`));
       const [requests, durationUs, p50, p99, non2xx] = line.split(' ').slice(1).map(Number) as [number, number, number, number, number];
-      resolve({ requests_per_s: Math.round(requests / (durationUs / 1e6)), p50_ms: +(p50 / 1000).toFixed(2), p99_ms: +(p99 / 1000).toFixed(2), non_2xx: non2xx });
+      resolve({
+        requests_per_s: Math.round(requests / (durationUs / 1e6)),
+        p50_ms: +(p50 / 1000).toFixed(2),
+        p99_ms: +(p99 / 1000).toFixed(2),
+        non_2xx: non2xx,
+      });
     });
   });
 }

@@ -9,9 +9,27 @@ test('a generated admin password never reaches a piped log: it is in a 0600 file
   const root = makeTree({ 'conf.d/client.json': { client: { name: 'box', subscriptions: [] } } });
   t.after(() => removeTree(root));
   const state = join(root, 'state');
-  const daemon = startDaemon(['run', '--no-config-file', '-d', join(root, 'conf.d'), '--state-dir', state, '--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0'], {
-    env: { CHECKBRIDGE_ADMIN_PASSWORD: '' },
-  });
+  const daemon = startDaemon(
+    [
+      'run',
+      '--no-config-file',
+      '-d',
+      join(root, 'conf.d'),
+      '--state-dir',
+      state,
+      '--socket-port',
+      '0',
+      '--api-port',
+      '0',
+      '--agent-port',
+      '0',
+      '--v2-port',
+      '0',
+    ],
+    {
+      env: { CHECKBRIDGE_ADMIN_PASSWORD: '' },
+    },
+  );
   let stdout = '';
   daemon.proc.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   t.after(() => daemon.stop('SIGKILL'));

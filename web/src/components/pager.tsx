@@ -1,7 +1,25 @@
 import type { ComponentChildren } from 'preact';
 
 /** Previous/next over an offset-paged list; `total` is null while the first page loads. */
-export function Pager({ label, status, statusId, offset, limit, total, onOffset, children }: { label: string; status: string; statusId?: string; offset: number; limit: number; total: number | null; onOffset: (offset: number) => void; children?: ComponentChildren }) {
+export function Pager({
+  label,
+  status,
+  statusId,
+  offset,
+  limit,
+  total,
+  onOffset,
+  children,
+}: {
+  label: string;
+  status: string;
+  statusId?: string;
+  offset: number;
+  limit: number;
+  total: number | null;
+  onOffset: (offset: number) => void;
+  children?: ComponentChildren;
+}) {
   return (
     <nav class="pager" aria-label={label}>
       <span id={statusId} role="status">

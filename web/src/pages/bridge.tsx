@@ -89,8 +89,16 @@ function Chart({ samples }: { samples: History['samples'] }) {
         width,
         height: 220,
         // Always the whole last hour, however few samples a freshly started daemon has.
-        scales: { x: { time: true, range: () => [end - 3600, end] }, y: { range: (_u, _min, max) => [0, Math.max(5, max)] }, s: { range: (_u, _min, max) => [0, Math.max(5, max)] } },
-        series: [{}, { label: 'depth', stroke: '#1f5fbf', width: 2, points: { show: true } }, { label: 'oldest age (s)', stroke: '#b3261e', width: 2, scale: 's', points: { show: true } }],
+        scales: {
+          x: { time: true, range: () => [end - 3600, end] },
+          y: { range: (_u, _min, max) => [0, Math.max(5, max)] },
+          s: { range: (_u, _min, max) => [0, Math.max(5, max)] },
+        },
+        series: [
+          {},
+          { label: 'depth', stroke: '#1f5fbf', width: 2, points: { show: true } },
+          { label: 'oldest age (s)', stroke: '#b3261e', width: 2, scale: 's', points: { show: true } },
+        ],
         axes: [{}, { label: 'events' }, { side: 1, scale: 's', label: 'seconds', grid: { show: false } }],
       },
       [samples.map((s) => s.at), samples.map((s) => s.depth), samples.map((s) => s.oldest_age_s)],
@@ -99,6 +107,11 @@ function Chart({ samples }: { samples: History['samples'] }) {
     return () => plot.destroy();
   }, [samples]);
   return (
-    <div ref={box} class="chart" role="img" aria-label={`outbox depth over the last hour, latest ${samples.at(-1)?.depth ?? 0} events waiting, oldest ${samples.at(-1)?.oldest_age_s ?? 0}s`} />
+    <div
+      ref={box}
+      class="chart"
+      role="img"
+      aria-label={`outbox depth over the last hour, latest ${samples.at(-1)?.depth ?? 0} events waiting, oldest ${samples.at(-1)?.oldest_age_s ?? 0}s`}
+    />
   );
 }

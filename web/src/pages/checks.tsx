@@ -57,27 +57,27 @@ export function ChecksPage({ rest, generation }: PageProps) {
   const chosen = checks?.find((c) => c.name === rest);
   return (
     <>
-    <div class="split">
-      <Section id="check-list" title="Definitions" error={error}>
-        <ul class="check-list">
-          {checks?.map((c) => (
-            <li key={c.name}>
-              <a href={`#/checks/${encodeURIComponent(c.name)}`} aria-current={c.name === rest ? 'true' : undefined}>
-                <strong>{c.name}</strong>
-              </a>
-              <span class="meta">
-                {schedule(c)}
-                {c.standalone ? ' · standalone' : c.subscribers.length ? ` · ${c.subscribers.join(', ')}` : ''}
-                {c.subdue ? ' · subdued windows' : ''}
-              </span>
-              <code class="source">{c.file ? `${c.file}:${c.line ?? 0}` : 'defaults'}</code>
-            </li>
-          ))}
-        </ul>
-      </Section>
-      {chosen ? <CheckDetail check={chosen} generation={generation} /> : <p>Choose a check to see its timeline and results.</p>}
-    </div>
-    <V2Checks generation={generation} />
+      <div class="split">
+        <Section id="check-list" title="Definitions" error={error}>
+          <ul class="check-list">
+            {checks?.map((c) => (
+              <li key={c.name}>
+                <a href={`#/checks/${encodeURIComponent(c.name)}`} aria-current={c.name === rest ? 'true' : undefined}>
+                  <strong>{c.name}</strong>
+                </a>
+                <span class="meta">
+                  {schedule(c)}
+                  {c.standalone ? ' · standalone' : c.subscribers.length ? ` · ${c.subscribers.join(', ')}` : ''}
+                  {c.subdue ? ' · subdued windows' : ''}
+                </span>
+                <code class="source">{c.file ? `${c.file}:${c.line ?? 0}` : 'defaults'}</code>
+              </li>
+            ))}
+          </ul>
+        </Section>
+        {chosen ? <CheckDetail check={chosen} generation={generation} /> : <p>Choose a check to see its timeline and results.</p>}
+      </div>
+      <V2Checks generation={generation} />
     </>
   );
 }
@@ -137,7 +137,8 @@ function CheckDetail({ check, generation }: { check: CheckSummary; generation: n
   const [message, setMessage] = useState<string | null>(null);
   const { value: timeline, error } = useLoad(() => getJson<Timeline>(`${DASH}/checks/${segment(check.name)}/timeline?hours=${hours}`), [check.name, hours]);
   const { value: results } = useLoad(() => getJson<Result[]>(`${DASH}/checks/${segment(check.name)}/results`), [check.name, generation]);
-  const runNow = async () => setMessage((await act('POST', legacy('/request'), { check: check.name, creator: 'dashboard', reason: 'requested from the dashboard' })) ?? 'Requested.');
+  const runNow = async () =>
+    setMessage((await act('POST', legacy('/request'), { check: check.name, creator: 'dashboard', reason: 'requested from the dashboard' })) ?? 'Requested.');
   return (
     <Section id="check-title" title={check.name} class="detail">
       <p>
@@ -190,7 +191,8 @@ function CheckDetail({ check, generation }: { check: CheckSummary; generation: n
 
 const W = 1000;
 const H = 90;
-const hhmm = (ms: number, zone: string) => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: zone }).format(ms);
+const hhmm = (ms: number, zone: string) =>
+  new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: zone }).format(ms);
 
 /** Executions as ticks over the window, subdue windows as shaded bands, hours in the daemon's zone. */
 function TimelineChart({ timeline }: { timeline: Timeline }) {
@@ -200,13 +202,23 @@ function TimelineChart({ timeline }: { timeline: Timeline }) {
   const hours: number[] = [];
   for (let h = Math.ceil(from / 3600_000) * 3600_000; h < to; h += 3600_000) hours.push(h);
   const labelEvery = Math.ceil(hours.length / 12);
-  const shown = timeline.executions.length > 2000 ? timeline.executions.filter((_, i) => i % Math.ceil(timeline.executions.length / 2000) === 0) : timeline.executions;
+  const shown =
+    timeline.executions.length > 2000 ? timeline.executions.filter((_, i) => i % Math.ceil(timeline.executions.length / 2000) === 0) : timeline.executions;
   const next = timeline.executions.filter((e) => !e.subdued).slice(0, 5);
   return (
     <figure class="timeline">
       <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-labelledby="timeline-caption">
         {timeline.subdue_bands.map((band) => (
-          <rect key={band.start} class="subdue-band" data-start={band.start} data-end={band.end} x={x(Date.parse(band.start))} y={0} width={Math.max(1, x(Date.parse(band.end)) - x(Date.parse(band.start)))} height={H - 20}>
+          <rect
+            key={band.start}
+            class="subdue-band"
+            data-start={band.start}
+            data-end={band.end}
+            x={x(Date.parse(band.start))}
+            y={0}
+            width={Math.max(1, x(Date.parse(band.end)) - x(Date.parse(band.start)))}
+            height={H - 20}
+          >
             <title>
               subdued {hhmm(Date.parse(band.start), timeline.zone)}–{hhmm(Date.parse(band.end), timeline.zone)}
             </title>
@@ -228,16 +240,16 @@ function TimelineChart({ timeline }: { timeline: Timeline }) {
       </svg>
       <figcaption id="timeline-caption">
         {timeline.executions.length} executions from {new Date(from).toLocaleString()} to {new Date(to).toLocaleString()} ({timeline.zone}).{' '}
-        {timeline.splay ? `Splay: each run falls ${timeline.splay.offset_s}s into its ${timeline.splay.interval_s}s interval.` : timeline.timing.kind === 'cron' ? `Cron ${timeline.timing.cron}.` : ''}{' '}
+        {timeline.splay
+          ? `Splay: each run falls ${timeline.splay.offset_s}s into its ${timeline.splay.interval_s}s interval.`
+          : timeline.timing.kind === 'cron'
+            ? `Cron ${timeline.timing.cron}.`
+            : ''}{' '}
         {timeline.subdue_bands.length > 0
           ? `Subdued: ${timeline.subdue_bands.map((b) => `${hhmm(Date.parse(b.start), timeline.zone)}–${hhmm(Date.parse(b.end), timeline.zone)}`).join(', ')}.`
           : 'Not subdued in this window.'}
       </figcaption>
-      {next.length > 0 && (
-        <p class="next-runs">
-          Next: {next.map((e) => new Date(e.at).toLocaleTimeString()).join(', ')}
-        </p>
-      )}
+      {next.length > 0 && <p class="next-runs">Next: {next.map((e) => new Date(e.at).toLocaleTimeString()).join(', ')}</p>}
     </figure>
   );
 }

@@ -41,7 +41,13 @@ export function ClientsPage({ generation }: PageProps) {
             <td>{String(client.address ?? '')}</td>
             <td>{age(client.timestamp)}</td>
             <td>{String(client.version ?? '')}</td>
-            <td>{(client.subscriptions ?? []).map((s) => <span key={s} class="tag">{s}</span>)}</td>
+            <td>
+              {(client.subscriptions ?? []).map((s) => (
+                <span key={s} class="tag">
+                  {s}
+                </span>
+              ))}
+            </td>
             <td>
               <details>
                 <summary>{Object.keys(client).filter((k) => !SHOWN.has(k)).length} more</summary>
@@ -56,7 +62,14 @@ export function ClientsPage({ generation }: PageProps) {
           </tr>
         )}
       />
-      <Pager label="Client pages" status={value ? `${value.total} clients` : 'Loading…'} offset={offset} limit={PAGE} total={value?.total ?? null} onOffset={setOffset} />
+      <Pager
+        label="Client pages"
+        status={value ? `${value.total} clients` : 'Loading…'}
+        offset={offset}
+        limit={PAGE}
+        total={value?.total ?? null}
+        onOffset={setOffset}
+      />
     </section>
   );
 }

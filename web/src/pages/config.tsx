@@ -22,7 +22,9 @@ export function ConfigPage(_props: PageProps) {
       <Section id="diagnostics-title" title="Validation" error={error}>
         {value && (
           <p role="status" class={value.valid ? 'notice ok' : 'notice error'} data-testid="config-state">
-            {value.valid ? `The configuration is valid (${value.files.length} files).` : `The configuration is invalid: ${value.diagnostics.length} ${value.diagnostics.length === 1 ? 'problem' : 'problems'}. The daemon keeps running the last valid configuration.`}
+            {value.valid
+              ? `The configuration is valid (${value.files.length} files).`
+              : `The configuration is invalid: ${value.diagnostics.length} ${value.diagnostics.length === 1 ? 'problem' : 'problems'}. The daemon keeps running the last valid configuration.`}
           </p>
         )}
         {value && value.diagnostics.length > 0 && (
@@ -43,7 +45,9 @@ export function ConfigPage(_props: PageProps) {
             )}
           />
         )}
-        {value?.warnings.map((w) => <Notice key={w} kind="info">{`warning: ${w}`}</Notice>)}
+        {value?.warnings.map((w) => (
+          <Notice key={w} kind="info">{`warning: ${w}`}</Notice>
+        ))}
       </Section>
       <Render />
     </>
@@ -57,7 +61,10 @@ function Render() {
   const [check, setCheck] = useState('');
   const [client, setClient] = useState('');
   const rendered = useLoad(
-    () => (check ? getJson<{ client: string; check: Record<string, unknown> }>(`${DASH}/config/render?${new URLSearchParams({ check, client })}`) : Promise.resolve(null)),
+    () =>
+      check
+        ? getJson<{ client: string; check: Record<string, unknown> }>(`${DASH}/config/render?${new URLSearchParams({ check, client })}`)
+        : Promise.resolve(null),
     [check, client],
   );
   return (
@@ -67,14 +74,18 @@ function Render() {
           Check
           <select value={check} onChange={(e) => setCheck((e.currentTarget as HTMLSelectElement).value)}>
             <option value="">Choose…</option>
-            {checks.value?.map((name) => <option key={name}>{name}</option>)}
+            {checks.value?.map((name) => (
+              <option key={name}>{name}</option>
+            ))}
           </select>
         </label>
         <label>
           Client
           <select value={client} onChange={(e) => setClient((e.currentTarget as HTMLSelectElement).value)}>
             <option value="">This daemon's client</option>
-            {clients.value?.map((name) => <option key={name}>{name}</option>)}
+            {clients.value?.map((name) => (
+              <option key={name}>{name}</option>
+            ))}
           </select>
         </label>
       </form>

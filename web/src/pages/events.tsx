@@ -57,11 +57,18 @@ export function EventsPage({ generation }: PageProps) {
   const [message, setMessage] = useState<string | null>(null);
   const [silencing, setSilencing] = useState<EventRow | null>(null);
   const settled = useDebounced(filters, 250);
-  const query = new URLSearchParams({ ...Object.fromEntries(Object.entries(settled).filter(([, v]) => v)), sort: sort.key, order: sort.order, offset: String(offset), limit: String(limit) });
+  const query = new URLSearchParams({
+    ...Object.fromEntries(Object.entries(settled).filter(([, v]) => v)),
+    sort: sort.key,
+    order: sort.order,
+    offset: String(offset),
+    limit: String(limit),
+  });
   const { value: page, error, reload } = useLoad(() => getJson<Page>(`${DASH}/events?${query}`), [query.toString(), generation]);
   useEffect(() => setOffset(0), [settled, limit]);
   const set = (key: keyof typeof FILTERS) => (e: Event) => setFilters({ ...filters, [key]: (e.currentTarget as HTMLInputElement).value });
-  const sortBy = (key: string) => setSort(sort.key === key ? { key, order: sort.order === 'asc' ? 'desc' : 'asc' } : { key, order: key === 'client' || key === 'check' ? 'asc' : 'desc' });
+  const sortBy = (key: string) =>
+    setSort(sort.key === key ? { key, order: sort.order === 'asc' ? 'desc' : 'asc' } : { key, order: key === 'client' || key === 'check' ? 'asc' : 'desc' });
   const sortHeader = ([key, title]: (typeof COLUMNS)[number]) => <SortHeader key={key} id={key} title={title} sort={sort} onSort={sortBy} />;
   const done = (what: string) => (problem: string | null) => {
     setMessage(problem ? `${what} failed: ${problem}` : `${what}: done.`);
@@ -70,10 +77,15 @@ export function EventsPage({ generation }: PageProps) {
   const resolve = (row: EventRow) =>
     row.source === 'legacy'
       ? act('POST', legacy('/resolve'), { client: row.client, check: row.check }).then(done(`Resolve ${row.client}/${row.check}`))
-      : act('DELETE', `/api/core/v2/namespaces/${segment(row.namespace)}/events/${segment(row.client)}/${segment(row.check)}`).then(done(`Resolve ${row.client}/${row.check}`));
+      : act('DELETE', `/api/core/v2/namespaces/${segment(row.namespace)}/events/${segment(row.client)}/${segment(row.check)}`).then(
+          done(`Resolve ${row.client}/${row.check}`),
+        );
   const remove = (row: EventRow) => {
     if (!confirm(`Delete the event ${row.client}/${row.check}?`)) return;
-    const path = row.source === 'legacy' ? legacy(`/events/${segment(row.client)}/${segment(row.check)}`) : `/api/core/v2/namespaces/${segment(row.namespace)}/events/${segment(row.client)}/${segment(row.check)}`;
+    const path =
+      row.source === 'legacy'
+        ? legacy(`/events/${segment(row.client)}/${segment(row.check)}`)
+        : `/api/core/v2/namespaces/${segment(row.namespace)}/events/${segment(row.client)}/${segment(row.check)}`;
     void act('DELETE', path).then(done(`Delete ${row.client}/${row.check}`));
   };
   return (
@@ -127,7 +139,12 @@ export function EventsPage({ generation }: PageProps) {
         rows={page?.items}
         empty="No open events match."
         row={(row) => (
-          <tr key={`${row.source}/${row.namespace}/${row.client}/${row.check}`} data-client={row.client} data-check={row.check} data-silenced={String(row.silenced)}>
+          <tr
+            key={`${row.source}/${row.namespace}/${row.client}/${row.check}`}
+            data-client={row.client}
+            data-check={row.check}
+            data-silenced={String(row.silenced)}
+          >
             <td>
               <StatusBadge status={row.status} />
               {row.silenced && (
@@ -185,7 +202,12 @@ export function EventsPage({ generation }: PageProps) {
           </select>
         </label>
       </Pager>
-      {silencing && <SilenceDialog row={silencing} onClose={(problem) => (setSilencing(null), problem !== undefined && done(`Silence ${silencing.client}/${silencing.check}`)(problem))} />}
+      {silencing && (
+        <SilenceDialog
+          row={silencing}
+          onClose={(problem) => (setSilencing(null), problem !== undefined && done(`Silence ${silencing.client}/${silencing.check}`)(problem))}
+        />
+      )}
     </section>
   );
 }

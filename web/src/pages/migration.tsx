@@ -30,7 +30,8 @@ export function MigrationPage({ generation }: PageProps) {
       <Section id="compile-title" title="Compiled resources" error={error}>
         {problem && <Notice>{problem}</Notice>}
         <p>
-          What <code>checkbridge compile</code> makes of the running configuration. The same from a shell: <code>checkbridge compile conf.d --format yaml --out resources/</code>
+          What <code>checkbridge compile</code> makes of the running configuration. The same from a shell:{' '}
+          <code>checkbridge compile conf.d --format yaml --out resources/</code>
         </p>
         <div class="buttons">
           <button type="button" onClick={() => void download()}>

@@ -20,7 +20,8 @@ interface Stash {
   content: unknown;
   expire: number;
 }
-const expiry = (seconds: number) => (seconds < 0 ? 'never' : seconds < 3600 ? `in ${Math.ceil(seconds / 60)}m` : `in ${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`);
+const expiry = (seconds: number) =>
+  seconds < 0 ? 'never' : seconds < 3600 ? `in ${Math.ceil(seconds / 60)}m` : `in ${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
 
 export function SilencesPage({ generation }: PageProps) {
   const [message, setMessage] = useState<string | null>(null);
@@ -36,7 +37,13 @@ export function SilencesPage({ generation }: PageProps) {
     const form = new FormData(e.currentTarget as HTMLFormElement);
     const pick = (key: string) => String(form.get(key) ?? '').trim();
     const expire = pick('expire');
-    const body = { ...(pick('subscription') ? { subscription: pick('subscription') } : {}), ...(pick('check') ? { check: pick('check') } : {}), reason: pick('reason') || undefined, creator: 'dashboard', ...(expire ? { expire: Number(expire) } : {}) };
+    const body = {
+      ...(pick('subscription') ? { subscription: pick('subscription') } : {}),
+      ...(pick('check') ? { check: pick('check') } : {}),
+      reason: pick('reason') || undefined,
+      creator: 'dashboard',
+      ...(expire ? { expire: Number(expire) } : {}),
+    };
     done('Silence', silences.reload)(await act('POST', legacy('/silenced'), body));
   };
   return (
@@ -56,7 +63,11 @@ export function SilencesPage({ generation }: PageProps) {
               <td>{expiry(s.expire)}</td>
               <td>{s.expire_on_resolve ? 'yes' : 'no'}</td>
               <td>
-                <button type="button" onClick={() => void act('POST', legacy('/silenced/clear'), { id: s.id }).then(done(`Clear ${s.id}`, silences.reload))} aria-label={`Clear silence ${s.id}`}>
+                <button
+                  type="button"
+                  onClick={() => void act('POST', legacy('/silenced/clear'), { id: s.id }).then(done(`Clear ${s.id}`, silences.reload))}
+                  aria-label={`Clear silence ${s.id}`}
+                >
                   Clear
                 </button>
               </td>
@@ -98,7 +109,14 @@ export function SilencesPage({ generation }: PageProps) {
               </td>
               <td>{expiry(s.expire)}</td>
               <td>
-                <button type="button" class="danger" onClick={() => void act('DELETE', legacy(`/stashes/${s.path.split('/').map(segment).join('/')}`)).then(done(`Delete stash ${s.path}`, stashes.reload))} aria-label={`Delete stash ${s.path}`}>
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={() =>
+                    void act('DELETE', legacy(`/stashes/${s.path.split('/').map(segment).join('/')}`)).then(done(`Delete stash ${s.path}`, stashes.reload))
+                  }
+                  aria-label={`Delete stash ${s.path}`}
+                >
                   Delete
                 </button>
               </td>
@@ -122,22 +140,26 @@ function Aggregate({ name, generation }: { name: string; generation: number }) {
   const [open, setOpen] = useState(false);
   const summary = useLoad(() => getJson<Record<string, number>>(legacy(`/aggregates/${segment(name)}`)), [name, generation]);
   const members = useLoad(
-    () => (open ? Promise.all(SEVERITIES.map((s) => getJson<unknown[]>(legacy(`/aggregates/${segment(name)}/results/${s}`)).then((list) => [s, list] as const))) : Promise.resolve(null)),
+    () =>
+      open
+        ? Promise.all(SEVERITIES.map((s) => getJson<unknown[]>(legacy(`/aggregates/${segment(name)}/results/${s}`)).then((list) => [s, list] as const)))
+        : Promise.resolve(null),
     [name, open, generation],
   );
   return (
     <details class="aggregate" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>
-        <strong>{name}</strong>{' '}
-        {summary.value && SEVERITIES.map((s) => <span key={s} class={`tag sev-${s}`}>{`${s} ${summary.value![s] ?? 0}`}</span>)}
+        <strong>{name}</strong> {summary.value && SEVERITIES.map((s) => <span key={s} class={`tag sev-${s}`}>{`${s} ${summary.value![s] ?? 0}`}</span>)}
         {summary.value && <span class="tag">{`total ${summary.value.total ?? 0}`}</span>}
       </summary>
-      {members.value?.map(([severity, list]) => (list.length > 0 ? (
-        <div key={severity}>
-          <h3>{severity}</h3>
-          <Json value={list} />
-        </div>
-      ) : null))}
+      {members.value?.map(([severity, list]) =>
+        list.length > 0 ? (
+          <div key={severity}>
+            <h3>{severity}</h3>
+            <Json value={list} />
+          </div>
+        ) : null,
+      )}
     </details>
   );
 }
