@@ -65,6 +65,12 @@ function page(reply: FastifyReply, status: number, title: string, body: string, 
  */
 export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const flows = new OidcFlows(deps.now);
+  registerAuthorizeRoute(app, deps, flows);
+  registerCallbackRoute(app, deps, flows);
+}
+
+/** `authorize`: picks the provider, then sends the browser there with a fresh flow and its binding cookie. */
+function registerAuthorizeRoute(app: FastifyInstance, deps: V2ApiDeps, flows: OidcFlows): void {
   app.get(`${OIDC}/authorize`, async (request, reply) => {
     const query = request.query as { provider?: string; return_to?: string };
     const oidc = listProviders(deps.store.resources).filter((p) => p.type === 'oidc');
@@ -96,7 +102,10 @@ export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     const cookie = bindingCookie(started.state, binding.secret, new URL(redirectUri).pathname, secureCookie(redirectUri), FLOW_TTL_MS / 1000);
     return reply.header('Set-Cookie', cookie).header('Cache-Control', 'no-store').redirect(started.url.href, 302);
   });
+}
 
+/** `callback`: takes the code back from the browser that started the sign-in and answers with the tokens. */
+function registerCallbackRoute(app: FastifyInstance, deps: V2ApiDeps, flows: OidcFlows): void {
   app.get(CALLBACK_PATH, async (request: FastifyRequest, reply) => {
     const query = request.query as { state?: string; error?: string; error_description?: string };
     const state = typeof query.state === 'string' ? query.state : null;

@@ -80,6 +80,12 @@ function metadataFor(body: Json, name: string): Json | string {
 export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const store = deps.store.resources;
   ensureEnvProvider(store);
+  registerProviderRoutes(app, store);
+  registerSecretRoutes(app, store);
+}
+
+/** Secrets providers: cluster-wide; the Env provider can be neither created a second time nor deleted. */
+function registerProviderRoutes(app: FastifyInstance, store: Store): void {
   const providers = `${SECRETS_BASE}/providers`;
 
   app.get(providers, (request, reply) =>
@@ -125,7 +131,10 @@ export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): vo
     store.deleteResource(PROVIDER_KIND, '', name);
     return reply.code(204).send();
   });
+}
 
+/** Secrets: namespaced references to an id at a provider, listed across all namespaces too. */
+function registerSecretRoutes(app: FastifyInstance, store: Store): void {
   const secretKey = (s: Json) => `${s.metadata?.namespace ?? ''}/${s.metadata?.name ?? ''}`;
   app.get(`${SECRETS_BASE}/secrets`, (request, reply) => {
     const all = store.listResources('Namespace', '').flatMap((n) => store.listResources(SECRET_KIND, String(n.name))) as Json[];

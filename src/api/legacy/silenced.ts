@@ -12,9 +12,27 @@ const part = (data: Record<string, unknown>, key: string) => (key in data ? (dat
 const idOf = (data: Record<string, unknown>) => `${part(data, 'subscription')}:${part(data, 'check')}`;
 const escape = (text: string) => text.replace(/[\\^$+?()[\]{}|]/g, '\\$&');
 
+/** Stores one validated silence under its `subscription:check` id; a later `begin` pushes its expiry back by as much. */
+function putSilence(deps: LegacyApiDeps, data: Record<string, unknown>): void {
+  const at = Math.floor(deps.now() / 1000);
+  const id = idOf(data);
+  const entry = {
+    id,
+    subscription: data.subscription ?? null,
+    check: data.check ?? null,
+    reason: data.reason ?? null,
+    creator: data.creator ?? null,
+    begin: data.begin ?? null,
+    expire_on_resolve: data.expire_on_resolve ?? false,
+    timestamp: at,
+  };
+  const expire = data.expire as number | null | undefined;
+  const expireAt = typeof expire === 'number' ? deps.now() + (expire + Math.max(0, Number(data.begin ?? at) - at)) * 1000 : null;
+  deps.store.silences.put(id, entry, expireAt);
+}
+
 /** The silence registry; entries expire like the Redis keys they replace. */
 export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): void {
-  const now = () => Math.floor(deps.now() / 1000);
   // Expiries are kept in ms (a 1 s expiry must last a second); `expire` is the remaining TTL in seconds, as Redis gave it.
   const entries = () => {
     const nowMs = deps.now();
@@ -37,21 +55,7 @@ export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): vo
       expire_on_resolve: { type: 'boolean', nilOk: true },
     });
     if (!data || (data.subscription == null && data.check == null)) return reply.code(400).send();
-    const at = now();
-    const id = idOf(data);
-    const entry = {
-      id,
-      subscription: data.subscription ?? null,
-      check: data.check ?? null,
-      reason: data.reason ?? null,
-      creator: data.creator ?? null,
-      begin: data.begin ?? null,
-      expire_on_resolve: data.expire_on_resolve ?? false,
-      timestamp: at,
-    };
-    const expire = data.expire as number | null | undefined;
-    const expireAt = typeof expire === 'number' ? deps.now() + (expire + Math.max(0, Number(data.begin ?? at) - at)) * 1000 : null;
-    deps.store.silences.put(id, entry, expireAt);
+    putSilence(deps, data);
     return reply.code(201).send();
   });
   route('GET', '/silenced', (req, reply) =>

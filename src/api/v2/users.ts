@@ -54,6 +54,62 @@ function privilegeProblem(
   return null;
 }
 
+/** Creates or updates one user after checking the body, its password and the caller's privileges; ends sessions it invalidates. */
+async function saveUser(deps: V2ApiDeps, request: FastifyRequest, reply: FastifyReply, name: string, body: Json | null, mode: 'create' | 'upsert') {
+  const v2 = deps.store.resources;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (user)');
+  if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'username must be a valid name');
+  if (body.username !== undefined && body.username !== name)
+    return fail(reply, 'invalid', `the name of the resource (${String(body.username)}) does not match the name of the URI (${name})`);
+  if (body.groups !== undefined && (!Array.isArray(body.groups) || body.groups.some((g: unknown) => typeof g !== 'string')))
+    return fail(reply, 'invalid', 'groups must be a list of strings');
+  if (body.provider !== undefined && typeof body.provider !== 'string') return fail(reply, 'invalid', 'provider must be a string');
+  const existing = v2.getUser(name);
+  if (existing && mode === 'create') return fail(reply, 'exists', 'resource already exists');
+  const provider = body.provider ?? existing?.provider;
+  const external = isExternal({ provider });
+  // External users have no local password: none is set, and a new one needs none.
+  const setsPassword = body.password !== undefined || body.password_hash !== undefined;
+  if (external && setsPassword) return fail(reply, 'invalid', externalMessage(name, provider));
+  let hash: string | undefined;
+  if ((!existing && !external) || setsPassword) {
+    // A bcrypt password_hash (`sensuctl user hash-password`, a Sensu Go dump) is stored as given; with a password too, they must agree.
+    const stored = await storedHashOf(body.password_hash !== undefined ? { bcrypt: body.password_hash } : { plain: body.password });
+    if ('problem' in stored)
+      return fail(
+        reply,
+        'invalid',
+        body.password === undefined && body.password_hash === undefined ? 'a password or its hash (password_hash) is required' : stored.problem,
+      );
+    if (
+      body.password_hash !== undefined &&
+      body.password !== undefined &&
+      !(typeof body.password === 'string' && (await verifyPassword(body.password, stored.hash)))
+    ) {
+      return fail(reply, 'invalid', 'hashed password does not match the cleartext password: send only one of password and password_hash');
+    }
+    hash = stored.hash;
+  }
+  const { password_hash: kept, ...rest } = existing ?? {};
+  const user: Json = {
+    ...rest,
+    username: name,
+    groups: body.groups ?? existing?.groups ?? [],
+    disabled: body.disabled === undefined ? Boolean(existing?.disabled) : Boolean(body.disabled),
+    ...(provider !== undefined ? { provider } : {}),
+  };
+  const refused = privilegeProblem(request, deps, name, existing, body, user);
+  if (refused) return fail(reply, refused.kind, refused.message);
+  if (hash !== undefined) user.password_hash = hash;
+  else if (!external && kept !== undefined) user.password_hash = kept;
+  v2.putUser(name, user);
+  if (existing && (setsPassword || user.disabled)) v2.deleteUserSessions(name);
+  return reply
+    .code(existing ? 200 : 201)
+    .type('application/json')
+    .send();
+}
+
 /**
  * Local users: whoever RBAC lets (cluster-wide `users`) lists, creates (POST, or PUT
  * create-or-update) and disables them (DELETE); a user may always read themselves and change their own password
@@ -63,59 +119,8 @@ function privilegeProblem(
  */
 export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const v2 = deps.store.resources;
-  const save = async (request: FastifyRequest, reply: FastifyReply, name: string, body: Json | null, mode: 'create' | 'upsert') => {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (user)');
-    if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'username must be a valid name');
-    if (body.username !== undefined && body.username !== name)
-      return fail(reply, 'invalid', `the name of the resource (${String(body.username)}) does not match the name of the URI (${name})`);
-    if (body.groups !== undefined && (!Array.isArray(body.groups) || body.groups.some((g: unknown) => typeof g !== 'string')))
-      return fail(reply, 'invalid', 'groups must be a list of strings');
-    if (body.provider !== undefined && typeof body.provider !== 'string') return fail(reply, 'invalid', 'provider must be a string');
-    const existing = v2.getUser(name);
-    if (existing && mode === 'create') return fail(reply, 'exists', 'resource already exists');
-    const provider = body.provider ?? existing?.provider;
-    const external = isExternal({ provider });
-    // External users have no local password: none is set, and a new one needs none.
-    const setsPassword = body.password !== undefined || body.password_hash !== undefined;
-    if (external && setsPassword) return fail(reply, 'invalid', externalMessage(name, provider));
-    let hash: string | undefined;
-    if ((!existing && !external) || setsPassword) {
-      // A bcrypt password_hash (`sensuctl user hash-password`, a Sensu Go dump) is stored as given; with a password too, they must agree.
-      const stored = await storedHashOf(body.password_hash !== undefined ? { bcrypt: body.password_hash } : { plain: body.password });
-      if ('problem' in stored)
-        return fail(
-          reply,
-          'invalid',
-          body.password === undefined && body.password_hash === undefined ? 'a password or its hash (password_hash) is required' : stored.problem,
-        );
-      if (
-        body.password_hash !== undefined &&
-        body.password !== undefined &&
-        !(typeof body.password === 'string' && (await verifyPassword(body.password, stored.hash)))
-      ) {
-        return fail(reply, 'invalid', 'hashed password does not match the cleartext password: send only one of password and password_hash');
-      }
-      hash = stored.hash;
-    }
-    const { password_hash: kept, ...rest } = existing ?? {};
-    const user: Json = {
-      ...rest,
-      username: name,
-      groups: body.groups ?? existing?.groups ?? [],
-      disabled: body.disabled === undefined ? Boolean(existing?.disabled) : Boolean(body.disabled),
-      ...(provider !== undefined ? { provider } : {}),
-    };
-    const refused = privilegeProblem(request, deps, name, existing, body, user);
-    if (refused) return fail(reply, refused.kind, refused.message);
-    if (hash !== undefined) user.password_hash = hash;
-    else if (!external && kept !== undefined) user.password_hash = kept;
-    v2.putUser(name, user);
-    if (existing && (setsPassword || user.disabled)) v2.deleteUserSessions(name);
-    return reply
-      .code(existing ? 200 : 201)
-      .type('application/json')
-      .send();
-  };
+  const save = (request: FastifyRequest, reply: FastifyReply, name: string, body: Json | null, mode: 'create' | 'upsert') =>
+    saveUser(deps, request, reply, name, body, mode);
   app.post('/api/core/v2/users', (request, reply) => {
     const body = request.body as Json | null;
     return save(request, reply, body?.username, body, 'create');
