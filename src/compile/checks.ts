@@ -14,59 +14,11 @@ import { runtimeAssetsOf } from './assets.js';
 import { metricTagList } from '../metrics/index.js';
 import { configuredChecks } from '../config/index.js';
 import type { Json } from '../json.js';
+import { keepUnmapped } from './check-attributes.js';
 
-// Fields each mapped by hand below; the rest are kept in the legacy-attributes annotation, with a warning.
-const MAPPED = new Set([
-  'command',
-  'subscribers',
-  'standalone',
-  'publish',
-  'interval',
-  'cron',
-  'handlers',
-  'handler',
-  'source',
-  'ttl',
-  'timeout',
-  'stdin',
-  'low_flap_threshold',
-  'high_flap_threshold',
-  'proxy_requests',
-  'subdue',
-  'hooks',
-  'output_metric_format',
-  'output_metric_handlers',
-  'occurrences',
-  'refresh',
-  'aggregate',
-  'aggregates',
-  'type',
-  'name',
-  'extension',
-  'ttl_status',
-  'auto_resolve',
-  'force_resolve',
-  'handle',
-  'truncate_output',
-  'truncate_output_length',
-  'secrets',
-  'output_metric_tags',
-  'runtime_assets',
-]);
-// Attributes with no v2 equivalent, with the reason given in the warning.
-const NO_EQUIVALENT: Record<string, string> = {
-  aggregate: 'v2 has no aggregates: kept as an annotation (a pipeline or an aggregate check can consume it)',
-  aggregates: 'v2 has no aggregates: kept as an annotation',
-  ttl_status: 'v2 TTL events are always status 1',
-  force_resolve: 'v2 has no force_resolve on results',
-  truncate_output: 'v2 truncates with max_output_size (bytes), not by lines',
-  truncate_output_length: 'v2 truncates with max_output_size (bytes), not by lines',
-  extension: 'check extensions do not exist in v2',
-};
+export { TYPE_ANNOTATION, AUTO_RESOLVE_ANNOTATION } from './check-attributes.js';
+
 const HOOK_TYPES: Record<string, string> = { ok: 'ok', warning: 'warning', critical: 'critical', unknown: 'unknown', 'non-zero': 'non-zero' };
-/** Annotations the emitted incident filter reads, so events are handled when legacy handled them. */
-export const TYPE_ANNOTATION = 'checkbridge.io/type';
-export const AUTO_RESOLVE_ANNOTATION = 'checkbridge.io/auto-resolve';
 // Placeholder interval of an unpublished check (Sensu Go requires one; it never schedules it).
 const UNPUBLISHED_INTERVAL = 60;
 
@@ -133,147 +85,151 @@ function proxyName(check: Json, settings: Settings, at: (...rest: string[]) => s
   return undefined;
 }
 
+type At = (...rest: string[]) => string[];
+
+/** Subscriptions without their roundrobin: prefix, since v2 sets round-robin once per check. */
+function subscriptionsOf(check: Json, clientName: string, at: At, ctx: CompileContext): { subscriptions: string[]; roundRobin: boolean } {
+  const subscriptions: string[] = [];
+  let roundRobin = false;
+  for (const s of (check.subscribers ?? []) as string[]) {
+    if (s.startsWith('roundrobin:')) {
+      roundRobin = true;
+      subscriptions.push(s.slice('roundrobin:'.length));
+    } else subscriptions.push(s);
+  }
+  // A standalone check ran on the local client: in v2 it is sent to that entity's own subscription.
+  if (check.standalone === true) subscriptions.push(`entity:${clientName}`);
+  if (roundRobin && subscriptions.length !== (check.subscribers ?? []).length)
+    ctx.warn(at('subscribers'), 'round_robin applies to every subscription of a v2 check; mixed round-robin and plain subscriptions were merged');
+  return { subscriptions, roundRobin };
+}
+
+/** Pipelines and handlers of a check, none when legacy never handled its events. */
+function handlingOf(check: Json, settings: Settings, at: At, ctx: CompileContext): { pipelines: Json[]; handlers: string[] } {
+  const named = check.handlers ?? check.handler ?? 'default';
+  // Legacy handlers become the pipelines emitted for them (sets expanded), so their filters keep applying.
+  const routed = routeHandlers(settings, Array.isArray(named) ? named.map(String) : [String(named)]);
+  if (check.handle !== false) return routed;
+  ctx.warn(at('handle'), "handle false: legacy never handled this check's events; it gets no pipelines and no handlers");
+  return { pipelines: [], handlers: [] };
+}
+
+/** The ttl raised to what Sensu Go accepts, so the check is not refused. */
+function ttlOf(check: Json, interval: number, at: At, ctx: CompileContext): number {
+  const ttlFloor = Math.max(5, interval + 1);
+  let ttl = check.ttl === undefined ? 0 : wholeSeconds(check.ttl, at('ttl'), 'ttl', ctx);
+  if (ttl > 0 && ttl < ttlFloor) {
+    ctx.warn(
+      at('ttl'),
+      `ttl ${ttl}: Sensu Go requires a ttl above the interval and at least 5 s; emitted as ${ttlFloor}, so a stale result is reported up to ${ttlFloor - ttl} s later than before`,
+    );
+    ttl = ttlFloor;
+  }
+  return ttl;
+}
+
+/** proxy_requests with client attributes as entity expressions; unmappable ones are dropped with a warning. */
+function proxyRequestsOf(proxyRequests: Json, at: At, ctx: CompileContext): Json {
+  const { expressions, unmapped } = attributesToExpressions(proxyRequests.client_attributes ?? {}, entityPath);
+  for (const u of unmapped) ctx.warn(at('proxy_requests', 'client_attributes', ...u.segments), `${u.reason}: left out, so more entities match than in legacy`);
+  return { entity_attributes: expressions, splay: proxyRequests.splay === true, splay_coverage: proxyRequests.splay_coverage ?? 90 };
+}
+
+/** HookConfig per legacy hook (pushed to out), and the check_hooks that reference them. */
+function emitHooks(name: string, check: Json, read: Map<string, string>, became: string[], out: Resource[], at: At, ctx: CompileContext): Json[] {
+  const hooks: Json[] = [];
+  for (const [status, hook] of Object.entries(check.hooks as Record<string, Json>)) {
+    const hookName = `${name}-${status}`;
+    const timeout = hook.timeout === undefined ? 60 : wholeSeconds(hook.timeout, at('hooks', status, 'timeout'), 'hook timeout', ctx);
+    if (v2SecretsOf(hook)) ctx.warn(at('hooks', status, 'secrets'), 'Sensu Go hooks take no secrets: not emitted, so the hook runs without them');
+    out.push(
+      resource('HookConfig', hookName, ctx.namespace, {
+        command: templateDeep(hook.command ?? '', read),
+        timeout,
+        stdin: hook.stdin === true,
+        runtime_assets: runtimeAssetsOf(hook),
+      }),
+    );
+    became.push(`HookConfig/${hookName}`);
+    hooks.push({ [HOOK_TYPES[status] ?? status]: [hookName] });
+  }
+  return hooks;
+}
+
+/** Record the entity labels the command reads, so the agent's entity can be checked for them. */
+function recordLabels(name: string, read: Map<string, string>, annotations: Record<string, string>, at: At, ctx: CompileContext): void {
+  for (const [label, path] of read) {
+    ctx.labelsRead.set(label, path);
+    if (isSecretPath(path, ctx.secretKeys))
+      ctx.warn(
+        at('command'),
+        `the command reads the secret attribute ${path}: its label is not emitted, so the check fails with an unmatched token until the agent supplies it (agent labels, env_vars or Sensu Go secrets)`,
+      );
+  }
+  if (read.size > 0) {
+    ctx.labelReport[name] = [...read.keys()].sort();
+    annotations['checkbridge.io/entity-labels'] = ctx.labelReport[name]!.join(',');
+  }
+}
+
 /** CheckConfig (and its HookConfigs) for every check. */
 export function emitChecks(settings: Settings, ctx: CompileContext, clientName: string): Resource[] {
   const out: Resource[] = [];
   const raw = configuredChecks(settings) as Record<string, Json>;
-  for (const name of Object.keys(raw).sort()) {
-    const check = raw[name]!;
-    const at = (...rest: string[]) => ['checks', name, ...rest];
-    const when = schedule(check, at, ctx);
-    if (!when) continue;
-    const became: string[] = [];
-    ctx.became.set(`checks/${name}`, became);
-    const annotations: Record<string, string> = {};
-    const kept: Json = {};
-    for (const [key, value] of Object.entries(check)) {
-      if (!MAPPED.has(key)) {
-        kept[key] = value;
-        ctx.warn(at(key), `custom attribute ${key}: v2 checks have no custom attributes; kept in the ${LEGACY_ANNOTATION} annotation (filters read it there)`);
-      } else if (NO_EQUIVALENT[key]) {
-        kept[key] = value;
-        ctx.warn(at(key), `${key}: ${NO_EQUIVALENT[key]}`);
-      }
-    }
-    if (check.type === 'metric') {
-      kept.type = 'metric';
-      annotations[TYPE_ANNOTATION] = 'metric';
-      ctx.warn(
-        at('type'),
-        'type metric: every result is handled, OK ones too, as legacy did (the checkbridge-handled filter reads the checkbridge.io/type annotation)',
-      );
-    }
-    if (check.auto_resolve === false) {
-      annotations[AUTO_RESOLVE_ANNOTATION] = 'false';
-      ctx.warn(
-        at('auto_resolve'),
-        'auto_resolve false: resolutions are not handled (the checkbridge-handled filter reads the checkbridge.io/auto-resolve annotation), but Sensu Go still records the OK status on the event, where legacy kept the old one until resolved by hand',
-      );
-    }
-    const subscriptions: string[] = [];
-    let roundRobin = false;
-    for (const s of (check.subscribers ?? []) as string[]) {
-      if (s.startsWith('roundrobin:')) {
-        roundRobin = true;
-        subscriptions.push(s.slice('roundrobin:'.length));
-      } else subscriptions.push(s);
-    }
-    // A standalone check ran on the local client: in v2 it is sent to that entity's own subscription.
-    if (check.standalone === true) subscriptions.push(`entity:${clientName}`);
-    if (roundRobin && subscriptions.length !== (check.subscribers ?? []).length)
-      ctx.warn(at('subscribers'), 'round_robin applies to every subscription of a v2 check; mixed round-robin and plain subscriptions were merged');
-    const named = check.handlers ?? check.handler ?? 'default';
-    // Legacy handlers become the pipelines emitted for them (sets expanded), so their filters keep applying.
-    let { pipelines, handlers } = routeHandlers(settings, Array.isArray(named) ? named.map(String) : [String(named)]);
-    if (check.handle === false) {
-      ctx.warn(at('handle'), "handle false: legacy never handled this check's events; it gets no pipelines and no handlers");
-      [pipelines, handlers] = [[], []];
-    }
-    const read = new Map<string, string>();
-    const ttlFloor = Math.max(5, when.interval + 1);
-    let ttl = check.ttl === undefined ? 0 : wholeSeconds(check.ttl, at('ttl'), 'ttl', ctx);
-    if (ttl > 0 && ttl < ttlFloor) {
-      ctx.warn(
-        at('ttl'),
-        `ttl ${ttl}: Sensu Go requires a ttl above the interval and at least 5 s; emitted as ${ttlFloor}, so a stale result is reported up to ${ttlFloor - ttl} s later than before`,
-      );
-      ttl = ttlFloor;
-    }
-    const spec: Json = {
-      command: templateDeep(check.command ?? '', read),
-      subscriptions: [...new Set(subscriptions)].sort(),
-      publish: check.publish !== false,
-      interval: when.interval,
-      ...(when.cron ? { cron: when.cron } : {}),
-      handlers,
-      round_robin: roundRobin,
-      ttl,
-      timeout: check.timeout === undefined ? 0 : wholeSeconds(check.timeout, at('timeout'), 'timeout', ctx),
-      stdin: check.stdin === true,
-      low_flap_threshold: check.low_flap_threshold ?? 0,
-      high_flap_threshold: check.high_flap_threshold ?? 0,
-      subdue: null,
-      output_metric_format: check.output_metric_format ?? '',
-      output_metric_handlers: check.output_metric_handlers ?? null,
-      ...(check.output_metric_tags !== undefined ? { output_metric_tags: metricTagList(check.output_metric_tags) } : {}),
-      runtime_assets: runtimeAssetsOf(check),
-      check_hooks: null,
-      env_vars: null,
-      secrets: v2SecretsOf(check),
-      pipelines,
-    };
-    const proxy = proxyName(check, settings, at, ctx);
-    if (proxy) spec.proxy_entity_name = proxy;
-    if (check.subdue) subdue(name, check.subdue, spec, pipelines, at, ctx);
-    if (check.proxy_requests) {
-      const proxyRequests = check.proxy_requests as Json;
-      const { expressions, unmapped } = attributesToExpressions(proxyRequests.client_attributes ?? {}, entityPath);
-      for (const u of unmapped)
-        ctx.warn(at('proxy_requests', 'client_attributes', ...u.segments), `${u.reason}: left out, so more entities match than in legacy`);
-      spec.proxy_requests = { entity_attributes: expressions, splay: proxyRequests.splay === true, splay_coverage: proxyRequests.splay_coverage ?? 90 };
-    }
-    if (check.hooks) {
-      const hooks: Json[] = [];
-      for (const [status, hook] of Object.entries(check.hooks as Record<string, Json>)) {
-        const hookName = `${name}-${status}`;
-        const timeout = hook.timeout === undefined ? 60 : wholeSeconds(hook.timeout, at('hooks', status, 'timeout'), 'hook timeout', ctx);
-        if (v2SecretsOf(hook)) ctx.warn(at('hooks', status, 'secrets'), 'Sensu Go hooks take no secrets: not emitted, so the hook runs without them');
-        out.push(
-          resource('HookConfig', hookName, ctx.namespace, {
-            command: templateDeep(hook.command ?? '', read),
-            timeout,
-            stdin: hook.stdin === true,
-            runtime_assets: runtimeAssetsOf(hook),
-          }),
-        );
-        became.push(`HookConfig/${hookName}`);
-        hooks.push({ [HOOK_TYPES[status] ?? status]: [hookName] });
-      }
-      spec.check_hooks = hooks;
-    }
-    if (check.occurrences !== undefined || check.refresh !== undefined) {
-      annotations['fatigue_check/occurrences'] = String(check.occurrences ?? 1);
-      annotations['fatigue_check/interval'] = String(check.refresh ?? 1800);
-    }
-    for (const [label, path] of read) {
-      ctx.labelsRead.set(label, path);
-      if (isSecretPath(path, ctx.secretKeys))
-        ctx.warn(
-          at('command'),
-          `the command reads the secret attribute ${path}: its label is not emitted, so the check fails with an unmatched token until the agent supplies it (agent labels, env_vars or Sensu Go secrets)`,
-        );
-    }
-    if (read.size > 0) {
-      ctx.labelReport[name] = [...read.keys()].sort();
-      annotations['checkbridge.io/entity-labels'] = ctx.labelReport[name]!.join(',');
-    }
-    if (Object.keys(kept).length > 0) annotations[LEGACY_ANNOTATION] = JSON.stringify(redactDeep(kept, ctx.secretKeys));
-    // The agent renders every string of the check, annotations included.
-    for (const key of Object.keys(annotations)) annotations[key] = escapeTemplateText(annotations[key]!);
-    out.push(resource('CheckConfig', name, ctx.namespace, spec, annotations));
-    became.unshift(`CheckConfig/${name}`);
-  }
+  for (const name of Object.keys(raw).sort()) emitCheck(name, raw[name]!, settings, ctx, clientName, out);
   return out;
+}
+
+/** One check's CheckConfig and HookConfigs, pushed to out; nothing when its schedule has no Sensu Go equivalent. */
+function emitCheck(name: string, check: Json, settings: Settings, ctx: CompileContext, clientName: string, out: Resource[]): void {
+  const at = (...rest: string[]) => ['checks', name, ...rest];
+  const when = schedule(check, at, ctx);
+  if (!when) return;
+  const became: string[] = [];
+  ctx.became.set(`checks/${name}`, became);
+  const { kept, annotations } = keepUnmapped(check, at, ctx);
+  const { subscriptions, roundRobin } = subscriptionsOf(check, clientName, at, ctx);
+  const { pipelines, handlers } = handlingOf(check, settings, at, ctx);
+  const read = new Map<string, string>();
+  const ttl = ttlOf(check, when.interval, at, ctx);
+  const spec: Json = {
+    command: templateDeep(check.command ?? '', read),
+    subscriptions: [...new Set(subscriptions)].sort(),
+    publish: check.publish !== false,
+    interval: when.interval,
+    ...(when.cron ? { cron: when.cron } : {}),
+    handlers,
+    round_robin: roundRobin,
+    ttl,
+    timeout: check.timeout === undefined ? 0 : wholeSeconds(check.timeout, at('timeout'), 'timeout', ctx),
+    stdin: check.stdin === true,
+    low_flap_threshold: check.low_flap_threshold ?? 0,
+    high_flap_threshold: check.high_flap_threshold ?? 0,
+    subdue: null,
+    output_metric_format: check.output_metric_format ?? '',
+    output_metric_handlers: check.output_metric_handlers ?? null,
+    ...(check.output_metric_tags !== undefined ? { output_metric_tags: metricTagList(check.output_metric_tags) } : {}),
+    runtime_assets: runtimeAssetsOf(check),
+    check_hooks: null,
+    env_vars: null,
+    secrets: v2SecretsOf(check),
+    pipelines,
+  };
+  const proxy = proxyName(check, settings, at, ctx);
+  if (proxy) spec.proxy_entity_name = proxy;
+  if (check.subdue) subdue(name, check.subdue, spec, pipelines, at, ctx);
+  if (check.proxy_requests) spec.proxy_requests = proxyRequestsOf(check.proxy_requests as Json, at, ctx);
+  if (check.hooks) spec.check_hooks = emitHooks(name, check, read, became, out, at, ctx);
+  if (check.occurrences !== undefined || check.refresh !== undefined) {
+    annotations['fatigue_check/occurrences'] = String(check.occurrences ?? 1);
+    annotations['fatigue_check/interval'] = String(check.refresh ?? 1800);
+  }
+  recordLabels(name, read, annotations, at, ctx);
+  if (Object.keys(kept).length > 0) annotations[LEGACY_ANNOTATION] = JSON.stringify(redactDeep(kept, ctx.secretKeys));
+  // The agent renders every string of the check, annotations included.
+  for (const key of Object.keys(annotations)) annotations[key] = escapeTemplateText(annotations[key]!);
+  out.push(resource('CheckConfig', name, ctx.namespace, spec, annotations));
+  became.unshift(`CheckConfig/${name}`);
 }
 
 /** Quiet hours: `subdues` where the target has them (6.7+), else a deny filter in each pipeline the check uses. */

@@ -99,6 +99,114 @@ function builtinFilter(name: string, ctx: CompileContext): Resource | null {
   return null;
 }
 
+type At = (...rest: string[]) => string[];
+type FilterRef = { name: string; type: string };
+
+// Handler attributes mapped to the v2 Handler or its Pipeline; the rest are kept in the legacy annotation.
+const KNOWN = new Set([
+  'type',
+  'command',
+  'timeout',
+  'socket',
+  'handlers',
+  'filters',
+  'filter',
+  'severities',
+  'handle_silenced',
+  'handle_flapping',
+  'mutator',
+  'secrets',
+  'runtime_assets',
+]);
+
+/** The Handler spec, and the attributes v2 has no place for (kept for the annotation). */
+function handlerSpec(handler: Json, type: string, at: At, ctx: CompileContext): { spec: Json; kept: Json } {
+  const timeout = seconds(handler.timeout);
+  if (handler.timeout !== undefined && timeout !== handler.timeout)
+    ctx.warn(at('timeout'), `timeout ${JSON.stringify(handler.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`);
+  const spec: Json = {
+    type,
+    timeout,
+    env_vars: null,
+    runtime_assets: runtimeAssetsOf(handler),
+    secrets: v2SecretsOf(handler),
+    filters: null,
+    handlers: null,
+  };
+  const kept = Object.fromEntries(Object.entries(handler).filter(([k]) => !KNOWN.has(k)));
+  for (const k of Object.keys(kept))
+    ctx.warn(at(k), `handler attribute ${k} has no v2 equivalent: kept in the ${LEGACY_ANNOTATION} annotation (secrets redacted)`);
+  if (type === 'pipe') spec.command = handler.command ?? '';
+  if (type === 'tcp' || type === 'udp') spec.socket = { host: handler.socket?.host ?? '127.0.0.1', port: handler.socket?.port ?? 0 };
+  if (type === 'set') spec.handlers = [...((handler.handlers ?? []) as string[])];
+  return { spec, kept };
+}
+
+/** EventFilter passing the listed severities, and resolutions of events that had one of them. */
+function severitiesFilter(fname: string, severities: string[], ctx: CompileContext): Resource {
+  const statuses = severities.map((s) => (({ ok: 0, warning: 1, critical: 2 }) as Record<string, number>)[s]).filter((s) => s !== undefined);
+  const unknown = severities.includes('unknown');
+  const match = [...statuses.map((s) => `event.check.status == ${s}`), ...(unknown ? ['event.check.status > 2'] : [])].join(' || ') || 'false';
+  return resource('EventFilter', fname, ctx.namespace, {
+    action: 'allow',
+    expressions: [
+      `(${match}) || (event.is_resolution && event.check.history.some(function(h) { return ${match.replace(/event\.check\.status/g, 'h.status')}; }))`,
+    ],
+    runtime_assets: null,
+  });
+}
+
+/** The filters of a handler's pipeline, in legacy's order of tests; built-in filters are collected once in builtins. */
+function pipelineFiltersOf(
+  name: string,
+  handler: Json,
+  settings: Settings,
+  emittedFilters: ReadonlySet<string>,
+  builtins: Map<string, Resource>,
+  emit: (filter: Resource) => void,
+  at: At,
+  ctx: CompileContext,
+): FilterRef[] {
+  // Legacy handled only non-OK results, resolutions, flapping and metrics: that test comes first.
+  const filters: FilterRef[] = [{ name: HANDLED_FILTER, type: 'EventFilter' }];
+  const listed = [...((handler.filters ?? []) as string[]), ...(handler.filter ? [handler.filter as string] : [])];
+  for (const filter of listed) {
+    if (emittedFilters.has(filter)) filters.push({ name: filter, type: 'EventFilter' });
+    else if (settings.filters[filter]) ctx.warn(at('filters'), `filter ${filter} could not be emitted (see its warnings): left out of this pipeline`);
+    else if (filter === 'occurrences') {
+      if (!builtins.has(filter)) builtins.set(filter, builtinFilter(filter, ctx)!);
+      filters.push({ name: filter, type: 'EventFilter' });
+    } else ctx.warn(at('filters'), `filter ${filter} is not defined and has no v2 equivalent: left out`);
+  }
+  if (handler.severities) {
+    const fname = `${name}-severities`;
+    emit(severitiesFilter(fname, handler.severities as string[], ctx));
+    filters.push({ name: fname, type: 'EventFilter' });
+  }
+  if (handler.handle_silenced !== true) filters.push({ name: 'not_silenced', type: 'EventFilter' });
+  if (handler.handle_flapping !== true) {
+    const fname = 'not-flapping';
+    if (!builtins.has(fname))
+      builtins.set(
+        fname,
+        resource('EventFilter', fname, ctx.namespace, { action: 'deny', expressions: ['event.check.state == "flapping"'], runtime_assets: null }),
+      );
+    filters.push({ name: fname, type: 'EventFilter' });
+  }
+  for (const filter of ctx.pipelineFilters.get(name) ?? []) filters.push({ name: filter, type: 'EventFilter' });
+  return filters;
+}
+
+/** The handler's mutator, or undefined when it names none that exists (the event then goes as JSON). */
+function mutatorOf(handler: Json, settings: Settings, at: At, ctx: CompileContext): string | undefined {
+  const mutator = handler.mutator as string | undefined;
+  if (mutator && !settings.mutators[mutator] && mutator !== 'json' && mutator !== 'only_check_output') {
+    ctx.warn(at('mutator'), `mutator ${mutator} is not defined: not referenced, the handler gets the event as JSON (legacy failed such events)`);
+    return undefined;
+  }
+  return mutator;
+}
+
 /** Handler per legacy handler; a Pipeline wherever a handler uses filters, severities, flapping, silencing or a mutator. */
 export function emitHandlers(settings: Settings, ctx: CompileContext, emittedFilters: ReadonlySet<string>): Resource[] {
   const out: Resource[] = [];
@@ -114,88 +222,13 @@ export function emitHandlers(settings: Settings, ctx: CompileContext, emittedFil
       ctx.warn(at('type'), `handler type ${type} has no v2 equivalent: not emitted`);
       continue;
     }
-    const timeout = seconds(handler.timeout);
-    if (handler.timeout !== undefined && timeout !== handler.timeout)
-      ctx.warn(
-        at('timeout'),
-        `timeout ${JSON.stringify(handler.timeout)} is not a whole number of seconds, which Sensu Go cannot decode: emitted as ${timeout}`,
-      );
-    const spec: Json = {
-      type,
-      timeout,
-      env_vars: null,
-      runtime_assets: runtimeAssetsOf(handler),
-      secrets: v2SecretsOf(handler),
-      filters: null,
-      handlers: null,
+    const { spec, kept } = handlerSpec(handler, type, at, ctx);
+    const emit = (filter: Resource) => {
+      out.push(filter);
+      became.push(`EventFilter/${filter.metadata.name}`);
     };
-    const known = new Set([
-      'type',
-      'command',
-      'timeout',
-      'socket',
-      'handlers',
-      'filters',
-      'filter',
-      'severities',
-      'handle_silenced',
-      'handle_flapping',
-      'mutator',
-      'secrets',
-      'runtime_assets',
-    ]);
-    const kept = Object.fromEntries(Object.entries(handler).filter(([k]) => !known.has(k)));
-    for (const k of Object.keys(kept))
-      ctx.warn(at(k), `handler attribute ${k} has no v2 equivalent: kept in the ${LEGACY_ANNOTATION} annotation (secrets redacted)`);
-    if (type === 'pipe') spec.command = handler.command ?? '';
-    if (type === 'tcp' || type === 'udp') spec.socket = { host: handler.socket?.host ?? '127.0.0.1', port: handler.socket?.port ?? 0 };
-    if (type === 'set') spec.handlers = [...((handler.handlers ?? []) as string[])];
-    // Legacy handled only non-OK results, resolutions, flapping and metrics: that test comes first.
-    const filters: { name: string; type: string }[] = [{ name: HANDLED_FILTER, type: 'EventFilter' }];
-    const listed = [...((handler.filters ?? []) as string[]), ...(handler.filter ? [handler.filter as string] : [])];
-    for (const filter of listed) {
-      if (emittedFilters.has(filter)) filters.push({ name: filter, type: 'EventFilter' });
-      else if (settings.filters[filter]) ctx.warn(at('filters'), `filter ${filter} could not be emitted (see its warnings): left out of this pipeline`);
-      else if (filter === 'occurrences') {
-        if (!builtins.has(filter)) builtins.set(filter, builtinFilter(filter, ctx)!);
-        filters.push({ name: filter, type: 'EventFilter' });
-      } else ctx.warn(at('filters'), `filter ${filter} is not defined and has no v2 equivalent: left out`);
-    }
-    if (handler.severities) {
-      const statuses = ((handler.severities ?? []) as string[])
-        .map((s) => (({ ok: 0, warning: 1, critical: 2 }) as Record<string, number>)[s])
-        .filter((s) => s !== undefined);
-      const fname = `${name}-severities`;
-      const unknown = (handler.severities as string[]).includes('unknown');
-      const match = [...statuses.map((s) => `event.check.status == ${s}`), ...(unknown ? ['event.check.status > 2'] : [])].join(' || ') || 'false';
-      out.push(
-        resource('EventFilter', fname, ctx.namespace, {
-          action: 'allow',
-          expressions: [
-            `(${match}) || (event.is_resolution && event.check.history.some(function(h) { return ${match.replace(/event\.check\.status/g, 'h.status')}; }))`,
-          ],
-          runtime_assets: null,
-        }),
-      );
-      became.push(`EventFilter/${fname}`);
-      filters.push({ name: fname, type: 'EventFilter' });
-    }
-    if (handler.handle_silenced !== true) filters.push({ name: 'not_silenced', type: 'EventFilter' });
-    if (handler.handle_flapping !== true) {
-      const fname = 'not-flapping';
-      if (!builtins.has(fname))
-        builtins.set(
-          fname,
-          resource('EventFilter', fname, ctx.namespace, { action: 'deny', expressions: ['event.check.state == "flapping"'], runtime_assets: null }),
-        );
-      filters.push({ name: fname, type: 'EventFilter' });
-    }
-    for (const filter of ctx.pipelineFilters.get(name) ?? []) filters.push({ name: filter, type: 'EventFilter' });
-    let mutator = handler.mutator as string | undefined;
-    if (mutator && !settings.mutators[mutator] && mutator !== 'json' && mutator !== 'only_check_output') {
-      ctx.warn(at('mutator'), `mutator ${mutator} is not defined: not referenced, the handler gets the event as JSON (legacy failed such events)`);
-      mutator = undefined;
-    }
+    const filters = pipelineFiltersOf(name, handler, settings, emittedFilters, builtins, emit, at, ctx);
+    const mutator = mutatorOf(handler, settings, at, ctx);
     out.push(
       resource('Handler', name, ctx.namespace, spec, Object.keys(kept).length ? { [LEGACY_ANNOTATION]: JSON.stringify(redactDeep(kept, ctx.secretKeys)) } : {}),
     );

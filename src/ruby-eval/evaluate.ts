@@ -1,37 +1,8 @@
 import { rubyToS, rubyInspect } from '../tokens/index.js';
 import { ExpressionError, type Node } from './parse.js';
+import { arithmetic, compare, fail, isHash, number, rubyEqual, toF, toI, truthy, typeName, type Value } from './values.js';
 
-type Value = unknown;
 type Env = Record<string, Value>;
-
-const isHash = (v: Value): v is Record<string, Value> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RegExp);
-const truthy = (v: Value) => v !== null && v !== undefined && v !== false;
-const typeName = (v: Value) =>
-  v === null || v === undefined
-    ? 'nil'
-    : Array.isArray(v)
-      ? 'Array'
-      : typeof v === 'string'
-        ? 'String'
-        : typeof v === 'number'
-          ? Number.isInteger(v)
-            ? 'Integer'
-            : 'Float'
-          : typeof v === 'boolean'
-            ? String(v) + 'Class'
-            : v instanceof RegExp
-              ? 'Regexp'
-              : 'Hash';
-
-function rubyEqual(a: Value, b: Value): boolean {
-  if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => rubyEqual(x, b[i]));
-  if (isHash(a) && isHash(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => k in b && rubyEqual(a[k], b[k]));
-  }
-  return a === b;
-}
 
 /** Ruby regexp to JS: ^/$ are line anchors in Ruby; \A, \z, \Z, \h have no JS spelling. */
 function rubyRegex(source: string, flags: string): RegExp {
@@ -40,34 +11,6 @@ function rubyRegex(source: string, flags: string): RegExp {
     (_m, c: string) => ({ A: '(?<![\\s\\S])', z: '(?![\\s\\S])', Z: '(?=\\n?(?![\\s\\S]))', h: '[0-9a-fA-F]' })[c]!,
   );
   return new RegExp(translated, 'm' + (flags.includes('i') ? 'i' : '') + (flags.includes('m') ? 's' : ''));
-}
-
-function compare(op: string, a: Value, b: Value): boolean {
-  const comparable = (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string');
-  if (!comparable) throw new ExpressionError(`comparison of ${typeName(a)} with ${rubyInspect(b)} failed`);
-  const [x, y] = [a as number | string, b as number | string];
-  return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
-}
-
-function integerOp(a: number, b: number, op: '/' | '%'): number {
-  if (b === 0) throw new ExpressionError('divided by 0');
-  if (op === '/') return Math.floor(a / b);
-  return ((a % b) + b) % b;
-}
-
-function arithmetic(op: string, a: Value, b: Value): Value {
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (op === '+') return a + b;
-    if (op === '-') return a - b;
-    if (op === '*') return a * b;
-    if (Number.isInteger(a) && Number.isInteger(b)) return integerOp(a, b, op as '/' | '%');
-    return op === '/' ? a / b : a - b * Math.floor(a / b);
-  }
-  if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
-  if (op === '+' && Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
-  if (op === '-' && Array.isArray(a) && Array.isArray(b)) return a.filter((x) => !b.some((y) => rubyEqual(x, y)));
-  if (op === '*' && typeof a === 'string' && typeof b === 'number' && Number.isInteger(b) && b >= 0) return a.repeat(b);
-  throw new ExpressionError(`undefined method '${op}' for ${typeName(a)} with ${typeName(b)}`);
 }
 
 function match(a: Value, b: Value): number | null {
@@ -87,31 +30,6 @@ function index(target: Value, key: Value): Value {
   }
   if (isHash(target)) return target[String(key)] ?? null;
   throw new ExpressionError(`undefined method '[]' for ${typeName(target)}`);
-}
-
-const number = (v: Value, name: string): number => {
-  if (typeof v !== 'number') throw new ExpressionError(`undefined method '${name}' for ${typeName(v)}`);
-  return v;
-};
-
-function toI(v: Value): number {
-  if (v === null || v === undefined) return 0;
-  if (typeof v === 'number') return Math.trunc(v);
-  if (typeof v === 'string') {
-    const m = /^\s*[-+]?\d[\d_]*/.exec(v);
-    return m ? Number(m[0].replaceAll('_', '')) : 0;
-  }
-  throw new ExpressionError(`undefined method 'to_i' for ${typeName(v)}`);
-}
-
-function toF(v: Value): number {
-  if (v === null || v === undefined) return 0;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string') {
-    const m = /^\s*[-+]?\d[\d_]*(\.\d+)?([eE][-+]?\d+)?/.exec(v);
-    return m ? Number(m[0].replaceAll('_', '')) : 0;
-  }
-  throw new ExpressionError(`undefined method 'to_f' for ${typeName(v)}`);
 }
 
 /** The methods the subset knows; the validator names any other. */
@@ -168,6 +86,131 @@ function callBlock(block: { param: string; body: Node } | null, env: Env, item: 
   return block ? evaluateNode(block.body, { ...env, [block.param]: item }) : item;
 }
 
+// What a type's method table returns for a method it does not have.
+const NO_METHOD = Symbol('no such method');
+
+/** String methods of the subset. */
+function stringMethod(s: string, m: string, args: Value[]): Value {
+  switch (m) {
+    case 'include?':
+      return typeof args[0] === 'string' ? s.includes(args[0]) : fail(`no implicit conversion of ${typeName(args[0])} into String`);
+    case 'start_with?':
+      return args.some((a) => typeof a === 'string' && s.startsWith(a));
+    case 'end_with?':
+      return args.some((a) => typeof a === 'string' && s.endsWith(a));
+    case 'downcase':
+      return s.toLowerCase();
+    case 'upcase':
+      return s.toUpperCase();
+    case 'strip':
+      return s.trim();
+    case 'length':
+    case 'size':
+      return [...s].length;
+    case 'empty?':
+      return s.length === 0;
+    case 'match?':
+      return args[0] instanceof RegExp ? args[0].test(s) : typeof args[0] === 'string' ? s.includes(args[0]) : false;
+    case 'split':
+      return args[0] === undefined ? s.trim().split(/\s+/).filter(Boolean) : s.split(args[0] instanceof RegExp ? args[0] : String(args[0]));
+  }
+  return NO_METHOD;
+}
+
+/** Numeric methods of the subset. */
+function numberMethod(target: number, m: string, args: Value[]): Value {
+  switch (m) {
+    case 'abs':
+      return Math.abs(target);
+    case 'zero?':
+      return target === 0;
+    case 'positive?':
+      return target > 0;
+    case 'negative?':
+      return target < 0;
+    case 'even?':
+      return Number.isInteger(target) && target % 2 === 0;
+    case 'odd?':
+      return Number.isInteger(target) && Math.abs(target % 2) === 1;
+    case 'between?':
+      return compare('>=', target, args[0]) && compare('<=', target, args[1]);
+    case 'round':
+      return Math.round(target);
+    case 'floor':
+      return Math.floor(target);
+    case 'ceil':
+      return Math.ceil(target);
+  }
+  return NO_METHOD;
+}
+
+/** Array methods of the subset; the block, when given, is called per item. */
+function arrayMethod(list: Value[], m: string, args: Value[], block: { param: string; body: Node } | null, env: Env): Value {
+  const test = (item: Value) => truthy(callBlock(block, env, item));
+  switch (m) {
+    case 'include?':
+      return list.some((x) => rubyEqual(x, args[0]));
+    case 'length':
+    case 'size':
+      return list.length;
+    case 'count':
+      return block ? list.filter(test).length : args.length > 0 ? list.filter((x) => rubyEqual(x, args[0])).length : list.length;
+    case 'empty?':
+      return list.length === 0;
+    case 'first':
+      return list[0] ?? null;
+    case 'last':
+      return list.at(-1) ?? null;
+    case 'any?':
+      return list.some(test);
+    case 'all?':
+      return list.every(test);
+    case 'none?':
+      return !list.some(test);
+    case 'select':
+      return list.filter(test);
+    case 'reject':
+      return list.filter((x) => !test(x));
+    case 'map':
+      return list.map((x) => callBlock(block, env, x));
+    case 'min':
+      return list.reduce((a: Value, b) => (a === undefined || compare('<', b, a) ? b : a), undefined) ?? null;
+    case 'max':
+      return list.reduce((a: Value, b) => (a === undefined || compare('>', b, a) ? b : a), undefined) ?? null;
+    case 'sum':
+      return list.reduce((a: number, b) => a + number(b, '+'), 0);
+    case 'uniq':
+      return list.filter((x, i) => list.findIndex((y) => rubyEqual(x, y)) === i);
+    case 'sort':
+      return [...list].sort((a, b) => (compare('<', a, b) ? -1 : compare('>', a, b) ? 1 : 0));
+    case 'join':
+      return list.map((x) => (x === null ? '' : rubyToS(x))).join(args[0] === undefined ? '' : String(args[0]));
+    case 'to_a':
+      return list;
+  }
+  return NO_METHOD;
+}
+
+/** Hash methods of the subset. */
+function hashMethod(target: Record<string, Value>, m: string, args: Value[]): Value {
+  switch (m) {
+    case 'key?':
+    case 'has_key?':
+    case 'include?':
+      return String(args[0]) in target;
+    case 'keys':
+      return Object.keys(target);
+    case 'values':
+      return Object.values(target);
+    case 'length':
+    case 'size':
+      return Object.keys(target).length;
+    case 'empty?':
+      return Object.keys(target).length === 0;
+  }
+  return NO_METHOD;
+}
+
 function call(node: Extract<Node, { kind: 'call' }>, env: Env): Value {
   const target = evaluateNode(node.target, env);
   const args = node.args.map((a) => evaluateNode(a, env));
@@ -179,123 +222,17 @@ function call(node: Extract<Node, { kind: 'call' }>, env: Env): Value {
   if (m === 'to_i') return toI(target);
   if (m === 'to_f') return toF(target);
   if (nil && m === 'to_a') return [];
-  if (typeof target === 'string') {
-    const s = target;
-    switch (m) {
-      case 'include?':
-        return typeof args[0] === 'string' ? s.includes(args[0]) : fail(`no implicit conversion of ${typeName(args[0])} into String`);
-      case 'start_with?':
-        return args.some((a) => typeof a === 'string' && s.startsWith(a));
-      case 'end_with?':
-        return args.some((a) => typeof a === 'string' && s.endsWith(a));
-      case 'downcase':
-        return s.toLowerCase();
-      case 'upcase':
-        return s.toUpperCase();
-      case 'strip':
-        return s.trim();
-      case 'length':
-      case 'size':
-        return [...s].length;
-      case 'empty?':
-        return s.length === 0;
-      case 'match?':
-        return args[0] instanceof RegExp ? args[0].test(s) : typeof args[0] === 'string' ? s.includes(args[0]) : false;
-      case 'split':
-        return args[0] === undefined ? s.trim().split(/\s+/).filter(Boolean) : s.split(args[0] instanceof RegExp ? args[0] : String(args[0]));
-    }
-  }
-  if (typeof target === 'number') {
-    switch (m) {
-      case 'abs':
-        return Math.abs(target);
-      case 'zero?':
-        return target === 0;
-      case 'positive?':
-        return target > 0;
-      case 'negative?':
-        return target < 0;
-      case 'even?':
-        return Number.isInteger(target) && target % 2 === 0;
-      case 'odd?':
-        return Number.isInteger(target) && Math.abs(target % 2) === 1;
-      case 'between?':
-        return compare('>=', target, args[0]) && compare('<=', target, args[1]);
-      case 'round':
-        return Math.round(target);
-      case 'floor':
-        return Math.floor(target);
-      case 'ceil':
-        return Math.ceil(target);
-    }
-  }
-  if (Array.isArray(target)) {
-    const list = target;
-    const test = (item: Value) => truthy(callBlock(node.block, env, item));
-    switch (m) {
-      case 'include?':
-        return list.some((x) => rubyEqual(x, args[0]));
-      case 'length':
-      case 'size':
-        return list.length;
-      case 'count':
-        return node.block ? list.filter(test).length : args.length > 0 ? list.filter((x) => rubyEqual(x, args[0])).length : list.length;
-      case 'empty?':
-        return list.length === 0;
-      case 'first':
-        return list[0] ?? null;
-      case 'last':
-        return list.at(-1) ?? null;
-      case 'any?':
-        return list.some(test);
-      case 'all?':
-        return list.every(test);
-      case 'none?':
-        return !list.some(test);
-      case 'select':
-        return list.filter(test);
-      case 'reject':
-        return list.filter((x) => !test(x));
-      case 'map':
-        return list.map((x) => callBlock(node.block, env, x));
-      case 'min':
-        return list.reduce((a: Value, b) => (a === undefined || compare('<', b, a) ? b : a), undefined) ?? null;
-      case 'max':
-        return list.reduce((a: Value, b) => (a === undefined || compare('>', b, a) ? b : a), undefined) ?? null;
-      case 'sum':
-        return list.reduce((a: number, b) => a + number(b, '+'), 0);
-      case 'uniq':
-        return list.filter((x, i) => list.findIndex((y) => rubyEqual(x, y)) === i);
-      case 'sort':
-        return [...list].sort((a, b) => (compare('<', a, b) ? -1 : compare('>', a, b) ? 1 : 0));
-      case 'join':
-        return list.map((x) => (x === null ? '' : rubyToS(x))).join(args[0] === undefined ? '' : String(args[0]));
-      case 'to_a':
-        return list;
-    }
-  }
-  if (isHash(target)) {
-    switch (m) {
-      case 'key?':
-      case 'has_key?':
-      case 'include?':
-        return String(args[0]) in target;
-      case 'keys':
-        return Object.keys(target);
-      case 'values':
-        return Object.values(target);
-      case 'length':
-      case 'size':
-        return Object.keys(target).length;
-      case 'empty?':
-        return Object.keys(target).length === 0;
-    }
-  }
-  return fail(`undefined method '${m}' for ${typeName(target)}`);
-}
-
-function fail(message: string): never {
-  throw new ExpressionError(message);
+  const found =
+    typeof target === 'string'
+      ? stringMethod(target, m, args)
+      : typeof target === 'number'
+        ? numberMethod(target, m, args)
+        : Array.isArray(target)
+          ? arrayMethod(target, m, args, node.block, env)
+          : isHash(target)
+            ? hashMethod(target, m, args)
+            : NO_METHOD;
+  return found === NO_METHOD ? fail(`undefined method '${m}' for ${typeName(target)}`) : found;
 }
 
 export function evaluateNode(node: Node, env: Env): Value {
