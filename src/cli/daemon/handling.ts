@@ -6,6 +6,7 @@ import { SETTLE_MS } from '../lifecycle.js';
 import type { Execution } from './execution.js';
 import type { DaemonStore } from './store.js';
 import type { SettingsHub } from './settings-hub.js';
+import { systemClock } from '../../schedule/index.js';
 
 /** The handler queue: limited, given the grace at stop, then its process groups stopped and drained. */
 export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; execution: Execution; wire: WireTransport | null }, logger: Logger): Handling {
@@ -15,7 +16,7 @@ export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; exe
     settings: hub.current,
     store,
     logger,
-    now: Date.now,
+    clock: systemClock,
     spawn: execution.spawner.spawn,
     secrets: secrets.in(() => namespace()),
     deleteClient: (name) => removeClient(store, intake, name, Date.now()),

@@ -71,7 +71,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     settings: hub.current,
     results: monitorResults,
     logger,
-    now: Date.now,
+    clock: systemClock,
     monitorMs: monitorIntervalOf(hub.current()) * 1000,
     mayMonitor,
   });
@@ -87,7 +87,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
       scheduling.brokerAway(false);
       keepalives.reconnected();
     });
-    fleet = new Fleet({ transport: wire, store, settings: hub.current, intake, logger, now: Date.now });
+    fleet = new Fleet({ transport: wire, store, settings: hub.current, intake, logger, clock: systemClock });
   }
   const election: Service = {
     name: 'leadership',
