@@ -10,7 +10,7 @@ import { systemClock } from '../../schedule/index.js';
 
 /** The handler queue: limited, given the grace at stop, then its process groups stopped and drained. */
 export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; execution: Execution; wire: WireTransport | null }, logger: Logger): Handling {
-  const { hub, execution, wire } = parts;
+  const { hub, execution, wire: broker } = parts;
   const { store, intake, secrets, namespace } = parts.store;
   const handling = new Handling({
     settings: hub.current,
@@ -21,7 +21,7 @@ export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; exe
     secrets: secrets.in(() => namespace()),
     deleteClient: (name) => removeClient(store, intake, name, Date.now()),
     assets: execution.assets.legacy,
-    publish: wire ? (type, pipe, body, options) => wire.send(type, pipe, body, options) : undefined,
+    publish: broker ? (type, pipe, body, options) => broker.send(type, pipe, body, options) : undefined,
     intake,
     v2: (ns) => ({ assets: execution.assets.v2(store.resources, ns), secrets: secrets.in(ns) }),
   });
