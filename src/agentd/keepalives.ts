@@ -7,13 +7,14 @@ import type { Json } from '../json.js';
 import { typeProblem } from '../v2/index.js';
 import { entityFromKeepalive, clientRecordOf } from './entity.js';
 import type { AgentSession } from './sessions.js';
+import type { ReadClock } from '../schedule/index.js';
 
 export interface KeepaliveDeps {
   readonly store: StateStore;
   readonly settings: () => Settings;
   readonly onRegistration: (event: EventDraft) => void;
   readonly logger: Logger;
-  readonly now: () => number;
+  readonly clock: ReadClock;
 }
 
 interface Pending {
@@ -55,7 +56,7 @@ export class KeepaliveWriter {
     const { store, logger } = this.deps;
     const written: Written[] = [];
     const settings = this.deps.settings();
-    const nowMs = this.deps.now();
+    const nowMs = this.deps.clock.now();
     try {
       store.transaction(() => {
         // On a shared PostgreSQL store, every client of the batch locked at once, in one order (no deadlock).

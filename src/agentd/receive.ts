@@ -12,6 +12,7 @@ import { proxyTargetProblem } from './proxy-target.js';
 import { RefusalLog } from './refusals.js';
 import { KeepaliveWriter } from './keepalives.js';
 import type { AgentSession } from './sessions.js';
+import type { ReadClock } from '../schedule/index.js';
 
 export interface ReceiveDeps {
   readonly store: StateStore;
@@ -22,7 +23,7 @@ export interface ReceiveDeps {
   /** A new agent's registration event (legacy `registration` handler), to be handled. */
   readonly onRegistration: (event: EventDraft) => void;
   readonly logger: Logger;
-  readonly now: () => number;
+  readonly clock: ReadClock;
 }
 
 /** Sensu Go's JSON carries the event id as base64 of its 16 bytes: the v2 API's form is the UUID text. */
@@ -74,7 +75,7 @@ export class AgentMessages {
   private refuse(session: AgentSession, message: string, extra: Record<string, unknown>, malformed = false): void {
     const { name, namespace } = session.identity;
     let log = this.refusals.get(session);
-    if (!log) this.refusals.set(session, (log = new RefusalLog(this.deps.logger, this.deps.now, { agent: name, namespace })));
+    if (!log) this.refusals.set(session, (log = new RefusalLog(this.deps.logger, this.deps.clock, { agent: name, namespace })));
     if (!log.refuse(message, extra, malformed)) return;
     session.discarding = true;
     this.deps.logger.warn({ agent: name, namespace }, 'agent connection closed (1008): it sends malformed frames only');

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ReadClock } from '../schedule/index.js';
 
 // A connection's first refusals are logged one by one; past them they are counted and said once a minute (and at its end).
 const LOGGED_EACH = 10;
@@ -16,7 +17,7 @@ export class RefusalLog {
 
   constructor(
     private readonly logger: Logger,
-    private readonly now: () => number,
+    private readonly clock: ReadClock,
     private readonly fields: Record<string, unknown>,
   ) {}
 
@@ -29,7 +30,7 @@ export class RefusalLog {
       if (this.said === LOGGED_EACH) this.quiet();
     } else {
       this.unsaid += 1;
-      if (this.now() - this.lastSummaryMs >= SUMMARY_MS) this.summarize();
+      if (this.clock.now() - this.lastSummaryMs >= SUMMARY_MS) this.summarize();
     }
     if (malformed) this.garbage += 1;
     return malformed && this.garbage === GARBAGE_LIMIT;
@@ -40,11 +41,11 @@ export class RefusalLog {
     if (this.unsaid === 0) return;
     this.logger.warn({ ...this.fields, refused: this.unsaid, total: this.total }, 'agent messages refused (counted, not logged one by one)');
     this.unsaid = 0;
-    this.lastSummaryMs = this.now();
+    this.lastSummaryMs = this.clock.now();
   }
 
   private quiet(): void {
-    this.lastSummaryMs = this.now();
+    this.lastSummaryMs = this.clock.now();
     this.logger.warn({ ...this.fields, logged: LOGGED_EACH }, 'agent messages refused: further refusals of this connection are counted and said once a minute');
   }
 }

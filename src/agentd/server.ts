@@ -70,7 +70,7 @@ export class AgentdServer {
     this.server = deps.https ? createHttpsServer({ ...deps.https }) : createHttpServer();
     this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes });
     this.connections = new ConnectionRate(deps.rate);
-    this.logins = loginLimiterFor(deps.resources, deps.now);
+    this.logins = loginLimiterFor(deps.resources, deps.clock);
     this.messages = new AgentMessages(deps);
     this.wss.on('headers', (headers) => headers.push(`Backend-ID: ${deps.backendId}`, 'Accept: application/json', 'Content-Type: application/json'));
     this.server.on('request', (_request, response) => {
@@ -116,7 +116,7 @@ export class AgentdServer {
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', (error) => this.deps.logger.debug({ err: error }, 'agent socket error'));
     if (this.closing) return refuseUpgrade(socket, 503, 'the backend is stopping');
-    if (!this.connections.admit(this.deps.now())) return refuseUpgrade(socket, 429, 'too many new agent connections a second: retry later');
+    if (!this.connections.admit(this.deps.clock.now())) return refuseUpgrade(socket, 429, 'too many new agent connections a second: retry later');
     // Read while the handshake is checked, so a peer that gave up is seen; what it sent goes to the WebSocket as `head`.
     const early = [head];
     let earlyBytes = head.length;

@@ -20,14 +20,14 @@ const REFUSAL_FLOOR_MS = 250;
 export async function attemptLogin<T>(limiter: LoginLimiter, key: LoginKey, check: (priority: boolean) => Promise<T | null>): Promise<LoginOutcome<T>> {
   const ticket = limiter.reserve(key);
   if ('retryAfter' in ticket) return { kind: 'limited', retryAfter: ticket.retryAfter };
-  const started = limiter.now();
+  const started = limiter.clock.now();
   try {
     const value = await check(ticket.priority);
     if (value !== null) {
       ticket.succeeded();
       return { kind: 'ok', value };
     }
-    const rest = REFUSAL_FLOOR_MS - (limiter.now() - started);
+    const rest = REFUSAL_FLOOR_MS - (limiter.clock.now() - started);
     if (rest > 0) await sleep(rest);
     ticket.failed();
     return { kind: 'refused' };

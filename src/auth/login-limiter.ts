@@ -1,4 +1,5 @@
 import { clientKey } from './client-address.js';
+import type { ReadClock } from '../schedule/index.js';
 
 /** Who a login attempt is from and for: each is limited on its own. */
 export interface LoginKey {
@@ -42,7 +43,7 @@ export class LoginLimiter {
   private readonly swept = new WeakMap<Map<string, Tally>, number>();
 
   constructor(
-    readonly now: () => number,
+    readonly clock: ReadClock,
     private readonly maxPerAddress = 20,
     private readonly windowMs = 60_000,
     // Higher than an address's: a spray from many addresses against one name is slowed, its owner is not locked out for long.
@@ -58,7 +59,7 @@ export class LoginLimiter {
     const [addressKey, userKey] = [clientKey(key.address), key.username.slice(0, 255)];
     const pair = `${addressKey}\u0000${userKey}`;
     const found = { address: this.addresses.get(addressKey), user: this.users.get(userKey) };
-    const trusted = (this.successes.get(pair) ?? -Infinity) > this.now() - TRUST_MS;
+    const trusted = (this.successes.get(pair) ?? -Infinity) > this.clock.now() - TRUST_MS;
     const clean = this.recent(found.address).length === 0;
     const userWait = trusted ? 0 : clean ? (found.user && found.user.inFlight >= this.maxInFlight ? 1 : 0) : this.wait(found.user, this.maxPerUser);
     const wait = Math.max(this.wait(found.address, this.maxPerAddress), userWait);
@@ -79,7 +80,7 @@ export class LoginLimiter {
       if (outcome === 'succeeded') this.trust(pair);
       for (const [map, name, tally] of held) {
         tally.inFlight -= 1;
-        if (outcome === 'failed') tally.failures = [...this.recent(tally), this.now()].slice(-this.maxPerUser);
+        if (outcome === 'failed') tally.failures = [...this.recent(tally), this.clock.now()].slice(-this.maxPerUser);
         if (tally.inFlight === 0 && tally.failures.length === 0 && map.get(name) === tally) map.delete(name);
       }
     };
@@ -88,7 +89,7 @@ export class LoginLimiter {
 
   private recent(tally: Tally | undefined): number[] {
     if (!tally) return [];
-    const since = this.now() - this.windowMs;
+    const since = this.clock.now() - this.windowMs;
     if (tally.failures.length > 0 && tally.failures[0]! <= since) tally.failures = tally.failures.filter((at) => at > since);
     return tally.failures;
   }
@@ -99,13 +100,13 @@ export class LoginLimiter {
     if (failures.length + tally.inFlight < limit && tally.inFlight < this.maxInFlight) return 0;
     // Attempts in flight fill it: one second; otherwise until the oldest failure leaves the window.
     if (failures.length < limit) return 1;
-    return Math.max(1, Math.ceil((failures[failures.length - limit]! + this.windowMs - this.now()) / 1000));
+    return Math.max(1, Math.ceil((failures[failures.length - limit]! + this.windowMs - this.clock.now()) / 1000));
   }
 
   /** A new tally in `map`, once finished ones are swept out if it is full; null while it is full of live ones. */
   private admit(map: Map<string, Tally>, key: string): Tally | null {
-    if (map.size >= this.maxKeys && (this.swept.get(map) ?? -Infinity) <= this.now() - SWEEP_MS) {
-      this.swept.set(map, this.now());
+    if (map.size >= this.maxKeys && (this.swept.get(map) ?? -Infinity) <= this.clock.now() - SWEEP_MS) {
+      this.swept.set(map, this.clock.now());
       for (const [name, tally] of map) if (tally.inFlight === 0 && this.recent(tally).length === 0) map.delete(name);
     }
     if (map.size >= this.maxKeys) return null;
@@ -116,7 +117,7 @@ export class LoginLimiter {
 
   private trust(pair: string): void {
     this.successes.delete(pair);
-    this.successes.set(pair, this.now());
+    this.successes.set(pair, this.clock.now());
     if (this.successes.size > this.maxKeys) this.successes.delete(this.successes.keys().next().value!);
   }
 }
@@ -125,8 +126,8 @@ const fresh = (): Tally => ({ failures: [], inFlight: 0 });
 
 const shared = new WeakMap<object, LoginLimiter>();
 /** The one limiter of every door that checks a password (the v2 API's and the agent WebSocket's), per store. */
-export function loginLimiterFor(store: object, now: () => number): LoginLimiter {
+export function loginLimiterFor(store: object, clock: ReadClock): LoginLimiter {
   let limiter = shared.get(store);
-  if (!limiter) shared.set(store, (limiter = new LoginLimiter(now)));
+  if (!limiter) shared.set(store, (limiter = new LoginLimiter(clock)));
   return limiter;
 }

@@ -4,7 +4,7 @@ import type { Outbox, OutboxRow } from '../store/index.js';
 import type { BridgeConfig } from './config.js';
 import { errorBodyMessage } from '../v2/index.js';
 import { checkServerIdentity, connectFailureText } from '../tls/index.js';
-import { systemClock, type Clock } from '../schedule/index.js';
+import { systemClock, type ReadClock } from '../schedule/index.js';
 
 type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number; message: string } | { kind: 'retry'; reason: string };
 
@@ -47,7 +47,7 @@ export class BridgeSender {
     private readonly outbox: Outbox,
     private readonly config: BridgeConfig,
     logger: Logger,
-    private readonly clock: Pick<Clock, 'now'> = systemClock,
+    private readonly clock: ReadClock = systemClock,
   ) {
     this.log = logger.child({ component: 'bridge', url: config.url });
     this.agent = new Agent({

@@ -5,6 +5,7 @@ import { spawnCommand } from '../execute/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
 import { defaultCheckTimeoutOf } from '../config/index.js';
+import { systemClock } from '../schedule/index.js';
 
 export function registerExec(program: Command): void {
   withSourceOptions(program.command('exec'))
@@ -21,7 +22,7 @@ export function registerExec(program: Command): void {
         {
           client: settings.client as Record<string, unknown>,
           run: spawnCommand,
-          now: Date.now,
+          clock: systemClock,
           defaultTimeout: defaultCheckTimeoutOf(settings),
           onMetricError: (e) => process.stderr.write(`metric line ${e.line} skipped: ${e.reason}\n`),
         },

@@ -152,7 +152,7 @@ export class ClientRole {
     const task = runCheck(request, {
       client: settings.client as Record<string, unknown>,
       run: this.deps.run,
-      now: () => this.deps.clock.now(),
+      clock: this.deps.clock,
       defaultTimeout,
       prepare: this.prepareFor(settings),
       onMetricError: (error) => this.log.warn({ check: request.name, ...error }, 'metric line skipped'),

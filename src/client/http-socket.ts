@@ -10,11 +10,12 @@ import { nestedTooDeep, DEPTH_MESSAGE } from '../json-depth.js';
 import { MAX_PARAM_LENGTH } from '../name-limits.js';
 import { httpsOption, type ListenerHttps } from '../tls/index.js';
 import type { TransportInfo } from '../transport/index.js';
+import type { ReadClock } from '../schedule/index.js';
 
 export interface HttpSocketDeps {
   readonly settings: () => Settings;
   readonly intake: ResultIntake;
-  readonly now: () => number;
+  readonly clock: ReadClock;
   /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
   readonly https?: ListenerHttps | null;
   /** The transport's state for /info; the in-process bus when absent. */
@@ -72,7 +73,7 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
       return reply.code(400).send({ response: 'Failed to parse JSON body' });
     }
     if (nestedTooDeep(value)) return reply.code(400).send({ response: DEPTH_MESSAGE });
-    const now = Math.floor(deps.now() / 1000);
+    const now = Math.floor(deps.clock.now() / 1000);
     const client = deps.settings().client;
     const prepared = [];
     for (const item of toResults(value)) {

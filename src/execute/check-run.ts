@@ -3,6 +3,7 @@ import { parseMetrics } from '../metrics/index.js';
 import type { CheckResult } from './result.js';
 import { round3 } from './result.js';
 import { selectHook, runHook, type Runner } from './hooks.js';
+import type { ReadClock } from '../schedule/index.js';
 
 /** The spawner for one definition (the check or its hook): the caller adds what lives above execute (assets, secrets). */
 export type PrepareRun = (run: Runner, definition: Record<string, unknown>) => Runner;
@@ -11,7 +12,7 @@ export interface CheckRunContext {
   /** The full, unredacted local client: tokens and stdin read it. */
   readonly client: Record<string, unknown>;
   readonly run: Runner;
-  readonly now: () => number;
+  readonly clock: ReadClock;
   /** checkbridge.default_timeout: applies when a check has no timeout (off unless set). */
   readonly defaultTimeout?: number | undefined;
   /** Wraps `run` per definition, e.g. with its `runtime_assets` on the paths and its `secrets` in the environment. */
@@ -28,7 +29,7 @@ function publishable(check: Record<string, unknown>): Record<string, unknown> {
 /** Executes one check request as the legacy client does, on deep copies (docs/legacy-quirks.md). */
 export async function runCheck(request: Record<string, unknown> & { name: string }, context: CheckRunContext): Promise<CheckResult> {
   const clientName = String(context.client.name);
-  const started = context.now();
+  const started = context.clock.now();
   const executed = Math.floor(started / 1000);
   const { hooks, ...withoutHooks } = request;
   const { value: substituted, unmatched } = substituteObject(withoutHooks, context.client);
@@ -44,14 +45,14 @@ export async function runCheck(request: Record<string, unknown> & { name: string
   const stdin = substituted.stdin === true ? JSON.stringify({ client: context.client, check: stdinCheck }) : undefined;
   const prepare = context.prepare ?? ((run) => run);
   const spawned = await prepare(context.run, request)(String(substituted.command), { timeout, stdin });
-  const duration = round3((context.now() - started) / 1000);
+  const duration = round3((context.clock.now() - started) / 1000);
   const check: Record<string, unknown> = { ...substituted, ...originals, executed, duration, output: spawned.output, status: spawned.status };
 
   const hookName = selectHook(hooks as Record<string, unknown> | undefined, spawned.status);
   if (hookName) {
     const hookDefinitions = hooks as Record<string, Record<string, unknown>>;
     const hook = hookDefinitions[hookName]!;
-    const ran = await runHook(hook, context.client, check, context.now, prepare(context.run, hook));
+    const ran = await runHook(hook, context.client, check, context.clock, prepare(context.run, hook));
     check.hooks = { ...hookDefinitions, [hookName]: { ...hookDefinitions[hookName], ...ran } };
   }
 

@@ -1,6 +1,7 @@
 import { substituteTokens, unmatchedTokensOutput } from '../tokens/index.js';
 import { severityOf, round3 } from './result.js';
 import type { SpawnResult, SpawnOptions } from './spawn.js';
+import type { ReadClock } from '../schedule/index.js';
 
 export type Runner = (command: string, options: SpawnOptions) => Promise<SpawnResult>;
 
@@ -26,10 +27,10 @@ export async function runHook(
   hook: Record<string, unknown>,
   client: Record<string, unknown>,
   checkForStdin: Record<string, unknown>,
-  now: () => number,
+  clock: ReadClock,
   run: Runner,
 ): Promise<HookRun> {
-  const executed = Math.floor(now() / 1000);
+  const executed = Math.floor(clock.now() / 1000);
   const { value: command, unmatched } = substituteTokens(String(hook.command ?? ''), client);
   if (unmatched.length > 0) return { output: unmatchedTokensOutput(unmatched), status: 3, executed };
   const timeout = typeof hook.timeout === 'number' ? hook.timeout : 60;

@@ -8,6 +8,7 @@ import { receiveKeepalive } from '../keepalives/index.js';
 import { nestedTooDeep } from '../json-depth.js';
 import { clientNameProblem } from '../name-limits.js';
 import { serverSettingsOf } from '../config/index.js';
+import type { ReadClock } from '../schedule/index.js';
 
 // processResult's refusal of a result whose signature does not match its client's.
 const SIGNATURE_REFUSED = 'invalid check result signature';
@@ -19,7 +20,7 @@ export interface FleetConsumerDeps {
   /** Results go in here; a keepalive that registered a new client wanting a registration event hands it here too. */
   readonly intake: ResultIntake & { submitRegistration(event: EventDraft): void };
   readonly logger: Logger;
-  readonly now: () => number;
+  readonly clock: ReadClock;
 }
 
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
@@ -69,7 +70,7 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
     if (client.entity_class === 'agent')
       return drop(delivery, 'keepalive', 'entity_class "agent" is for Sensu Go agents, which connect over the agent WebSocket');
     try {
-      const outcome = receiveKeepalive(deps.store, settings, client, deps.now());
+      const outcome = receiveKeepalive(deps.store, settings, client, deps.clock.now());
       if (!outcome.accepted) log.warn({ client: client.name }, outcome.reason);
       else if (outcome.registration) {
         log.info({ client: client.name, event: outcome.registration.id }, 'new client registration');
@@ -99,7 +100,7 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
     const badName = clientNameProblem(client);
     if (badName !== null || typeof client !== 'string') return drop(delivery, 'result', badName ?? 'client must be a string');
     if (signature !== undefined && typeof signature !== 'string') return drop(delivery, 'result', 'signature must be a string');
-    const prepared = prepareResult(check, Math.floor(deps.now() / 1000));
+    const prepared = prepareResult(check, Math.floor(deps.clock.now() / 1000));
     if (!prepared.ok) return drop(delivery, 'result', prepared.message);
     deps.intake.submit({ client, check: prepared.check, ...(typeof signature === 'string' ? { signature } : {}) }).then(
       () => {

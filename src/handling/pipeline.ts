@@ -10,13 +10,14 @@ import { withAssets, type AssetResolver } from '../assets/index.js';
 import { withSecrets } from '../secrets/index.js';
 import type { SecretsLookup } from '../secrets/index.js';
 import { handlerTuningOf } from '../config/index.js';
+import type { ReadClock } from '../schedule/index.js';
 
 export interface PipelineDeps {
   readonly settings: () => Settings;
   readonly store: StateStore;
   readonly logger: Logger;
   /** Milliseconds; filters' `when` windows are read against it. */
-  readonly now: () => number;
+  readonly clock: ReadClock;
   readonly spawn: Spawner;
   /** The built-in `deregistration` handler: removes the client as the API's DELETE /clients does. */
   readonly deleteClient: (name: string) => Promise<boolean>;
@@ -106,7 +107,7 @@ export class HandlerPipeline {
     for (const error of errors) this.log.error({ ...ids, handler: error.name }, error.message);
     let json: string | undefined;
     const lazyJson = () => (json ??= eventJson(event));
-    const now = this.deps.now();
+    const now = this.deps.clock.now();
     for (const handler of handlers) {
       let filtered;
       try {

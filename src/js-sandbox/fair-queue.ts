@@ -28,6 +28,7 @@ export class FairQueue {
     private readonly limits: FairQueueLimits,
     /** Called whenever a namespace with evaluations waiting has no sandbox time left. */
     private readonly throttled: (namespace: string) => void,
+    // Monotonic performance.now, not a wall Clock: a time share must not grow or shrink when the system clock is stepped.
     private readonly now: () => number = () => performance.now(),
   ) {}
 

@@ -6,6 +6,7 @@ import type { EventIntake, IntakeEvent } from '../intake/index.js';
 import { FailureReport, type Service } from '../service.js';
 import { monitorKeepalives, monitorTtl } from './keepalives.js';
 import { V2TtlMonitor } from './v2-ttl.js';
+import type { ReadClock } from '../schedule/index.js';
 
 export interface KeepalivesDeps {
   readonly store: StateStore;
@@ -15,7 +16,7 @@ export interface KeepalivesDeps {
   /** Where the monitors' results go: the intake, or the broker in front of it. */
   readonly results: ResultIntake;
   readonly logger: Logger;
-  readonly now: () => number;
+  readonly clock: ReadClock;
   readonly monitorMs: number;
   /** Whether a monitors' pass may run now: elected, and the broker (if any) connected. */
   readonly mayMonitor: () => boolean;
@@ -32,8 +33,8 @@ export class Keepalives implements Service {
   private readonly failures = new FailureReport();
 
   constructor(private readonly deps: KeepalivesDeps) {
-    const { store, events, intake, logger, now } = deps;
-    this.ttl = new V2TtlMonitor({ store, events, intake, logger, now });
+    const { store, events, intake, logger, clock } = deps;
+    this.ttl = new V2TtlMonitor({ store, events, intake, logger, clock });
     intake.onEvent((emitted) => this.ttl.observe(emitted));
   }
 
@@ -68,12 +69,12 @@ export class Keepalives implements Service {
 
   // The first pass one interval after start-up or a reconnection, when clients have had the time to send keepalives.
   private startMonitors(): void {
-    const { store, settings, results, now, mayMonitor } = this.deps;
+    const { store, settings, results, clock, mayMonitor } = this.deps;
     clearInterval(this.monitors);
     this.monitors = setInterval(() => {
       if (!mayMonitor()) return;
-      void monitorKeepalives(store, settings(), results, now());
-      void monitorTtl(store, results, now());
+      void monitorKeepalives(store, settings(), results, clock.now());
+      void monitorTtl(store, results, clock.now());
     }, this.deps.monitorMs);
   }
 }

@@ -3,6 +3,7 @@ import type { StateStore, V2EventStore } from '../store/index.js';
 import { isV2Event, type EventIntake, type IntakeEvent } from '../intake/index.js';
 
 import type { Json } from '../json.js';
+import type { ReadClock } from '../schedule/index.js';
 
 /** Where a check's results are awaited: the event to fail when none comes (the entity that last reported, for round robin). */
 export interface TtlWatch {
@@ -154,7 +155,7 @@ export interface V2TtlDeps {
   readonly events: V2EventStore;
   readonly intake: EventIntake;
   readonly logger: Logger;
-  readonly now: () => number;
+  readonly clock: ReadClock;
 }
 
 // Stale heap entries tolerated beyond twice the watches before a rebuild: amortises it over many re-arms.
@@ -185,7 +186,7 @@ export class V2TtlMonitor {
     const found = watchOf(emitted.namespace, emitted.event);
     if (!found) return;
     if (!found.watch) return this.deadlines.disarm(found.key);
-    this.deadlines.arm(found.watch, this.deps.now() + found.watch.ttlS * 1000);
+    this.deadlines.arm(found.watch, this.deps.clock.now() + found.watch.ttlS * 1000);
   }
 
   /** Elected: the watches of stored v2 events are added (a restart or a takeover keeps them), then lapses fire each second. */
@@ -216,7 +217,7 @@ export class V2TtlMonitor {
 
   // The event's timestamp, unless it lies in the future (a sender's clock ahead): then now.
   private basisS(event: Json): number {
-    const nowS = Math.floor(this.deps.now() / 1000);
+    const nowS = Math.floor(this.deps.clock.now() / 1000);
     const at = Number(event.timestamp ?? event.check?.executed);
     return Number.isFinite(at) && at > 0 && at <= nowS ? at : nowS;
   }
@@ -225,7 +226,7 @@ export class V2TtlMonitor {
     if (this.firing) return;
     this.firing = true;
     try {
-      const lapsed = this.deadlines.lapsed(this.deps.now());
+      const lapsed = this.deadlines.lapsed(this.deps.clock.now());
       for (let at = 0; at < lapsed.length && this.timer; at += FIRE_SLICE)
         await Promise.allSettled(lapsed.slice(at, at + FIRE_SLICE).map((watch) => this.lapse(watch)));
     } finally {
@@ -235,7 +236,7 @@ export class V2TtlMonitor {
 
   /** One lapsed watch: checked against the store (deleted, ttl gone, newer result, keepalive failing), then failed. */
   private async lapse(watch: TtlWatch): Promise<void> {
-    const { store, events, intake, now } = this.deps;
+    const { store, events, intake, clock } = this.deps;
     const fields = { namespace: watch.namespace, entity: watch.entity, check: watch.check };
     try {
       const entity = store.resources.getEntity(watch.namespace, watch.entity);
@@ -246,16 +247,17 @@ export class V2TtlMonitor {
       // A result another server stored (not the event that armed the watch; its own clock may be ahead), or a failing
       // keepalive (legacy suppresses TTL events then): watch on.
       const dueMs = stored.id !== watch.eventId ? (this.basisS(stored) + found.watch.ttlS) * 1000 : 0;
-      if (dueMs > now() || store.getEvent(watch.entity, 'keepalive')) return this.rearm(found.watch, dueMs > now() ? dueMs : now() + found.watch.ttlS * 1000);
+      if (dueMs > clock.now() || store.getEvent(watch.entity, 'keepalive'))
+        return this.rearm(found.watch, dueMs > clock.now() ? dueMs : clock.now() + found.watch.ttlS * 1000);
       this.log.warn(fields, 'check TTL expired');
       // Stored, the TTL event comes back through `observe`, which re-arms the watch: it reports each ttl until results resume.
-      const answer = await intake.submitEvent(watch.namespace, ttlEventOf(stored, entity, Math.floor(now() / 1000)));
+      const answer = await intake.submitEvent(watch.namespace, ttlEventOf(stored, entity, Math.floor(clock.now() / 1000)));
       if (answer.ok) return;
       this.log.warn(fields, `check TTL event refused: ${answer.message}`);
     } catch (error) {
       this.log.error({ ...fields, err: error }, 'check TTL event not stored');
     }
-    this.rearm(watch, now() + watch.ttlS * 1000);
+    this.rearm(watch, clock.now() + watch.ttlS * 1000);
   }
 
   // Unless a newer result re-armed it meanwhile.

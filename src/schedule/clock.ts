@@ -10,6 +10,9 @@ export interface Clock {
   at(at: number, fn: () => void): TimerHandle;
 }
 
+/** A clock that is read, not armed: what a module that only stamps or compares instants takes. */
+export type ReadClock = Pick<Clock, 'now'>;
+
 // Long delays are re-armed in steps so a suspended machine or a clock step cannot stretch them.
 const MAX_STEP_MS = 60_000;
 

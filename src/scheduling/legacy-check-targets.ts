@@ -2,6 +2,7 @@ import type { Transport, CheckRequest } from '../transport/index.js';
 import type { TargetKind, V2CheckRequest } from './check-request-targets.js';
 
 import type { Json } from '../json.js';
+import type { ReadClock } from '../schedule/index.js';
 
 // A legacy client without keepalive thresholds of its own goes critical after 180 s: no longer a member then.
 const DEFAULT_CRITICAL_S = 180;
@@ -53,7 +54,7 @@ export interface LegacyTargetsDeps {
   readonly clients: () => readonly Json[];
   /** The one namespace legacy clients live in (checkbridge.namespace): they serve the v2 checks of that one only. */
   readonly namespace: () => string;
-  readonly now: () => number;
+  readonly clock: ReadClock;
 }
 
 /** Legacy clients as subscribers of v2 checks: requests in the legacy format over the existing transport. */
@@ -63,7 +64,7 @@ export function legacyTargets(deps: LegacyTargetsDeps): TargetKind {
     members(namespace, subscription) {
       if (namespace !== deps.namespace()) return [];
       const wanted = legacySubscription(subscription);
-      const nowS = deps.now() / 1000;
+      const nowS = deps.clock.now() / 1000;
       return (
         deps
           .clients()

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
-import type { Clock } from '../schedule/index.js';
+import { systemClock, type Clock } from '../schedule/index.js';
 import type { Transport } from '../transport/index.js';
 import type { StateStore } from '../store/index.js';
 import type { SessionRegistry } from '../agentd/index.js';
@@ -45,7 +45,7 @@ export class Scheduling implements Service {
   constructor(deps: SchedulingDeps) {
     const { clock, store, transport, logger, scheduling, leading } = deps;
     const { targets } = this;
-    targets.register(legacyTargets({ transport, clients: deps.clients, namespace: deps.namespace, now: Date.now }));
+    targets.register(legacyTargets({ transport, clients: deps.clients, namespace: deps.namespace, clock: systemClock }));
     // conf.d checks reach the agents of their subscriptions too, translated once per configuration load.
     this.legacyChecks = new LegacyAgentChecks({ targets, logger, client: (name) => store.getClient(name) });
     this.publisher = new CheckRequestPublisher({ clock, transport, registry: { all: deps.clients }, logger, scheduling, leading, agents: this.legacyChecks });

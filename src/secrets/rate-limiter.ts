@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../schedule/index.js';
+import { systemClock, type ReadClock } from '../schedule/index.js';
 
 /**
  * A token bucket as Go's rate.Limiter: `limit` tokens a second, at most `burst` saved up. `reserve` takes a token now
@@ -11,7 +11,7 @@ export class RateLimiter {
   constructor(
     private readonly limit: number,
     private readonly burst: number,
-    private readonly clock: Pick<Clock, 'now'> = systemClock,
+    private readonly clock: ReadClock = systemClock,
   ) {
     this.tokens = burst;
     this.last = clock.now();

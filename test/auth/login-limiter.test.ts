@@ -18,13 +18,13 @@ const spray = (limiter: LoginLimiter, username: string, prefix = '10.0.0.') => {
 
 test("login limiter: a limited address sending 10,001 names neither resets a name's failures nor lifts its in-flight cap", () => {
   const t = 0;
-  const limiter = new LoginLimiter(() => t);
+  const limiter = new LoginLimiter({ now: () => t });
   spray(limiter, 'admin');
   fail(limiter, { address: '10.0.0.5', username: 'someone' });
   for (let i = 0; i < 10_001; i++) assert.ok(!granted(limiter.reserve({ address: '10.0.0.0', username: `x${i}` })));
   assert.ok(!granted(limiter.reserve({ address: '10.0.0.5', username: 'admin' })), "admin's 100 failures still count for a guessing address");
 
-  const small = new LoginLimiter(() => t, 20, 60_000, 100, 4, 10);
+  const small = new LoginLimiter({ now: () => t }, 20, 60_000, 100, 4, 10);
   const held = ['1', '2', '3', '4'].map((a) => small.reserve({ address: `10.1.0.${a}`, username: 'admin' }));
   assert.ok(held.every(granted));
   for (let i = 0; i < 20; i++) fail(small, { address: '10.1.0.9', username: `y${i % 5}` });
@@ -35,7 +35,7 @@ test("login limiter: a limited address sending 10,001 names neither resets a nam
 
 test("login limiter: a full table of live tallies takes no new name from a guessing address, but still the owner's", () => {
   let t = 0;
-  const limiter = new LoginLimiter(() => t, 20, 60_000, 100, 4, 10);
+  const limiter = new LoginLimiter({ now: () => t }, 20, 60_000, 100, 4, 10);
   for (let i = 0; i < 10; i++) fail(limiter, { address: '10.2.0.1', username: `n${i}` });
   assert.ok(!granted(limiter.reserve({ address: '10.2.0.1', username: 'new-name' })), 'a new name waits while every tally is live');
   assert.ok(granted(limiter.reserve({ address: '10.2.0.2', username: 'new-name' })), 'a client with no failures is not held back');
@@ -45,7 +45,7 @@ test("login limiter: a full table of live tallies takes no new name from a guess
 
 test('login limiter: 100 failures from 5 addresses do not lock the owner out: a clean client or one that signed in recently gets in', () => {
   let t = 0;
-  const limiter = new LoginLimiter(() => t);
+  const limiter = new LoginLimiter({ now: () => t });
   const owner = { address: '192.168.1.1', username: 'admin' };
   const first = limiter.reserve(owner);
   assert.ok('failed' in first);
@@ -70,7 +70,7 @@ test('login limiter: 100 failures from 5 addresses do not lock the owner out: a 
 });
 
 test('login limiter: an IPv6 client is counted per /64, and an IPv4-mapped address as its IPv4 address', () => {
-  const limiter = new LoginLimiter(() => 0);
+  const limiter = new LoginLimiter({ now: () => 0 });
   for (let i = 1; i <= 20; i++) fail(limiter, { address: `2001:db8:1:2::${i.toString(16)}`, username: `u${i}` });
   assert.ok(!granted(limiter.reserve({ address: '2001:db8:1:2:ffff:ffff:ffff:ffff', username: 'u99' })), 'the same /64');
   assert.ok(!granted(limiter.reserve({ address: '2001:0db8:0001:0002:0:0:0:abcd', username: 'u99' })), 'the same /64, written long');

@@ -11,6 +11,7 @@ import { runCheck } from '../../src/execute/check-run.js';
 import { AssetCache } from '../../src/assets/cache.js';
 import { RuntimeAssets, withAssets } from '../../src/assets/runtime.js';
 import { hostSystem } from '../../src/assets/host-system.js';
+import { systemClock } from '../../src/schedule/index.js';
 import { makeTestCa } from '../helpers/tls.js';
 import { startAssetServer } from '../servers/asset-server.js';
 import { tarGz, sha512 } from '../helpers/archives.js';
@@ -42,9 +43,9 @@ export async function benchAssets(report: (figure: object) => void): Promise<voi
     with_assets: (i: number) =>
       runCheck(
         { name: `check_${i}`, command: 'bench-tool', runtime_assets: ['bench'], timeout: 10 },
-        { client, run, now: Date.now, prepare: (r, definition) => withAssets(r, assets, definition.runtime_assets) },
+        { client, run, clock: systemClock, prepare: (r, definition) => withAssets(r, assets, definition.runtime_assets) },
       ),
-    without_assets: (i: number) => runCheck({ name: `check_${i}`, command: `${installed}/bench-tool`, timeout: 10 }, { client, run, now: Date.now }),
+    without_assets: (i: number) => runCheck({ name: `check_${i}`, command: `${installed}/bench-tool`, timeout: 10 }, { client, run, clock: systemClock }),
   };
   const seconds = { with_assets: 0, without_assets: 0 };
   // Alternating rounds, so drift in the machine's load falls on both alike.

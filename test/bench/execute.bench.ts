@@ -31,7 +31,7 @@ export async function benchExecute(report: (figure: object) => void): Promise<vo
   const run = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawnCommand(command, options));
   const start = performance.now();
   const results = await Promise.all(
-    Array.from({ length: count }, (_, i) => runCheck({ name: `check_${i}`, command: '/bin/true', timeout: 10 }, { client, run, now: Date.now })),
+    Array.from({ length: count }, (_, i) => runCheck({ name: `check_${i}`, command: '/bin/true', timeout: 10 }, { client, run, clock: systemClock })),
   );
   const seconds = (performance.now() - start) / 1000;
   if (results.some((r) => r.check.status !== 0)) throw new Error('an execution failed');
@@ -56,7 +56,7 @@ export async function benchExecute(report: (figure: object) => void): Promise<vo
     const runVia = (command: string, options: Parameters<typeof spawnCommand>[1]) => limiter.run(() => spawnOne(command, options));
     const t0 = performance.now();
     await Promise.all(
-      Array.from({ length: count }, (_, i) => runCheck({ name: `check_${i}`, command: '/bin/true', timeout: 10 }, { client, run: runVia, now: Date.now })),
+      Array.from({ length: count }, (_, i) => runCheck({ name: `check_${i}`, command: '/bin/true', timeout: 10 }, { client, run: runVia, clock: systemClock })),
     );
     report({
       bench: `execute.true_large_daemon.${label}`,

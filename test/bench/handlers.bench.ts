@@ -36,7 +36,7 @@ export async function benchHandlers(report: (figure: object) => void): Promise<v
     checkbridge: { handler_queue_limit: 1_000_000 },
   });
   const intake = new Intake(store, () => settings, systemClock, logger);
-  const pipeline = new HandlerPipeline({ settings: () => settings, store, logger, now: Date.now, spawn: spawner.spawn, deleteClient: async () => false });
+  const pipeline = new HandlerPipeline({ settings: () => settings, store, logger, clock: systemClock, spawn: spawner.spawn, deleteClient: async () => false });
   intake.onEvent((processed) => !isV2Event(processed) && processed.handle && pipeline.handle(processed.event));
   const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
   const port = listeners.tcp.port;

@@ -44,7 +44,7 @@ async function checkbridgeRate(transport: WireTransport, publish: () => Promise<
   intake.onEvent(() => {
     if (++committed === COUNT) done();
   });
-  consumeFleet({ transport, store, settings: () => settings, intake, logger, now: Date.now });
+  consumeFleet({ transport, store, settings: () => settings, intake, logger, clock: systemClock });
   const connected = new Promise<void>((resolve) => transport.onConnected(resolve));
   transport.start();
   await connected;

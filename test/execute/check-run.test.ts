@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { runCheck } from '../../src/execute/check-run.js';
 import { selectHook } from '../../src/execute/hooks.js';
 import { spawnCommand } from '../../src/execute/spawn.js';
+import { systemClock } from '../../src/schedule/index.js';
 
 const client = { name: 'web01', address: '10.0.0.1', subscriptions: [], secret: 's3cr3t', disk: { warn: 80 } };
-const context = { client, run: spawnCommand, now: Date.now };
+const context = { client, run: spawnCommand, clock: systemClock };
 
 test('hook precedence: status string, severity name, then non-zero', () => {
   assert.equal(selectHook({ ok: {}, warning: {} }, 1), 'warning');

@@ -37,7 +37,7 @@ export async function checkPassword(
 }
 
 /** The one limiter of failed password checks of every door (`/auth`, password changes, the agent WebSocket). */
-export const loginLimiterOf = (deps: V2ApiDeps): LoginLimiter => loginLimiterFor(deps.store.resources, deps.now);
+export const loginLimiterOf = (deps: V2ApiDeps): LoginLimiter => loginLimiterFor(deps.store.resources, { now: deps.now });
 
 /** A refusal without the password work: the limit (429) or a full password pool (503), each with when to retry. */
 export function deferLogin(

@@ -1,3 +1,4 @@
+import { systemClock } from '../../schedule/index.js';
 import { randomUUID } from 'node:crypto';
 import { deliverAdminPassword, AGENT } from './admin-password.js';
 import { agentdListenerOf, agentdRateOf, entityLimitOf, daemonEnvironment, legacyNamespace } from '../../config/index.js';
@@ -60,7 +61,7 @@ export function buildAgentd(
         intake,
         settings: hub.current,
         logger: log,
-        now: Date.now,
+        clock: systemClock,
         rate: () => agentdRateOf(hub.current()),
         backendId: store.resources.secret('backend-id', () => randomUUID()),
         maxMessageBytes: Number.isInteger(maxMessage) && maxMessage > 0 ? maxMessage : DEFAULT_MAX_MESSAGE_BYTES,

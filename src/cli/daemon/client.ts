@@ -81,7 +81,7 @@ export function buildClient(parts: ClientParts, logger: Logger) {
       const httpConfig = (settings.client.http_socket ?? {}) as { enabled?: boolean; bind?: string; port?: number; tls?: unknown };
       if (httpConfig.enabled === false) return;
       const agentHttps = listenerHttps('agent API', 'client.http_socket.tls', httpConfig.tls, flags);
-      httpSocket = buildHttpSocket({ https: agentHttps, settings: hub.current, intake, now: Date.now, transport: () => transportInfo(transport) });
+      httpSocket = buildHttpSocket({ https: agentHttps, settings: hub.current, intake, clock: systemClock, transport: () => transportInfo(transport) });
       const listen = listenerFrom('agent', flags, httpConfig, { bind: '127.0.0.1', port: 3031 });
       await startHttpListener(httpSocket, 'agent API', listen, agentHttps !== null, logger);
     },

@@ -14,17 +14,17 @@ export async function composeClient(base: DaemonBase): Promise<Daemon> {
   const { hub, lifecycle, logger } = base;
   await base.sandboxLoaded;
   const execution = buildExecution(base.stateDir, hub, logger);
-  const bus = buildTransport('client', base.flags, hub, logger);
-  const wire = bus.transport as WireTransport;
-  const { results, keepalive } = wireClient(wire, hub.current, logger);
+  const daemonTransport = buildTransport('client', base.flags, hub, logger);
+  const broker = daemonTransport.transport as WireTransport;
+  const { results, keepalive } = wireClient(broker, hub.current, logger);
   const client = buildClient(
-    { hub, flags: base.flags, transport: wire, execution, intake: results, keepalive: () => keepalive(), isRunning: () => lifecycle.isRunning() },
+    { hub, flags: base.flags, transport: broker, execution, intake: results, keepalive: () => keepalive(), isRunning: () => lifecycle.isRunning() },
     logger,
   );
   const watcher = buildWatcher(base.sources, base.initial, hub, () => lifecycle.isStopping(), logger);
   return {
-    services: [bus.service, execution.service, ...client.services, bus.consuming, watcher.service],
+    services: [daemonTransport.service, execution.service, ...client.services, daemonTransport.consuming, watcher.service],
     reload: watcher.reload,
-    summary: () => ({ transport: wire.name, ...client.summary() }),
+    summary: () => ({ transport: broker.name, ...client.summary() }),
   };
 }

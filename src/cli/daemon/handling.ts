@@ -6,21 +6,22 @@ import { SETTLE_MS } from '../lifecycle.js';
 import type { Execution } from './execution.js';
 import type { DaemonStore } from './store.js';
 import type { SettingsHub } from './settings-hub.js';
+import { systemClock } from '../../schedule/index.js';
 
 /** The handler queue: limited, given the grace at stop, then its process groups stopped and drained. */
 export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; execution: Execution; wire: WireTransport | null }, logger: Logger): Handling {
-  const { hub, execution, wire } = parts;
+  const { hub, execution, wire: broker } = parts;
   const { store, intake, secrets, namespace } = parts.store;
   const handling = new Handling({
     settings: hub.current,
     store,
     logger,
-    now: Date.now,
+    clock: systemClock,
     spawn: execution.spawner.spawn,
     secrets: secrets.in(() => namespace()),
     deleteClient: (name) => removeClient(store, intake, name, Date.now()),
     assets: execution.assets.legacy,
-    publish: wire ? (type, pipe, body, options) => wire.send(type, pipe, body, options) : undefined,
+    publish: broker ? (type, pipe, body, options) => broker.send(type, pipe, body, options) : undefined,
     intake,
     v2: (ns) => ({ assets: execution.assets.v2(store.resources, ns), secrets: secrets.in(ns) }),
   });

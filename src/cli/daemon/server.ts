@@ -34,17 +34,17 @@ export interface ServerParts {
  * done while elected (the election is stopped late, the scheduler and the monitors early).
  */
 export function buildServer(parts: ServerParts, logger: Logger) {
-  const { hub, wire, sender, leadership, isStopping } = parts;
+  const { hub, wire: broker, sender, leadership, isStopping } = parts;
   const { store, intake } = parts.store;
   const clients = () => store.listClients().filter((c) => !c.invalidated);
   // Over a broker, a remote legacy client runs a check without its secrets: said once per check and client.
-  const transport = wire
+  const transport = broker
     ? withWithheldSecretsLogged(parts.transport, { clients, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets })
     : parts.transport;
   // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too.
-  const serverResults = wire ? new WireResults(wire, logger) : intake;
+  const serverResults = broker ? new WireResults(broker, logger) : intake;
   // Except an agent's keepalive or TTL result: the server's own, into the local intake, where no broker message can forge it.
-  const monitorResults: ResultIntake = wire
+  const monitorResults: ResultIntake = broker
     ? { submit: (result) => (result.fromServer && store.getClient(result.client)?.entity_class === 'agent' ? intake : serverResults).submit(result) }
     : intake;
   // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
@@ -61,9 +61,9 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     leading,
   });
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then).
-  if (wire) scheduling.brokerAway(true);
+  if (broker) scheduling.brokerAway(true);
   hub.onApply((s) => scheduling.apply(s));
-  const mayMonitor = () => !((wire && !wire.connected()) || !leadership.isLeader());
+  const mayMonitor = () => !((broker && !broker.connected()) || !leadership.isLeader());
   const keepalives = new Keepalives({
     store,
     events: parts.store.events,
@@ -71,23 +71,23 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     settings: hub.current,
     results: monitorResults,
     logger,
-    now: Date.now,
+    clock: systemClock,
     monitorMs: monitorIntervalOf(hub.current()) * 1000,
     mayMonitor,
   });
   let fleet: Fleet | null = null;
-  if (wire) {
+  if (broker) {
     // Legacy pause and resume: while the broker is away, no check requests and no monitor results.
-    wire.onDisconnected(() => {
+    broker.onDisconnected(() => {
       scheduling.brokerAway(true);
       logger.warn('transport is not connected: check requests and monitors paused until it is');
     });
-    wire.onConnected(() => {
+    broker.onConnected(() => {
       if (isStopping()) return;
       scheduling.brokerAway(false);
       keepalives.reconnected();
     });
-    fleet = new Fleet({ transport: wire, store, settings: hub.current, intake, logger, now: Date.now });
+    fleet = new Fleet({ transport: broker, store, settings: hub.current, intake, logger, clock: systemClock });
   }
   const election: Service = {
     name: 'leadership',

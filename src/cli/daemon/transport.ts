@@ -15,28 +15,28 @@ export interface DaemonTransport {
   readonly consuming: Service;
 }
 
-/** The bus between the roles: in-process, or a broker speaking the legacy wire. */
+/** The transport between the roles: in-process, or a broker speaking the legacy wire. */
 export function buildTransport(role: Role, flags: RunFlags, hub: SettingsHub, logger: Logger): DaemonTransport {
   const transport = openTransport(transportNameFrom(role, flags, hub.current()), hub.current(), Date.now(), logger);
-  const wire = isWire(transport) ? transport : null;
+  const broker = isWire(transport) ? transport : null;
   return {
     transport,
-    wire,
+    wire: broker,
     service: {
       name: 'transport',
       start: async () => undefined,
       async stop() {
         // What was published (a deregistration) is in the channel's buffer: a moment to write it before the connections close.
-        if (wire) await new Promise((resolve) => setTimeout(resolve, 200));
+        if (broker) await new Promise((resolve) => setTimeout(resolve, 200));
         await transport.close();
       },
     },
     consuming: {
       name: 'broker consumers',
-      start: async () => wire?.start(),
+      start: async () => broker?.start(),
       async stop() {
         // The broker stops delivering to us at once, so another server takes over what we would have held.
-        if (wire) await within(wire.stopConsuming(SETTLE_MS), SETTLE_MS + 1000);
+        if (broker) await within(broker.stopConsuming(SETTLE_MS), SETTLE_MS + 1000);
       },
     },
   };
