@@ -135,17 +135,23 @@ function handleTcp(socket: Socket, options: SocketOptions, budget: ByteBudget): 
       return;
     }
     finish();
-    submitAll(reading.value, options)
-      .then((failure) => {
-        if (failure) log.error({ reason: failure }, 'failed to process check result from socket');
-        answer(failure ? 'invalid' : 'ok');
-      })
-      .catch((error) => {
-        // The intake logs an entity-limit refusal once per client name; a line per result would flood.
-        if (!(error instanceof EntityLimitError)) log.error({ err: error }, 'failed to process check result from socket');
-        answer('invalid');
-      });
+    submitAndAnswer(reading.value, options, answer);
   });
+}
+
+/** Answers a complete message once its results are committed: `ok`, or `invalid` when one is refused or fails. */
+function submitAndAnswer(value: unknown, options: SocketOptions, answer: (text: string) => void): void {
+  const log = options.logger;
+  submitAll(value, options)
+    .then((failure) => {
+      if (failure) log.error({ reason: failure }, 'failed to process check result from socket');
+      answer(failure ? 'invalid' : 'ok');
+    })
+    .catch((error) => {
+      // The intake logs an entity-limit refusal once per client name; a line per result would flood.
+      if (!(error instanceof EntityLimitError)) log.error({ err: error }, 'failed to process check result from socket');
+      answer('invalid');
+    });
 }
 
 function handleUdp(message: Buffer, options: SocketOptions): void {

@@ -4,5 +4,6 @@ export { CheckRequestTargets, type RequestTarget, type TargetKind, type V2CheckR
 export { legacyRequestOf, legacyTargets } from './legacy-check-targets.js';
 export { relayedTargets, type RosterEntry } from './relayed-targets.js';
 export { LegacyAgentChecks } from './legacy-agent-checks.js';
-export { V2CheckScheduler, buildV2Request, timingOfConfig, type ExecuteOptions, type ExecuteOutcome, type NextExecution } from './v2-check-scheduler.js';
+export { V2CheckScheduler, type ExecuteOptions, type ExecuteOutcome, type NextExecution } from './v2-check-scheduler.js';
+export { buildV2Request, timingOfConfig } from './v2-check-config.js';
 export { Scheduling, type SchedulingDeps } from './service.js';

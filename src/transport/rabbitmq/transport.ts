@@ -1,10 +1,11 @@
-import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
+import type { ChannelModel, ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
 import { isSharedQueue, publishRequest, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
 import { FailoverOrder, ReconnectRhythm } from '../reconnect.js';
 import type { RabbitEndpoint } from './settings.js';
-import { EXCHANGE_FLAGS, MESSAGE_PROPERTIES, QUEUE_FLAGS, exchangeFlags, isPredeclared } from './wire.js';
-import { ChannelAcks } from './acks.js';
+import { EXCHANGE_FLAGS, MESSAGE_PROPERTIES, QUEUE_FLAGS, isPredeclared } from './wire.js';
+import type { ChannelAcks } from './acks.js';
+import { closeQuietly, declareRoute, declaredExchange, openSession, watchSession, type Session } from './session.js';
 import { INSECURE_TLS_WARNING } from '../tls.js';
 
 interface Binding {
@@ -17,23 +18,6 @@ interface Funnel {
   readonly ack: boolean;
   readonly bindings: Map<string, Binding>;
   readonly handlers: Map<string, (message: ConsumeMessage, acks: ChannelAcks) => void>;
-}
-
-/** Two connections, one channel each: primary subscribes, counts and sends keepalives; secondary sends the rest. */
-interface Session {
-  readonly generation: number;
-  readonly primary: ChannelModel;
-  readonly secondary: ChannelModel;
-  readonly main: Channel;
-  readonly other: Channel;
-  /** The primary channel's acknowledgements: every consumer is on it. */
-  readonly acks: ChannelAcks;
-  /** Exchange declarations per channel, each awaited before its first publish. */
-  readonly declared: Map<string, Promise<unknown>>;
-  readonly queues: Set<string>;
-  readonly consumers: Map<string, string>;
-  /** Declarations run one after another, in the order they were asked for. */
-  chain: Promise<void>;
 }
 
 // The initial attempt gives up after 20 s and falls into the reconnect loop.
@@ -93,14 +77,7 @@ export class RabbitTransport implements WireTransport {
     const session = this.session;
     if (!this.connected() || !session) return false;
     const channel = pipe === 'keepalives' ? session.main : session.other;
-    const key = `${channel === session.main ? 'primary' : 'secondary'}\0${type}\0${pipe}`;
-    let declared = session.declared.get(key);
-    if (!declared) {
-      declared = isPredeclared(type, pipe) ? Promise.resolve() : channel.assertExchange(pipe, type, options ? exchangeFlags(options) : EXCHANGE_FLAGS);
-      // A refused declaration closes the channel, and that reconnects; the publish waits on it so it never precedes it.
-      declared = declared.catch(() => undefined);
-      session.declared.set(key, declared);
-    }
+    const declared = declaredExchange(session, channel, type, pipe, options);
     const content = Buffer.from(body);
     void declared.then(() => {
       try {
@@ -252,16 +229,8 @@ export class RabbitTransport implements WireTransport {
     });
   }
 
-  /** The queue with the legacy flags, so that a legacy server's own declaration of it agrees. */
   private declareRoute(session: Session, funnel: string, pipe: string): void {
-    this.enqueue(session, async () => {
-      if (!session.queues.has(funnel)) {
-        await session.main.assertQueue(funnel, QUEUE_FLAGS);
-        session.queues.add(funnel);
-      }
-      await session.main.assertExchange(pipe, 'direct', EXCHANGE_FLAGS);
-      await session.main.bindQueue(funnel, pipe, '');
-    });
+    this.enqueue(session, () => declareRoute(session, funnel, pipe));
   }
 
   private enqueue(session: Session, work: () => Promise<void>): void {
@@ -280,36 +249,9 @@ export class RabbitTransport implements WireTransport {
       this.retry();
     }, ATTEMPT_LIMIT_MS);
     try {
-      const primary = await amqp.connect(endpoint.connect, endpoint.socket);
-      opened.push(primary);
-      const secondary = await amqp.connect(endpoint.connect, endpoint.socket);
-      opened.push(secondary);
-      const main = await primary.createChannel();
-      const other = await secondary.createChannel();
-      await main.prefetch(endpoint.prefetch, false);
-      await other.prefetch(endpoint.prefetch, false);
-      if (this.generation !== generation) throw new Error('superseded');
-      const session: Session = {
-        generation,
-        primary,
-        secondary,
-        main,
-        other,
-        acks: new ChannelAcks(main),
-        declared: new Map(),
-        queues: new Set(),
-        consumers: new Map(),
-        chain: Promise.resolve(),
-      };
+      const session = await openSession(endpoint, generation, opened, () => this.generation !== generation);
       this.session = session;
-      for (const connection of [primary, secondary]) {
-        connection.on('error', (error: Error) => this.log.warn({ error: error.message }, 'transport connection error'));
-        connection.on('close', () => this.lost(session, 'tcp connection lost'));
-      }
-      for (const channel of [main, other]) {
-        channel.on('error', (error: Error) => this.log.warn({ error: error.message }, 'rabbitmq channel error'));
-        channel.on('close', () => this.lost(session, 'rabbitmq channel closed'));
-      }
+      watchSession(session, this.log, (reason) => this.lost(session, reason));
       for (const name of this.funnels.keys()) this.declare(session, name, [...this.funnels.get(name)!.bindings.values()]);
       for (const [funnel, pipe] of this.routes) this.declareRoute(session, funnel, pipe);
       await session.chain;
@@ -351,8 +293,4 @@ export class RabbitTransport implements WireTransport {
     this.log.info({ in_seconds: delay / 1000 }, 'reconnecting to transport');
     this.timer = setTimeout(() => void this.connect(), delay);
   }
-}
-
-async function closeQuietly(session: Session): Promise<void> {
-  await Promise.allSettled([session.primary.close(), session.secondary.close()]);
 }
