@@ -69,77 +69,45 @@ function identity(path: string): string {
   }
 }
 
+/** A file's stamp: it is re-read when its mtime or size moved; unchanged files keep their parse. */
+function fileStamp(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.mtimeMs}:${s.size}:${s.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+type FileCache = Map<string, { file: LoadedFile; stamp: string }>;
+
+/** Loads the settings again, re-reading only the files whose stamp moved (every file when full); the new cache goes with it. */
+function loadAgain(sources: ConfigSources, env: NodeJS.ProcessEnv, cache: FileCache, full: boolean): { outcome: LoadOutcome; cache: FileCache } {
+  const stamps = new Map<string, string>();
+  const outcome = loadSettings(sources, env, (path) => {
+    const now = fileStamp(path);
+    stamps.set(path, now);
+    const hit = cache.get(path);
+    return !full && hit && hit.stamp === now ? hit.file : undefined;
+  });
+  return { outcome, cache: new Map(outcome.files.map((f) => [f.path, { file: f, stamp: stamps.get(f.path) ?? fileStamp(f.path) }])) };
+}
+
+interface SourceWatches {
+  /** Resolves once the first watches have their initial scan done. */
+  readonly ready: Promise<void>;
+  /** Sets the watches up afresh: always, or (not always) only when a source really was replaced. */
+  rearm(always: boolean): Promise<void>;
+  /** Waits for a re-arm under way, then closes every watch. */
+  close(): Promise<void>;
+}
+
 /**
- * Watches every source; on change re-reads only the changed files, re-merges, re-validates, publishes a diff.
- * Each source's parent is watched too: when a source is replaced (deleted and recreated, or renamed over, as
- * deployment tools do) the watch on the old one is dead, so the watches are set up again on the new one.
+ * Watches the sources with chokidar, and each source's parent natively: when a source is replaced (deleted and
+ * recreated, or renamed over, as deployment tools do) the watch on the old one is dead, so it is set up again.
  */
-export function watchSettings(options: WatchOptions): SettingsWatcher {
-  const { sources, logger } = options;
-  const log = logger.child({ component: 'config-watch' });
-  let good = options.initial.settings;
-  let lastDiagnostics: readonly Diagnostic[] = [];
-  // Set by an invalid edit: the next valid load says so, even when it changes nothing.
-  let broken = false;
-  // A file is re-read when its mtime or size moved; unchanged files keep their parse.
-  const stamp = (path: string): string => {
-    try {
-      const s = statSync(path);
-      return `${s.mtimeMs}:${s.size}:${s.ino}`;
-    } catch {
-      return 'missing';
-    }
-  };
-  let cache = new Map<string, { file: LoadedFile; stamp: string }>(options.initial.files.map((f) => [f.path, { file: f, stamp: stamp(f.path) }]));
-  const listeners: ((diff: SettingsDiff, settings: Settings) => void)[] = [];
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
-
-  const apply = (full: boolean): void => {
-    const stamps = new Map<string, string>();
-    const outcome = loadSettings(sources, options.env ?? daemonEnvironment(), (path) => {
-      const now = stamp(path);
-      stamps.set(path, now);
-      const hit = cache.get(path);
-      return !full && hit && hit.stamp === now ? hit.file : undefined;
-    });
-    cache = new Map(outcome.files.map((f) => [f.path, { file: f, stamp: stamps.get(f.path) ?? stamp(f.path) }]));
-    lastDiagnostics = outcome.diagnostics;
-    if (!outcome.settings) {
-      for (const d of outcome.diagnostics) log.error({ file: d.file, line: d.line, path: d.path }, formatDiagnostic(d));
-      log.error({ errors: outcome.diagnostics.length }, 'configuration is invalid; keeping the last good settings');
-      broken = true;
-      return;
-    }
-    if (broken) log.info({ files: outcome.files.length }, 'configuration is valid again');
-    broken = false;
-    const diff = diffSettings(good, outcome.settings);
-    good = outcome.settings;
-    if (isEmptyDiff(diff)) return;
-    log.info(
-      { added: diff.added.map((c) => c.name), changed: diff.changed.map((c) => c.name), removed: diff.removed, clientChanged: diff.clientChanged },
-      'settings changed',
-    );
-    for (const listener of listeners) listener(diff, good);
-  };
-
-  const schedule = (full: boolean): Promise<void> => {
-    running = running.then(() => apply(full)).catch((error) => log.error({ err: error }, 'settings reload failed'));
-    return running;
-  };
-
-  const paths = [...(sources.configFile ? [sources.configFile] : []), ...sources.configDirs];
+function watchSources(paths: string[], log: Logger, onEvent: () => void, isClosed: () => boolean): SourceWatches {
   const names = new Set(paths.map((p) => basename(p)));
-  let closed = false;
-  const onEvent = () => {
-    if (closed) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      void schedule(false);
-    }, options.debounceMs ?? 100);
-  };
-
   let watcher: FSWatcher;
   let parents: NativeWatcher[] = [];
   let armedAs: string[] = [];
@@ -174,7 +142,7 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
   const rearm = (always: boolean): Promise<void> => {
     arming = arming
       .then(async () => {
-        if (closed || (!always && !replaced())) return;
+        if (isClosed() || (!always && !replaced())) return;
         await disarm();
         if (!always) log.info({ paths }, 'a configuration source was replaced: watching it afresh');
         await arm();
@@ -183,19 +151,83 @@ export function watchSettings(options: WatchOptions): SettingsWatcher {
       .catch((error) => log.error({ err: error }, 'config watcher could not be set up again'));
     return arming;
   };
-  const readyPromise = arm();
+  const ready = arm();
+  return {
+    ready,
+    rearm,
+    close: async () => {
+      await arming;
+      await disarm();
+    },
+  };
+}
+
+/**
+ * Watches every source; on change re-reads only the changed files, re-merges, re-validates, publishes a diff.
+ * A replaced source is watched again (see watchSources).
+ */
+export function watchSettings(options: WatchOptions): SettingsWatcher {
+  const { sources, logger } = options;
+  const log = logger.child({ component: 'config-watch' });
+  let good = options.initial.settings;
+  let lastDiagnostics: readonly Diagnostic[] = [];
+  // Set by an invalid edit: the next valid load says so, even when it changes nothing.
+  let broken = false;
+  let cache: FileCache = new Map(options.initial.files.map((f) => [f.path, { file: f, stamp: fileStamp(f.path) }]));
+  const listeners: ((diff: SettingsDiff, settings: Settings) => void)[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+
+  const apply = (full: boolean): void => {
+    const loaded = loadAgain(sources, options.env ?? daemonEnvironment(), cache, full);
+    const outcome = loaded.outcome;
+    cache = loaded.cache;
+    lastDiagnostics = outcome.diagnostics;
+    if (!outcome.settings) {
+      for (const d of outcome.diagnostics) log.error({ file: d.file, line: d.line, path: d.path }, formatDiagnostic(d));
+      log.error({ errors: outcome.diagnostics.length }, 'configuration is invalid; keeping the last good settings');
+      broken = true;
+      return;
+    }
+    if (broken) log.info({ files: outcome.files.length }, 'configuration is valid again');
+    broken = false;
+    const diff = diffSettings(good, outcome.settings);
+    good = outcome.settings;
+    if (isEmptyDiff(diff)) return;
+    log.info(
+      { added: diff.added.map((c) => c.name), changed: diff.changed.map((c) => c.name), removed: diff.removed, clientChanged: diff.clientChanged },
+      'settings changed',
+    );
+    for (const listener of listeners) listener(diff, good);
+  };
+
+  const schedule = (full: boolean): Promise<void> => {
+    running = running.then(() => apply(full)).catch((error) => log.error({ err: error }, 'settings reload failed'));
+    return running;
+  };
+
+  const paths = [...(sources.configFile ? [sources.configFile] : []), ...sources.configDirs];
+  let closed = false;
+  const onEvent = () => {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      void schedule(false);
+    }, options.debounceMs ?? 100);
+  };
+  const watches = watchSources(paths, log, onEvent, () => closed);
 
   return {
     current: () => good,
     diagnostics: () => lastDiagnostics,
     onChange: (listener) => void listeners.push(listener),
-    reload: () => rearm(true).then(() => schedule(true)),
-    ready: () => readyPromise,
+    reload: () => watches.rearm(true).then(() => schedule(true)),
+    ready: () => watches.ready,
     close: async () => {
       closed = true;
       if (timer) clearTimeout(timer);
-      await arming;
-      await disarm();
+      await watches.close();
       await running;
     },
   };

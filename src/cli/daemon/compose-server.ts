@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { clusterChannelFor, leadershipFor } from '../../cluster/index.js';
-import { socketLimitsOf } from '../../config/index.js';
-import { bridgeConfigOf } from '../../bridge/index.js';
+import { clusterChannelFor, leadershipFor, type ClusterChannel, type Leadership } from '../../cluster/index.js';
+import { socketLimitsOf, type Settings } from '../../config/index.js';
+import { bridgeConfigOf, type BridgeSender } from '../../bridge/index.js';
 import { daemonEnvironment } from '../../config/index.js';
 import { wireClient } from '../fleet.js';
 import { sharedStoreDsn } from '../shared-store.js';
 import { BRIDGE_API_KEY, resolveSecret } from '../secret-options.js';
 import type { Service } from '../lifecycle.js';
-import { buildStore } from './store.js';
-import { buildExecution } from './execution.js';
-import { buildTransport } from './transport.js';
+import { buildStore, type DaemonStore } from './store.js';
+import { buildExecution, type Execution } from './execution.js';
+import { buildTransport, type DaemonTransport } from './transport.js';
 import { buildHandling } from './handling.js';
-import { buildBridge } from './bridge.js';
+import { buildBridge, type BridgeView } from './bridge.js';
 import { receiveOwnKeepalive } from '../../keepalives/index.js';
 import { buildServer } from './server.js';
 import { buildApis } from './apis.js';
@@ -46,33 +46,95 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     logger,
   );
   const bus = buildTransport(role, flags, hub, logger);
-  const { transport, wire } = bus;
+  const { wire } = bus;
   const handling = buildHandling({ hub, store, execution, wire }, logger);
   const { sender, bridgeView, service: bridgeService } = buildBridge(bridge, store.store, logger);
 
-  let clientServices: Service[] = [];
-  let clientSummary = (): Record<string, unknown> => ({});
-  if (role === 'both') {
-    // Over a broker the client role's results and keepalives travel through it.
-    const fleetClient = wire ? wireClient(wire, hub.current, logger) : null;
-    const keepalive = fleetClient ? () => fleetClient.keepalive() : receiveOwnKeepalive(store.store, store.intake, logger);
-    const client = buildClient(
-      {
-        hub,
-        flags,
-        transport,
-        execution,
-        intake: fleetClient?.results ?? store.intake,
-        keepalive,
-        secrets: store.secrets.in(() => store.namespace()),
-        maxMessageBytes: socketLimitsOf(settings).maxMessageBytes,
-        isRunning: () => lifecycle.isRunning(),
-      },
-      logger,
-    );
-    clientServices = client.services;
-    clientSummary = client.summary;
-  }
+  // The client role's services sit in the middle of the server's: started after handling, stopped before it.
+  const local = role === 'both' ? composeLocalClient(base, settings, store, execution, bus) : { services: [], summary: () => ({}) };
+  const { server, agentd, legacyApi, v2Api } = composeServerRole(base, { store, execution, bus, sender, bridgeView, leadership, channel, dsn });
+  const { scheduling, keepalives, fleet, election } = server;
+  const { publisher } = scheduling;
+  const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
+  return {
+    // Stopped in reverse: the watcher, the scheduler, the monitors and the broker's deliveries first; the store last.
+    services: [
+      store.service,
+      store.intake,
+      bus.service,
+      channelService,
+      election,
+      bridgeService,
+      execution.service,
+      handling,
+      ...local.services,
+      legacyApi,
+      v2Api,
+      agentd.service,
+      ...(fleet ? [fleet] : []),
+      bus.consuming,
+      keepalives,
+      scheduling,
+      watcher.service,
+    ],
+    reload: watcher.reload,
+    summary: () => ({
+      transport: wire?.name ?? 'local',
+      files: settings.files.length,
+      checks: Object.keys(settings.checks).length,
+      scheduled: publisher.scheduledChecks(),
+      ...local.summary(),
+      stateDir: base.stateDir,
+    }),
+  };
+}
+
+/** The client role run in the same process (`both`); over a broker its results and keepalives travel through it. */
+function composeLocalClient(
+  base: DaemonBase,
+  settings: Settings,
+  store: DaemonStore,
+  execution: Execution,
+  bus: DaemonTransport,
+): { services: Service[]; summary: () => Record<string, unknown> } {
+  const { hub, flags, lifecycle, logger } = base;
+  const { transport, wire } = bus;
+  const fleetClient = wire ? wireClient(wire, hub.current, logger) : null;
+  const keepalive = fleetClient ? () => fleetClient.keepalive() : receiveOwnKeepalive(store.store, store.intake, logger);
+  const client = buildClient(
+    {
+      hub,
+      flags,
+      transport,
+      execution,
+      intake: fleetClient?.results ?? store.intake,
+      keepalive,
+      secrets: store.secrets.in(() => store.namespace()),
+      maxMessageBytes: socketLimitsOf(settings).maxMessageBytes,
+      isRunning: () => lifecycle.isRunning(),
+    },
+    logger,
+  );
+  return { services: client.services, summary: client.summary };
+}
+
+interface ServerRoleParts {
+  readonly store: DaemonStore;
+  readonly execution: Execution;
+  readonly bus: DaemonTransport;
+  readonly sender: BridgeSender | null;
+  readonly bridgeView: BridgeView | null;
+  readonly leadership: Leadership;
+  readonly channel: ClusterChannel | null;
+  readonly dsn: string | null;
+}
+
+/** The server role's own services: scheduling and monitors, the agent WebSocket, then the two APIs that read them. */
+function composeServerRole(base: DaemonBase, parts: ServerRoleParts) {
+  const { role, flags, hub, lifecycle, logger } = base;
+  const { store, execution, sender, bridgeView, leadership, channel, dsn } = parts;
+  const { transport, wire } = parts.bus;
+  const isStopping = () => lifecycle.isStopping();
   const server = buildServer(
     {
       hub,
@@ -87,7 +149,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     },
     logger,
   );
-  const { scheduling, keepalives, fleet, serverResults, election } = server;
+  const { scheduling, serverResults } = server;
   const { publisher, v2Checks } = scheduling;
   const agentd = buildAgentd({ hub, flags, store, stateDir: base.stateDir, scheduling, channel }, logger);
   const { legacyApi, v2Api } = buildApis(
@@ -108,36 +170,5 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     },
     logger,
   );
-  const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
-  return {
-    // Stopped in reverse: the watcher, the scheduler, the monitors and the broker's deliveries first; the store last.
-    services: [
-      store.service,
-      store.intake,
-      bus.service,
-      channelService,
-      election,
-      bridgeService,
-      execution.service,
-      handling,
-      ...clientServices,
-      legacyApi,
-      v2Api,
-      agentd.service,
-      ...(fleet ? [fleet] : []),
-      bus.consuming,
-      keepalives,
-      scheduling,
-      watcher.service,
-    ],
-    reload: watcher.reload,
-    summary: () => ({
-      transport: wire?.name ?? 'local',
-      files: settings.files.length,
-      checks: Object.keys(settings.checks).length,
-      scheduled: publisher.scheduledChecks(),
-      ...clientSummary(),
-      stateDir: base.stateDir,
-    }),
-  };
+  return { server, agentd, legacyApi, v2Api };
 }
