@@ -45,14 +45,14 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     hub,
     logger,
   );
-  const bus = buildTransport(role, flags, hub, logger);
-  const { wire } = bus;
-  const handling = buildHandling({ hub, store, execution, wire }, logger);
+  const daemonTransport = buildTransport(role, flags, hub, logger);
+  const { broker } = daemonTransport;
+  const handling = buildHandling({ hub, store, execution, broker }, logger);
   const { sender, bridgeView, service: bridgeService } = buildBridge(bridge, store.store, logger);
 
   // The client role's services sit in the middle of the server's: started after handling, stopped before it.
-  const local = role === 'both' ? composeLocalClient(base, settings, store, execution, bus) : { services: [], summary: () => ({}) };
-  const { server, agentd, legacyApi, v2Api } = composeServerRole(base, { store, execution, bus, sender, bridgeView, leadership, channel, dsn });
+  const local = role === 'both' ? composeLocalClient(base, settings, store, execution, daemonTransport) : { services: [], summary: () => ({}) };
+  const { server, agentd, legacyApi, v2Api } = composeServerRole(base, { store, execution, daemonTransport, sender, bridgeView, leadership, channel, dsn });
   const { scheduling, keepalives, fleet, election } = server;
   const { publisher } = scheduling;
   const watcher = buildWatcher(base.sources, base.initial, hub, isStopping, logger);
@@ -61,7 +61,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
     services: [
       store.service,
       store.intake,
-      bus.service,
+      daemonTransport.service,
       channelService,
       election,
       bridgeService,
@@ -72,14 +72,14 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
       v2Api,
       agentd.service,
       ...(fleet ? [fleet] : []),
-      bus.consuming,
+      daemonTransport.consuming,
       keepalives,
       scheduling,
       watcher.service,
     ],
     reload: watcher.reload,
     summary: () => ({
-      transport: wire?.name ?? 'local',
+      transport: broker?.name ?? 'local',
       files: settings.files.length,
       checks: Object.keys(settings.checks).length,
       scheduled: publisher.scheduledChecks(),
@@ -95,11 +95,11 @@ function composeLocalClient(
   settings: Settings,
   store: DaemonStore,
   execution: Execution,
-  bus: DaemonTransport,
+  daemonTransport: DaemonTransport,
 ): { services: Service[]; summary: () => Record<string, unknown> } {
   const { hub, flags, lifecycle, logger } = base;
-  const { transport, wire } = bus;
-  const fleetClient = wire ? wireClient(wire, hub.current, logger) : null;
+  const { transport, broker } = daemonTransport;
+  const fleetClient = broker ? wireClient(broker, hub.current, logger) : null;
   const keepalive = fleetClient ? () => fleetClient.keepalive() : receiveOwnKeepalive(store.store, store.intake, logger);
   const client = buildClient(
     {
@@ -121,7 +121,7 @@ function composeLocalClient(
 interface ServerRoleParts {
   readonly store: DaemonStore;
   readonly execution: Execution;
-  readonly bus: DaemonTransport;
+  readonly daemonTransport: DaemonTransport;
   readonly sender: BridgeSender | null;
   readonly bridgeView: BridgeView | null;
   readonly leadership: Leadership;
@@ -133,14 +133,14 @@ interface ServerRoleParts {
 function composeServerRole(base: DaemonBase, parts: ServerRoleParts) {
   const { role, flags, hub, lifecycle, logger } = base;
   const { store, execution, sender, bridgeView, leadership, channel, dsn } = parts;
-  const { transport, wire } = parts.bus;
+  const { transport, broker } = parts.daemonTransport;
   const isStopping = () => lifecycle.isStopping();
   const server = buildServer(
     {
       hub,
       store,
       transport,
-      wire,
+      broker,
       sender,
       leadership,
       scheduling: dsn === null,

@@ -9,8 +9,8 @@ import type { SettingsHub } from './settings-hub.js';
 import { systemClock } from '../../schedule/index.js';
 
 /** The handler queue: limited, given the grace at stop, then its process groups stopped and drained. */
-export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; execution: Execution; wire: WireTransport | null }, logger: Logger): Handling {
-  const { hub, execution, wire: broker } = parts;
+export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; execution: Execution; broker: WireTransport | null }, logger: Logger): Handling {
+  const { hub, execution, broker } = parts;
   const { store, intake, secrets, namespace } = parts.store;
   const handling = new Handling({
     settings: hub.current,

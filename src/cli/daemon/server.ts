@@ -19,7 +19,7 @@ export interface ServerParts {
   readonly hub: SettingsHub;
   readonly store: DaemonStore;
   readonly transport: Transport;
-  readonly wire: WireTransport | null;
+  readonly broker: WireTransport | null;
   readonly sender: BridgeSender | null;
   readonly leadership: Leadership;
   /** Whether this server schedules subscription checks itself (not when servers share a store). */
@@ -34,7 +34,7 @@ export interface ServerParts {
  * done while elected (the election is stopped late, the scheduler and the monitors early).
  */
 export function buildServer(parts: ServerParts, logger: Logger) {
-  const { hub, wire: broker, sender, leadership, isStopping } = parts;
+  const { hub, broker, sender, leadership, isStopping } = parts;
   const { store, intake } = parts.store;
   const clients = () => store.listClients().filter((c) => !c.invalidated);
   // Over a broker, a remote legacy client runs a check without its secrets: said once per check and client.

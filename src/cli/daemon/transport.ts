@@ -8,7 +8,7 @@ import type { SettingsHub } from './settings-hub.js';
 export interface DaemonTransport {
   readonly transport: Transport;
   /** The broker, or null on the in-process bus. */
-  readonly wire: WireTransport | null;
+  readonly broker: WireTransport | null;
   /** Closes the connections, last but the store. */
   readonly service: Service;
   /** Consumes once every consumer is registered; at stop, the first thing after the scheduler. */
@@ -21,7 +21,7 @@ export function buildTransport(role: Role, flags: RunFlags, hub: SettingsHub, lo
   const broker = isWire(transport) ? transport : null;
   return {
     transport,
-    wire: broker,
+    broker,
     service: {
       name: 'transport',
       start: async () => undefined,
