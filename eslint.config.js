@@ -26,8 +26,8 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     rules: {
-      'max-lines': ['warn', { max: 300, skipBlankLines: false, skipComments: false }],
-      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: false, skipComments: false }],
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
     },
   },
   { files: ['**/*.cjs', '**/*.mjs'], languageOptions: { globals: nodeGlobals } },

@@ -5,6 +5,7 @@ import type { CheckResult, ResultIntake } from '../execute/index.js';
 import { prepareResult, EntityLimitError } from '../legacy/index.js';
 import { CheckbridgeError } from '../errors.js';
 import { ByteBudget, MessageReader } from './socket-buffer.js';
+import type { ReadClock } from '../schedule/index.js';
 
 export interface SocketOptions {
   readonly bind: string;
@@ -13,7 +14,7 @@ export interface SocketOptions {
   readonly logger: Logger;
   /** The local client's name and signature: results from the socket are the local client's. */
   readonly client: () => { name: string; signature?: string | undefined };
-  readonly now: () => number;
+  readonly clock: ReadClock;
   readonly maxMessageBytes?: number | undefined;
   readonly idleTimeoutMs?: number;
   /** checkbridge.socket_buffer_limit: bytes all TCP connections may hold at once (unfinished messages). */
@@ -42,7 +43,7 @@ const DEFAULT_MESSAGE_DEADLINE_MS = 10_000;
 async function submitAll(value: unknown, options: SocketOptions): Promise<string | null> {
   const items = Array.isArray(value) ? value : [value];
   const client = options.client();
-  const now = Math.floor(options.now() / 1000);
+  const now = Math.floor(options.clock.now() / 1000);
   const results: CheckResult[] = [];
   let failure: string | null = null;
   for (const item of items) {

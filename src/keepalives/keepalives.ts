@@ -74,16 +74,14 @@ const MONITOR_SLICE = 100;
 export async function monitorKeepalives(store: StateStore, settings: Settings, intake: ResultIntake, nowMs: number): Promise<void> {
   const clients = store.listClients().filter((client) => client.keepalives !== false && !client.invalidated);
   for (let at = 0; at < clients.length; at += MONITOR_SLICE) {
-    const submissions = clients
-      .slice(at, at + MONITOR_SLICE)
-      .map((client) =>
-        intake.submit({
-          client: String(client.name),
-          check: keepaliveCheck(settings, client, nowMs),
-          fromServer: true,
-          ...(typeof client.signature === 'string' ? { signature: client.signature } : {}),
-        }),
-      );
+    const submissions = clients.slice(at, at + MONITOR_SLICE).map((client) =>
+      intake.submit({
+        client: String(client.name),
+        check: keepaliveCheck(settings, client, nowMs),
+        fromServer: true,
+        ...(typeof client.signature === 'string' ? { signature: client.signature } : {}),
+      }),
+    );
     await Promise.allSettled(submissions);
   }
 }

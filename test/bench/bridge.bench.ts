@@ -36,7 +36,7 @@ export async function benchBridge(report: (figure: object) => void): Promise<voi
     store: backendStore,
     tokens: new TokenIssuer(newSigningKey()),
     logger,
-    now: Date.now,
+    clock: systemClock,
     spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }),
     intake,
   });
@@ -88,7 +88,7 @@ export async function benchBridge(report: (figure: object) => void): Promise<voi
       store: backendStore,
       tokens: new TokenIssuer(newSigningKey()),
       logger,
-      now: Date.now,
+      clock: systemClock,
       spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }),
       intake,
     });

@@ -38,7 +38,7 @@ export async function benchHandlers(report: (figure: object) => void): Promise<v
   const intake = new Intake(store, () => settings, systemClock, logger);
   const pipeline = new HandlerPipeline({ settings: () => settings, store, logger, clock: systemClock, spawn: spawner.spawn, deleteClient: async () => false });
   intake.onEvent((processed) => !isV2Event(processed) && processed.handle && pipeline.handle(processed.event));
-  const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
+  const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), clock: systemClock });
   const port = listeners.tcp.port;
   const drained = async (handled: number) => {
     while (pipeline.counters.handled + pipeline.counters.failed < handled) await sleep(5);

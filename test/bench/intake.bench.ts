@@ -19,7 +19,7 @@ export async function benchIntake(report: (figure: object) => void): Promise<voi
   // 1,000 clients below: past the unlicensed entity limit, so the bench lifts it.
   const settings = settingsOf({ client: { name: 'bench', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
   const intake = new Intake(store, () => settings, systemClock, logger);
-  const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
+  const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), clock: systemClock });
   const port = listeners.tcp.port;
   try {
     // Raw SQLite rate on the same machine, same run: batched inserts of 1,000 rows, WAL, synchronous=NORMAL.
@@ -51,7 +51,14 @@ export async function benchIntake(report: (figure: object) => void): Promise<voi
     // The same arrays with what `run` adds in each transaction: the core/v2 event and entity, and a bridge outbox row.
     const v2Intake = new Intake(store, () => settings, systemClock, logger);
     v2Intake.withinTransaction(legacyToV2Writer(store, () => 'default', 'default'));
-    const v2Listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake: v2Intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
+    const v2Listeners = await listenClientSocket({
+      bind: '127.0.0.1',
+      port: 0,
+      intake: v2Intake,
+      logger,
+      client: () => ({ name: 'bench' }),
+      clock: systemClock,
+    });
     start = performance.now();
     const v2Latency = (await drive(v2Listeners.tcp.port, arrays, 8)).latencies;
     await v2Listeners.close();

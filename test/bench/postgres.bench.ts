@@ -43,7 +43,7 @@ async function socketRates(dir: string, name: string, withPostgres: string | nul
   const intake = new Intake(store, () => settings, systemClock, logger);
   intake.withinTransaction(legacyToV2Writer(store, () => 'default', null, router));
   intake.afterCommit((committed) => router.flushStaged(committed));
-  const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), now: Date.now });
+  const listeners = await listenClientSocket({ bind: '127.0.0.1', port: 0, intake, logger, client: () => ({ name: 'bench' }), clock: systemClock });
   try {
     const result = (i: number, check: number) => ({ name: `check_${check}`, output: `output ${i}`, status: i % 3 });
     const singles = Array.from({ length: 10_000 }, (_, i) => JSON.stringify(result(i, i % 500)));

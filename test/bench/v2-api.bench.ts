@@ -50,7 +50,7 @@ export async function benchV2Api(report: (figure: object) => void): Promise<void
     store,
     tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)),
     logger,
-    now: Date.now,
+    clock: systemClock,
     spawn: async () => ({ status: 0, output: '', timedOut: false, signal: null, durationMs: 0 }),
     intake,
   });

@@ -41,7 +41,7 @@ export function registerCheckRoutes(app: FastifyInstance, deps: V2ApiDeps, dash:
     if (!known(dash, name)) return fail(reply, 'notFound', 'no such check');
     const hoursText = param(request.query, 'hours');
     const hours = /^[0-9]{1,3}$/.test(hoursText) ? Math.min(Math.max(Number(hoursText), 1), 168) : 24;
-    return checkTimeline(dash.settings(), name, deps.now(), hours);
+    return checkTimeline(dash.settings(), name, deps.clock.now(), hours);
   });
   app.get(`${PREFIX}/checks/:check/results`, (request, reply) => {
     const name = (request.params as { check: string }).check;

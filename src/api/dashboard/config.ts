@@ -32,7 +32,7 @@ export function registerConfigRoutes(app: FastifyInstance, deps: V2ApiDeps, dash
   const compiled = () => {
     const outcome = loadSettings(dash.sources);
     if (!outcome.settings) return null;
-    const silences = deps.store.silences.list(deps.now()).map((e) => e.value as Record<string, unknown>);
+    const silences = deps.store.silences.list(deps.clock.now()).map((e) => e.value as Record<string, unknown>);
     return compileSettings(outcome.settings, outcome.files, legacyNamespace(dash.settings()), { silences });
   };
   app.get(`${PREFIX}/migration`, (_request, reply) => {

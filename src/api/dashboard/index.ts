@@ -22,6 +22,6 @@ export function registerDashboard(app: FastifyInstance, deps: V2ApiDeps, dash: D
   registerCheckRoutes(app, deps, dash);
   registerV2CheckRoutes(app, deps, dash);
   registerConfigRoutes(app, deps, dash);
-  registerBridgeHistory(app, dash.bridge, deps.now);
-  app.get(`${PREFIX}/events`, (request) => queryEvents(openEvents(deps.store, legacyNamespace(dash.settings()), deps.now()), request.query));
+  registerBridgeHistory(app, dash.bridge, deps.clock);
+  app.get(`${PREFIX}/events`, (request) => queryEvents(openEvents(deps.store, legacyNamespace(dash.settings()), deps.clock.now()), request.query));
 }

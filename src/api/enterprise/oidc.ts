@@ -64,7 +64,7 @@ function page(reply: FastifyReply, status: number, title: string, body: string, 
  * The callback is taken only from the browser that started the sign-in (its binding cookie, oidc-binding.ts).
  */
 export function registerOidcRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const flows = new OidcFlows(deps.now);
+  const flows = new OidcFlows(deps.clock);
   registerAuthorizeRoute(app, deps, flows);
   registerCallbackRoute(app, deps, flows);
 }

@@ -8,7 +8,7 @@ export function registerAggregateRoutes(route: AddRoute, deps: LegacyApiDeps): v
   // `max_age=S` keeps results executed in the last S seconds; anything but digits is ignored.
   const oldest = (url: string) => {
     const maxAge = legacyQuery(url).max_age ?? '';
-    return /^[0-9]+$/.test(maxAge) ? Math.floor(deps.now() / 1000) - Number(maxAge) : null;
+    return /^[0-9]+$/.test(maxAge) ? Math.floor(deps.clock.now() / 1000) - Number(maxAge) : null;
   };
   const rawMembers = (name: string) => memberNames(store, name).map(({ client, check }) => ({ client, check, result: null }));
   const name = (req: { params: unknown }) => (req.params as { name: string }).name;

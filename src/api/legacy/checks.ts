@@ -28,7 +28,7 @@ export function registerCheckRoutes(route: AddRoute, deps: LegacyApiDeps): void 
     // The results of agents the caller does not see are left alone (an agent's keepalive is such a result).
     if (clients.every((client) => scope.shows(client))) deps.store.deleteResultsOfCheck(check);
     else for (const client of clients.filter((c) => scope.shows(c))) deps.store.deleteResult(String(client.name), check);
-    return reply.code(202).send(issued(deps.now));
+    return reply.code(202).send(issued(deps.clock));
   });
   // Publishes a check request now, to the check's subscribers or the ones named.
   route('POST', '/request', (req, reply) => {
@@ -38,6 +38,6 @@ export function registerCheckRoutes(route: AddRoute, deps: LegacyApiDeps): void 
     for (const key of ['reason', 'creator'] as const) if (body[key] !== undefined && typeof body[key] !== 'string') return reply.code(400).send();
     const subscribers = Array.isArray(body.subscribers) ? body.subscribers.map(String) : undefined;
     const ok = deps.requestCheck(body.check, subscribers, { reason: body.reason, creator: body.creator });
-    return ok ? reply.code(202).send(issued(deps.now)) : reply.code(404).send();
+    return ok ? reply.code(202).send(issued(deps.clock)) : reply.code(404).send();
   });
 }

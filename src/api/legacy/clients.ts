@@ -45,13 +45,13 @@ export function registerClientRoutes(route: AddRoute, deps: LegacyApiDeps, views
     const name = (req.params as { client: string }).client;
     if (!visible(deps.store.getClient(name))) return reply.code(404).send();
     const query = legacyQuery(req.url);
-    const expire = /^[0-9]+$/.test(query.invalidate_expire ?? '') ? Math.floor(deps.now() / 1000) + Number(query.invalidate_expire) : null;
+    const expire = /^[0-9]+$/.test(query.invalidate_expire ?? '') ? Math.floor(deps.clock.now() / 1000) + Number(query.invalidate_expire) : null;
     // As its legacy events, an agent's open check events are resolved (and handled) before its record goes.
     const open = await agents.open(name);
-    void Promise.allSettled(open.map((found) => resolveAgentEvent(deps.intake, deps.store, found, deps.now())))
-      .then(() => removeClient(deps.store, deps.intake, name, deps.now(), 'invalidate' in query ? { until: expire } : undefined))
+    void Promise.allSettled(open.map((found) => resolveAgentEvent(deps.intake, deps.store, found, deps.clock.now())))
+      .then(() => removeClient(deps.store, deps.intake, name, deps.clock.now(), 'invalidate' in query ? { until: expire } : undefined))
       .catch((error) => deps.logger.error({ err: error, client: name }, 'failed to delete client'));
-    return reply.code(202).send(issued(deps.now));
+    return reply.code(202).send(issued(deps.clock));
   });
 }
 
@@ -64,7 +64,7 @@ function postClient(deps: LegacyApiDeps, views: LegacyViews, req: FastifyRequest
     ...body,
     subscriptions: body.subscriptions ?? [],
     version: LEGACY_VERSION,
-    timestamp: Math.floor(deps.now() / 1000),
+    timestamp: Math.floor(deps.clock.now() / 1000),
   };
   if (schemaProblems('client', client).length > 0) return reply.code(400).send();
   if (views.agentRecord(client.name))

@@ -8,6 +8,7 @@ import type { ResultIntake } from '../../execute/index.js';
 import type { BridgeView } from '../../bridge/index.js';
 import type { ListenerHttps } from '../../tls/index.js';
 import type { TransportInfo } from '../../transport/index.js';
+import type { ReadClock } from '../../schedule/index.js';
 
 export type RouteMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -24,7 +25,7 @@ export interface LegacyApiDeps {
   /** Where POST /results goes: the broker's `results` over a broker, as legacy publishes it; the intake by default. */
   readonly results?: ResultIntake;
   readonly logger: Logger;
-  readonly now: () => number;
+  readonly clock: ReadClock;
   /** The bridge's state for /info and /bridge; null when no bridge is configured. */
   readonly bridge?: BridgeView | null;
   /** The transport's state and queue figures for /info and /health; the in-process bus when absent. */

@@ -16,14 +16,14 @@ export function registerEventRoutes(route: AddRoute, deps: LegacyApiDeps, views:
   const resolve = async (reply: FastifyReply, client: string, check: string) => {
     if (hidden(client)) return reply.code(404).send();
     const event = deps.store.getEvent(client, check);
-    if (event) await resolveEvent(deps.intake, event, deps.now());
+    if (event) await resolveEvent(deps.intake, event, deps.clock.now());
     else {
       const found = await agents.openEvent(client, check);
       if (!found) return reply.code(404).send();
-      const refused = await resolveAgentEvent(deps.intake, deps.store, found, deps.now());
+      const refused = await resolveAgentEvent(deps.intake, deps.store, found, deps.clock.now());
       if (refused) return refuse(reply, refused);
     }
-    return reply.code(202).send(issued(deps.now));
+    return reply.code(202).send(issued(deps.clock));
   };
   route('DELETE', '/events/:client/:check', (req, reply) => {
     const { client, check } = req.params as { client: string; check: string };

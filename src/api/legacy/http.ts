@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redactOutput } from '../../config/index.js';
+import type { ReadClock } from '../../schedule/index.js';
 
 /**
  * A 400 as legacy answered it, with an empty body (clients rely on it); the reason travels in a header
@@ -18,7 +19,7 @@ export function forbid(reply: FastifyReply, reason: string) {
 }
 
 /** The body of a 202: when the request was taken, in seconds. */
-export const issued = (now: () => number) => ({ issued: Math.floor(now() / 1000) });
+export const issued = (clock: ReadClock) => ({ issued: Math.floor(clock.now() / 1000) });
 
 // Legacy query parsing: split on & and =, values not URL-decoded.
 export function legacyQuery(url: string): Record<string, string> {

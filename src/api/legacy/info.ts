@@ -15,9 +15,9 @@ export function registerInfoRoutes(route: AddRoute, deps: LegacyApiDeps): void {
     transport: await transport(),
     redis: { connected: true },
     servers: (await deps.servers?.()) ?? [],
-    bridge: bridgeSummary(deps.bridge ?? null, deps.now()),
+    bridge: bridgeSummary(deps.bridge ?? null, deps.clock.now()),
   }));
-  route('GET', '/bridge', (_req, reply) => bridgeSummary(deps.bridge ?? null, deps.now()) ?? reply.code(404).send());
+  route('GET', '/bridge', (_req, reply) => bridgeSummary(deps.bridge ?? null, deps.clock.now()) ?? reply.code(404).send());
   route('GET', '/bridge/dead_letters', (req, reply) =>
     sendList(
       req,

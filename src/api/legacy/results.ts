@@ -59,7 +59,7 @@ export function registerResultRoutes(route: AddRoute, deps: LegacyApiDeps, views
     return reply.code(404).send();
   });
   route('POST', '/results', async (req, reply) => {
-    const now = Math.floor(deps.now() / 1000);
+    const now = Math.floor(deps.clock.now() / 1000);
     const prepared = prepareResult(req.body, now);
     if (!prepared.ok) return refuse(reply, prepared.message);
     // Another namespace's agent is the agent WebSocket's alone: no legacy result is written into it.

@@ -14,7 +14,7 @@ const escape = (text: string) => text.replace(/[\\^$+?()[\]{}|]/g, '\\$&');
 
 /** Stores one validated silence under its `subscription:check` id; a later `begin` pushes its expiry back by as much. */
 function putSilence(deps: LegacyApiDeps, data: Record<string, unknown>): void {
-  const at = Math.floor(deps.now() / 1000);
+  const at = Math.floor(deps.clock.now() / 1000);
   const id = idOf(data);
   const entry = {
     id,
@@ -27,7 +27,7 @@ function putSilence(deps: LegacyApiDeps, data: Record<string, unknown>): void {
     timestamp: at,
   };
   const expire = data.expire as number | null | undefined;
-  const expireAt = typeof expire === 'number' ? deps.now() + (expire + Math.max(0, Number(data.begin ?? at) - at)) * 1000 : null;
+  const expireAt = typeof expire === 'number' ? deps.clock.now() + (expire + Math.max(0, Number(data.begin ?? at) - at)) * 1000 : null;
   deps.store.silences.put(id, entry, expireAt);
 }
 
@@ -35,7 +35,7 @@ function putSilence(deps: LegacyApiDeps, data: Record<string, unknown>): void {
 export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   // Expiries are kept in ms (a 1 s expiry must last a second); `expire` is the remaining TTL in seconds, as Redis gave it.
   const entries = () => {
-    const nowMs = deps.now();
+    const nowMs = deps.clock.now();
     return deps.store.silences.list(nowMs).map((e) => ({ key: `silence:${e.key}`, entry: { ...e.value, expire: remainingSeconds(e, nowMs) } }));
   };
   // Lookups build regexes from the raw segment, as legacy did ('.' stays a wildcard).
@@ -95,6 +95,6 @@ export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): vo
     });
     if (!data || (data.id == null && data.subscription == null && data.check == null)) return reply.code(400).send();
     const id = typeof data.id === 'string' ? data.id : idOf(data);
-    return reply.code(deps.store.silences.delete(id, deps.now()) ? 204 : 404).send();
+    return reply.code(deps.store.silences.delete(id, deps.clock.now()) ? 204 : 404).send();
   });
 }

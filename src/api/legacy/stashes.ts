@@ -7,7 +7,7 @@ import { sendList } from './http.js';
 /** Stashes: JSON documents at a path, which may hold '/', with an optional expiry. */
 export function registerStashRoutes(route: AddRoute, deps: LegacyApiDeps): void {
   const store = deps.store.stashes;
-  const now = () => deps.now(); // ms: expiries are kept in ms
+  const now = () => deps.clock.now(); // ms: expiries are kept in ms
   const pathOf = (req: FastifyRequest) => (req.params as { '*': string })['*'];
   const put = (path: string, content: unknown, expire: number | null, reply: FastifyReply) => {
     store.put(path, content, expire === null ? null : now() + expire * 1000);

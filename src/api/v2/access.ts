@@ -76,7 +76,7 @@ function unsafeTarget(rawUrl: string): string | null {
 function decide(deps: V2ApiDeps, username: string, groups: readonly string[], verb: Verb, resource: string, namespace: string | null, name: string | null) {
   const cache = accessCacheOf(deps.store.resources).decisions;
   const key = decisionKey(username, groups, verb, resource, namespace, name);
-  const nowMs = deps.now();
+  const nowMs = deps.clock.now();
   const cached = cache.get(key, nowMs);
   if (cached) return cached;
   const generation = deps.store.resources.accessGeneration;

@@ -37,7 +37,7 @@ export async function checkPassword(
 }
 
 /** The one limiter of failed password checks of every door (`/auth`, password changes, the agent WebSocket). */
-export const loginLimiterOf = (deps: V2ApiDeps): LoginLimiter => loginLimiterFor(deps.store.resources, { now: deps.now });
+export const loginLimiterOf = (deps: V2ApiDeps): LoginLimiter => loginLimiterFor(deps.store.resources, deps.clock);
 
 /** A refusal without the password work: the limit (429) or a full password pool (503), each with when to retry. */
 export function deferLogin(
@@ -55,7 +55,7 @@ export async function authenticate(deps: V2ApiDeps, request: FastifyRequest): Pr
   if (!header.startsWith('Bearer ') && !header.startsWith('Key ')) return null;
   // Only successes are cached, keyed by the credential itself, for one access generation (see access-cache).
   const cache = accessCacheOf(deps.store.resources).callers;
-  const nowMs = deps.now();
+  const nowMs = deps.clock.now();
   const cached = cache.get(header, nowMs);
   if (cached) return cached;
   const generation = deps.store.resources.accessGeneration;

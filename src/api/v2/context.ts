@@ -11,6 +11,7 @@ import type { EventIntake } from '../../intake/index.js';
 import type { DashboardDeps } from '../dashboard/deps.js';
 import type { ListenerHttps } from '../../tls/index.js';
 import { ERRORS, type ErrorCode } from '../../errors.js';
+import type { ReadClock } from '../../schedule/index.js';
 
 export interface V2ApiDeps {
   /** HTTPS (and mutual TLS) for this listener; plain HTTP without. */
@@ -23,7 +24,7 @@ export interface V2ApiDeps {
   readonly tokens: TokenIssuer;
   readonly logger: Logger;
   /** Milliseconds. */
-  readonly now: () => number;
+  readonly clock: ReadClock;
   readonly spawn: Spawner;
   /** Where events created through the API go: the one intake stores them and sends them on to their pipelines. */
   readonly intake: EventIntake;
@@ -71,7 +72,7 @@ export function fail(reply: FastifyReply, kind: keyof typeof KINDS, message: str
 const callers = new WeakMap<FastifyRequest, Caller>();
 export const callerOf = (request: FastifyRequest): Caller => callers.get(request)!;
 export const setCaller = (request: FastifyRequest, caller: Caller): void => void callers.set(request, caller);
-export const nowS = (deps: V2ApiDeps) => Math.floor(deps.now() / 1000);
+export const nowS = (deps: V2ApiDeps) => Math.floor(deps.clock.now() / 1000);
 // At most MAX_NAME_LENGTH (255) characters: every stored name must fit in a URL the API can serve back.
 export const NAME = /^[\w.\-:]{1,255}$/;
 

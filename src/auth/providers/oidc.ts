@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import type { OidcSpec, Provider } from './provider-spec.js';
+import type { ReadClock } from '../../schedule/index.js';
 
 /** One sign-in in progress: what the callback needs to check the answer (PKCE verifier, state, nonce). */
 export interface OidcFlow {
@@ -24,14 +25,14 @@ export class FlowsFull extends Error {}
 export class OidcFlows {
   private readonly flows = new Map<string, OidcFlow>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly clock: ReadClock) {}
 
   /** A new flow's `state`; when the table is full of live flows, a FlowsFull error (never evict someone's sign-in). */
   add(flow: Omit<OidcFlow, 'expiresAt'>): string {
-    if (this.flows.size >= MAX_FLOWS) for (const [state, f] of this.flows) if (f.expiresAt <= this.now()) this.flows.delete(state);
+    if (this.flows.size >= MAX_FLOWS) for (const [state, f] of this.flows) if (f.expiresAt <= this.clock.now()) this.flows.delete(state);
     if (this.flows.size >= MAX_FLOWS) throw new FlowsFull('too many sign-ins in progress: try again in a few minutes');
     const state = client.randomState();
-    this.flows.set(state, { ...flow, expiresAt: this.now() + FLOW_TTL_MS });
+    this.flows.set(state, { ...flow, expiresAt: this.clock.now() + FLOW_TTL_MS });
     return state;
   }
 
@@ -42,7 +43,7 @@ export class OidcFlows {
    */
   take(state: string, accept: (flow: OidcFlow) => boolean): OidcFlow | 'unknown' | { refused: string } {
     const flow = this.flows.get(state);
-    if (!flow || flow.expiresAt <= this.now()) {
+    if (!flow || flow.expiresAt <= this.clock.now()) {
       this.flows.delete(state);
       return 'unknown';
     }

@@ -22,6 +22,7 @@ import type { DaemonStore } from './store.js';
 import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
 import { deliverAdminPassword } from './admin-password.js';
+import { systemClock } from '../../schedule/index.js';
 
 const AGENTS_METRIC_HELP =
   '# HELP checkbridge_agents_connected Sensu Go agents connected to the agent WebSocket now.\n# TYPE checkbridge_agents_connected gauge\n';
@@ -64,7 +65,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         intake,
         results: serverResults,
         logger,
-        now: Date.now,
+        clock: systemClock,
         bridge: bridgeView,
         transport: () => transportInfo(transport),
         servers: () => leadership.servers(),
@@ -93,7 +94,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         legacyNamespace: () => legacyNamespace(hub.current()),
         tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)),
         logger,
-        now: Date.now,
+        clock: systemClock,
         spawn: spawner.spawn,
         annotations: () => ({
           'checkbridge.agents.connected': String(agents.connected()),

@@ -63,7 +63,7 @@ export function buildClient(parts: ClientParts, logger: Logger) {
         intake,
         logger,
         client: () => ({ name: String(hub.current().client.name), signature: hub.current().client.signature as string | undefined }),
-        now: Date.now,
+        clock: systemClock,
         maxMessageBytes: parts.maxMessageBytes,
         bufferLimitBytes: socketLimitsOf(settings).bufferLimitBytes,
         messageDeadlineMs: socketLimitsOf(settings).messageDeadlineMs,
