@@ -143,7 +143,8 @@ test(
     await put('checks', {
       metadata: { name: 'both-subs' },
       command: 'sleep 0.3; echo once',
-      interval: 1,
+      // Two seconds apart: a late request and the next on-time one a second later can start within one clock second.
+      interval: 2,
       publish: true,
       subscriptions: ['linux', 'web'],
       handlers: [],
