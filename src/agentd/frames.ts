@@ -16,12 +16,15 @@ export function decodeFrame(data: Buffer): { type: string; payload: Buffer } | n
 }
 
 const [QUOTE, BACKSLASH] = [0x22, 0x5c];
-const OPENS = new Set([0x7b, 0x5b]);
-const CLOSES = new Set([0x7d, 0x5d]);
+const [OPEN_BRACE, OPEN_BRACKET] = [0x7b, 0x5b];
+const [CLOSE_BRACE, CLOSE_BRACKET] = [0x7d, 0x5d];
 
 /** Whether a JSON text's objects and arrays nest deeper than `max`, read from its bytes before it is parsed. */
 export function bytesNestTooDeep(json: Buffer, max: number): boolean {
-  let [depth, inString, escaped] = [0, false, false];
+  // Plain comparisons, not set lookups: this runs over every byte of every frame.
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
   for (let i = 0; i < json.length; i++) {
     const byte = json[i]!;
     if (inString) {
@@ -29,9 +32,9 @@ export function bytesNestTooDeep(json: Buffer, max: number): boolean {
       else if (byte === BACKSLASH) escaped = true;
       else if (byte === QUOTE) inString = false;
     } else if (byte === QUOTE) inString = true;
-    else if (OPENS.has(byte)) {
+    else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
       if (++depth > max) return true;
-    } else if (CLOSES.has(byte)) depth -= 1;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth -= 1;
   }
   return false;
 }
