@@ -9,11 +9,29 @@ function rosterOf(sessions: SessionRegistry): RosterEntry[] {
   return sessions.all().map((s) => [s.identity.namespace, s.identity.name, [...s.subscriptions]] as const);
 }
 
+/** The agent's key of a check's runs: its name, and the proxy entity it runs for. */
+function requestKey(request: V2CheckRequest): string {
+  const config = request.config;
+  const name = String(config.metadata?.name ?? config.name);
+  return config.proxy_entity_name ? `${name}/${config.proxy_entity_name}` : name;
+}
+
 /**
  * Connected agents as one kind of subscriber of v2 check requests: each gets Sensu Go's `check_request` frame, with
  * the check's resolved secrets only over mutual TLS (resolved at send time, per member, on the server it is connected to).
  */
 export function agentTargets(sessions: SessionRegistry, secrets: RemoteSecrets): TargetKind {
+  const issuedTo = new WeakMap<AgentSession, Map<string, number>>();
+  // A check of two subscriptions the agent holds both of reaches it once an issue: the agent would drop the second
+  // by its issued time, but only after the first has started, so two back to back can both run.
+  const fresh = (session: AgentSession, request: V2CheckRequest): boolean => {
+    let last = issuedTo.get(session);
+    if (!last) issuedTo.set(session, (last = new Map()));
+    const key = requestKey(request);
+    if (last.get(key) === request.issued) return false;
+    last.set(key, request.issued);
+    return true;
+  };
   const member = (session: AgentSession) => ({
     kind: 'agent',
     name: session.identity.name,
@@ -23,10 +41,18 @@ export function agentTargets(sessions: SessionRegistry, secrets: RemoteSecrets):
   return {
     kind: 'agent',
     members: (namespace, subscription) => sessions.withSubscription(namespace, subscription).map((session) => session.identity.name),
-    broadcast: (namespace, subscription, request) => secrets.deliver(namespace, request, sessions.withSubscription(namespace, subscription).map(member)),
+    broadcast: (namespace, subscription, request) =>
+      secrets.deliver(
+        namespace,
+        request,
+        sessions
+          .withSubscription(namespace, subscription)
+          .filter((session) => fresh(session, request))
+          .map(member),
+      ),
     send: (namespace, name, request) => {
       const session = sessions.get(namespace, name);
-      if (session) secrets.deliver(namespace, request, [member(session)]);
+      if (session && fresh(session, request)) secrets.deliver(namespace, request, [member(session)]);
     },
   };
 }
