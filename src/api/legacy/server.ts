@@ -1,5 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { registerRedaction } from '../../http/index.js';
 import type { AddRoute, LegacyApiDeps, RouteMethod } from './deps.js';
 import { refuse } from './http.js';
@@ -20,11 +20,18 @@ import { legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/index.js';
 export type { AddRoute, LegacyApiDeps } from './deps.js';
 
 const NAME = '[\\w.-]+';
+const PARAM = /^[\w.:-]+$/;
 
 interface RouteSpec {
   method: RouteMethod;
   path: string;
   pattern: RegExp;
+}
+
+/** Compared in a time that says nothing of how much of a guess was right. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 function toPattern(path: string): RegExp {
@@ -46,8 +53,12 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
   const routes: RouteSpec[] = [];
   // Adds a route (GET also answers HEAD); `pattern` is the legacy path regex used for 405 `Allow` when `:param` is not `[\w.-]+`.
   const route: AddRoute = (method, path, handler, pattern) => {
-    routes.push({ method, path, pattern: pattern ?? toPattern(path) });
-    app.route({ method: method === 'GET' ? ['GET', 'HEAD'] : method, url: path, handler: handler as never });
+    const spec = { method, path, pattern: pattern ?? toPattern(path) };
+    routes.push(spec);
+    // A name is legacy's `[\w.-]+` (and `:`, which agent names hold) once decoded: an encoded `/` or `%00` names nothing.
+    const guarded = (request: FastifyRequest, reply: FastifyReply) =>
+      pattern || Object.values(request.params as Record<string, string>).every((value) => PARAM.test(value)) ? handler(request, reply) : reply.code(404).send();
+    app.route({ method: method === 'GET' ? ['GET', 'HEAD'] : method, url: path, handler: guarded as never });
   };
   addRequestHooks(app, deps);
   addFallbacks(app, deps, routes);
@@ -75,7 +86,7 @@ function addRequestHooks(app: FastifyInstance, deps: LegacyApiDeps): void {
       const header = request.headers.authorization ?? '';
       const decoded = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '';
       const colon = decoded.indexOf(':'); // split on the first colon only: a password may hold colons
-      if (colon < 0 || decoded.slice(0, colon) !== api.user || decoded.slice(colon + 1) !== api.password) {
+      if (colon < 0 || !sameSecret(decoded.slice(0, colon), api.user) || !sameSecret(decoded.slice(colon + 1), api.password)) {
         return reply.code(401).header('WWW-Authenticate', 'Basic realm="Restricted Area"').send();
       }
     }
