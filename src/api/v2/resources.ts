@@ -7,6 +7,8 @@ import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
 import { goCronProblem } from '../../time/index.js';
+import { mergePatchRoute } from './merge-patch.js';
+import { created, type ResourceWriter } from './resource-writer.js';
 import type { Json } from '../../json.js';
 
 export interface ResourceKind {
@@ -165,41 +167,43 @@ function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
 }
 
 /** Generic namespaced CRUD: POST creates (409 if it exists), PUT creates or replaces. */
-export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): void {
+export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): ResourceWriter {
   const table = tableOf(deps, kind);
   const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
-  const write = (mode: 'create' | 'upsert') => (request: FastifyRequest, reply: FastifyReply) => {
-    const { namespace, name } = request.params as { namespace: string; name?: string };
-    const body = request.body as Json | null;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object');
-    const metadata = { ...(body.metadata ?? {}) };
-    metadata.namespace ||= namespace;
-    if (name !== undefined) metadata.name ||= name;
-    // sensuctl's `silenced create` sends no name: the kind names it, as Sensu Go does.
-    if (!metadata.name && kind.nameOf) metadata.name = kind.nameOf(body);
-    if (metadata.namespace !== namespace)
-      return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
-    if (name !== undefined && metadata.name !== name)
-      return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-    if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name)))
-      return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
-    const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
-    if (problem) return fail(reply, 'invalid', problem);
-    // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
-    const missing = missingNamespace(deps.store.resources, namespace);
-    if (missing) return fail(reply, 'notFound', missing);
-    const refused = kind.grantProblem?.(deps, callerOf(request), namespace, body);
-    if (refused) return fail(reply, 'forbidden', refused);
-    const existing = table.get(namespace, metadata.name);
-    if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
-    const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
-    if (refusal) return fail(reply, 'unlicensed', refusal);
-    metadata.created_by = callerOf(request).username;
-    const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
-    table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
-    if (kind.type === 'Entity') deps.onEntityWritten?.(namespace, String(metadata.name));
-    return reply.code(201).type('application/json').send();
-  };
+  const write =
+    (mode: 'create' | 'upsert', respond = created) =>
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const { namespace, name } = request.params as { namespace: string; name?: string };
+      const body = request.body as Json | null;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object');
+      const metadata = { ...(body.metadata ?? {}) };
+      metadata.namespace ||= namespace;
+      if (name !== undefined) metadata.name ||= name;
+      // sensuctl's `silenced create` sends no name: the kind names it, as Sensu Go does.
+      if (!metadata.name && kind.nameOf) metadata.name = kind.nameOf(body);
+      if (metadata.namespace !== namespace)
+        return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
+      if (name !== undefined && metadata.name !== name)
+        return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
+      if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name)))
+        return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
+      const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
+      if (problem) return fail(reply, 'invalid', problem);
+      // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
+      const missing = missingNamespace(deps.store.resources, namespace);
+      if (missing) return fail(reply, 'notFound', missing);
+      const refused = kind.grantProblem?.(deps, callerOf(request), namespace, body);
+      if (refused) return fail(reply, 'forbidden', refused);
+      const existing = table.get(namespace, metadata.name);
+      if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
+      const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
+      if (refusal) return fail(reply, 'unlicensed', refusal);
+      metadata.created_by = callerOf(request).username;
+      const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
+      table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
+      if (kind.type === 'Entity') deps.onEntityWritten?.(namespace, String(metadata.name));
+      return respond(reply, namespace, String(metadata.name));
+    };
   const fields = RESOURCE_FIELDS.get(kind.path)!;
   app.get(base, (request, reply) =>
     listResponse(request, reply, table.list((request.params as { namespace: string }).namespace) as Json[], fields, (r) => String(r.metadata?.name ?? '')),
@@ -221,6 +225,17 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (inUse) return fail(reply, 'conflict', inUse);
     return table.delete(namespace, name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });
+  const stored = (request: FastifyRequest) => table.get((request.params as { namespace: string }).namespace, (request.params as { name: string }).name);
+  // Sensu Go has no PATCH for silences.
+  if (kind.type !== 'Silenced')
+    app.patch(
+      `${base}/:name`,
+      mergePatchRoute(
+        stored,
+        write('upsert', (reply, ns, name) => reply.code(200).send(table.get(ns, name))),
+      ),
+    );
+  return { get: table.get, put: (respond) => write('upsert', respond) };
 }
 
 /** Namespaces (cluster-wide): PUT creates or keeps, GET lists, DELETE refuses while anything lives in it. */
