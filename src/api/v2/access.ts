@@ -34,7 +34,7 @@ export interface RouteTarget {
 const SELF = new Set(['GET /api/core/v2/users/:name', 'PUT /api/core/v2/users/:name/password', 'PUT /api/core/v2/users/:name/change_password']);
 
 /** Routes whose handler shows each caller only what they may see (namespaces where they hold a grant): authenticated, no decision here. */
-const FILTERED = new Set(['GET /api/core/v2/namespaces']);
+const FILTERED = new Set(['GET /api/core/v2/namespaces', 'GET /api/core/v2/namespaces/:name']);
 
 function targetOf(method: string, pattern: string): RouteTarget {
   let rest = pattern.split('/').filter(Boolean);

@@ -10,6 +10,10 @@ import type { Json } from '../../json.js';
 
 const DEFAULT_NAMESPACE = 'default';
 
+/** Whether the caller may see every namespace, and so learn that one does not exist. */
+const isClusterReader = (deps: V2ApiDeps, request: FastifyRequest) =>
+  visibleNamespaces(rbacView(deps.store.resources), callerOf(request).username, callerOf(request).groups, []) === null;
+
 /** The namespaces the caller may see: all with a cluster-wide grant, else those where a binding gives them something. */
 function namespacesFor(deps: V2ApiDeps, request: FastifyRequest): Json[] {
   const all = deps.store.resources.listResources('Namespace', '').map((n) => ({ name: n.name }));
@@ -35,9 +39,14 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
       return fail(reply, 'forbidden', `unauthorized to perform action: user "${callerOf(request).username}" holds no grant in any namespace`);
     return listResponse(request, reply, visible, NAMESPACE_FIELDS, (n) => String(n.name));
   });
+  // One namespace: to whoever would see it listed.
   app.get('/api/core/v2/namespaces/:name', (request, reply) => {
-    const found = v2.getResource('Namespace', '', (request.params as { name: string }).name);
-    return found ? { name: found.name } : fail(reply, 'notFound', 'not found');
+    const name = (request.params as { name: string }).name;
+    if (!namespacesFor(deps, request).some((n) => n.name === name))
+      return v2.getResource('Namespace', '', name) || !isClusterReader(deps, request)
+        ? fail(reply, 'forbidden', `unauthorized to perform action: user "${callerOf(request).username}" may not get namespaces "${name}"`)
+        : fail(reply, 'notFound', 'not found');
+    return { name };
   });
   const put = (respond: typeof created) => (request: FastifyRequest, reply: FastifyReply) => {
     const name = (request.params as { name: string }).name;

@@ -118,6 +118,10 @@ test("PUT /api/core/v2/users/NAME/change_password (the web UI's form) with the c
   const listed = await call(`${v2}/api/core/v2/namespaces`, 'GET', u1);
   assert.deepEqual([listed.status, listed.body], [200, [{ name: 'vr' }]]);
   assert.equal((await call(`${v2}/api/core/v2/namespaces`, 'GET', admin)).body.length, 3);
+  assert.deepEqual((await call(`${v2}/api/core/v2/namespaces/vr`, 'GET', u1)).body, { name: 'vr' });
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/vs`, 'GET', u1)).status, 403);
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/absent`, 'GET', u1)).status, 403);
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/absent`, 'GET', admin)).status, 404);
   // Nothing bound anywhere: nothing to list.
   assert.equal((await call(`${v2}/api/core/v2/namespaces`, 'GET', await tokenOf(v2, 'u2', 'password1'))).status, 403);
   const change = (token: string, name: string, body: unknown) => call(`${users}/${name}/change_password`, 'PUT', token, body);
