@@ -14,6 +14,7 @@ export {
   BUILT_IN_CLUSTER_ROLES,
   BUILT_IN_CLUSTER_ROLE_BINDING,
   authorize,
+  visibleNamespaces,
   bindingProblem,
   escalationProblem,
   rulesProblem,

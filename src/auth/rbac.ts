@@ -156,3 +156,31 @@ export function escalationProblem(
   const what = firstUnheld(view, username, groups, rules, namespace);
   return what === null ? null : `unauthorized to perform action: user "${username}" may not grant ${what}, which they do not hold themselves`;
 }
+
+/**
+ * The namespaces a caller may list (Sensu Go's ListNamespaces): every one through a ClusterRoleBinding whose rule
+ * may get namespaces (or only those it names) or any namespaced kind, and each namespace where a RoleBinding gives
+ * them a rule that may get anything. Null: every namespace.
+ */
+export function visibleNamespaces(view: RbacView, username: string, groups: readonly string[], namespaces: readonly string[]): Set<string> | null {
+  const seen = new Set<string>();
+  const getters = (role: { rules: readonly Rule[] } | null) => (role && Array.isArray(role.rules) ? role.rules.filter((r) => covers(r.verbs, 'get')) : []);
+  for (const binding of view.clusterRoleBindings()) {
+    if (binding.role_ref?.type !== 'ClusterRole' || !bindsCaller(binding, username, groups)) continue;
+    for (const r of getters(view.clusterRole(binding.role_ref.name))) {
+      const names = Array.isArray(r.resource_names) && r.resource_names.length > 0 ? r.resource_names : null;
+      if (covers(r.resources, 'namespaces') && names === null) return null;
+      if (covers(r.resources, 'namespaces')) for (const n of names!) seen.add(n);
+      else if (NAMESPACED_RESOURCES.some((kind) => covers(r.resources, kind))) return null;
+    }
+  }
+  for (const namespace of namespaces) {
+    for (const binding of view.roleBindings(namespace)) {
+      if (!bindsCaller(binding, username, groups)) continue;
+      const ref = binding.role_ref;
+      const role = ref?.type === 'ClusterRole' ? view.clusterRole(ref.name) : ref?.type === 'Role' ? view.role(namespace, ref.name) : null;
+      if (getters(role).length > 0) seen.add(namespace);
+    }
+  }
+  return seen;
+}

@@ -27,9 +27,14 @@ export interface RouteTarget {
   readonly verb: Verb;
   /** A user may read themselves and change their own password whatever their roles (Sensu Go's localselfuser). */
   readonly self: boolean;
+  /** The handler filters what it answers by the caller's grants. */
+  readonly filtered: boolean;
 }
 
-const SELF = new Set(['GET /api/core/v2/users/:name', 'PUT /api/core/v2/users/:name/password']);
+const SELF = new Set(['GET /api/core/v2/users/:name', 'PUT /api/core/v2/users/:name/password', 'PUT /api/core/v2/users/:name/change_password']);
+
+/** Routes whose handler shows each caller only what they may see (namespaces where they hold a grant): authenticated, no decision here. */
+const FILTERED = new Set(['GET /api/core/v2/namespaces', 'GET /api/core/v2/namespaces/:name']);
 
 function targetOf(method: string, pattern: string): RouteTarget {
   let rest = pattern.split('/').filter(Boolean);
@@ -39,15 +44,15 @@ function targetOf(method: string, pattern: string): RouteTarget {
   const namespaceParam = namespaced ? rest[1]!.slice(1) : null;
   if (namespaced) rest = rest.slice(2);
   const resource = rest[0] ?? '*';
-  const nameParams = rest
-    .slice(1)
-    .filter((s) => s.startsWith(':'))
-    .map((s) => s.slice(1));
+  // The name is the parameters right after the resource: `checks/:name/hooks/:type` acts on check :name.
+  const literal = rest.findIndex((s, i) => i > 0 && !s.startsWith(':'));
+  const nameParams = rest.slice(1, literal === -1 ? undefined : literal).map((s) => s.slice(1));
   // `GET …/events/:entity` lists that entity's events.
   const named = nameParams.length > 0 && !(resource === 'events' && nameParams.length === 1);
   const verb: Verb =
     method === 'GET' || method === 'HEAD' ? (named ? 'get' : 'list') : method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : 'update';
-  return { resource, namespaceParam, nameParams, verb, self: SELF.has(`${method === 'HEAD' ? 'GET' : method} ${pattern}`) };
+  const key = `${method === 'HEAD' ? 'GET' : method} ${pattern}`;
+  return { resource, namespaceParam, nameParams, verb, self: SELF.has(key), filtered: FILTERED.has(key) };
 }
 
 /**
@@ -97,6 +102,7 @@ function guard(deps: V2ApiDeps, targets: ReadonlyMap<string, RouteTarget>): onRe
     const params = request.params as Record<string, string>;
     const name = target.nameParams.length > 0 ? target.nameParams.map((p) => params[p]).join('/') : null;
     if (target.self && name === caller.username) return;
+    if (target.filtered) return;
     const namespace = target.namespaceParam === null ? null : params[target.namespaceParam]!;
     const decision = decide(deps, caller.username, caller.groups, target.verb, target.resource, namespace, target.verb === 'list' ? null : name);
     if (!decision.allowed) return fail(reply, 'forbidden', decision.reason);

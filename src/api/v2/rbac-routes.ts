@@ -5,6 +5,8 @@ import { registerResourceRoutes, type ResourceKind } from './resources.js';
 import { RBAC_FIELDS, shapeMetadata } from '../../v2/index.js';
 import { rulesProblem, bindingProblem, escalationProblem, type Rule } from '../../auth/index.js';
 import { KIND, seedRbac, rbacView } from './rbac-store.js';
+import { created } from './resource-writer.js';
+import { mergePatchRoute } from './merge-patch.js';
 import type { Json } from '../../json.js';
 
 /** The caller must hold what a role grants (its rules) where it applies. */
@@ -69,25 +71,27 @@ const CLUSTER_KINDS: ResourceKind[] = [
 function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): void {
   const v2 = deps.store.resources;
   const base = `/api/core/v2/${kind.path}`;
-  const write = (mode: 'create' | 'upsert') => (request: FastifyRequest, reply: FastifyReply) => {
-    const name = (request.params as { name?: string }).name;
-    const body = request.body as Json | null;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object');
-    const metadata = { ...(body.metadata ?? {}) };
-    if (name !== undefined) metadata.name ||= name;
-    if (metadata.namespace) return fail(reply, 'invalid', `${kind.path} are cluster-wide: metadata.namespace must be empty`);
-    if (name !== undefined && metadata.name !== name)
-      return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-    if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
-    const problem = kind.validate(body);
-    if (problem) return fail(reply, 'invalid', problem);
-    const refused = kind.grantProblem?.(deps, callerOf(request), null, body);
-    if (refused) return fail(reply, 'forbidden', refused);
-    if (mode === 'create' && v2.getResource(kind.type, '', metadata.name)) return fail(reply, 'exists', 'resource already exists');
-    metadata.created_by = callerOf(request).username;
-    v2.putResource(kind.type, '', String(metadata.name), { ...body, metadata: shapeMetadata(metadata) });
-    return reply.code(201).type('application/json').send();
-  };
+  const write =
+    (mode: 'create' | 'upsert', respond = created) =>
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const name = (request.params as { name?: string }).name;
+      const body = request.body as Json | null;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object');
+      const metadata = { ...(body.metadata ?? {}) };
+      if (name !== undefined) metadata.name ||= name;
+      if (metadata.namespace) return fail(reply, 'invalid', `${kind.path} are cluster-wide: metadata.namespace must be empty`);
+      if (name !== undefined && metadata.name !== name)
+        return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
+      if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
+      const problem = kind.validate(body);
+      if (problem) return fail(reply, 'invalid', problem);
+      const refused = kind.grantProblem?.(deps, callerOf(request), null, body);
+      if (refused) return fail(reply, 'forbidden', refused);
+      if (mode === 'create' && v2.getResource(kind.type, '', metadata.name)) return fail(reply, 'exists', 'resource already exists');
+      metadata.created_by = callerOf(request).username;
+      v2.putResource(kind.type, '', String(metadata.name), { ...body, metadata: shapeMetadata(metadata) });
+      return respond(reply, '', String(metadata.name));
+    };
   const fields = RBAC_FIELDS.get(kind.path)!;
   app.get(base, (request, reply) => listResponse(request, reply, v2.listResources(kind.type, '') as Json[], fields, (r) => String(r.metadata?.name ?? '')));
   app.get(
@@ -102,6 +106,14 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
     if (inUse) return fail(reply, 'conflict', inUse);
     return v2.deleteResource(kind.type, '', name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });
+  const stored = (request: FastifyRequest) => v2.getResource(kind.type, '', (request.params as { name: string }).name);
+  app.patch(
+    `${base}/:name`,
+    mergePatchRoute(
+      stored,
+      write('upsert', (reply, _ns, name) => reply.code(200).send(v2.getResource(kind.type, '', name))),
+    ),
+  );
 }
 
 /** RBAC resources (Sensu Go core/v2): roles and role bindings per namespace, cluster roles and bindings; seeded once. */

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, nowS, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
+import { fail, callerOf, NAME, nowS, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
 import { entityTable, legacyClientOnly } from './entity-view.js';
-import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata, typeProblem } from '../../v2/index.js';
+import { RESOURCE_FIELDS, shapeMetadata, typeProblem } from '../../v2/index.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
 import { goCronProblem } from '../../time/index.js';
+import { mergePatchRoute } from './merge-patch.js';
+import { created, type ResourceWriter } from './resource-writer.js';
 import type { Json } from '../../json.js';
 
 export interface ResourceKind {
@@ -27,8 +29,6 @@ export interface ResourceKind {
   /** Why this one may not be deleted now (409: others depend on it), or null. */
   readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
 }
-
-const DEFAULT_NAMESPACE = 'default';
 
 /**
  * Why nothing may be written into `namespace`: it does not exist; null when it exists. The message is Sensu Go's
@@ -165,41 +165,43 @@ function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
 }
 
 /** Generic namespaced CRUD: POST creates (409 if it exists), PUT creates or replaces. */
-export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): void {
+export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): ResourceWriter {
   const table = tableOf(deps, kind);
   const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
-  const write = (mode: 'create' | 'upsert') => (request: FastifyRequest, reply: FastifyReply) => {
-    const { namespace, name } = request.params as { namespace: string; name?: string };
-    const body = request.body as Json | null;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object');
-    const metadata = { ...(body.metadata ?? {}) };
-    metadata.namespace ||= namespace;
-    if (name !== undefined) metadata.name ||= name;
-    // sensuctl's `silenced create` sends no name: the kind names it, as Sensu Go does.
-    if (!metadata.name && kind.nameOf) metadata.name = kind.nameOf(body);
-    if (metadata.namespace !== namespace)
-      return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
-    if (name !== undefined && metadata.name !== name)
-      return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-    if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name)))
-      return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
-    const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
-    if (problem) return fail(reply, 'invalid', problem);
-    // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
-    const missing = missingNamespace(deps.store.resources, namespace);
-    if (missing) return fail(reply, 'notFound', missing);
-    const refused = kind.grantProblem?.(deps, callerOf(request), namespace, body);
-    if (refused) return fail(reply, 'forbidden', refused);
-    const existing = table.get(namespace, metadata.name);
-    if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
-    const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
-    if (refusal) return fail(reply, 'unlicensed', refusal);
-    metadata.created_by = callerOf(request).username;
-    const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
-    table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
-    if (kind.type === 'Entity') deps.onEntityWritten?.(namespace, String(metadata.name));
-    return reply.code(201).type('application/json').send();
-  };
+  const write =
+    (mode: 'create' | 'upsert', respond = created) =>
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const { namespace, name } = request.params as { namespace: string; name?: string };
+      const body = request.body as Json | null;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object');
+      const metadata = { ...(body.metadata ?? {}) };
+      metadata.namespace ||= namespace;
+      if (name !== undefined) metadata.name ||= name;
+      // sensuctl's `silenced create` sends no name: the kind names it, as Sensu Go does.
+      if (!metadata.name && kind.nameOf) metadata.name = kind.nameOf(body);
+      if (metadata.namespace !== namespace)
+        return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
+      if (name !== undefined && metadata.name !== name)
+        return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
+      if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name)))
+        return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
+      const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
+      if (problem) return fail(reply, 'invalid', problem);
+      // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
+      const missing = missingNamespace(deps.store.resources, namespace);
+      if (missing) return fail(reply, 'notFound', missing);
+      const refused = kind.grantProblem?.(deps, callerOf(request), namespace, body);
+      if (refused) return fail(reply, 'forbidden', refused);
+      const existing = table.get(namespace, metadata.name);
+      if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
+      const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
+      if (refusal) return fail(reply, 'unlicensed', refusal);
+      metadata.created_by = callerOf(request).username;
+      const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
+      table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
+      if (kind.type === 'Entity') deps.onEntityWritten?.(namespace, String(metadata.name));
+      return respond(reply, namespace, String(metadata.name));
+    };
   const fields = RESOURCE_FIELDS.get(kind.path)!;
   app.get(base, (request, reply) =>
     listResponse(request, reply, table.list((request.params as { namespace: string }).namespace) as Json[], fields, (r) => String(r.metadata?.name ?? '')),
@@ -221,62 +223,15 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (inUse) return fail(reply, 'conflict', inUse);
     return table.delete(namespace, name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
   });
-}
-
-/** Namespaces (cluster-wide): PUT creates or keeps, GET lists, DELETE refuses while anything lives in it. */
-export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
-  const v2 = deps.store.resources;
-  // The default namespace exists from the first start: every legacy event lives there.
-  if (!v2.getResource('Namespace', '', DEFAULT_NAMESPACE)) v2.putResource('Namespace', '', DEFAULT_NAMESPACE, { name: DEFAULT_NAMESPACE });
-  app.get('/api/core/v2/namespaces', (request, reply) =>
-    listResponse(
-      request,
-      reply,
-      v2.listResources('Namespace', '').map((n) => ({ name: n.name })),
-      NAMESPACE_FIELDS,
-      (n) => String(n.name),
-    ),
-  );
-  app.get('/api/core/v2/namespaces/:name', (request, reply) => {
-    const found = v2.getResource('Namespace', '', (request.params as { name: string }).name);
-    return found ? { name: found.name } : fail(reply, 'notFound', 'not found');
-  });
-  app.put('/api/core/v2/namespaces/:name', (request, reply) => {
-    const name = (request.params as { name: string }).name;
-    const body = (request.body ?? {}) as Json;
-    if (body.name !== undefined && body.name !== name)
-      return fail(reply, 'invalid', `the name of the resource (${String(body.name)}) does not match the name of the URI (${name})`);
-    if (!NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
-    v2.putResource('Namespace', '', name, { name });
-    return reply.code(201).type('application/json').send();
-  });
-  // `sensuctl namespace create NAME`: `{"name": NAME}`, 409 when it exists.
-  app.post('/api/core/v2/namespaces', (request, reply) => {
-    const body = request.body as Json | null;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object: {"name": <namespace>}');
-    const name = body.name ?? body.metadata?.name;
-    if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
-    if (v2.getResource('Namespace', '', name)) return fail(reply, 'exists', 'resource already exists');
-    v2.putResource('Namespace', '', name, { name });
-    return reply.code(201).type('application/json').send();
-  });
-  app.delete('/api/core/v2/namespaces/:name', async (request, reply) => {
-    const name = (request.params as { name: string }).name;
-    if (name === DEFAULT_NAMESPACE) return fail(reply, 'conflict', 'the default namespace cannot be deleted');
-    // Events may live in PostgreSQL: ask the event store in use; everything else is in the embedded store.
-    const references = v2.namespaceReferences(name).filter((r) => r.kind !== 'Event');
-    if (await eventStoreOf(deps).hasEvents(name)) references.unshift({ kind: 'Event', name: '(its events)' });
-    if (references.length > 0) {
-      const named = references
-        .slice(0, 10)
-        .map((r) => `${r.kind} ${r.name}`)
-        .join(', ');
-      return fail(
-        reply,
-        'conflict',
-        `namespace ${name} is referenced by ${named}${references.length > 10 ? ` and ${references.length - 10} more` : ''}: delete them first`,
-      );
-    }
-    return v2.deleteResource('Namespace', '', name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
-  });
+  const stored = (request: FastifyRequest) => table.get((request.params as { namespace: string }).namespace, (request.params as { name: string }).name);
+  // Sensu Go has no PATCH for silences.
+  if (kind.type !== 'Silenced')
+    app.patch(
+      `${base}/:name`,
+      mergePatchRoute(
+        stored,
+        write('upsert', (reply, ns, name) => reply.code(200).send(table.get(ns, name))),
+      ),
+    );
+  return { get: table.get, put: (respond) => write('upsert', respond) };
 }

@@ -5,7 +5,8 @@ import { httpsOption } from '../../tls/index.js';
 import { registerAuthRoutes } from './auth.js';
 import { enforceAccess, registeredRoutes } from './access.js';
 import { registerEventRoutes } from './events.js';
-import { registerResourceRoutes, registerNamespaceRoutes, KINDS } from './resources.js';
+import { registerResourceRoutes, KINDS } from './resources.js';
+import { registerNamespaceRoutes } from './namespaces.js';
 import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
 import { registerRbacRoutes } from './rbac-routes.js';
@@ -21,6 +22,10 @@ import { registerRedaction } from '../../http/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
 import { PasswordsBusy } from '../../auth/index.js';
+import { recordRoutePaths, routedOtherwise } from './method-not-allowed.js';
+import { acceptMergePatches, patchTypeProblem } from './merge-patch.js';
+import { registerSilencedLists } from './silenced-lists.js';
+import { registerCheckHookRoutes } from './check-hooks.js';
 
 export type { V2ApiDeps } from './context.js';
 
@@ -44,14 +49,19 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
     ...httpsOption(deps.https),
   });
   enforceAccess(app, deps);
+  recordRoutePaths(app);
+  acceptMergePatches(app);
   registerRedaction(app, ['/auth', '/auth/token']);
   app.addHook('onRequest', async (request) => dropEmptyBodyType(request.headers));
   // Every body, on every route: our recursive walks must never meet more nesting than the stack holds.
   app.addHook('preValidation', async (request, reply) => {
     if (nestedTooDeep(request.body)) return fail(reply, 'invalid', DEPTH_MESSAGE);
   });
-  app.setNotFoundHandler((_request, reply) => fail(reply, 'notFound', 'not found'));
-  app.setErrorHandler((error, _request, reply) => {
+  // A known path with another method: 405 with no body, as Sensu Go's router answers (before authentication too).
+  app.setNotFoundHandler((request, reply) =>
+    routedOtherwise(app, request.method, request.raw.url ?? '') ? reply.code(405).send() : fail(reply, 'notFound', 'not found'),
+  );
+  app.setErrorHandler((error, request, reply) => {
     // Over the embedded datastore's quota: say so (507), reads keep working.
     const quota = deps.store.failure(error);
     if (quota instanceof CheckbridgeError)
@@ -61,6 +71,8 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err: error }, 'v2 API error');
     if (status >= 500) return fail(reply, 'internal', 'internal error occurred');
+    // A PATCH in a type nothing reads: Sensu Go's 400 naming the one type it takes.
+    if (status === 415 && request.method === 'PATCH') return fail(reply, 'invalid', patchTypeProblem(request.headers['content-type'])!);
     // Fastify's own 4xx (bad JSON, 413 body too large, 415) keep their status, with code 1 (invalid argument).
     return reply
       .code(status)
@@ -71,8 +83,10 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerVersionRoutes(app);
   registerAuthRoutes(app, deps);
   registerEventRoutes(app, deps);
-  for (const kind of KINDS) registerResourceRoutes(app, deps, kind);
+  const writers = new Map(KINDS.map((kind) => [kind.path, registerResourceRoutes(app, deps, kind)] as const));
+  registerCheckHookRoutes(app, writers.get('checks')!);
   registerNamespaceRoutes(app, deps);
+  registerSilencedLists(app, deps);
   registerCheckExecuteRoute(app, deps);
   registerApiKeyRoutes(app, deps);
   registerUserRoutes(app, deps);

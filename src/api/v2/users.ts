@@ -6,7 +6,7 @@ import { USER_FIELDS } from '../../v2/index.js';
 import { isExternal } from '../../auth/index.js';
 import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/index.js';
 import { rbacView, KIND } from './rbac-store.js';
-import { changePassword, resetPassword, externalMessage, storedHashOf } from './password-change.js';
+import { changePassword, changePasswordFromWeb, resetPassword, externalMessage, storedHashOf } from './password-change.js';
 import type { Json } from '../../json.js';
 
 /** What the API shows of a user: never a password or its hash. */
@@ -147,6 +147,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     return reply.code(204).send();
   });
   app.put('/api/core/v2/users/:name/password', (request, reply) => changePassword(deps, request, reply));
+  app.put('/api/core/v2/users/:name/change_password', (request, reply) => changePasswordFromWeb(deps, request, reply));
   app.put('/api/core/v2/users/:name/reset_password', (request, reply) => resetPassword(deps, request, reply));
   // sensuctl's `user reinstate`, `add-group`, `remove-group`, `remove-groups`: one change to an existing user, under the same rules.
   const change = (request: FastifyRequest, reply: FastifyReply, edit: (user: Json, group: string) => Json) => {

@@ -1,0 +1,67 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { fail } from './context.js';
+import { created, type ResourceWriter } from './resource-writer.js';
+import type { Json } from '../../json.js';
+
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A HookList body, `{"<type>": [<hook names>]}`, read as pairs; why not, as a string. */
+function hookListOf(body: unknown): [string, string[]][] | string {
+  const usage = 'send {"<type>": [<hook names>]} (a type such as critical, warning, ok, unknown or 1-255, and the names of hooks)';
+  if (!isObject(body) || Object.keys(body).length === 0) return `request body must be a JSON object: ${usage}`;
+  for (const [type, names] of Object.entries(body))
+    if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || n === '')) return `${type} must be a list of hook names: ${usage}`;
+  return Object.entries(body) as [string, string[]][];
+}
+
+/** The check's hooks with these added: names join the list of their type, without repeats; a new type is appended. */
+function withHooks(hooks: unknown, added: [string, string[]][]): Json[] {
+  const lists: Json[] = Array.isArray(hooks) ? hooks.map((h) => ({ ...h })) : [];
+  for (const [type, names] of added) {
+    const entry = lists.find((h) => isObject(h) && Array.isArray(h[type]));
+    if (entry) entry[type] = [...entry[type], ...names.filter((n) => !entry[type].includes(n))];
+    else lists.push({ [type]: [...new Set(names)] });
+  }
+  return lists;
+}
+
+/** The check's hooks without this one, or null when the type does not list it; a type left empty goes. */
+function withoutHook(hooks: unknown, type: string, hook: string): Json[] | null {
+  const lists: Json[] = Array.isArray(hooks) ? hooks.map((h) => ({ ...h })) : [];
+  const at = lists.findIndex((h) => isObject(h) && Array.isArray(h[type]) && h[type].includes(hook));
+  if (at === -1) return null;
+  const left = (lists[at]![type] as string[]).filter((n) => n !== hook);
+  if (left.length === 0) lists.splice(at, 1);
+  else lists[at]![type] = left;
+  return lists;
+}
+
+/**
+ * `sensuctl check set-hooks` and `remove-hook`: `PUT …/checks/:name/hooks/:type` adds the body's hooks (its type
+ * decides, as in Sensu Go), `DELETE …/checks/:name/hooks/:type/hook/:hook` removes one. The changed check goes through
+ * the checks' PUT handler, validation and all.
+ */
+export function registerCheckHookRoutes(app: FastifyInstance, checks: ResourceWriter): void {
+  const base = '/api/core/v2/namespaces/:namespace/checks/:name/hooks/:type';
+  const storedCheck = (request: FastifyRequest) => {
+    const { namespace, name } = request.params as { namespace: string; name: string };
+    return checks.get(namespace, name);
+  };
+  app.put(base, (request, reply) => {
+    const check = storedCheck(request);
+    if (!check) return fail(reply, 'notFound', 'not found');
+    const added = hookListOf(request.body);
+    if (typeof added === 'string') return fail(reply, 'invalid', added);
+    request.body = { ...check, check_hooks: withHooks(check.check_hooks, added) };
+    return checks.put(created)(request, reply);
+  });
+  app.delete(`${base}/hook/:hook`, (request, reply) => {
+    const check = storedCheck(request);
+    if (!check) return fail(reply, 'notFound', 'not found');
+    const { type, hook } = request.params as { type: string; hook: string };
+    const hooks = withoutHook(check.check_hooks, type, hook);
+    if (!hooks) return fail(reply, 'notFound', 'not found');
+    request.body = { ...check, check_hooks: hooks };
+    return checks.put((done) => done.code(204).send())(request, reply);
+  });
+}
