@@ -12,7 +12,9 @@ export const BACKEND_ADMIN_PASSWORD = 'checkbridge-test-admin';
 
 /** Why the real backend cannot run here (false when it can); in CI a missing binary fails instead of skipping. */
 export function backendSkipReason(): string | false {
-  const reason = existsSync(SENSU_BACKEND) ? false : `the real sensu-backend is absent (${SENSU_BACKEND}); it exists beside the project only in CI and development`;
+  const reason = existsSync(SENSU_BACKEND)
+    ? false
+    : `the real sensu-backend is absent (${SENSU_BACKEND}); it exists beside the project only in CI and development`;
   if (reason && process.env.CI === 'true') throw new Error(`${reason}: required in CI`);
   return reason;
 }
@@ -49,7 +51,11 @@ export async function startBackend(t: { after(fn: () => Promise<void>): void }):
   });
   const base = `http://127.0.0.1:${api}`;
   const healthy = await eventually(
-    () => fetch(`${base}/health`).then((r) => r.ok, () => false),
+    () =>
+      fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ),
     (ok) => ok || proc.exitCode !== null,
     START_MS,
   );

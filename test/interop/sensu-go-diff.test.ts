@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { instanceFor, ADMIN_PASSWORD } from '../helpers/instance.js';
 import { ROOT } from '../helpers/paths.js';
+import { eventually } from '../helpers/wait.js';
 import { backendSkipReason, startBackend, BACKEND_ADMIN_PASSWORD } from '../helpers/sensu-backend.js';
 import { SEQUENCES, type Sequence, type Step } from './sensu-go-diff-sequences.js';
 
@@ -65,23 +66,41 @@ async function send(server: Server, step: Step, ns: string): Promise<Answer> {
   if (body !== undefined) headers['content-type'] = 'application/json';
   Object.assign(headers, step.headers);
   const path = String(fill(step.path, ns)).replace('{continue}', encodeURIComponent(server.continueToken ?? ''));
-  const reply = await fetch(`${server.base}${path}`, { method: step.method, headers, ...(body !== undefined ? { body } : {}) }).catch(
-    (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message),
+  const reply = await fetch(`${server.base}${path}`, { method: step.method, headers, ...(body !== undefined ? { body } : {}) }).catch((error: Error) =>
+    String((error.cause as Error | undefined)?.message ?? error.message),
   );
   // A server that drops the connection (a panic in its handler) answers with no status at all.
   if (typeof reply === 'string') return { status: 0, body: reply };
   server.continueToken = reply.headers.get('sensu-continue');
   const text = await reply.text();
+  if (step.settle && reply.status < 300) await settled(server, fill(step.settle.path, ns) as string, step.settle.output);
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : '';
   } catch {
     /* text as it is */
   }
-  if (reply.status >= 400 && parsed && typeof parsed === 'object' && 'message' in parsed) parsed = { ...parsed, message: '<message>' };
+  // Sensu Go's authorisation layer spells its error keys Code and Message (Go clients decode either case alike).
+  if (reply.status >= 400 && parsed && typeof parsed === 'object' && ('message' in parsed || 'Message' in parsed)) {
+    const error = parsed as { code?: unknown; Code?: unknown };
+    parsed = { code: error.code ?? error.Code, message: '<message>' };
+  }
   if (Array.isArray(parsed) && !step.ordered) parsed = [...parsed].sort((a, b) => JSON.stringify(normalise(a)).localeCompare(JSON.stringify(normalise(b))));
   const answer: Answer = { status: reply.status, ...(step.type ? { type: (reply.headers.get('content-type') ?? '').split(';')[0] } : {}) };
   return step.statusOnly ? answer : { ...answer, body: normalise(parsed) };
+}
+
+/** Waits until the event at `path` carries `output`: Sensu Go answers an event write before its pipeline stores it. */
+async function settled(server: Server, path: string, output: string): Promise<void> {
+  const seen = await eventually(
+    () =>
+      fetch(`${server.base}${path}`, { headers: { authorization: server.admin } }).then((r) => (r.ok ? r.json() : null)) as Promise<{
+        check?: { output?: string };
+      } | null>,
+    (e) => e?.check?.output === output,
+    10_000,
+  );
+  if (seen?.check?.output !== output) throw new Error(`${server.name}: the event written to ${path} was not stored within 10 s`);
 }
 
 /** Runs one sequence on one server in a namespace of its own; the answers of its steps. */
