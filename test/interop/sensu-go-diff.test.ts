@@ -156,4 +156,22 @@ test('Sensu Go and checkbridge answer the same request sequences alike, or the d
   const show = (d: (typeof differing)[number]) =>
     `${d.id} step ${d.step} (${d.request}): sensu-go ${JSON.stringify(d.theirs).slice(0, 600)}\n  checkbridge ${JSON.stringify(d.ours).slice(0, 600)}`;
   assert.deepEqual(unlisted.map(show), [], 'differences not listed in docs/sensu-go-differences.md');
+  await sameMetricFamilies(t, servers);
 });
+
+/** /metrics: Sensu Go's process families (the Go runtime's aside) and its event counter's series are ours too. */
+async function sameMetricFamilies(t: { diagnostic(message: string): void }, servers: [Server, Server]): Promise<void> {
+  const [theirs, mine] = (await Promise.all(servers.map((s) => fetch(`${s.base}/metrics`).then((r) => r.text())))) as [string, string];
+  const families = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]!));
+  // Node has no counterpart of the Go runtime's per-process address space limit.
+  const missing = [...families(theirs)].filter((f) => f.startsWith('process_') && f !== 'process_virtual_memory_max_bytes' && !families(mine).has(f));
+  assert.deepEqual(missing, [], 'process families Sensu Go exposes and checkbridge does not');
+  const series = (text: string) => new Map([...text.matchAll(/^sensu_go_events_processed\{([^}]*)\} (\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+  const [their, our] = [series(theirs), series(mine)];
+  assert.deepEqual(
+    [...their.keys()].filter((labels) => !our.has(labels)),
+    [],
+    'sensu_go_events_processed series of Sensu Go missing here',
+  );
+  t.diagnostic(`sensu_go_events_processed: sensu-go ${JSON.stringify(Object.fromEntries(their))}, checkbridge ${JSON.stringify(Object.fromEntries(our))}`);
+}
