@@ -383,6 +383,22 @@ const USERS: Sequence[] = [
       { method: 'GET', path: '/api/core/v2/users/u-rg' },
     ],
   },
+  {
+    id: 'users.remove-group',
+    steps: [
+      { method: 'POST', path: '/api/core/v2/users', body: { username: 'u-rg1', password: PASSWORD, groups: ['a', 'b'] } },
+      { method: 'DELETE', path: '/api/core/v2/users/u-rg1/groups/a' },
+      { method: 'GET', path: '/api/core/v2/users/u-rg1' },
+    ],
+  },
+  {
+    id: 'users.put-update',
+    steps: [
+      { method: 'PUT', path: '/api/core/v2/users/u-pu', body: { username: 'u-pu', password: PASSWORD } },
+      { method: 'PUT', path: '/api/core/v2/users/u-pu', body: { username: 'u-pu', password: PASSWORD, groups: ['x'] } },
+      { method: 'GET', path: '/api/core/v2/users/u-pu' },
+    ],
+  },
   { id: 'users.invalid-json', steps: [{ method: 'POST', path: '/api/core/v2/users', body: '{"username":' }] },
 ];
 

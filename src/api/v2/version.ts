@@ -16,7 +16,7 @@ export function registerVersionRoutes(app: FastifyInstance): void {
   app.get('/api/core/v2/tessen', () => ({ opt_out: true }));
   app.put('/api/core/v2/tessen', (request, reply) => {
     const body = request.body as { opt_out?: unknown } | null;
-    if (body?.opt_out === true) return reply.code(200).send();
+    if (body?.opt_out === true) return reply.code(200).send({ opt_out: true });
     return fail(reply, 'invalid', 'tessen (telemetry to Sensu Inc.) is not part of checkbridge: nothing is ever sent, so opt_out stays true');
   });
 }
