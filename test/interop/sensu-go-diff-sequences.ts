@@ -7,7 +7,7 @@ export interface Step {
   readonly path: string;
   /** A JSON value, or a string sent as it is (broken bodies). */
   readonly body?: unknown;
-  /** Whose token: `admin` (the default), `none`, or `USER:PASSWORD` (logged in through /auth on each server). */
+  /** Whose token: `admin` (the default), `none`, `session` (the sequence's last login), or `USER:PASSWORD` (logged in through /auth on each server). */
   readonly as?: string;
   readonly headers?: Record<string, string>;
   /** Compare the Content-Type's media type too. */
@@ -474,7 +474,27 @@ const RBAC: Sequence[] = [
   },
 ];
 
+const LOGIN: Step = { method: 'GET', path: '/auth', as: 'none', headers: { authorization: `Basic ${Buffer.from(`l-auth:${PASSWORD}`).toString('base64')}` } };
+const AUTH_USER: Step = { method: 'POST', path: '/api/core/v2/users', body: { username: 'l-auth', password: PASSWORD, groups: ['g'] } };
 const AUTH: Sequence[] = [
+  { id: 'auth.login', steps: [AUTH_USER, LOGIN, { method: 'GET', path: '/api/core/v2/users/l-auth', as: 'session' }] },
+  { id: 'auth.refresh', steps: [LOGIN, { method: 'POST', path: '/auth/token', as: 'session', body: { refresh_token: '{refresh}' } }] },
+  {
+    id: 'auth.logout-revokes',
+    steps: [
+      LOGIN,
+      { method: 'POST', path: '/auth/logout', as: 'session', body: { refresh_token: '{refresh}' } },
+      { method: 'GET', path: '/api/core/v2/users/l-auth', as: 'session' },
+    ],
+  },
+  {
+    id: 'auth.refresh-after-logout',
+    steps: [
+      LOGIN,
+      { method: 'POST', path: '/auth/logout', as: 'session', body: { refresh_token: '{refresh}' } },
+      { method: 'POST', path: '/auth/token', as: 'session', body: { refresh_token: '{refresh}' } },
+    ],
+  },
   {
     id: 'auth.bad-password',
     steps: [{ method: 'GET', path: '/auth', as: 'none', headers: { authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}` } }],
@@ -494,6 +514,13 @@ const AUTH: Sequence[] = [
 
 const MISC: Sequence[] = [
   { id: 'apikeys.create', steps: [{ method: 'POST', path: '/api/core/v2/apikeys', body: { username: 'admin' } }] },
+  {
+    id: 'apikeys.list',
+    steps: [
+      { method: 'POST', path: '/api/core/v2/apikeys', body: { username: 'l-auth' } },
+      { method: 'GET', path: '/api/core/v2/apikeys' },
+    ],
+  },
   { id: 'apikeys.unknown-user', steps: [{ method: 'POST', path: '/api/core/v2/apikeys', body: { username: 'ghost' } }] },
   { id: 'apikeys.get-missing', steps: [{ method: 'GET', path: '/api/core/v2/apikeys/00000000-0000-0000-0000-000000000000' }] },
   { id: 'apikeys.delete-missing', steps: [{ method: 'DELETE', path: '/api/core/v2/apikeys/00000000-0000-0000-0000-000000000000' }] },

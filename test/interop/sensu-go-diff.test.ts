@@ -15,6 +15,8 @@ interface Server {
   readonly base: string;
   readonly admin: string;
   continueToken: string | null;
+  /** The tokens the sequence's last `GET /auth` answered, for `as: 'session'` and `{refresh}`. */
+  session: { access: string; refresh: string } | null;
 }
 interface Answer {
   readonly status: number;
@@ -61,8 +63,10 @@ async function send(server: Server, step: Step, ns: string): Promise<Answer> {
   const headers: Record<string, string> = {};
   const as = step.as ?? 'admin';
   if (as === 'admin') headers.authorization = server.admin;
+  else if (as === 'session') headers.authorization = `Bearer ${server.session?.access ?? ''}`;
   else if (as !== 'none') headers.authorization = await login(server.base, as.slice(0, as.indexOf(':')), as.slice(as.indexOf(':') + 1));
-  const body = step.body === undefined ? undefined : typeof step.body === 'string' ? step.body : JSON.stringify(fill(step.body, ns));
+  const refresh = (text: string) => text.replace('{refresh}', server.session?.refresh ?? '');
+  const body = step.body === undefined ? undefined : typeof step.body === 'string' ? step.body : refresh(JSON.stringify(fill(step.body, ns)));
   if (body !== undefined) headers['content-type'] = 'application/json';
   Object.assign(headers, step.headers);
   const path = String(fill(step.path, ns)).replace('{continue}', encodeURIComponent(server.continueToken ?? ''));
@@ -73,6 +77,10 @@ async function send(server: Server, step: Step, ns: string): Promise<Answer> {
   if (typeof reply === 'string') return { status: 0, body: reply };
   server.continueToken = reply.headers.get('sensu-continue');
   const text = await reply.text();
+  if (path === '/auth' && reply.status === 200) {
+    const tokens = JSON.parse(text) as { access_token: string; refresh_token: string };
+    server.session = { access: tokens.access_token, refresh: tokens.refresh_token };
+  }
   if (step.settle && reply.status < 300) await settled(server, fill(step.settle.path, ns) as string, step.settle.output);
   let parsed: unknown = text;
   try {
@@ -113,6 +121,7 @@ async function run(server: Server, sequence: Sequence): Promise<Answer[]> {
   });
   if (made.status >= 300) throw new Error(`${server.name}: PUT namespace ${ns}: ${made.status} ${await made.text()}`);
   server.continueToken = null;
+  server.session = null;
   const answers: Answer[] = [];
   for (const step of sequence.steps) answers.push(await send(server, step, ns));
   return answers;
@@ -132,8 +141,8 @@ function listedDifferences(markdown: string): RegExp[] {
 test('Sensu Go and checkbridge answer the same request sequences alike, or the difference is listed', { skip: backendSkipReason() }, async (t) => {
   const [backend, ours] = await Promise.all([startBackend(t), instanceFor(t, { 'conf.d/empty.json': {} })]);
   const servers: [Server, Server] = [
-    { name: 'sensu-go', base: backend.api, admin: await login(backend.api, 'admin', BACKEND_ADMIN_PASSWORD), continueToken: null },
-    { name: 'checkbridge', base: ours.v2, admin: await login(ours.v2, 'admin', ADMIN_PASSWORD), continueToken: null },
+    { name: 'sensu-go', base: backend.api, admin: await login(backend.api, 'admin', BACKEND_ADMIN_PASSWORD), continueToken: null, session: null },
+    { name: 'checkbridge', base: ours.v2, admin: await login(ours.v2, 'admin', ADMIN_PASSWORD), continueToken: null, session: null },
   ];
   const listed = listedDifferences(readFileSync(join(ROOT, 'docs', 'sensu-go-differences.md'), 'utf8'));
   const differing: { id: string; step: number; request: string; theirs: Answer; ours: Answer }[] = [];
