@@ -39,7 +39,7 @@ export interface V2ApiDeps {
   /** The namespace whose entity list also shows the legacy clients (checkbridge.namespace). */
   readonly legacyNamespace?: () => string;
   /** Prometheus text for GET /metrics. */
-  readonly metrics?: () => string;
+  readonly metrics?: () => string | Promise<string>;
   /** The built-in dashboard (page at `/`, data under /api/checkbridge/v1); absent, the listener serves the API alone. */
   readonly dashboard?: DashboardDeps;
 }

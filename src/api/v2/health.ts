@@ -27,5 +27,5 @@ export function registerHealthRoute(app: FastifyInstance, deps: V2ApiDeps): void
       ...(deps.annotations ? { Annotations: deps.annotations() } : {}),
     };
   });
-  app.get('/metrics', (_request, reply) => reply.type('text/plain; version=0.0.4').send(deps.metrics?.() ?? ''));
+  app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send((await deps.metrics?.()) ?? ''));
 }

@@ -55,7 +55,15 @@ function privilegeProblem(
 }
 
 /** Creates or updates one user after checking the body, its password and the caller's privileges; ends sessions it invalidates. */
-async function saveUser(deps: V2ApiDeps, request: FastifyRequest, reply: FastifyReply, name: string, body: Json | null, mode: 'create' | 'upsert') {
+async function saveUser(
+  deps: V2ApiDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  body: Json | null,
+  mode: 'create' | 'upsert',
+  status?: number,
+) {
   const v2 = deps.store.resources;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (user)');
   if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'username must be a valid name');
@@ -105,7 +113,7 @@ async function saveUser(deps: V2ApiDeps, request: FastifyRequest, reply: Fastify
   v2.putUser(name, user);
   if (existing && (setsPassword || user.disabled)) v2.deleteUserSessions(name);
   return reply
-    .code(existing ? 200 : 201)
+    .code(status ?? (existing ? 200 : 201))
     .type('application/json')
     .send();
 }
@@ -153,7 +161,9 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
   const change = (request: FastifyRequest, reply: FastifyReply, edit: (user: Json, group: string) => Json) => {
     const { name, group } = request.params as { name: string; group?: string };
     const user = v2.getUser(name);
-    return user ? save(request, reply, name, edit(user, group ?? ''), 'upsert') : fail(reply, 'notFound', 'not found');
+    // Sensu Go answers these changes as created (PUT) or emptied (DELETE), whatever the user was before.
+    const status = request.method === 'DELETE' ? 204 : 201;
+    return user ? saveUser(deps, request, reply, name, edit(user, group ?? ''), 'upsert', status) : fail(reply, 'notFound', 'not found');
   };
   app.put('/api/core/v2/users/:name/reinstate', (request, reply) => change(request, reply, () => ({ disabled: false })));
   app.put('/api/core/v2/users/:name/groups/:group', (request, reply) =>

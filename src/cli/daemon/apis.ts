@@ -23,6 +23,7 @@ import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
 import { deliverAdminPassword } from './admin-password.js';
 import { systemClock } from '../../schedule/index.js';
+import { serverMetrics } from './server-metrics.js';
 
 const AGENTS_METRIC_HELP =
   '# HELP checkbridge_agents_connected Sensu Go agents connected to the agent WebSocket now.\n# TYPE checkbridge_agents_connected gauge\n';
@@ -84,6 +85,8 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
       const v2Https = listenerHttps('v2 API', 'checkbridge.v2_api.tls', v2Config.tls, flags);
       // Started after the legacy API in the list: the dashboard serves through it.
       const legacy = api!;
+      const processMetrics = serverMetrics();
+      intake.onEvent((event) => processMetrics.eventProcessed(event));
       v2Api = buildV2Api({
         https: v2Https,
         store,
@@ -102,7 +105,8 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
             ? Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)]))
             : {}),
         }),
-        metrics: () => `${prometheusText(bridgeView, Date.now())}${AGENTS_METRIC_HELP}checkbridge_agents_connected ${agents.connected()}\n`,
+        metrics: async () =>
+          `${prometheusText(bridgeView, Date.now())}${AGENTS_METRIC_HELP}checkbridge_agents_connected ${agents.connected()}\n${await processMetrics.text()}`,
         onEntityWritten: (namespace, name) => agents.entityWritten(namespace, name),
         executeCheck: (namespace, check, options) => parts.v2Checks.execute(namespace, check, options),
         intake,

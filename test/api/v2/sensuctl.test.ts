@@ -314,5 +314,5 @@ test('sensuctl: tessen info answers opted out; GET /version answers like Sensu G
   const version = await getJson(`${v2}/version`);
   assert.equal(version.status, 200);
   assert.equal(version.body.sensu_backend, '6.12.0');
-  assert.equal(version.body.api_groups['core/v2'], 'v2.0.0');
+  assert.equal(version.body.api_groups['core/v2'], 'v2.20.0');
 });
