@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, nowS, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
-import { entityTable, legacyClientOnly } from './entity-view.js';
+import { entityTable, legacyClientOnly, deleteEntityEvents, agentManaged } from './entity-view.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata, typeProblem } from '../../v2/index.js';
-import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
+import { assetProblem, assetNameProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
 import { goCronProblem } from '../../time/index.js';
@@ -20,12 +20,18 @@ export interface ResourceKind {
   readonly grantProblem?: (deps: V2ApiDeps, caller: Caller, namespace: string | null, resource: Json) => string | null;
   /** What names this kind takes, when not NAME (Silenced: `*` stands for any subscription or check). */
   readonly namePattern?: RegExp;
+  /** Why a name is not one of this kind's, when the kind has its own rule (Asset: `/` allowed), or null. */
+  readonly nameProblem?: (name: unknown) => string | null;
   /** The name a body without one gets (Silenced: `subscription:check`), or undefined. */
   readonly nameOf?: (resource: Json) => string;
   /** The resource as stored, completed from what the client sent (Silenced: begin and expire_at). */
   readonly prepare?: (resource: Json, nowS: number) => Json;
   /** Why this one may not be deleted now (409: others depend on it), or null. */
   readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
+  /** What follows a write (Role: a new generation when it is new; binding: the role generation it applies to). */
+  readonly afterWrite?: (deps: V2ApiDeps, namespace: string, name: string, created: boolean) => void;
+  /** What goes with a deleted one (Entity: its events). */
+  readonly afterDelete?: (deps: V2ApiDeps, namespace: string, name: string) => Promise<void> | void;
 }
 
 const DEFAULT_NAMESPACE = 'default';
@@ -95,7 +101,7 @@ export const KINDS: ResourceKind[] = [
     type: 'HookConfig',
     validate: (h) => runtimeAssetsProblem(h) ?? (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null),
   },
-  { path: 'assets', type: 'Asset', validate: assetProblem },
+  { path: 'assets', type: 'Asset', validate: assetProblem, nameProblem: assetNameProblem },
   {
     path: 'filters',
     type: 'EventFilter',
@@ -111,6 +117,7 @@ export const KINDS: ResourceKind[] = [
     type: 'Entity',
     validate: (e) => typeProblem('Entity', e) ?? (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null),
     deleteProblem: legacyClientOnly,
+    afterDelete: deleteEntityEvents,
   },
   {
     path: 'silenced',
@@ -123,7 +130,7 @@ export const KINDS: ResourceKind[] = [
           : s.begin !== undefined && !Number.isInteger(s.begin)
             ? 'begin must be an integer (Unix seconds)'
             : null,
-    namePattern: /^[\w.\-:*]{1,255}$/,
+    namePattern: /^(?!\.{1,2}$)[\w.\-:*]{1,255}$/,
     nameOf: (s) => silencedName(s.subscription, s.check),
     prepare: prepareSilenced,
   },
@@ -181,8 +188,12 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
       return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
     if (name !== undefined && metadata.name !== name)
       return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-    if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name)))
-      return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
+    const badName = kind.nameProblem
+      ? kind.nameProblem(metadata.name)
+      : !metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name))
+        ? `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''} (not . or ..)`
+        : null;
+    if (badName) return fail(reply, 'invalid', badName);
     const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
     if (problem) return fail(reply, 'invalid', problem);
     // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
@@ -192,13 +203,18 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (refused) return fail(reply, 'forbidden', refused);
     const existing = table.get(namespace, metadata.name);
     if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
+    const managed = kind.type === 'Entity' && mode === 'upsert' ? agentManaged(body, existing) : null;
+    if (managed) return fail(reply, 'exists', managed);
     const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
     if (refusal) return fail(reply, 'unlicensed', refusal);
     metadata.created_by = callerOf(request).username;
     const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
     table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
-    if (kind.type === 'Entity') deps.onEntityWritten?.(namespace, String(metadata.name));
-    return reply.code(201).type('application/json').send();
+    kind.afterWrite?.(deps, namespace, String(metadata.name), !existing);
+    if (kind.type !== 'Entity') return reply.code(201).type('application/json').send();
+    deps.onEntityWritten?.(namespace, String(metadata.name));
+    // Sensu Go answers an entity write with 200 and the entity.
+    return reply.code(200).send(table.get(namespace, String(metadata.name)));
   };
   const fields = RESOURCE_FIELDS.get(kind.path)!;
   app.get(base, (request, reply) =>
@@ -215,11 +231,13 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
   });
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));
-  app.delete(`${base}/:name`, (request, reply) => {
+  app.delete(`${base}/:name`, async (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
     const inUse = table.get(namespace, name) ? kind.deleteProblem?.(deps, namespace, name) : null;
     if (inUse) return fail(reply, 'conflict', inUse);
-    return table.delete(namespace, name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+    if (!table.delete(namespace, name)) return fail(reply, 'notFound', 'not found');
+    await kind.afterDelete?.(deps, namespace, name);
+    return reply.code(204).send();
   });
 }
 
