@@ -63,7 +63,8 @@ test('v2 lists: paging while deleting visits every item once, on every list', as
     for (let i = 0; i < COUNT; i++)
       assert.equal(
         (await call(`${v2}${NS}/${kind}/r${String(i).padStart(3, '0')}`, 'PUT', auth, body(`r${String(i).padStart(3, '0')}`, 'blue'))).status,
-        201,
+        // An entity write answers 200 with the entity, as in Sensu Go.
+        kind === 'entities' ? 200 : 201,
         kind,
       );
     const seen = await drainWhilePaging(v2, `${NS}/${kind}`, auth, (item) => `${NS}/${kind}/${item.metadata.name}`);
@@ -98,8 +99,8 @@ test('v2 lists: fieldSelector and labelSelector on every resource, unknown field
   const { v2 } = await instanceFor(t, { 'conf.d/client.json': { client: { name: CLIENT, address: '127.0.0.1', subscriptions: [] } } });
   const auth = `Bearer ${await adminToken(v2)}`;
   for (const [kind, body] of Object.entries(BODIES)) {
-    assert.equal((await call(`${v2}${NS}/${kind}/x-red`, 'PUT', auth, body('x-red', 'red'))).status, 201, kind);
-    assert.equal((await call(`${v2}${NS}/${kind}/x-blue`, 'PUT', auth, body('x-blue', 'blue'))).status, 201, kind);
+    assert.equal((await call(`${v2}${NS}/${kind}/x-red`, 'PUT', auth, body('x-red', 'red'))).status, kind === 'entities' ? 200 : 201, kind);
+    assert.equal((await call(`${v2}${NS}/${kind}/x-blue`, 'PUT', auth, body('x-blue', 'blue'))).status, kind === 'entities' ? 200 : 201, kind);
     const names = async (query: string) => {
       const reply = await call(`${v2}${NS}/${kind}?${query}`, 'GET', auth);
       assert.equal(reply.status, 200, `${kind} ${query}: ${JSON.stringify(reply.body)}`);
