@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, nowS, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
 import { entityTable, legacyClientOnly, deleteEntityEvents, agentManaged } from './entity-view.js';
+import { SILENCED } from './silenced.js';
 import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata, typeProblem } from '../../v2/index.js';
 import { assetProblem, assetNameProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
@@ -22,10 +23,10 @@ export interface ResourceKind {
   readonly namePattern?: RegExp;
   /** Why a name is not one of this kind's, when the kind has its own rule (Asset: `/` allowed), or null. */
   readonly nameProblem?: (name: unknown) => string | null;
-  /** The name a body without one gets (Silenced: `subscription:check`), or undefined. */
+  /** The name the kind gives every body, whatever it says (Silenced: `subscription:check`), or undefined. */
   readonly nameOf?: (resource: Json) => string;
-  /** The resource as stored, completed from what the client sent (Silenced: begin and expire_at). */
-  readonly prepare?: (resource: Json, nowS: number) => Json;
+  /** The resource as stored, completed from what the client sent (Silenced: begin and expire_at); null: nothing to store. */
+  readonly prepare?: (resource: Json, nowS: number) => Json | null;
   /** Why this one may not be deleted now (409: others depend on it), or null. */
   readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
   /** What follows a write (Role: a new generation when it is new; binding: the role generation it applies to). */
@@ -119,21 +120,7 @@ export const KINDS: ResourceKind[] = [
     deleteProblem: legacyClientOnly,
     afterDelete: deleteEntityEvents,
   },
-  {
-    path: 'silenced',
-    type: 'Silenced',
-    validate: (s) =>
-      !s.subscription && !s.check
-        ? 'a silence needs a subscription or a check'
-        : s.expire !== undefined && !Number.isInteger(s.expire)
-          ? 'expire must be an integer (seconds; 0 or less: no expiration)'
-          : s.begin !== undefined && !Number.isInteger(s.begin)
-            ? 'begin must be an integer (Unix seconds)'
-            : null,
-    namePattern: /^(?!\.{1,2}$)[\w.\-:*]{1,255}$/,
-    nameOf: (s) => silencedName(s.subscription, s.check),
-    prepare: prepareSilenced,
-  },
+  SILENCED,
 ];
 
 /**
@@ -147,16 +134,6 @@ function cronIntervalProblem(c: Json): string | null {
     return problem ? `check cron string is invalid: ${problem}` : null;
   }
   return Number.isInteger(c.interval) && c.interval >= 1 ? null : 'check interval must be greater than 0 or a valid cron schedule must be provided';
-}
-
-/** Sensu Go's name of a silenced entry: `subscription:check`, `*` for the part not given. */
-const silencedName = (subscription: unknown, check: unknown) => `${subscription || '*'}:${check || '*'}`;
-
-/** As Sensu Go stores a silenced entry: begin defaults to now; expire (seconds from begin) becomes expire_at. */
-function prepareSilenced(s: Json, now: number): Json {
-  const begin = Number(s.begin) > 0 ? Number(s.begin) : now;
-  const expireAt = Number(s.expire_at) > 0 ? Number(s.expire_at) : Number(s.expire) > 0 ? begin + Number(s.expire) : 0;
-  return { ...s, begin, expire_at: expireAt };
 }
 
 /** Entities live with the ones events create (and the legacy clients); every other kind in the generic table. */
@@ -182,11 +159,11 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     const metadata = { ...(body.metadata ?? {}) };
     metadata.namespace ||= namespace;
     if (name !== undefined) metadata.name ||= name;
-    // sensuctl's `silenced create` sends no name: the kind names it, as Sensu Go does.
-    if (!metadata.name && kind.nameOf) metadata.name = kind.nameOf(body);
+    // A silence is named by what it silences, whatever the body or URL says, as in Sensu Go.
+    if (kind.nameOf) metadata.name = kind.nameOf(body);
     if (metadata.namespace !== namespace)
       return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
-    if (name !== undefined && metadata.name !== name)
+    if (name !== undefined && metadata.name !== name && !kind.nameOf)
       return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
     const badName = kind.nameProblem
       ? kind.nameProblem(metadata.name)
@@ -209,7 +186,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     if (refusal) return fail(reply, 'unlicensed', refusal);
     metadata.created_by = callerOf(request).username;
     const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
-    table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
+    if (stored) table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
     kind.afterWrite?.(deps, namespace, String(metadata.name), !existing);
     if (kind.type !== 'Entity') return reply.code(201).type('application/json').send();
     deps.onEntityWritten?.(namespace, String(metadata.name));

@@ -19,7 +19,8 @@ const BODIES: Record<string, (name: string, team: string) => Json> = {
   hooks: (name, team) => ({ metadata: { name, labels: { team } }, command: 'true' }),
   filters: (name, team) => ({ metadata: { name, labels: { team } }, action: team === 'red' ? 'allow' : 'deny', expressions: ['event.check.status == 0'] }),
   mutators: (name, team) => ({ metadata: { name, labels: { team } }, command: 'cat' }),
-  silenced: (name, team) => ({ metadata: { name, labels: { team } }, subscription: team, check: 'c' }),
+  // A silence is named subscription:check whatever the URL says (as in Sensu Go): `red:x-red`.
+  silenced: (name, team) => ({ metadata: { name, labels: { team } }, subscription: team, check: name }),
   pipelines: (name, team) => ({ metadata: { name, labels: { team } }, workflows: [] }),
 };
 /** A field selector that picks the `red` one of each kind by something other than its name. */
@@ -104,7 +105,7 @@ test('v2 lists: fieldSelector and labelSelector on every resource, unknown field
     const names = async (query: string) => {
       const reply = await call(`${v2}${NS}/${kind}?${query}`, 'GET', auth);
       assert.equal(reply.status, 200, `${kind} ${query}: ${JSON.stringify(reply.body)}`);
-      return (reply.body as Json[]).map((r) => r.metadata.name);
+      return (reply.body as Json[]).map((r) => (kind === 'silenced' ? String(r.metadata.name).split(':')[1] : r.metadata.name));
     };
     assert.deepEqual(await names(`fieldSelector=${encodeURIComponent(RED_FIELD[kind]!)}`), ['x-red'], `${kind} field`);
     assert.deepEqual(await names(`labelSelector=${encodeURIComponent('team == blue')}`), ['x-blue'], `${kind} label`);

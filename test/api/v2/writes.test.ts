@@ -55,7 +55,6 @@ test('names . and .. are refused at creation: nothing is listed that could be ne
     const check = await call(`${ns}/checks`, 'POST', auth, { metadata: { name }, command: 'true', interval: 60 });
     assert.equal(check.status, 400, `check ${name}`);
     assert.match(check.body.message, /not \. or \.\./);
-    assert.equal((await call(`${ns}/silenced`, 'POST', auth, { metadata: { name }, subscription: 'x' })).status, 400, `silence ${name}`);
     assert.equal((await call(`${instance.v2}/api/core/v2/namespaces`, 'POST', auth, { name })).status, 400, `namespace ${name}`);
     assert.equal((await call(`${instance.v2}/api/core/v2/clusterroles`, 'POST', auth, { metadata: { name }, rules: [] })).status, 400);
     const event = { entity: { metadata: { name }, entity_class: 'proxy' }, check: { metadata: { name: 'c' }, status: 0, interval: 60 } };
@@ -98,6 +97,19 @@ test('entity PUT and POST answer 200 with the entity; one its agent manages is r
   assert.equal((await call(`${ns}/entities`, 'POST', auth, { metadata: { name: 'agent-1', labels }, entity_class: 'agent' })).status, 200);
   const replaced = await call(`${ns}/entities/agent-1`, 'PUT', auth, { metadata: { name: 'agent-1' }, entity_class: 'agent' });
   assert.deepEqual([replaced.status, replaced.body.message], [409, 'entity is managed by its agent']);
+});
+
+test('silences as Sensu Go stores them: named subscription:check whatever the body or URL says; one already expired is not stored', async () => {
+  const given = await call(`${ns}/silenced/my-silence`, 'PUT', auth, { metadata: { name: 'my-silence' }, subscription: 'linux', check: 'disk' });
+  assert.equal(given.status, 201);
+  assert.equal((await call(`${ns}/silenced/my-silence`, 'GET', auth)).status, 404);
+  assert.equal((await call(`${ns}/silenced/linux:disk`, 'GET', auth)).body.subscription, 'linux');
+  assert.equal((await call(`${ns}/silenced`, 'POST', auth, { metadata: { name: 'other' }, check: 'cpu' })).status, 201);
+  assert.equal((await call(`${ns}/silenced/*:cpu`, 'GET', auth)).status, 200);
+  const now = Math.floor(Date.now() / 1000);
+  assert.equal((await call(`${ns}/silenced`, 'POST', auth, { subscription: 'old', begin: now - 7200, expire: 60 })).status, 201);
+  assert.equal((await call(`${ns}/silenced/old:*`, 'GET', auth)).status, 404);
+  assert.deepEqual(names((await call(`${ns}/silenced`, 'GET', auth)).body), ['*:cpu', 'linux:disk']);
 });
 
 test('deleting an entity deletes its events (embedded store)', async () => {
