@@ -10,7 +10,16 @@ export interface AssetBuild {
 }
 
 const SHA512 = /^[0-9a-f]{128}$/i;
-const NAME = /^[\w.\-:]{1,255}$/;
+// Sensu Go's asset names also take `/` (Bonsai's `namespace/name`); no part may be empty, `.` or `..`, which a URL cannot name.
+const ASSET_NAME = /^[\w/.\-:]{1,255}$/;
+
+/** Why `name` is not an asset name, or null. */
+export function assetNameProblem(name: unknown): string | null {
+  if (typeof name !== 'string' || !ASSET_NAME.test(name)) return 'asset name must be 1 to 255 letters, digits, _ . - : /';
+  if (name.split('/').some((part) => part === '' || part === '.' || part === '..'))
+    return `asset name ${JSON.stringify(name)}: no part between slashes may be empty, . or ..`;
+  return null;
+}
 
 function stringArrayProblem(value: unknown, what: string): string | null {
   if (value === undefined || value === null) return null;
@@ -56,7 +65,7 @@ export function assetProblem(asset: Json): string | null {
 export function runtimeAssetsProblem(resource: Json): string | null {
   const names = resource.runtime_assets;
   if (names === undefined || names === null) return null;
-  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || !NAME.test(n))) return 'runtime_assets must be an array of asset names';
+  if (!Array.isArray(names) || names.some((n) => assetNameProblem(n) !== null)) return 'runtime_assets must be an array of asset names';
   return null;
 }
 

@@ -7,12 +7,16 @@ const ENTITY_CLASSES = ['agent', 'proxy', 'service', 'backend'];
 const UINT32_MAX = 4294967295;
 const TOO_LONG = `name must be at most ${MAX_NAME_LENGTH} characters`;
 const tooLong = (name: unknown) => String(name).length > MAX_NAME_LENGTH;
+// `.` and `..` cannot be named in a URL: an entity or check of that name could be listed but never read or deleted.
+const DOT_NAME = 'name must not be . or ..';
+const dotName = (name: unknown) => name === '.' || name === '..';
 
 function entityProblem(entity: Json): string | null {
   const name = entity.metadata?.name;
   if (!name) return 'entity name must not be empty';
   if (!NAME.test(String(name))) return `name must match ${NAME.source.replace('^', '\\A').replace('$', '\\z')}`;
   if (tooLong(name)) return TOO_LONG;
+  if (dotName(name)) return DOT_NAME;
   if (!entity.metadata?.namespace) return 'namespace must be set';
   // Sensu Go's classes: its agents, proxies, and the service and backend entities it makes itself.
   if (entity.entity_class !== undefined && !ENTITY_CLASSES.includes(String(entity.entity_class)))
@@ -25,6 +29,7 @@ function checkProblem(check: Json): string | null {
   if (!name) return 'check name must not be empty';
   if (!NAME.test(String(name))) return `name must match ${NAME.source}`;
   if (tooLong(name)) return TOO_LONG;
+  if (dotName(name)) return DOT_NAME;
   // uint32 as in the backend: no negatives, no float, nothing JSON.parse rounded (2^53 + 1) or made Infinity (1e400).
   if (check.status !== undefined && (!Number.isInteger(check.status) || check.status < 0 || check.status > UINT32_MAX))
     return 'status must be an unsigned 32-bit integer';

@@ -113,7 +113,7 @@ test("an agent event's proxy_entity_name lands only on a proxy entity: never ano
         metadata: { name: 'router-1', namespace: 'default' },
       })
     ).status,
-    201,
+    200,
   );
   const now = Math.floor(Date.now() / 1000);
   const send = (proxy: string, check: string) =>

@@ -83,7 +83,7 @@ test('redaction: no API body and no log line shows a secret key value; other fie
     entity_class: 'proxy',
     metadata: { name: 'labelled', labels: { password: SECRETS.labelPassword, region: 'visible-region' }, annotations: { API_KEY: SECRETS.annotationKey } },
   };
-  assert.equal((await call(`${ns}/entities/labelled`, 'PUT', auth, entity)).status, 201);
+  assert.equal((await call(`${ns}/entities/labelled`, 'PUT', auth, entity)).status, 200);
   const v2Check = {
     metadata: { name: 'probe', labels: { Secret: SECRETS.checkLabel, tier: 'visible-tier' } },
     interval: 60,

@@ -12,7 +12,7 @@ test('entity limit: counts exactly what the entity list shows, legacy POST /clie
   const auth = `Bearer ${await adminToken(v2)}`;
   const listed = async () => ((await call(`${v2}${NS}/entities`, 'GET', auth)).body as { metadata: { name: string } }[]).map((e) => e.metadata.name);
   await eventually(listed, (names) => names.includes('local'));
-  assert.equal((await call(`${v2}${NS}/entities/p1`, 'PUT', auth, { entity_class: 'proxy' })).status, 201);
+  assert.equal((await call(`${v2}${NS}/entities/p1`, 'PUT', auth, { entity_class: 'proxy' })).status, 200);
 
   // A client registered through the legacy API is an entity of the list, and the third of three.
   assert.equal((await postJson(`${api}/clients`, { name: 'legacy-1', address: 'x', subscriptions: ['a'] })).status, 201);
@@ -37,5 +37,5 @@ test('entity limit: counts exactly what the entity list shows, legacy POST /clie
   assert.match(remove.body.message, /legacy client of that name: remove it with DELETE \/clients\/legacy-1/);
   assert.equal((await getJson(`${api}/clients/legacy-1`, { method: 'DELETE' })).status, 202);
   assert.deepEqual(await listed(), ['local', 'p1']);
-  assert.equal((await call(`${v2}${NS}/entities/p2`, 'PUT', auth, { entity_class: 'proxy' })).status, 201);
+  assert.equal((await call(`${v2}${NS}/entities/p2`, 'PUT', auth, { entity_class: 'proxy' })).status, 200);
 });

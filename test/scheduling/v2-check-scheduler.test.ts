@@ -130,7 +130,7 @@ test(
     const { v2, api } = await instanceFor(t, { 'conf.d/client.json': { ...conf, checkbridge: { keepalive_interval: 1, monitor_interval: 1 } } });
     const auth = `Bearer ${await adminToken(v2)}`;
     const put = (path: string, body: any) => call(`${v2}/api/core/v2/namespaces/default/${path}/${body.metadata.name}`, 'PUT', auth, body);
-    for (const name of ['px-1', 'px-2', 'other']) assert.equal((await put('entities', { metadata: { name }, entity_class: 'proxy' })).status, 201);
+    for (const name of ['px-1', 'px-2', 'other']) assert.equal((await put('entities', { metadata: { name }, entity_class: 'proxy' })).status, 200);
     const proxied = {
       metadata: { name: 'ping' },
       command: 'echo pinged',

@@ -55,14 +55,18 @@ function targetOf(method: string, pattern: string): RouteTarget {
   return { resource, namespaceParam, nameParams, verb, self: SELF.has(key), filtered: FILTERED.has(key) };
 }
 
+const ASSET_NAMED = /^\/api\/core\/v2\/namespaces\/:namespace\/assets\/:name$/;
+
 /**
  * Refuses request targets the router could read differently from a person: absolute-form (`GET http://h/api`),
  * encoded slashes or backslashes, dot segments and empty segments. Everything else is decoded by the router alone.
  */
-function unsafeTarget(rawUrl: string): string | null {
+function unsafeTarget(rawUrl: string, route: string | undefined): string | null {
   if (!rawUrl.startsWith('/')) return 'the request target must be an absolute path';
   const path = rawUrl.split('?')[0]!;
-  if (/%(2f|5c)/i.test(path) || path.includes('\\')) return 'encoded slashes are not allowed in the path';
+  // An asset's name may hold `/` (`sensu/check-cpu-usage`): encoded, in the last segment of an asset's own route only.
+  const checked = route !== undefined && ASSET_NAMED.test(route) ? path.slice(0, path.lastIndexOf('/')) : path;
+  if (/%(2f|5c)/i.test(checked) || path.includes('\\') || /%5c/i.test(path)) return 'encoded slashes are not allowed in the path';
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);
@@ -120,7 +124,7 @@ export const registeredRoutes = (app: FastifyInstance) => [...(registered.get(ap
 
 export function enforceAccess(app: FastifyInstance, deps: V2ApiDeps): void {
   app.addHook('onRequest', async (request, reply) => {
-    const problem = unsafeTarget(request.raw.url ?? '');
+    const problem = unsafeTarget(request.raw.url ?? '', request.routeOptions.url);
     if (problem) return fail(reply, 'invalid', problem);
   });
   const routes: { method: string; url: string; access: Access }[] = [];

@@ -1,6 +1,6 @@
 // The v2 entities of a namespace as the lists show them (and the entity limit counts them): its stored entities and,
 // in the legacy namespace, every listed legacy client that has none of its own yet (as an `agent` or `proxy` entity).
-import type { V2ApiDeps } from './context.js';
+import { eventStoreOf, type V2ApiDeps } from './context.js';
 import { translateClient } from '../../v2/index.js';
 import type { Json } from '../../json.js';
 
@@ -37,4 +37,19 @@ export function entityTable(deps: V2ApiDeps) {
 export function legacyClientOnly(deps: V2ApiDeps, ns: string | null, name: string): string | null {
   if (ns === null || deps.store.resources.getEntity(ns, name) || deps.legacyNamespace?.() !== ns) return null;
   return `entity ${JSON.stringify(name)} is the legacy client of that name: remove it with DELETE /clients/${encodeURIComponent(name)} on the legacy API`;
+}
+
+/** A deleted entity's events go with it, as in Sensu Go: none could be read back through an entity that no longer exists. */
+export async function deleteEntityEvents(deps: V2ApiDeps, namespace: string, name: string): Promise<void> {
+  const events = eventStoreOf(deps);
+  for (const event of await events.list({ namespace, entity: name })) await events.delete(namespace, name, String(event.check?.metadata?.name ?? ''));
+}
+
+const MANAGED_BY = 'sensu.io/managed_by';
+
+/** Why an entity PUT may not write this one, as Sensu Go: it says its agent manages it, or the stored agent entity does (409). */
+export function agentManaged(body: Json, existing: Json | null): string | null {
+  if (body.metadata?.labels?.[MANAGED_BY] === 'sensu-agent') return 'entity is managed by its agent';
+  if (existing && existing.entity_class !== 'proxy' && existing.metadata?.labels?.[MANAGED_BY] === 'sensu-agent') return 'entity is managed by its agent';
+  return null;
 }

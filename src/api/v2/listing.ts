@@ -61,6 +61,9 @@ function select(request: FastifyRequest, reply: FastifyReply, items: Json[], set
   return out;
 }
 
+// Unpadded base64url whose length can be whole bytes.
+const TOKEN = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
+
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -71,7 +74,8 @@ export function page(request: FastifyRequest, reply: FastifyReply, items: Json[]
   const query = request.query as { limit?: string; continue?: string };
   const limit = /^\d+$/.test(query.limit ?? '') ? Number(query.limit) : 0;
   const keyed = items.map((item) => ({ item, key: key(item) })).sort((a, b) => compare(a.key, b.key));
-  const from = query.continue ? Buffer.from(query.continue, 'base64url').toString('utf8') : '';
+  // A token that is not base64url (as Sensu Go's) restarts the list, as Sensu Go does, rather than ending it.
+  const from = query.continue && TOKEN.test(query.continue) ? Buffer.from(query.continue, 'base64url').toString('utf8') : '';
   const rest = from === '' ? keyed : keyed.filter((entry) => compare(entry.key, from) >= 0);
   if (limit === 0 || rest.length <= limit) return rest.map((entry) => entry.item);
   const shown = rest.slice(0, limit);

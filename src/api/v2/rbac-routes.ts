@@ -4,7 +4,7 @@ import { listResponse } from './listing.js';
 import { registerResourceRoutes, type ResourceKind } from './resources.js';
 import { RBAC_FIELDS, shapeMetadata } from '../../v2/index.js';
 import { rulesProblem, bindingProblem, escalationProblem, type Rule } from '../../auth/index.js';
-import { KIND, seedRbac, rbacView } from './rbac-store.js';
+import { KIND, seedRbac, rbacView, roleWritten, roleDeleted, bindingWritten, bindingDeleted } from './rbac-store.js';
 import { created } from './resource-writer.js';
 import { mergePatchRoute } from './merge-patch.js';
 import type { Json } from '../../json.js';
@@ -31,29 +31,24 @@ const grantsBoundRules = (deps: V2ApiDeps, caller: Caller, namespace: string | n
   return `role_ref: ${String(ref.type)} "${String(ref.name)}" does not exist${where}: create it first (only a user holding every permission may bind a role before it exists)`;
 };
 
-/** Bindings of one role, as `Kind namespace/name`: a role deleted under them would leave them to whatever is created next under its name. */
-function bindingsOf(v2: V2ApiDeps['store']['resources'], type: 'Role' | 'ClusterRole', namespace: string | null, name: string): string[] {
-  const refers = (b: Json) => b.role_ref?.type === type && b.role_ref?.name === name;
-  const named = (kind: string, ns: string) => (b: Json) => `${kind} ${ns === '' ? '' : `${ns}/`}${String(b.metadata?.name ?? '')}`;
-  if (type === 'Role') return v2.listResources(KIND.roleBinding, namespace!).filter(refers).map(named(KIND.roleBinding, namespace!));
-  const namespaces = v2.listResources('Namespace', '').map((n) => String(n.name));
-  return [
-    ...v2.listResources(KIND.clusterRoleBinding, '').filter(refers).map(named(KIND.clusterRoleBinding, '')),
-    ...namespaces.flatMap((ns) => v2.listResources(KIND.roleBinding, ns).filter(refers).map(named(KIND.roleBinding, ns))),
-  ];
-}
-
-const boundProblem = (type: 'Role' | 'ClusterRole') => (deps: V2ApiDeps, namespace: string | null, name: string) => {
-  const bindings = bindingsOf(deps.store.resources, type, namespace, name);
-  if (bindings.length === 0) return null;
-  const named = bindings.slice(0, 10).join(', ') + (bindings.length > 10 ? ` and ${bindings.length - 10} more` : '');
-  return `${type} ${name} is bound by ${named}: delete those bindings first`;
-};
-
 /** Namespaced Role and RoleBinding (a RoleBinding may use a Role of its namespace or any ClusterRole). */
 const RBAC_KINDS: ResourceKind[] = [
-  { path: 'roles', type: KIND.role, validate: (r) => rulesProblem(r.rules), grantProblem: grantsOwnRules, deleteProblem: boundProblem('Role') },
-  { path: 'rolebindings', type: KIND.roleBinding, validate: (b) => bindingProblem(b, ['Role', 'ClusterRole']), grantProblem: grantsBoundRules },
+  {
+    path: 'roles',
+    type: KIND.role,
+    validate: (r) => rulesProblem(r.rules),
+    grantProblem: grantsOwnRules,
+    afterWrite: (deps, namespace, name, created) => roleWritten(deps.store.resources, 'Role', namespace, name, created),
+    afterDelete: (deps, namespace, name) => roleDeleted(deps.store.resources, 'Role', namespace, name),
+  },
+  {
+    path: 'rolebindings',
+    type: KIND.roleBinding,
+    validate: (b) => bindingProblem(b, ['Role', 'ClusterRole']),
+    grantProblem: grantsBoundRules,
+    afterWrite: (deps, namespace, name) => bindingWritten(deps.store.resources, namespace, name),
+    afterDelete: (deps, namespace, name) => bindingDeleted(deps.store.resources, namespace, name),
+  },
 ];
 
 const CLUSTER_KINDS: ResourceKind[] = [
@@ -62,9 +57,17 @@ const CLUSTER_KINDS: ResourceKind[] = [
     type: KIND.clusterRole,
     validate: (r) => rulesProblem(r.rules),
     grantProblem: grantsOwnRules,
-    deleteProblem: boundProblem('ClusterRole'),
+    afterWrite: (deps, _namespace, name, created) => roleWritten(deps.store.resources, 'ClusterRole', '', name, created),
+    afterDelete: (deps, _namespace, name) => roleDeleted(deps.store.resources, 'ClusterRole', '', name),
   },
-  { path: 'clusterrolebindings', type: KIND.clusterRoleBinding, validate: (b) => bindingProblem(b, ['ClusterRole']), grantProblem: grantsBoundRules },
+  {
+    path: 'clusterrolebindings',
+    type: KIND.clusterRoleBinding,
+    validate: (b) => bindingProblem(b, ['ClusterRole']),
+    grantProblem: grantsBoundRules,
+    afterWrite: (deps, _namespace, name) => bindingWritten(deps.store.resources, '', name),
+    afterDelete: (deps, _namespace, name) => bindingDeleted(deps.store.resources, '', name),
+  },
 ];
 
 /** Cluster-wide CRUD for one kind: no namespace in metadata; POST creates (409 if it exists), PUT creates or replaces. */
@@ -87,9 +90,11 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
       if (problem) return fail(reply, 'invalid', problem);
       const refused = kind.grantProblem?.(deps, callerOf(request), null, body);
       if (refused) return fail(reply, 'forbidden', refused);
-      if (mode === 'create' && v2.getResource(kind.type, '', metadata.name)) return fail(reply, 'exists', 'resource already exists');
+      const existing = v2.getResource(kind.type, '', metadata.name);
+      if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
       metadata.created_by = callerOf(request).username;
       v2.putResource(kind.type, '', String(metadata.name), { ...body, metadata: shapeMetadata(metadata) });
+      kind.afterWrite?.(deps, '', String(metadata.name), !existing);
       return respond(reply, '', String(metadata.name));
     };
   const fields = RBAC_FIELDS.get(kind.path)!;
@@ -102,9 +107,9 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
   app.put(`${base}/:name`, write('upsert'));
   app.delete(`${base}/:name`, (request, reply) => {
     const name = (request.params as { name: string }).name;
-    const inUse = v2.getResource(kind.type, '', name) ? kind.deleteProblem?.(deps, null, name) : null;
-    if (inUse) return fail(reply, 'conflict', inUse);
-    return v2.deleteResource(kind.type, '', name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+    if (!v2.deleteResource(kind.type, '', name)) return fail(reply, 'notFound', 'not found');
+    kind.afterDelete?.(deps, '', name);
+    return reply.code(204).send();
   });
   const stored = (request: FastifyRequest) => v2.getResource(kind.type, '', (request.params as { name: string }).name);
   app.patch(

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, nowS, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
-import { entityTable, legacyClientOnly } from './entity-view.js';
+import { entityTable, legacyClientOnly, deleteEntityEvents, agentManaged } from './entity-view.js';
+import { SILENCED } from './silenced.js';
 import { RESOURCE_FIELDS, shapeMetadata, typeProblem } from '../../v2/index.js';
-import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
+import { assetProblem, assetNameProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
 import { goCronProblem } from '../../time/index.js';
@@ -22,12 +23,18 @@ export interface ResourceKind {
   readonly grantProblem?: (deps: V2ApiDeps, caller: Caller, namespace: string | null, resource: Json) => string | null;
   /** What names this kind takes, when not NAME (Silenced: `*` stands for any subscription or check). */
   readonly namePattern?: RegExp;
-  /** The name a body without one gets (Silenced: `subscription:check`), or undefined. */
+  /** Why a name is not one of this kind's, when the kind has its own rule (Asset: `/` allowed), or null. */
+  readonly nameProblem?: (name: unknown) => string | null;
+  /** The name the kind gives every body, whatever it says (Silenced: `subscription:check`), or undefined. */
   readonly nameOf?: (resource: Json) => string;
-  /** The resource as stored, completed from what the client sent (Silenced: begin and expire_at). */
-  readonly prepare?: (resource: Json, nowS: number) => Json;
+  /** The resource as stored, completed from what the client sent (Silenced: begin and expire_at); null: nothing to store. */
+  readonly prepare?: (resource: Json, nowS: number) => Json | null;
   /** Why this one may not be deleted now (409: others depend on it), or null. */
   readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
+  /** What follows a write (Role: a new generation when it is new; binding: the role generation it applies to). */
+  readonly afterWrite?: (deps: V2ApiDeps, namespace: string, name: string, created: boolean) => void;
+  /** What goes with a deleted one (Entity: its events). */
+  readonly afterDelete?: (deps: V2ApiDeps, namespace: string, name: string) => Promise<void> | void;
 }
 
 /**
@@ -95,7 +102,7 @@ export const KINDS: ResourceKind[] = [
     type: 'HookConfig',
     validate: (h) => runtimeAssetsProblem(h) ?? (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null),
   },
-  { path: 'assets', type: 'Asset', validate: assetProblem },
+  { path: 'assets', type: 'Asset', validate: assetProblem, nameProblem: assetNameProblem },
   {
     path: 'filters',
     type: 'EventFilter',
@@ -111,22 +118,9 @@ export const KINDS: ResourceKind[] = [
     type: 'Entity',
     validate: (e) => typeProblem('Entity', e) ?? (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null),
     deleteProblem: legacyClientOnly,
+    afterDelete: deleteEntityEvents,
   },
-  {
-    path: 'silenced',
-    type: 'Silenced',
-    validate: (s) =>
-      !s.subscription && !s.check
-        ? 'a silence needs a subscription or a check'
-        : s.expire !== undefined && !Number.isInteger(s.expire)
-          ? 'expire must be an integer (seconds; 0 or less: no expiration)'
-          : s.begin !== undefined && !Number.isInteger(s.begin)
-            ? 'begin must be an integer (Unix seconds)'
-            : null,
-    namePattern: /^[\w.\-:*]{1,255}$/,
-    nameOf: (s) => silencedName(s.subscription, s.check),
-    prepare: prepareSilenced,
-  },
+  SILENCED,
 ];
 
 /**
@@ -142,16 +136,6 @@ function cronIntervalProblem(c: Json): string | null {
   return Number.isInteger(c.interval) && c.interval >= 1 ? null : 'check interval must be greater than 0 or a valid cron schedule must be provided';
 }
 
-/** Sensu Go's name of a silenced entry: `subscription:check`, `*` for the part not given. */
-const silencedName = (subscription: unknown, check: unknown) => `${subscription || '*'}:${check || '*'}`;
-
-/** As Sensu Go stores a silenced entry: begin defaults to now; expire (seconds from begin) becomes expire_at. */
-function prepareSilenced(s: Json, now: number): Json {
-  const begin = Number(s.begin) > 0 ? Number(s.begin) : now;
-  const expireAt = Number(s.expire_at) > 0 ? Number(s.expire_at) : Number(s.expire) > 0 ? begin + Number(s.expire) : 0;
-  return { ...s, begin, expire_at: expireAt };
-}
-
 /** Entities live with the ones events create (and the legacy clients); every other kind in the generic table. */
 function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
   const v2 = deps.store.resources;
@@ -162,6 +146,13 @@ function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
     delete: (ns: string, name: string) => v2.deleteResource(kind.type, ns, name),
     list: (ns: string) => v2.listResources(kind.type, ns),
   };
+}
+
+/** Why `name` is not one of the kind's names, or null. */
+function nameProblemOf(kind: ResourceKind, name: unknown): string | null {
+  if (kind.nameProblem) return kind.nameProblem(name);
+  const pattern = kind.namePattern ?? NAME;
+  return !name || !pattern.test(String(name)) ? `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''} (not . or ..)` : null;
 }
 
 /** Generic namespaced CRUD: POST creates (409 if it exists), PUT creates or replaces. */
@@ -177,14 +168,14 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
       const metadata = { ...(body.metadata ?? {}) };
       metadata.namespace ||= namespace;
       if (name !== undefined) metadata.name ||= name;
-      // sensuctl's `silenced create` sends no name: the kind names it, as Sensu Go does.
-      if (!metadata.name && kind.nameOf) metadata.name = kind.nameOf(body);
+      // A silence is named by what it silences, whatever the body or URL says, as in Sensu Go.
+      if (kind.nameOf) metadata.name = kind.nameOf(body);
       if (metadata.namespace !== namespace)
         return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
-      if (name !== undefined && metadata.name !== name)
+      if (name !== undefined && metadata.name !== name && !kind.nameOf)
         return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-      if (!metadata.name || !(kind.namePattern ?? NAME).test(String(metadata.name)))
-        return fail(reply, 'invalid', `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''}`);
+      const badName = nameProblemOf(kind, metadata.name);
+      if (badName) return fail(reply, 'invalid', badName);
       const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
       if (problem) return fail(reply, 'invalid', problem);
       // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
@@ -194,13 +185,18 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
       if (refused) return fail(reply, 'forbidden', refused);
       const existing = table.get(namespace, metadata.name);
       if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
+      const managed = kind.type === 'Entity' && mode === 'upsert' ? agentManaged(body, existing) : null;
+      if (managed) return fail(reply, 'exists', managed);
       const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
       if (refusal) return fail(reply, 'unlicensed', refusal);
       metadata.created_by = callerOf(request).username;
       const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
-      table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
-      if (kind.type === 'Entity') deps.onEntityWritten?.(namespace, String(metadata.name));
-      return respond(reply, namespace, String(metadata.name));
+      if (stored) table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
+      kind.afterWrite?.(deps, namespace, String(metadata.name), !existing);
+      if (kind.type !== 'Entity') return respond(reply, namespace, String(metadata.name));
+      deps.onEntityWritten?.(namespace, String(metadata.name));
+      // Sensu Go answers an entity write with 200 and the entity.
+      return reply.code(200).send(table.get(namespace, String(metadata.name)));
     };
   const fields = RESOURCE_FIELDS.get(kind.path)!;
   app.get(base, (request, reply) =>
@@ -217,11 +213,13 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
   });
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));
-  app.delete(`${base}/:name`, (request, reply) => {
+  app.delete(`${base}/:name`, async (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
     const inUse = table.get(namespace, name) ? kind.deleteProblem?.(deps, namespace, name) : null;
     if (inUse) return fail(reply, 'conflict', inUse);
-    return table.delete(namespace, name) ? reply.code(204).send() : fail(reply, 'notFound', 'not found');
+    if (!table.delete(namespace, name)) return fail(reply, 'notFound', 'not found');
+    await kind.afterDelete?.(deps, namespace, name);
+    return reply.code(204).send();
   });
   const stored = (request: FastifyRequest) => table.get((request.params as { namespace: string }).namespace, (request.params as { name: string }).name);
   // Sensu Go has no PATCH for silences.

@@ -163,7 +163,7 @@ test('sensuctl: silenced create names the entry subscription:check, sets begin a
   ok(sensuctl, 'silenced', 'delete', 'linux:foo', '--skip-confirm');
   ok(sensuctl, 'silenced', 'delete', '*:bar', '--skip-confirm');
   assert.deepEqual(json(sensuctl, 'silenced', 'list'), []);
-  // A body naming its own entry keeps that name; a begin in the future is kept and expire counts from it.
+  // A begin in the future is kept and expire counts from it.
   assert.equal(
     (await call(`${v2}/api/core/v2/namespaces/default/silenced`, 'POST', admin, { subscription: 'db', begin: before + 3600, expire: 60 })).status,
     201,

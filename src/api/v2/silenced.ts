@@ -1,0 +1,32 @@
+// The Silenced kind: named `subscription:check` and timed as Sensu Go stores a silenced entry.
+import type { Json } from '../../json.js';
+
+/** Sensu Go's name of a silenced entry: `subscription:check`, `*` for the part not given. */
+const silencedName = (subscription: unknown, check: unknown) => `${subscription || '*'}:${check || '*'}`;
+
+/**
+ * As Sensu Go stores a silenced entry: begin defaults to now; expire (seconds from begin) becomes expire_at; one
+ * already expired is not stored (the write still succeeds). Without expire it never expires (Sensu Go: 24 h).
+ */
+function prepareSilenced(s: Json, now: number): Json | null {
+  const begin = Number(s.begin) > 0 ? Number(s.begin) : now;
+  const expireAt = Number(s.expire_at) > 0 ? Number(s.expire_at) : Number(s.expire) > 0 ? begin + Number(s.expire) : 0;
+  return expireAt > 0 && expireAt <= now ? null : { ...s, begin, expire_at: expireAt };
+}
+
+// The kind's entry in the resource table (resources.ts), checked there as a ResourceKind.
+export const SILENCED = {
+  path: 'silenced',
+  type: 'Silenced',
+  validate: (s: Json): string | null =>
+    !s.subscription && !s.check
+      ? 'a silence needs a subscription or a check'
+      : s.expire !== undefined && !Number.isInteger(s.expire)
+        ? 'expire must be an integer (seconds; 0 or less: no expiration)'
+        : s.begin !== undefined && !Number.isInteger(s.begin)
+          ? 'begin must be an integer (Unix seconds)'
+          : null,
+  namePattern: /^(?!\.{1,2}$)[\w.\-:*]{1,255}$/,
+  nameOf: (s: Json) => silencedName(s.subscription, s.check),
+  prepare: prepareSilenced,
+};
