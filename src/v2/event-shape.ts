@@ -39,7 +39,7 @@ export function shapeEntity(entity: Json): Json {
     ...(entity.user ? { user: entity.user } : {}),
     ...(Array.isArray(entity.redact) && entity.redact.length > 0 ? { redact: entity.redact } : {}),
     metadata,
-    svc_agent_version: entity.svc_agent_version ?? null,
+    sensu_agent_version: entity.sensu_agent_version ?? entity.svc_agent_version ?? '',
   };
 }
 

@@ -19,3 +19,4 @@ export { silencedBy } from './silencing.js';
 export { legacyCheckOf, legacyEventOf, translateClient, translateEvent } from './translate.js';
 export { eventProblem } from './validate.js';
 export { typeProblem, WIRE_TYPES, type WireType } from './wire-types.js';
+export { decodeAs, serveAs } from './go-json.js';

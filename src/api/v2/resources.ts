@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, nowS, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
 import { entityTable, legacyClientOnly } from './entity-view.js';
-import { RESOURCE_FIELDS, NAMESPACE_FIELDS, shapeMetadata, typeProblem } from '../../v2/index.js';
+import { RESOURCE_FIELDS, NAMESPACE_FIELDS, decodeAs, serveAs, shapeMetadata, typeProblem } from '../../v2/index.js';
+import { checkRulesProblem, filterProblem, hookProblem, mutatorProblem, pipelineProblem } from './kind-rules.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
@@ -22,8 +23,8 @@ export interface ResourceKind {
   readonly namePattern?: RegExp;
   /** The name a body without one gets (Silenced: `subscription:check`), or undefined. */
   readonly nameOf?: (resource: Json) => string;
-  /** The resource as stored, completed from what the client sent (Silenced: begin and expire_at). */
-  readonly prepare?: (resource: Json, nowS: number) => Json;
+  /** The resource as stored, completed from what the client sent (Silenced: begin, expire_at and its creator). */
+  readonly prepare?: (resource: Json, nowS: number, username: string) => Json;
   /** Why this one may not be deleted now (409: others depend on it), or null. */
   readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
 }
@@ -59,17 +60,12 @@ export const KINDS: ResourceKind[] = [
   {
     path: 'pipelines',
     type: 'Pipeline',
-    validate: (p) =>
-      !Array.isArray(p.workflows ?? [])
-        ? 'workflows must be an array'
-        : ((p.workflows ?? []) as Json[]).some((w) => !w?.name || !w?.handler?.name)
-          ? 'each workflow needs a name and a handler reference'
-          : null,
+    validate: pipelineProblem,
   },
   {
     path: 'mutators',
     type: 'Mutator',
-    validate: (m) => runtimeAssetsProblem(m) ?? (typeof m.command !== 'string' && m.type !== 'javascript' ? 'missing command' : null),
+    validate: (m) => runtimeAssetsProblem(m) ?? mutatorProblem(m),
   },
   {
     path: 'checks',
@@ -88,23 +84,18 @@ export const KINDS: ResourceKind[] = [
               : // Sensu Go's event validation refuses a ttl under 5 s: every result of such a check would be lost.
                 Number(c.ttl) > 0 && Number(c.ttl) < 5
                 ? 'minimum ttl is 5 seconds'
-                : null))),
+                : checkRulesProblem(c)))),
   },
   {
     path: 'hooks',
     type: 'HookConfig',
-    validate: (h) => runtimeAssetsProblem(h) ?? (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null),
+    validate: (h) => runtimeAssetsProblem(h) ?? hookProblem(h),
   },
   { path: 'assets', type: 'Asset', validate: assetProblem },
   {
     path: 'filters',
     type: 'EventFilter',
-    validate: (f) =>
-      !['allow', 'deny'].includes(f.action)
-        ? 'action must be allow or deny'
-        : !Array.isArray(f.expressions) || f.expressions.some((e: unknown) => typeof e !== 'string')
-          ? 'expressions must be an array of strings'
-          : null,
+    validate: filterProblem,
   },
   {
     path: 'entities',
@@ -145,11 +136,11 @@ function cronIntervalProblem(c: Json): string | null {
 /** Sensu Go's name of a silenced entry: `subscription:check`, `*` for the part not given. */
 const silencedName = (subscription: unknown, check: unknown) => `${subscription || '*'}:${check || '*'}`;
 
-/** As Sensu Go stores a silenced entry: begin defaults to now; expire (seconds from begin) becomes expire_at. */
-function prepareSilenced(s: Json, now: number): Json {
+/** As Sensu Go stores a silenced entry: begin defaults to now; expire (seconds from begin) becomes expire_at; the writer is its creator. */
+function prepareSilenced(s: Json, now: number, username: string): Json {
   const begin = Number(s.begin) > 0 ? Number(s.begin) : now;
   const expireAt = Number(s.expire_at) > 0 ? Number(s.expire_at) : Number(s.expire) > 0 ? begin + Number(s.expire) : 0;
-  return { ...s, begin, expire_at: expireAt };
+  return { ...s, begin, expire_at: expireAt, creator: username };
 }
 
 /** Entities live with the ones events create (and the legacy clients); every other kind in the generic table. */
@@ -170,8 +161,9 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
   const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
   const write = (mode: 'create' | 'upsert') => (request: FastifyRequest, reply: FastifyReply) => {
     const { namespace, name } = request.params as { namespace: string; name?: string };
-    const body = request.body as Json | null;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object');
+    // Decoded as Sensu Go decodes it: unknown fields dropped, a wrongly typed one refused by name.
+    const { value: body, problem: undecodable } = decodeAs(kind.type, request.body);
+    if (!body) return fail(reply, 'invalid', undecodable);
     const metadata = { ...(body.metadata ?? {}) };
     metadata.namespace ||= namespace;
     if (name !== undefined) metadata.name ||= name;
@@ -195,23 +187,28 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
     const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
     if (refusal) return fail(reply, 'unlicensed', refusal);
     metadata.created_by = callerOf(request).username;
-    const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
+    const stored = kind.prepare ? kind.prepare(body, nowS(deps), callerOf(request).username) : body;
     table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
     if (kind.type === 'Entity') deps.onEntityWritten?.(namespace, String(metadata.name));
     return reply.code(201).type('application/json').send();
   };
   const fields = RESOURCE_FIELDS.get(kind.path)!;
+  // Served with every field of the type, as Sensu Go writes it.
+  const served = (items: Json[]) => items.map((item) => serveAs(kind.type, item));
   app.get(base, (request, reply) =>
-    listResponse(request, reply, table.list((request.params as { namespace: string }).namespace) as Json[], fields, (r) => String(r.metadata?.name ?? '')),
+    listResponse(request, reply, served(table.list((request.params as { namespace: string }).namespace) as Json[]), fields, (r) =>
+      String(r.metadata?.name ?? ''),
+    ),
   );
   // Every namespace at once (`sensuctl … list --all-namespaces`, `dump --all-namespaces`): cluster-wide access, as in Sensu Go.
   app.get(`/api/core/v2/${kind.path}`, (request, reply) => {
-    const all = deps.store.resources.listResources('Namespace', '').flatMap((n) => table.list(String(n.name))) as Json[];
+    const all = served(deps.store.resources.listResources('Namespace', '').flatMap((n) => table.list(String(n.name))) as Json[]);
     return listResponse(request, reply, all, fields, (r) => `${String(r.metadata?.namespace ?? '')}/${String(r.metadata?.name ?? '')}`);
   });
   app.get(`${base}/:name`, (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
-    return table.get(namespace, name) ?? fail(reply, 'notFound', 'not found');
+    const found = table.get(namespace, name);
+    return found ? serveAs(kind.type, found) : fail(reply, 'notFound', 'not found');
   });
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));
