@@ -2,10 +2,10 @@
 // regard to case, unknown ones dropped, a value of the wrong type refused with the field named), and a resource
 // served as Go writes the struct back (every field, in order, zero values filled in).
 import type { Json } from '../json.js';
-import { WIRE_TYPES, type WireType } from './wire-types.js';
+import { HOOK_LISTS, WIRE_TYPES, isHookLists, type WireType } from './wire-types.js';
 import { SERVED_FIELDS } from './served-fields.js';
 
-type Scalar = Exclude<WireType, object | 'map<string,string>'>;
+type Scalar = Exclude<WireType, object | 'map<string,string>' | typeof HOOK_LISTS>;
 const GO_SCALARS: Readonly<Record<Scalar, string>> = { string: 'string', bool: 'bool', int32: 'int32', int64: 'int64', uint32: 'uint32', double: 'float64' };
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 const intIn = (value: unknown, min: number, max: number) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
@@ -24,6 +24,8 @@ class GoTypeError extends Error {}
 
 function goType(type: WireType): string {
   if (type === 'map<string,string>') return 'map[string]string';
+  // Sensu Go's HookList decoder names the list of hook names.
+  if (type === HOOK_LISTS) return '[]string';
   if (typeof type === 'string') return GO_SCALARS[type];
   if ('message' in type) return `v2.${type.message}`;
   return `[]${goType(type.list)}`;
@@ -35,7 +37,7 @@ function found(value: unknown, type: WireType): string {
   if (typeof value === 'object') return 'object';
   if (typeof value === 'boolean') return 'bool';
   if (typeof value === 'number')
-    return typeof type === 'string' && type !== 'string' && type !== 'bool' && type !== 'map<string,string>' ? `number ${value}` : 'number';
+    return typeof type === 'string' && Object.hasOwn(GO_SCALARS, type) && type !== 'string' && type !== 'bool' ? `number ${value}` : 'number';
   return 'string';
 }
 
@@ -59,6 +61,7 @@ function decodeValue(type: WireType, value: unknown, struct: string, path: reado
     for (const v of Object.values(value)) if (v !== null && typeof v !== 'string') refuse(v, 'string', struct, path);
     return value;
   }
+  if (type === HOOK_LISTS) return isHookLists(value) ? value : refuse(Array.isArray(value) ? 'a string' : value, type, struct, path);
   if (typeof type === 'string') return FITS[type](value) ? value : refuse(value, type, struct, path);
   if ('message' in type) return isObject(value) ? decodeMessage(type.message, value, path) : refuse(value, type, struct, path);
   if (!Array.isArray(value)) return refuse(value, type, struct, path);
@@ -109,7 +112,7 @@ function serveValue(type: WireType | undefined, value: unknown): unknown {
 function zeroOf(type: WireType | undefined): unknown {
   if (type === 'string') return '';
   if (type === 'bool') return false;
-  if (typeof type === 'string' && type !== 'map<string,string>') return 0;
+  if (typeof type === 'string' && Object.hasOwn(GO_SCALARS, type)) return 0;
   return null;
 }
 

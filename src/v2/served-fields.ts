@@ -26,7 +26,6 @@ const SERVED_SOURCE: Readonly<Record<string, string>> = {
   Deregistration: 'handler?',
   Process: 'name',
   Secret: 'name? secret?',
-  HookList: 'hooks type?',
   ProxyRequests: 'entity_attributes splay splay_coverage',
   TimeWindowWhen: 'days!',
   TimeWindowDays: 'all? sunday? monday? tuesday? wednesday? thursday? friday? saturday?',

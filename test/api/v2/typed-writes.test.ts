@@ -29,6 +29,7 @@ const WRONG: [string, string, unknown, string, string][] = [
   ['PUT', 'checks/c', { command: 'true', interval: 10, metadata: { name: 7 } }, go('number', 'ObjectMeta.metadata.name', 'string'), 'checks/c'],
   ['PUT', 'checks/c', { command: 'true', interval: 10, subdue: [] }, go('array', 'CheckConfig.subdue', 'v2.TimeWindowWhen'), 'checks/c'],
   ['PUT', 'checks/c', [1], 'json: cannot unmarshal array into Go value of type v2.CheckConfig', 'checks/c'],
+  ['PUT', 'checks/c', { command: 'true', interval: 10, check_hooks: [{ critical: 'h' }] }, go('string', 'CheckConfig.check_hooks', '[]string'), 'checks/c'],
   ['PUT', 'hooks/h', { command: 'true', timeout: '10' }, go('string', 'HookConfig.timeout', 'uint32'), 'hooks/h'],
   ['PUT', 'handlers/h', { type: 'pipe', command: 'cat', timeout: '3' }, go('string', 'Handler.timeout', 'uint32'), 'handlers/h'],
   ['PUT', 'handlers/h', { type: 'tcp', socket: { host: 'x', port: '80' } }, go('string', 'HandlerSocket.socket.port', 'uint32'), 'handlers/h'],
@@ -92,6 +93,10 @@ test('every kind: unknown fields are dropped (neither stored nor served); keys m
     const listed = JSON.stringify((await call(`${ns}/${path.split('/')[0]}`, 'GET', auth)).body);
     assert.doesNotMatch(listed, /frobnicate|nope/, `list of ${path}`);
   }
+  // Check hooks are objects from a status or severity to hook names: kept whole.
+  const hooks = [{ critical: ['h'] }, { '1': ['a', 'b'] }];
+  assert.equal((await call(`${ns}/checks/hooked`, 'PUT', auth, { command: 'true', interval: 10, check_hooks: hooks })).status, 201);
+  assert.deepEqual((await call(`${ns}/checks/hooked`, 'GET', auth)).body.check_hooks, hooks);
   const check = (await call(`${ns}/checks/c`, 'GET', auth)).body;
   assert.deepEqual([check.publish, check.timeout, check.proxy_requests], [true, 5, { entity_attributes: null, splay: false, splay_coverage: 0 }]);
 });
