@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, nowS, eventStoreOf, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
 import { entityTable, legacyClientOnly } from './entity-view.js';
-import { RESOURCE_FIELDS, NAMESPACE_FIELDS, decodeAs, serveAs, shapeMetadata, typeProblem } from '../../v2/index.js';
+import { RESOURCE_FIELDS, NAMESPACE_FIELDS, decodeAs, redactedMetadata, serveAs, shapeMetadata, typeProblem } from '../../v2/index.js';
 import { checkRulesProblem, filterProblem, hookProblem, mutatorProblem, pipelineProblem } from './kind-rules.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
@@ -158,6 +158,8 @@ function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
 /** Generic namespaced CRUD: POST creates (409 if it exists), PUT creates or replaces. */
 export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): void {
   const table = tableOf(deps, kind);
+  // An entity is served with the labels and annotations its redact list names hidden, as Sensu Go marshals one.
+  const serve = (item: Json) => serveAs(kind.type, kind.type === 'Entity' ? { ...item, metadata: redactedMetadata(item) } : item);
   const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
   const write = (mode: 'create' | 'upsert') => (request: FastifyRequest, reply: FastifyReply) => {
     const { namespace, name } = request.params as { namespace: string; name?: string };
@@ -194,7 +196,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
   };
   const fields = RESOURCE_FIELDS.get(kind.path)!;
   // Served with every field of the type, as Sensu Go writes it.
-  const served = (items: Json[]) => items.map((item) => serveAs(kind.type, item));
+  const served = (items: Json[]) => items.map(serve);
   app.get(base, (request, reply) =>
     listResponse(request, reply, served(table.list((request.params as { namespace: string }).namespace) as Json[]), fields, (r) =>
       String(r.metadata?.name ?? ''),
@@ -208,7 +210,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
   app.get(`${base}/:name`, (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
     const found = table.get(namespace, name);
-    return found ? serveAs(kind.type, found) : fail(reply, 'notFound', 'not found');
+    return found ? serve(found) : fail(reply, 'notFound', 'not found');
   });
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));

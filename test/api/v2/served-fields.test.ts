@@ -115,6 +115,11 @@ test('entities are served with system, last_seen, deregister, deregistration and
     'sensu_agent_version',
   ]);
   assert.deepEqual([metadata.name, metadata.namespace], ['e1', 'default']);
+  // Labels the redact list names (Sensu Go's list by default) are served as REDACTED.
+  assert.ok(
+    [200, 201].includes((await call(`${ns}/entities/e2`, 'PUT', auth, { entity_class: 'proxy', metadata: { labels: { password: 'x', team: 'a' } } })).status),
+  );
+  assert.deepEqual((await call(`${ns}/entities/e2`, 'GET', auth)).body.metadata.labels, { password: 'REDACTED', team: 'a' });
   const pushed = { check: { metadata: { name: 'k1' }, status: 0 }, entity: { entity_class: 'proxy', metadata: { name: 'e9', namespace: 'default' } } };
   assert.equal((await call(`${ns}/events/e9/k1`, 'PUT', auth, pushed)).status, 201);
   const event = (await call(`${ns}/events/e9/k1`, 'GET', auth)).body;
