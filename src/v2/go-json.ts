@@ -41,8 +41,12 @@ function found(value: unknown, type: WireType): string {
   return 'string';
 }
 
-const refuse = (value: unknown, type: WireType, struct: string, path: readonly string[]): never => {
-  throw new GoTypeError(`json: cannot unmarshal ${found(value, type)} into Go struct field ${struct}.${path.join('.')} of type ${goType(type)}`);
+// A field's path from the top, linked to its parent: joined only for a refusal (this runs on every event written).
+type Path = { readonly up: Path | null; readonly name: string };
+const joined = (path: Path | null): string => (path === null ? '' : path.up === null ? path.name : `${joined(path.up)}.${path.name}`);
+
+const refuse = (value: unknown, type: WireType, struct: string, path: Path): never => {
+  throw new GoTypeError(`json: cannot unmarshal ${found(value, type)} into Go struct field ${struct}.${joined(path)} of type ${goType(type)}`);
 };
 
 const lowerNames = new Map<string, Map<string, string>>();
@@ -54,7 +58,7 @@ function fieldNamed(kind: string, key: string): string | undefined {
   return lower.get(key.toLowerCase());
 }
 
-function decodeValue(type: WireType, value: unknown, struct: string, path: readonly string[]): unknown {
+function decodeValue(type: WireType, value: unknown, struct: string, path: Path): unknown {
   if (value === null) return null;
   if (type === 'map<string,string>') {
     if (!isObject(value)) return refuse(value, type, struct, path);
@@ -68,13 +72,13 @@ function decodeValue(type: WireType, value: unknown, struct: string, path: reado
   return value.map((item) => decodeValue(type.list, item, struct, path));
 }
 
-function decodeMessage(kind: string, value: Json, path: readonly string[]): Json {
+function decodeMessage(kind: string, value: Json, path: Path | null): Json {
   const schema = WIRE_TYPES[kind]!;
   const out: Json = {};
   for (const key of Object.keys(value)) {
     const field = fieldNamed(kind, key);
     if (field === undefined) continue;
-    const decoded = decodeValue(schema[field]!, value[key], kind, [...path, field]);
+    const decoded = decodeValue(schema[field]!, value[key], kind, { up: path, name: field });
     if (decoded === null) delete out[field];
     else out[field] = decoded;
   }
@@ -86,7 +90,7 @@ export function decodeAs(kind: string, body: unknown): { value: Json; problem: n
   if (!Object.hasOwn(WIRE_TYPES, kind)) throw new Error(`no wire type ${kind}`);
   if (!isObject(body)) return { value: null, problem: `json: cannot unmarshal ${found(body, 'string')} into Go value of type v2.${kind}` };
   try {
-    return { value: decodeMessage(kind, body, []), problem: null };
+    return { value: decodeMessage(kind, body, null), problem: null };
   } catch (error) {
     if (error instanceof GoTypeError) return { value: null, problem: error.message };
     throw error;
