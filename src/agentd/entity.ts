@@ -6,8 +6,8 @@ import type { AgentIdentity } from './sessions.js';
 /** The entity to store from a keepalive: a new agent's own entity, else the stored configuration with the new state. */
 export function entityFromKeepalive(identity: AgentIdentity, posted: Json, stored: Json | null, nowS: number): Json {
   const { name, namespace } = identity;
-  const version = String(posted.sensu_agent_version ?? posted.svc_agent_version ?? '');
-  const state: Json = { system: posted.system ?? {}, last_seen: nowS, sensu_agent_version: version, svc_agent_version: version };
+  const version = String(posted.sensu_agent_version ?? '');
+  const state: Json = { system: posted.system ?? {}, last_seen: nowS, sensu_agent_version: version };
   // As Sensu Go's agentd on each keepalive: the agent's own subscription comes back if an API edit dropped it.
   if (stored) return { ...stored, ...state, entity_class: 'agent', subscriptions: withEntitySubscription(name, stored.subscriptions) };
   const subscriptions = withEntitySubscription(name, Array.isArray(posted.subscriptions) ? posted.subscriptions : identity.subscriptions);

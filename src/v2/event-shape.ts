@@ -12,14 +12,20 @@ export function shapeMetadata(meta: Json | undefined): Json {
   return out;
 }
 
-export function shapeEntity(entity: Json): Json {
-  const system = (entity.system ?? {}) as Json;
+/** The entity's metadata with the labels and annotations its `redact` list names (Sensu Go's by default) as REDACTED. */
+export function redactedMetadata(entity: Json): Json {
   const redact = Array.isArray(entity.redact) && entity.redact.length > 0 ? (entity.redact as string[]) : DEFAULT_REDACT;
   const metadata = shapeMetadata(entity.metadata);
   for (const field of ['labels', 'annotations']) {
     if (!metadata[field]) continue;
     metadata[field] = Object.fromEntries(Object.entries(metadata[field] as Json).map(([k, v]) => [k, redact.includes(k) ? 'REDACTED' : v]));
   }
+  return metadata;
+}
+
+export function shapeEntity(entity: Json): Json {
+  const system = (entity.system ?? {}) as Json;
+  const metadata = redactedMetadata(entity);
   return {
     entity_class: entity.entity_class ?? 'proxy',
     system: {
@@ -39,7 +45,7 @@ export function shapeEntity(entity: Json): Json {
     ...(entity.user ? { user: entity.user } : {}),
     ...(Array.isArray(entity.redact) && entity.redact.length > 0 ? { redact: entity.redact } : {}),
     metadata,
-    svc_agent_version: entity.svc_agent_version ?? null,
+    sensu_agent_version: entity.sensu_agent_version ?? entity.svc_agent_version ?? '',
   };
 }
 

@@ -1,7 +1,7 @@
 // The pure v2 (Sensu Go) event model: event shape, validation, the event-store update, filters, selectors, translation from legacy.
 export { errorBodyMessage } from './error-body.js';
 export { filterAllows, isResolution } from './event-filters.js';
-export { shapeEvent, shapeMetadata } from './event-shape.js';
+export { redactedMetadata, shapeEvent, shapeMetadata } from './event-shape.js';
 export { HISTORY_LENGTH, updateEvent, updateOwnedEvent } from './event-update.js';
 export {
   APIKEY_FIELDS,
@@ -19,3 +19,4 @@ export { silencedBy } from './silencing.js';
 export { legacyCheckOf, legacyEventOf, translateClient, translateEvent } from './translate.js';
 export { eventProblem } from './validate.js';
 export { typeProblem, WIRE_TYPES, type WireType } from './wire-types.js';
+export { decodeAs, serveAs } from './go-json.js';

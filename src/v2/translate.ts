@@ -29,7 +29,7 @@ export function translateClient(client: Json, namespace: string): Json {
     deregister: client.deregister === true,
     deregistration: client.deregistration?.handler ? { handler: client.deregistration.handler } : {},
     metadata: { name, namespace },
-    svc_agent_version: client.type === 'proxy' ? '' : String(client.version ?? ''),
+    sensu_agent_version: client.type === 'proxy' ? '' : String(client.version ?? ''),
   };
 }
 

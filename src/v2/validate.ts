@@ -33,7 +33,7 @@ function checkProblem(check: Json): string | null {
   // uint32 as in the backend: no negatives, no float, nothing JSON.parse rounded (2^53 + 1) or made Infinity (1e400).
   if (check.status !== undefined && (!Number.isInteger(check.status) || check.status < 0 || check.status > UINT32_MAX))
     return 'status must be an unsigned 32-bit integer';
-  if (check.publish === true && !check.cron && !(Number(check.interval) >= 1)) return 'interval must be greater than or equal to 1';
+  if (check.publish === true && !check.cron && !(Number(check.interval) >= 1)) return 'check interval must be greater than or equal to 1';
   if (Number(check.ttl) > 0 && (Number(check.ttl) <= Number(check.interval ?? 0) || Number(check.ttl) < 5))
     return 'ttl must be greater than the check interval and at least 5';
   const low = Number(check.low_flap_threshold ?? 0);

@@ -3,8 +3,10 @@
 import type { Json } from '../json.js';
 
 type Scalar = 'string' | 'bool' | 'int32' | 'int64' | 'uint32' | 'double';
-/** A field's type: a scalar, a message of this table by name, a list of either, or a map of strings. */
-export type WireType = Scalar | { message: string } | { list: Scalar | { message: string } } | 'map<string,string>';
+/** A field's type: a scalar, a message of this table by name, a list of either, a map of strings, or check hooks. */
+export type WireType = Scalar | { message: string } | { list: Scalar | { message: string } } | 'map<string,string>' | typeof HOOK_LISTS;
+/** `check_hooks`: HookList's JSON is an object from a status or severity to hook names, `[{"critical": ["h"]}]`. */
+export const HOOK_LISTS = '[]map<string,[]string>';
 type Schema = Readonly<Record<string, WireType>>;
 
 const m = (message: string) => ({ message });
@@ -24,7 +26,7 @@ const CHECK_CONFIG: Schema = {
   runtime_assets: strings,
   subscriptions: strings,
   proxy_entity_name: 'string',
-  check_hooks: list(m('HookList')),
+  check_hooks: HOOK_LISTS,
   stdin: 'bool',
   subdue: m('TimeWindowWhen'),
   cron: 'string',
@@ -119,7 +121,6 @@ export const WIRE_TYPES: Readonly<Record<string, Schema>> = {
   CheckHistory: { status: 'uint32', executed: 'int64' },
   HookConfig: HOOK_CONFIG,
   Hook: { ...HOOK_CONFIG, duration: 'double', executed: 'int64', issued: 'int64', output: 'string', status: 'int32' },
-  HookList: { hooks: strings, type: 'string' },
   ProxyRequests: { entity_attributes: strings, splay: 'bool', splay_coverage: 'uint32' },
   TimeWindowWhen: { days: m('TimeWindowDays') },
   TimeWindowDays: { all: RANGES, sunday: RANGES, monday: RANGES, tuesday: RANGES, wednesday: RANGES, thursday: RANGES, friday: RANGES, saturday: RANGES },
@@ -133,9 +134,60 @@ export const WIRE_TYPES: Readonly<Record<string, Schema>> = {
   Metrics: { handlers: strings, points: list(m('MetricPoint')) },
   MetricPoint: { name: 'string', value: 'double', timestamp: 'int64', tags: list(m('MetricTag')) },
   MetricTag: { name: 'string', value: 'string' },
+  Handler: {
+    metadata: m('ObjectMeta'),
+    type: 'string',
+    mutator: 'string',
+    command: 'string',
+    timeout: 'uint32',
+    socket: m('HandlerSocket'),
+    handlers: strings,
+    filters: strings,
+    env_vars: strings,
+    runtime_assets: strings,
+    secrets: list(m('Secret')),
+  },
+  HandlerSocket: { host: 'string', port: 'uint32' },
+  Mutator: {
+    metadata: m('ObjectMeta'),
+    command: 'string',
+    timeout: 'uint32',
+    env_vars: strings,
+    runtime_assets: strings,
+    secrets: list(m('Secret')),
+    type: 'string',
+    eval: 'string',
+  },
+  EventFilter: { metadata: m('ObjectMeta'), action: 'string', expressions: strings, when: m('TimeWindowWhen'), runtime_assets: strings },
+  Pipeline: { metadata: m('ObjectMeta'), workflows: list(m('PipelineWorkflow')) },
+  PipelineWorkflow: { name: 'string', filters: list(m('ResourceReference')), mutator: m('ResourceReference'), handler: m('ResourceReference') },
+  Silenced: {
+    metadata: m('ObjectMeta'),
+    expire: 'int64',
+    expire_on_resolve: 'bool',
+    creator: 'string',
+    check: 'string',
+    reason: 'string',
+    subscription: 'string',
+    begin: 'int64',
+    expire_at: 'int64',
+  },
+  Asset: { url: 'string', sha512: 'string', filters: strings, builds: list(m('AssetBuild')), metadata: m('ObjectMeta'), headers: 'map<string,string>' },
+  AssetBuild: { url: 'string', sha512: 'string', filters: strings, headers: 'map<string,string>' },
+  Role: { rules: list(m('Rule')), metadata: m('ObjectMeta') },
+  ClusterRole: { rules: list(m('Rule')), metadata: m('ObjectMeta') },
+  Rule: { verbs: strings, resources: strings, resource_names: strings },
+  RoleBinding: { subjects: list(m('Subject')), role_ref: m('RoleRef'), metadata: m('ObjectMeta') },
+  ClusterRoleBinding: { subjects: list(m('Subject')), role_ref: m('RoleRef'), metadata: m('ObjectMeta') },
+  Subject: { type: 'string', name: 'string' },
+  RoleRef: { type: 'string', name: 'string' },
 };
 
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isNames = (v: unknown) => v === null || (Array.isArray(v) && v.every((name) => name === null || typeof name === 'string'));
+/** Whether a value is check hooks: a list of objects from a status or severity to hook names. */
+export const isHookLists = (value: unknown) =>
+  Array.isArray(value) && value.every((entry) => entry === null || (isObject(entry) && Object.values(entry).every(isNames)));
 const intIn = (min: number, max: number) => (value: unknown) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 const SCALARS: Readonly<Record<Scalar, { ok: (value: unknown) => boolean; says: string }>> = {
   string: { ok: (v) => typeof v === 'string', says: 'a string' },
@@ -149,6 +201,7 @@ const SCALARS: Readonly<Record<Scalar, { ok: (value: unknown) => boolean; says: 
 
 // What a value of a type must be, for the message: "an object", "a list of strings"...
 function says(type: WireType): string {
+  if (type === HOOK_LISTS) return 'a list of objects of lists of hook names';
   if (typeof type === 'string') return type === 'map<string,string>' ? 'an object of strings' : SCALARS[type].says;
   if ('message' in type) return 'an object';
   const of = type.list;
@@ -162,6 +215,7 @@ function problemAt(type: WireType, value: unknown, path: Path): string | null {
   if (value === null || value === undefined) return null;
   const wrong = () => `${path()} must be ${says(type)}`;
   if (type === 'map<string,string>') return isObject(value) && Object.values(value).every((v) => v === null || typeof v === 'string') ? null : wrong();
+  if (type === HOOK_LISTS) return isHookLists(value) ? null : wrong();
   if (typeof type === 'string') return SCALARS[type].ok(value) ? null : wrong();
   if ('message' in type) return isObject(value) ? messageProblem(type.message, value, path) : wrong();
   if (!Array.isArray(value)) return wrong();

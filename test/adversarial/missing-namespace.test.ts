@@ -24,9 +24,9 @@ test('v2 writes into a namespace that does not exist are 404 naming it; nothing 
     ['PUT', 'handlers/h', { type: 'pipe', command: 'cat' }],
     ['POST', 'silenced', { subscription: 'linux', check: 'c', expire: 600 }],
     ['PUT', 'assets/a', { url: 'http://127.0.0.1/a.tar.gz', sha512: 'a'.repeat(128) }],
-    ['PUT', 'filters/f', { action: 'allow', expressions: [] }],
+    ['PUT', 'filters/f', { action: 'allow', expressions: ['true'] }],
     ['PUT', 'mutators/m', { command: 'cat' }],
-    ['PUT', 'hooks/k', { command: 'true' }],
+    ['PUT', 'hooks/k', { command: 'true', timeout: 10 }],
     ['PUT', 'pipelines/p', { workflows: [] }],
     ['POST', 'checks/c/execute', { reason: 'r' }],
   ] as const) {

@@ -32,40 +32,60 @@ test(
       `${ns}/entities/e1`,
       'PUT',
       { entity_class: 'proxy', metadata: { name: 'e1', labels: 'x' } },
-      'entity.metadata.labels must be an object of strings',
+      'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string',
     );
     await refused(
       `${ns}/entities/e2`,
       'PUT',
       { entity_class: 'proxy', metadata: { name: 'e2', labels: { team: 7 } } },
-      'entity.metadata.labels must be an object of strings',
+      'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
     );
     await refused(
       `${ns}/entities`,
       'POST',
       { entity_class: 'proxy', metadata: { name: 'e3' }, system: { hostname: 12345 } },
-      'entity.system.hostname must be a string',
+      'json: cannot unmarshal number into Go struct field System.system.hostname of type string',
     );
     await refused(
       `${ns}/entities/e4`,
       'PUT',
       { entity_class: 'proxy', metadata: { name: 'e4' }, subscriptions: 'linux' },
-      'entity.subscriptions must be a list of strings',
+      'json: cannot unmarshal string into Go struct field Entity.subscriptions of type []string',
     );
     await refused(
       `${ns}/entities/e5`,
       'PUT',
       { entity_class: 'proxy', metadata: { name: 'e5' }, system: { network: { interfaces: [{ addresses: [1] }] } } },
-      'entity.system.network.interfaces[0].addresses must be a list of strings',
+      'json: cannot unmarshal number into Go struct field NetworkInterface.system.network.interfaces.addresses of type string',
     );
     const event = (check: Record<string, unknown>, entity: Record<string, unknown> = {}) => ({
       entity: { entity_class: 'proxy', metadata: { name: 'p1' }, ...entity },
       check: { metadata: { name: 'c1' }, status: 2, output: 'x', interval: 60, ...check },
     });
-    await refused(`${ns}/events/p1/c1`, 'PUT', event({ handlers: { a: 1 } }), 'event.check.handlers must be a list of strings');
-    await refused(`${ns}/events`, 'POST', event({}, { metadata: { name: 'p1', labels: 'x' } }), 'event.entity.metadata.labels must be an object of strings');
-    await refused(`${ns}/events/p1/c1`, 'PUT', event({ interval: '60' }), 'event.check.interval must be an unsigned 32-bit integer');
-    await refused(`${ns}/events/p1/c1`, 'PUT', event({ history: [{ status: 'ok' }] }), 'event.check.history[0].status must be an unsigned 32-bit integer');
+    await refused(
+      `${ns}/events/p1/c1`,
+      'PUT',
+      event({ handlers: { a: 1 } }),
+      'json: cannot unmarshal object into Go struct field Check.check.handlers of type []string',
+    );
+    await refused(
+      `${ns}/events`,
+      'POST',
+      event({}, { metadata: { name: 'p1', labels: 'x' } }),
+      'json: cannot unmarshal string into Go struct field ObjectMeta.entity.metadata.labels of type map[string]string',
+    );
+    await refused(
+      `${ns}/events/p1/c1`,
+      'PUT',
+      event({ interval: '60' }),
+      'json: cannot unmarshal string into Go struct field Check.check.interval of type uint32',
+    );
+    await refused(
+      `${ns}/events/p1/c1`,
+      'PUT',
+      event({ history: [{ status: 'ok' }] }),
+      'json: cannot unmarshal string into Go struct field CheckHistory.check.history.status of type uint32',
+    );
     // Unknown fields are no type problem; nulls decode as zero values.
     assert.equal(
       (await call(`${ns}/entities/fine`, 'PUT', auth, { entity_class: 'proxy', metadata: { name: 'fine', labels: null }, system: null, extra: { any: 1 } }))

@@ -37,7 +37,7 @@ test(
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const entity = first.body as Json;
     assert.equal(entity.entity_class, 'agent');
-    assert.equal(entity.svc_agent_version, '6.12.0');
+    assert.equal(entity.sensu_agent_version, '6.12.0');
     assert.equal(typeof entity.system.hostname, 'string');
     assert.equal(entity.system.os, 'linux');
     assert.deepEqual([...entity.subscriptions].sort(), ['entity:web-1', 'linux', 'web']);
@@ -113,7 +113,7 @@ test("events from the agent's local API (3031) and socket (3030) are stored in t
     assert.equal(event.body.check.status, status);
     assert.equal(event.body.check.output, output);
     assert.equal(event.body.entity.entity_class, 'agent');
-    assert.equal(event.body.entity.svc_agent_version, '6.12.0', 'the event carries the stored agent entity');
+    assert.equal(event.body.entity.sensu_agent_version, '6.12.0', 'the event carries the stored agent entity');
   }
   const handled = await eventually(
     async () => (existsSync(out) ? readFileSync(out, 'utf8') : ''),

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, eventStoreOf, type V2ApiDeps } from './context.js';
 import { selectorsOf, page } from './listing.js';
-import { shapeEvent, EVENT_FIELDS, typeProblem } from '../../v2/index.js';
+import { shapeEvent, EVENT_FIELDS, decodeAs } from '../../v2/index.js';
 import { missingNamespace } from './resources.js';
 
 import type { Json } from '../../json.js';
@@ -38,11 +38,9 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
 
   const write = async (request: FastifyRequest, reply: FastifyReply) => {
     const { namespace, entity, check } = request.params as Params;
-    const body = request.body as Json | null;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (event)');
-    // Types first: the checks below read the body's metadata as objects.
-    const typed = typeProblem('Event', body);
-    if (typed) return fail(reply, 'invalid', typed);
+    // Decoded as Sensu Go decodes an Event (types first: the checks below read its metadata as objects).
+    const { value: body, problem } = decodeAs('Event', request.body);
+    if (!body) return fail(reply, 'invalid', problem);
     // Events (and the entities they create) only in namespaces that exist.
     const missing = missingNamespace(deps.store.resources, namespace);
     if (missing) return fail(reply, 'notFound', missing);
@@ -62,10 +60,6 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
         if (value.metadata.name !== urlName)
           return fail(reply, 'invalid', `the name of the resource (${value.metadata.name}) does not match the name of the URI (${urlName})`);
       }
-    }
-    // PUT names a check to schedule unless it says `publish: false` (results need no interval, as in Sensu Go).
-    if (request.method === 'PUT' && body.check && !body.check.interval && !body.check.cron && body.check.publish !== false) {
-      return fail(reply, 'invalid', 'check is invalid: check.interval or check.cron is required (or publish: false)');
     }
     // The one intake stores it (in its group commit, or on PostgreSQL) and sends it on to its pipelines.
     const outcome = await deps.intake.submitEvent(namespace, body, callerOf(request)?.username);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, NAME, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
 import { registerResourceRoutes, type ResourceKind } from './resources.js';
-import { RBAC_FIELDS, shapeMetadata } from '../../v2/index.js';
+import { RBAC_FIELDS, decodeAs, serveAs, shapeMetadata } from '../../v2/index.js';
 import { rulesProblem, bindingProblem, escalationProblem, type Rule } from '../../auth/index.js';
 import { KIND, seedRbac, rbacView, roleWritten, roleDeleted, bindingWritten, bindingDeleted } from './rbac-store.js';
 import { created } from './resource-writer.js';
@@ -78,8 +78,8 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
     (mode: 'create' | 'upsert', respond = created) =>
     (request: FastifyRequest, reply: FastifyReply) => {
       const name = (request.params as { name?: string }).name;
-      const body = request.body as Json | null;
-      if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object');
+      const { value: body, problem: undecodable } = decodeAs(kind.type, request.body);
+      if (!body) return fail(reply, 'invalid', undecodable);
       const metadata = { ...(body.metadata ?? {}) };
       if (name !== undefined) metadata.name ||= name;
       if (metadata.namespace) return fail(reply, 'invalid', `${kind.path} are cluster-wide: metadata.namespace must be empty`);
@@ -98,11 +98,12 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
       return respond(reply, '', String(metadata.name));
     };
   const fields = RBAC_FIELDS.get(kind.path)!;
-  app.get(base, (request, reply) => listResponse(request, reply, v2.listResources(kind.type, '') as Json[], fields, (r) => String(r.metadata?.name ?? '')));
-  app.get(
-    `${base}/:name`,
-    (request, reply) => v2.getResource(kind.type, '', (request.params as { name: string }).name) ?? fail(reply, 'notFound', 'not found'),
-  );
+  const served = (item: Json) => serveAs(kind.type, item);
+  app.get(base, (request, reply) => listResponse(request, reply, v2.listResources(kind.type, '').map(served), fields, (r) => String(r.metadata?.name ?? '')));
+  app.get(`${base}/:name`, (request, reply) => {
+    const found = v2.getResource(kind.type, '', (request.params as { name: string }).name);
+    return found ? served(found) : fail(reply, 'notFound', 'not found');
+  });
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));
   app.delete(`${base}/:name`, (request, reply) => {
@@ -116,7 +117,7 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
     `${base}/:name`,
     mergePatchRoute(
       stored,
-      write('upsert', (reply, _ns, name) => reply.code(200).send(v2.getResource(kind.type, '', name))),
+      write('upsert', (reply, _ns, name) => reply.code(200).send(served(v2.getResource(kind.type, '', name)!))),
     ),
   );
 }

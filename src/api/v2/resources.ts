@@ -3,7 +3,8 @@ import { fail, callerOf, NAME, nowS, type V2ApiDeps, type Caller } from './conte
 import { listResponse } from './listing.js';
 import { entityTable, legacyClientOnly, deleteEntityEvents, agentManaged } from './entity-view.js';
 import { SILENCED } from './silenced.js';
-import { RESOURCE_FIELDS, shapeMetadata, typeProblem } from '../../v2/index.js';
+import { RESOURCE_FIELDS, decodeAs, redactedMetadata, serveAs, shapeMetadata, typeProblem } from '../../v2/index.js';
+import { checkRulesProblem, filterProblem, hookProblem, mutatorProblem, pipelineProblem } from './kind-rules.js';
 import { assetProblem, assetNameProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
@@ -27,8 +28,8 @@ export interface ResourceKind {
   readonly nameProblem?: (name: unknown) => string | null;
   /** The name the kind gives every body, whatever it says (Silenced: `subscription:check`), or undefined. */
   readonly nameOf?: (resource: Json) => string;
-  /** The resource as stored, completed from what the client sent (Silenced: begin and expire_at); null: nothing to store. */
-  readonly prepare?: (resource: Json, nowS: number) => Json | null;
+  /** The resource as stored, completed from what the client sent (Silenced: begin, expire_at and its creator); null: nothing to store. */
+  readonly prepare?: (resource: Json, nowS: number, username: string) => Json | null;
   /** Why this one may not be deleted now (409: others depend on it), or null. */
   readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
   /** What follows a write (Role: a new generation when it is new; binding: the role generation it applies to). */
@@ -66,17 +67,12 @@ export const KINDS: ResourceKind[] = [
   {
     path: 'pipelines',
     type: 'Pipeline',
-    validate: (p) =>
-      !Array.isArray(p.workflows ?? [])
-        ? 'workflows must be an array'
-        : ((p.workflows ?? []) as Json[]).some((w) => !w?.name || !w?.handler?.name)
-          ? 'each workflow needs a name and a handler reference'
-          : null,
+    validate: pipelineProblem,
   },
   {
     path: 'mutators',
     type: 'Mutator',
-    validate: (m) => runtimeAssetsProblem(m) ?? (typeof m.command !== 'string' && m.type !== 'javascript' ? 'missing command' : null),
+    validate: (m) => runtimeAssetsProblem(m) ?? mutatorProblem(m),
   },
   {
     path: 'checks',
@@ -95,23 +91,18 @@ export const KINDS: ResourceKind[] = [
               : // Sensu Go's event validation refuses a ttl under 5 s: every result of such a check would be lost.
                 Number(c.ttl) > 0 && Number(c.ttl) < 5
                 ? 'minimum ttl is 5 seconds'
-                : null))),
+                : checkRulesProblem(c)))),
   },
   {
     path: 'hooks',
     type: 'HookConfig',
-    validate: (h) => runtimeAssetsProblem(h) ?? (typeof h.command !== 'string' || h.command === '' ? 'missing command' : null),
+    validate: (h) => runtimeAssetsProblem(h) ?? hookProblem(h),
   },
   { path: 'assets', type: 'Asset', validate: assetProblem, nameProblem: assetNameProblem },
   {
     path: 'filters',
     type: 'EventFilter',
-    validate: (f) =>
-      !['allow', 'deny'].includes(f.action)
-        ? 'action must be allow or deny'
-        : !Array.isArray(f.expressions) || f.expressions.some((e: unknown) => typeof e !== 'string')
-          ? 'expressions must be an array of strings'
-          : null,
+    validate: filterProblem,
   },
   {
     path: 'entities',
@@ -155,16 +146,14 @@ function nameProblemOf(kind: ResourceKind, name: unknown): string | null {
   return !name || !pattern.test(String(name)) ? `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''} (not . or ..)` : null;
 }
 
-/** Generic namespaced CRUD: POST creates (409 if it exists), PUT creates or replaces. */
-export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): ResourceWriter {
-  const table = tableOf(deps, kind);
-  const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
-  const write =
-    (mode: 'create' | 'upsert', respond = created) =>
+/** The kind's write (POST creates, 409 if it exists; PUT creates or replaces), answering through `respond`. */
+function writerOf(deps: V2ApiDeps, kind: ResourceKind, table: ReturnType<typeof tableOf>, serve: (item: Json) => Json) {
+  return (mode: 'create' | 'upsert', respond = created) =>
     (request: FastifyRequest, reply: FastifyReply) => {
       const { namespace, name } = request.params as { namespace: string; name?: string };
-      const body = request.body as Json | null;
-      if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object');
+      // Decoded as Sensu Go decodes it: unknown fields dropped, a wrongly typed one refused by name.
+      const { value: body, problem: undecodable } = decodeAs(kind.type, request.body);
+      if (!body) return fail(reply, 'invalid', undecodable);
       const metadata = { ...(body.metadata ?? {}) };
       metadata.namespace ||= namespace;
       if (name !== undefined) metadata.name ||= name;
@@ -190,26 +179,40 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
       const refusal = kind.type === 'Entity' && !existing ? deps.entityGate?.() : null;
       if (refusal) return fail(reply, 'unlicensed', refusal);
       metadata.created_by = callerOf(request).username;
-      const stored = kind.prepare ? kind.prepare(body, nowS(deps)) : body;
+      const stored = kind.prepare ? kind.prepare(body, nowS(deps), callerOf(request).username) : body;
       if (stored) table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
       kind.afterWrite?.(deps, namespace, String(metadata.name), !existing);
       if (kind.type !== 'Entity') return respond(reply, namespace, String(metadata.name));
       deps.onEntityWritten?.(namespace, String(metadata.name));
       // Sensu Go answers an entity write with 200 and the entity.
-      return reply.code(200).send(table.get(namespace, String(metadata.name)));
+      return reply.code(200).send(serve(table.get(namespace, String(metadata.name))!));
     };
+}
+
+/** Generic namespaced CRUD: POST creates (409 if it exists), PUT creates or replaces. */
+export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): ResourceWriter {
+  const table = tableOf(deps, kind);
+  // An entity is served with the labels and annotations its redact list names hidden, as Sensu Go marshals one.
+  const serve = (item: Json) => serveAs(kind.type, kind.type === 'Entity' ? { ...item, metadata: redactedMetadata(item) } : item);
+  const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
+  const write = writerOf(deps, kind, table, serve);
   const fields = RESOURCE_FIELDS.get(kind.path)!;
+  // Served with every field of the type, as Sensu Go writes it.
+  const served = (items: Json[]) => items.map(serve);
   app.get(base, (request, reply) =>
-    listResponse(request, reply, table.list((request.params as { namespace: string }).namespace) as Json[], fields, (r) => String(r.metadata?.name ?? '')),
+    listResponse(request, reply, served(table.list((request.params as { namespace: string }).namespace) as Json[]), fields, (r) =>
+      String(r.metadata?.name ?? ''),
+    ),
   );
   // Every namespace at once (`sensuctl … list --all-namespaces`, `dump --all-namespaces`): cluster-wide access, as in Sensu Go.
   app.get(`/api/core/v2/${kind.path}`, (request, reply) => {
-    const all = deps.store.resources.listResources('Namespace', '').flatMap((n) => table.list(String(n.name))) as Json[];
+    const all = served(deps.store.resources.listResources('Namespace', '').flatMap((n) => table.list(String(n.name))) as Json[]);
     return listResponse(request, reply, all, fields, (r) => `${String(r.metadata?.namespace ?? '')}/${String(r.metadata?.name ?? '')}`);
   });
   app.get(`${base}/:name`, (request, reply) => {
     const { namespace, name } = request.params as { namespace: string; name: string };
-    return table.get(namespace, name) ?? fail(reply, 'notFound', 'not found');
+    const found = table.get(namespace, name);
+    return found ? serve(found) : fail(reply, 'notFound', 'not found');
   });
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));
@@ -228,7 +231,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, ki
       `${base}/:name`,
       mergePatchRoute(
         stored,
-        write('upsert', (reply, ns, name) => reply.code(200).send(table.get(ns, name))),
+        write('upsert', (reply, ns, name) => reply.code(200).send(serve(table.get(ns, name)!))),
       ),
     );
   return { get: table.get, put: (respond) => write('upsert', respond) };

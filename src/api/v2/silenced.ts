@@ -6,12 +6,12 @@ const silencedName = (subscription: unknown, check: unknown) => `${subscription 
 
 /**
  * As Sensu Go stores a silenced entry: begin defaults to now; expire (seconds from begin) becomes expire_at; one
- * already expired is not stored (the write still succeeds). Without expire it never expires (Sensu Go: 24 h).
+ * already expired is not stored (the write still succeeds); the writer is its creator. Without expire it never expires (Sensu Go: 24 h).
  */
-function prepareSilenced(s: Json, now: number): Json | null {
+function prepareSilenced(s: Json, now: number, username: string): Json | null {
   const begin = Number(s.begin) > 0 ? Number(s.begin) : now;
   const expireAt = Number(s.expire_at) > 0 ? Number(s.expire_at) : Number(s.expire) > 0 ? begin + Number(s.expire) : 0;
-  return expireAt > 0 && expireAt <= now ? null : { ...s, begin, expire_at: expireAt };
+  return expireAt > 0 && expireAt <= now ? null : { ...s, begin, expire_at: expireAt, creator: username };
 }
 
 // The kind's entry in the resource table (resources.ts), checked there as a ResourceKind.

@@ -64,7 +64,10 @@ test('v2 Asset resources: CRUD, validation, selectors, create -f and dump; v2 ha
     [{ sha512: tools.sha512 }, 'url must be set'],
     [{ url: 'ftp://example.com/x.tar.gz', sha512: tools.sha512 }, 'url must be http or https'],
     [{ builds: [{ url: tools.url }] }, 'builds[0].sha512 must be 128 hexadecimal characters'],
-    [{ url: tools.url, sha512: tools.sha512, filters: 'entity.system.os' }, 'filters must be an array of strings'],
+    [
+      { url: tools.url, sha512: tools.sha512, filters: 'entity.system.os' },
+      'json: cannot unmarshal string into Go struct field Asset.filters of type []string',
+    ],
   ] as const;
   for (const [body, message] of invalid) {
     const reply = await call(`${ns}/assets/bad`, 'PUT', auth, body);
@@ -73,9 +76,9 @@ test('v2 Asset resources: CRUD, validation, selectors, create -f and dump; v2 ha
   }
   const badRef = await call(`${ns}/handlers/h`, 'PUT', auth, { type: 'pipe', command: 'true', runtime_assets: 'tools' });
   assert.equal(badRef.status, 400);
-  assert.equal(badRef.body.message, 'runtime_assets must be an array of asset names');
+  assert.equal(badRef.body.message, 'json: cannot unmarshal string into Go struct field Handler.runtime_assets of type []string');
   assert.equal((await call(`${ns}/checks/c`, 'PUT', auth, { command: 'tool', interval: 60, runtime_assets: ['tools'] })).status, 201);
-  assert.equal((await call(`${ns}/hooks/hk`, 'PUT', auth, { command: 'tool', runtime_assets: ['tools'] })).status, 201);
+  assert.equal((await call(`${ns}/hooks/hk`, 'PUT', auth, { command: 'tool', timeout: 10, runtime_assets: ['tools'] })).status, 201);
   assert.deepEqual(
     (await call(`${ns}/checks?fieldSelector=${encodeURIComponent('tools in check.runtime_assets')}`, 'GET', auth)).body.map(
       (c: { metadata: { name: string } }) => c.metadata.name,

@@ -17,7 +17,7 @@ test('a CheckConfig with both cron and interval, with neither (even publish:fals
     [{ cron: '* * * * *', interval: 60, publish: false }, 'must only specify either an interval or a cron schedule'],
     [{ publish: false }, 'check interval must be greater than 0 or a valid cron schedule must be provided'],
     [{ interval: 0, publish: true }, 'check interval must be greater than 0 or a valid cron schedule must be provided'],
-    [{ interval: 1.5, publish: true }, 'check interval must be greater than 0 or a valid cron schedule must be provided'],
+    [{ interval: 1.5, publish: true }, 'json: cannot unmarshal number 1.5 into Go struct field CheckConfig.interval of type uint32'],
     [{ cron: '61 * * * *', publish: true }, 'check cron string is invalid: end of range (61) above maximum (59): 61'],
     [{ cron: '0 0 30 2 *', publish: true }, 'check cron string is invalid: never runs: Invalid explicit day of month definition'],
     [{ cron: '@every ' + '9'.repeat(400) + 'h', publish: true }, `check cron string is invalid: time: invalid duration "${'9'.repeat(400)}h"`],

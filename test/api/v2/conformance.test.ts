@@ -16,7 +16,7 @@ const BODIES: Record<string, (name: string, team: string) => Json> = {
     command: 'true',
     socket: { host: '127.0.0.1', port: 1 },
   }),
-  hooks: (name, team) => ({ metadata: { name, labels: { team } }, command: 'true' }),
+  hooks: (name, team) => ({ metadata: { name, labels: { team } }, command: 'true', timeout: 10 }),
   filters: (name, team) => ({ metadata: { name, labels: { team } }, action: team === 'red' ? 'allow' : 'deny', expressions: ['event.check.status == 0'] }),
   mutators: (name, team) => ({ metadata: { name, labels: { team } }, command: 'cat' }),
   // A silence is named subscription:check whatever the URL says (as in Sensu Go): `red:x-red`.

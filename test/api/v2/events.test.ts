@@ -41,7 +41,7 @@ test('v2 events: CRUD with the minimum payloads, proxy entities, store update, s
     [event.check.handlers, event.check.subscriptions, event.check.pipelines, event.check.runtime_assets, event.check.subdue],
     [[], [], [], null, null],
   );
-  assert.equal(event.entity.svc_agent_version, null);
+  assert.equal(event.entity.sensu_agent_version, '');
   assert.equal(event.entity.metadata.namespace, 'default', 'namespace from the URL');
   assert.deepEqual(event.entity.subscriptions, ['entity:server1'], 'a proxy entity was created');
   assert.equal(event.entity.metadata.created_by, 'admin');
@@ -89,8 +89,8 @@ test('v2 events: CRUD with the minimum payloads, proxy entities, store update, s
   await bad(
     'PUT',
     `${ns}/events/a/b`,
-    { entity: { entity_class: 'proxy', metadata: { name: 'a' } }, check: { metadata: { name: 'b' } } },
-    /interval or check.cron/,
+    { entity: { entity_class: 'proxy', metadata: { name: 'a' } }, check: { metadata: { name: 'b' }, publish: true } },
+    /^check is invalid: check interval must be greater than or equal to 1$/,
   );
   await bad(
     'PUT',
