@@ -60,7 +60,9 @@ function planOf(type: protobuf.Type): TypePlan {
   return plan;
 }
 
-const toNumber = (value: unknown): number => (typeof value === 'number' ? value : protobuf.util.LongBits.from(value as protobuf.Long).toNumber());
+// An int64 as its number (the signed high word times 2^32 plus the low word), without building a Long's helpers.
+const toNumber = (value: unknown): number =>
+  typeof value === 'number' ? value : (value as protobuf.Long).high * 4294967296 + ((value as protobuf.Long).low >>> 0);
 const isZero = (value: unknown) => value === 0 || value === '' || value === false || value === null || value === undefined;
 
 function uuidText(bytes: Uint8Array): string | null {
@@ -159,7 +161,12 @@ function fromJson(json: Json, plan: TypePlan): Json {
 /** The corev2 message types the agent door exchanges. */
 export type AgentMessageType = 'Event' | 'EntityConfig' | 'CheckRequest';
 
-const typeOf = (name: AgentMessageType) => planOf(root.lookupType(`sensu.core.v2.${name}`));
+const TYPES: Readonly<Record<AgentMessageType, TypePlan>> = {
+  Event: planOf(root.lookupType('sensu.core.v2.Event')),
+  EntityConfig: planOf(root.lookupType('sensu.core.v2.EntityConfig')),
+  CheckRequest: planOf(root.lookupType('sensu.core.v2.CheckRequest')),
+};
+const typeOf = (name: AgentMessageType) => TYPES[name];
 
 /** A protobuf payload as the agent's JSON for it, or why it is refused (wire types, lengths, depth are read first). */
 export function decodeProtobuf(name: AgentMessageType, payload: Uint8Array, maxDepth: number): Json | string {
