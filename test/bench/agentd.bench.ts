@@ -58,11 +58,22 @@ export async function benchAgentd(report: (figure: object) => void): Promise<voi
   );
   const line = await daemon.waitFor((l) => l.msg === 'agent WebSocket listening', 30_000);
   const url = `ws://${String(line.address)}`;
-  const token = (
-    (await (await fetch(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') } })).json()) as Json
-  ).access_token as string;
-  const get = async (path: string) => {
-    const body = (await (await fetch(`${v2}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown;
+  // A loaded machine can answer a login busy (password checks in the pool): tried again, a second apart.
+  const login = async (): Promise<string> => {
+    for (let attempt = 0; ; attempt++) {
+      const reply = await fetch(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') } });
+      const body = (await reply.json()) as Json;
+      if (typeof body.access_token === 'string') return body.access_token;
+      if (attempt >= 30) throw new Error(`login: ${reply.status} ${JSON.stringify(body)}`);
+      await sleep(1000);
+    }
+  };
+  let token = await login();
+  // A loaded machine stretches the rows past the access token's lifetime: an expired one is replaced.
+  const get = async (path: string, again = true): Promise<Json[]> => {
+    const reply = await fetch(`${v2}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const body = (await reply.json()) as unknown;
+    if (reply.status === 401 && again) return ((token = await login()), get(path, false));
     if (!Array.isArray(body)) throw new Error(`GET ${path}: ${JSON.stringify(body)}`);
     return body as Json[];
   };
