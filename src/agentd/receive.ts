@@ -9,6 +9,7 @@ import { legacyNamespace } from '../config/index.js';
 import { MAX_JSON_DEPTH, DEPTH_MESSAGE } from '../json-depth.js';
 import { bytesNestTooDeep, decodeFrame, MESSAGE } from './frames.js';
 import { proxyTargetProblem } from './proxy-target.js';
+import { decodeProtobuf } from './proto/codec.js';
 import { RefusalLog } from './refusals.js';
 import { KeepaliveWriter } from './keepalives.js';
 import type { AgentSession } from './sessions.js';
@@ -59,7 +60,8 @@ export class AgentMessages {
   async receive(session: AgentSession, data: Buffer): Promise<void> {
     const frame = decodeFrame(data);
     if (!frame) return this.refuse(session, 'agent message refused: no message type (a frame is `type\\npayload`)', {}, true);
-    const body = parseObject(frame.payload);
+    // Keepalives and events are both corev2 Events: a protobuf payload becomes the JSON the agent would have sent.
+    const body = session.protobuf ? decodeProtobuf('Event', frame.payload, MAX_JSON_DEPTH) : parseObject(frame.payload);
     if (typeof body === 'string') return this.refuse(session, `agent message refused: ${body}`, { type: frame.type }, true);
     if (frame.type === MESSAGE.keepalive) return this.keepalive(session, body);
     if (frame.type === MESSAGE.event) return this.event(session, body);

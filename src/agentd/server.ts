@@ -6,7 +6,7 @@ import type { ListenerHttps } from '../tls/index.js';
 import { loginLimiterFor, type LoginLimiter } from '../auth/index.js';
 import { admitAgent, ConnectionRate, CredentialCache, type Admission, type HandshakeDeps } from './handshake.js';
 import { AgentMessages, type ReceiveDeps } from './receive.js';
-import { AgentSession, type SessionRegistry } from './sessions.js';
+import { AgentSession, FORMAT, type SessionRegistry } from './sessions.js';
 import { MESSAGE } from './frames.js';
 import { entityConfig, initialEntityConfig, markAllDisconnected, markConnected } from './entity.js';
 import { Heartbeat } from './heartbeat.js';
@@ -47,6 +47,9 @@ function refuseUpgrade(socket: Duplex, status: number, message: string, retryAft
   );
 }
 
+// As Sensu Go: protobuf exactly when the agent's `Accept` is protobuf's type, JSON otherwise.
+const formatOf = (request: IncomingMessage) => (request.headers.accept === FORMAT.protobuf ? FORMAT.protobuf : FORMAT.json);
+
 const rawToBuffer = (data: RawData): Buffer => (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
 
 /** The agent WebSocket (Sensu Go's agentd): handshake, sessions, and what the agents send. */
@@ -72,7 +75,10 @@ export class AgentdServer {
     this.connections = new ConnectionRate(deps.rate);
     this.logins = loginLimiterFor(deps.resources, deps.clock);
     this.messages = new AgentMessages(deps);
-    this.wss.on('headers', (headers) => headers.push(`Backend-ID: ${deps.backendId}`, 'Accept: application/json', 'Content-Type: application/json'));
+    // Both formats offered, one `Accept` line each (the agent looks for protobuf's among them); the agent's choice answered.
+    this.wss.on('headers', (headers, request) =>
+      headers.push(`Backend-ID: ${deps.backendId}`, `Accept: ${FORMAT.protobuf}`, `Accept: ${FORMAT.json}`, `Content-Type: ${formatOf(request)}`),
+    );
     this.server.on('request', (_request, response) => {
       response
         .writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' })
@@ -141,7 +147,9 @@ export class AgentdServer {
       );
       return refuseUpgrade(socket, admission.status, admission.message, admission.retryAfter);
     }
-    this.wss.handleUpgrade(request, socket, Buffer.concat(early), (ws) => this.open(new AgentSession(admission.identity, ws), ws));
+    this.wss.handleUpgrade(request, socket, Buffer.concat(early), (ws) =>
+      this.open(new AgentSession(admission.identity, ws, formatOf(request) === FORMAT.protobuf), ws),
+    );
   }
 
   /** Frames go through the one queue (a byte budget a turn); a session with too much unstored stops being read. */
@@ -178,7 +186,8 @@ export class AgentdServer {
     // Said once per connection: whether checks sent down it will carry their secrets, and why not.
     const delivery = session.secretsDelivery();
     const secrets = delivery.send ? { secrets: 'sent' } : { secrets: 'withheld', reason: delivery.reason };
-    logger.info({ agent: name, namespace, mtls, ...secrets, sessions: this.sessions.count() }, 'agent connected');
+    const format = session.protobuf ? 'protobuf' : 'json';
+    logger.info({ agent: name, namespace, mtls, format, ...secrets, sessions: this.sessions.count() }, 'agent connected');
     session.send(MESSAGE.entityConfig, initialEntityConfig(namespace, this.deps.resources.getEntity(namespace, name)));
     ws.on('pong', () => this.heartbeats.answer(ws));
     this.receiveFrames(session, ws);

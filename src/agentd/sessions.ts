@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import { secretsDeliveryFor, type SecretsDelivery } from '../secrets/index.js';
-import { encodeFrame } from './frames.js';
+import { encodeFrame, MESSAGE } from './frames.js';
+import { encodeProtobuf, type AgentMessageType } from './proto/codec.js';
 
 /** Who connected, as the handshake established it. */
 export interface AgentIdentity {
@@ -13,6 +14,12 @@ export interface AgentIdentity {
   /** The agent presented a certificate the listener verified (mutual TLS): what decides whether secrets may go to it. */
   readonly mtls: boolean;
 }
+
+// What each frame the backend sends carries, as a corev2 protobuf type.
+const SENT_TYPE: Readonly<Record<string, AgentMessageType>> = { [MESSAGE.checkRequest]: 'CheckRequest', [MESSAGE.entityConfig]: 'EntityConfig' };
+
+/** The payload formats of Sensu Go's agent transport: the agent asks for protobuf and falls back to JSON. */
+export const FORMAT = { protobuf: 'application/octet-stream', json: 'application/json' } as const;
 
 /** One connected agent: its identity and the socket frames go down. */
 export class AgentSession {
@@ -30,6 +37,8 @@ export class AgentSession {
   constructor(
     readonly identity: AgentIdentity,
     private readonly socket: WebSocket,
+    /** The payloads both ways are protobuf (the agent asked for it), not JSON. */
+    readonly protobuf = false,
   ) {
     this.subscriptions = new Set([...identity.subscriptions, `entity:${identity.name}`]);
   }
@@ -43,10 +52,12 @@ export class AgentSession {
     return sessionKey(this.identity.namespace, this.identity.name);
   }
 
-  /** Sends one frame (JSON payload): false when the socket is no longer open. */
+  /** Sends one frame (a JSON object, as protobuf for a protobuf session): false when the socket is no longer open. */
   send(type: string, payload: unknown): boolean {
     if (this.socket.readyState !== this.socket.OPEN) return false;
-    this.socket.send(encodeFrame(type, JSON.stringify(payload)), { binary: true });
+    const protobufType = this.protobuf ? SENT_TYPE[type] : undefined;
+    const body = protobufType ? encodeProtobuf(protobufType, payload as Record<string, unknown>) : JSON.stringify(payload);
+    this.socket.send(encodeFrame(type, typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.length)), { binary: true });
     return true;
   }
 

@@ -13,7 +13,7 @@ const HOST = { 'conf.d/config.json': { client: { name: 'cb-host', address: '127.
 import type { Json } from '../../src/json.js';
 
 test(
-  'a real agent registers over JSON: its entity with system facts and version, last_seen advancing, in /clients, /health and /metrics',
+  'a real agent registers over protobuf (its preferred format): its entity with system facts and version, last_seen advancing, in /clients, /health and /metrics',
   { skip },
   async (t) => {
     const { v2, api, agentd, daemon } = await agentInstanceFor(t, HOST);
@@ -21,13 +21,13 @@ test(
     await agent.waitFor((l) => l.msg === 'successfully connected');
     const connected = await daemon.waitFor((l) => l.msg === 'agent connected' && l.agent === 'web-1');
     assert.deepEqual(
-      [connected.mtls, connected.secrets, connected.reason],
-      [false, 'withheld', 'not connected over TLS: secrets are sent only over mutual TLS'],
+      [connected.mtls, connected.secrets, connected.reason, connected.format],
+      [false, 'withheld', 'not connected over TLS: secrets are sent only over mutual TLS', 'protobuf'],
       'secrets go only over mutual TLS',
     );
     // The agent may log its choice of format after it logs the connection: waited for, not read at once.
-    const format = await agent.waitFor((l) => l.msg === 'setting serialization/deserialization' && l.format === 'JSON');
-    assert.equal(format.format, 'JSON', 'the agent chose JSON');
+    const format = await agent.waitFor((l) => l.msg === 'setting serialization/deserialization');
+    assert.equal(format.format, 'protobuf', 'the agent chose protobuf, offered in the handshake');
     const auth = `Bearer ${await adminToken(v2)}`;
     const entityUrl = `${v2}/api/core/v2/namespaces/default/entities/web-1`;
     const first = await eventually(

@@ -2,23 +2,29 @@
 //   node agent-senders.js hold URL PASSWORD V2 TOKEN AGENTS KEEPALIVE_S EVENT_S HOLD_S
 //     AGENTS agents connect, each sends a keepalive every KEEPALIVE_S and an event every EVENT_S for HOLD_S; one probe
 //     agent four times a second sends an event and polls the v2 API until it is stored (send-to-stored latency, sampled).
-//   node agent-senders.js rate URL PASSWORD AGENTS PER_AGENT
-//     AGENTS agents each send PER_AGENT events as fast as the socket takes them, then one `done` event.
+//   node agent-senders.js rate URL PASSWORD AGENTS PER_AGENT [json|protobuf]
+//     AGENTS agents each send PER_AGENT events as fast as the socket takes them, then one `done` event; with `protobuf`
+//     they ask for it in the handshake, as the real agent does, and send the same events as corev2 protobuf Events.
 // Prints one JSON line.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
 import { summary } from './latency.js';
+import { encodeProtobuf } from '../../../src/agentd/proto/codec.js';
 
 // This process's own CPU time: what the load generator took of the shared machine.
 const cpuMs = () => Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000);
 const [mode, url, password, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];
 const authorization = 'Basic ' + Buffer.from(`agent:${password}`).toString('base64');
 
+// Only the flat-out mode speaks protobuf: the held agents and the probe stay JSON.
+const protobuf = mode === 'rate' && rest[2] === 'protobuf';
+const accept = protobuf ? { accept: 'application/octet-stream' } : {};
+
 function open(name: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, {
-      headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'bench', authorization },
+      headers: { 'Sensu-AgentName': name, 'Sensu-Namespace': 'default', 'Sensu-User': 'agent', 'Sensu-Subscriptions': 'bench', authorization, ...accept },
       perMessageDeflate: false,
     });
     ws.once('open', () => resolve(ws));
@@ -27,11 +33,23 @@ function open(name: string): Promise<WebSocket> {
   });
 }
 
-const keepalive = (name: string) =>
-  `keepalive\n${JSON.stringify({ entity: { metadata: { name }, entity_class: 'agent', system: { hostname: name, os: 'linux' }, sensu_agent_version: '6.12.0' }, check: { metadata: { name: 'keepalive' }, interval: 20, timeout: 120, ttl: 0 }, timestamp: Math.floor(Date.now() / 1000) })}`;
-const event = (name: string, check: string, i: number) =>
-  `event\n${JSON.stringify({ entity: { metadata: { name }, entity_class: 'agent' }, check: { metadata: { name: check }, status: i % 3 === 0 ? 1 : 0, output: `output ${i}`, interval: 10, executed: Math.floor(Date.now() / 1000) }, timestamp: Math.floor(Date.now() / 1000) })}`;
-const sendAsync = (ws: WebSocket, data: string) => new Promise<void>((resolve, reject) => ws.send(data, (error) => (error ? reject(error) : resolve())));
+const keepaliveBody = (name: string) => ({
+  entity: { metadata: { name }, entity_class: 'agent', system: { hostname: name, os: 'linux' }, sensu_agent_version: '6.12.0' },
+  check: { metadata: { name: 'keepalive' }, interval: 20, timeout: 120, ttl: 0 },
+  timestamp: Math.floor(Date.now() / 1000),
+});
+const eventBody = (name: string, check: string, i: number) => ({
+  entity: { metadata: { name }, entity_class: 'agent' },
+  check: { metadata: { name: check }, status: i % 3 === 0 ? 1 : 0, output: `output ${i}`, interval: 10, executed: Math.floor(Date.now() / 1000) },
+  timestamp: Math.floor(Date.now() / 1000),
+});
+// One frame, `type\npayload`, its payload in the session's format.
+const frameOf = (type: string, body: Record<string, unknown>): Buffer | string =>
+  protobuf ? Buffer.concat([Buffer.from(`${type}\n`), encodeProtobuf('Event', body)]) : `${type}\n${JSON.stringify(body)}`;
+const keepalive = (name: string) => frameOf('keepalive', keepaliveBody(name));
+const event = (name: string, check: string, i: number) => frameOf('event', eventBody(name, check, i));
+const sendAsync = (ws: WebSocket, data: Buffer | string) =>
+  new Promise<void>((resolve, reject) => ws.send(data, (error) => (error ? reject(error) : resolve())));
 
 /** Opens `count` agents, `width` handshakes at a time; each sends its first keepalive once connected, as the agent does. */
 async function openAll(prefix: string, count: number, width: number): Promise<WebSocket[]> {
@@ -107,11 +125,14 @@ if (mode === 'hold') {
   const [agents, perAgent] = rest.map(Number) as [number, number];
   const sockets = await openAll('rate', agents, 100);
   const started = performance.now();
+  let bytes = 0;
   await Promise.all(
     sockets.map(async (ws, i) => {
       const name = `rate-${i}`;
       for (let n = 0; n < perAgent; n += 1) {
-        ws.send(event(name, 'flat-out', n));
+        const frame = event(name, 'flat-out', n);
+        bytes += frame.length;
+        ws.send(frame);
         // What the agent does too: one write at a time (its send queue), waiting when the socket's buffer is full.
         if (ws.bufferedAmount > 1 << 20) while (ws.bufferedAmount > 1 << 18) await sleep(1);
       }
@@ -122,6 +143,8 @@ if (mode === 'hold') {
     JSON.stringify({
       agents,
       sent: agents * perAgent,
+      format: protobuf ? 'protobuf' : 'json',
+      bytes_per_event: Math.round(bytes / (agents * perAgent)),
       send_s: +((performance.now() - started) / 1000).toFixed(2),
       started_at_ms: Date.now() - (performance.now() - started),
       cpu_ms: cpuMs(),

@@ -1,0 +1,187 @@
+import protobuf from 'protobufjs';
+import type { Json } from '../../json.js';
+import { COREV2_SCHEMA } from './corev2-schema.js';
+import { wireProblem } from './wire-scan.js';
+
+// Parsed once, when the agent door's module loads.
+const root = protobuf.parse(COREV2_SCHEMA, { keepCase: true }).root.resolveAll();
+
+interface FieldPlan {
+  readonly name: string;
+  readonly repeated: boolean;
+  readonly map: boolean;
+  readonly long: boolean;
+  readonly uuid: boolean;
+  readonly omitEmpty: boolean;
+  readonly skip: boolean;
+  readonly value: boolean;
+  readonly neverNull: boolean;
+  readonly flatten: boolean;
+  sub: TypePlan | null;
+}
+
+interface TypePlan {
+  readonly type: protobuf.Type;
+  readonly fields: FieldPlan[];
+  readonly empty: protobuf.Message;
+  /** HookList: Go writes it as `{"<type>": [hooks]}`. */
+  readonly hookList: boolean;
+  /** Entity: Go's JSON redacts its labels and annotations. */
+  readonly entity: boolean;
+}
+
+const plans = new Map<protobuf.Type, TypePlan>();
+
+/** How each field of `type` is written as the agent's JSON, read from the schema's options once. */
+function planOf(type: protobuf.Type): TypePlan {
+  const known = plans.get(type);
+  if (known) return known;
+  const plan: TypePlan = { type, fields: [], empty: type.create(), hookList: type.name === 'HookList', entity: type.name === 'Entity' };
+  plans.set(type, plan);
+  for (const field of type.fieldsArray) {
+    const option = (name: string) => field.options?.[`(${name})`] === true;
+    const long = field.type === 'int64';
+    const fieldPlan: FieldPlan = {
+      name: field.name,
+      repeated: field.repeated,
+      map: field.map,
+      long,
+      uuid: option('uuid'),
+      omitEmpty: option('omitempty'),
+      skip: option('skip'),
+      value: option('value'),
+      neverNull: option('never_null'),
+      flatten: option('flatten'),
+      sub: null,
+    };
+    plan.fields.push(fieldPlan);
+    if (field.resolvedType instanceof protobuf.Type) fieldPlan.sub = planOf(field.resolvedType);
+  }
+  return plan;
+}
+
+// An int64 as its number (the signed high word times 2^32 plus the low word), without building a Long's helpers.
+const toNumber = (value: unknown): number =>
+  typeof value === 'number' ? value : (value as protobuf.Long).high * 4294967296 + ((value as protobuf.Long).low >>> 0);
+const isZero = (value: unknown) => value === 0 || value === '' || value === false || value === null || value === undefined;
+
+function uuidText(bytes: Uint8Array): string | null {
+  if (bytes.length === 0) return null;
+  const hex = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
+  if (bytes.length !== 16) return Buffer.from(bytes).toString('base64');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const element = (value: unknown, field: FieldPlan): unknown =>
+  field.sub ? toJson(value as protobuf.Message, field.sub) : field.long ? toNumber(value) : value;
+
+/** One field's JSON value, or undefined when Go's JSON leaves it out. */
+function fieldJson(value: unknown, field: FieldPlan): unknown {
+  if (field.repeated) {
+    const list = value as unknown[];
+    if (list.length === 0) return field.omitEmpty ? undefined : field.neverNull ? [] : null;
+    return list.map((item) => element(item, field));
+  }
+  if (field.map) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return field.omitEmpty ? undefined : null;
+    return Object.fromEntries(entries.map(([key, item]) => [key, element(item, field)]));
+  }
+  if (field.sub) {
+    if (value) return toJson(value as protobuf.Message, field.sub);
+    return field.value ? toJson(field.sub.empty, field.sub) : field.omitEmpty ? undefined : null;
+  }
+  if (field.uuid) return uuidText(value as Uint8Array);
+  const scalar = field.long ? toNumber(value) : value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value;
+  return field.omitEmpty && isZero(scalar) ? undefined : scalar;
+}
+
+function writeFields(message: protobuf.Message, plan: TypePlan, out: Json): void {
+  const source = message as unknown as Record<string, unknown>;
+  for (const field of plan.fields) {
+    if (field.skip) continue;
+    if (field.flatten) {
+      writeFields((source[field.name] as protobuf.Message | null) ?? field.sub!.empty, field.sub!, out);
+      continue;
+    }
+    const value = fieldJson(source[field.name], field);
+    if (value !== undefined) out[field.name] = value;
+  }
+}
+
+// Go's redaction compares keys without case and without what is not a letter or digit.
+const normalize = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+const DEFAULT_REDACT = ['password', 'passwd', 'pass', 'api_key', 'api_token', 'access_key', 'secret_key', 'private_key', 'secret'];
+
+function redactEntity(entity: Json): void {
+  const listed = Array.isArray(entity.redact) && entity.redact.length > 0 ? (entity.redact as string[]) : DEFAULT_REDACT;
+  const redacted = new Set(listed.map(normalize));
+  for (const key of ['labels', 'annotations']) {
+    const map = entity.metadata?.[key] as Record<string, string> | undefined;
+    if (map) for (const name of Object.keys(map)) if (redacted.has(normalize(name))) map[name] = 'REDACTED';
+  }
+}
+
+/** A decoded message as the agent's JSON for it: the shape the JSON door receives. */
+function toJson(message: protobuf.Message, plan: TypePlan): Json {
+  if (plan.hookList) {
+    const { type, hooks } = message as unknown as { type: string; hooks: string[] };
+    return { [type]: hooks.length > 0 ? [...hooks] : null };
+  }
+  const out: Json = {};
+  writeFields(message, plan, out);
+  if (plan.entity) redactEntity(out);
+  return out;
+}
+
+/** The plain object protobufjs encodes from the JSON shape this daemon writes (the reverse of toJson). */
+function fromJson(json: Json, plan: TypePlan): Json {
+  if (plan.hookList) {
+    const [type, hooks] = Object.entries(json)[0] ?? ['', []];
+    return { type, hooks: Array.isArray(hooks) ? hooks : [] };
+  }
+  const out: Json = {};
+  for (const field of plan.fields) {
+    if (field.skip) continue;
+    if (field.flatten) {
+      out[field.name] = fromJson(json, field.sub!);
+      continue;
+    }
+    const value: unknown = json[field.name];
+    if (value === null || value === undefined) continue;
+    const inner = (item: unknown) => (field.sub && item && typeof item === 'object' ? fromJson(item as Json, field.sub) : item);
+    if (field.repeated) out[field.name] = Array.isArray(value) ? value.map(inner) : [];
+    else if (field.map) out[field.name] = Object.fromEntries(Object.entries(value as Json).map(([key, item]) => [key, inner(item)]));
+    else if (field.uuid) out[field.name] = Buffer.from(String(value).replace(/-/g, ''), 'hex');
+    else out[field.name] = field.sub ? (typeof value === 'object' ? fromJson(value as Json, field.sub) : undefined) : value;
+  }
+  return out;
+}
+
+/** The corev2 message types the agent door exchanges. */
+export type AgentMessageType = 'Event' | 'EntityConfig' | 'CheckRequest';
+
+const TYPES: Readonly<Record<AgentMessageType, TypePlan>> = {
+  Event: planOf(root.lookupType('sensu.core.v2.Event')),
+  EntityConfig: planOf(root.lookupType('sensu.core.v2.EntityConfig')),
+  CheckRequest: planOf(root.lookupType('sensu.core.v2.CheckRequest')),
+};
+const typeOf = (name: AgentMessageType) => TYPES[name];
+
+/** A protobuf payload as the agent's JSON for it, or why it is refused (wire types, lengths, depth are read first). */
+export function decodeProtobuf(name: AgentMessageType, payload: Uint8Array, maxDepth: number): Json | string {
+  const plan = typeOf(name);
+  const problem = wireProblem(payload, plan.type, maxDepth);
+  if (problem) return `the payload is not a protobuf ${name}: ${problem}`;
+  try {
+    return toJson(plan.type.decode(payload), plan);
+  } catch (error) {
+    return `the payload is not a protobuf ${name}: ${(error as Error).message}`;
+  }
+}
+
+/** A JSON object this daemon sends, as the protobuf message of the same type. */
+export function encodeProtobuf(name: AgentMessageType, json: Json): Uint8Array {
+  const { type } = typeOf(name);
+  return type.encode(type.fromObject(fromJson(json, planOf(type)))).finish();
+}
