@@ -29,16 +29,18 @@ function exchange(port: number, payload: string, ms: number): Promise<string> {
   });
 }
 
-/** Senders, one loop per socket port, each result a check of its own (`prefix-port-i`) that goes to `handlers`. */
+/** Senders, one loop per socket port, each result a check of its own (`prefix-loop-i`) that goes to `handlers`. */
 export function flow(ports: readonly number[], prefix: string, handlers: string[], options: { pauseMs?: number; timeoutMs?: number } = {}) {
   const sent: Sent[] = [];
   let running = true;
-  const loops = ports.map(async (port) => {
+  const loops = ports.map(async (port, k) => {
     for (let i = 0; running; i++) {
-      const name = `${prefix}-${port}-${i}`;
+      const name = `${prefix}-${k}-${i}`;
       const payload = JSON.stringify({ name, output: name, status: 2, handlers });
-      sent.push({ name, answer: await exchange(port, payload, options.timeoutMs ?? 40_000), at: Date.now() });
-      await sleep(options.pauseMs ?? 20);
+      const answer = await exchange(port, payload, options.timeoutMs ?? 40_000);
+      sent.push({ name, answer, at: Date.now() });
+      // Nobody listening (a stopped daemon): the next try after a pause a legacy client would take, not at once.
+      await sleep(answer.includes('ECONNREFUSED') ? 200 : (options.pauseMs ?? 20));
     }
   });
   return {
