@@ -127,9 +127,9 @@ export class SqliteStateStore extends SqlStateStore {
     return (this.statements.listResultChecks as unknown as Database.Statement).iterate() as IterableIterator<Row>;
   }
 
-  checkpointInBackground(): void {
+  checkpointInBackground(onFailure?: (message: string) => void): void {
     if (!this.checkpointer && this.sqlite.name !== ':memory:')
-      this.checkpointer = new Checkpointer(this.sqlite, (ms) => this.watchHolder.sync(ms, 'WAL checkpoint'));
+      this.checkpointer = new Checkpointer(this.sqlite, (ms) => this.watchHolder.sync(ms, 'WAL checkpoint'), onFailure);
   }
 
   override close(): void {
