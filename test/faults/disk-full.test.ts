@@ -82,12 +82,13 @@ test('state directory full, then freed: acknowledged results kept and handled on
         .slice(-30),
     )}`,
   );
-  const health = await getJson(`${instance.api}/health`);
+  const health = await getJson(`${instance.v2}/health`);
   rmSync(join(state, 'filler'));
   const faultEnd = Date.now();
   while (!load.sent.some((s) => s.at > faultEnd && s.answer === 'ok') && Date.now() - faultEnd < 15_000) await sleep(100);
   await sleep(1000);
   await load.stop();
+  const healthAfter = await getJson(`${instance.v2}/health`);
 
   assert.equal(instance.daemon.proc.exitCode, null, 'the daemon kept running');
   const during = load.sent.filter((s) => s.at > faultAt && s.at <= faultEnd);
@@ -97,12 +98,14 @@ test('state directory full, then freed: acknowledged results kept and handled on
   );
   const named = instance.daemon.logs.slice(mark).filter((l) => /disk is full/.test(JSON.stringify(l)));
   assert.ok(named.length > 0, `no log line names the full disk: ${JSON.stringify(instance.daemon.logs.slice(mark, mark + 5))}`);
+  assert.match(String(health.body?.Alarms), /^NOSPACE: the disk holding the embedded datastore is full/, 'the v2 /health alarm while the disk is full');
+  assert.equal(healthAfter.body?.Alarms, null, 'the alarm ends once space is freed');
   const firstOk = load.sent.find((s) => s.at > faultEnd && s.answer === 'ok');
   assert.ok(firstOk && firstOk.at - faultEnd < 15_000, 'results are acknowledged again within 15 s of space freed');
   const figures = await assertAckedStoredOnce(instance.api, ['full-host'], load.sent, collector);
   t.diagnostic(
     `state dir full (${filled} bytes of filler) for ${faultEnd - faultAt} ms: answered during it ${JSON.stringify(answers(during))}; ` +
-      `/health ${health.status} ${JSON.stringify(health.body)}; first ok ${firstOk!.at - faultEnd} ms after space was freed; ` +
+      `v2 /health Alarms while full ${JSON.stringify(health.body?.Alarms)}, after ${JSON.stringify(healthAfter.body?.Alarms)}; first ok ${firstOk!.at - faultEnd} ms after space was freed; ` +
       `acknowledged ${figures.acked}, stored ${figures.stored}, handled once ${figures.handledOnce}; lines naming it: ${JSON.stringify([...new Set(named.map((l) => `${l.msg}: ${l.error ?? l.err ?? ''}`))])}`,
   );
 });
