@@ -16,7 +16,8 @@ export function openStateStore(location: StateLocation, logger: Logger): StateSt
     store.close();
     throw new CheckbridgeError('CB_UPGRADE_REFUSED', `refusing to start: ${missingNamespacesMessage(missing)}`);
   }
-  store.checkpointInBackground();
+  // A checkpoint that fails (the disk is full) is retried each turn; the log says so once per run of failures.
+  store.checkpointInBackground((error) => logger.warn({ store: store.db.name, error }, 'WAL checkpoint failed; retrying'));
   if (store.openedAtVersion > 0 && store.openedAtVersion < store.schemaVersion()) {
     logger.info({ from: store.openedAtVersion, to: store.schemaVersion(), store: store.db.name }, 'store schema upgraded in place (every row kept)');
   }

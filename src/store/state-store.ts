@@ -91,8 +91,8 @@ export interface StateStore {
   deleteEvent(client: string, check: string): boolean;
   listEvents(client?: string): Record<string, unknown>[];
 
-  /** The daemon's store checkpoints its WAL on a worker thread, not in the intake's commits (SQLite). */
-  checkpointInBackground(): void;
+  /** The daemon's store checkpoints its WAL on a worker thread, not in the intake's commits (SQLite); `onFailure` hears why one failed. */
+  checkpointInBackground(onFailure?: (message: string) => void): void;
   /** From now on, slow reads and log syncs are reported to `watch`. */
   watchDatastore(watch: DatastoreWatch): void;
   close(): void;

@@ -1,5 +1,6 @@
 // A real, throwaway PostgreSQL for tests: initdb into a temp dir, pg_ctl on a free 127.0.0.1 port, stopped after.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chownSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ export interface PostgresServer {
   /** Stops it at once (`-m immediate`), keeping the data directory for `start`. */
   kill(): void;
   start(): void;
+  /** `pg_ctl restart -m <mode>` without blocking the test's event loop; resolves once it accepts connections again. */
+  restart(mode: 'fast' | 'immediate'): Promise<void>;
   stop(): void;
 }
 
@@ -133,6 +136,11 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     },
     kill,
     start,
+    async restart(mode) {
+      const args = ['-D', dataDir, '-l', logFile, '-m', mode, '-w', '-t', '30', 'restart'];
+      if (asRoot) await promisify(execFile)('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args]);
+      else await promisify(execFile)(join(bin, 'pg_ctl'), args);
+    },
     stop() {
       if (stopped) return;
       stopped = true;

@@ -62,7 +62,7 @@ export abstract class SqlStateStore implements StateStore {
   abstract lockResults(pairs: readonly (readonly [client: string, check: string])[]): void;
   abstract lockClients(names: readonly string[]): void;
   abstract groupCommit<T>(fn: () => T, retrying: () => void): T;
-  abstract checkpointInBackground(): void;
+  abstract checkpointInBackground(onFailure?: (message: string) => void): void;
 
   transaction<T>(fn: () => T): T {
     const outermost = !this.db.inTransaction;

@@ -7,10 +7,16 @@ const { path, intervalMs } = workerData as { path: string; intervalMs: number };
 const db = new Database(path);
 db.pragma('busy_timeout = 5000');
 // PASSIVE: never waits for, nor blocks, the writer; what it cannot copy now it copies next time.
-// Each checkpoint's duration goes to the main thread, which warns of a slow log sync.
+// Each checkpoint's duration goes to the main thread, which warns of a slow log sync; a failure (a full disk) goes
+// there too, and the next turn tries again: the thread never dies of it.
 const timer = setInterval(() => {
   const started = performance.now();
-  db.pragma('wal_checkpoint(PASSIVE)');
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    parentPort!.postMessage({ failed: `${(error as { code?: string }).code ?? 'error'}: ${(error as Error).message}` });
+    return;
+  }
   parentPort!.postMessage(performance.now() - started);
 }, intervalMs);
 parentPort!.on('message', () => {

@@ -9,12 +9,20 @@ const INTERVAL_MS = 250;
 
 export class Checkpointer {
   private readonly worker: Worker;
+  /** The failure last reported: a run of the same one is reported once, and a success ends the run. */
+  private failing: string | null = null;
 
-  /** `onCheckpoint` hears how long each checkpoint (its copy and fsync) took, in milliseconds. */
-  constructor(db: Database.Database, onCheckpoint: (ms: number) => void) {
+  /** `onCheckpoint` hears how long each checkpoint (its copy and fsync) took, in milliseconds; `onFailure` why one failed. */
+  constructor(db: Database.Database, onCheckpoint: (ms: number) => void, onFailure: (message: string) => void = () => undefined) {
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     this.worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { path: db.name, intervalMs: INTERVAL_MS } });
-    this.worker.on('message', (ms: number) => onCheckpoint(ms));
+    this.worker.on('message', (message: number | { failed: string }) => {
+      if (typeof message === 'number') return ((this.failing = null), onCheckpoint(message));
+      if (message.failed !== this.failing) onFailure(message.failed);
+      this.failing = message.failed;
+    });
+    // A thread that died (it could not open the file) leaves the automatic checkpoint in charge; the daemon runs on.
+    this.worker.on('error', (error) => onFailure(`the checkpoint thread stopped: ${error.message}`));
     this.worker.unref();
   }
 

@@ -1,4 +1,6 @@
 // The embedded datastore's maximum size: 4 GB by default; past it growing writes fail, reads go on.
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { CheckbridgeError } from '../../errors.js';
 
@@ -22,6 +24,17 @@ export function quotaAlarm(db: Database.Database, bytes: number, refusedAt: numb
   const used = usedBytes(db);
   if (used + pageSize <= Math.floor(bytes / pageSize) * pageSize && (refusedAt === null || used < refusedAt)) return null;
   return `NOSPACE: the embedded datastore uses ${used} of its ${bytes} bytes (checkbridge.store_quota); writes that grow it are refused`;
+}
+
+// Free space below this on the file's filesystem keeps a full disk's alarm; above it, writes can grow the file again.
+const DISK_ROOM_BYTES = 1024 * 1024;
+
+/** The `/health` alarm of a full disk under the file at `path` while it has less than 1 MB free; else null. */
+export function diskAlarm(path: string): string | null {
+  const stats = statfsSync(dirname(path));
+  const free = Number(stats.bavail) * Number(stats.bsize);
+  if (free >= DISK_ROOM_BYTES) return null;
+  return `NOSPACE: the disk holding the embedded datastore is full (${free} bytes free under ${dirname(path)}); writes that grow it are refused`;
 }
 
 /** SQLITE_FULL as a clear error naming the quota; anything else unchanged. */

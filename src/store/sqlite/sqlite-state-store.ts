@@ -6,7 +6,7 @@ import { GroupRetry } from '../state-store.js';
 import { SqlStateStore, type Row } from '../sql/sql-state-store.js';
 import { MIGRATIONS, SCHEMA_VERSION, pendingMigrations } from './migrations.js';
 import { Checkpointer } from './checkpointer.js';
-import { DEFAULT_STORE_QUOTA, applyQuota, quotaAlarm, quotaFailure, usedBytes } from './quota.js';
+import { DEFAULT_STORE_QUOTA, applyQuota, diskAlarm, quotaAlarm, quotaFailure, usedBytes } from './quota.js';
 import { holdExclusively } from './exclusive-lock.js';
 
 const NEW_PAGE_SIZE = 8192;
@@ -22,6 +22,8 @@ export class SqliteStateStore extends SqlStateStore {
   readonly engine = 'sqlite' as const;
   /** The size in use when a write was last refused over the quota: the alarm holds until the store shrinks below it. */
   private refusedAt: number | null = null;
+  /** A write was refused by a full disk (not the quota): the alarm holds while the disk is still nearly full. */
+  private diskFull = false;
   /** Set during the first run of a group commit: `savepoint` then takes none. */
   private optimistic = false;
   private checkpointer: Checkpointer | null = null;
@@ -78,6 +80,9 @@ export class SqliteStateStore extends SqlStateStore {
   }
 
   alarm(): string | null {
+    const disk = this.diskFull ? diskAlarm(this.sqlite.name) : null;
+    if (disk !== null) return disk;
+    this.diskFull = false;
     const alarm = quotaAlarm(this.sqlite, this.quotaBytes, this.refusedAt);
     if (alarm === null) this.refusedAt = null;
     return alarm;
@@ -85,7 +90,10 @@ export class SqliteStateStore extends SqlStateStore {
 
   failure(error: unknown): unknown {
     const mapped = quotaFailure(error, this.quotaBytes);
-    if (mapped !== error && this.sqlite.open) this.refusedAt = usedBytes(this.sqlite);
+    if (mapped === error || !this.sqlite.open) return mapped;
+    // SQLite gives one code for both: a nearly full filesystem says which it was.
+    if (this.sqlite.name !== ':memory:' && diskAlarm(this.sqlite.name) !== null) this.diskFull = true;
+    else this.refusedAt = usedBytes(this.sqlite);
     return mapped;
   }
 
@@ -127,9 +135,9 @@ export class SqliteStateStore extends SqlStateStore {
     return (this.statements.listResultChecks as unknown as Database.Statement).iterate() as IterableIterator<Row>;
   }
 
-  checkpointInBackground(): void {
+  checkpointInBackground(onFailure?: (message: string) => void): void {
     if (!this.checkpointer && this.sqlite.name !== ':memory:')
-      this.checkpointer = new Checkpointer(this.sqlite, (ms) => this.watchHolder.sync(ms, 'WAL checkpoint'));
+      this.checkpointer = new Checkpointer(this.sqlite, (ms) => this.watchHolder.sync(ms, 'WAL checkpoint'), onFailure);
   }
 
   override close(): void {

@@ -1,0 +1,70 @@
+// The cluster channel's connections cut again and again (pg_terminate_backend) while the elected server schedules a check
+// for a real agent held by the other server: every request issued should reach the agent once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { postgresFor } from '../servers/postgres.js';
+import { agentInstanceFor, agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
+import { adminToken, call } from '../api/v2/v2-helpers.js';
+import { eventually } from '../helpers/instance.js';
+import { issuedOf as published } from './flow.js';
+
+const skip = agentSkipReason();
+const host = (name: string) => ({ 'conf.d/config.json': { client: { name, address: '127.0.0.1', subscriptions: [] } } });
+
+/** The `issued` of every event the handler recorded. */
+function recordedIssued(file: string): number[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => Number(JSON.parse(line).check.issued));
+}
+
+test(
+  'cluster channel cut for 5 s: every request for an agent on the other server reaches it once',
+  { skip, todo: 'today a request published while the channel is down is dropped (the README says so): this test counts them' },
+  async (t) => {
+    const pg = await postgresFor(t);
+    if (!pg) return;
+    const dir = mkdtempSync(join(tmpdir(), 'cb-channel-cut-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const recorded = join(dir, 'events.jsonl');
+    const shared = ['--store-dsn', pg.url(), '--log-level', 'debug'];
+    const a = await agentInstanceFor(t, host('server-a'), shared);
+    await a.daemon.waitFor((l) => l.msg === 'became the elected server', 15_000);
+    const b = await agentInstanceFor(t, host('server-b'), shared);
+    const auth = `Bearer ${await adminToken(a.v2)}`;
+    const ns = `${a.v2}/api/core/v2/namespaces/default`;
+    assert.equal((await call(`${ns}/handlers/record`, 'PUT', auth, { type: 'pipe', command: `x=$(cat); printf '%s\\n' "$x" >> ${recorded}` })).status, 201);
+    const agent = await startAgent(t, b.agentd, 'far-agent', [...agentFlags(), '--subscriptions', 'far']);
+    await agent.waitFor((l) => l.msg === 'successfully received the initial entity config');
+    const check = { metadata: { name: 'far-tick' }, command: 'echo tick', interval: 1, publish: true, subscriptions: ['far'], handlers: ['record'] };
+    assert.equal((await call(`${ns}/checks/far-tick`, 'PUT', auth, check)).status, 201);
+    await eventually(
+      async () => recordedIssued(recorded),
+      (issued) => issued.length >= 3,
+      30_000,
+    );
+
+    const cutFrom = Math.floor(Date.now() / 1000);
+    let cuts = 0;
+    while (Date.now() / 1000 - cutFrom < 5) {
+      cuts += (await pg.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'checkbridge channel'")).rowCount ?? 0;
+      await sleep(300);
+    }
+    const cutTo = Math.floor(Date.now() / 1000);
+    await sleep(5000);
+    const issued = published([a.daemon], 'far-tick').filter((s) => s >= cutFrom - 2 && s <= cutTo + 2);
+    const ran = recordedIssued(recorded);
+    const dropped = issued.filter((s) => !ran.includes(s));
+    t.diagnostic(
+      `channel connections cut ${cuts} times over ${cutTo - cutFrom} s: ${issued.length} requests issued around it, ${dropped.length} never reached the agent`,
+    );
+    assert.equal(new Set(ran).size, ran.length, `a request ran twice: ${JSON.stringify(ran)}`);
+    assert.deepEqual(dropped, [], 'requests dropped while the channel was cut');
+  },
+);
