@@ -19,6 +19,9 @@ function classify(status: number, text: string): Outcome {
   return { kind: 'retry', reason: `HTTP ${status}${message ? `: ${message}` : ''}` };
 }
 
+// How soon a send held back by unconfirmed leadership is tried again.
+const FENCE_RETRY_MS = 250;
+
 /**
  * Drains the outbox to a v2 backend: one PUT per event over keep-alive connections, at most one in flight per
  * entity/check (order kept), several checks at once; a failing backend pauses all sends with capped, jittered backoff.
@@ -37,6 +40,8 @@ export class BridgeSender {
   // Until `start`: a server not elected keeps its outbox for the one that is.
   private halted = true;
   private scheduled: NodeJS.Timeout | null = null;
+  // Asked before each pump: a server back from a stall sends nothing until its leadership is confirmed again.
+  private leading: () => boolean = () => true;
   private readonly idle: (() => void)[] = [];
   private readonly log: Logger;
   // Acknowledgements of one turn removed in one transaction, not one each. A crash before it re-sends those rows:
@@ -65,6 +70,11 @@ export class BridgeSender {
   start(): void {
     this.halted = false;
     this.kick();
+  }
+
+  /** Makes each send wait for `leading()`: the once-per-cluster sender of a server that may be elected. */
+  fence(leading: () => boolean): void {
+    this.leading = leading;
   }
 
   /** Stops sending (another server does it now): no new send starts; those in flight finish and are recorded. */
@@ -97,6 +107,8 @@ export class BridgeSender {
     if (this.halted) return;
     const wait = this.pausedUntil - this.clock.now();
     if (wait > 0) return this.kick(wait);
+    // Unconfirmed leadership is either confirmed again within a second or lost (then `pause` ends this).
+    if (!this.leading()) return this.kick(FENCE_RETRY_MS);
     let refilled = false;
     while (this.active < this.config.concurrency) {
       if (this.ready.length === 0) {

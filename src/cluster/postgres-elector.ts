@@ -1,31 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { TASKS, type Leadership, type ServerEntry } from './leadership.js';
+import { ACQUIRE_SQL, CREATE_LEASE_SQL, LEASE_NAME, RELEASE_SQL, RENEW_SQL, SERVERS_SQL } from './lease-sql.js';
 
-/** The advisory lock every server of one database contends for: ('chkb', 1). */
+/** The advisory lock that serialises creating the lease table: ('chkb', 1). */
 export const ELECTION_LOCK = [0x63686b62, 1] as const;
 
 export interface ElectorOptions {
-  /** The holding connection's settings (host, user, TLS...) from the DSN and PG* variables. */
+  /** The election connection's settings (host, user, TLS...) from the DSN and PG* variables. */
   readonly connection: pg.ClientConfig;
   readonly logger: Logger;
   /** Names this server in logs and in the connection's application_name. */
   readonly identity: { readonly name: string; readonly pid: number };
-  /** How often a follower tries for the lock. */
+  /** How often a follower tries for the lease. */
   readonly retryMs?: number;
-  /** How often the leader checks its connection is alive. */
+  /** How often the leader renews its lease. */
   readonly pingMs?: number;
-  /** A check unanswered this long means the connection (and so the lock) is gone. */
+  /** A renewal unanswered this long means the connection is gone. */
   readonly pingTimeoutMs?: number;
+  /** How long a renewal holds the lease, by the database's clock: a frozen leader loses it this long after its last renewal. */
+  readonly leaseMs?: number;
 }
 
 const APPLICATION = 'checkbridge election';
-// The sessions of the election in this database, and whether each holds the lock (pg_locks: the two-int key is classid, objid; objsubid 2).
-const SERVERS_SQL = `SELECT a.application_name AS application, host(a.client_addr) AS address, l.pid IS NOT NULL AS leader
-  FROM pg_stat_activity a
-  LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'advisory' AND l.granted AND l.classid = $1::oid AND l.objid = $2::oid AND l.objsubid = 2
-  WHERE a.datname = current_database() AND a.application_name LIKE '${APPLICATION} %'
-  ORDER BY a.application_name`;
 
 /**
  * The query's answer, or a timeout after `ms`. When the timer fires, one more turn of the event loop reads what has
@@ -45,19 +44,21 @@ function answeredWithin<T>(query: Promise<T>, ms: number): Promise<T> {
 const message = (error: unknown) => (error as Error).message || String((error as { code?: unknown }).code ?? error);
 
 /**
- * Leader election on PostgreSQL: one dedicated connection holds a session-level advisory lock. PostgreSQL releases
- * it when the connection ends (a killed server included); followers try every second. The leader checks its
- * connection every second and, when it fails or stays unanswered, stops being leader at once: before PostgreSQL
- * lets the lock go (it notices a dead peer only after its own keepalives, set longer below).
+ * Leader election on PostgreSQL: a lease row whose expiry the database computes, renewed every second by the leader
+ * and taken by a follower once it expired or its holder's session ended. A leader that stops renewing (frozen,
+ * partitioned) loses it after `leaseMs`; until a renewal sent within the last ping period and timeout has been
+ * answered, it does not act as leader, so a leader resuming after a stall asks the database (term compared in the
+ * renewal's one statement) before its overdue timers publish anything.
  */
 export class PostgresElector implements Leadership {
   private client: pg.Client | null = null;
   private leader = false;
+  private term = '';
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
   private onChange: (leader: boolean) => void = () => undefined;
   private lastFailure = '';
-  /** When PostgreSQL last confirmed this server holds the lock (a won attempt or an answered ping). */
+  /** Monotonic instant the last confirmed acquisition or renewal was sent: the lease held at least `leaseMs` from then. */
   private confirmedAt = 0;
   private roster: { at: number; entries: Promise<ServerEntry[]> } | null = null;
   private readonly log: Logger;
@@ -65,12 +66,20 @@ export class PostgresElector implements Leadership {
   private holdOffUntil = 0;
   private readonly pingMs: number;
   private readonly pingTimeoutMs: number;
+  private readonly leaseMs: number;
+  private readonly freshMs: number;
+  /** This elector's name in the lease row: unique per process start. */
+  private readonly holder: string;
 
   constructor(private readonly options: ElectorOptions) {
     this.log = options.logger.child({ component: 'election', server: options.identity.name, pid: options.identity.pid });
     this.retryMs = options.retryMs ?? 1000;
     this.pingMs = options.pingMs ?? 1000;
     this.pingTimeoutMs = options.pingTimeoutMs ?? 2000;
+    this.leaseMs = options.leaseMs ?? 10_000;
+    // Acting on a renewal stops well before the database could give the lease to another server.
+    this.freshMs = Math.min(this.pingMs + this.pingTimeoutMs, this.leaseMs / 2);
+    this.holder = `${options.identity.name} ${options.identity.pid} ${randomUUID()}`;
   }
 
   start(onChange: (leader: boolean) => void): void {
@@ -78,15 +87,17 @@ export class PostgresElector implements Leadership {
     this.next(0);
   }
 
-  /**
-   * Elected, and confirmed by PostgreSQL within one ping period and its timeout: a server whose event loop stalled
-   * (a blocked store call) does not act on overdue timers before its next ping says it still holds the lock.
-   */
+  /** Elected, and a renewal sent within the freshness bound answered: a server back from a stall asks PostgreSQL first. */
   isLeader(): boolean {
-    return this.leader && Date.now() - this.confirmedAt <= this.pingMs + this.pingTimeoutMs;
+    return this.leader && performance.now() - this.confirmedAt <= this.freshMs;
   }
 
-  /** Every server connected to the election; asked of PostgreSQL at most once a second, so /info cannot crowd out the ping. */
+  /** The lease's term while elected (each takeover increments it), or null. */
+  currentTerm(): string | null {
+    return this.leader ? this.term : null;
+  }
+
+  /** Every server connected to the election; asked of PostgreSQL at most once a second, so /info cannot crowd out the renewal. */
   servers(): Promise<ServerEntry[]> {
     const now = Date.now();
     if (this.roster && now - this.roster.at < 1000) return this.roster.entries;
@@ -98,7 +109,7 @@ export class PostgresElector implements Leadership {
     const client = this.client;
     if (!client) return [];
     try {
-      const result = await client.query<{ application: string; address: string | null; leader: boolean }>(SERVERS_SQL, [...ELECTION_LOCK]);
+      const result = await client.query<{ application: string; address: string | null; leader: boolean }>(SERVERS_SQL, [LEASE_NAME, `${APPLICATION} %`]);
       const timestamp = Math.floor(Date.now() / 1000);
       return result.rows.flatMap((row) => {
         const parts = /^checkbridge election (\S+) (\d+)$/.exec(row.application);
@@ -120,9 +131,13 @@ export class PostgresElector implements Leadership {
     if (this.timer) clearTimeout(this.timer);
     const client = this.client;
     this.client = null;
-    if (this.leader) this.log.info('leaving the election: releasing the lock');
+    const held = this.leader;
     this.leader = false;
-    // Ending the session releases the lock at once, for a follower's next try.
+    if (held && client) {
+      this.log.info('leaving the election: releasing the lease');
+      // Expired at once for a follower's next try (ending the session would free it too).
+      await answeredWithin(client.query(RELEASE_SQL, [LEASE_NAME, this.holder, this.term]), 1000).catch(() => undefined);
+    }
     await client?.end().catch(() => undefined);
   }
 
@@ -133,7 +148,7 @@ export class PostgresElector implements Leadership {
 
   private async turn(): Promise<void> {
     try {
-      if (this.leader) await this.ping();
+      if (this.leader) await this.renew();
       else await this.attempt();
     } finally {
       this.next(this.leader ? this.pingMs : this.retryMs);
@@ -145,23 +160,29 @@ export class PostgresElector implements Leadership {
     if (Date.now() < this.holdOffUntil) return;
     try {
       const client = this.client ?? (await this.connect());
-      const result = await client.query<{ won: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS won', [...ELECTION_LOCK]);
+      const sentAt = performance.now();
+      const result = await answeredWithin(client.query<{ term: string }>(ACQUIRE_SQL, [LEASE_NAME, this.holder, this.leaseMs]), this.pingTimeoutMs);
       this.lastFailure = '';
-      if (this.closed || client !== this.client || !result.rows[0]?.won) return;
-      this.confirmedAt = Date.now();
+      const term = result.rows[0]?.term;
+      if (this.closed || client !== this.client || term === undefined) return;
+      this.confirmedAt = sentAt;
+      this.term = term;
       this.leader = true;
-      this.log.info('became the elected server');
+      this.log.info({ term: Number(term) }, 'became the elected server');
       this.onChange(true);
     } catch (error) {
       this.drop(message(error));
     }
   }
 
-  private async ping(): Promise<void> {
+  private async renew(): Promise<void> {
     const client = this.client;
+    const sentAt = performance.now();
     try {
-      await answeredWithin(client!.query('SELECT 1'), this.pingTimeoutMs);
-      if (client === this.client) this.confirmedAt = Date.now();
+      const result = await answeredWithin(client!.query(RENEW_SQL, [LEASE_NAME, this.holder, this.term, this.leaseMs]), this.pingTimeoutMs);
+      if (client !== this.client || !this.leader) return;
+      if (result.rowCount === 1) this.confirmedAt = sentAt;
+      else this.lose(`the lease of term ${this.term} expired or was taken by another server`);
     } catch (error) {
       if (client === this.client) this.drop(message(error));
     }
@@ -185,8 +206,10 @@ export class PostgresElector implements Leadership {
     this.client = client;
     try {
       await client.connect();
-      // PostgreSQL's side: a silent peer is given up after about 11 s, well after this side's 2 s ping timeout.
+      // PostgreSQL's side: a silent peer's session (and so its claim on the lease) is given up after about 11 s.
       await client.query('SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3');
+      // Two servers starting together would race to create the table: the first creates it, the other waits and finds it.
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${ELECTION_LOCK[0]}, ${ELECTION_LOCK[1]}); ${CREATE_LEASE_SQL}; COMMIT`);
     } catch (error) {
       if (client === this.client) this.client = null;
       void client.end().catch(() => undefined);
@@ -195,20 +218,23 @@ export class PostgresElector implements Leadership {
     return client;
   }
 
-  /** The connection is gone or unusable: no longer leader (said first), and a fresh connection next time. */
+  /** No longer leader (said first); another server gets the first tries. */
+  private lose(reason: string): void {
+    if (!this.leader) return;
+    this.leader = false;
+    this.holdOffUntil = Date.now() + 2 * this.retryMs;
+    this.log.warn({ reason, term: Number(this.term) }, `lost the election: ${reason}`);
+    this.onChange(false);
+  }
+
+  /** The connection is gone or unusable: no longer leader, and a fresh connection next time. */
   private drop(reason: string): void {
     const client = this.client;
     this.client = null;
-    if (this.leader) {
-      this.leader = false;
-      this.holdOffUntil = Date.now() + 2 * this.retryMs;
-      this.log.warn({ reason }, `lost the election: ${reason}`);
-      this.onChange(false);
-    } else if (reason !== this.lastFailure && !this.closed) {
-      this.log.warn({ reason }, 'election: cannot reach PostgreSQL; retrying');
-    }
+    if (this.leader) this.lose(reason);
+    else if (reason !== this.lastFailure && !this.closed) this.log.warn({ reason }, 'election: cannot reach PostgreSQL; retrying');
     this.lastFailure = reason;
-    // Ending the session releases the lock if PostgreSQL still holds it for this connection.
+    // Ending the session frees the lease for a follower if this server still held it.
     void client?.end().catch(() => undefined);
   }
 }

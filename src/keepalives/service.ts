@@ -20,6 +20,8 @@ export interface KeepalivesDeps {
   readonly monitorMs: number;
   /** Whether a monitors' pass may run now: elected, and the broker (if any) connected. */
   readonly mayMonitor: () => boolean;
+  /** Whether leadership is confirmed now: asked as each v2 TTL failure goes out. */
+  readonly leading?: () => boolean;
 }
 
 /**
@@ -33,8 +35,8 @@ export class Keepalives implements Service {
   private readonly failures = new FailureReport();
 
   constructor(private readonly deps: KeepalivesDeps) {
-    const { store, events, intake, logger, clock } = deps;
-    this.ttl = new V2TtlMonitor({ store, events, intake, logger, clock });
+    const { store, events, intake, logger, clock, leading } = deps;
+    this.ttl = new V2TtlMonitor({ store, events, intake, logger, clock, leading });
     intake.onEvent((emitted) => this.ttl.observe(emitted));
   }
 

@@ -156,6 +156,8 @@ export interface V2TtlDeps {
   readonly intake: EventIntake;
   readonly logger: Logger;
   readonly clock: ReadClock;
+  /** Whether leadership is confirmed now: a server back from a stall fires nothing until it is. */
+  readonly leading?: (() => boolean) | undefined;
 }
 
 // Stale heap entries tolerated beyond twice the watches before a rebuild: amortises it over many re-arms.
@@ -223,7 +225,7 @@ export class V2TtlMonitor {
   }
 
   private async fire(): Promise<void> {
-    if (this.firing) return;
+    if (this.firing || (this.deps.leading && !this.deps.leading())) return;
     this.firing = true;
     try {
       const lapsed = this.deadlines.lapsed(this.deps.clock.now());
@@ -249,6 +251,8 @@ export class V2TtlMonitor {
       const dueMs = stored.id !== watch.eventId ? (this.basisS(stored) + found.watch.ttlS) * 1000 : 0;
       if (dueMs > clock.now() || store.getEvent(watch.entity, 'keepalive'))
         return this.rearm(found.watch, dueMs > clock.now() ? dueMs : clock.now() + found.watch.ttlS * 1000);
+      // Leadership lost or unconfirmed while the store answered: the next tick decides.
+      if (this.deps.leading && !this.deps.leading()) return this.rearm(watch, clock.now());
       this.log.warn(fields, 'check TTL expired');
       // Stored, the TTL event comes back through `observe`, which re-arms the watch: it reports each ttl until results resume.
       const answer = await intake.submitEvent(watch.namespace, ttlEventOf(stored, entity, Math.floor(clock.now() / 1000)));

@@ -82,10 +82,10 @@ export class CheckDispatcher {
     return false;
   }
 
-  /** Whether a request delayed from now is still to be sent when its time comes: no pause since. */
+  /** Whether a request delayed from now is still to be sent when its time comes: no pause since, and leadership confirmed then. */
   inTerm(): () => boolean {
     const term = this.term;
-    return () => this.holds.size === 0 && this.term === term;
+    return () => this.holds.size === 0 && this.term === term && (!this.deps.leading || this.deps.leading());
   }
 
   /** Sends at once when `delayMs` is 0, else at `at + delayMs` if `still()` then; `send` gets the instant it is issued. */

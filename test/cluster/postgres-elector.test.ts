@@ -117,3 +117,22 @@ test('an elected server whose event loop stalled is not leader for its overdue t
   assert.equal(leader.elector.isLeader(), false);
   assert.ok(await until(() => leader.elector.isLeader(), 5000), 'confirmed again by the next ping');
 });
+
+test('a lease left to expire (a frozen leader) goes to the other with a higher term; the old holder learns it lost at its next renewal', async (t) => {
+  const setup = await twoElectors(t);
+  if (!setup) return;
+  const { server, electors, timeline } = setup;
+  assert.ok(await until(() => electors.some((e) => e.elector.isLeader()), 10_000));
+  const leader = electors.find((e) => e.elector.isLeader())!;
+  const other = electors.find((e) => e !== leader)!;
+  assert.equal(leader.elector.currentTerm(), '1');
+  // What the database sees of a leader frozen past its lease: the row expired, its session still open.
+  await server.query(`UPDATE checkbridge_leadership SET expires_at = now() - interval '1 second'`);
+  assert.ok(await until(() => other.elector.isLeader(), 10_000), `the other takes over; timeline ${timeline.join(' ')}`);
+  assert.equal(other.elector.currentTerm(), '2');
+  assert.ok(await until(() => !leader.elector.isLeader(), 5000), 'the old holder stops at its next renewal');
+  // Whichever comes first, the takeover or the failed renewal, each happens once.
+  assert.deepEqual([...timeline].sort(), [`${leader.name}:false`, `${leader.name}:true`, `${other.name}:true`].sort());
+  await sleep(3000);
+  assert.equal(electors.filter((e) => e.elector.isLeader()).length, 1, 'and does not win it back while the new holder renews');
+});

@@ -50,6 +50,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
   intake.onEvent((emitted) => void (isV2Event(emitted) || sender?.kick()));
   const leading = () => leadership.isLeader();
+  sender?.fence(leading); // each once-per-cluster action asks, as it goes out, whether leadership is still confirmed
   const scheduling = new Scheduling({
     clock: systemClock,
     store,
@@ -74,6 +75,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     clock: systemClock,
     monitorMs: monitorIntervalOf(hub.current()) * 1000,
     mayMonitor,
+    leading,
   });
   let fleet: Fleet | null = null;
   if (broker) {

@@ -17,8 +17,9 @@ interface ListReader {
 
 // The legacy monitor reconnects every 3 s.
 const RECONNECT_MS = 3000;
-// Results popped but not yet committed, per list: Redis has no acknowledgement, so this bounds what a crash loses.
-const MAX_IN_FLIGHT = 512;
+// Results popped but not yet committed, per list: Redis has no acknowledgement, so this bounds what a crash loses and
+// what a frozen server holds back from the others.
+const MAX_IN_FLIGHT = 64;
 // Taken per round trip: half the bound, so the next pop overlaps the previous group's commit.
 const POP_COUNT = MAX_IN_FLIGHT / 2;
 
