@@ -226,8 +226,17 @@ function problemAt(type: WireType, value: unknown, path: Path): string | null {
   return null;
 }
 
+// A value sets a few of the many fields its schema knows: its own are checked first, and only when one is wrong are the
+// fields walked in the schema's order, so the problem named is the same.
 function messageProblem(kind: string, value: Json, path: Path): string | null {
   const schema = WIRE_TYPES[kind]!;
+  for (const field of Object.getOwnPropertyNames(value)) {
+    if (Object.hasOwn(schema, field) && problemAt(schema[field]!, value[field], () => `${path()}.${field}`)) return firstProblem(schema, value, path);
+  }
+  return null;
+}
+
+function firstProblem(schema: Readonly<Record<string, WireType>>, value: Json, path: Path): string | null {
   for (const field in schema) {
     if (!Object.hasOwn(value, field)) continue;
     const problem = problemAt(schema[field]!, value[field], () => `${path()}.${field}`);
@@ -242,6 +251,5 @@ function messageProblem(kind: string, value: Json, path: Path): string | null {
  */
 export function typeProblem(kind: string, value: unknown): string | null {
   if (!Object.hasOwn(WIRE_TYPES, kind)) throw new Error(`no wire type ${kind}`);
-  const path = kind.replace(/^[A-Z]+(?=[A-Z][a-z]|$)|^[A-Z]/, (head) => head.toLowerCase());
-  return problemAt({ message: kind }, value, () => path);
+  return problemAt({ message: kind }, value, () => kind.replace(/^[A-Z]+(?=[A-Z][a-z]|$)|^[A-Z]/, (head) => head.toLowerCase()));
 }

@@ -15,6 +15,9 @@ test('typeProblem: each field type, nested messages and lists, by path; null and
     ['Event', { check: { status: -1 } }, 'event.check.status must be an unsigned 32-bit integer'],
     ['Event', { check: { hooks: [{ status: -1, timeout: -1 }] } }, 'event.check.hooks[0].timeout must be an unsigned 32-bit integer'],
     ['Event', { metrics: { points: [{ value: 'x' }] } }, 'event.metrics.points[0].value must be a number'],
+    // Several wrong fields: the first in the schema's order is named, whatever the body's order.
+    ['Event', { check: { status: 'x', interval: 'y' }, timestamp: 'now' }, 'event.timestamp must be a 64-bit integer'],
+    ['Event', { check: { status: 'x', interval: 'y' } }, 'event.check.interval must be an unsigned 32-bit integer'],
     ['Event', { pipelines: {} }, 'event.pipelines must be a list of objects'],
     ['CheckConfig', { publish: 'yes' }, 'checkConfig.publish must be true or false'],
     ['HookConfig', { timeout: '10' }, 'hookConfig.timeout must be an unsigned 32-bit integer'],

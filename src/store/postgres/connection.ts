@@ -106,6 +106,8 @@ export function poolConfigOf(dsn: string, poolSize: number, env: PgEnvironment):
     ssl: tlsOf(mode, host, { cert: pick('sslcert', 'PGSSLCERT'), key: pick('sslkey', 'PGSSLKEY'), root: pick('sslrootcert', 'PGSSLROOTCERT') }),
     application_name: parts.get('application_name') ?? 'checkbridge',
     connectionTimeoutMillis: (Number.isFinite(timeout) && timeout > 0 ? timeout : 5) * 1000,
+    // A server frozen inside a transaction must not hold its locks, and with them every other server's store, for long.
+    idle_in_transaction_session_timeout: 5000,
     // pool_size 0 means unlimited in the reference; a pool needs a bound, and 20 is the recommended size.
     max: poolSize > 0 ? poolSize : 20,
   };

@@ -33,7 +33,7 @@ test('v2 routes beside plain CRUD, as Sensu Go answers them', async (t) => {
     const patched = await patch(`${ns}/checks/c1`, admin, JSON.stringify({ interval: 30, timeout: null, metadata: { labels: { team: 'ops' } } }));
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.equal(patched.body.interval, 30);
-    assert.equal(patched.body.timeout, undefined, 'null removes a member (RFC 7386)');
+    assert.equal(patched.body.timeout, 0, 'null removes a member (RFC 7386): served as the zero value, as every field is');
     assert.deepEqual(patched.body.subscriptions, ['a']);
     assert.deepEqual(patched.body.metadata.labels, { team: 'ops' });
     assert.deepEqual((await call(`${ns}/checks/c1`, 'GET', admin)).body, patched.body);
@@ -73,7 +73,7 @@ test('v2 routes beside plain CRUD, as Sensu Go answers them', async (t) => {
     assert.equal((await patch(`${ns}/handlers/h1`, viewer, '{"timeout":7}')).status, 403);
     // Patching the viewer's own binding to cluster-admin: refused as the PUT would be.
     assert.equal((await patch(`${ns}/rolebindings/v`, viewer, '{"role_ref":{"name":"cluster-admin"}}')).status, 403);
-    assert.equal((await call(`${ns}/handlers/h1`, 'GET', admin)).body.timeout, undefined);
+    assert.equal((await call(`${ns}/handlers/h1`, 'GET', admin)).body.timeout, 0);
   });
 
   await t.test('check hooks: PUT …/hooks/TYPE adds, DELETE …/hooks/TYPE/hook/HOOK removes; silenced lookups; 405 on a known path', async () => {

@@ -34,7 +34,7 @@ test('asset names with a slash (Bonsai namespace/name): PUT by the encoded name,
   assert.deepEqual([got.status, got.body.metadata.name, got.body.url], [200, 'sensu/check-cpu-usage', SOURCE.url]);
   assert.deepEqual(names((await call(`${ns}/assets`, 'GET', auth)).body), ['sensu/check-cpu-usage', 'sensu/sensu-slack-handler']);
   for (const kind of ['checks', 'hooks', 'handlers', 'mutators']) {
-    const body = { runtime_assets: ['sensu/check-cpu-usage'], command: 'check-cpu-usage', interval: 60, type: 'pipe' };
+    const body = { runtime_assets: ['sensu/check-cpu-usage'], command: 'check-cpu-usage', interval: 60, type: 'pipe', timeout: 10 };
     const reply = await call(`${ns}/${kind}/uses-bonsai`, 'PUT', auth, body);
     assert.equal(reply.status, 201, `${kind}: ${JSON.stringify(reply.body)}`);
   }
