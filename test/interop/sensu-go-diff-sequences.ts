@@ -284,24 +284,25 @@ const SILENCES: Sequence[] = [
     ],
   },
   { id: 'silences.neither', steps: [{ method: 'POST', path: `${NS}/silenced`, body: { metadata: { namespace: '{ns}' } } }] },
+  // The lookups are given an expiry: what they compare is the lookup, not the expiry policy (silences.no-expiry).
   {
     id: 'silences.by-subscription',
     steps: [
-      { method: 'POST', path: `${NS}/silenced`, body: { metadata: { namespace: '{ns}' }, subscription: 'linux', check: 'disk' } },
+      { method: 'POST', path: `${NS}/silenced`, body: { metadata: { namespace: '{ns}' }, subscription: 'linux', check: 'disk', expire: 3600 } },
       { method: 'GET', path: `${NS}/silenced/subscriptions/linux` },
     ],
   },
   {
     id: 'silences.by-check',
     steps: [
-      { method: 'POST', path: `${NS}/silenced`, body: { metadata: { namespace: '{ns}' }, subscription: 'linux', check: 'disk' } },
+      { method: 'POST', path: `${NS}/silenced`, body: { metadata: { namespace: '{ns}' }, subscription: 'linux', check: 'disk', expire: 3600 } },
       { method: 'GET', path: `${NS}/silenced/checks/disk` },
     ],
   },
   {
     id: 'silences.all-namespaces-by-check',
     steps: [
-      { method: 'POST', path: `${NS}/silenced`, body: { metadata: { namespace: '{ns}' }, subscription: 'zz9', check: 'plural' } },
+      { method: 'POST', path: `${NS}/silenced`, body: { metadata: { namespace: '{ns}' }, subscription: 'zz9', check: 'plural', expire: 3600 } },
       { method: 'GET', path: '/api/core/v2/silenced/checks/plural' },
     ],
   },
@@ -364,7 +365,8 @@ const USERS: Sequence[] = [
     steps: [
       { method: 'POST', path: '/api/core/v2/users', body: { username: 'u-cp', password: PASSWORD } },
       { method: 'PUT', path: '/api/core/v2/users/u-cp/change_password', body: { username: 'u-cp', password: PASSWORD, password_new: 'Another!pass1' } },
-      { method: 'GET', path: '/auth', as: 'u-cp:Another!pass1', statusOnly: true },
+      // Logged in with the new password (as: logs in through /auth on each server), the user reads itself.
+      { method: 'GET', path: '/api/core/v2/users/u-cp', as: 'u-cp:Another!pass1' },
     ],
   },
   {

@@ -157,12 +157,12 @@ function writerOf(deps: V2ApiDeps, kind: ResourceKind, table: ReturnType<typeof 
       const metadata = { ...(body.metadata ?? {}) };
       metadata.namespace ||= namespace;
       if (name !== undefined) metadata.name ||= name;
-      // A silence is named by what it silences, whatever the body or URL says, as in Sensu Go.
-      if (kind.nameOf) metadata.name = kind.nameOf(body);
       if (metadata.namespace !== namespace)
         return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
-      if (name !== undefined && metadata.name !== name && !kind.nameOf)
+      if (name !== undefined && metadata.name !== name)
         return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
+      // A silence is then named by what it silences, whatever name the body and URL agreed on, as in Sensu Go.
+      if (kind.nameOf) metadata.name = kind.nameOf(body);
       const badName = nameProblemOf(kind, metadata.name);
       if (badName) return fail(reply, 'invalid', badName);
       const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);

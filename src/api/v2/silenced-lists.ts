@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { V2ApiDeps } from './context.js';
+import { serveAs } from '../../v2/index.js';
 import type { Json } from '../../json.js';
 
-/** Silences whose subscription (or check) is exactly this one, by namespace and name: Sensu Go's order. */
-const matching = (entries: Json[], field: 'subscription' | 'check', value: string) => entries.filter((s) => s[field] === value);
+/** Silences whose subscription (or check) is exactly this one, by namespace and name (Sensu Go's order), with every field as GET serves them. */
+const matching = (entries: Json[], field: 'subscription' | 'check', value: string) =>
+  entries.filter((s) => s[field] === value).map((s) => serveAs('Silenced', s));
 
 /**
  * Sensu Go's silenced lookups: by subscription or by check in one namespace, by check in every namespace. Plain
