@@ -34,7 +34,7 @@ test('a label set through the API reaches the agent as entity_config: its checks
 
   const entityUrl = `${v2}/api/core/v2/namespaces/default/entities/cfg-1`;
   const stored = (await call(entityUrl, 'GET', auth)).body as Json;
-  assert.equal((await call(entityUrl, 'PUT', auth, { ...stored, metadata: { ...stored.metadata, labels: { team: 'ops' } } })).status, 201);
+  assert.equal((await call(entityUrl, 'PUT', auth, { ...stored, metadata: { ...stored.metadata, labels: { team: 'ops' } } })).status, 200);
   const after = await eventually(
     () => call(eventUrl, 'GET', auth),
     (r) => String(r.body.check?.output).trim() === 'team=ops',

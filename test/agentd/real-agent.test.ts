@@ -72,7 +72,7 @@ test('an API change to the entity reaches the connected agent as entity_config, 
   const received = () => agent.lines.filter((l) => l.msg === 'received an entity config from the backend').length;
   const before = received();
   const changed = { ...stored, metadata: { ...stored.metadata, labels: { team: 'ops' } }, subscriptions: [...stored.subscriptions, 'db'] };
-  assert.equal((await call(entityUrl, 'PUT', auth, changed)).status, 201);
+  assert.equal((await call(entityUrl, 'PUT', auth, changed)).status, 200);
   await agent.waitFor(() => received() > before);
   const lastSeen = stored.last_seen as number;
   const after = await eventually(

@@ -206,7 +206,9 @@ test('auth providers: every status code of the providers API, capital Type, ever
       ['RoleBinding', 'hooks-only'],
     ],
   );
-  assert.deepEqual(back.find((d) => d.type === 'ClusterRole' && d.metadata.name === 'readers').spec.rules, [{ verbs: ['get', 'list'], resources: ['checks'] }]);
+  assert.deepEqual(back.find((d) => d.type === 'ClusterRole' && d.metadata.name === 'readers').spec.rules, [
+    { verbs: ['get', 'list'], resources: ['checks'], resource_names: null },
+  ]);
 
   // 204 then 404 on delete; GET of a deleted or unknown provider is 404.
   assert.equal((await call(`${v2}${BASE}/corp`, 'DELETE', admin)).status, 204);
