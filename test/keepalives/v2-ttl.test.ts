@@ -197,8 +197,8 @@ test('TTL of v2 events: a deleted entity, a failing keepalive and a legacy resul
   const legacy = await call(`${instance.v2}/api/core/v2/namespaces/default/events/legacy-1/disk`, 'GET', v2.auth);
   assert.deepEqual([legacy.status, legacy.body.check.output, legacy.body.check.history.length], [200, 'ok', 1]);
   assert.equal((await v2.get('down-1', 'http')).body.check.output, 'as posted');
-  // Entities go without their events (as Sensu Go): a TTL event would have brought the entity back as a proxy.
-  assert.equal((await v2.get('gone-1', 'http')).body.check.output, 'as posted');
+  // An entity goes with its events (as Sensu Go), and no TTL event brings either back as a proxy.
+  assert.equal((await v2.get('gone-1', 'http')).status, 404);
   assert.equal((await call(`${v2.ns}/entities/gone-1`, 'GET', v2.auth)).status, 404);
   assert.deepEqual([...new Set(instance.daemon.logs.filter((l) => l.msg === 'check TTL expired').map((l) => l.entity))], ['witness-1']);
 });
