@@ -8,6 +8,7 @@ import { AgentSession, SessionRegistry } from '../../src/agentd/index.js';
 import { decodeFrame } from '../../src/agentd/frames.js';
 import { relayedTargets, type TargetKind, type V2CheckRequest } from '../../src/scheduling/index.js';
 import type { ClusterChannel } from '../../src/cluster/index.js';
+import { capturedLogger } from '../helpers/log-capture.js';
 
 test(
   'a request to one agent connected here is delivered here even when its subscriptions lost entity:NAME, and is not relayed',
@@ -42,6 +43,7 @@ test(
       channel,
       () => [],
       (namespace, name) => sessions.get(namespace, name) !== null,
+      capturedLogger().logger,
     );
     t.after(() => relayed.close());
     const received = once(agent, 'message');
