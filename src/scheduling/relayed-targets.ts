@@ -77,21 +77,28 @@ function indexOf(members: readonly RosterEntry[]): Map<string, string[]> {
   return index;
 }
 
+/** The target and check of a relayed request: its issues follow one another. */
+const issueTarget = (m: Relayed) => JSON.stringify([m.namespace, m.subscription ?? null, m.name ?? null, checkOf(m.request)]);
+
 /** Which relayed requests to deliver: each issue once, none stale; a request kept by the channel may be heard again, or after a newer one. */
-function relayedIssues(logger: Logger): { fresh(m: Relayed): boolean; forget(now: number): void } {
+function relayedIssues(logger: Logger): { fresh(m: Relayed, newest: number): boolean; forget(now: number): void } {
   const log = logger.child({ component: 'relayed check requests' });
   // Issues taken, and the latest per target and check.
   const taken = new Map<string, number>();
   const latest = new Map<string, { issued: number; forget: number }>();
   return {
-    fresh(m) {
+    fresh(m, newest) {
       const check = checkOf(m.request);
-      const key = JSON.stringify([m.namespace, m.subscription ?? null, m.name ?? null, check]);
+      const key = issueTarget(m);
       const issue = `${key}@${m.request.issued}`;
       if (taken.has(issue)) return false;
       const last = latest.get(key);
       const reason =
-        Date.now() >= staleAt(m.request) ? "older than its check's interval" : last && last.issued > m.request.issued ? 'a newer request was delivered' : '';
+        Date.now() >= staleAt(m.request)
+          ? "older than its check's interval"
+          : (last && last.issued > m.request.issued) || newest > m.request.issued
+            ? 'a newer request was delivered'
+            : '';
       const about = { namespace: m.namespace, check, issued: m.request.issued, subscription: m.subscription, agent: m.name };
       if (reason) {
         log.info({ ...about, reason }, 'check request from another server dropped as stale');
@@ -106,6 +113,31 @@ function relayedIssues(logger: Logger): { fresh(m: Relayed): boolean; forget(now
       for (const [issue, forget] of taken) if (forget < now) taken.delete(issue);
       for (const [key, { forget }] of latest) if (forget < now) latest.delete(key);
     },
+  };
+}
+
+/** Takes the requests heard from the other servers; delivers them to this server's members each turn. */
+function deliveryByTurn(local: TargetKind, issues: ReturnType<typeof relayedIssues>): (m: Relayed) => void {
+  // Requests heard in one turn (kept ones sent or read back together): only the newest of a check goes out, since an agent
+  // drops a request that comes while the check runs.
+  let turn: Map<string, Relayed[]> | null = null;
+  const deliverTurn = () => {
+    const heard = turn ?? new Map<string, Relayed[]>();
+    turn = null;
+    for (const list of heard.values()) {
+      const newest = Math.max(...list.map((m) => m.request.issued));
+      for (const m of list) {
+        if (!issues.fresh(m, newest)) continue;
+        if (typeof m.subscription === 'string') local.broadcast(m.namespace, m.subscription, m.request);
+        else if (typeof m.name === 'string') local.send(m.namespace, m.name, m.request);
+      }
+    }
+  };
+  return (m: Relayed) => {
+    if (!turn) setImmediate(deliverTurn);
+    turn ??= new Map();
+    const key = issueTarget(m);
+    turn.set(key, [...(turn.get(key) ?? []), m]);
   };
 }
 
@@ -126,11 +158,7 @@ export function relayedTargets(
 ): TargetKind & { close(): void } {
   const server = randomUUID();
   const issues = relayedIssues(logger);
-  const take = (m: Relayed) => {
-    if (!issues.fresh(m)) return;
-    if (typeof m.subscription === 'string') local.broadcast(m.namespace, m.subscription, m.request);
-    else if (typeof m.name === 'string') local.send(m.namespace, m.name, m.request);
-  };
+  const take = deliveryByTurn(local, issues);
   // Each other server's members by namespace and subscription, and when it last told them.
   const remote = new Map<string, { at: number; bySubscription: Map<string, string[]> }>();
   let told = '';

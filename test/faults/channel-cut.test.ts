@@ -66,13 +66,20 @@ test(
       .filter((l) => l.msg === 'check request from another server dropped as stale' && l.check === 'far-tick')
       .map((l) => Number(l.issued));
     // Run a second or more after issued: held by the channel until it was back.
-    const late = recordedRuns(recorded).filter((run) => issued.includes(run.issued) && run.executed - run.issued >= 2).length;
+    const delays = recordedRuns(recorded)
+      .filter((run) => issued.includes(run.issued))
+      .map((run) => run.executed - run.issued);
+    const late = delays.filter((d) => d >= 2).length;
+    const back = b.daemon.logs.filter((l) => l.msg === 'cluster channel connected again');
+    const readBack = back.reduce((n, l) => n + Number(l.kept), 0);
     const lost = issued.filter((s) => !ran.includes(s) && !stale.includes(s));
     t.diagnostic(
       `channel connections cut ${cuts} times over ${cutTo - cutFrom} s: ${issued.length} requests issued around it, ` +
-        `${issued.filter((s) => ran.includes(s)).length} delivered, ${late} of them late (run 2 s or more after issued), ` +
-        `${issued.filter((s) => stale.includes(s) && !ran.includes(s)).length} dropped as stale (logged), ${lost.length} lost`,
+        `${issued.filter((s) => ran.includes(s)).length} delivered, ${late} of them late (run 2 s or more after issued; longest ${Math.max(0, ...delays)} s), ` +
+        `${issued.filter((s) => stale.includes(s) && !ran.includes(s)).length} dropped as stale (logged), ${lost.length} lost; ` +
+        `the receiving server reconnected ${back.length} times and read back ${readBack} kept rows (repeats included)`,
     );
+    if (lost.length > 0) t.diagnostic(JSON.stringify(agent.lines.filter((l) => JSON.stringify(l).includes('far-tick') && l.level !== 'debug').slice(-30)));
     assert.equal(new Set(ran).size, ran.length, `a request ran twice: ${JSON.stringify(ran)}`);
     assert.deepEqual(lost, [], 'requests neither delivered nor dropped as stale while the channel was cut');
     assert.deepEqual(

@@ -87,19 +87,23 @@ test('a relayed request is kept until its interval has passed, and the other ser
   relayed.send('default', 'far-1', requestAt(now));
   assert.equal(published[0]?.[1], (now + 11) * 1000, 'kept for its interval (issued is whole seconds: one more)');
 
-  const relay = (issued: number) => hear({ kind: 'agent', namespace: 'default', name: 'far-1', request: requestAt(issued) });
-  relay(now - 3);
-  relay(now - 3); // heard again: read back after a reconnection
-  relay(now - 30); // older than its interval
-  relay(now);
-  relay(now - 5); // older than one delivered: the agent would not run it
-  relay(now);
-  assert.deepEqual(sent, [now - 3, now], 'each issue delivered once, in order');
+  const relay = async (...issued: number[]) => {
+    for (const at of issued) hear({ kind: 'agent', namespace: 'default', name: 'far-1', request: requestAt(at) });
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  await relay(now - 4);
+  await relay(now - 4); // heard again: read back after a reconnection
+  await relay(now - 30); // older than its interval
+  await relay(now - 2, now - 3, now - 2); // together (sent or read back at once): the newest only
+  await relay(now - 5); // older than one delivered: the agent would not run it
+  await relay(now);
+  assert.deepEqual(sent, [now - 4, now - 2, now], 'each issue delivered once, in order');
   const dropped = lines.filter((l) => l.msg === 'check request from another server dropped as stale');
   assert.deepEqual(
     dropped.map((l) => [l.issued, l.reason, l.check, l.agent]),
     [
       [now - 30, "older than its check's interval", 'disk', 'far-1'],
+      [now - 3, 'a newer request was delivered', 'disk', 'far-1'],
       [now - 5, 'a newer request was delivered', 'disk', 'far-1'],
     ],
   );
