@@ -78,6 +78,8 @@ class PieceAssembler {
 
 /** A message waiting for this turn's statement; `until` when kept. */
 interface Outgoing {
+  /** The order published: batches sent again keep it. */
+  readonly seq: number;
   readonly id: string;
   readonly text: string;
   readonly until?: number;
@@ -106,6 +108,7 @@ export class PgChannel implements ClusterChannel {
   /** The database's time when this process first listened: kept rows from then on may have been missed. */
   private since: Date | null = null;
   private tableReady = false;
+  private published = 0;
 
   constructor(
     private readonly connection: pg.ClientConfig,
@@ -128,7 +131,12 @@ export class PgChannel implements ClusterChannel {
 
   publish(message: unknown, keepUntil?: number): void {
     if (!this.key || (!this.client && keepUntil === undefined)) return this.dropped();
-    const outgoing = { id: randomUUID(), text: signedTextOf(message, this.key), ...(keepUntil === undefined ? {} : { until: keepUntil }) };
+    const outgoing = {
+      seq: this.published++,
+      id: randomUUID(),
+      text: signedTextOf(message, this.key),
+      ...(keepUntil === undefined ? {} : { until: keepUntil }),
+    };
     this.queued.push(outgoing);
     if (!this.client) return this.trim();
     this.flushSoon();
@@ -174,7 +182,7 @@ export class PgChannel implements ClusterChannel {
     this.sending = this.sending.then(() =>
       send().catch((error) => {
         // Sent or not, unknown: sent again, a kept row is not stored twice and its hearers tell a repeat by its contents.
-        this.queued = [...kept, ...this.queued.filter((m) => m.until !== undefined)];
+        this.queued = [...kept, ...this.queued.filter((m) => m.until !== undefined)].sort((a, b) => a.seq - b.seq);
         this.trim();
         this.lost(error);
       }),
