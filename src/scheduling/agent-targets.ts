@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { AgentSession, SessionRegistry } from '../agentd/index.js';
 import type { ClusterChannel } from '../cluster/index.js';
 import type { RemoteSecrets } from '../secrets/index.js';
@@ -58,7 +59,12 @@ export function agentTargets(sessions: SessionRegistry, secrets: RemoteSecrets):
 }
 
 /** The agents' target kind: those connected here, and with servers sharing a store, those connected to the others. */
-export function connectedAgents(sessions: SessionRegistry, secrets: RemoteSecrets, channel: ClusterChannel | null): TargetKind & { close(): void } {
+export function connectedAgents(
+  sessions: SessionRegistry,
+  secrets: RemoteSecrets,
+  channel: ClusterChannel | null,
+  logger: Logger,
+): TargetKind & { close(): void } {
   const local = agentTargets(sessions, secrets);
   // Servers sharing a store: a request for agents travels to the servers they are connected to.
   if (!channel) return { ...local, close: () => undefined };
@@ -67,5 +73,6 @@ export function connectedAgents(sessions: SessionRegistry, secrets: RemoteSecret
     channel,
     () => rosterOf(sessions),
     (ns, name) => sessions.get(ns, name) !== null,
+    logger,
   );
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { ClusterChannel } from '../cluster/index.js';
 import type { TargetKind, V2CheckRequest } from './check-request-targets.js';
 
@@ -25,6 +26,24 @@ const ROSTER_CHECK_MS = 1000;
 const ROSTER_REFRESH_MS = 10_000;
 // A server killed without a word: its members stop being chosen this long after its last roster.
 const ROSTER_EXPIRY_MS = 3 * ROSTER_REFRESH_MS;
+
+// A request of a check without an interval (cron) is useful this long after it was issued.
+const NO_INTERVAL_KEEP_S = 60;
+// A request heard is remembered this long past its staleness: longer than the channel keeps its row, clocks apart.
+const REMEMBER_MS = 120_000;
+
+/** When a request is useless (epoch ms): its check's interval after it was issued, plus the second `issued` was truncated by. */
+function staleAt(request: V2CheckRequest): number {
+  const interval = Number((request.config as { interval?: unknown }).interval);
+  return (request.issued + (Number.isFinite(interval) && interval > 0 ? interval : NO_INTERVAL_KEEP_S) + 1) * 1000;
+}
+
+/** The check of a request, as its agent tells runs apart: its name, and the proxy entity it runs for. */
+function checkOf(request: V2CheckRequest): string {
+  const config = request.config as { metadata?: { name?: unknown }; name?: unknown; proxy_entity_name?: unknown };
+  const name = String(config.metadata?.name ?? config.name);
+  return config.proxy_entity_name ? `${name}/${String(config.proxy_entity_name)}` : name;
+}
 
 const rosterKey = (namespace: string, subscription: string) => `${namespace}\u0000${subscription}`;
 
@@ -58,6 +77,70 @@ function indexOf(members: readonly RosterEntry[]): Map<string, string[]> {
   return index;
 }
 
+/** The target and check of a relayed request: its issues follow one another. */
+const issueTarget = (m: Relayed) => JSON.stringify([m.namespace, m.subscription ?? null, m.name ?? null, checkOf(m.request)]);
+
+/** Which relayed requests to deliver: each issue once, none stale; a request kept by the channel may be heard again, or after a newer one. */
+function relayedIssues(logger: Logger): { fresh(m: Relayed, newest: number): boolean; forget(now: number): void } {
+  const log = logger.child({ component: 'relayed check requests' });
+  // Issues taken, and the latest per target and check.
+  const taken = new Map<string, number>();
+  const latest = new Map<string, { issued: number; forget: number }>();
+  return {
+    fresh(m, newest) {
+      const check = checkOf(m.request);
+      const key = issueTarget(m);
+      const issue = `${key}@${m.request.issued}`;
+      if (taken.has(issue)) return false;
+      const last = latest.get(key);
+      const reason =
+        Date.now() >= staleAt(m.request)
+          ? "older than its check's interval"
+          : (last && last.issued > m.request.issued) || newest > m.request.issued
+            ? 'a newer request was delivered'
+            : '';
+      const about = { namespace: m.namespace, check, issued: m.request.issued, subscription: m.subscription, agent: m.name };
+      if (reason) {
+        log.info({ ...about, reason }, 'check request from another server dropped as stale');
+        return false;
+      }
+      const forget = staleAt(m.request) + REMEMBER_MS;
+      taken.set(issue, forget);
+      latest.set(key, { issued: m.request.issued, forget });
+      return true;
+    },
+    forget(now) {
+      for (const [issue, forget] of taken) if (forget < now) taken.delete(issue);
+      for (const [key, { forget }] of latest) if (forget < now) latest.delete(key);
+    },
+  };
+}
+
+/** Takes the requests heard from the other servers; delivers them to this server's members each turn. */
+function deliveryByTurn(local: TargetKind, issues: ReturnType<typeof relayedIssues>): (m: Relayed) => void {
+  // Requests heard in one turn (kept ones sent or read back together): only the newest of a check goes out, since an agent
+  // drops a request that comes while the check runs.
+  let turn: Map<string, Relayed[]> | null = null;
+  const deliverTurn = () => {
+    const heard = turn ?? new Map<string, Relayed[]>();
+    turn = null;
+    for (const list of heard.values()) {
+      const newest = Math.max(...list.map((m) => m.request.issued));
+      for (const m of list) {
+        if (!issues.fresh(m, newest)) continue;
+        if (typeof m.subscription === 'string') local.broadcast(m.namespace, m.subscription, m.request);
+        else if (typeof m.name === 'string') local.send(m.namespace, m.name, m.request);
+      }
+    }
+  };
+  return (m: Relayed) => {
+    if (!turn) setImmediate(deliverTurn);
+    turn ??= new Map();
+    const key = issueTarget(m);
+    turn.set(key, [...(turn.get(key) ?? []), m]);
+  };
+}
+
 /** Whether the member `name` of `namespace` is connected to this server (its session, whatever its subscriptions). */
 export type IsLocal = (namespace: string, name: string) => boolean;
 
@@ -66,8 +149,16 @@ export type IsLocal = (namespace: string, name: string) => boolean;
  * to this server's members and, over the channel, to the other servers', which deliver it to theirs and relay nothing.
  * Each server tells the others which members it holds, so that a round robin turns over the members of every server.
  */
-export function relayedTargets(local: TargetKind, channel: ClusterChannel, roster: () => RosterEntry[], isLocal: IsLocal): TargetKind & { close(): void } {
+export function relayedTargets(
+  local: TargetKind,
+  channel: ClusterChannel,
+  roster: () => RosterEntry[],
+  isLocal: IsLocal,
+  logger: Logger,
+): TargetKind & { close(): void } {
   const server = randomUUID();
+  const issues = relayedIssues(logger);
+  const take = deliveryByTurn(local, issues);
   // Each other server's members by namespace and subscription, and when it last told them.
   const remote = new Map<string, { at: number; bySubscription: Map<string, string[]> }>();
   let told = '';
@@ -81,11 +172,12 @@ export function relayedTargets(local: TargetKind, channel: ClusterChannel, roste
       if (!remote.has(m.server)) told = '';
       return void remote.set(m.server, { at: Date.now(), bySubscription: indexOf(m.members) });
     }
-    if (typeof m.namespace !== 'string' || !isRequest(m.request)) return;
-    if (typeof m.subscription === 'string') local.broadcast(m.namespace, m.subscription, m.request);
-    else if (typeof m.name === 'string') local.send(m.namespace, m.name, m.request);
+    if (typeof m.namespace !== 'string' || !isRequest(m.request) || (typeof m.subscription !== 'string' && typeof m.name !== 'string')) return;
+    take(m as Relayed);
   });
   const tell = setInterval(() => {
+    const now = Date.now();
+    issues.forget(now);
     const members = roster();
     const text = JSON.stringify(members);
     if (text === told && Date.now() - toldAt < ROSTER_REFRESH_MS) return;
@@ -113,12 +205,14 @@ export function relayedTargets(local: TargetKind, channel: ClusterChannel, roste
     broadcast(namespace, subscription, request) {
       local.broadcast(namespace, subscription, request);
       // Relayed only where another server holds a member of the subscription.
-      if (remoteMembers(namespace, subscription, []).length > 0) channel.publish({ kind: local.kind, namespace, subscription, request } satisfies Relayed);
+      if (remoteMembers(namespace, subscription, []).length > 0)
+        channel.publish({ kind: local.kind, namespace, subscription, request } satisfies Relayed, staleAt(request));
     },
     send(namespace, name, request) {
       // An agent holds one session, on one server: its session says whether here (an API edit may drop `entity:NAME`).
       if (isLocal(namespace, name)) return local.send(namespace, name, request);
-      channel.publish({ kind: local.kind, namespace, name, request } satisfies Relayed);
+      // Kept until stale: a server not listening now (its channel's connection cut) reads it when back.
+      channel.publish({ kind: local.kind, namespace, name, request } satisfies Relayed, staleAt(request));
     },
     close: () => clearInterval(tell),
   };

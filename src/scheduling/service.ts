@@ -41,9 +41,11 @@ export class Scheduling implements Service {
   readonly publisher: CheckRequestPublisher;
   readonly v2Checks: V2CheckScheduler;
   private readonly failures = new FailureReport();
+  private readonly logger: Logger;
 
   constructor(deps: SchedulingDeps) {
     const { clock, store, transport, logger, scheduling, leading } = deps;
+    this.logger = logger;
     const { targets } = this;
     targets.register(legacyTargets({ transport, clients: deps.clients, namespace: deps.namespace, clock: systemClock }));
     // conf.d checks reach the agents of their subscriptions too, translated once per configuration load.
@@ -80,7 +82,7 @@ export class Scheduling implements Service {
 
   /** agentd's sessions as subscribers; returns how to take them away again. */
   registerAgents(sessions: SessionRegistry, secrets: RemoteSecrets, channel: ClusterChannel | null): () => void {
-    const agents = connectedAgents(sessions, secrets, channel);
+    const agents = connectedAgents(sessions, secrets, channel, this.logger);
     const unregister = this.targets.register(agents);
     return () => (unregister(), agents.close());
   }

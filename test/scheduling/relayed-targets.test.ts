@@ -8,6 +8,7 @@ import { AgentSession, SessionRegistry } from '../../src/agentd/index.js';
 import { decodeFrame } from '../../src/agentd/frames.js';
 import { relayedTargets, type TargetKind, type V2CheckRequest } from '../../src/scheduling/index.js';
 import type { ClusterChannel } from '../../src/cluster/index.js';
+import { capturedLogger } from '../helpers/log-capture.js';
 
 test(
   'a request to one agent connected here is delivered here even when its subscriptions lost entity:NAME, and is not relayed',
@@ -42,6 +43,7 @@ test(
       channel,
       () => [],
       (namespace, name) => sessions.get(namespace, name) !== null,
+      capturedLogger().logger,
     );
     t.after(() => relayed.close());
     const received = once(agent, 'message');
@@ -54,3 +56,55 @@ test(
     assert.equal(JSON.parse(frame!.payload.toString()).config.metadata.name, 'disk');
   },
 );
+
+test('a relayed request is kept until its interval has passed, and the other server delivers each issue once and none stale', async (t) => {
+  const sent: number[] = [];
+  const local: TargetKind = { kind: 'agent', members: () => [], broadcast: () => {}, send: (_namespace, _name, request) => void sent.push(request.issued) };
+  const published: [unknown, number | undefined][] = [];
+  let hear: (message: unknown) => void = () => {};
+  const channel: ClusterChannel = {
+    publish: (message, keepUntil) => void published.push([message, keepUntil]),
+    onMessage: (h) => void (hear = h),
+    start: async () => {},
+    close: async () => {},
+  };
+  const { logger, lines } = capturedLogger();
+  const relayed = relayedTargets(
+    local,
+    channel,
+    () => [],
+    () => false,
+    logger,
+  );
+  t.after(() => relayed.close());
+  const now = Math.floor(Date.now() / 1000);
+  const requestAt = (issued: number): V2CheckRequest => ({
+    config: { metadata: { name: 'disk', namespace: 'default' }, interval: 10 },
+    hooks: [],
+    assets: [],
+    issued,
+  });
+  relayed.send('default', 'far-1', requestAt(now));
+  assert.equal(published[0]?.[1], (now + 11) * 1000, 'kept for its interval (issued is whole seconds: one more)');
+
+  const relay = async (...issued: number[]) => {
+    for (const at of issued) hear({ kind: 'agent', namespace: 'default', name: 'far-1', request: requestAt(at) });
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  await relay(now - 4);
+  await relay(now - 4); // heard again: read back after a reconnection
+  await relay(now - 30); // older than its interval
+  await relay(now - 2, now - 3, now - 2); // together (sent or read back at once): the newest only
+  await relay(now - 5); // older than one delivered: the agent would not run it
+  await relay(now);
+  assert.deepEqual(sent, [now - 4, now - 2, now], 'each issue delivered once, in order');
+  const dropped = lines.filter((l) => l.msg === 'check request from another server dropped as stale');
+  assert.deepEqual(
+    dropped.map((l) => [l.issued, l.reason, l.check, l.agent]),
+    [
+      [now - 30, "older than its check's interval", 'disk', 'far-1'],
+      [now - 3, 'a newer request was delivered', 'disk', 'far-1'],
+      [now - 5, 'a newer request was delivered', 'disk', 'far-1'],
+    ],
+  );
+});
