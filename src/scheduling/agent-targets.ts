@@ -2,19 +2,12 @@ import type { Logger } from 'pino';
 import type { AgentSession, SessionRegistry } from '../agentd/index.js';
 import type { ClusterChannel } from '../cluster/index.js';
 import type { RemoteSecrets } from '../secrets/index.js';
-import type { TargetKind, V2CheckRequest } from './check-request-targets.js';
+import { checkRunOf, type TargetKind, type V2CheckRequest } from './check-request-targets.js';
 import { relayedTargets, type RosterEntry } from './relayed-targets.js';
 
 /** The agents connected here, with their subscriptions: what the other servers' round robins choose among. */
 function rosterOf(sessions: SessionRegistry): RosterEntry[] {
   return sessions.all().map((s) => [s.identity.namespace, s.identity.name, [...s.subscriptions]] as const);
-}
-
-/** The agent's key of a check's runs: its name, and the proxy entity it runs for. */
-function requestKey(request: V2CheckRequest): string {
-  const config = request.config;
-  const name = String(config.metadata?.name ?? config.name);
-  return config.proxy_entity_name ? `${name}/${config.proxy_entity_name}` : name;
 }
 
 /**
@@ -28,7 +21,7 @@ export function agentTargets(sessions: SessionRegistry, secrets: RemoteSecrets):
   const fresh = (session: AgentSession, request: V2CheckRequest): boolean => {
     let last = issuedTo.get(session);
     if (!last) issuedTo.set(session, (last = new Map()));
-    const key = requestKey(request);
+    const key = checkRunOf(request);
     if (last.get(key) === request.issued) return false;
     last.set(key, request.issued);
     return true;

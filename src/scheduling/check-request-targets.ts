@@ -11,6 +11,13 @@ export interface V2CheckRequest {
   readonly issued: number;
 }
 
+/** The check of a request as its agent tells runs apart: its name, and the proxy entity it runs for. */
+export function checkRunOf(request: V2CheckRequest): string {
+  const config = request.config;
+  const name = String(config.metadata?.name ?? config.name);
+  return config.proxy_entity_name ? `${name}/${String(config.proxy_entity_name)}` : name;
+}
+
 /** One member of a subscription: its kind (`legacy`, `agent`) and its entity name. */
 export interface RequestTarget {
   readonly kind: string;

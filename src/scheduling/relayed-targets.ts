@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClusterChannel } from '../cluster/index.js';
-import type { TargetKind, V2CheckRequest } from './check-request-targets.js';
+import { checkRunOf, type TargetKind, type V2CheckRequest } from './check-request-targets.js';
 
 /** One member connected to this server: its namespace, name and subscriptions. */
 export type RosterEntry = readonly [namespace: string, name: string, subscriptions: readonly string[]];
@@ -38,13 +38,6 @@ function staleAt(request: V2CheckRequest): number {
   return (request.issued + (Number.isFinite(interval) && interval > 0 ? interval : NO_INTERVAL_KEEP_S) + 1) * 1000;
 }
 
-/** The check of a request, as its agent tells runs apart: its name, and the proxy entity it runs for. */
-function checkOf(request: V2CheckRequest): string {
-  const config = request.config as { metadata?: { name?: unknown }; name?: unknown; proxy_entity_name?: unknown };
-  const name = String(config.metadata?.name ?? config.name);
-  return config.proxy_entity_name ? `${name}/${String(config.proxy_entity_name)}` : name;
-}
-
 const rosterKey = (namespace: string, subscription: string) => `${namespace}\u0000${subscription}`;
 
 // Signed by a server, yet checked: a message of another version must not throw out of the channel's listener.
@@ -78,7 +71,7 @@ function indexOf(members: readonly RosterEntry[]): Map<string, string[]> {
 }
 
 /** The target and check of a relayed request: its issues follow one another. */
-const issueTarget = (m: Relayed) => JSON.stringify([m.namespace, m.subscription ?? null, m.name ?? null, checkOf(m.request)]);
+const issueTarget = (m: Relayed) => JSON.stringify([m.namespace, m.subscription ?? null, m.name ?? null, checkRunOf(m.request)]);
 
 /** Which relayed requests to deliver: each issue once, none stale; a request kept by the channel may be heard again, or after a newer one. */
 function relayedIssues(logger: Logger): { fresh(m: Relayed, newest: number): boolean; forget(now: number): void } {
@@ -88,7 +81,7 @@ function relayedIssues(logger: Logger): { fresh(m: Relayed, newest: number): boo
   const latest = new Map<string, { issued: number; forget: number }>();
   return {
     fresh(m, newest) {
-      const check = checkOf(m.request);
+      const check = checkRunOf(m.request);
       const key = issueTarget(m);
       const issue = `${key}@${m.request.issued}`;
       if (taken.has(issue)) return false;
