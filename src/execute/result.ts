@@ -15,6 +15,8 @@ export interface CheckResult {
   readonly metrics?: { readonly handlers: readonly string[]; readonly points: readonly MetricPoint[] };
   /** Made by the server from its own records (monitors, resolve, removal), not received: it may name any client's record. */
   readonly fromServer?: true;
+  /** The id a checkbridge client gave it on the wire (`result_id`): a re-sent copy of a result already handled is dropped. */
+  readonly id?: string;
 }
 
 /** The single door every result passes through: executions, the client socket, HTTP and the API alike. */

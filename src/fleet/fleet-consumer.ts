@@ -12,6 +12,8 @@ import type { ReadClock } from '../schedule/index.js';
 
 // processResult's refusal of a result whose signature does not match its client's.
 const SIGNATURE_REFUSED = 'invalid check result signature';
+// A checkbridge client's result ids are ~30 characters; the bound keeps a forged one from bloating the id table.
+const MAX_ID_LENGTH = 128;
 
 export interface FleetConsumerDeps {
   readonly transport: WireTransport;
@@ -95,14 +97,16 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
   deps.transport.consume(pipe(server.results_pipe, 'results'), 'results', (delivery) => {
     const parsed = parse(delivery.body, serverSettingsOf(deps.settings()).max_message_size);
     if (!parsed.ok) return drop(delivery, 'result', parsed.reason);
-    const { client, check, signature } = parsed.value;
+    const { client, check, signature, result_id: id } = parsed.value;
     // The name rules of every other door, before intake stores it or counts it toward the entity limit.
     const badName = clientNameProblem(client);
     if (badName !== null || typeof client !== 'string') return drop(delivery, 'result', badName ?? 'client must be a string');
     if (signature !== undefined && typeof signature !== 'string') return drop(delivery, 'result', 'signature must be a string');
+    if (id !== undefined && !(typeof id === 'string' && id.length > 0 && id.length <= MAX_ID_LENGTH))
+      return drop(delivery, 'result', `result_id must be a string of 1 to ${MAX_ID_LENGTH} characters`);
     const prepared = prepareResult(check, Math.floor(deps.clock.now() / 1000));
     if (!prepared.ok) return drop(delivery, 'result', prepared.message);
-    deps.intake.submit({ client, check: prepared.check, ...(typeof signature === 'string' ? { signature } : {}) }).then(
+    deps.intake.submit({ client, check: prepared.check, ...(typeof signature === 'string' ? { signature } : {}), ...(id !== undefined ? { id } : {}) }).then(
       () => {
         delivery.ack();
         log.trace({ client, check: prepared.check.name }, 'result acknowledged');

@@ -11,6 +11,7 @@ import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
 import { FailureReport, type Service } from '../service.js';
+import { ResultCopies } from './result-copies.js';
 
 import type { Json } from '../json.js';
 
@@ -48,6 +49,8 @@ interface Done {
   readonly emitted: IntakeEvent | null;
   readonly answer?: Publish;
   readonly error: Error | null;
+  /** A copy of a result already handled: answered, not stored again. */
+  readonly copy?: true;
 }
 
 /** The intake as the v2 API sees it (its PUT and POST): answered once the event is stored, or with why it was not. */
@@ -72,6 +75,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
   private routed: RoutedEventStore | null = null;
   // v2 events written to PostgreSQL outside the group commit, until they are answered.
   private readonly direct = new Set<Promise<unknown>>();
+  private readonly copies: ResultCopies;
 
   constructor(
     private readonly store: StateStore,
@@ -81,6 +85,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
   ) {
     this.log = logger.child({ component: 'intake' });
     this.embedded = new EmbeddedEventStore(store.resources);
+    this.copies = new ResultCopies(store, clock, this.log);
   }
 
   /** Every event that leaves the intake, of either kind, committed: the handling queue and the dashboard listen here. */
@@ -120,10 +125,13 @@ export class Intake implements ResultIntake, EventIntake, Service {
     this.failures.listen(report);
   }
 
-  async start(): Promise<void> {}
+  async start(): Promise<void> {
+    this.copies.start();
+  }
 
   /** Stopped just before the store closes: a result that arrived in the last turns (a UDP datagram) is committed. */
   async stop(): Promise<void> {
+    this.copies.stop();
     await this.flushed();
   }
 
@@ -201,7 +209,10 @@ export class Intake implements ResultIntake, EventIntake, Service {
       this.store.groupCommit(
         () => {
           this.store.lockResults(batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : [])));
-          for (const pending of batch) done.push(this.processOne(settings, pending));
+          const copies = this.copies.claim(batch, resultOf);
+          for (const pending of batch)
+            done.push(copies.has(pending) ? { pending, emitted: null, error: null, copy: true } : this.processOne(settings, pending));
+          this.copies.release(done.flatMap(({ pending, error }) => (error ? (resultOf(pending) ?? []) : [])));
         },
         () => {
           done.length = 0;
@@ -223,6 +234,8 @@ export class Intake implements ResultIntake, EventIntake, Service {
       () => this.settle(done),
       (error: Error) => {
         this.log.error({ err: error, results: batch.length }, 'failed to store events');
+        // These results fail and come back: their ids, committed with them, must not make them copies.
+        this.copies.releaseQuietly(batch.flatMap((pending) => resultOf(pending) ?? []));
         // The staged rows are the results' translations: a v2 event of the group was stored in the embedded store.
         this.settle(done.map((entry) => (entry.pending.kind === 'result' ? { ...entry, error: entry.error ?? error } : entry)));
       },
@@ -230,6 +243,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
   }
 
   private settle(done: Done[]): void {
+    this.copies.droppedCommitted(done.flatMap(({ pending, copy, error }) => (copy && !error ? (resultOf(pending) ?? []) : [])));
     for (const { pending, emitted, answer, error } of done) {
       if (error) {
         this.fail(pending, error);
@@ -252,3 +266,5 @@ export class Intake implements ResultIntake, EventIntake, Service {
     for (const listener of this.listeners) listener(event);
   }
 }
+
+const resultOf = (pending: Pending): CheckResult | null => (pending.kind === 'result' ? pending.result : null);

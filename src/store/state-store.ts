@@ -4,6 +4,7 @@ import type { ExpiringTable } from './tables/expiring-table.js';
 import type { AggregateTable } from './tables/aggregate-members.js';
 import type { ResourceTables } from './tables/v2-resources.js';
 import type { Outbox } from './tables/bridge-outbox.js';
+import type { ResultIds } from './tables/result-ids.js';
 import type { DatastoreWatch } from './datastore-watch.js';
 
 export interface HistoryEntry {
@@ -45,6 +46,8 @@ export interface StateStore {
   readonly resources: ResourceTables;
   /** The bridge's outbox and dead letters. */
   readonly outbox: Outbox;
+  /** The ids of results handled lately: a re-sent copy is recognised. */
+  readonly resultIds: ResultIds;
 
   /** The datastore alarm for `/health`: set while the quota leaves no room to grow. */
   alarm(): string | null;

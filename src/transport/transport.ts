@@ -54,6 +54,11 @@ export interface WireTransport extends Transport {
   connected(): boolean;
   /** Legacy transport.publish: false, and nothing sent, while not connected. */
   send(type: PipeType, pipe: string, body: string, options?: Record<string, unknown>): boolean;
+  /**
+   * A message to the direct `pipe` that the broker confirms (RabbitMQ): `settled(true)` once it took it, false when it
+   * refused it or the connection went first. false, nothing sent, while not connected. Absent where the wire has none.
+   */
+  sendConfirmed?(pipe: string, body: string, settled: (confirmed: boolean) => void): boolean;
   /** Server intake: the direct pipe `pipe` read through `funnel`, each delivery acknowledged by the handler. */
   consume(pipe: string, funnel: string, handler: (delivery: WireDelivery) => void): void;
   /**

@@ -2,6 +2,7 @@
 // PostgresConfig event store's tables): versioned in store_schema, migrated on open under an advisory lock.
 import { CheckbridgeError } from '../../errors.js';
 import type { SyncPostgres } from './sync-client.js';
+import { CREATE_RESULT_IDS_PG } from '../tables/result-ids.js';
 
 export const STORE_SCHEMA = 'checkbridge_store';
 /** The `counters` row every server's resource writes bump (migration 2). */
@@ -61,6 +62,7 @@ export function migrateStore(db: SyncPostgres): number {
       db.exec(PG_STORE_MIGRATIONS[v - 1]!);
       db.exec(`DELETE FROM store_schema; INSERT INTO store_schema VALUES (${v})`);
     }
+    db.exec(CREATE_RESULT_IDS_PG);
     return version;
   })();
 }

@@ -6,6 +6,7 @@ import { ExpiringTable } from '../tables/expiring-table.js';
 import { AggregateTable } from '../tables/aggregate-members.js';
 import { ResourceTables } from '../tables/v2-resources.js';
 import { Outbox } from '../tables/bridge-outbox.js';
+import { ResultIds } from '../tables/result-ids.js';
 import { WatchHolder, watchedDatabase, type DatastoreWatch } from '../datastore-watch.js';
 
 export type Row = Record<string, unknown>;
@@ -38,6 +39,7 @@ export abstract class SqlStateStore implements StateStore {
   readonly aggregates: AggregateTable;
   readonly resources: ResourceTables;
   readonly outbox: Outbox;
+  readonly resultIds: ResultIds;
   protected readonly statements: LegacyStatements;
   protected readonly watchHolder = new WatchHolder();
   private readonly runInTransaction: (fn: () => unknown) => unknown;
@@ -53,6 +55,7 @@ export abstract class SqlStateStore implements StateStore {
     this.aggregates = new AggregateTable(watched);
     this.resources = new ResourceTables(watched, { shared: options.shared });
     this.outbox = new Outbox(watched);
+    this.resultIds = new ResultIds(watched, options.shared);
     this.statements = prepareLegacyStatements(watched);
   }
 

@@ -1,9 +1,9 @@
 // A RabbitMQ session: the two connections, their channels and what has been declared on them.
-import amqp, { type Channel, type ChannelModel } from 'amqplib';
+import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { Logger } from 'pino';
 import type { PipeType } from '../transport.js';
 import type { RabbitEndpoint } from './settings.js';
-import { EXCHANGE_FLAGS, QUEUE_FLAGS, exchangeFlags, isPredeclared } from './wire.js';
+import { EXCHANGE_FLAGS, MESSAGE_PROPERTIES, QUEUE_FLAGS, exchangeFlags, isPredeclared } from './wire.js';
 import { ChannelAcks } from './acks.js';
 
 /** Two connections, one channel each: primary subscribes, counts and sends keepalives; secondary sends the rest. */
@@ -13,6 +13,8 @@ export interface Session {
   readonly secondary: ChannelModel;
   readonly main: Channel;
   readonly other: Channel;
+  /** On the secondary connection too: results, each confirmed by the broker. */
+  readonly confirms: ConfirmChannel;
   /** The primary channel's acknowledgements: every consumer is on it. */
   readonly acks: ChannelAcks;
   /** Exchange declarations per channel, each awaited before its first publish. */
@@ -31,6 +33,7 @@ export async function openSession(endpoint: RabbitEndpoint, generation: number, 
   opened.push(secondary);
   const main = await primary.createChannel();
   const other = await secondary.createChannel();
+  const confirms = await secondary.createConfirmChannel();
   await main.prefetch(endpoint.prefetch, false);
   await other.prefetch(endpoint.prefetch, false);
   if (superseded()) throw new Error('superseded');
@@ -40,6 +43,7 @@ export async function openSession(endpoint: RabbitEndpoint, generation: number, 
     secondary,
     main,
     other,
+    confirms,
     acks: new ChannelAcks(main),
     declared: new Map(),
     queues: new Set(),
@@ -54,7 +58,7 @@ export function watchSession(session: Session, log: Logger, lost: (reason: strin
     connection.on('error', (error: Error) => log.warn({ error: error.message }, 'transport connection error'));
     connection.on('close', () => lost('tcp connection lost'));
   }
-  for (const channel of [session.main, session.other]) {
+  for (const channel of [session.main, session.other, session.confirms]) {
     channel.on('error', (error: Error) => log.warn({ error: error.message }, 'rabbitmq channel error'));
     channel.on('close', () => lost('rabbitmq channel closed'));
   }
@@ -62,7 +66,7 @@ export function watchSession(session: Session, log: Logger, lost: (reason: strin
 
 /** The declaration of exchange `pipe` on `channel`, asked once per session and channel. */
 export function declaredExchange(session: Session, channel: Channel, type: PipeType, pipe: string, options?: Record<string, unknown>): Promise<unknown> {
-  const key = `${channel === session.main ? 'primary' : 'secondary'}\0${type}\0${pipe}`;
+  const key = `${channel === session.main ? 'primary' : channel === session.other ? 'secondary' : 'confirms'}\0${type}\0${pipe}`;
   let declared = session.declared.get(key);
   if (!declared) {
     declared = isPredeclared(type, pipe) ? Promise.resolve() : channel.assertExchange(pipe, type, options ? exchangeFlags(options) : EXCHANGE_FLAGS);
@@ -71,6 +75,30 @@ export function declaredExchange(session: Session, channel: Channel, type: PipeT
     session.declared.set(key, declared);
   }
   return declared;
+}
+
+/**
+ * A message on `channel` once its exchange is declared. On the confirm channel `settled` hears the broker's answer, or
+ * false when the channel closed first; elsewhere a message on a closed channel is lost, as legacy's would be.
+ */
+export function publishDeclared(
+  session: Session,
+  channel: Channel,
+  type: PipeType,
+  pipe: string,
+  body: string,
+  options?: Record<string, unknown>,
+  settled?: (confirmed: boolean) => void,
+): void {
+  const content = Buffer.from(body);
+  void declaredExchange(session, channel, type, pipe, options).then(() => {
+    try {
+      if (settled) (channel as ConfirmChannel).publish(pipe, '', content, MESSAGE_PROPERTIES, (error) => settled(!error));
+      else channel.publish(pipe, '', content, MESSAGE_PROPERTIES);
+    } catch {
+      settled?.(false);
+    }
+  });
 }
 
 /** The queue with the legacy flags, so that a legacy server's own declaration of it agrees. */

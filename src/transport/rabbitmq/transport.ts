@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import { isSharedQueue, publishRequest, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
 import { FailoverOrder, ReconnectRhythm } from '../reconnect.js';
 import type { RabbitEndpoint } from './settings.js';
-import { EXCHANGE_FLAGS, MESSAGE_PROPERTIES, QUEUE_FLAGS, isPredeclared } from './wire.js';
+import { EXCHANGE_FLAGS, QUEUE_FLAGS, isPredeclared } from './wire.js';
 import type { ChannelAcks } from './acks.js';
-import { closeQuietly, declareRoute, declaredExchange, openSession, watchSession, type Session } from './session.js';
+import { closeQuietly, declareRoute, openSession, publishDeclared, watchSession, type Session } from './session.js';
 import { INSECURE_TLS_WARNING } from '../tls.js';
 
 interface Binding {
@@ -76,16 +76,16 @@ export class RabbitTransport implements WireTransport {
   send(type: PipeType, pipe: string, body: string, options?: Record<string, unknown>): boolean {
     const session = this.session;
     if (!this.connected() || !session) return false;
-    const channel = pipe === 'keepalives' ? session.main : session.other;
-    const declared = declaredExchange(session, channel, type, pipe, options);
-    const content = Buffer.from(body);
-    void declared.then(() => {
-      try {
-        channel.publish(pipe, '', content, MESSAGE_PROPERTIES);
-      } catch {
-        // The channel closed under us: the message is lost, as legacy's would be.
-      }
-    });
+    // The channel closed under us: the message is lost, as legacy's would be.
+    publishDeclared(session, pipe === 'keepalives' ? session.main : session.other, type, pipe, body, options);
+    return true;
+  }
+
+  /** On the confirm channel: `settled(true)` once the broker confirmed it; false when refused or the connection went first. */
+  sendConfirmed(pipe: string, body: string, settled: (confirmed: boolean) => void): boolean {
+    const session = this.session;
+    if (!this.connected() || !session) return false;
+    publishDeclared(session, session.confirms, 'direct', pipe, body, undefined, settled);
     return true;
   }
 
