@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { WireTransport } from '../transport/index.js';
 import { DEFAULT_RESULT_BUFFER } from '../config/index.js';
-import { RESULT_ID_RETENTION_MS } from '../store/index.js';
+import { RESULT_ID_RETENTION_MS } from '../legacy/index.js';
 
 /**
  * Results the broker confirmed this long before its last confirmation are sent again after a connection loss: a

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { RESULT_ID_RETENTION_MS, type StateStore } from '../store/index.js';
+import type { StateStore } from '../store/index.js';
+import { RESULT_ID_RETENTION_MS } from '../legacy/index.js';
 import type { CheckResult } from '../execute/index.js';
 import type { ReadClock } from '../schedule/index.js';
 

@@ -170,7 +170,9 @@ test('declarations match the legacy flags both ways, with the legacy names, prop
   assert.equal(request.command, 'echo wire; exit 1');
   assert.ok(Number.isInteger(request.issued));
   const result = JSON.parse(captured.get('results')!.at(-1)!.content.toString());
-  assert.deepEqual(Object.keys(result), ['client', 'check', 'signature']);
+  // The legacy keys in their order, then the id a server recognises a re-sent copy by (a Sensu 1.x server reads only the first three).
+  assert.deepEqual(Object.keys(result), ['client', 'check', 'signature', 'result_id']);
+  assert.match(result.result_id, /^[\w-]{8}-\d+$/);
   assert.equal(result.client, 'w1');
   assert.equal(result.signature, 'sig-1');
   assert.equal(result.check.name, 'w_check');

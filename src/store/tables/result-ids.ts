@@ -1,11 +1,11 @@
 import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 
-/** How long a result's id is remembered: a copy re-sent by a client after a broker outage longer than this is not recognised. */
-export const RESULT_ID_RETENTION_MS = 15 * 60_000;
-
 // A table of its own, created if absent and never versioned: servers of an older binary on the same database keep running.
-export const CREATE_RESULT_IDS_PG = `CREATE TABLE IF NOT EXISTS result_ids (id TEXT COLLATE "C" PRIMARY KEY, seen BIGINT NOT NULL);
-   CREATE INDEX IF NOT EXISTS result_ids_by_seen ON result_ids (seen);`;
+// Created only when absent: a role that does not own an existing table may still open the store.
+export const CREATE_RESULT_IDS_PG = `DO $$ BEGIN IF to_regclass('result_ids') IS NULL THEN
+     CREATE TABLE result_ids (id TEXT COLLATE "C" PRIMARY KEY, seen BIGINT NOT NULL);
+     CREATE INDEX result_ids_by_seen ON result_ids (seen);
+   END IF; END $$;`;
 
 /**
  * The ids of the results handled lately (a checkbridge client adds one to each result it may send again), written in the
