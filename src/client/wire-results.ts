@@ -88,6 +88,8 @@ export class WireResults implements ResultIntake {
       ? this.transport.sendConfirmed!('results', entry.body, (confirmed) => this.settled(entry, attempt, confirmed))
       : this.transport.send('direct', 'results', entry.body);
     if (sent) entry.state = 'sent';
+    // Not sent: no answer will come, and it does not count as sent before.
+    else entry.attempt--;
     return sent;
   }
 
