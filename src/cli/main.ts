@@ -75,5 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
+// No top-level await: the validate bundle (scripts/build-cli.mjs) is a CommonJS script, for V8's code cache.
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

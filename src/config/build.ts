@@ -103,7 +103,9 @@ export function checkSettings(files: readonly LoadedFile[], env: NodeJS.ProcessE
   deepMergeInto(merged, settingsFromEnv(env), owned);
   for (const file of files) if (file.data) deepMergeInto(merged, file.data, owned);
   applyClientOverrides(merged, warnings);
-  diagnostics.push(...validateSettings(merged).map((v) => traceViolation(v, files)));
+  // The definitions come from the files alone: none holds a null when no file's text does.
+  const definitionsNullFree = files.every((file) => file.data === null || file.nullFree === true);
+  diagnostics.push(...validateSettings(merged, definitionsNullFree).map((v) => traceViolation(v, files)));
   const notices = legacyMeaningNotes(merged).map((v) => locateSetting(files, v.segments, v.message, 'CB_CONFIG_LEGACY_MEANING'));
   return { diagnostics, warnings, notices, merged };
 }

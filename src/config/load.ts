@@ -11,6 +11,8 @@ export interface LoadedFile {
   readonly text: string;
   readonly data: Record<string, unknown> | null;
   readonly diagnostics: readonly Diagnostic[];
+  /** True when the text holds no `null`, so no value parsed from it is null (validation need not look for one). */
+  readonly nullFree?: boolean;
 }
 
 export interface ListedFiles {
@@ -96,9 +98,10 @@ export function listConfigFiles(sources: ConfigSources): ListedFiles {
 
 // A parsed file keeps its text as bytes (off the JS heap; decoding them gives the same text back) for a diagnostic to decode:
 // thousands of retained strings would be copied by every young-generation GC.
-function withBytes(path: string, bytes: Buffer, data: Record<string, unknown>): LoadedFile {
+function withBytes(path: string, bytes: Buffer, data: Record<string, unknown>, nullFree: boolean): LoadedFile {
   let text: string | undefined;
   return {
+    nullFree,
     path,
     get text() {
       return (text ??= bytes.toString('utf8'));
@@ -125,5 +128,5 @@ export function readConfigFile(path: string): LoadedFile {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { path, text, data: null, diagnostics: [fileDiagnostic('CB_CONFIG_NOT_OBJECT', path)] };
   }
-  return withBytes(path, Buffer.from(text, 'utf8'), data as Record<string, unknown>);
+  return withBytes(path, Buffer.from(text, 'utf8'), data as Record<string, unknown>, !text.includes('null'));
 }

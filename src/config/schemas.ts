@@ -58,10 +58,10 @@ function withoutNulls(value: unknown): unknown {
   return out;
 }
 
-/** Every legacy message for `value`, in rule order, each once per path. */
-export function schemaProblems(name: SchemaName, value: unknown): SchemaProblem[] {
+/** Every legacy message for `value`, in rule order, each once per path; `nullFree`: the caller knows it holds no null. */
+export function schemaProblems(name: SchemaName, value: unknown, nullFree = false): SchemaProblem[] {
   const validate = validators.get(name)!;
-  if (validate(withoutNulls(value))) return [];
+  if (validate(nullFree ? value : withoutNulls(value))) return [];
   const seen = new Set<string>();
   const out: SchemaProblem[] = [];
   for (const error of validate.errors ?? []) {

@@ -25,8 +25,8 @@ function fromSchema(prefix: readonly string[], name: SchemaName, value: unknown)
 }
 
 // Into `out`, allocating nothing for a valid value (the common case over 10,000 definitions).
-function addFromSchema(out: Violation[], category: string, key: string, name: SchemaName, value: unknown): void {
-  const problems = schemaProblems(name, value);
+function addFromSchema(out: Violation[], category: string, key: string, name: SchemaName, value: unknown, nullFree: boolean): void {
+  const problems = schemaProblems(name, value, nullFree);
   for (const p of problems) out.push({ segments: [category, key, ...splitPointer(p.path)], message: p.message });
 }
 
@@ -45,8 +45,11 @@ function topLevelSettings(merged: Record<string, unknown>): Record<string, unkno
   return out;
 }
 
-/** Every rule the legacy loader applied (the JSON schemas in schemas/) over the merged settings, all violations, in legacy order. */
-export function validateSettings(merged: Record<string, unknown>): Violation[] {
+/**
+ * Every rule the legacy loader applied (the JSON schemas in schemas/) over the merged settings, all violations, in legacy order.
+ * `definitionsNullFree`: the caller knows no check, filter, mutator, handler or extension holds a null value.
+ */
+export function validateSettings(merged: Record<string, unknown>, definitionsNullFree = false): Violation[] {
   const out: Violation[] = [];
   out.push(...fromSchema([], 'settings', topLevelSettings(merged)));
   for (const category of CATEGORIES) {
@@ -68,7 +71,7 @@ export function validateSettings(merged: Record<string, unknown>): Violation[] {
         value = Object.assign({}, definition);
         value.name = key;
       }
-      addFromSchema(out, category, key, schema, value);
+      addFromSchema(out, category, key, schema, value, definitionsNullFree);
     }
   }
   out.push(...fromSchema(['client'], 'client', merged.client));

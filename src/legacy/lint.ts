@@ -23,11 +23,17 @@ const BUILT_IN_MUTATORS = new Set(['json', 'ruby_hash', 'only_check_output']);
 // What legacy does with an event at an unknown name.
 const CONSEQUENCE = { handler: 'skips it', filter: 'does not filter the event', mutator: 'does not run the handler' } as const;
 
-/** `key` (a name) or `key + "s"` (a list) of `owner`, each name with its location. */
-function namesAt(owner: Tree, key: string, at: readonly string[]): { name: string; segments: string[] }[] {
+/** `key` (a name) or `key + "s"` (a list) of `owner`: each name that `isKnown` refuses, with its place in `owner`. */
+function unknownNamesAt(owner: Tree, key: string, isKnown: (name: string) => boolean): { name: string; within: string[] }[] {
+  const out: { name: string; within: string[] }[] = [];
   const list = owner[`${key}s`];
-  if (Array.isArray(list)) return list.flatMap((name, i) => (typeof name === 'string' ? [{ name, segments: [...at, `${key}s`, String(i)] }] : []));
-  return typeof owner[key] === 'string' ? [{ name: owner[key], segments: [...at, key] }] : [];
+  // Places are built for the refused names only: over 10,000 checks nearly every name is known.
+  if (Array.isArray(list)) {
+    list.forEach((name, i) => {
+      if (typeof name === 'string' && !isKnown(name)) out.push({ name, within: [`${key}s`, String(i)] });
+    });
+  } else if (typeof owner[key] === 'string' && !isKnown(owner[key])) out.push({ name: owner[key], within: [key] });
+  return out;
 }
 
 function undefinedReferences(merged: Tree): LintFinding[] {
@@ -36,15 +42,19 @@ function undefinedReferences(merged: Tree): LintFinding[] {
   const known = (category: string, builtIn: ReadonlySet<string>) => (name: string) =>
     Object.prototype.hasOwnProperty.call(categoryOf(merged, category), name) || builtIn.has(name) || Object.prototype.hasOwnProperty.call(extensions, name);
   const handlerKnown = known('handlers', BUILT_IN_HANDLERS);
-  const refer = (owner: Tree, key: 'handler' | 'filter' | 'mutator', at: readonly string[], isKnown: (name: string) => boolean, what: string) => {
-    for (const { name, segments } of namesAt(owner, key, at)) {
-      if (!isKnown(name))
-        out.push({ segments, message: `${what} ${JSON.stringify(name)} is not defined (legacy logs "unknown ${key}" and ${CONSEQUENCE[key]})` });
-    }
+  // `owner` sits at [section, name]; the message says "<label> <name>: <key> ...".
+  const refer = (owner: Tree, key: 'handler' | 'filter' | 'mutator', section: string, name: string, isKnown: (name: string) => boolean, label: string) => {
+    for (const unknown of unknownNamesAt(owner, key, isKnown))
+      out.push({
+        segments: [section, name, ...unknown.within],
+        message: `${label} ${name}: ${key} ${JSON.stringify(unknown.name)} is not defined (legacy logs "unknown ${key}" and ${CONSEQUENCE[key]})`,
+      });
   };
-  for (const [name, check] of Object.entries(categoryOf(merged, 'checks'))) {
+  const checks = categoryOf(merged, 'checks');
+  for (const name of Object.keys(checks)) {
+    const check = checks[name];
     if (!isTree(check)) continue;
-    refer(check, 'handler', ['checks', name], handlerKnown, `check ${name}: handler`);
+    refer(check, 'handler', 'checks', name, handlerKnown, 'check');
     if (typeof check.extension === 'string' && !Object.prototype.hasOwnProperty.call(extensions, check.extension)) {
       out.push({
         segments: ['checks', name, 'extension'],
@@ -54,13 +64,13 @@ function undefinedReferences(merged: Tree): LintFinding[] {
   }
   for (const [name, handler] of Object.entries(categoryOf(merged, 'handlers'))) {
     if (!isTree(handler)) continue;
-    if (handler.type === 'set') refer(handler, 'handler', ['handlers', name], handlerKnown, `handler set ${name}: handler`);
-    refer(handler, 'filter', ['handlers', name], known('filters', BUILT_IN_FILTERS), `handler ${name}: filter`);
-    refer(handler, 'mutator', ['handlers', name], known('mutators', BUILT_IN_MUTATORS), `handler ${name}: mutator`);
+    if (handler.type === 'set') refer(handler, 'handler', 'handlers', name, handlerKnown, 'handler set');
+    refer(handler, 'filter', 'handlers', name, known('filters', BUILT_IN_FILTERS), 'handler');
+    refer(handler, 'mutator', 'handlers', name, known('mutators', BUILT_IN_MUTATORS), 'handler');
   }
   const client = isTree(merged.client) ? merged.client : {};
   for (const part of ['keepalive', 'registration', 'deregistration']) {
-    if (isTree(client[part])) refer(client[part], 'handler', ['client', part], handlerKnown, `client ${part}: handler`);
+    if (isTree(client[part])) refer(client[part], 'handler', 'client', part, handlerKnown, 'client');
   }
   return out;
 }

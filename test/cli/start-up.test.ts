@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '../helpers/cli.js';
@@ -38,13 +38,20 @@ export async function resolve(specifier, context, next) {
   }
 }
 
+// What npm run build bundled for validate (scripts/build-cli.mjs): dist modules and packages, by path.
+function bundled(): { modules: string[]; packages: string[] } {
+  return JSON.parse(readFileSync(join(ROOT, 'dist', 'src', 'cli', 'validate.bundle.cjs.json'), 'utf8'));
+}
+
 test('validate loads only its own modules: no ajv compiler, servers, stores or other commands', () => {
   const { code, stdout, modules } = modulesLoadedBy(['validate', '-d', '{conf.d}']);
   assert.equal(code, 0);
   assert.match(stdout, /configuration is valid/);
+  const { modules: inBundle, packages } = bundled();
+  const held = [...modules, ...inBundle.map((m) => `/dist/${m}`), ...packages.map((p) => `/${p}`)];
   assert.ok(
-    modules.some((m) => m.endsWith('/dist/src/cli/validate.js')),
-    'the hook saw the command',
+    held.some((m) => m.endsWith('/dist/src/cli/validate.js')),
+    'the command is in the bundle or the hook saw it',
   );
   for (const unused of [
     '/node_modules/ajv/dist/2020.js',
@@ -61,7 +68,38 @@ test('validate loads only its own modules: no ajv compiler, servers, stores or o
     '/dist/src/scheduling/',
     '/dist/src/api/',
   ]) {
-    assert.ok(!modules.some((m) => m.includes(unused)), `validate loaded ${unused}`);
+    assert.ok(!held.some((m) => m.includes(unused)), `validate loaded ${unused}`);
+  }
+});
+
+test('validate runs from the one bundled file with its code cache: no ES module of dist is loaded', () => {
+  const { code, stdout, modules } = modulesLoadedBy(['validate', '-d', '{conf.d}']);
+  assert.equal(code, 0);
+  assert.match(stdout, /configuration is valid/);
+  assert.deepEqual(
+    modules.filter((m) => m.includes('/dist/') || m.includes('/node_modules/')),
+    [],
+    'validate loaded modules past the bundle: is dist stale? run npm run build',
+  );
+  assert.ok(existsSync(join(ROOT, 'dist', 'src', 'cli', 'validate.bundle.cjs.cache')), 'the build wrote the code cache');
+});
+
+test('validate falls back to the modules once one in the bundle was rebuilt, and says the same', () => {
+  const fromBundle = modulesLoadedBy(['validate', '--json', '-d', '{conf.d}']);
+  const rebuilt = join(ROOT, 'dist', 'src', 'config', 'load.js');
+  const { atime, mtime } = statSync(rebuilt);
+  utimesSync(rebuilt, atime, new Date(Date.now() + 60_000));
+  try {
+    const fromModules = modulesLoadedBy(['validate', '--json', '-d', '{conf.d}']);
+    assert.ok(
+      fromModules.modules.some((m) => m.endsWith('/dist/src/config/load.js')),
+      'a rebuilt module is run as it is now',
+    );
+    assert.equal(fromModules.code, fromBundle.code);
+    const anyDir = (report: string) => report.replace(/"dir": "[^"]*"/, '"dir": ""');
+    assert.equal(anyDir(fromModules.stdout), anyDir(fromBundle.stdout));
+  } finally {
+    utimesSync(rebuilt, atime, mtime);
   }
 });
 

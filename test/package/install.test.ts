@@ -31,7 +31,15 @@ test('the packed package installs globally and runs from another directory', { s
   // The dist/ this test runs from is the build prepack makes: pack it as it is, not rebuilt under the running suite.
   const tarball = join(root, npm(['pack', '--ignore-scripts', '--pack-destination', root, '--silent'], ROOT).trim().split('\n').pop()!);
   const listed = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
-  for (const file of ['package/dist/build-info.json', 'package/dist/src/cli/main.js', 'package/bin/checkbridge', 'package/schemas/check.json']) {
+  for (const file of [
+    'package/dist/build-info.json',
+    'package/dist/src/cli/main.js',
+    'package/dist/src/cli/validate.bundle.cjs',
+    'package/dist/src/cli/validate.bundle.cjs.cache',
+    'package/bin/checkbridge',
+    'package/bin/package.json',
+    'package/schemas/check.json',
+  ]) {
     assert.ok(listed.includes(file), `${file} is in the package`);
   }
 
@@ -57,6 +65,8 @@ test('the packed package installs globally and runs from another directory', { s
   const build = JSON.parse(readFileSync(join(ROOT, 'dist', 'build-info.json'), 'utf8'));
   const shown = execFileSync(bin, ['version'], { cwd: elsewhere, encoding: 'utf8' });
   assert.match(shown, new RegExp(`^checkbridge version \\d+\\.\\d+\\.\\d+, build ${build.commit ?? 'unknown'}, built ${build.built_at}`));
+  // validate runs from its bundle as installed (npm gives every file one mtime, so the bundle is current).
+  assert.equal(execFileSync(bin, ['validate', '--no-config-file', '-d', 'conf.d'], { cwd: elsewhere, encoding: 'utf8' }), 'configuration is valid\n');
 
   mkdirSync(join(elsewhere, 'state'));
   const daemon = startDaemon(
