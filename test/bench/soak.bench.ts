@@ -1,0 +1,222 @@
+// The soak: one daemon holding 2,000 Sensu Go agents and 500 legacy clients' traffic (RabbitMQ and the client socket)
+// with handlers running, for SOAK_SECONDS (default 600). Its memory sampled every 10 s, one JSON line each; then the
+// verdict: whether RSS and heap plateau over the last half, and whether every event sent was stored.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { makeTree, removeTree } from '../helpers/tree.js';
+import { rabbitMissing, startRabbit } from '../servers/rabbitmq.js';
+import { benchDaemon, ADMIN_PASSWORD } from './load/daemon.js';
+import { runLoad } from './load/child.js';
+import { nodeStartMs } from './load/latency.js';
+
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
+const AGENTS = Number(process.env.SOAK_AGENTS ?? 2000);
+const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 500);
+const SAMPLE_S = 10;
+const AGENT_PASSWORD = 'soak-agent-password';
+const MB = 1 << 20;
+
+const procStatus = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const mb = (bytes: number) => +(bytes / MB).toFixed(1);
+
+/** The Prometheus families the daemon's /metrics has, summed over their labels. */
+async function metricsOf(v2: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${v2}/metrics`)).text();
+  const sums: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(?:\{[^}]*\})? ([0-9.e+-]+)$/.exec(line);
+    if (match) sums[match[1]!] = (sums[match[1]!] ?? 0) + Number(match[2]);
+  }
+  return sums;
+}
+
+/** Least-squares slope (per minute) of samples taken at `t_s`, and the range of what is left around that line. */
+export function trend(points: readonly { t_s: number; value: number }[]): { slope_per_min: number; growth: number; residual_range: number; range: number } {
+  const n = points.length;
+  const mt = points.reduce((s, p) => s + p.t_s, 0) / n;
+  const mv = points.reduce((s, p) => s + p.value, 0) / n;
+  const sxx = points.reduce((s, p) => s + (p.t_s - mt) ** 2, 0);
+  const slope = sxx === 0 ? 0 : points.reduce((s, p) => s + (p.t_s - mt) * (p.value - mv), 0) / sxx;
+  const residuals = points.map((p) => p.value - (mv + slope * (p.t_s - mt)));
+  const values = points.map((p) => p.value);
+  const span = points[n - 1]!.t_s - points[0]!.t_s;
+  return {
+    slope_per_min: +(slope * 60).toFixed(3),
+    growth: +(slope * span).toFixed(1),
+    residual_range: +(Math.max(...residuals) - Math.min(...residuals)).toFixed(1),
+    range: +(Math.max(...values) - Math.min(...values)).toFixed(1),
+  };
+}
+
+/**
+ * A plateau: over the last half, the fitted line grows no more than the samples scatter around it (GC's saw-tooth), or
+ * less than 2% of the level; a leak is a line that climbs further than its own noise.
+ */
+function plateauOf(samples: readonly { t_s: number; value: number }[]) {
+  const half = samples.filter((s) => s.t_s >= samples[samples.length - 1]!.t_s / 2);
+  const first = samples.filter((s) => s.t_s < samples[samples.length - 1]!.t_s / 2);
+  const last = trend(half);
+  const level = half.reduce((s, p) => s + p.value, 0) / half.length;
+  return {
+    first_half: first.length > 1 ? trend(first) : null,
+    last_half: last,
+    last_half_mean: +level.toFixed(1),
+    plateau: last.growth <= Math.max(last.residual_range, 0.02 * level),
+  };
+}
+
+export async function benchSoak(report: (figure: object) => void): Promise<void> {
+  const missing = rabbitMissing();
+  if (missing) return report({ bench: 'soak', skipped: missing });
+  const rabbit = await startRabbit();
+  const root = makeTree({});
+  const handled = join(root, 'handled');
+  const { daemon, socket, v2, pid } = await benchDaemon(
+    root,
+    {
+      'client.json': { client: { name: 'soak', address: '127.0.0.1', subscriptions: [] } },
+      'checkbridge.json': { checkbridge: { entity_limit: 0 } },
+      'rabbitmq.json': { rabbitmq: { host: '127.0.0.1', port: rabbit.port, user: 'guest', password: 'guest', prefetch: 64 } },
+      // Every handled event runs a process: the pipe handler reads the event and counts itself, one byte a run.
+      'handlers.json': {
+        handlers: {
+          soak_pipe: { type: 'pipe', command: `cat >/dev/null; printf x >> ${handled}` },
+          soak_set: { type: 'set', handlers: ['soak_pipe'] },
+        },
+      },
+    },
+    ['--role', 'both', '--transport', 'rabbitmq'],
+    { CHECKBRIDGE_AGENT_PASSWORD: AGENT_PASSWORD },
+  );
+  try {
+    const url = `ws://${String((await daemon.waitFor((l) => l.msg === 'agent WebSocket listening', 30_000)).address)}`;
+    await daemon.waitFor((l) => l.msg === 'connected to transport', 30_000);
+    const basic = { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') };
+    const token = String(((await (await fetch(`${v2}/auth`, { headers: basic })).json()) as { access_token: string }).access_token);
+    // An API key for the probe: a 10-minute hold outlives an access token.
+    const created = await fetch(`${v2}/api/core/v2/apikeys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin' }),
+    });
+    const apiKey = `Key ${String(created.headers.get('location')).split('/').pop()}`;
+    const api = `http://${String((await daemon.waitFor((l) => l.msg === 'legacy API listening')).address)}`;
+    const clientsNow = async () => ((await (await fetch(`${api}/clients`)).json()) as { keepalives?: boolean }[]).filter((c) => c.keepalives !== false);
+    const processedNow = async () => (await metricsOf(v2)).sensu_go_events_processed ?? 0;
+    // The keepalive monitor's first pass is the only event before the load: the loads start right after it, so that
+    // every client registers before the second pass, 30 s later, and each later pass has them all.
+    const idle = await processedNow();
+    for (let waited = 0; (await processedNow()) === idle && waited < 200; waited++) await sleep(250);
+    const before = { at: Date.now(), node_e0_ms: nodeStartMs(), load: loadavg(), metrics: await metricsOf(v2), cpu_ms: cpuMs(pid) };
+    report({
+      bench: 'soak.start',
+      seconds: SECONDS,
+      agents: AGENTS,
+      clients: CLIENTS,
+      node_e0_ms: before.node_e0_ms,
+      load_avg: before.load.map((l) => +l.toFixed(2)),
+    });
+
+    const started = Date.now();
+    const samples: Record<string, number>[] = [];
+    const sample = async () => {
+      const metrics = await metricsOf(v2);
+      const line = {
+        t_s: Math.round((Date.now() - started) / 1000),
+        rss_mb: mb(procStatus(pid, 'VmRSS')),
+        heap_used_mb: mb(metrics.nodejs_heap_size_used_bytes ?? 0),
+        heap_total_mb: mb(metrics.nodejs_heap_size_total_bytes ?? 0),
+        external_mb: mb(metrics.nodejs_external_memory_bytes ?? 0),
+        cpu_s: +((cpuMs(pid) - before.cpu_ms) / 1000).toFixed(1),
+        events_processed: (metrics.sensu_go_events_processed ?? 0) - (before.metrics.sensu_go_events_processed ?? 0),
+        agents_connected: metrics.checkbridge_agents_connected ?? 0,
+        handled: existsSync(handled) ? statSync(handled).size : 0,
+        load1: +loadavg()[0]!.toFixed(2),
+      };
+      samples.push(line);
+      report({ bench: 'soak.sample', ...line });
+    };
+    // When the last client registered, from the first pass: later than the second pass, the count below is not exact.
+    let [registered, registeredS] = [0, 0];
+    const registering = (async () => {
+      while (Date.now() - before.at < 40_000) {
+        const count = (await clientsNow()).length;
+        if (count !== registered) [registered, registeredS] = [count, (Date.now() - before.at) / 1000];
+        await sleep(1000);
+      }
+    })();
+    const sampler = setInterval(() => void sample().catch(() => undefined), SAMPLE_S * 1000);
+    const [agents, legacy] = await Promise.all([
+      runLoad('agent-senders', ['hold', url, AGENT_PASSWORD, v2, apiKey, AGENTS, 20, 10, SECONDS]),
+      runLoad('legacy-senders', [rabbit.url, socket, CLIENTS, 5, 20, 10, SECONDS]),
+    ]).finally(() => clearInterval(sampler));
+    await registering;
+    // Sent: what the agents and the clients put on their wires. Settled: the daemon's count of events stored stops moving.
+    let processed = -1;
+    for (let still = 0; still < 3;) {
+      const now = ((await metricsOf(v2)).sensu_go_events_processed ?? 0) - (before.metrics.sensu_go_events_processed ?? 0);
+      still = now === processed ? still + 1 : 0;
+      processed = now;
+      await sleep(1000);
+    }
+    // The handlers run after their events are stored: their count settles a moment later.
+    const handlerRuns = () => (existsSync(handled) ? statSync(handled).size : 0);
+    for (let waited = 0; handlerRuns() < legacy.status_changes! && waited < 30; waited++) await sleep(1000);
+    const sent = {
+      agent_events: agents.events_sent! + agents.probes!,
+      agent_keepalives: agents.keepalives_sent!,
+      amqp_results: legacy.amqp_results!,
+      amqp_keepalives: legacy.keepalives!,
+      socket_results: legacy.socket_results_ok!,
+    };
+    const rss = plateauOf(samples.map((s) => ({ t_s: s.t_s!, value: s.rss_mb! })));
+    const heap = plateauOf(samples.map((s) => ({ t_s: s.t_s!, value: s.heap_used_mb! })));
+    // Events the intake stored: the agents' events and the legacy results (keepalives are not events of this counter),
+    // and the keepalive monitor's own results: one per client at each 30-s pass, every client registered by the first.
+    const monitored = (await clientsNow()).length;
+    const sentEvents = sent.agent_events + sent.amqp_results + sent.socket_results;
+    const passes = Math.round((processed - sentEvents) / monitored);
+    const windowS = (Date.now() - before.at) / 1000;
+    const expected = sentEvents + passes * monitored;
+    report({
+      bench: 'soak',
+      row: `${AGENTS} agents (keepalive 20 s, event 10 s) and ${CLIENTS} legacy clients (RabbitMQ keepalive 20 s, result 10 s; socket result 10 s), handlers running, ${SECONDS} s`,
+      rss_mb: rss,
+      heap_used_mb: heap,
+      plateau: rss.plateau && heap.plateau,
+      peak_rss_mb: mb(procStatus(pid, 'VmHWM')),
+      sent,
+      socket_refused_connections: legacy.socket_refused,
+      events_sent: sentEvents,
+      monitored_clients: monitored,
+      monitor_passes: passes,
+      monitor_passes_possible: [Math.floor(windowS / 30), Math.ceil(windowS / 30)],
+      events_expected: expected,
+      events_processed: processed,
+      clients_registered_s: +registeredS.toFixed(1),
+      // Exact: a lost event would leave a remainder, or a count of passes the window could not hold. Null when the
+      // clients were still registering at the second pass: that pass had fewer of them than the count assumes.
+      nothing_lost: registeredS < 29 ? processed === expected && passes >= Math.floor(windowS / 30) && passes <= Math.ceil(windowS / 30) : null,
+      handler_runs: handlerRuns(),
+      handler_runs_expected: legacy.status_changes,
+      send_to_stored_p50_ms: agents.stored_p50_ms,
+      send_to_stored_p99_ms: agents.stored_p99_ms,
+      agents_connect_s: agents.connect_s,
+      daemon_cpu_s: +((cpuMs(pid) - before.cpu_ms) / 1000).toFixed(1),
+      loader_cpu_s: +((legacy.cpu_ms ?? 0) / 1000).toFixed(1),
+      node_e0_ms: [before.node_e0_ms, nodeStartMs()],
+      load_avg: [before.load.map((l) => +l.toFixed(2)), loadavg().map((l) => +l.toFixed(2))],
+      daemon_warnings: daemon.logs.filter((l) => Number(l.level) >= 40).length,
+    });
+  } finally {
+    await daemon.stop('SIGKILL');
+    await rabbit.stop();
+    removeTree(root);
+  }
+}
