@@ -181,6 +181,8 @@ export async function benchSoak(report: (figure: object) => void): Promise<void>
         heap_total_mb: mb(metrics.nodejs_heap_size_total_bytes ?? 0),
         external_mb: mb(metrics.nodejs_external_memory_bytes ?? 0),
         new_space_mb: mb(metrics['nodejs_heap_space_size_total_bytes{space="new"}'] ?? 0),
+        // Major (mark-compact) collections so far: between two, the old generation's garbage is resident.
+        major_gcs: metrics['nodejs_gc_duration_seconds_count{kind="major"}'] ?? 0,
         ...residentOf(pid),
         cpu_s: +((cpuMs(pid) - before.cpu_ms) / 1000).toFixed(1),
         events_processed: (metrics.sensu_go_events_processed ?? 0) - (before.metrics.sensu_go_events_processed ?? 0),
