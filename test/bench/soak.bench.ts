@@ -117,6 +117,8 @@ function plateauOf(samples: readonly { t_s: number; value: number }[]) {
 }
 
 export async function benchSoak(report: (figure: object) => void): Promise<void> {
+  // Ten minutes: run when named (`npm run bench -- soak`) or given a length, not as part of every bench.
+  if (process.argv[2] !== 'soak' && process.env.SOAK_SECONDS === undefined) return report({ bench: 'soak', skipped: 'run it by name: npm run bench -- soak' });
   const missing = rabbitMissing();
   if (missing) return report({ bench: 'soak', skipped: missing });
   const rabbit = await startRabbit();
