@@ -20,6 +20,7 @@ import { benchAgentd } from './agentd.bench.js';
 import { benchAttackLogins } from './attack-logins.bench.js';
 import { benchAttackSandbox } from './attack-sandbox.bench.js';
 import { benchAttackFrames } from './attack-frames.bench.js';
+import { benchSoak } from './soak.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -52,6 +53,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'attack-logins': benchAttackLogins,
   'attack-sandbox': benchAttackSandbox,
   'attack-frames': benchAttackFrames,
+  // 2,000 agents and 500 legacy clients held SOAK_SECONDS (default 600) with handlers running: memory plateaus, nothing lost.
+  soak: benchSoak,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
