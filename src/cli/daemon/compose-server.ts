@@ -41,7 +41,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
 
   const execution = buildExecution(base.stateDir, hub, logger);
   const store = await buildStore(
-    { dsn, stateDir: base.stateDir, bridgeNamespace: bridge ? bridge.namespace : null, sandboxLoaded: base.sandboxLoaded },
+    { dsn, stateDir: base.stateDir, bridgeNamespace: bridge ? bridge.namespace : null },
     hub,
     logger,
   );
