@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type * as Undici from 'undici';
 import type { AssetBuild } from './definitions.js';
 import { checkServerIdentity } from '../tls/index.js';
