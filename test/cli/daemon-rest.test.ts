@@ -1,7 +1,11 @@
-// What the daemon does not start before it is needed: the expression sandbox's threads wait for the first filter.
+// What the daemon does not start before it is needed: the expression sandbox's threads wait for the first filter, the
+// drivers and codecs for their first use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDaemon } from '../helpers/daemon.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { startInstance } from '../helpers/instance.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
@@ -51,4 +55,40 @@ test('rest: no sandbox thread until the first filter expression, which then deci
     30_000,
   );
   assert.ok(more >= atRest + 2, `threads at rest ${atRest}, after the first filter ${more}`);
+});
+
+// Packages a daemon on the embedded store, the local transport and JSON logs, with no agent and no scrape, never needs.
+const NOT_AT_REST = [
+  'pg',
+  'protobufjs',
+  'prom-client',
+  'undici',
+  'ioredis',
+  'amqplib',
+  'pino-pretty',
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+];
+
+test('rest: a daemon that served /health loaded none of the drivers and codecs it has not used', async (t) => {
+  const root = makeTree({ 'conf.d/a.json': { client: { name: 'rest', address: '127.0.0.1', subscriptions: [] } } });
+  t.after(() => removeTree(root));
+  const out = join(root, 'loaded.json');
+  const ports = ['--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0'];
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), ...ports], {
+    env: { CHECKBRIDGE_ADMIN_PASSWORD: 'rest-admin-password', CHECKBRIDGE_TEST_LOADED_OUT: out },
+    nodeArgs: ['--import', fileURLToPath(new URL('../helpers/loaded-modules.js', import.meta.url))],
+  });
+  t.after(() => daemon.stop('SIGKILL'));
+  await daemon.waitFor((l) => l.msg === 'checkbridge running', 60_000);
+  const v2 = await daemon.waitFor((l) => l.msg === 'v2 API listening');
+  assert.equal((await fetch(`http://${String(v2.address)}/health`)).status, 200);
+  assert.equal(await daemon.stop(), 0);
+  const packages = new Set((JSON.parse(readFileSync(out, 'utf8')) as string[]).map((file) => /.*node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1]));
+  assert.deepEqual(
+    NOT_AT_REST.filter((name) => packages.has(name)),
+    [],
+  );
+  // The helper saw the daemon's packages at all: fastify serves /health.
+  assert.ok(packages.has('fastify'));
 });
