@@ -1,6 +1,7 @@
 import { isatty } from 'node:tty';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import { build as prettyStream } from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type * as PinoPretty from 'pino-pretty';
 import { redactOutput } from './config/redact.js';
 import { LogDestination } from './log-destination.js';
 
@@ -31,7 +32,9 @@ export type LogFormat = 'json' | 'pretty';
 
 // Human-readable: one line a record (its fields after the message), colours only for a terminal, never into a file.
 function prettyDestination(fd: number): NodeJS.WritableStream {
-  return prettyStream({ destination: fd, sync: true, colorize: isatty(fd), singleLine: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' });
+  // Loaded only for this format: a daemon logging JSON never loads it.
+  const { build } = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  return build({ destination: fd, sync: true, colorize: isatty(fd), singleLine: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' });
 }
 
 /** JSON lines, or human-readable lines (for a terminal), to the same file descriptor; JSON never waits on its reader. */

@@ -2,11 +2,17 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher } from 'undici';
+import type * as Undici from 'undici';
 import type { AssetBuild } from './definitions.js';
 import { checkServerIdentity } from '../tls/index.js';
 import { systemCas } from '../tls/index.js';
 import { AssetTooLarge } from './limits.js';
+
+// The HTTP client is loaded by the first request: a daemon that never makes one never loads it.
+const load = createRequire(import.meta.url);
+const undici = () => load('undici') as typeof Undici;
 
 /** The download did not hash to the configured sha512 (a truncated download lands here too). */
 export class ChecksumMismatch extends Error {
@@ -28,8 +34,8 @@ export function dispatcherFor(caFile: string | undefined): Dispatcher {
   let dispatcher = dispatchers.get(key);
   if (!dispatcher) {
     const ca = [...systemCas(), ...(caFile ? [readFileSync(caFile, 'utf8')] : [])];
-    dispatcher = new Agent({ connect: { ca, minVersion: 'TLSv1.2', rejectUnauthorized: true, checkServerIdentity } }).compose(
-      interceptors.redirect({ maxRedirections: 5 }),
+    dispatcher = new (undici().Agent)({ connect: { ca, minVersion: 'TLSv1.2', rejectUnauthorized: true, checkServerIdentity } }).compose(
+      undici().interceptors.redirect({ maxRedirections: 5 }),
     );
     dispatchers.set(key, dispatcher);
   }
@@ -38,7 +44,7 @@ export function dispatcherFor(caFile: string | undefined): Dispatcher {
 
 /** Writes the build's archive to `file` and resolves once its sha512 matched; rejects with the reason otherwise. */
 export async function download(build: AssetBuild, file: string, dispatcher: Dispatcher, maxBytes: number): Promise<void> {
-  const response = await request(build.url, { dispatcher, headers: { ...build.headers }, headersTimeout: 30_000, bodyTimeout: 60_000 });
+  const response = await undici().request(build.url, { dispatcher, headers: { ...build.headers }, headersTimeout: 30_000, bodyTimeout: 60_000 });
   if (response.statusCode < 200 || response.statusCode > 299) {
     await response.body.dump();
     throw new Error(`HTTP ${response.statusCode} from ${build.url}`);

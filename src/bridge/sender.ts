@@ -1,10 +1,16 @@
-import { Agent, request } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent } from 'undici';
+import type * as Undici from 'undici';
 import type { Logger } from 'pino';
 import type { Outbox, OutboxRow } from '../store/index.js';
 import type { BridgeConfig } from './config.js';
 import { errorBodyMessage } from '../v2/index.js';
 import { checkServerIdentity, connectFailureText } from '../tls/index.js';
 import { systemClock, type ReadClock } from '../schedule/index.js';
+
+// The HTTP client is loaded by the first request: a daemon that never makes one never loads it.
+const load = createRequire(import.meta.url);
+const undici = () => load('undici') as typeof Undici;
 
 type Outcome = { kind: 'delivered' } | { kind: 'dead'; status: number; message: string } | { kind: 'retry'; reason: string };
 
@@ -55,7 +61,7 @@ export class BridgeSender {
     private readonly clock: ReadClock = systemClock,
   ) {
     this.log = logger.child({ component: 'bridge', url: config.url });
-    this.agent = new Agent({
+    this.agent = new (undici().Agent)({
       connections: config.concurrency,
       keepAliveTimeout: 30_000,
       connect: { timeout: config.timeout * 1000, ...(config.tls ?? {}), checkServerIdentity },
@@ -131,7 +137,7 @@ export class BridgeSender {
   private async send(row: OutboxRow): Promise<Outcome> {
     const path = `/api/core/v2/namespaces/${encodeURIComponent(row.namespace)}/events/${encodeURIComponent(row.entity)}/${encodeURIComponent(row.check)}`;
     try {
-      const response = await request(this.config.url + path, {
+      const response = await undici().request(this.config.url + path, {
         method: 'PUT',
         dispatcher: this.agent,
         headers: { authorization: `Key ${this.config.apiKey}`, 'content-type': 'application/json' },

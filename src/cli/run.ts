@@ -8,7 +8,7 @@ import { hideDaemonSecrets } from './daemon-secrets.js';
 import { BRIDGE_API_KEY, STORE_DSN } from './secret-options.js';
 import { withSourceOptions, sourcesFrom, loadOrRefuse, sourcesRead, describeSourcesRead } from './sources.js';
 import { loggerFrom, settingsLogLevel } from './logging.js';
-import { loadExpressionSandbox } from '../js-sandbox/index.js';
+import { useSandboxLogger } from '../js-sandbox/index.js';
 import { Lifecycle } from './lifecycle.js';
 import { DaemonSignals } from './signals.js';
 import { SettingsHub } from './daemon/settings-hub.js';
@@ -61,15 +61,15 @@ export function registerRun(program: Command): void {
       logger.debug({ files: initial.files.map((f) => resolve(f.path)) }, 'configuration files read');
       for (const warning of secretWarnings) logger.warn(warning);
       for (const notice of initial.notices) logger.warn({ diagnostic: formatDiagnostic(notice) }, 'configuration does not mean what it says');
-      // Filter expressions run in a WebAssembly sandbox on its own thread: it loads while the store opens.
-      const sandboxLoaded = loadExpressionSandbox(logger.child({ component: 'filters' }));
+      // Filter expressions run in a WebAssembly sandbox on its own thread, started by the first evaluation.
+      useSandboxLogger(logger.child({ component: 'filters' }));
       const stateDir = resolve(flags.stateDir ?? 'state');
       mkdirSync(stateDir, { recursive: true, mode: 0o700 });
       // Checks and handlers find the state directory here (the example handler logs there, not in a shared /tmp).
       process.env.CHECKBRIDGE_STATE_DIR = stateDir;
       const lifecycle = new Lifecycle(logger);
       const hub = new SettingsHub(settings);
-      const base = { role, flags, sources, initial, hub, lifecycle, stateDir, sandboxLoaded, logger };
+      const base = { role, flags, sources, initial, hub, lifecycle, stateDir, logger };
       // A client alone is its own, smaller list: no store, no APIs.
       const daemon = role === 'client' ? await composeClient(base) : await composeServer(base);
       hub.apply(settings);

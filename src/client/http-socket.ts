@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Settings } from '../config/index.js';
 import { redact } from '../config/index.js';
-import { registerRedaction, unredacted } from '../http/index.js';
+import { registerRedaction, unredacted, lazySchemaController } from '../http/index.js';
 import type { ResultIntake } from '../execute/index.js';
 import { prepareResult, EntityLimitError } from '../legacy/index.js';
 import { rubyInspect } from '../tokens/index.js';
@@ -53,6 +53,7 @@ export function buildHttpSocket(deps: HttpSocketDeps): FastifyInstance {
   const app = Fastify({
     logger: false,
     forceCloseConnections: true,
+    schemaController: lazySchemaController,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ...httpsOption(deps.https),

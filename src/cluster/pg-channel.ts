@@ -1,7 +1,12 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { CREATE_KEPT_SQL, KEEP_AND_NOTIFY_SQL, KEPT_LOCK, MISSED_SQL, NOTIFY_SQL, NOW_SQL } from './channel-sql.js';
+
+// The PostgreSQL driver is loaded by the first connection: a daemon on the embedded store never loads it.
+const load = createRequire(import.meta.url);
+const driver = () => load('pg') as typeof pg;
 
 /** Messages between the servers of one shared store, each delivered to every other server, in the order sent. */
 export interface ClusterChannel {
@@ -190,7 +195,7 @@ export class PgChannel implements ClusterChannel {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ ...this.connection, application_name: 'checkbridge channel', keepAlive: true });
+    const client = new (driver().Client)({ ...this.connection, application_name: 'checkbridge channel', keepAlive: true });
     // Heard before the kept rows are read back: held until they are, so that what was missed comes first.
     let held: string[] | null = [];
     client.on('error', (error) => client === this.client && this.lost(error));
@@ -205,7 +210,7 @@ export class PgChannel implements ClusterChannel {
       await client.connect();
       if (!this.tableReady) await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${KEPT_LOCK[0]}, ${KEPT_LOCK[1]}); ${CREATE_KEPT_SQL}; COMMIT`);
       this.tableReady = true;
-      await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
+      await client.query(`LISTEN ${driver().escapeIdentifier(this.channel)}`);
       if (this.since === null) this.since = (await client.query<{ now: Date }>(NOW_SQL)).rows[0]!.now;
       else missed = (await client.query<{ text: string }>(MISSED_SQL, [this.channel, this.sender, this.since, MAX_KEPT])).rows.map((r) => r.text);
     } catch (error) {

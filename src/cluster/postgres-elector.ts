@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { TASKS, type Leadership, type ServerEntry } from './leadership.js';
 import { ACQUIRE_SQL, CREATE_LEASE_SQL, LEASE_NAME, RELEASE_SQL, RENEW_SQL, SERVERS_SQL } from './lease-sql.js';
+
+// The PostgreSQL driver is loaded by the first connection: a daemon on the embedded store never loads it.
+const load = createRequire(import.meta.url);
+const driver = () => load('pg') as typeof pg;
 
 /** The advisory lock that serialises creating the lease table: ('chkb', 1). */
 export const ELECTION_LOCK = [0x63686b62, 1] as const;
@@ -190,7 +195,7 @@ export class PostgresElector implements Leadership {
 
   private async connect(): Promise<pg.Client> {
     const { identity } = this.options;
-    const client = new pg.Client({
+    const client = new (driver().Client)({
       ...this.options.connection,
       application_name: `${APPLICATION} ${identity.name} ${identity.pid}`.slice(0, 63),
       keepAlive: true,

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { Settings } from '../config/index.js';
 import type { CompileContext, SensuGoVersion } from './model.js';
 import { secretKeysOf } from './secrets.js';
@@ -9,7 +8,8 @@ export function newContext(
   namespace: string,
   warn: CompileContext['warn'],
   target: SensuGoVersion = { major: 6, minor: Infinity },
-  localOffsetMinutes: number = DateTime.local().offset,
+  // The system zone's offset now, as luxon's local zone gives it, without luxon's locale lookup (a daemon's start).
+  localOffsetMinutes: number = -new Date().getTimezoneOffset(),
   differences: readonly string[] = [],
 ): CompileContext {
   return {

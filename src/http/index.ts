@@ -1,2 +1,3 @@
-// HTTP plumbing shared by the listeners: response redaction. What other folders may use of it.
+// HTTP plumbing shared by the listeners: response redaction, schema compilers loaded on first use. What other folders may use of it.
 export { registerRedaction, unredacted } from './redaction.js';
+export { lazySchemaController } from './compilers.js';

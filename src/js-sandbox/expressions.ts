@@ -91,21 +91,29 @@ function startSpare(): void {
   });
 }
 
+/** Where the sandbox logs; the daemon sets it at start, and the threads load on the first evaluation. */
+export function useSandboxLogger(log: Logger): void {
+  logger = log;
+}
+
 /**
- * Loads QuickJS on the sandbox thread (and a spare beside it): once, before the first evaluation. Only the daemon
- * calls it, so `validate`, `compile` and the other commands never load WebAssembly. It never rejects: when QuickJS
- * cannot load, the failure is logged and every expression evaluates as not matching (the next one tries again).
+ * Loads QuickJS on the sandbox thread (and a spare beside it): once, at the first evaluation, so a daemon without
+ * filter expressions never starts the threads and `validate`, `compile` and the other commands never load
+ * WebAssembly. It never rejects: when QuickJS cannot load, the failure is logged and every expression evaluates as
+ * not matching (the next one tries again).
  */
 export function loadExpressionSandbox(log?: Logger): Promise<void> {
   if (log) logger = log;
   if (!loading) {
     loading = (async () => {
+      const started = performance.now();
       Thread ??= (await import('./sandbox-thread.js')).SandboxThread;
       const thread = new Thread(LIMITS);
       await thread.ready;
       active = thread;
       startSpare();
       loaded = true;
+      logger?.debug({ ms: Math.round(performance.now() - started) }, 'expression sandbox loaded for the first evaluation');
     })().catch((error: Error) => {
       loading = null;
       logger?.error({ error: error.message }, 'expression sandbox did not start: filter expressions evaluate as not matching');
@@ -247,6 +255,8 @@ async function evaluateTurn(
   const bytes = Buffer.byteLength(scopeJson);
   if (bytes > MAX_SCOPE_BYTES)
     return fail(`\u0000size\u0000${key}`, `not evaluated: its input is ${bytes} bytes, more than the ${MAX_SCOPE_BYTES} the sandbox reads`);
+  // The first evaluation waits for the sandbox to load, in its turn, as later ones wait for a busy thread.
+  if (!loaded) await loadExpressionSandbox();
   const thread = await currentThread();
   if (!thread) {
     void loadExpressionSandbox();

@@ -2,6 +2,7 @@
 export {
   evaluateInSandbox,
   loadExpressionSandbox,
+  useSandboxLogger,
   logExpressionFailure,
   SandboxAllowance,
   EVENT_ALLOWANCE_MS,

@@ -1,13 +1,19 @@
 // The ExternalProvider: a vault's key/value store read over HTTPS (the KV v1 and v2 HTTP API of HashiCorp Vault 1.x).
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent } from 'undici';
+import type * as Undici from 'undici';
 import { parseDuration } from '../time/index.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SecretFailure } from './failure.js';
 import type { VaultClientSpec } from './model.js';
 import { checkServerIdentity, connectFailureText } from '../tls/index.js';
 import { systemCas } from '../tls/index.js';
+
+// The HTTP client is loaded by the first request: a daemon that never makes one never loads it.
+const load = createRequire(import.meta.url);
+const undici = () => load('undici') as typeof Undici;
 
 /** Why a segment of a vault path is refused: each must name itself, never climb, skip or smuggle a separator. */
 function segmentProblem(segment: string): string | null {
@@ -73,7 +79,7 @@ export class VaultProvider {
   private dispatcher(): Agent {
     if (this.agent) return this.agent;
     const tls = this.client.tls ?? {};
-    this.agent = new Agent({
+    this.agent = new (undici().Agent)({
       connect: {
         // A configured CA is the only one trusted (as Vault's own client does); otherwise Node's and the system's.
         ca: readTlsFile(tls.ca_cert, 'ca_cert') ?? systemCas(),
@@ -133,7 +139,7 @@ export class VaultProvider {
     const dispatcher = this.dispatcher();
     let response;
     try {
-      response = await request(url, {
+      response = await undici().request(url, {
         method: 'GET',
         headers: { 'x-vault-token': this.client.token, accept: 'application/json' },
         dispatcher,

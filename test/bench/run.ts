@@ -21,6 +21,7 @@ import { benchAttackLogins } from './attack-logins.bench.js';
 import { benchAttackSandbox } from './attack-sandbox.bench.js';
 import { benchAttackFrames } from './attack-frames.bench.js';
 import { benchSoak } from './soak.bench.js';
+import { benchRest } from './rest.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -55,6 +56,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'attack-frames': benchAttackFrames,
   // 2,000 agents and 500 legacy clients held SOAK_SECONDS (default 600) with handlers running: memory plateaus, nothing lost.
   soak: benchSoak,
+  // The daemon at rest beside the real sensu-backend: start to /health, idle RSS and CPU.
+  rest: benchRest,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');

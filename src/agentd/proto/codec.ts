@@ -1,10 +1,11 @@
-import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
+import type protobuf from 'protobufjs';
 import type { Json } from '../../json.js';
 import { COREV2_SCHEMA } from './corev2-schema.js';
 import { wireProblem } from './wire-scan.js';
 
-// Parsed once, when the agent door's module loads.
-const root = protobuf.parse(COREV2_SCHEMA, { keepCase: true }).root.resolveAll();
+// protobufjs and the schema (a third of a second) are loaded by the first agent message, not at the daemon's start.
+const load = createRequire(import.meta.url);
 
 interface FieldPlan {
   readonly name: string;
@@ -55,7 +56,7 @@ function planOf(type: protobuf.Type): TypePlan {
       sub: null,
     };
     plan.fields.push(fieldPlan);
-    if (field.resolvedType instanceof protobuf.Type) fieldPlan.sub = planOf(field.resolvedType);
+    if (field.resolvedType instanceof (load('protobufjs') as typeof protobuf).Type) fieldPlan.sub = planOf(field.resolvedType);
   }
   return plan;
 }
@@ -161,12 +162,17 @@ function fromJson(json: Json, plan: TypePlan): Json {
 /** The corev2 message types the agent door exchanges. */
 export type AgentMessageType = 'Event' | 'EntityConfig' | 'CheckRequest';
 
-const TYPES: Readonly<Record<AgentMessageType, TypePlan>> = {
-  Event: planOf(root.lookupType('sensu.core.v2.Event')),
-  EntityConfig: planOf(root.lookupType('sensu.core.v2.EntityConfig')),
-  CheckRequest: planOf(root.lookupType('sensu.core.v2.CheckRequest')),
-};
-const typeOf = (name: AgentMessageType) => TYPES[name];
+let types: Readonly<Record<AgentMessageType, TypePlan>> | null = null;
+// Parsed once, by the first message encoded or decoded.
+function parsed(): Readonly<Record<AgentMessageType, TypePlan>> {
+  const root = (load('protobufjs') as typeof protobuf).parse(COREV2_SCHEMA, { keepCase: true }).root.resolveAll();
+  return {
+    Event: planOf(root.lookupType('sensu.core.v2.Event')),
+    EntityConfig: planOf(root.lookupType('sensu.core.v2.EntityConfig')),
+    CheckRequest: planOf(root.lookupType('sensu.core.v2.CheckRequest')),
+  };
+}
+const typeOf = (name: AgentMessageType) => (types ??= parsed())[name];
 
 /** A protobuf payload as the agent's JSON for it, or why it is refused (wire types, lengths, depth are read first). */
 export function decodeProtobuf(name: AgentMessageType, payload: Uint8Array, maxDepth: number): Json | string {

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { registerRedaction } from '../../http/index.js';
+import { registerRedaction, lazySchemaController } from '../../http/index.js';
 import type { AddRoute, LegacyApiDeps, RouteMethod } from './deps.js';
 import { refuse } from './http.js';
 import { legacyViews } from './views.js';
@@ -45,6 +45,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     logger: false,
     return503OnClosing: false,
     forceCloseConnections: true,
+    schemaController: lazySchemaController,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ...httpsOption(deps.https),

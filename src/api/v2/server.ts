@@ -18,7 +18,7 @@ import { registerCheckExecuteRoute } from './check-execute.js';
 import { registerDashboard } from '../dashboard/index.js';
 import { registerStoreRoutes } from '../enterprise/store.js';
 import { registerSecretsRoutes } from '../enterprise/secrets.js';
-import { registerRedaction } from '../../http/index.js';
+import { registerRedaction, lazySchemaController } from '../../http/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
 import { PasswordsBusy } from '../../auth/index.js';
@@ -46,6 +46,7 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: false,
     forceCloseConnections: true,
+    schemaController: lazySchemaController,
     ...httpsOption(deps.https),
   });
   enforceAccess(app, deps);

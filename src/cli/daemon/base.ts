@@ -15,8 +15,6 @@ export interface DaemonBase {
   readonly hub: SettingsHub;
   readonly lifecycle: Lifecycle;
   readonly stateDir: string;
-  /** The filter sandbox, loading on its own thread meanwhile. */
-  readonly sandboxLoaded: Promise<unknown>;
   readonly logger: Logger;
 }
 

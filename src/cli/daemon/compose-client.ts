@@ -12,7 +12,6 @@ import type { Daemon, DaemonBase } from './base.js';
  */
 export async function composeClient(base: DaemonBase): Promise<Daemon> {
   const { hub, lifecycle, logger } = base;
-  await base.sandboxLoaded;
   const execution = buildExecution(base.stateDir, hub, logger);
   const daemonTransport = buildTransport('client', base.flags, hub, logger);
   const broker = daemonTransport.transport as WireTransport;

@@ -40,11 +40,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   const bridge = bridgeConfigOf(settings.raw.bridge, { bridgeUrl: flags.bridgeUrl, bridgeApiKey }, daemonEnvironment());
 
   const execution = buildExecution(base.stateDir, hub, logger);
-  const store = await buildStore(
-    { dsn, stateDir: base.stateDir, bridgeNamespace: bridge ? bridge.namespace : null, sandboxLoaded: base.sandboxLoaded },
-    hub,
-    logger,
-  );
+  const store = await buildStore({ dsn, stateDir: base.stateDir, bridgeNamespace: bridge ? bridge.namespace : null }, hub, logger);
   const daemonTransport = buildTransport(role, flags, hub, logger);
   const { broker } = daemonTransport;
   const handling = buildHandling({ hub, store, execution, broker }, logger);

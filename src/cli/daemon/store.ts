@@ -17,8 +17,6 @@ export interface StoreOptions {
   readonly stateDir: string;
   /** Where legacy events are also written as v2 events for the bridge, or null without one. */
   readonly bridgeNamespace: string | null;
-  /** Filters run in the sandbox: loaded while the store opens, and before any event is written. */
-  readonly sandboxLoaded: Promise<unknown>;
 }
 
 export type DaemonStore = Awaited<ReturnType<typeof buildStore>>;
@@ -65,7 +63,6 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   // Staged PostgreSQL writes flush once their results committed; the intake writes its events through the router.
   intake.afterCommit((committed) => events.flushStaged(committed));
   intake.routeEventsTo(events);
-  await options.sandboxLoaded;
   intake.withinTransaction(legacyToV2Writer(store, namespace, options.bridgeNamespace, events));
   const service: Service = {
     name: 'store',

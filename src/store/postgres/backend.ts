@@ -1,8 +1,13 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { PostgresEventStore } from './event-store.js';
 import { poolConfigOf, type PgEnvironment } from './connection.js';
 import type { PostgresConfig } from './config.js';
+
+// The PostgreSQL driver is loaded by the first connection: a daemon on the embedded store never loads it.
+const load = createRequire(import.meta.url);
+const driver = () => load('pg') as typeof pg;
 
 /** Errors of the connection (refused, reset, timed out, SQLSTATE class 08 or 57P): a failed attempt, not a bad query. */
 export function isConnectionError(error: unknown): boolean {
@@ -31,7 +36,7 @@ export class PostgresBackend {
   ) {
     this.name = config.metadata.name;
     this.strict = config.spec.strict === true;
-    this.pool = new pg.Pool(poolConfigOf(config.spec.dsn, config.spec.pool_size ?? 0, env));
+    this.pool = new (driver().Pool)(poolConfigOf(config.spec.dsn, config.spec.pool_size ?? 0, env));
     // An idle client whose server went away must not crash the process: the next attempt reports it.
     this.pool.on('error', (error) => this.log.warn({ postgres: this.name, err: reason(error) }, 'postgres connection lost'));
     this.store = new PostgresEventStore(this.pool, `postgres:${this.name}`);
@@ -75,7 +80,7 @@ export class PostgresBackend {
 export async function checkCanCreateTables(config: PostgresConfig, env: PgEnvironment): Promise<string | null> {
   let client: pg.Client;
   try {
-    client = new pg.Client(poolConfigOf(config.spec.dsn, 1, env));
+    client = new (driver().Client)(poolConfigOf(config.spec.dsn, 1, env));
   } catch (error) {
     return reason(error);
   }

@@ -1,5 +1,7 @@
 // A RabbitMQ session: the two connections, their channels and what has been declared on them.
-import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
+import { createRequire } from 'node:module';
+import type { Channel, ChannelModel, ConfirmChannel } from 'amqplib';
+import type * as Amqp from 'amqplib';
 import type { Logger } from 'pino';
 import type { PipeType } from '../transport.js';
 import type { RabbitEndpoint } from './settings.js';
@@ -27,6 +29,8 @@ export interface Session {
 
 /** Both connections and their channels; each connection goes into `opened` as it opens, so a failed attempt can close it. */
 export async function openSession(endpoint: RabbitEndpoint, generation: number, opened: ChannelModel[], superseded: () => boolean): Promise<Session> {
+  // The client library is loaded by the first connection: a daemon on another transport never loads it.
+  const amqp = createRequire(import.meta.url)('amqplib') as typeof Amqp;
   const primary = await amqp.connect(endpoint.connect, endpoint.socket);
   opened.push(primary);
   const secondary = await amqp.connect(endpoint.connect, endpoint.socket);

@@ -1,4 +1,6 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+import type * as IoRedis from 'ioredis';
 import type { Logger } from 'pino';
 import { isSharedQueue, publishRequest, type CheckRequest, type PipeType, type QueueStats, type WireDelivery, type WireTransport } from '../transport.js';
 import type { RedisEndpoint } from './settings.js';
@@ -162,7 +164,8 @@ export class RedisTransport implements WireTransport {
   }
 
   private connection(role: string): Redis {
-    const connection = new Redis({
+    // The client library is loaded by the first connection: a daemon on another transport never loads it.
+    const connection = new (createRequire(import.meta.url)('ioredis') as typeof IoRedis).Redis({
       ...this.endpoint.options,
       lazyConnect: true,
       connectionName: `checkbridge-${role}`,
