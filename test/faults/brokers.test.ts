@@ -9,7 +9,7 @@ import { tcpCollector } from '../helpers/net.js';
 import { getJson, eventually } from '../helpers/instance.js';
 import { rabbitFor } from '../servers/rabbitmq.js';
 import { redisFor } from '../servers/redis.js';
-import { answers, assertAckedStoredOnce, assertNoRequestTwice, firstRequestAfter, flow, issuedOf, type Sent } from './flow.js';
+import { answers, assertAckedStoredOnce, assertMemoryReturned, assertNoRequestTwice, firstRequestAfter, flow, issuedOf, rssMb, type Sent } from './flow.js';
 
 const INTERVAL_S = 3;
 
@@ -45,6 +45,7 @@ async function brokerRestarted(t: TestContext, transport: 'rabbitmq' | 'redis', 
   );
   const load = flow([client.socket], transport, ['record']);
   await sleep(1500);
+  const before = [rssMb(server.daemon.proc.pid!), rssMb(client.daemon.proc.pid!)];
   const faultAt = Date.now();
   await broker.kill();
   await sleep(2000);
@@ -64,6 +65,8 @@ async function brokerRestarted(t: TestContext, transport: 'rabbitmq' | 'redis', 
   );
   if (figures instanceof Error) throw figures;
   assertNoRequestTwice(issuedOf([server.daemon], 'tick'), INTERVAL_S);
+  assertMemoryReturned(t, `server (${transport})`, before[0]!, rssMb(server.daemon.proc.pid!));
+  assertMemoryReturned(t, `client (${transport})`, before[1]!, rssMb(client.daemon.proc.pid!));
   const during = load.sent.filter((s) => s.at >= faultAt && s.at <= faultEnd);
   t.diagnostic(
     `${transport} killed and started again: away ${faultEnd - faultAt} ms; first check request ${request! - faultEnd} ms after it was back; ` +
