@@ -1,5 +1,6 @@
 // A network namespace joined to the host by a veth pair with a private /29: a server run inside reaches the host's
-// PostgreSQL over it, and its PostgreSQL traffic alone can be dropped silently (no RST); the host's network is untouched.
+// PostgreSQL over it (from an address of its own), and that traffic alone can be dropped silently both ways (no RST, no
+// ICMP): the host's network is untouched, the pair's other addresses keep working.
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 
@@ -11,9 +12,11 @@ export interface Netns {
   readonly postgresAddress: string;
   /** The namespace side's address: where the namespaced server listens. */
   readonly nsAddress: string;
+  /** The namespace side's address its connections to `postgresAddress` come from. */
+  readonly nsPostgresAddress: string;
   /** The command prefix that runs a program inside (it execs: the pid is the program's). */
   readonly wrapper: readonly string[];
-  /** Drops every packet the namespace sends to `postgresAddress` (silently: no RST, no ICMP, connects hang). */
+  /** Drops every packet between `nsPostgresAddress` and `postgresAddress`, both ways (silently: connects hang). */
   cut(): void;
   heal(): void;
   remove(): void;
@@ -36,7 +39,7 @@ function tryCreate(): Netns | string {
   // A /29 no interface of the host uses (another test file may hold one at the same time).
   let x = randomInt(0, 256);
   while (used.includes(`10.213.${x}.`)) x = (x + 1) % 256;
-  const [hostAddress, nsAddress, postgresAddress] = [`10.213.${x}.1`, `10.213.${x}.2`, `10.213.${x}.3`];
+  const [hostAddress, nsAddress, postgresAddress, nsPostgresAddress] = [1, 2, 3, 4].map((n) => `10.213.${x}.${n}`) as [string, string, string, string];
   const ns = (...args: string[]) => run(['ip', 'netns', 'exec', name, ...args]);
   const remove = () => {
     for (const args of [
@@ -56,8 +59,10 @@ function tryCreate(): Netns | string {
     run(['ip', 'addr', 'add', `${postgresAddress}/29`, 'dev', hostIf]);
     run(['ip', 'link', 'set', hostIf, 'up']);
     ns('ip', 'addr', 'add', `${nsAddress}/29`, 'dev', nsIf);
+    ns('ip', 'addr', 'add', `${nsPostgresAddress}/29`, 'dev', nsIf);
     ns('ip', 'link', 'set', nsIf, 'up');
     ns('ip', 'link', 'set', 'lo', 'up');
+    ns('ip', 'route', 'add', `${postgresAddress}/32`, 'dev', nsIf, 'src', nsPostgresAddress);
   } catch (error) {
     remove();
     return `cannot create a network namespace with a veth pair: ${String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim()}`;
@@ -67,14 +72,17 @@ function tryCreate(): Netns | string {
     hostAddress,
     postgresAddress,
     nsAddress,
+    nsPostgresAddress,
     wrapper: ['ip', 'netns', 'exec', name],
     cut() {
-      // Frames to PostgreSQL's address go to a MAC nobody has: the host's end drops them unseen (this kernel has no netem
-      // or tc classifiers); every other address of the pair still works.
+      // Frames between the two addresses go to a MAC nobody has, and each end drops them unseen (this kernel has no
+      // netem or tc classifiers); only the pair's own neighbour entries change.
       ns('ip', 'neigh', 'replace', postgresAddress, 'lladdr', '02:00:00:00:00:01', 'dev', nsIf, 'nud', 'permanent');
+      run(['ip', 'neigh', 'replace', nsPostgresAddress, 'lladdr', '02:00:00:00:00:02', 'dev', hostIf, 'nud', 'permanent']);
     },
     heal() {
       ns('ip', 'neigh', 'del', postgresAddress, 'dev', nsIf);
+      run(['ip', 'neigh', 'del', nsPostgresAddress, 'dev', hostIf]);
     },
     remove,
   };

@@ -37,7 +37,7 @@ test(
     if (!ns) return;
     // PostgreSQL also on the host side of the pair, trusting the namespace's address.
     appendFileSync(join(pg.dataDir, 'postgresql.conf'), `listen_addresses = '127.0.0.1,${ns.postgresAddress}'\n`);
-    appendFileSync(join(pg.dataDir, 'pg_hba.conf'), `host all all ${ns.nsAddress}/32 trust\n`);
+    appendFileSync(join(pg.dataDir, 'pg_hba.conf'), `host all all ${ns.nsPostgresAddress}/32 trust\n`);
     await pg.restart('fast');
     const collector = await tcpCollector(ns.hostAddress);
     t.after(() => collector.close());
@@ -73,9 +73,10 @@ test(
     const taken = await b.daemon.waitFor(elected, 15_000).catch(() => null);
     const takeoverMs = taken ? Date.parse(String(taken.time)) - cutAt : null;
     // What the cut server's /health says while it cannot reach PostgreSQL.
-    const health: string[] = [];
+    const health: { at: number; answer: string }[] = [];
     while (Date.now() < cutAt + CUT_MS) {
-      health.push(await probe(`${a.v2}/health`, 3000));
+      const answer = await probe(`${a.v2}/health`, 3000);
+      health.push({ at: Date.now() - cutAt, answer });
       await sleep(1000);
     }
     ns.heal();
@@ -89,7 +90,7 @@ test(
     await sleep(3000);
     await load.stop();
     t.diagnostic(`takeover: server-b elected ${takeoverMs} ms after the cut`);
-    t.diagnostic(`cut server's /health during the cut: ${JSON.stringify(health)}`);
+    t.diagnostic(`cut server's /health during the cut (ms after it: answer): ${health.map((h) => `${h.at}: ${h.answer.slice(0, 240)}`).join(' | ')}`);
     t.diagnostic(`first ok from the cut server ${firstOkA ? firstOkA - healAt : 'never'} ms after the heal`);
     const during = load.sent.filter((s) => s.at >= cutAt && s.at <= healAt);
     t.diagnostic(
@@ -105,9 +106,17 @@ test(
       )}`,
     );
 
+    assert.equal(a.daemon.proc.exitCode, null, `the cut server exited: ${JSON.stringify(a.daemon.logs.slice(-25).map((l) => l.msg))}`);
     assert.ok(taken && takeoverMs! < 15_000, 'the other server is elected within 15 s of the cut');
     assert.ok(firstOkA, `the cut server acknowledges results again after the heal: ${JSON.stringify(answers(load.sent.filter(fromA)))}`);
     const sinceCut = a.daemon.logs.slice(markA);
+    // Fenced: nothing published as leader past a renewal's period and timeout (3 s), and a second more.
+    const publishedLate = sinceCut.filter((l) => l.msg === 'publishing check request' && Date.parse(String(l.time)) > cutAt + 4000);
+    assert.deepEqual(publishedLate, [], 'the cut server published check requests after its fencing bound');
+    assert.ok(
+      health.some((h) => h.answer.includes('"Healthy":false') && h.answer.includes('PostgreSQL store is unavailable')),
+      "the cut server's /health answered during the cut, saying the PostgreSQL store is unavailable",
+    );
     assert.ok(
       sinceCut.some((l) => String(l.msg).startsWith('lost the election: ')),
       'the cut server said it lost the election',
