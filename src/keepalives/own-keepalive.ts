@@ -14,7 +14,14 @@ export function receiveOwnKeepalive(store: StateStore, intake: { submitRegistrat
       version: LEGACY_VERSION,
       timestamp: Math.floor(Date.now() / 1000),
     };
-    const outcome = receiveKeepalive(store, s, payload, Date.now());
+    let outcome: ReturnType<typeof receiveKeepalive>;
+    try {
+      outcome = receiveKeepalive(store, s, payload, Date.now());
+    } catch (error) {
+      // A store out of reach (PostgreSQL cut off) must not end the daemon from a timer: the next keepalive tries again.
+      logger.warn({ client: local.name, err: (error as Error).message }, 'own keepalive not stored');
+      return;
+    }
     if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
     else if (outcome.registration) {
       logger.info({ client: local.name, event: outcome.registration.id }, 'new client registration');

@@ -75,8 +75,10 @@ export class Keepalives implements Service {
     clearInterval(this.monitors);
     this.monitors = setInterval(() => {
       if (!mayMonitor()) return;
-      void monitorKeepalives(store, settings(), results, clock.now());
-      void monitorTtl(store, results, clock.now());
+      // A pass the store cannot answer (PostgreSQL out of reach) is logged, and the next one tries again.
+      const failed = (what: string) => (error: unknown) => this.deps.logger.warn({ err: (error as Error).message }, `${what} not checked this pass`);
+      void monitorKeepalives(store, settings(), results, clock.now()).catch(failed('keepalives'));
+      void monitorTtl(store, results, clock.now()).catch(failed('check TTLs'));
     }, this.deps.monitorMs);
   }
 }

@@ -82,8 +82,18 @@ export class V2CheckScheduler {
   /** Reads every CheckConfig at once and then each second. */
   start(syncMs = 1000): void {
     this.sync();
-    this.syncTimer = setInterval(() => this.sync(), syncMs);
+    this.syncTimer = setInterval(() => this.syncOrRetry(), syncMs);
     this.syncTimer.unref();
+  }
+
+  /** A re-read the store cannot answer (PostgreSQL out of reach) is tried again the next second, never fatal. */
+  private syncOrRetry(): void {
+    try {
+      this.sync();
+    } catch (error) {
+      this.syncedGeneration = -1;
+      this.log.warn({ err: (error as Error).message }, 'CheckConfigs not re-read: the store did not answer; retrying');
+    }
   }
 
   /** Starts added checks, reschedules those whose interval or cron changed, stops removed ones. */

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { postgresFor } from '../servers/postgres.js';
 import { agentInstanceFor, agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
+import { assertMemoryReturned, rssMb } from './flow.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { eventually } from '../helpers/instance.js';
 
@@ -43,6 +44,7 @@ test('an agent naming both servers: the one it is on killed, it moves to the oth
     }
   })();
   await sleep(1000);
+  const before = rssMb(kept.daemon.proc.pid!);
   const mark = agent.lines.length;
   await gone.daemon.stop('SIGKILL');
   const killedAt = Date.now();
@@ -61,6 +63,7 @@ test('an agent naming both servers: the one it is on killed, it moves to the oth
     [],
     `a keepalive failure while the agent moved: ${JSON.stringify(statuses)}`,
   );
+  assertMemoryReturned(t, 'surviving server', before, rssMb(kept.daemon.proc.pid!));
   t.diagnostic(
     `agent on ${onB ? 'the server not elected' : 'the elected server'}, killed: reconnected to the other ${movedAt - killedAt} ms later, ` +
       `its check executed again ${ranAgain * 1000 - killedAt} ms after the kill (to the second); keepalive read ${statuses.length} times, all passing`,

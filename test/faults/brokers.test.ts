@@ -11,7 +11,7 @@ import { getJson, eventually } from '../helpers/instance.js';
 import { rabbitFor } from '../servers/rabbitmq.js';
 import { redisFor } from '../servers/redis.js';
 import type { Daemon } from '../helpers/daemon.js';
-import { answers, assertAckedStoredOnce, assertNoRequestTwice, firstRequestAfter, flow, issuedOf, type Sent } from './flow.js';
+import { answers, assertAckedStoredOnce, assertMemoryReturned, assertNoRequestTwice, firstRequestAfter, flow, issuedOf, rssMb, type Sent } from './flow.js';
 
 const INTERVAL_S = 3;
 
@@ -81,6 +81,7 @@ async function brokerRestarted(t: TestContext, transport: 'rabbitmq' | 'redis', 
   const load = flow([client.socket], transport, ['record']);
   const burst = flow(new Array<number>(broker.burst).fill(client.socket), `${transport}-burst`, ['record'], { pauseMs: 0 });
   await sleep(1500);
+  const before = [rssMb(server.daemon.proc.pid!), rssMb(client.daemon.proc.pid!)];
   const faultAt = Date.now();
   await broker.kill();
   await burst.stop();
@@ -99,6 +100,8 @@ async function brokerRestarted(t: TestContext, transport: 'rabbitmq' | 'redis', 
   );
   if (figures instanceof Error) throw figures;
   assertNoRequestTwice(issuedOf([server.daemon], 'tick'), INTERVAL_S);
+  assertMemoryReturned(t, `server (${transport})`, before[0]!, rssMb(server.daemon.proc.pid!));
+  assertMemoryReturned(t, `client (${transport})`, before[1]!, rssMb(client.daemon.proc.pid!));
   const during = sent.filter((s) => s.at >= faultAt && s.at <= faultEnd);
   const resend = resendFigures(client.daemon, server.daemon);
   t.diagnostic(

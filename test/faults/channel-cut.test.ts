@@ -10,7 +10,7 @@ import { postgresFor } from '../servers/postgres.js';
 import { agentInstanceFor, agentSkipReason, startAgent, agentFlags } from '../helpers/sensu-agent.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { eventually } from '../helpers/instance.js';
-import { issuedOf as published } from './flow.js';
+import { assertMemoryReturned, issuedOf as published, rssMb } from './flow.js';
 
 const skip = agentSkipReason();
 const host = (name: string) => ({ 'conf.d/config.json': { client: { name, address: '127.0.0.1', subscriptions: [] } } });
@@ -52,6 +52,7 @@ test(
       30_000,
     );
 
+    const before = [rssMb(a.daemon.proc.pid!), rssMb(b.daemon.proc.pid!)];
     const cutFrom = Math.floor(Date.now() / 1000);
     let cuts = 0;
     while (Date.now() / 1000 - cutFrom < 5) {
@@ -87,5 +88,7 @@ test(
       [],
       'a request both delivered and logged as dropped',
     );
+    assertMemoryReturned(t, 'server-a', before[0]!, rssMb(a.daemon.proc.pid!));
+    assertMemoryReturned(t, 'server-b', before[1]!, rssMb(b.daemon.proc.pid!));
   },
 );

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { getJson, startInstance, type Instance } from '../helpers/instance.js';
 import { tcpCollector } from '../helpers/net.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
-import { answers, assertAckedStoredOnce, flow } from './flow.js';
+import { answers, assertAckedStoredOnce, assertMemoryReturned, flow, rssMb } from './flow.js';
 
 /** Why a tmpfs cannot be mounted here, or null (mounting needs root). */
 function mountMissing(): string | null {
@@ -66,6 +66,7 @@ test('state directory full, then freed: acknowledged results kept and handled on
   instance = await startInstance(root);
   const load = flow([instance.socket], 'full', ['record']);
   await sleep(1500);
+  const before = rssMb(instance.daemon.proc.pid!);
   const faultAt = Date.now();
   const filled = fill(join(state, 'filler'));
   const mark = instance.daemon.logs.length;
@@ -103,6 +104,7 @@ test('state directory full, then freed: acknowledged results kept and handled on
   const firstOk = load.sent.find((s) => s.at > faultEnd && s.answer === 'ok');
   assert.ok(firstOk && firstOk.at - faultEnd < 15_000, 'results are acknowledged again within 15 s of space freed');
   const figures = await assertAckedStoredOnce(instance.api, ['full-host'], load.sent, collector);
+  assertMemoryReturned(t, 'daemon', before, rssMb(instance.daemon.proc.pid!));
   t.diagnostic(
     `state dir full (${filled} bytes of filler) for ${faultEnd - faultAt} ms: answered during it ${JSON.stringify(answers(during))}; ` +
       `v2 /health Alarms while full ${JSON.stringify(health.body?.Alarms)}, after ${JSON.stringify(healthAfter.body?.Alarms)}; first ok ${firstOk!.at - faultEnd} ms after space was freed; ` +

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { getJson, eventually } from '../helpers/instance.js';
 import type { Collector } from '../helpers/net.js';
 import type { Daemon } from '../helpers/daemon.js';
@@ -15,9 +16,9 @@ export interface Sent {
 }
 
 /** One TCP exchange that gives up after `ms` (a socket held open by a stalled store answers nothing). */
-function exchange(port: number, payload: string, ms: number): Promise<string> {
+function exchange(port: number, payload: string, ms: number, host = '127.0.0.1'): Promise<string> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(port, host);
     let answer = '';
     const done = (why?: string) => (socket.destroy(), resolve(why ?? answer));
     socket.setTimeout(ms, () => done(`no answer within ${ms} ms`));
@@ -30,14 +31,19 @@ function exchange(port: number, payload: string, ms: number): Promise<string> {
 }
 
 /** Senders, one loop per socket port, each result a check of its own (`prefix-loop-i`) that goes to `handlers`. */
-export function flow(ports: readonly number[], prefix: string, handlers: string[], options: { pauseMs?: number; timeoutMs?: number } = {}) {
+export function flow(
+  ports: readonly number[],
+  prefix: string,
+  handlers: string[],
+  options: { pauseMs?: number; timeoutMs?: number; hosts?: readonly string[] } = {},
+) {
   const sent: Sent[] = [];
   let running = true;
   const loops = ports.map(async (port, k) => {
     for (let i = 0; running; i++) {
       const name = `${prefix}-${k}-${i}`;
       const payload = JSON.stringify({ name, output: name, status: 2, handlers });
-      const answer = await exchange(port, payload, options.timeoutMs ?? 40_000);
+      const answer = await exchange(port, payload, options.timeoutMs ?? 40_000, options.hosts?.[k]);
       sent.push({ name, answer, at: Date.now() });
       // Nobody listening (a stopped daemon): the next try after a pause a legacy client would take, not at once.
       await sleep(answer.includes('ECONNREFUSED') ? 200 : (options.pauseMs ?? 20));
@@ -137,4 +143,22 @@ export async function firstRequestAfter(daemons: readonly Daemon[], check: strin
   const deadline = Date.now() + ms;
   while (find() === null && Date.now() < deadline) await sleep(100);
   return find();
+}
+
+/** A process's resident memory in MB (VmRSS of /proc/PID/status). */
+export function rssMb(pid: number): number {
+  const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  assert.ok(line, `no VmRSS in /proc/${pid}/status`);
+  return Math.round(Number(line[1]) / 1024);
+}
+
+/**
+ * Memory returns to its level before the fault: RSS after recovery within before×1.5 + 40 MB. V8 keeps the heap a burst
+ * of retries and backlog grew to for a while after it is garbage (and a fresh daemon's RSS is 100-200 MB), so only a
+ * generous bound avoids false alarms; what it catches is what a fault must never do, keep what it queued.
+ */
+export function assertMemoryReturned(t: { diagnostic(message: string): void }, label: string, beforeMb: number, afterMb: number): void {
+  const bound = Math.round(beforeMb * 1.5 + 40);
+  t.diagnostic(`${label}: RSS ${beforeMb} MB before the fault, ${afterMb} MB after recovery (bound ${bound} MB)`);
+  assert.ok(afterMb <= bound, `${label}: RSS ${afterMb} MB after recovery, more than ${bound} MB (${beforeMb} MB before the fault ×1.5 + 40)`);
 }

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { redisFor } from '../servers/redis.js';
 import { fleetServer } from '../helpers/fleet.js';
 import { getJson, eventually } from '../helpers/instance.js';
+import { assertMemoryReturned, rssMb } from './flow.js';
 
 const PUSHED = 400;
 
@@ -24,6 +25,7 @@ test('a frozen server takes at most 64 results from the Redis list; resumed, it 
     (r) => r.status === 200 && r.body.length === 1,
     15_000,
   );
+  const before = rssMb(server.daemon.proc.pid!);
   server.daemon.proc.kill('SIGSTOP');
   t.after(() => void server.daemon.proc.kill('SIGCONT'));
   const bodies = Array.from({ length: PUSHED }, (_, i) => JSON.stringify({ client: 'c', check: { name: `k${i}`, output: 'x', status: 0 } }));
@@ -40,4 +42,5 @@ test('a frozen server takes at most 64 results from the Redis list; resumed, it 
     20_000,
   );
   assert.equal(stored, PUSHED + 1, 'every result is stored once resumed');
+  assertMemoryReturned(t, 'resumed server', before, rssMb(server.daemon.proc.pid!));
 });

@@ -11,6 +11,7 @@ import { fleetServer, fleetClient, type FleetServer } from '../helpers/fleet.js'
 import { getJson, eventually } from '../helpers/instance.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { requestTap } from './lease-helpers.js';
+import { assertMemoryReturned, rssMb } from './flow.js';
 
 const FROZEN_MS = 20_000;
 const clientConf = (name: string) => ({ client: { name, address: '127.0.0.1', subscriptions: ['linux'] }, checkbridge: { keepalive_interval: 1 } });
@@ -77,6 +78,7 @@ test(
 
     t.diagnostic(`set up in ${Date.now() - began} ms`);
     // Frozen: its TCP connections stay open (the kernel answers for it), its event loop does not run.
+    const before = [rssMb(s1.daemon.proc.pid!), rssMb(s2.daemon.proc.pid!)];
     s1.daemon.proc.kill('SIGSTOP');
     const frozenAt = Date.now();
     const taken = await s2.daemon.waitFor(elected, 15_000).catch(() => null);
@@ -131,6 +133,8 @@ test(
     assert.deepEqual(counts, executed, 'results handled per client, as many as each client executed');
     const keys = lines(handled).map((l) => l.split(' ').slice(1).join(' '));
     assert.equal(new Set(keys).size, keys.length, `a result handled twice: ${keys.join(', ')}`);
+    assertMemoryReturned(t, 'resumed server', before[0]!, rssMb(s1.daemon.proc.pid!));
+    assertMemoryReturned(t, 'server that took over', before[1]!, rssMb(s2.daemon.proc.pid!));
     t.diagnostic(`${fan.length} requests published, results executed per client ${executed.join('/')}, handled ${counts.join('/')}`);
   },
 );

@@ -7,7 +7,7 @@ import { startInstance, type Instance } from '../helpers/instance.js';
 import { tcpCollector } from '../helpers/net.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { postgresFor } from '../servers/postgres.js';
-import { answers, assertAckedStoredOnce, assertNoRequestTwice, firstRequestAfter, flow, issuedOf } from './flow.js';
+import { answers, assertAckedStoredOnce, assertMemoryReturned, assertNoRequestTwice, firstRequestAfter, flow, issuedOf, rssMb } from './flow.js';
 
 const INTERVAL_S = 3;
 
@@ -38,6 +38,7 @@ test('PostgreSQL restarted and killed under two servers: acknowledged results st
   started.push(b);
   const daemons = [a.daemon, b.daemon];
   const clients = ['server-a', 'server-b'];
+  const before = daemons.map((d) => rssMb(d.proc.pid!));
 
   for (const mode of ['fast', 'immediate'] as const) {
     const load = flow([a.socket, b.socket], mode, ['record']);
@@ -61,4 +62,5 @@ test('PostgreSQL restarted and killed under two servers: acknowledged results st
   }
   assertNoRequestTwice(issuedOf(daemons, 'tick'), INTERVAL_S);
   t.diagnostic(`check requests issued (s): ${JSON.stringify(issuedOf(daemons, 'tick'))}`);
+  daemons.forEach((d, i) => assertMemoryReturned(t, clients[i]!, before[i]!, rssMb(d.proc.pid!)));
 });

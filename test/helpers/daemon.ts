@@ -14,8 +14,13 @@ const running = new Set<ChildProcess>();
 process.once('exit', () => running.forEach((proc) => proc.kill('SIGKILL')));
 
 /** Starts the built binary as a user would and collects its JSON log lines from stderr. */
-export function startDaemon(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; bin?: string; nodeArgs?: string[] } = {}): Daemon {
-  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? BIN, ...args], {
+export function startDaemon(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; bin?: string; nodeArgs?: string[]; wrapper?: readonly string[] } = {},
+): Daemon {
+  // A wrapper that execs its command (`ip netns exec NS`) keeps the pid: signals and /proc reach the daemon itself.
+  const command = [...(options.wrapper ?? []), process.execPath, ...(options.nodeArgs ?? []), options.bin ?? BIN, ...args];
+  const proc = spawn(command[0]!, command.slice(1), {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

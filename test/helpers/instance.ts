@@ -19,7 +19,7 @@ export const adminBasic = { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN
 const START_MS = 60_000;
 
 /** A real `checkbridge run` on port 0 everywhere, with the chosen addresses read from its logs. */
-export async function startInstance(root: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Instance> {
+export async function startInstance(root: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}, wrapper?: readonly string[]): Promise<Instance> {
   const daemon = startDaemon(
     [
       'run',
@@ -40,6 +40,7 @@ export async function startInstance(root: string, extra: string[] = [], env: Nod
     ],
     {
       env: { CHECKBRIDGE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env },
+      wrapper,
     },
   );
   // Every service started (the configuration watcher among the last): what a test may rely on. A start-up that fails

@@ -58,7 +58,7 @@ export interface Collector {
 }
 
 /** A TCP server on 127.0.0.1, port 0, that keeps what each connection sent. */
-export function tcpCollector(): Promise<Collector> {
+export function tcpCollector(host = '127.0.0.1'): Promise<Collector> {
   const received: string[] = [];
   const server = createServer({ allowHalfOpen: true }, (socket) => {
     let data = '';
@@ -70,7 +70,7 @@ export function tcpCollector(): Promise<Collector> {
     socket.on('error', () => undefined);
   });
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
+    server.listen(0, host, () =>
       resolve({ port: (server.address() as { port: number }).port, received, close: () => new Promise((r) => server.close(() => r())) }),
     ),
   );

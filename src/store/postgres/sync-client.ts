@@ -11,6 +11,8 @@ import type { SyncReply, SyncRequest } from './sync-worker.js';
 /** A statement the server does not answer within this long fails (and the connection is replaced); never a hang. */
 const QUERY_TIMEOUT_MS = 15_000;
 const WAIT_GRACE_MS = 5_000;
+/** How long the first statement after a lost connection waits for the worker's reconnection before failing. */
+const RECONNECT_WAIT_MS = 1_000;
 
 /** A PostgreSQL error as the server sent it: its message and SQLSTATE code. */
 export class PostgresQueryError extends Error {
@@ -28,8 +30,15 @@ export class PostgresQueryError extends Error {
 type Rows = { rows: Record<string, unknown>[]; rowCount: number; command: string };
 
 export class SyncPostgres implements SqlDatabase {
-  /** The id of the worker's latest answer; a new one per worker, so that a terminated worker cannot write into it. */
-  private flag = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * The id of the worker's latest answer, then whether its connection is lost; a new one per worker, so that a
+   * terminated worker cannot write into it.
+   */
+  private flag = new Int32Array(new SharedArrayBuffer(8));
+  /** Why the connection was lost: what every statement refused until the worker has connected again says. */
+  private lostBecause = '';
+  /** Whether a statement has already waited for the worker's reconnection since the connection was lost. */
+  private waitedForReconnect = false;
   private worker!: Worker;
   private port!: MessagePort;
   private nextId = 0;
@@ -66,7 +75,7 @@ export class SyncPostgres implements SqlDatabase {
   }
 
   private spawn(): void {
-    this.flag = new Int32Array(new SharedArrayBuffer(4));
+    this.flag = new Int32Array(new SharedArrayBuffer(8));
     const { port1, port2 } = new MessageChannel();
     this.worker = new Worker(new URL('./sync-worker.js', import.meta.url), {
       workerData: { dsn: this.dsn, env: this.env, flag: this.flag.buffer, port: port2, queryTimeoutMs: this.timeoutMs, searchPath: this.searchPath },
@@ -83,11 +92,19 @@ export class SyncPostgres implements SqlDatabase {
   }
 
   private request(request: Omit<SyncRequest, 'id'>): Rows {
+    // Lost: refused at once while the worker connects again, rather than each statement waiting out a connect timeout
+    // (a silent network partition would otherwise hold the daemon's thread for seconds at every statement).
+    if (Atomics.load(this.flag, 1) === 1 && !request.close && !this.closed && !this.reconnected())
+      throw this.unavailable(`${this.lostBecause} (connecting again in the background)`);
     const id = this.post(request);
     const reply = this.awaitReply(id);
     for (const [write, changes] of reply.changes) this.changesOf.set(write, changes);
     if ('error' in reply) {
-      if (reply.error.unavailable) throw this.unavailable(reply.error.message);
+      if (reply.error.unavailable) {
+        this.lostBecause = reply.error.message;
+        this.waitedForReconnect = false;
+        throw this.unavailable(reply.error.message);
+      }
       // A deferred write's failure comes back here: within the savepoint that made it when each waits for its writes;
       // otherwise later savepoints' writes were dropped with it, and only the whole transaction can be undone.
       if (reply.error.deferred && !this.awaitSavepoints && this.depth > 0) {
@@ -97,6 +114,14 @@ export class SyncPostgres implements SqlDatabase {
       throw new PostgresQueryError(reply.error.message, reply.error.code);
     }
     return reply;
+  }
+
+  /** Once per loss, waits up to `RECONNECT_WAIT_MS` for the worker to connect again: a dropped session comes back at once. */
+  private reconnected(): boolean {
+    if (this.waitedForReconnect) return false;
+    this.waitedForReconnect = true;
+    Atomics.wait(this.flag, 1, 1, RECONNECT_WAIT_MS);
+    return Atomics.load(this.flag, 1) === 0;
   }
 
   private post(request: Omit<SyncRequest, 'id'>): number {

@@ -1,6 +1,7 @@
 // The shared store's PostgreSQL connection thread: one pg Client. Statements run in the order posted. A waiting
 // caller (SyncPostgres, blocked in Atomics.wait) is answered on the port, then woken through the shared flag (the id
-// answered). Deferred writes (inside a transaction, nobody waiting) are sent together as one simple query.
+// answered). Deferred writes (inside a transaction, nobody waiting) are sent together as one simple query. Once the
+// connection is lost, the flag's second slot says so until this thread has connected again on its own.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import pg from 'pg';
 import { poolConfigOf, type PgEnvironment } from './connection.js';
@@ -45,6 +46,9 @@ interface Data {
 
 const data = workerData as Data;
 const flag = new Int32Array(data.flag);
+/** The flag's second slot: 1 while the connection is lost (callers fail at once), 0 once connected again. */
+const DOWN = 1;
+const RETRY_MS = 500;
 // int8 (COUNT, BIGINT epochs) and numeric as numbers, for this connection only: the store's values fit a double.
 const asNumber = (value: string) => Number(value);
 const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 || oid === 1700 ? asNumber : pg.types.getTypeParser(oid, format)) };
@@ -145,6 +149,27 @@ async function answer(request: SyncRequest): Promise<SyncReply> {
   }
 }
 
+let probing = false;
+
+/** Connects again in the background, every `RETRY_MS`, until it works; callers are not kept waiting meanwhile. */
+function reconnect(): void {
+  if (probing) return;
+  probing = true;
+  const attempt = () => {
+    chain = chain.then(async () => {
+      try {
+        await connection();
+        probing = false;
+        Atomics.store(flag, DOWN, 0);
+        Atomics.notify(flag, DOWN);
+      } catch {
+        setTimeout(attempt, RETRY_MS);
+      }
+    });
+  };
+  attempt();
+}
+
 data.port.on('message', (request: SyncRequest) => {
   if (request.deferred) {
     deferred.push(request);
@@ -159,9 +184,12 @@ data.port.on('message', (request: SyncRequest) => {
     .then(flushDeferred)
     .then(() => answer(request))
     .then((reply) => {
+      const lost = 'error' in reply && reply.error.unavailable && !request.close;
+      if (lost) Atomics.store(flag, DOWN, 1);
       data.port.postMessage(reply);
       Atomics.store(flag, 0, request.id);
       Atomics.notify(flag, 0);
       if (request.close) data.port.close();
+      else if (lost) reconnect();
     });
 });
