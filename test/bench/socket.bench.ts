@@ -28,7 +28,7 @@ function rawIndexedInsertRate(path: string): number {
     db.transaction(() => {
       for (let i = b; i < b + 1000; i++) {
         const result = { name: `check_${i % 100}`, output: `output ${i}`, status: i % 3, source: `host-${Math.floor(i / 100) % 100}` };
-        insert.run(`${result.source}/${result.name}/${i}`, JSON.stringify(result));
+        insert.run(`host-${i % 997}/check_${i % 101}/${i}`, JSON.stringify(result));
       }
     })();
   const rate = rows / ((performance.now() - started) / 1000);
