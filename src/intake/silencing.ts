@@ -13,7 +13,7 @@ export function applySilencing(store: StateStore, event: EventDraft, nowMs: numb
   const now = Math.floor(nowMs / 1000);
   event.silenced = false;
   event.silenced_by = [];
-  if (event.check.status === 0 && event.action === 'create') return;
+  if ((event.check.status === 0 && event.action === 'create') || store.silences.knownEmpty) return;
   const subscriptions = Array.isArray(event.client.subscriptions) ? (event.client.subscriptions as unknown[]).map(String) : [];
   for (const key of silenceKeys(subscriptions, String(event.check.name))) {
     const found = store.silences.get(key, nowMs);

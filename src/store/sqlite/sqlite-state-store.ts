@@ -10,6 +10,8 @@ import { DEFAULT_STORE_QUOTA, applyQuota, diskAlarm, quotaAlarm, quotaFailure, u
 import { holdExclusively } from './exclusive-lock.js';
 
 const NEW_PAGE_SIZE = 8192;
+// Groups of at least this many results read the silences table once rather than looking up each result's entries.
+const SNAPSHOT_GROUP = 16;
 
 export interface SqliteOpenOptions {
   readonly upgrade?: boolean;
@@ -101,8 +103,15 @@ export class SqliteStateStore extends SqlStateStore {
     return this.sqlite.pragma('user_version', { simple: true }) as number;
   }
 
-  // SQLite has one writer at a time already: nothing to lock between writers.
-  lockResults(_pairs: readonly (readonly [client: string, check: string])[]): void {}
+  // SQLite has one writer at a time already: nothing to lock between writers. A group's silence lookups (three per
+  // result) come from one read of the table while it is small beside them; the snapshot ends with the transaction.
+  lockResults(pairs: readonly (readonly [client: string, check: string])[]): void {
+    if (pairs.length >= SNAPSHOT_GROUP) this.silences.snapshotWhenAtMost(3 * pairs.length);
+  }
+
+  protected override forgetBatch(): void {
+    this.silences.resetSnapshot();
+  }
 
   lockClients(_names: readonly string[]): void {}
 

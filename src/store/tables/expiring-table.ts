@@ -25,8 +25,14 @@ export class ExpiringTable<T> {
   /** While on (a group commit on PostgreSQL): every row, read at the first `get`, kept as written; null until read. */
   private snapshot: Map<string, Row> | null = null;
   private snapshotting = false;
+  private countUpTo$: SqlStatement | null = null;
 
-  constructor(db: SqlDatabase, table: string, key: string, data: string) {
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly table: string,
+    key: string,
+    data: string,
+  ) {
     const columns = `${key} AS key, ${data} AS data, expire_at`;
     this.get$ = db.prepare(`SELECT ${columns} FROM ${table} WHERE ${key} = ? AND (expire_at IS NULL OR expire_at > ?)`);
     this.put$ = db.prepare(
@@ -46,6 +52,19 @@ export class ExpiringTable<T> {
   snapshotUntilReset(): void {
     this.snapshotting = true;
     this.snapshot = null;
+  }
+
+  /** A snapshot (as `snapshotUntilReset`), read now, when the table holds at most `rows` rows: one read is then cheaper than a batch's lookups. */
+  snapshotWhenAtMost(rows: number): void {
+    this.countUpTo$ ??= this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${this.table} LIMIT ?)`);
+    if (Number((this.countUpTo$.get(rows + 1) as { n: number }).n) > rows) return;
+    this.snapshotting = true;
+    this.snapshot = new Map((this.all$.all() as Row[]).map((row) => [row.key, row]));
+  }
+
+  /** True only while a snapshot is held and has no row: no `get` can find anything. */
+  get knownEmpty(): boolean {
+    return this.snapshotting && this.snapshot !== null && this.snapshot.size === 0;
   }
 
   resetSnapshot(): void {

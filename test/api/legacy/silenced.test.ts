@@ -95,3 +95,26 @@ test('silencing across a sequence: expire_on_resolve consumed by the resolve, fu
   await send(2, 'mem');
   assert.equal((await get(`${api}/events/i-424242/mem`)).body.silenced, false);
 });
+
+test('silencing in one large group commit: each result sees its entries, a resolve consumes its entry for the results after it', async (t) => {
+  const { api, socket } = await instanceFor(t, { 'conf.d/client.json': { client } });
+  const batch = (statuses: Record<string, number>) =>
+    tcpExchange(socket, JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ name: `c${i}`, output: 'x', status: statuses[`c${i}`] ?? 2 }))));
+  // An empty silences table: nothing silenced in a whole group.
+  assert.equal(await batch({}), 'ok');
+  assert.equal((await get(`${api}/events/i-424242/c1`)).body.silenced, false);
+  assert.equal((await post(`${api}/silenced`, { subscription: 'test', check: 'c1' })).status, 201);
+  assert.equal((await post(`${api}/silenced`, { check: 'c2', expire_on_resolve: true })).status, 201);
+  assert.equal(await batch({}), 'ok');
+  const events = (await get(`${api}/events`)).body as { check: { name: string }; silenced_by: string[] }[];
+  const silencedBy = Object.fromEntries(events.map((e) => [e.check.name, e.silenced_by]));
+  assert.deepEqual(silencedBy.c1, ['test:c1']);
+  assert.deepEqual(silencedBy.c2, ['*:c2']);
+  assert.deepEqual(silencedBy.c3, []);
+  // The resolve of c2 in a group consumes `*:c2`; the next group's c2 is no longer silenced.
+  assert.equal(await batch({ c2: 0 }), 'ok');
+  assert.equal((await get(`${api}/silenced/ids/*:c2`)).status, 404, 'the resolve consumed the entry');
+  assert.equal(await batch({}), 'ok');
+  assert.equal((await get(`${api}/events/i-424242/c2`)).body.silenced, false);
+  assert.equal((await get(`${api}/events/i-424242/c1`)).body.silenced, true);
+});
