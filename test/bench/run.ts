@@ -20,6 +20,7 @@ import { benchAgentd } from './agentd.bench.js';
 import { benchAttackLogins } from './attack-logins.bench.js';
 import { benchAttackSandbox } from './attack-sandbox.bench.js';
 import { benchAttackFrames } from './attack-frames.bench.js';
+import { benchVsSensuGo } from './vs-sensu-go.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -52,6 +53,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'attack-logins': benchAttackLogins,
   'attack-sandbox': benchAttackSandbox,
   'attack-frames': benchAttackFrames,
+  // The same agents and API load against the real Sensu Go backend, same run.
+  'vs-sensu-go': benchVsSensuGo,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
