@@ -30,9 +30,15 @@ function agents(args: (string | number)[], onLine: (line: Line) => void): Promis
   );
 }
 
-async function get(server: Server, key: string, path: string): Promise<{ status: number; body: unknown }> {
-  const reply = await fetch(`${server.api}${path}`, { headers: { authorization: key } });
-  return { status: reply.status, body: await reply.json().catch(() => null) };
+async function get(server: Server, key: string, path: string, again = 3): Promise<{ status: number; body: unknown }> {
+  try {
+    const reply = await fetch(`${server.api}${path}`, { headers: { authorization: key } });
+    return { status: reply.status, body: await reply.json().catch(() => null) };
+  } catch (error) {
+    // A pooled connection the server closed meanwhile fails the read: read again.
+    if (again > 0) return get(server, key, path, again - 1);
+    throw new Error(`${server.name}: GET ${path}: ${(error as Error).message}`);
+  }
 }
 
 /** RSS and CPU of the whole process tree `idleS` after its spawn, with nothing asked of it but `/health` and the admin's creation. */
