@@ -22,6 +22,7 @@ import { benchAttackSandbox } from './attack-sandbox.bench.js';
 import { benchAttackFrames } from './attack-frames.bench.js';
 import { benchSoak } from './soak.bench.js';
 import { benchRest } from './rest.bench.js';
+import { benchVsSensuGo } from './vs-sensu-go.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -58,6 +59,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   soak: benchSoak,
   // The daemon at rest beside the real sensu-backend: start to /health, idle RSS and CPU.
   rest: benchRest,
+  // The same agents and API load against the real Sensu Go backend, same run.
+  'vs-sensu-go': benchVsSensuGo,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
