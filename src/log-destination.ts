@@ -13,17 +13,15 @@ let hooked = false;
 const errno = (error: unknown) => (error as { code?: string }).code;
 
 /**
- * Log lines to a file descriptor: the lines of one synchronous stretch go out in one write as it ends, before any I/O
- * callback runs (a group commit's hundreds of lines cost one system call, not one each), or at exit; held in order
- * when it is full (EAGAIN: a pipe its reader empties slowly, or not at all) and written as it drains. The daemon never waits on its log reader, where a synchronous pino destination sleeps 100 ms per full pipe.
+ * Log lines to a file descriptor: written at once while it takes them (a line is out before the work it reports
+ * goes on), held in order when it is full (EAGAIN: a pipe its reader empties slowly, or not at all) and written as it
+ * drains. The daemon never waits on its log reader, where a synchronous pino destination sleeps 100 ms per full pipe.
  */
 export class LogDestination {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private dropped = 0;
   private timer: NodeJS.Timeout | null = null;
-  // Lines of the current synchronous stretch, written as one when it ends.
-  private stretch: string[] = [];
 
   constructor(private readonly fd: number) {
     open.add(this);
@@ -32,35 +30,22 @@ export class LogDestination {
   }
 
   write(line: string): boolean {
-    if (this.stretch.push(line) === 1) queueMicrotask(this.endStretch);
-    return true;
-  }
-
-  private readonly endStretch = (): void => {
-    if (this.stretch.length === 0) return;
-    const count = this.stretch.length;
-    const lines = count === 1 ? this.stretch[0]! : this.stretch.join('');
-    this.stretch = [];
-    this.writeNow(lines, count);
-  };
-
-  private writeNow(line: string, count: number): void {
     if (this.pending.length === 0) {
       const bytes = Buffer.from(line);
       const written = this.tryWrite(bytes);
-      if (written === bytes.length) return;
+      if (written === bytes.length) return true;
       this.hold(bytes.subarray(written));
     } else if (this.pendingBytes + line.length > MAX_PENDING_BYTES) {
-      this.dropped += count;
+      this.dropped++;
     } else {
       this.hold(Buffer.from(line));
     }
     this.timer ??= setTimeout(() => this.drain(), RETRY_MS);
+    return true;
   }
 
   /** Everything held, waiting for the reader if it must (at exit: nothing is left unwritten that can be written). */
   flushSync(): void {
-    this.endStretch();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const deadline = Date.now() + EXIT_WAIT_MS;
