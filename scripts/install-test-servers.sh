@@ -13,6 +13,8 @@ have chromium /usr/bin/chromium || need="$need chromium"
 have wrk /usr/bin/wrk || need="$need wrk"
 have openssl /usr/bin/openssl || need="$need openssl"
 have systemd-analyze /usr/bin/systemd-analyze || need="$need systemd"
+# The partition fault test puts a server in a network namespace of its own.
+have ip /usr/sbin/ip || need="$need iproute2"
 [ -z "$need" ] && exit 0
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
