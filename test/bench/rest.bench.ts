@@ -1,6 +1,6 @@
 // The daemon at rest beside the real sensu-backend, same run: start to /health 200, RSS and CPU 20 s after start.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,29 +8,13 @@ import { BIN } from '../helpers/paths.js';
 import { freePort } from '../helpers/net.js';
 import { SENSU_BACKEND } from '../helpers/sensu-backend.js';
 import { nodeStartMs } from './load/latency.js';
+import { tree } from './load/vs-servers.js';
 
 const ROUNDS = Number(process.env.REST_ROUNDS ?? 3);
 const REST_S = Number(process.env.REST_S ?? 20);
 const TICKS = 100; // clock ticks per second on Linux
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-/** A process and its descendants, from /proc. */
-function tree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) all.push(...(children.get(all[i]!) ?? []));
-  return all;
-}
 
 /** CPU seconds (utime+stime, every thread) and RSS in MB, summed over the process tree. */
 function usage(pid: number): { cpu: number; rss: number; threads: number; processes: number } {

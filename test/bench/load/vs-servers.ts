@@ -26,7 +26,7 @@ export interface Server {
 }
 
 /** The pids of `pid` and every descendant (the backend's etcd is embedded; checkbridge's helpers are children). */
-function tree(pid: number): number[] {
+export function tree(pid: number): number[] {
   const parents = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
