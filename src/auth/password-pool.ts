@@ -28,6 +28,8 @@ interface Queued {
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 // Enough for a burst of honest logins; past it the caller is told to come back instead of waiting behind an attack.
 const MAX_QUEUED = 64;
+// A worker is a second V8 heap (~12 MB resident): one idle this long exits, and the next login starts one again.
+const IDLE_EXIT_MS = 5_000;
 
 /** A few worker threads doing password hashes and checks, started on first use, with a bounded queue. */
 export class PasswordPool {
@@ -36,10 +38,12 @@ export class PasswordPool {
   private readonly queue: Queued[] = [];
   private readonly first: Queued[] = [];
   private readonly live = new Set<Worker>();
+  private readonly idleTimers = new Map<Worker, NodeJS.Timeout>();
 
   constructor(
     private readonly size = POOL_SIZE,
     private readonly maxQueued = MAX_QUEUED,
+    private readonly idleExitMs = IDLE_EXIT_MS,
   ) {}
 
   /**
@@ -72,13 +76,20 @@ export class PasswordPool {
     return this.first.length + this.queue.length;
   }
 
+  /** Worker threads alive now (idle ones exit after a while). */
+  workers(): number {
+    return this.live.size;
+  }
+
   private dispatch(): void {
     while (this.queued() > 0) {
       const worker = this.idle.pop() ?? (this.live.size < this.size ? this.spawn() : null);
       if (!worker) return;
+      clearTimeout(this.idleTimers.get(worker));
+      this.idleTimers.delete(worker);
       const next = (this.first.length > 0 ? this.first : this.queue).shift()!;
       if (next.signal?.aborted) {
-        this.idle.push(worker);
+        this.rest(worker);
         next.reject(new ConnectionGone());
         continue;
       }
@@ -97,7 +108,7 @@ export class PasswordPool {
       this.running.delete(worker);
       // Idle workers do not keep a finished command (or a stopping daemon) alive.
       worker.unref();
-      this.idle.push(worker);
+      this.rest(worker);
       if (message.error !== undefined) job?.reject(new Error(message.error));
       else job?.resolve(message.result!);
       this.dispatch();
@@ -107,7 +118,19 @@ export class PasswordPool {
     return worker;
   }
 
+  /** Back among the idle, until it is taken or its idle time runs out. */
+  private rest(worker: Worker): void {
+    this.idle.push(worker);
+    const timer = setTimeout(() => {
+      this.lose(worker, new Error('password worker retired'));
+      void worker.terminate();
+    }, this.idleExitMs);
+    this.idleTimers.set(worker, timer.unref());
+  }
+
   private lose(worker: Worker, error: Error): void {
+    clearTimeout(this.idleTimers.get(worker));
+    this.idleTimers.delete(worker);
     if (!this.live.delete(worker)) return;
     const job = this.running.get(worker);
     this.running.delete(worker);

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConnectionGone, PasswordPool, PasswordsBusy } from '../../src/auth/password-pool.js';
+import { eventually } from '../helpers/wait.js';
 
 const hash = { op: 'hash', password: 'p', N: 16384, r: 8, p: 1 } as const;
 
@@ -31,4 +32,21 @@ test("password pool: a priority job (the name's own side) is taken when the othe
   jobs.push(tagged('owner', true));
   await Promise.all(jobs);
   assert.deepEqual(order, ['running', 'owner', 'guess-1', 'guess-2']);
+});
+
+test('password pool: an idle worker exits after its idle time, and the next job starts one again', async () => {
+  const pool = new PasswordPool(1, 2, 300);
+  assert.equal(pool.workers(), 0, 'no worker before the first job');
+  assert.match(String(await pool.run(hash)), /^scrypt\$/);
+  assert.equal(pool.workers(), 1);
+  const exited = await eventually(
+    async () => pool.workers(),
+    (n) => n === 0,
+    10_000,
+  );
+  assert.equal(exited, 0, 'the idle worker exited');
+  // Taken again before its idle time runs out, a worker stays.
+  const [first, second] = [await pool.run(hash), await pool.run(hash)];
+  assert.match(String(first) + String(second), /^scrypt\$.*scrypt\$/);
+  assert.equal(pool.workers(), 1);
 });
