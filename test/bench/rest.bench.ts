@@ -1,4 +1,5 @@
-// The daemon at rest beside the real sensu-backend, same run: start to /health 200, RSS and CPU 20 s after start.
+// The daemon at rest beside the real sensu-backend, same run: start to /health 200, RSS and CPU 20 s after start, and
+// the CPU of the 20 s after that (at rest, start-up over) with the RSS at their end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -48,7 +49,7 @@ async function healthy(url: string, started: number, proc: ChildProcess): Promis
   }
 }
 
-type Figures = { start_s: number; rss_mb: number; cpu_s: number; threads: number; processes: number };
+type Figures = { start_s: number; rss_mb: number; cpu_s: number; rest_cpu_s: number; rest_rss_mb: number; threads: number; processes: number };
 
 /** Starts one server, times /health, waits until REST_S after start, samples, stops it. */
 async function measure(args: { cmd: string; argv: string[]; health: string; env?: NodeJS.ProcessEnv; dir: string }): Promise<Figures> {
@@ -58,7 +59,10 @@ async function measure(args: { cmd: string; argv: string[]; health: string; env?
     const start = await healthy(args.health, started, proc);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, REST_S * 1000 - (performance.now() - started))));
     const u = usage(proc.pid!);
-    return { start_s: +start.toFixed(3), rss_mb: u.rss, cpu_s: u.cpu, threads: u.threads, processes: u.processes };
+    await new Promise((resolve) => setTimeout(resolve, REST_S * 1000));
+    const later = usage(proc.pid!);
+    const rest = { rest_cpu_s: +(later.cpu - u.cpu).toFixed(2), rest_rss_mb: later.rss };
+    return { start_s: +start.toFixed(3), rss_mb: u.rss, cpu_s: u.cpu, ...rest, threads: u.threads, processes: u.processes };
   } finally {
     proc.kill('SIGKILL');
     await new Promise((resolve) => (proc.exitCode === null && proc.signalCode === null ? proc.once('exit', resolve) : resolve(null)));
@@ -114,7 +118,7 @@ export async function benchRest(report: (figure: object) => void): Promise<void>
     rounds.push({ checkbridge: ours, sensu_backend: theirs });
     report({ bench: 'rest', round, checkbridge: ours, sensu_backend: theirs, load: loadavg()[0]!.toFixed(2) });
   }
-  for (const figure of ['start_s', 'rss_mb', 'cpu_s'] as const) {
+  for (const figure of ['start_s', 'rss_mb', 'cpu_s', 'rest_cpu_s', 'rest_rss_mb'] as const) {
     const ours = median(rounds.map((r) => r.checkbridge[figure]));
     const theirs = backend ? median(rounds.map((r) => r.sensu_backend![figure])) : null;
     const ratio = theirs ? +(ours / theirs).toFixed(2) : null;

@@ -41,13 +41,20 @@ async function get(server: Server, key: string, path: string, again = 3): Promis
   }
 }
 
-/** RSS and CPU of the whole process tree `idleS` after its spawn, with nothing asked of it but `/health` and the admin's creation. */
+/**
+ * RSS and CPU of the whole process tree `idleS` after its spawn, with nothing asked of it but `/health` and the admin's
+ * creation; then its CPU in the next `idleS` (at rest, start-up over) and its RSS at their end.
+ */
 export async function idle(server: Server, idleS: number): Promise<Figures> {
   await sleep(Math.max(0, server.spawnedAt + idleS * 1000 - performance.now()));
+  const [rss, cpu] = [treeRss(server.pid), treeCpuMs(server.pid)];
+  await sleep(idleS * 1000);
   return {
     start_to_health_s: { value: +server.startS.toFixed(2), unit: 's' },
-    idle_rss_mb: { value: +(treeRss(server.pid) / MB).toFixed(1), unit: 'MB' },
-    idle_cpu_s: { value: treeCpuMs(server.pid) / 1000, unit: `s CPU in the first ${idleS} s` },
+    idle_rss_mb: { value: +(rss / MB).toFixed(1), unit: 'MB' },
+    idle_cpu_s: { value: cpu / 1000, unit: `s CPU in the first ${idleS} s` },
+    rest_cpu_s: { value: (treeCpuMs(server.pid) - cpu) / 1000, unit: `s CPU from ${idleS} to ${2 * idleS} s after the spawn` },
+    rest_rss_mb: { value: +(treeRss(server.pid) / MB).toFixed(1), unit: `MB ${2 * idleS} s after the spawn` },
   };
 }
 
