@@ -2,7 +2,11 @@
 import { open, readdir, realpath } from 'node:fs/promises';
 import { join, posix, sep } from 'node:path';
 import { createReadStream } from 'node:fs';
-import { Parser, extract, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
+
+// The archive reader loads with the first asset unpacked: a daemon that fetches none never parses it.
+let tar: Promise<typeof import('tar')> | undefined;
+const loadTar = () => (tar ??= import('tar'));
 import { AssetTooLarge, type AssetLimits } from './limits.js';
 
 const ALLOWED_TYPES = new Set(['File', 'OldFile', 'ContigFile', 'Directory', 'SymbolicLink', 'Link']);
@@ -123,7 +127,8 @@ async function magic(file: string): Promise<Buffer> {
 }
 
 /** Every entry's header, without writing anything; over a cap, the reading stops at once and rejects. */
-function listEntries(file: string, limits: AssetLimits): Promise<Entry[]> {
+async function listEntries(file: string, limits: AssetLimits): Promise<Entry[]> {
+  const { Parser } = await loadTar();
   const entries: Entry[] = [];
   let unpacked = 0;
   return new Promise((resolve, reject) => {
@@ -157,7 +162,7 @@ export async function unpack(file: string, target: string, limits: AssetLimits):
   for (const entry of entries) problem ??= entryProblem(entry);
   problem ??= linksProblem(entries);
   if (problem) throw new Error(`archive refused: ${problem}`);
-  await extract({ file, cwd: target, strict: true, preserveOwner: false });
+  await (await loadTar()).extract({ file, cwd: target, strict: true, preserveOwner: false });
   const escaping = await linkEscaping(target);
   if (escaping) throw new Error(`archive refused: ${escaping}: link points outside the asset directory`);
 }

@@ -14,6 +14,7 @@ import { DaemonSignals } from './signals.js';
 import { SettingsHub } from './daemon/settings-hub.js';
 import { composeClient } from './daemon/compose-client.js';
 import { composeServer } from './daemon/compose-server.js';
+import { settleHeapAfterStart } from './daemon/settle-heap.js';
 import type { RunFlags } from './daemon/run-flags.js';
 
 /** The daemon: server and client roles in one process over the in-process transport; conf.d edits apply live. */
@@ -76,6 +77,7 @@ export function registerRun(program: Command): void {
       await lifecycle.start(daemon.services);
       const early = signals.act((signal) => void lifecycle.stop(signal), daemon.reload);
       logger.info({ role, ...daemon.summary() }, 'checkbridge running');
+      settleHeapAfterStart(logger);
       if (early) await lifecycle.stop(early);
     });
 }

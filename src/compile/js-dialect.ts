@@ -1,4 +1,9 @@
-import { parse, type Node } from 'acorn';
+import { createRequire } from 'node:module';
+import type { Node } from 'acorn';
+
+// The JavaScript parser loads with the first expression checked: a daemon that is sent none never parses it.
+const load = createRequire(import.meta.url);
+let acorn: typeof import('acorn') | undefined;
 
 // Sensu Go evaluates filter and entity_attributes expressions with otto: ECMAScript 5, and regular expressions
 // translated to Go's RE2, which has no lookaround, backreferences, named groups, atomic groups or possessive quantifiers.
@@ -65,7 +70,7 @@ function* walk(node: unknown): Generator<Node> {
 export function es5ExpressionProblem(expression: string): string | null {
   let program: Node;
   try {
-    program = parse(expression, { ecmaVersion: 5 });
+    program = (acorn ??= load('acorn') as typeof import('acorn')).parse(expression, { ecmaVersion: 5 });
   } catch (error) {
     return `not ECMAScript 5: ${(error as Error).message}`;
   }

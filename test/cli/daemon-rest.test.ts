@@ -68,6 +68,11 @@ const NOT_AT_REST = [
   'pino-pretty',
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',
+  'ldapts',
+  'openid-client',
+  'oauth4webapi',
+  'tar',
+  'acorn',
 ];
 
 test('rest: a daemon that served /health loaded none of the drivers and codecs it has not used', async (t) => {
@@ -89,6 +94,6 @@ test('rest: a daemon that served /health loaded none of the drivers and codecs i
     NOT_AT_REST.filter((name) => packages.has(name)),
     [],
   );
-  // The helper saw the daemon's packages at all: fastify serves /health.
-  assert.ok(packages.has('fastify'));
+  // The helper saw the daemon's packages at all: fastify serves /health; jose (an ES module) signs its tokens.
+  assert.ok(packages.has('fastify') && packages.has('jose'), [...packages].join(' '));
 });

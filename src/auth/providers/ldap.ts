@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
-import { Client, AndFilter, EqualityFilter, InvalidCredentialsError, type Filter } from 'ldapts';
+import type { Client, Filter } from 'ldapts';
+
+// The LDAP client loads with the first directory sign-in: a daemon without a directory never parses it.
+let ldapts: Promise<typeof import('ldapts')> | undefined;
+const loadLdapts = () => (ldapts ??= import('ldapts'));
 import type { LdapServer, LdapSpec, ProviderType } from './provider-spec.js';
 import { checkServerIdentity } from '../../tls/index.js';
 
@@ -27,6 +31,7 @@ function tlsOptions(server: LdapServer): ConnectionOptions {
 }
 
 async function connect(server: LdapServer): Promise<Client> {
+  const { Client } = await loadLdapts();
   const scheme = server.security === 'tls' ? 'ldaps' : 'ldap';
   const host = server.host.includes(':') ? `[${server.host}]` : server.host;
   const client = new Client({
@@ -79,6 +84,7 @@ function storedName(entry: Record<string, unknown>, term: { attribute: string; v
 /** One server: bind as the service account, find the user, bind as the user, read their groups. */
 async function tryServer(type: ProviderType, server: LdapServer, name: string, password: string): Promise<DirectoryUser> {
   const client = await connect(server);
+  const { AndFilter, EqualityFilter, InvalidCredentialsError } = await loadLdapts();
   try {
     if (server.binding.user_dn) await client.bind(server.binding.user_dn, server.binding.password);
     const term = searchTerm(type, server, name);

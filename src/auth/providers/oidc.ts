@@ -1,6 +1,11 @@
-import * as client from 'openid-client';
+import { randomBytes } from 'node:crypto';
+import type * as OpenIdClient from 'openid-client';
 import type { OidcSpec, Provider } from './provider-spec.js';
 import type { ReadClock } from '../../schedule/index.js';
+
+// The OpenID client loads with the first sign-in through a provider: a daemon without one never parses it.
+let openIdClient: Promise<typeof OpenIdClient> | undefined;
+const loadClient = () => (openIdClient ??= import('openid-client'));
 
 /** One sign-in in progress: what the callback needs to check the answer (PKCE verifier, state, nonce). */
 export interface OidcFlow {
@@ -31,7 +36,8 @@ export class OidcFlows {
   add(flow: Omit<OidcFlow, 'expiresAt'>): string {
     if (this.flows.size >= MAX_FLOWS) for (const [state, f] of this.flows) if (f.expiresAt <= this.clock.now()) this.flows.delete(state);
     if (this.flows.size >= MAX_FLOWS) throw new FlowsFull('too many sign-ins in progress: try again in a few minutes');
-    const state = client.randomState();
+    // 32 random bytes, as the OpenID client's own randomState draws.
+    const state = randomBytes(32).toString('base64url');
     this.flows.set(state, { ...flow, expiresAt: this.clock.now() + FLOW_TTL_MS });
     return state;
   }
@@ -56,17 +62,19 @@ export class OidcFlows {
 // Plain HTTP only to an identity provider on this machine (tests, a local proxy); anywhere else it must be HTTPS.
 const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
-const discovered = new Map<string, Promise<client.Configuration>>();
+const discovered = new Map<string, Promise<OpenIdClient.Configuration>>();
 
 /** The provider's discovered configuration (issuer, endpoints, JWKS), cached per provider settings. */
-function configuration(spec: OidcSpec): Promise<client.Configuration> {
+function configuration(spec: OidcSpec): Promise<OpenIdClient.Configuration> {
   const key = JSON.stringify([spec.server, spec.client_id, spec.client_secret]);
   let config = discovered.get(key);
   if (!config) {
     const server = new URL(spec.server);
     // Non-repudiation checks: the ID token's signature is verified against the provider's JWKS, not only trusted from TLS.
-    const execute = [client.enableNonRepudiationChecks, ...(isLoopback(server) ? [client.allowInsecureRequests] : [])];
-    config = client.discovery(server, spec.client_id, spec.client_secret, undefined, { execute, timeout: 10 });
+    config = loadClient().then((client) => {
+      const execute = [client.enableNonRepudiationChecks, ...(isLoopback(server) ? [client.allowInsecureRequests] : [])];
+      return client.discovery(server, spec.client_id, spec.client_secret, undefined, { execute, timeout: 10 });
+    });
     // A failed discovery is not kept: the next sign-in tries again.
     config.catch(() => discovered.delete(key));
     discovered.set(key, config);
@@ -86,7 +94,7 @@ export async function authorizeUrl(
   bindingHash: string,
 ): Promise<{ url: URL; state: string }> {
   const spec = provider.spec as OidcSpec;
-  const config = await configuration(spec);
+  const [config, client] = [await configuration(spec), await loadClient()];
   const verifier = client.randomPKCECodeVerifier();
   const nonce = client.randomNonce();
   const state = flows.add({ provider: provider.metadata.name, verifier, nonce, redirectUri, returnTo, bindingHash });
@@ -116,7 +124,7 @@ export interface OidcIdentity {
  */
 export async function completeSignIn(provider: Provider, flow: OidcFlow, callbackUrl: URL, state: string): Promise<OidcIdentity> {
   const spec = provider.spec as OidcSpec;
-  const config = await configuration(spec);
+  const [config, client] = [await configuration(spec), await loadClient()];
   const tokens = await client.authorizationCodeGrant(
     config,
     callbackUrl,
