@@ -75,12 +75,12 @@ const NOT_AT_REST = [
   'acorn',
 ];
 
-test('rest: a daemon that served /health loaded none of the drivers and codecs it has not used', async (t) => {
+test('rest: a daemon that served /health loaded none of the drivers and codecs it has not used, and gave back its start-up memory', async (t) => {
   const root = makeTree({ 'conf.d/a.json': { client: { name: 'rest', address: '127.0.0.1', subscriptions: [] } } });
   t.after(() => removeTree(root));
   const out = join(root, 'loaded.json');
   const ports = ['--socket-port', '0', '--api-port', '0', '--agent-port', '0', '--v2-port', '0', '--agentd-port', '0'];
-  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), ...ports], {
+  const daemon = startDaemon(['run', join(root, 'conf.d'), '--state-dir', join(root, 'state'), '--log-level', 'debug', ...ports], {
     env: { CHECKBRIDGE_ADMIN_PASSWORD: 'rest-admin-password', CHECKBRIDGE_TEST_LOADED_OUT: out },
     nodeArgs: ['--import', fileURLToPath(new URL('../helpers/loaded-modules.js', import.meta.url))],
   });
@@ -88,6 +88,9 @@ test('rest: a daemon that served /health loaded none of the drivers and codecs i
   await daemon.waitFor((l) => l.msg === 'checkbridge running', 60_000);
   const v2 = await daemon.waitFor((l) => l.msg === 'v2 API listening');
   assert.equal((await fetch(`http://${String(v2.address)}/health`)).status, 200);
+  // Start-up's young generation (grown for the burst of loading) is given back once the daemon has been quiet a while.
+  const settled = await daemon.waitFor((l) => l.msg === "start-up's memory collected", 30_000);
+  assert.ok((settled.after as { young_mb: number }).young_mb <= 2, JSON.stringify(settled));
   assert.equal(await daemon.stop(), 0);
   const packages = new Set((JSON.parse(readFileSync(out, 'utf8')) as string[]).map((file) => /.*node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1]));
   assert.deepEqual(
