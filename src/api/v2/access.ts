@@ -63,7 +63,10 @@ const ASSET_NAMED = /^\/api\/core\/v2\/namespaces\/:namespace\/assets\/:name$/;
  */
 function unsafeTarget(rawUrl: string, route: string | undefined): string | null {
   if (!rawUrl.startsWith('/')) return 'the request target must be an absolute path';
-  const path = rawUrl.split('?')[0]!;
+  const query = rawUrl.indexOf('?');
+  const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
+  // Without `%`, `\\`, `//` or `/.` none of the checks below can refuse it (the common case: no regex run).
+  if (!path.includes('%') && !path.includes('\\') && !path.includes('//') && !path.includes('/.')) return null;
   // An asset's name may hold `/` (`sensu/check-cpu-usage`): encoded, in the last segment of an asset's own route only.
   const checked = route !== undefined && ASSET_NAMED.test(route) ? path.slice(0, path.lastIndexOf('/')) : path;
   if (/%(2f|5c)/i.test(checked) || path.includes('\\') || /%5c/i.test(path)) return 'encoded slashes are not allowed in the path';
@@ -82,10 +85,26 @@ function unsafeTarget(rawUrl: string, route: string | undefined): string | null 
 
 // RBAC decisions per (user, groups, verb, resource, namespace, name), for one access generation: a change to any
 // role or binding applies to the next request.
+// A grant without resource names allows every name: the decision for no name, when it allows, stands for each name
+// (one entry per caller and route instead of one per event's entity and check).
 function decide(deps: V2ApiDeps, username: string, groups: readonly string[], verb: Verb, resource: string, namespace: string | null, name: string | null) {
+  const nowMs = deps.clock.now();
+  const anyName = decideOne(deps, nowMs, username, groups, verb, resource, namespace, null);
+  return name === null || anyName.allowed ? anyName : decideOne(deps, nowMs, username, groups, verb, resource, namespace, name);
+}
+
+function decideOne(
+  deps: V2ApiDeps,
+  nowMs: number,
+  username: string,
+  groups: readonly string[],
+  verb: Verb,
+  resource: string,
+  namespace: string | null,
+  name: string | null,
+) {
   const cache = accessCacheOf(deps.store.resources).decisions;
   const key = decisionKey(username, groups, verb, resource, namespace, name);
-  const nowMs = deps.clock.now();
   const cached = cache.get(key, nowMs);
   if (cached) return cached;
   const generation = deps.store.resources.accessGeneration;

@@ -43,7 +43,7 @@ export interface ResourceKind {
  * store's (`ErrNamespaceMissing`); its apid lets that error through as a 500, the v2 API answers 404 (nothing failed).
  */
 export function missingNamespace(v2: V2ApiDeps['store']['resources'], namespace: string): string | null {
-  return v2.getResource('Namespace', '', namespace) ? null : `the namespace ${namespace} does not exist`;
+  return v2.namespaceExists(namespace) ? null : `the namespace ${namespace} does not exist`;
 }
 
 const HANDLER_TYPES = ['pipe', 'tcp', 'udp', 'set', 'grpc'];

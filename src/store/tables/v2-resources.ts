@@ -132,6 +132,8 @@ export class ResourceTables {
   /** After a rolled-back transaction: the states held may be of writes that are gone. */
   forgetEventStates(): void {
     this.eventStates?.clear();
+    // Namespaces, credentials and grants read inside it may be gone too.
+    this.accessWrites++;
   }
 
   /** Events of a namespace (all namespaces when null), optionally of one entity, in key order. */
@@ -155,6 +157,20 @@ export class ResourceTables {
 
   listEntities(namespace: string): Json[] {
     return (this.s.listEntities!.all(namespace) as DataRow[]).map((r) => JSON.parse(r.data) as Json);
+  }
+
+  private namespaces = { generation: -1, known: new Map<string, boolean>() };
+
+  /** Whether the Namespace exists: held while no access write happens (every event PUT asks; shared: read each time). */
+  namespaceExists(name: string): boolean {
+    const generation = this.accessGeneration;
+    if (this.namespaces.generation !== generation) this.namespaces = { generation, known: new Map() };
+    let known = this.namespaces.known.get(name);
+    if (known === undefined) {
+      known = this.s.getResource!.get('Namespace', '', name) !== undefined;
+      if (this.namespaces.known.size < 10_000) this.namespaces.known.set(name, known);
+    }
+    return known;
   }
 
   getResource(kind: string, namespace: string, name: string): Json | null {
