@@ -1,6 +1,6 @@
 // A plain-code check of the common valid check, so the collecting schema validator runs only for checks that may be invalid.
 // It answers true only where check.json surely passes; any key or shape it does not know answers false (ajv decides).
-import { validators } from './schema-validators.js';
+import { isValidTime } from '../time/index.js';
 
 const NAME = /^[\w.-]+$/;
 const HOOK_KEY = /^(ok|warning|critical|unknown|non-zero|[0-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9]|25[0-5])$/;
@@ -33,7 +33,25 @@ function plainHooks(hooks: unknown): boolean {
   return true;
 }
 
-const subdueValid = (subdue: unknown) => subdue === undefined || subdue === false || validators.get('subdue')!(subdue) === true;
+const DAYS = new Set(['all', 'sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']);
+
+// Each day a non-empty array of windows, each a hash with a valid begin and end time.
+function validDay(windows: unknown): boolean {
+  if (!Array.isArray(windows) || windows.length === 0) return false;
+  for (const window of windows) if (!isObject(window) || !isValidTime(window.begin) || !isValidTime(window.end)) return false;
+  return true;
+}
+
+function subdueValid(subdue: unknown): boolean {
+  if (subdue === undefined || subdue === false) return true;
+  if (!isObject(subdue) || !isObject(subdue.days)) return false;
+  let days = 0;
+  for (const day in subdue.days) {
+    if (!DAYS.has(day) || !validDay(subdue.days[day])) return false;
+    days++;
+  }
+  return days > 0;
+}
 
 function scheduled(check: Record<string, unknown>): boolean {
   const { publish, standalone, interval } = check;
