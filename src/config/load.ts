@@ -112,13 +112,15 @@ function withBytes(path: string, bytes: Buffer, data: Record<string, unknown>, n
 }
 
 export function readConfigFile(path: string): LoadedFile {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     return { path, text: '', data: null, diagnostics: [fileDiagnostic('CB_CONFIG_UNREADABLE', path, reason)] };
   }
+  // The bytes read are the ones kept: no second encoding of the text.
+  const text = bytes.toString('utf8');
   const parsed = parseConfigText(text);
   if (!parsed.ok) {
     const detail = `${parsed.reason} at line ${parsed.line} column ${parsed.column}`;
@@ -128,5 +130,5 @@ export function readConfigFile(path: string): LoadedFile {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { path, text, data: null, diagnostics: [fileDiagnostic('CB_CONFIG_NOT_OBJECT', path)] };
   }
-  return withBytes(path, Buffer.from(text, 'utf8'), data as Record<string, unknown>, !text.includes('null'));
+  return withBytes(path, bytes, data as Record<string, unknown>, !text.includes('null'));
 }

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { validators } from './schema-validators.js';
+import { surelyValidCheck } from './check-fast-path.js';
 
 export type SchemaName =
   | 'check'
@@ -61,7 +62,9 @@ function withoutNulls(value: unknown): unknown {
 /** Every legacy message for `value`, in rule order, each once per path; `nullFree`: the caller knows it holds no null. */
 export function schemaProblems(name: SchemaName, value: unknown, nullFree = false): SchemaProblem[] {
   const validate = validators.get(name)!;
-  if (validate(nullFree ? value : withoutNulls(value))) return [];
+  const data = nullFree ? value : withoutNulls(value);
+  if (name === 'check' && surelyValidCheck(data)) return [];
+  if (validate(data)) return [];
   const seen = new Set<string>();
   const out: SchemaProblem[] = [];
   for (const error of validate.errors ?? []) {
