@@ -44,6 +44,8 @@ export function dispatcherFor(caFile: string | undefined): Dispatcher {
 
 /** Writes the build's archive to `file` and resolves once its sha512 matched; rejects with the reason otherwise. */
 export async function download(build: AssetBuild, file: string, dispatcher: Dispatcher, maxBytes: number): Promise<void> {
+  // Any url is stored, as in Sensu Go; only http and https are fetched, never a local file or another scheme.
+  if (!/^https?:\/\//i.test(build.url)) throw new Error(`url ${JSON.stringify(build.url)} is not an http or https URL: not fetched`);
   const response = await undici().request(build.url, { dispatcher, headers: { ...build.headers }, headersTimeout: 30_000, bodyTimeout: 60_000 });
   if (response.statusCode < 200 || response.statusCode > 299) {
     await response.body.dump();

@@ -6,8 +6,9 @@ export type Verb = 'get' | 'list' | 'create' | 'update' | 'delete';
 const VERBS: readonly string[] = ['get', 'list', 'create', 'update', 'delete', '*'];
 
 export interface Rule {
-  readonly verbs: readonly string[];
-  readonly resources: readonly string[];
+  /** Absent or empty: the rule grants nothing (Sensu Go accepts such a rule). */
+  readonly verbs?: readonly string[] | null;
+  readonly resources?: readonly string[] | null;
   readonly resource_names?: readonly string[] | null;
 }
 
@@ -102,10 +103,11 @@ export function rulesProblem(rules: unknown): string | null {
   if (!Array.isArray(rules) || rules.length === 0) return 'rules must be a non-empty array';
   for (const [i, r] of (rules as Json[]).entries()) {
     if (!r || typeof r !== 'object') return `rules[${i}] must be an object`;
-    if (!Array.isArray(r.verbs) || r.verbs.length === 0 || r.verbs.some((v: unknown) => typeof v !== 'string' || !VERBS.includes(v)))
-      return `rules[${i}].verbs must be a non-empty list of ${VERBS.join(', ')}`;
-    if (!Array.isArray(r.resources) || r.resources.length === 0 || r.resources.some((v: unknown) => typeof v !== 'string' || v === ''))
-      return `rules[${i}].resources must be a non-empty list of resource names`;
+    // An empty or absent list is accepted, as in Sensu Go (a dump restores): such a rule grants nothing.
+    if (r.verbs != null && (!Array.isArray(r.verbs) || r.verbs.some((v: unknown) => typeof v !== 'string' || !VERBS.includes(v))))
+      return `rules[${i}].verbs must be a list of ${VERBS.join(', ')}`;
+    if (r.resources != null && (!Array.isArray(r.resources) || r.resources.some((v: unknown) => typeof v !== 'string' || v === '')))
+      return `rules[${i}].resources must be a list of resource names`;
     if (r.resource_names != null && (!Array.isArray(r.resource_names) || r.resource_names.some((v: unknown) => typeof v !== 'string')))
       return `rules[${i}].resource_names must be a list of strings`;
   }
@@ -129,8 +131,8 @@ export function bindingProblem(binding: Json, roleTypes: readonly string[]): str
 export function firstUnheld(view: RbacView, username: string, groups: readonly string[], rules: readonly Rule[], namespace: string | null): string | null {
   for (const r of rules) {
     const names = Array.isArray(r.resource_names) && r.resource_names.length > 0 ? r.resource_names : [null];
-    for (const verb of r.verbs) {
-      for (const resource of r.resources) {
+    for (const verb of r.verbs ?? []) {
+      for (const resource of r.resources ?? []) {
         for (const name of names) {
           if (authorize(view, username, groups, verb as Verb, resource, namespace, name).allowed) continue;
           return `${verb} on ${resource}${name === null ? '' : ` "${name}"`}${namespace === null ? ' cluster-wide' : ` in namespace "${namespace}"`}`;

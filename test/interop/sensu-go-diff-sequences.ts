@@ -636,6 +636,96 @@ const MISC: Sequence[] = [
   },
 ];
 
+const checkBody = (name: string, extra: Record<string, unknown>) => ({ metadata: { name, namespace: '{ns}' }, interval: 60, ...extra });
+const rule = (extra: Record<string, unknown>) => ({ verbs: ['get'], resources: ['checks'], resource_names: [], ...extra });
+
+/** Where Sensu Go is lenient (a dump taken from it restores here), or where docs/sensu-go-differences.md says why not. */
+const LENIENCY: Sequence[] = [
+  {
+    id: 'checks.no-command',
+    steps: [
+      { method: 'PUT', path: `${NS}/checks/c1`, body: checkBody('c1', { subscriptions: ['linux'], publish: true }) },
+      { method: 'GET', path: `${NS}/checks/c1` },
+    ],
+  },
+  {
+    id: 'checks.empty-command',
+    steps: [
+      { method: 'POST', path: `${NS}/checks`, body: checkBody('c1', { command: '', subscriptions: ['linux'], publish: true }) },
+      { method: 'GET', path: `${NS}/checks/c1` },
+    ],
+  },
+  { id: 'checks.ttl-under-5', steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: checkBody('c1', { command: 'true', interval: 1, ttl: 3 }) }] },
+  {
+    id: 'checks.put-no-body-namespace',
+    steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { metadata: { name: 'c1' }, command: 'true', interval: 60 } }],
+  },
+  {
+    id: 'checks.post-no-body-namespace',
+    steps: [{ method: 'POST', path: `${NS}/checks`, body: { metadata: { name: 'c1' }, command: 'true', interval: 60 } }],
+  },
+  {
+    id: 'checks.list-negative-limit',
+    steps: [
+      { method: 'PUT', path: `${NS}/checks/c1`, body: KINDS.checks!('c1', 'red') },
+      { method: 'PUT', path: `${NS}/checks/c2`, body: KINDS.checks!('c2', 'red') },
+      { method: 'GET', path: `${NS}/checks?limit=-1`, ordered: true },
+      { method: 'GET', path: `${NS}/checks?limit=1&continue={continue}`, ordered: true },
+    ],
+  },
+  {
+    id: 'checks.remove-last-hook',
+    steps: [
+      { method: 'PUT', path: `${NS}/checks/c1`, body: KINDS.checks!('c1', 'red') },
+      { method: 'PUT', path: `${NS}/checks/c1/hooks/critical`, body: { critical: ['h1'] } },
+      { method: 'DELETE', path: `${NS}/checks/c1/hooks/critical/hook/h1` },
+      { method: 'GET', path: `${NS}/checks/c1` },
+    ],
+  },
+  ...(
+    [
+      ['empty-verbs', { verbs: [] }],
+      ['empty-resources', { resources: [] }],
+      ['no-verbs', { verbs: undefined }],
+    ] as const
+  ).map(([what, extra]) => ({
+    id: `roles.${what}`,
+    steps: [
+      { method: 'PUT', path: `${NS}/roles/r1`, body: { metadata: { name: 'r1', namespace: '{ns}' }, rules: [rule(extra)] } },
+      { method: 'GET', path: `${NS}/roles/r1` },
+    ],
+  })),
+  {
+    id: 'clusterroles.empty-lists',
+    steps: [
+      {
+        method: 'PUT',
+        path: '/api/core/v2/clusterroles/d-empty-lists',
+        body: { metadata: { name: 'd-empty-lists' }, rules: [rule({ verbs: [], resources: [] })] },
+      },
+      { method: 'GET', path: '/api/core/v2/clusterroles/d-empty-lists' },
+    ],
+  },
+  {
+    id: 'clusterrolebindings.role-ref-role',
+    steps: [
+      {
+        method: 'PUT',
+        path: '/api/core/v2/clusterrolebindings/d-role-ref-role',
+        body: { metadata: { name: 'd-role-ref-role' }, role_ref: { type: 'Role', name: 'r1' }, subjects: [{ type: 'User', name: 'u' }] },
+      },
+    ],
+  },
+  {
+    id: 'assets.url-not-url',
+    steps: [
+      { method: 'PUT', path: `${NS}/assets/a1`, body: { metadata: { name: 'a1', namespace: '{ns}' }, url: 'not a url', sha512: SHA } },
+      { method: 'GET', path: `${NS}/assets/a1` },
+    ],
+  },
+  { id: 'graphql', steps: [{ method: 'POST', path: '/graphql', body: { query: '{ __typename }' }, statusOnly: true }] },
+];
+
 export const SEQUENCES: readonly Sequence[] = [
   ...Object.keys(KINDS).flatMap(kindSequences),
   ...Object.keys(CLUSTER).flatMap(clusterSequences),
@@ -645,4 +735,5 @@ export const SEQUENCES: readonly Sequence[] = [
   ...RBAC,
   ...AUTH,
   ...MISC,
+  ...LENIENCY,
 ];

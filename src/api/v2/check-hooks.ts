@@ -61,7 +61,8 @@ export function registerCheckHookRoutes(app: FastifyInstance, checks: ResourceWr
     const { type, hook } = request.params as { type: string; hook: string };
     const hooks = withoutHook(check.check_hooks, type, hook);
     if (!hooks) return fail(reply, 'notFound', 'not found');
-    request.body = { ...check, check_hooks: hooks };
+    // No hook left: none at all, as Sensu Go serves it (`null`).
+    request.body = { ...check, check_hooks: hooks.length > 0 ? hooks : null };
     return checks.put((done) => done.code(204).send())(request, reply);
   });
 }

@@ -79,19 +79,18 @@ export const KINDS: ResourceKind[] = [
     type: 'CheckConfig',
     validate: (c) =>
       runtimeAssetsProblem(c) ??
-      (typeof c.command !== 'string' || c.command === ''
-        ? 'missing command'
-        : (cronIntervalProblem(c) ??
-          (c.subscriptions !== undefined &&
-          c.subscriptions !== null &&
-          (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === ''))
-            ? 'subscriptions must be non-empty strings'
-            : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0)
-              ? 'ttl must be greater than check interval'
-              : // Sensu Go's event validation refuses a ttl under 5 s: every result of such a check would be lost.
-                Number(c.ttl) > 0 && Number(c.ttl) < 5
-                ? 'minimum ttl is 5 seconds'
-                : checkRulesProblem(c)))),
+      // A check without a command is accepted, as in Sensu Go (a dump restores): the agent runs it and reports a result.
+      cronIntervalProblem(c) ??
+      (c.subscriptions !== undefined &&
+      c.subscriptions !== null &&
+      (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === ''))
+        ? 'subscriptions must be non-empty strings'
+        : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0)
+          ? 'ttl must be greater than check interval'
+          : // Sensu Go's event validation refuses a ttl under 5 s: every result of such a check would be lost.
+            Number(c.ttl) > 0 && Number(c.ttl) < 5
+            ? 'minimum ttl is 5 seconds'
+            : checkRulesProblem(c)),
   },
   {
     path: 'hooks',

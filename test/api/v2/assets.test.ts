@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { startInstance, eventually, ADMIN_PASSWORD } from '../../helpers/instance.js';
@@ -62,7 +62,6 @@ test('v2 Asset resources: CRUD, validation, selectors, create -f and dump; v2 ha
   const invalid = [
     [{ url: tools.url, sha512: 'abc' }, 'sha512 must be 128 hexadecimal characters'],
     [{ sha512: tools.sha512 }, 'url must be set'],
-    [{ url: 'ftp://example.com/x.tar.gz', sha512: tools.sha512 }, 'url must be http or https'],
     [{ builds: [{ url: tools.url }] }, 'builds[0].sha512 must be 128 hexadecimal characters'],
     [
       { url: tools.url, sha512: tools.sha512, filters: 'entity.system.os' },
@@ -128,4 +127,41 @@ test('v2 Asset resources: CRUD, validation, selectors, create -f and dump; v2 ha
 
   assert.equal((await call(`${ns}/assets/tools`, 'DELETE', auth)).status, 204);
   assert.equal((await call(`${ns}/assets/tools`, 'GET', auth)).status, 404);
+});
+
+test('an asset whose url is not an http or https URL is stored as Sensu Go stores it, and never fetched: the install fails, logged', async (t) => {
+  const root = makeTree({});
+  writeTree(root, { 'conf.d/config.json': { client: { name: 'v2-assets-url', address: '127.0.0.1', subscriptions: [] } } });
+  const { daemon, v2 } = await startInstance(root);
+  t.after(async () => {
+    await daemon.stop('SIGKILL');
+    removeTree(root);
+  });
+  const auth = `Bearer ${await adminToken(v2)}`;
+  const ns = `${v2}/api/core/v2/namespaces/default`;
+  // The archive is on this disk, with its right sha512: only the scheme keeps it from being installed.
+  const local = join(root, 'tools.tar.gz');
+  writeFileSync(local, archive);
+  for (const [name, url] of [
+    ['local', `file://${local}`],
+    ['words', 'not a url'],
+  ]) {
+    assert.equal((await call(`${ns}/assets/${name}`, 'PUT', auth, { metadata: { name }, url, sha512: sha512(archive) })).status, 201, url);
+    assert.equal((await call(`${ns}/assets/${name}`, 'GET', auth)).body.url, url);
+  }
+  const out = join(root, 'local-handled.out');
+  assert.equal(
+    (await call(`${ns}/handlers/local`, 'PUT', auth, { type: 'pipe', command: `record-event ${out}`, runtime_assets: ['local', 'words'] })).status,
+    201,
+  );
+  const event = {
+    entity: { entity_class: 'proxy', metadata: { name: 'web-1' } },
+    check: { metadata: { name: 'http' }, status: 2, output: 'down', handlers: ['local'] },
+  };
+  assert.equal((await call(`${ns}/events`, 'POST', auth, event)).status, 201);
+  for (const name of ['local', 'words']) {
+    const failed = await daemon.waitFor((l) => l.msg === 'asset install failed' && l.asset === name, 20_000);
+    assert.match(String(failed.error), /is not an http or https URL: not fetched/);
+  }
+  assert.ok(!existsSync(out), 'the handler did not run from an asset read off the disk');
 });

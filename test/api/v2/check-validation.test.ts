@@ -2,7 +2,8 @@
 // the event door refuses, are refused when written, with Sensu Go's CheckConfig.Validate messages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { instanceFor } from '../../helpers/instance.js';
+import { instanceFor, eventually } from '../../helpers/instance.js';
+import { agentFlags, agentInstanceFor, agentSkipReason, startAgent } from '../../helpers/sensu-agent.js';
 import { adminToken, call } from './v2-helpers.js';
 
 const HOST = { 'conf.d/client.json': { client: { name: 'validation-host', address: '127.0.0.1', subscriptions: [] } } };
@@ -53,3 +54,47 @@ test('a proxy check whose template names what is no function fails that request,
   await daemon.waitFor((l) => l.check === 'hostile' && Number(l.level) >= 50 && l !== failed, 20_000);
   assert.equal(daemon.proc.exitCode, null);
 });
+
+test(
+  'a CheckConfig without a command, or with "", is stored and served as Sensu Go serves it, and the real agent runs it every interval',
+  { skip: agentSkipReason(), timeout: 90_000 },
+  async (t) => {
+    const { v2, daemon, agentd } = await agentInstanceFor(t, HOST);
+    const auth = `Bearer ${await adminToken(v2)}`;
+    const ns = `${v2}/api/core/v2/namespaces/default`;
+    for (const [name, command] of [
+      ['no-command', undefined],
+      ['empty-command', ''],
+    ] as const) {
+      const body = {
+        metadata: { name, namespace: 'default' },
+        ...(command === undefined ? {} : { command }),
+        interval: 1,
+        publish: true,
+        subscriptions: ['linux'],
+      };
+      const written = await call(`${ns}/checks/${name}`, 'PUT', auth, body);
+      assert.equal(written.status, 201, JSON.stringify(written.body));
+      const served = await call(`${ns}/checks/${name}`, 'GET', auth);
+      assert.equal(served.status, 200);
+      assert.ok(!('command' in served.body), `Sensu Go leaves an empty command out: ${JSON.stringify(served.body)}`);
+    }
+    await startAgent(t, agentd, 'no-command-agent', [...agentFlags(), '--subscriptions', 'linux']);
+    // Every interval, results for both: the scheduler keeps sending them and the intake keeps storing what the agent reports.
+    for (const name of ['no-command', 'empty-command']) {
+      const first = await eventually(
+        () => call(`${ns}/events/no-command-agent/${name}`, 'GET', auth),
+        (r) => r.status === 200,
+        30_000,
+      );
+      assert.equal(first.status, 200, `an event for ${name}`);
+      const later = await eventually(
+        () => call(`${ns}/events/no-command-agent/${name}`, 'GET', auth),
+        (r) => r.status === 200 && r.body.check.executed > first.body.check.executed,
+        30_000,
+      );
+      assert.ok(later.body.check.executed > first.body.check.executed, `${name} ran again`);
+    }
+    assert.equal(daemon.proc.exitCode, null);
+  },
+);

@@ -156,3 +156,34 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
   assert.equal((await call(`${core}/clusterrolebindings/viewers`, 'DELETE', admin)).status, 204);
   assert.equal((await call(`${core}/clusterrolebindings/viewers`, 'DELETE', admin)).status, 404);
 });
+
+test('RBAC: a rule with empty or absent verbs or resources is stored, as Sensu Go stores it, grants nothing, and a namespace admin may write one', async (t) => {
+  const { v2 } = await instanceFor(t, { 'conf.d/client.json': { client: { name: 'rbac-hollow', address: '127.0.0.1', subscriptions: [] } } });
+  const admin = `Bearer ${await adminToken(v2)}`;
+  const core = `${v2}/api/core/v2`;
+  assert.equal((await call(`${core}/namespaces/team-e`, 'PUT', admin, { name: 'team-e' })).status, 201);
+  assert.equal((await call(`${core}/namespaces/team-e/checks/e-check`, 'PUT', admin, check('e-check'))).status, 201);
+  for (const user of ['ella', 'hank']) assert.equal((await call(`${core}/users`, 'POST', admin, { username: user, password: `${user}-pass-1` })).status, 201);
+  const token = async (user: string) => `Bearer ${(await getJson(`${v2}/auth`, { headers: basic(user, `${user}-pass-1`) })).body.access_token}`;
+  const bind = (name: string, user: string, roleRef: { type: string; name: string }) =>
+    call(`${core}/namespaces/team-e/rolebindings/${name}`, 'PUT', admin, { subjects: [{ type: 'User', name: user }], role_ref: roleRef });
+  assert.equal((await bind('ella-admin', 'ella', { type: 'ClusterRole', name: 'admin' })).status, 201);
+
+  // Written by a namespace admin: the escalation check reads the rules without tripping on a missing list.
+  const rules = [{ verbs: [], resources: ['checks'] }, { resources: ['events'] }, { verbs: ['get', 'list'], resources: [] }];
+  const written = await call(`${core}/namespaces/team-e/roles/hollow`, 'PUT', await token('ella'), { rules });
+  assert.equal(written.status, 201, JSON.stringify(written.body));
+  const served = await call(`${core}/namespaces/team-e/roles/hollow`, 'GET', admin);
+  assert.deepEqual(
+    served.body.rules.map((r: { verbs: unknown; resources: unknown }) => [r.verbs, r.resources]),
+    [
+      [[], ['checks']],
+      [null, ['events']],
+      [['get', 'list'], []],
+    ],
+  );
+  assert.equal((await bind('hank-hollow', 'hank', { type: 'Role', name: 'hollow' })).status, 201);
+  const hank = await token('hank');
+  for (const path of ['checks', 'checks/e-check', 'events'])
+    assert.equal((await call(`${core}/namespaces/team-e/${path}`, 'GET', hank)).status, 403, `a hollow rule grants nothing: GET ${path}`);
+});
