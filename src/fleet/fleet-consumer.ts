@@ -3,7 +3,7 @@ import type { ResultIntake } from '../execute/index.js';
 import type { Settings } from '../config/index.js';
 import type { StateStore } from '../store/index.js';
 import type { WireDelivery, WireTransport } from '../transport/index.js';
-import { prepareResult, EntityLimitError, type EventDraft } from '../legacy/index.js';
+import { prepareResult, EntityLimitError, isClientResultId, type EventDraft } from '../legacy/index.js';
 import { receiveKeepalive } from '../keepalives/index.js';
 import { nestedTooDeep } from '../json-depth.js';
 import { clientNameProblem } from '../name-limits.js';
@@ -12,8 +12,6 @@ import type { ReadClock } from '../schedule/index.js';
 
 // processResult's refusal of a result whose signature does not match its client's.
 const SIGNATURE_REFUSED = 'invalid check result signature';
-// A checkbridge client's result ids are ~30 characters; the bound keeps a forged one from bloating the id table.
-const MAX_ID_LENGTH = 128;
 
 export interface FleetConsumerDeps {
   readonly transport: WireTransport;
@@ -94,16 +92,26 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
     }
   };
 
+  // A checkbridge client gives its results ids only where the broker confirms them: RabbitMQ.
+  const ids = deps.transport.name === 'rabbitmq';
+  let ignored = 0;
+  const ignoredId = (client: string, sentId: unknown) => {
+    if (ignored++ % 1000 !== 0) return;
+    const why = ids ? 'not a checkbridge client result id (a random UUID)' : `checkbridge clients send none over ${deps.transport.name}`;
+    log.warn({ client, ignored, result_id: String(sentId).slice(0, 64) }, `result_id ignored, the result handled without it: ${why}`);
+  };
+
   deps.transport.consume(pipe(server.results_pipe, 'results'), 'results', (delivery) => {
     const parsed = parse(delivery.body, serverSettingsOf(deps.settings()).max_message_size);
     if (!parsed.ok) return drop(delivery, 'result', parsed.reason);
-    const { client, check, signature, result_id: id } = parsed.value;
+    const { client, check, signature, result_id: sentId } = parsed.value;
     // The name rules of every other door, before intake stores it or counts it toward the entity limit.
     const badName = clientNameProblem(client);
     if (badName !== null || typeof client !== 'string') return drop(delivery, 'result', badName ?? 'client must be a string');
     if (signature !== undefined && typeof signature !== 'string') return drop(delivery, 'result', 'signature must be a string');
-    if (id !== undefined && !(typeof id === 'string' && id.length > 0 && id.length <= MAX_ID_LENGTH))
-      return drop(delivery, 'result', `result_id must be a string of 1 to ${MAX_ID_LENGTH} characters`);
+    // Taken only as a checkbridge client sends it (RabbitMQ, a random UUID); any other is ignored, the result handled.
+    const id = ids && isClientResultId(sentId) ? sentId : undefined;
+    if (sentId !== undefined && id === undefined) ignoredId(client, sentId);
     const prepared = prepareResult(check, Math.floor(deps.clock.now() / 1000));
     if (!prepared.ok) return drop(delivery, 'result', prepared.message);
     deps.intake.submit({ client, check: prepared.check, ...(typeof signature === 'string' ? { signature } : {}), ...(id !== undefined ? { id } : {}) }).then(
