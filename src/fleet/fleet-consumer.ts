@@ -41,6 +41,26 @@ function parse(body: Buffer, maxBytes: unknown): Parsed {
 }
 
 /**
+ * A result's id as a checkbridge client sends it: only where the broker confirms (RabbitMQ, where the client adds one)
+ * and only a random UUID. Any other is ignored, the result handled without it; logged the first time and every 1,000th.
+ */
+function resultIdTaker(transport: WireTransport['name'], log: Logger): (client: string, sentId: unknown) => string | undefined {
+  const takes = transport === 'rabbitmq';
+  let ignored = 0;
+  return (client, sentId) => {
+    if (takes && isClientResultId(sentId)) return sentId;
+    if (sentId !== undefined && ignored++ % 1000 === 0) {
+      const why = takes ? 'not a checkbridge client result id (a random UUID)' : `checkbridge clients send none over ${transport}`;
+      log.warn(
+        { client, ignored, result_id: typeof sentId === 'string' ? sentId.slice(0, 64) : typeof sentId },
+        `result_id ignored, the result handled without it: ${why}`,
+      );
+    }
+    return undefined;
+  };
+}
+
+/**
  * The server's side of the wire: `keepalives` and `results` consumed with acknowledgement.
  * A result is acknowledged once intake committed it; a crash before that redelivers it. Anything malformed is
  * logged once, acknowledged and dropped — legacy dies on it — and a failed store requeues it once, not forever.
@@ -92,15 +112,7 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
     }
   };
 
-  // A checkbridge client gives its results ids only where the broker confirms them: RabbitMQ.
-  const ids = deps.transport.name === 'rabbitmq';
-  let ignored = 0;
-  const ignoredId = (client: string, sentId: unknown) => {
-    if (ignored++ % 1000 !== 0) return;
-    const why = ids ? 'not a checkbridge client result id (a random UUID)' : `checkbridge clients send none over ${deps.transport.name}`;
-    log.warn({ client, ignored, result_id: String(sentId).slice(0, 64) }, `result_id ignored, the result handled without it: ${why}`);
-  };
-
+  const resultId = resultIdTaker(deps.transport.name, log);
   deps.transport.consume(pipe(server.results_pipe, 'results'), 'results', (delivery) => {
     const parsed = parse(delivery.body, serverSettingsOf(deps.settings()).max_message_size);
     if (!parsed.ok) return drop(delivery, 'result', parsed.reason);
@@ -109,9 +121,7 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
     const badName = clientNameProblem(client);
     if (badName !== null || typeof client !== 'string') return drop(delivery, 'result', badName ?? 'client must be a string');
     if (signature !== undefined && typeof signature !== 'string') return drop(delivery, 'result', 'signature must be a string');
-    // Taken only as a checkbridge client sends it (RabbitMQ, a random UUID); any other is ignored, the result handled.
-    const id = ids && isClientResultId(sentId) ? sentId : undefined;
-    if (sentId !== undefined && id === undefined) ignoredId(client, sentId);
+    const id = resultId(client, sentId);
     const prepared = prepareResult(check, Math.floor(deps.clock.now() / 1000));
     if (!prepared.ok) return drop(delivery, 'result', prepared.message);
     deps.intake.submit({ client, check: prepared.check, ...(typeof signature === 'string' ? { signature } : {}), ...(id !== undefined ? { id } : {}) }).then(

@@ -91,10 +91,14 @@ async function overRabbit(t: TestContext, store: string[]): Promise<void> {
   await push('results', result('victim', 'disk', 0, 'copy', { signature: SIGNATURE, result_id: ids[0] }));
   // The same id on another of its checks is no copy.
   await push('results', result('victim', 'memory', 1, 'other check', { signature: SIGNATURE, result_id: ids[0] }));
+  // An id not of a checkbridge client's shape is not taken: the same result twice is handled twice.
+  for (let i = 0; i < 2; i++) await push('results', result('victim', 'swap', 1, 'not an id', { signature: SIGNATURE, result_id: 'victimInst-1' }));
   await settled(server, push, 'after-copy');
   const history = await historyOf(server, 'victim');
   assert.equal(history.get('disk')?.length, REAL, 'the copy was not stored');
   assert.deepEqual(history.get('memory'), [1], 'the same id on another check is handled');
+  assert.deepEqual(history.get('swap'), [1, 1], 'an id of another shape is not taken');
+  assert.ok(server.daemon.logs.some((l) => String(l.msg).startsWith('result_id ignored') && l.client === 'victim'));
   await eventually(
     async () => copiesDropped(server),
     (n) => n >= 1,
@@ -134,4 +138,6 @@ test('Redis: ids claimed under another client name drop none of a signed clientâ
   await settled(server, push, 'after-again');
   assert.equal((await historyOf(server, 'victim')).get('disk')?.length, REAL + 1);
   assert.equal(copiesDropped(server), 0);
+  const ignored = server.daemon.logs.filter((l) => String(l.msg).startsWith('result_id ignored'));
+  assert.match(String(ignored[0]?.msg), /checkbridge clients send none over redis/);
 });
