@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { WireTransport } from '../transport/index.js';
@@ -45,9 +45,7 @@ export class WireResults implements ResultIntake {
   private dropped = 0;
   private trimmed = 0;
   private lastConfirmAt = 0;
-  private seq = 0;
   private retry: NodeJS.Timeout | undefined;
-  private readonly instance = randomBytes(6).toString('base64url');
   private readonly confirms: boolean;
   private readonly log: Logger;
 
@@ -70,7 +68,8 @@ export class WireResults implements ResultIntake {
   }
 
   async submit(result: CheckResult): Promise<void> {
-    const id = this.confirms ? `${this.instance}-${++this.seq}` : undefined;
+    // Random, never a sequence: an id seen on the broker tells nothing of the next.
+    const id = this.confirms ? randomUUID() : undefined;
     const entry: Entry = { body: resultBody(result, id), id, state: 'waiting', confirmedAt: 0, attempt: 0 };
     if (this.waiting === 0 && this.send(entry)) {
       if (this.confirms) this.entries.push(entry);

@@ -3,7 +3,7 @@ import type { ResultIntake } from '../execute/index.js';
 import type { Settings } from '../config/index.js';
 import type { StateStore } from '../store/index.js';
 import type { WireDelivery, WireTransport } from '../transport/index.js';
-import { prepareResult, EntityLimitError, type EventDraft } from '../legacy/index.js';
+import { prepareResult, EntityLimitError, isClientResultId, type EventDraft } from '../legacy/index.js';
 import { receiveKeepalive } from '../keepalives/index.js';
 import { nestedTooDeep } from '../json-depth.js';
 import { clientNameProblem } from '../name-limits.js';
@@ -12,8 +12,6 @@ import type { ReadClock } from '../schedule/index.js';
 
 // processResult's refusal of a result whose signature does not match its client's.
 const SIGNATURE_REFUSED = 'invalid check result signature';
-// A checkbridge client's result ids are ~30 characters; the bound keeps a forged one from bloating the id table.
-const MAX_ID_LENGTH = 128;
 
 export interface FleetConsumerDeps {
   readonly transport: WireTransport;
@@ -40,6 +38,26 @@ function parse(body: Buffer, maxBytes: unknown): Parsed {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: 'not a JSON object' };
   if (nestedTooDeep(value)) return { ok: false, reason: 'nested too deeply' };
   return { ok: true, value: value as Record<string, unknown> };
+}
+
+/**
+ * A result's id as a checkbridge client sends it: only where the broker confirms (RabbitMQ, where the client adds one)
+ * and only a random UUID. Any other is ignored, the result handled without it; logged the first time and every 1,000th.
+ */
+function resultIdTaker(transport: WireTransport['name'], log: Logger): (client: string, sentId: unknown) => string | undefined {
+  const takes = transport === 'rabbitmq';
+  let ignored = 0;
+  return (client, sentId) => {
+    if (takes && isClientResultId(sentId)) return sentId;
+    if (sentId !== undefined && ignored++ % 1000 === 0) {
+      const why = takes ? 'not a checkbridge client result id (a random UUID)' : `checkbridge clients send none over ${transport}`;
+      log.warn(
+        { client, ignored, result_id: typeof sentId === 'string' ? sentId.slice(0, 64) : typeof sentId },
+        `result_id ignored, the result handled without it: ${why}`,
+      );
+    }
+    return undefined;
+  };
 }
 
 /**
@@ -94,16 +112,16 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
     }
   };
 
+  const resultId = resultIdTaker(deps.transport.name, log);
   deps.transport.consume(pipe(server.results_pipe, 'results'), 'results', (delivery) => {
     const parsed = parse(delivery.body, serverSettingsOf(deps.settings()).max_message_size);
     if (!parsed.ok) return drop(delivery, 'result', parsed.reason);
-    const { client, check, signature, result_id: id } = parsed.value;
+    const { client, check, signature, result_id: sentId } = parsed.value;
     // The name rules of every other door, before intake stores it or counts it toward the entity limit.
     const badName = clientNameProblem(client);
     if (badName !== null || typeof client !== 'string') return drop(delivery, 'result', badName ?? 'client must be a string');
     if (signature !== undefined && typeof signature !== 'string') return drop(delivery, 'result', 'signature must be a string');
-    if (id !== undefined && !(typeof id === 'string' && id.length > 0 && id.length <= MAX_ID_LENGTH))
-      return drop(delivery, 'result', `result_id must be a string of 1 to ${MAX_ID_LENGTH} characters`);
+    const id = resultId(client, sentId);
     const prepared = prepareResult(check, Math.floor(deps.clock.now() / 1000));
     if (!prepared.ok) return drop(delivery, 'result', prepared.message);
     deps.intake.submit({ client, check: prepared.check, ...(typeof signature === 'string' ? { signature } : {}), ...(id !== undefined ? { id } : {}) }).then(

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
 import type { CheckResult, ResultIntake } from '../execute/index.js';
-import { GroupRetry, type StateStore } from '../store/index.js';
+import { GroupRetry, type ResultIdKey, type StateStore } from '../store/index.js';
 import type { V2EventStore } from '../store/index.js';
 import { EmbeddedEventStore } from '../store/index.js';
 import type { Clock } from '../schedule/index.js';
@@ -204,15 +204,24 @@ export class Intake implements ResultIntake, EventIntake, Service {
 
   private commit(batch: Pending[]): void {
     const done: Done[] = [];
+    let handledKeys: ResultIdKey[] = [];
     try {
       const settings = this.settings();
       this.store.groupCommit(
         () => {
           this.store.lockResults(batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : [])));
-          const copies = this.copies.claim(batch, resultOf);
-          for (const pending of batch)
-            done.push(copies.has(pending) ? { pending, emitted: null, error: null, copy: true } : this.processOne(settings, pending));
-          this.copies.release(done.flatMap(({ pending, error }) => (error ? (resultOf(pending) ?? []) : [])));
+          const claims = this.copies.claim(batch, resultOf);
+          for (const pending of batch) {
+            if (claims.isCopy(pending)) {
+              done.push({ pending, emitted: null, error: null, copy: true });
+              continue;
+            }
+            const outcome = this.processOne(settings, pending);
+            if (!outcome.error) claims.handledItem(pending);
+            done.push(outcome);
+          }
+          this.copies.releaseKeys(claims.unhandled());
+          handledKeys = claims.handled();
         },
         () => {
           done.length = 0;
@@ -235,7 +244,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
       (error: Error) => {
         this.log.error({ err: error, results: batch.length }, 'failed to store events');
         // These results fail and come back: their ids, committed with them, must not make them copies.
-        this.copies.releaseQuietly(batch.flatMap((pending) => resultOf(pending) ?? []));
+        this.copies.releaseQuietly(handledKeys);
         // The staged rows are the results' translations: a v2 event of the group was stored in the embedded store.
         this.settle(done.map((entry) => (entry.pending.kind === 'result' ? { ...entry, error: entry.error ?? error } : entry)));
       },

@@ -14,4 +14,4 @@ export { prepareResult, type Prepared } from './result-validation.js';
 export { EXTENSION_HANDLERS, handlerNames, resolveHandlers, type Handler, type Resolution } from './handler-sets.js';
 export { lintConfiguration, type LintFinding } from './lint.js';
 export { EntityLimitError, atEntityLimit, entityLimitMessage } from './entity-limit.js';
-export { RESULT_ID_RETENTION_MS } from './result-id.js';
+export { RESULT_ID_RETENTION_MS, isClientResultId } from './result-id.js';

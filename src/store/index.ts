@@ -14,4 +14,4 @@ export { type EventStoreRouter } from './postgres/event-router.js';
 export { startEventStores } from './postgres/start.js';
 export { EmbeddedEventStore } from './tables/embedded-event-store.js';
 export { TurnBatch } from './turn-batch.js';
-export { ResultIds } from './tables/result-ids.js';
+export { ResultIds, resultIdKeyString, type ResultIdKey } from './tables/result-ids.js';

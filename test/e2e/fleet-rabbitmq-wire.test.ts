@@ -172,7 +172,7 @@ test('declarations match the legacy flags both ways, with the legacy names, prop
   const result = JSON.parse(captured.get('results')!.at(-1)!.content.toString());
   // The legacy keys in their order, then the id a server recognises a re-sent copy by (a Sensu 1.x server reads only the first three).
   assert.deepEqual(Object.keys(result), ['client', 'check', 'signature', 'result_id']);
-  assert.match(result.result_id, /^[\w-]{8}-\d+$/);
+  assert.match(result.result_id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.equal(result.client, 'w1');
   assert.equal(result.signature, 'sig-1');
   assert.equal(result.check.name, 'w_check');

@@ -2,6 +2,7 @@
 // PostgreSQL and the `results` queue: each is stored and handled once, by whichever server took it first. Results
 // without an id (a real legacy client's) are handled every time, as before.
 import { test } from 'node:test';
+import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import amqp from 'amqplib';
@@ -42,8 +43,10 @@ test('copies of a result with a result_id, spread over two servers on PostgreSQL
   const publish = (body: object) =>
     channel.publish('results', '', Buffer.from(JSON.stringify(body)), { contentType: 'application/octet-stream', deliveryMode: 1 });
   const result = (name: string) => ({ client: 'wire-c', check: { name, output: name, status: 2, handlers: ['record'] } });
+  // As a checkbridge client makes them: random UUIDs.
+  const ids = Array.from({ length: WITH_ID }, () => randomUUID());
   for (let copy = 0; copy < COPIES; copy++) {
-    for (let i = 0; i < WITH_ID; i++) publish({ ...result(`copied-${i}`), result_id: `test-${i}` });
+    for (let i = 0; i < WITH_ID; i++) publish({ ...result(`copied-${i}`), result_id: ids[i] });
     for (let i = 0; i < 2; i++) publish(result(`plain-${i}`));
   }
   await channel.waitForConfirms();

@@ -2,7 +2,7 @@
 // PostgresConfig event store's tables): versioned in store_schema, migrated on open under an advisory lock.
 import { CheckbridgeError } from '../../errors.js';
 import type { SyncPostgres } from './sync-client.js';
-import { CREATE_RESULT_IDS_PG } from '../tables/result-ids.js';
+import { CREATE_RESULT_CLAIMS_PG } from '../tables/result-ids.js';
 
 export const STORE_SCHEMA = 'checkbridge_store';
 /** The `counters` row every server's resource writes bump (migration 2). */
@@ -40,6 +40,8 @@ const PG_STORE_MIGRATIONS: readonly string[] = [
      BEGIN UPDATE ${STORE_SCHEMA}.counters SET value = value + 1 WHERE name = '${RESOURCE_GENERATION}'; RETURN NULL; END $$;
    CREATE TRIGGER v2_resources_generation AFTER INSERT OR UPDATE OR DELETE ON v2_resources
      FOR EACH STATEMENT EXECUTE FUNCTION ${STORE_SCHEMA}.bump_resource_generation();`,
+  // 3: result ids recognised by client and check, not by id alone: one client's ids never make another's results copies.
+  CREATE_RESULT_CLAIMS_PG,
 ];
 
 const PG_STORE_VERSION = PG_STORE_MIGRATIONS.length;
@@ -62,7 +64,6 @@ export function migrateStore(db: SyncPostgres): number {
       db.exec(PG_STORE_MIGRATIONS[v - 1]!);
       db.exec(`DELETE FROM store_schema; INSERT INTO store_schema VALUES (${v})`);
     }
-    db.exec(CREATE_RESULT_IDS_PG);
     return version;
   })();
 }
