@@ -60,8 +60,8 @@ function statementCounter(): (chunk: Buffer) => void {
       const length = pending.readInt32BE(at + 1);
       if (pending.length - at < length + 1) break;
       const type = pending[at];
-      if (type === 0x45) counts.statements += 1;
-      if (type === 0x51) (counts.statements += 1), (counts.simple_queries += 1);
+      if (type === 0x45 || type === 0x51) counts.statements += 1;
+      if (type === 0x51) counts.simple_queries += 1;
       at += length + 1;
     }
     pending = pending.subarray(at);

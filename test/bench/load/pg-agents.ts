@@ -1,8 +1,9 @@
 // Simulated Sensu Go agents for the pg-latency bench, in their own process; one JSON line per phase.
 //   node pg-agents.js URL PASSWORD PREFIX AGENTS SECONDS RATE
-//     AGENTS agents connect (each sends its keepalive), print {phase:'connected'}, then send events for SECONDS: flat out
-//     (RATE 0: as fast as each socket takes them, at most 64 KB waiting in each) or RATE events/s in all, spread over
-//     the agents; then print {phase:'end', sent} and leave.
+//     AGENTS agents connect (each sends its keepalive and one event), print {phase:'connected'}, wait for a line on stdin
+//     (the bench has seen those stored), print {phase:'started'}, then send events for SECONDS: flat out (RATE 0: as fast
+//     as each socket takes them, at most 64 KB waiting in each) or RATE events/s in all, spread over the agents; then
+//     print {phase:'end', sent} and leave.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
@@ -53,7 +54,11 @@ await Promise.all(
     }
   }),
 );
+sockets.forEach((ws, i) => ws.send(event(names[i]!, 0)));
 print({ phase: 'connected', agents });
+await new Promise((resolve) => process.stdin.once('data', resolve));
+process.stdin.pause();
+print({ phase: 'started' });
 const started = performance.now();
 const endAt = started + seconds * 1000;
 let sent = 0;

@@ -9,10 +9,9 @@ import type { PostgresServer } from '../../servers/postgres.js';
 import type { DelayProxy } from './pg-latency-servers.js';
 import type { PgCounters } from './pg-latency-steps.js';
 
-/** Restarts `server` with pg_stat_statements loaded (utility statements too: BEGIN and COMMIT count). */
+/** Restarts `server` with pg_stat_statements loaded (utility statements too, by default: BEGIN and COMMIT count). */
 export async function withStatementStats(server: PostgresServer): Promise<void> {
   await server.query("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'");
-  await server.query("ALTER SYSTEM SET pg_stat_statements.track = 'all'");
   await server.restart('fast');
   await server.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
 }
@@ -29,9 +28,10 @@ export function pgCounters(server: PostgresServer, proxy: DelayProxy, database: 
     async top() {
       const { rows } = await server.query(
         `SELECT s.calls::int AS calls, left(regexp_replace(s.query, '\\s+', ' ', 'g'), 140) AS query FROM pg_stat_statements s ` +
-          `JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '${database}' ORDER BY s.calls DESC LIMIT 8`,
+          `JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '${database}' ORDER BY s.calls DESC`,
       );
-      return rows as { calls: number; query: string }[];
+      const all = rows as { calls: number; query: string }[];
+      return { total: all.reduce((sum, r) => sum + r.calls, 0), top: all.slice(0, 8) };
     },
     cpuMs: () => postgresCpuMs(server),
   };

@@ -3,7 +3,7 @@
 // rate alone, and both are fed it at once.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PostgresServer } from '../../servers/postgres.js';
-import { postgresCpuMs } from './pg-counters.js';
+import { pgCounters, postgresCpuMs } from './pg-counters.js';
 import { elections, eventsProcessed, sampleHealth, startServer, type BenchServer, type DelayProxy } from './pg-latency-servers.js';
 import { agentEvents, type Figures } from './pg-latency-steps.js';
 
@@ -21,11 +21,17 @@ async function settle(server: BenchServer): Promise<void> {
 /** What `run` cost PostgreSQL and the proxy per event of `events()`, with /health of every server sampled meanwhile. */
 async function counted<T>(postgres: PostgresServer, proxy: DelayProxy, servers: BenchServer[], run: () => Promise<T>, events: (t: T) => number) {
   const health = servers.map((s) => sampleHealth(s));
+  const pg = pgCounters(postgres, proxy, 'pair');
+  await pg.reset();
   const [before, pgCpu] = [await proxy.counts(), postgresCpuMs(postgres)];
   const result = await run();
   const [after, n] = [await proxy.counts(), Math.max(1, events(result))];
+  const { total, top } = await pg.top();
   return {
     result,
+    // Everything the servers ran in the window (their /health probes, lease renewals and schedulers too), per event.
+    statements: +(total / n).toFixed(2),
+    top_statements: top.slice(0, 5).map((s) => ({ calls_per_event: +(s.calls / n).toFixed(2), query: s.query })),
     postgres_cpu_us_per_event: Math.round(((postgresCpuMs(postgres) - pgCpu) * 1000) / n),
     statements_per_event: +((after.statements - before.statements) / n).toFixed(2),
     round_trips_per_event: +((after.round_trips - before.round_trips) / n).toFixed(2),
@@ -48,7 +54,22 @@ export async function benchPair(
   seconds: number,
   report: (figure: object) => void,
 ): Promise<void> {
+  // Flat out on a server of its own: its backlog (frames waiting in the kernel) would go on into the paced steps.
+  await postgres.query('CREATE DATABASE pair_probe');
   await postgres.query('CREATE DATABASE pair');
+  await proxy.setDelay(0);
+  const probe = await startServer('pair-probe', `postgres://postgres@127.0.0.1:${proxy.port}/pair_probe`);
+  const flat = await (async () => {
+    try {
+      await eventsProcessed(probe);
+      await proxy.setDelay(delayMs);
+      return figures(await agentEvents(probe, agents, seconds, 0, 'pair-probe', null));
+    } finally {
+      await probe.stop();
+    }
+  })();
+  // At about half a core: the rate whose CPU is half a core, or what it holds flat out if that is less.
+  const feed = Math.max(1, Math.min(flat.events_per_s, Math.round(500_000 / Math.max(1, flat.cpu_us_per_event))));
   const dsn = `postgres://postgres@127.0.0.1:${proxy.port}/pair`;
   await proxy.setDelay(0);
   const a = await startServer('pair-a', dsn);
@@ -57,11 +78,13 @@ export async function benchPair(
     await eventsProcessed(a);
     await proxy.setDelay(delayMs);
     const aloneFrom = a.daemon.logs.length;
-    const flat = figures(await agentEvents(a, agents, seconds, 0, 'pair-a', null));
-    await settle(a);
-    // At about half a core: the rate whose CPU is half a core, or what it holds flat out if that is less.
-    const feed = Math.max(1, Math.min(flat.events_per_s, Math.round(500_000 / Math.max(1, flat.cpu_us_per_event))));
-    const alone = await counted(postgres, proxy, [a], () => agentEvents(a, agents, seconds, feed, 'pair-a', null), (f) => Number(f.agents_events_per_s) * seconds);
+    const alone = await counted(
+      postgres,
+      proxy,
+      [a],
+      () => agentEvents(a, agents, seconds, feed, 'pair-a', null),
+      (f) => Number(f.agents_events_per_s) * seconds,
+    );
     await settle(a);
     await proxy.setDelay(0);
     b = await startServer('pair-b', dsn);
@@ -100,10 +123,12 @@ export async function benchPair(
   }
 }
 
-function pgFigures(c: { postgres_cpu_us_per_event: number; statements_per_event: number; round_trips_per_event: number; health: Record<string, number>[] }) {
+function pgFigures(c: Awaited<ReturnType<typeof counted>>) {
   return {
     postgres_cpu_us_per_event: c.postgres_cpu_us_per_event,
-    statements_per_event: c.statements_per_event,
+    statements_per_event: c.statements,
+    queries_per_event: c.statements_per_event,
+    top_statements: c.top_statements,
     round_trips_per_event: c.round_trips_per_event,
     health: c.health,
   };

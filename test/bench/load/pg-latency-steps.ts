@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { summary } from './latency.js';
 import { runWrk } from './wrk.js';
 import { AGENT_PASSWORD } from './vs-servers.js';
@@ -14,8 +15,8 @@ export interface PgCounters {
   readonly proxy: DelayProxy;
   /** Empties pg_stat_statements. */
   reset(): Promise<void>;
-  /** The most called statements of the store's database since the reset: calls and text. */
-  top(): Promise<{ calls: number; query: string }[]>;
+  /** Statements run in the store's database since the reset, and the most called ones with their text. */
+  top(): Promise<{ total: number; top: { calls: number; query: string }[] }>;
   /** PostgreSQL's own CPU (every backend), in ms. */
   cpuMs(): number;
 }
@@ -33,9 +34,12 @@ async function window(server: BenchServer, pg: PgCounters | null) {
     };
     if (pg && counts && countsAfter) {
       figures[`postgres_cpu_us_per_${unit}`] = Math.round(((pg.cpuMs() - pgCpu) * 1000) / Math.max(1, units));
-      figures[`statements_per_${unit}`] = per(countsAfter.statements - counts.statements);
+      const { total, top } = await pg.top();
+      // Statements as PostgreSQL ran them; queries as the client sent them (one simple query may hold several statements).
+      figures[`statements_per_${unit}`] = per(total);
+      figures[`queries_per_${unit}`] = per(countsAfter.statements - counts.statements);
       figures[`round_trips_per_${unit}`] = per(countsAfter.round_trips - counts.round_trips);
-      figures.top_statements = (await pg.top()).map((s) => ({ [`calls_per_${unit}`]: per(s.calls), query: s.query }));
+      figures.top_statements = top.map((s) => ({ [`calls_per_${unit}`]: per(s.calls), query: s.query }));
     }
     return figures;
   };
@@ -89,36 +93,51 @@ export async function putEvents(server: BenchServer, key: string, seconds: numbe
   return prefixed('put', { per_s: run.requests_per_s, p99_ms: run.p99_ms, non_2xx: run.non_2xx, ...(await end(requests, 'put')), ...(await health.stop()) });
 }
 
+/** Resolves once the daemon has processed `count` events more than `base`, or after `ms` (false then). */
+async function processedBeyond(server: BenchServer, base: number, count: number, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(250)) if ((await eventsProcessed(server)) >= base + count) return true;
+  return false;
+}
+
+type Start = { processed: number; at: number; end: Awaited<ReturnType<typeof window>> };
+
 /**
- * `agents` agents send events for `seconds`, flat out (`rate` 0) or `rate` events/s in all: events/s is what the daemon
- * processed (its `sensu_go_events_processed`) from their connection to the end of sending.
+ * `agents` agents send events for `seconds`, flat out (`rate` 0) or `rate` events/s in all, once each agent's first
+ * event is stored (its entity exists): events/s is what the daemon processed (its `sensu_go_events_processed`) from
+ * then to the end of sending.
  */
 export async function agentEvents(server: BenchServer, agents: number, seconds: number, rate: number, prefix: string, pg: PgCounters | null): Promise<Figures> {
   const health = sampleHealth(server);
+  const base = await eventsProcessed(server);
   const script = fileURLToPath(new URL('./pg-agents.js', import.meta.url));
   const proc = spawn(process.execPath, [script, server.agentUrl, AGENT_PASSWORD, prefix, String(agents), String(seconds), String(rate)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let [buffer, stderr] = ['', ''];
-  let started: Promise<{ processed: number; at: number; end: Awaited<ReturnType<typeof window>> }> | null = null;
+  let started: Promise<Start> | null = null;
+  let warmed: Promise<boolean> = Promise.resolve(false);
   let sent = 0;
   proc.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   proc.stdout.on('data', (chunk: Buffer) => {
     const parts = (buffer + chunk.toString()).split('\n');
     buffer = parts.pop()!;
     for (const line of parts.filter(Boolean).map((p) => JSON.parse(p) as { phase: string; sent?: number })) {
-      if (line.phase === 'connected') started = (async () => ({ processed: await eventsProcessed(server), at: performance.now(), end: await window(server, pg) }))();
+      if (line.phase === 'connected') warmed = processedBeyond(server, base, agents, 120_000).finally(() => proc.stdin.end('go\n'));
+      if (line.phase === 'started')
+        started = (async () => ({ processed: await eventsProcessed(server), at: performance.now(), end: await window(server, pg) }))();
       if (line.phase === 'end') sent = line.sent!;
     }
   });
   const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
   if (code !== 0 || !started) throw new Error(`${server.label}: pg-agents exited ${code}: ${stderr.slice(-2000)}`);
-  const begin = await (started as Promise<{ processed: number; at: number; end: Awaited<ReturnType<typeof window>> }>);
+  const begin = await (started as Promise<Start>);
   const [processed, at] = [(await eventsProcessed(server)) - begin.processed, performance.now()];
   const figures = await begin.end(processed, 'event');
   return prefixed('agents', {
     events_per_s: Math.round(processed / ((at - begin.at) / 1000)),
     sent_per_s: Math.round(sent / seconds),
+    // Whether every agent's first event was stored before the timed part began (two minutes at most).
+    warmed_up: (await warmed) ? 1 : 0,
     ...figures,
     ...(await health.stop()),
   });
