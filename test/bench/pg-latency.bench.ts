@@ -7,7 +7,6 @@
 //   PG_LATENCY_LIST (events listed by GET, 1000), PG_LATENCY_GETS (20), PG_LATENCY_PAIR (0 leaves the pair out),
 //   PG_LATENCY_PAIR_DELAY (ms, 2).
 import { loadavg } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { postgresMissing, startPostgres, type PostgresServer } from '../servers/postgres.js';
 import { nodeStartMs } from './load/latency.js';
 import { wrkPath } from './load/wrk.js';
@@ -115,7 +114,6 @@ export async function benchPgLatency(report: (figure: object) => void): Promise<
     await proxy?.stop();
     postgres.stop();
   }
-  await sleep(0);
   report({
     bench: 'pg-latency',
     row: 'machine',
