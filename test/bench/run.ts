@@ -23,6 +23,7 @@ import { benchAttackFrames } from './attack-frames.bench.js';
 import { benchSoak } from './soak.bench.js';
 import { benchRest } from './rest.bench.js';
 import { benchVsSensuGo } from './vs-sensu-go.bench.js';
+import { benchPgLatency } from './pg-latency.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -61,6 +62,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   rest: benchRest,
   // The same agents and API load against the real Sensu Go backend, same run.
   'vs-sensu-go': benchVsSensuGo,
+  // The daemon on PostgreSQL behind a delaying proxy (0, 0.5, 2 ms added round trip) beside it on SQLite; two servers on one PostgreSQL.
+  'pg-latency': benchPgLatency,
 };
 
 const report = (figure: object) => process.stdout.write(JSON.stringify({ ...figure, node: process.version }) + '\n');
