@@ -86,20 +86,28 @@ function scanMessage(cursor: Cursor, end: number, type: protobuf.Type | null, de
       throw new Malformed(`field ${number} (${field.name}) of ${type!.name} at byte ${at} has wire type ${WIRE_NAME[wire]}, expected ${WIRE_NAME[expected]}`);
     const tally = written(field) ? limits.tally : null;
     tally?.enter(field.name);
-    if (wire === VARINT || wire === I64) {
-      if (wire === VARINT) cursor.varint(end);
-      else cursor.skip(8, end);
-      // A repeated number is at least a digit and a comma.
+    const key = keyBytes(field);
+    if (wire === VARINT) {
+      const value = cursor.varint(end);
+      // A repeated number is at least a digit and a comma; a single one is as wide as its digits.
       if (field.repeated) tally?.add(2, at);
+      else if (value !== 0) tally?.add(key + (field.type === 'bool' ? 0 : moreDigits(value)), at);
+    } else if (wire === I64) {
+      const start = cursor.pos;
+      cursor.skip(8, end);
+      if (field.repeated) tally?.add(2, at);
+      else if (key > 0 && !isZeroDouble(cursor.bytes, start)) tally?.add(key, at);
     } else {
       const length = cursor.varint(end);
       const start = cursor.pos;
       cursor.skip(length, end);
       const inner = new Cursor(cursor.bytes, start);
-      const counted = { maxDepth, tally };
+      const counted = tally === limits.tally ? limits : { maxDepth, tally };
       if (field.map) scanMapEntry(inner, start + length, field as unknown as protobuf.MapField, depth + 1, counted);
       else if (field.resolvedType) {
+        // An element of a list, or a message Go's JSON leaves out when absent: its key and its empty form, at least.
         if (field.repeated) tally?.element(field.resolvedType as protobuf.Type, at);
+        else if (key > 0) tally?.element(field.resolvedType as protobuf.Type, at, key);
         scanMessage(inner, start + length, field.resolvedType as protobuf.Type, depth + 1, counted);
       } else if (packed)
         while (inner.pos < start + length) {
@@ -107,10 +115,26 @@ function scanMessage(cursor: Cursor, end: number, type: protobuf.Type | null, de
           else inner.skip(8, start + length);
           tally?.add(2, at);
         }
-      else if (tally) tally.add(scalarJsonBytes(cursor.bytes, start, length, field), at);
+      else if (tally) tally.add(scalarJsonBytes(cursor.bytes, start, length, field) + (length > 0 ? key : 0), at);
     }
     tally?.leave();
   }
+}
+
+/** `"name":` and a comma: what a single field Go's JSON leaves out when empty adds once it holds something. */
+const keyBytes = (field: protobuf.Field) => (!field.repeated && field.options?.['(omitempty)'] === true ? field.name.length + 3 : 0);
+
+/** The digits a number has beyond the one of its empty form; none counted for a negative (a varint past 2^53). */
+function moreDigits(value: number): number {
+  let digits = 0;
+  if (value <= Number.MAX_SAFE_INTEGER) for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+  return digits;
+}
+
+/** A little-endian double of 0 or -0, which Go's JSON leaves out as empty. */
+function isZeroDouble(bytes: Uint8Array, start: number): boolean {
+  for (let i = start; i < start + 7; i++) if (bytes[i] !== 0) return false;
+  return (bytes[start + 7]! & 0x7f) === 0;
 }
 
 /** A string or bytes field's JSON beyond its empty form: a list's element with its comma, a single value's content. */

@@ -67,6 +67,28 @@ test('a full event is accepted by any budget its JSON fits in: the count is neve
   );
 });
 
+test('the count is close to the JSON: lists of numbers and of fields left out when empty are refused a third past the budget', () => {
+  const lists = {
+    'Event.metrics.points': {
+      metrics: {
+        points: Array.from({ length: 500 }, () => ({ name: 'x', value: 0.30000000000000004, timestamp: 1_700_000_000_000, tags: [{ name: 'x', value: 'y' }] })),
+      },
+    },
+    'Event.metrics.points.tags': { metrics: { points: [{ tags: Array.from({ length: 500 }, () => ({ name: 'x', value: 'y' })) }] } },
+    'Event.check.history': { check: { history: Array.from({ length: 500 }, () => ({ status: 4_000_000_000, executed: 1_700_000_000_000 })) } },
+    'Event.check.hooks': {
+      check: { hooks: Array.from({ length: 500 }, () => ({ duration: 0.1, executed: 1_700_000_000_000, status: -1, timeout: 4_000_000_000 })) },
+    },
+  };
+  for (const [path, event] of Object.entries(lists)) {
+    const payload = encodeProtobuf('Event', event);
+    const written = Buffer.byteLength(JSON.stringify(decodeProtobuf('Event', payload, { maxDepth: 100 })));
+    assert.equal(typeof decodeProtobuf('Event', payload, { maxDepth: 100, maxJsonBytes: written }), 'object', `${path}: accepted within its ${written} bytes`);
+    const refused = decodeProtobuf('Event', payload, { maxDepth: 100, maxJsonBytes: Math.floor(written / 1.35) });
+    assert.match(String(refused), new RegExp(`over it in ${path.replace(/\./g, '\\.')}(\\.|\\s)`), `${path}: refused at ${Math.floor(written / 1.35)}`);
+  }
+});
+
 test('a string is counted at its JSON width: quotes, escapes, and U+FFFD for a byte no UTF-8 character has', () => {
   const width = (bytes: Buffer) => stringJsonBytes(bytes, 0, bytes.length);
   const written = (bytes: Buffer) => Buffer.byteLength(JSON.stringify(bytes.toString('utf8')));
