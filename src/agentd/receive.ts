@@ -25,6 +25,8 @@ export interface ReceiveDeps {
   readonly onRegistration: (event: EventDraft) => void;
   readonly logger: Logger;
   readonly clock: ReadClock;
+  /** The largest frame taken from an agent, in bytes (`checkbridge.agentd.max_message_bytes`): a larger one closes the connection (1009). */
+  readonly maxMessageBytes: number;
 }
 
 /** Sensu Go's JSON carries the event id as base64 of its 16 bytes: the v2 API's form is the UUID text. */
@@ -35,6 +37,8 @@ function uuidOf(id: unknown): string | undefined {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The payload as a JSON object, or why it is refused: the depth rule every door applies is read before parsing. */
 function parseObject(payload: Buffer): Json | string {
@@ -61,7 +65,9 @@ export class AgentMessages {
     const frame = decodeFrame(data);
     if (!frame) return this.refuse(session, 'agent message refused: no message type (a frame is `type\\npayload`)', {}, true);
     // Keepalives and events are both corev2 Events: a protobuf payload becomes the JSON the agent would have sent.
-    const body = session.protobuf ? decodeProtobuf('Event', frame.payload, MAX_JSON_DEPTH) : parseObject(frame.payload);
+    // A protobuf frame decodes to no more JSON than a JSON frame carries: its elements are counted before any is built.
+    const limits = { maxDepth: MAX_JSON_DEPTH, maxJsonBytes: this.deps.maxMessageBytes };
+    const body = session.protobuf ? decodeProtobuf('Event', frame.payload, limits) : parseObject(frame.payload);
     if (typeof body === 'string') return this.refuse(session, `agent message refused: ${body}`, { type: frame.type }, true);
     if (frame.type === MESSAGE.keepalive) return this.keepalive(session, body);
     if (frame.type === MESSAGE.event) return this.event(session, body);
@@ -107,6 +113,9 @@ export class AgentMessages {
     const proxied = proxyTargetProblem(store, legacyNamespace(this.deps.settings()), namespace, name, body.check as Json | undefined);
     if (proxied) return this.refuse(session, `agent event refused: ${proxied}`, { check: body.check?.metadata?.name });
     const event: Json = { ...body, id: uuidOf(body.id), metadata: { namespace } };
+    // Stored in the agent's namespace, its check says that namespace, whatever one it was sent with.
+    if (isObject(body.check) && (body.check.metadata === undefined || body.check.metadata === null || isObject(body.check.metadata)))
+      event.check = { ...body.check, metadata: { ...body.check.metadata, namespace } };
     if (stored) event.entity = stored;
     else if (event.entity && typeof event.entity === 'object')
       event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };

@@ -20,8 +20,6 @@ export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
   readonly rate: () => number;
   /** What the handshake answers as `Backend-ID`: this daemon's identity for the agent. */
   readonly backendId: string;
-  /** The largest frame taken from an agent, in bytes (`checkbridge.agentd.max_message_bytes`): a larger one closes the connection (1009). */
-  readonly maxMessageBytes: number;
 }
 
 // Both ends ping: a connection silent for two intervals is a dead one (a host lost without a FIN).

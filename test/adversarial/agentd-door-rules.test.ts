@@ -153,3 +153,25 @@ test("an agent event's proxy_entity_name lands only on a proxy entity: never ano
     "the server's own client is still what it was",
   );
 });
+
+test("an agent event's check naming another namespace is stored as the agent's namespace's, and only there", async (t) => {
+  const { v2, agentd } = await agentInstanceFor(t, HOST);
+  const auth = `Bearer ${await adminToken(v2)}`;
+  assert.equal((await call(`${v2}/api/core/v2/namespaces/team-b`, 'PUT', auth, { name: 'team-b' })).status, 201);
+  const sender = await agentOnline(agentd, v2, auth, 'ns-sender');
+  t.after(() => sender.close());
+  const now = Math.floor(Date.now() / 1000);
+  const entity = { metadata: { name: 'ns-sender', namespace: 'team-b' }, entity_class: 'agent' };
+  const check = { metadata: { name: 'disk', namespace: 'team-b' }, output: 'foreign', status: 1, interval: 60, executed: now };
+  sender.send(Buffer.from(`event\n${JSON.stringify({ entity, check, metadata: { namespace: 'team-b' } })}`));
+  const stored = await eventually(
+    () => call(`${v2}/api/core/v2/namespaces/default/events/ns-sender/disk`, 'GET', auth),
+    (r) => r.status === 200,
+  );
+  assert.deepEqual(
+    [stored.body.metadata.namespace, stored.body.entity.metadata.namespace, stored.body.check.metadata.namespace],
+    ['default', 'default', 'default'],
+    'every namespace the event carries is the one it is stored in',
+  );
+  assert.deepEqual((await call(`${v2}/api/core/v2/namespaces/team-b/events`, 'GET', auth)).body, [], 'nothing in the namespace named');
+});

@@ -3,6 +3,7 @@ import type protobuf from 'protobufjs';
 import type { Json } from '../../json.js';
 import { COREV2_SCHEMA } from './corev2-schema.js';
 import { wireProblem } from './wire-scan.js';
+import type { DecodeBudget } from './json-size.js';
 
 // protobufjs and the schema (a third of a second) are loaded by the first agent message, not at the daemon's start.
 const load = createRequire(import.meta.url);
@@ -18,6 +19,7 @@ interface FieldPlan {
   readonly value: boolean;
   readonly neverNull: boolean;
   readonly flatten: boolean;
+  readonly bool: boolean;
   sub: TypePlan | null;
 }
 
@@ -53,6 +55,7 @@ function planOf(type: protobuf.Type): TypePlan {
       value: option('value'),
       neverNull: option('never_null'),
       flatten: option('flatten'),
+      bool: field.type === 'bool',
       sub: null,
     };
     plan.fields.push(fieldPlan);
@@ -174,11 +177,36 @@ function parsed(): Readonly<Record<AgentMessageType, TypePlan>> {
 }
 const typeOf = (name: AgentMessageType) => (types ??= parsed())[name];
 
-/** A protobuf payload as the agent's JSON for it, or why it is refused (wire types, lengths, depth are read first). */
-export function decodeProtobuf(name: AgentMessageType, payload: Uint8Array, maxDepth: number): Json | string {
+// A bool written `false` when empty may be `true`, a byte shorter.
+const shorterBools = (plan: TypePlan): number =>
+  plan.fields.reduce(
+    (count, field) => count + (field.skip ? 0 : field.flatten ? shorterBools(field.sub!) : field.bool && !field.repeated && !field.omitEmpty ? 1 : 0),
+    0,
+  );
+
+const leastBytes = new Map<protobuf.Type, number>();
+/** The least JSON a message of `type` is written as: its empty form's, measured once per type. */
+function emptyJsonBytes(type: protobuf.Type): number {
+  let bytes = leastBytes.get(type);
+  if (bytes === undefined) {
+    const plan = planOf(type);
+    leastBytes.set(type, (bytes = Buffer.byteLength(JSON.stringify(toJson(plan.empty, plan))) - shorterBools(plan)));
+  }
+  return bytes;
+}
+
+/** How a payload is read: nesting at most `maxDepth` deep, and (when given) at most `maxJsonBytes` of JSON decoded. */
+export interface DecodeLimits {
+  readonly maxDepth: number;
+  readonly maxJsonBytes?: number;
+}
+
+/** A protobuf payload as the agent's JSON for it, or why it is refused (wire types, lengths, depth, size read first). */
+export function decodeProtobuf(name: AgentMessageType, payload: Uint8Array, limits: DecodeLimits): Json | string {
   const plan = typeOf(name);
-  const problem = wireProblem(payload, plan.type, maxDepth);
-  if (problem) return `the payload is not a protobuf ${name}: ${problem}`;
+  const budget: DecodeBudget | undefined = limits.maxJsonBytes === undefined ? undefined : { maxJsonBytes: limits.maxJsonBytes, emptyJsonBytes };
+  const problem = wireProblem(payload, plan.type, limits.maxDepth, budget);
+  if (problem) return problem.tooLarge ? `the protobuf ${name} is too large: ${problem.message}` : `the payload is not a protobuf ${name}: ${problem.message}`;
   try {
     return toJson(plan.type.decode(payload), plan);
   } catch (error) {

@@ -1,4 +1,5 @@
 import type protobuf from 'protobufjs';
+import { JsonTally, OverBudget, stringJsonBytes, type DecodeBudget } from './json-size.js';
 
 // Wire types: varint, 64-bit, length-delimited, group start, group end, 32-bit.
 const [VARINT, I64, LEN, GROUP_START, GROUP_END, I32] = [0, 1, 2, 3, 4, 5];
@@ -37,21 +38,37 @@ function expectedWire(field: protobuf.Field): number {
   return WIRE_OF[field.type] ?? LEN;
 }
 
+/** What a scan checks beside the wire types: how deep messages nest, and (when counted) the JSON they decode to. */
+interface Limits {
+  readonly maxDepth: number;
+  readonly tally: JsonTally | null;
+}
+
 /**
  * Why a protobuf message does not fit `type`, or null: every field's wire type is the schema's, every length within
- * its message, and messages (and unknown groups) nest at most `maxDepth` deep. Read before the decoder sees the bytes.
+ * its message, messages (and unknown groups) nest at most `maxDepth` deep, and (given a budget) what it decodes to, as
+ * JSON, stays within the budget: every repeated element, map entry and string counted as met. Read before the decoder
+ * sees the bytes, so a frame refused costs no decoded object. `tooLarge` says the budget was what refused it.
  */
-export function wireProblem(bytes: Uint8Array, type: protobuf.Type, maxDepth: number): string | null {
+export function wireProblem(bytes: Uint8Array, type: protobuf.Type, maxDepth: number, budget?: DecodeBudget): { message: string; tooLarge: boolean } | null {
+  const tally = budget ? new JsonTally(budget) : null;
   try {
-    scanMessage(new Cursor(bytes, 0), bytes.length, type, 1, maxDepth);
+    tally?.enter(type.name);
+    tally?.add(budget!.emptyJsonBytes(type), 0);
+    scanMessage(new Cursor(bytes, 0), bytes.length, type, 1, { maxDepth, tally });
     return null;
   } catch (error) {
-    if (error instanceof Malformed) return error.message;
+    if (error instanceof Malformed) return { message: error.message, tooLarge: false };
+    if (error instanceof OverBudget) return { message: error.message, tooLarge: true };
     throw error;
   }
 }
 
-function scanMessage(cursor: Cursor, end: number, type: protobuf.Type | null, depth: number, maxDepth: number): void {
+// A skipped field (never written in the agent's JSON) is read but not counted.
+const written = (field: protobuf.Field) => field.options?.['(skip)'] !== true;
+
+function scanMessage(cursor: Cursor, end: number, type: protobuf.Type | null, depth: number, limits: Limits): void {
+  const { maxDepth } = limits;
   if (depth > maxDepth) throw new Malformed(`protobuf nested deeper than ${maxDepth} levels`);
   while (cursor.pos < end) {
     const at = cursor.pos;
@@ -67,23 +84,71 @@ function scanMessage(cursor: Cursor, end: number, type: protobuf.Type | null, de
     const packed = field.repeated && !field.map && wire === LEN && expected !== LEN;
     if (wire !== expected && !packed)
       throw new Malformed(`field ${number} (${field.name}) of ${type!.name} at byte ${at} has wire type ${WIRE_NAME[wire]}, expected ${WIRE_NAME[expected]}`);
-    if (wire === VARINT) cursor.varint(end);
-    else if (wire === I64) cursor.skip(8, end);
-    else {
+    const tally = written(field) ? limits.tally : null;
+    tally?.enter(field.name);
+    const key = keyBytes(field);
+    if (wire === VARINT) {
+      const value = cursor.varint(end);
+      // A repeated number is at least a digit and a comma; a single one is as wide as its digits.
+      if (field.repeated) tally?.add(2, at);
+      else if (value !== 0) tally?.add(key + (field.type === 'bool' ? 0 : moreDigits(value)), at);
+    } else if (wire === I64) {
+      const start = cursor.pos;
+      cursor.skip(8, end);
+      if (field.repeated) tally?.add(2, at);
+      else if (key > 0 && !isZeroDouble(cursor.bytes, start)) tally?.add(key, at);
+    } else {
       const length = cursor.varint(end);
       const start = cursor.pos;
       cursor.skip(length, end);
       const inner = new Cursor(cursor.bytes, start);
-      if (field.map) scanMapEntry(inner, start + length, field as unknown as protobuf.MapField, depth + 1, maxDepth);
-      else if (field.resolvedType) scanMessage(inner, start + length, field.resolvedType as protobuf.Type, depth + 1, maxDepth);
-      else if (packed) while (inner.pos < start + length) expected === VARINT ? inner.varint(start + length) : inner.skip(8, start + length);
+      const counted = tally === limits.tally ? limits : { maxDepth, tally };
+      if (field.map) scanMapEntry(inner, start + length, field as unknown as protobuf.MapField, depth + 1, counted);
+      else if (field.resolvedType) {
+        // An element of a list, or a message Go's JSON leaves out when absent: its key and its empty form, at least.
+        if (field.repeated) tally?.element(field.resolvedType as protobuf.Type, at);
+        else if (key > 0) tally?.element(field.resolvedType as protobuf.Type, at, key);
+        scanMessage(inner, start + length, field.resolvedType as protobuf.Type, depth + 1, counted);
+      } else if (packed)
+        while (inner.pos < start + length) {
+          if (expected === VARINT) inner.varint(start + length);
+          else inner.skip(8, start + length);
+          tally?.add(2, at);
+        }
+      else if (tally) tally.add(scalarJsonBytes(cursor.bytes, start, length, field) + (length > 0 ? key : 0), at);
     }
+    tally?.leave();
   }
 }
 
-/** A map entry: key (1) a string, value (2) the map's value type. */
-function scanMapEntry(cursor: Cursor, end: number, field: protobuf.MapField, depth: number, maxDepth: number): void {
+/** `"name":` and a comma: what a single field Go's JSON leaves out when empty adds once it holds something. */
+const keyBytes = (field: protobuf.Field) => (!field.repeated && field.options?.['(omitempty)'] === true ? field.name.length + 3 : 0);
+
+/** The digits a number has beyond the one of its empty form; none counted for a negative (a varint past 2^53). */
+function moreDigits(value: number): number {
+  let digits = 0;
+  if (value <= Number.MAX_SAFE_INTEGER) for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+  return digits;
+}
+
+/** A little-endian double of 0 or -0, which Go's JSON leaves out as empty. */
+function isZeroDouble(bytes: Uint8Array, start: number): boolean {
+  for (let i = start; i < start + 7; i++) if (bytes[i] !== 0) return false;
+  return (bytes[start + 7]! & 0x7f) === 0;
+}
+
+/** A string or bytes field's JSON beyond its empty form: a list's element with its comma, a single value's content. */
+function scalarJsonBytes(bytes: Uint8Array, start: number, length: number, field: protobuf.Field): number {
+  // Bytes are written as base64 (or a UUID's text), longer than they are: their length is the least.
+  const own = field.type === 'string' ? stringJsonBytes(bytes, start, start + length) : length + 2;
+  return field.repeated ? own + 1 : own - 2;
+}
+
+/** A map entry: key (1) a string, value (2) the map's value type; at least a colon and a comma beside them. */
+function scanMapEntry(cursor: Cursor, end: number, field: protobuf.MapField, depth: number, limits: Limits): void {
+  const { maxDepth, tally } = limits;
   if (depth > maxDepth) throw new Malformed(`protobuf nested deeper than ${maxDepth} levels`);
+  tally?.add(2, cursor.pos);
   while (cursor.pos < end) {
     const at = cursor.pos;
     const tag = cursor.varint(end);
@@ -96,8 +161,10 @@ function scanMapEntry(cursor: Cursor, end: number, field: protobuf.MapField, dep
     const length = cursor.varint(end);
     const start = cursor.pos;
     cursor.skip(length, end);
-    if (number === 2 && field.resolvedType)
-      scanMessage(new Cursor(cursor.bytes, start), start + length, field.resolvedType as protobuf.Type, depth + 1, maxDepth);
+    if (number === 2 && field.resolvedType) {
+      tally?.element(field.resolvedType as protobuf.Type, at, 0);
+      scanMessage(new Cursor(cursor.bytes, start), start + length, field.resolvedType as protobuf.Type, depth + 1, limits);
+    } else tally?.add(stringJsonBytes(cursor.bytes, start, start + length), at);
   }
 }
 
