@@ -46,14 +46,18 @@ function goForm(key: string): string {
 }
 
 // Keys seen per set, remembered up to a bound (label keys are callers' data): a listing repeats the same few keys.
-const MEMO_LIMIT = 4096;
+// A key longer than a field name is matched each time, never kept.
+const MEMO_KEY_CHARS = 64;
 
 class KeySet implements RedactKeys {
   private readonly byAlphanumeric: ReadonlySet<string>;
   private readonly byGoForm: ReadonlySet<string>;
   private readonly memo = new Map<string, boolean>();
 
-  constructor(keys: readonly string[]) {
+  constructor(
+    keys: readonly string[],
+    private readonly memoLimit: number,
+  ) {
     const named = keys.filter((key) => key !== '');
     this.byAlphanumeric = new Set(named.map(alphanumeric).filter((key) => key !== ''));
     this.byGoForm = new Set(named.map(goForm).filter((key) => key !== ''));
@@ -63,22 +67,38 @@ class KeySet implements RedactKeys {
     const known = this.memo.get(key);
     if (known !== undefined) return known;
     const found = key !== '' && (this.byAlphanumeric.has(alphanumeric(key)) || this.byGoForm.has(goForm(key)));
-    if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
+    if (key.length > MEMO_KEY_CHARS) return found;
+    if (this.memo.size >= this.memoLimit) this.memo.clear();
     this.memo.set(key, found);
     return found;
   }
 }
 
 /** The default keys alone. */
-export const DEFAULT_KEYS: RedactKeys = new KeySet(DEFAULT_REDACT_KEYS);
+export const DEFAULT_KEYS: RedactKeys = new KeySet(DEFAULT_REDACT_KEYS, 4096);
 
 /** The strings of a `redact` list, or none when it is not a list. */
 export function ownRedactList(list: unknown): string[] {
   return Array.isArray(list) ? list.filter((key): key is string => typeof key === 'string') : [];
 }
 
+// Sets built for own lists, by the list: a listing of many entities sharing one list builds it once (256 sets of 256
+// remembered keys at most).
+const OWN_SETS_LIMIT = 256;
+const ownSets = new Map<string, KeySet>();
+
 /** The default keys plus the strings of a client's or an entity's own `redact` list. */
 export function redactKeysWith(list: unknown): RedactKeys {
   const own = ownRedactList(list);
-  return own.length === 0 ? DEFAULT_KEYS : new KeySet([...DEFAULT_REDACT_KEYS, ...own]);
+  if (own.length === 0) return DEFAULT_KEYS;
+  const id = JSON.stringify(own);
+  // A list longer than any a person writes is built for this use only, never kept.
+  if (id.length > 4096) return new KeySet([...DEFAULT_REDACT_KEYS, ...own], 256);
+  let set = ownSets.get(id);
+  if (!set) {
+    if (ownSets.size >= OWN_SETS_LIMIT) ownSets.clear();
+    set = new KeySet([...DEFAULT_REDACT_KEYS, ...own], 256);
+    ownSets.set(id, set);
+  }
+  return set;
 }
