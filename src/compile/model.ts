@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../config/index.js';
+import type { Diagnostic, RedactKeys } from '../config/index.js';
 import type { Json } from '../json.js';
 
 export interface Resource {
@@ -21,7 +21,7 @@ export interface CompileContext {
   /** The backend's UTC offset assumed for legacy times without a zone (minutes). */
   readonly localOffsetMinutes: number;
   /** Keys whose values are secrets (legacy redact list plus the client's own), lower case. */
-  readonly secretKeys: ReadonlySet<string>;
+  readonly secretKeys: RedactKeys;
   /** Per legacy definition (`checks/NAME`, …), the resources it became. */
   readonly became: Map<string, string[]>;
   /** What will behave differently from legacy, once each. */

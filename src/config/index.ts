@@ -17,6 +17,6 @@ export { canonicalKey, isPlainObject } from './merge.js';
 export { parseConfigText } from './parse.js';
 export { blankArguments, blankStartEnvironment } from './proc-self.js';
 export { redactDsn } from './redact-dsn.js';
-export { redactOutput, redactValues } from './redact.js';
+export { redactOutput, redactValues, redactedLabels, redactKeysWith, type RedactKeys } from './redact.js';
 export { secretRefsOf, secretRefsProblem, v2SecretsOf, type SecretRef } from './secret-refs.js';
 export { daemonEnvironment, withholdCredentials } from './start-environment.js';

@@ -1,37 +1,10 @@
-// Legacy default sensitive keys; a client's own `redact` list replaces them.
-export const DEFAULT_REDACT_KEYS: readonly string[] = [
-  'password',
-  'passwd',
-  'pass',
-  'api_key',
-  'api_token',
-  'access_key',
-  'secret_key',
-  'private_key',
-  'secret',
-  'routing_key',
-  'access_token_read',
-  'access_token_write',
-  'access_token_path',
-  'webhook_url',
-  'nickserv_password',
-  'channel_password',
-  'community',
-  'keystore_password',
-  'truststore_password',
-  'proxy_password',
-  'access_key_id',
-  'secret_access_key',
-];
-
+// The one redaction policy: the default keys plus an object's own `redact` list, matched as redact-keys.ts says.
 import { redactDsn } from './redact-dsn.js';
+import { DEFAULT_KEYS, DEFAULT_REDACT_KEYS, ownRedactList, redactKeysWith, type RedactKeys } from './redact-keys.js';
+
+export { DEFAULT_REDACT_KEYS, redactKeysWith, type RedactKeys } from './redact-keys.js';
 
 const CENSOR = 'REDACTED';
-
-type KeySet = ReadonlySet<string>;
-
-const lowered = (keys: readonly string[]): KeySet => new Set(keys.map((key) => key.toLowerCase()));
-const DEFAULT_SET = lowered(DEFAULT_REDACT_KEYS);
 
 // Only plain JSON objects are walked: class instances (errors, dates) serialize themselves.
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -40,11 +13,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** A non-empty `redact` list of strings carried by the object itself (a legacy client, a v2 entity). */
-function ownList(value: Record<string, unknown>): KeySet | null {
-  if (!Object.hasOwn(value, 'redact')) return null;
-  const list = value.redact;
-  return Array.isArray(list) && list.length > 0 && list.every((key) => typeof key === 'string') ? lowered(list) : null;
+/** The defaults plus the non-empty `redact` list carried by the object itself (a legacy client, a v2 entity), or null. */
+function ownList(value: Record<string, unknown>): RedactKeys | null {
+  if (!Object.hasOwn(value, 'redact') || ownRedactList(value.redact).length === 0) return null;
+  return redactKeysWith(value.redact);
 }
 
 // A `secrets` list of a check, hook, handler or mutator names Secret resources, never values: its `secret` keys stay.
@@ -56,7 +28,7 @@ function isSecretRefList(value: unknown): boolean {
 }
 
 // Copy-on-write: untouched subtrees are returned as they are, so a body with no secret costs one walk and no copy.
-function walk(value: unknown, keys: KeySet, scoped: boolean): unknown {
+function walk(value: unknown, keys: RedactKeys, scoped: boolean): unknown {
   if (Array.isArray(value)) {
     let out: unknown[] | null = null;
     for (let i = 0; i < value.length; i++) {
@@ -71,7 +43,7 @@ function walk(value: unknown, keys: KeySet, scoped: boolean): unknown {
   for (const key of Object.keys(value)) {
     const inner = value[key];
     // A DSN is shown without its password (checkbridge.store.dsn, a PostgresConfig's spec.dsn).
-    const next = inScope.has(key.toLowerCase())
+    const next = inScope.has(key)
       ? CENSOR
       : key.toLowerCase() === 'dsn' && typeof inner === 'string'
         ? redactDsn(inner)
@@ -83,18 +55,30 @@ function walk(value: unknown, keys: KeySet, scoped: boolean): unknown {
   return out ?? value;
 }
 
-/** Replaces the value of every key in `keys` (case-insensitive), at any depth, through arrays too (print-config, /settings, keepalives). */
-export function redact(value: unknown, keys: readonly string[] = DEFAULT_REDACT_KEYS): unknown {
-  return walk(value, keys === DEFAULT_REDACT_KEYS ? DEFAULT_SET : lowered(keys), false);
+/** Replaces the value of every default key and every key of `own`, at any depth, through arrays too (print-config, /settings, keepalives). */
+export function redact(value: unknown, own: readonly string[] = DEFAULT_REDACT_KEYS): unknown {
+  return walk(value, own === DEFAULT_REDACT_KEYS ? DEFAULT_KEYS : redactKeysWith(own), false);
 }
 
 /**
- * The one policy for every API body and log line: the default keys, case-insensitive, at any depth; inside an object
- * that carries its own non-empty `redact` list (a client, an entity) that list replaces the defaults.
- * v2 labels and annotations are plain maps, so a label whose key matches has its value redacted.
+ * The one policy for every API body and log line: the default keys at any depth; inside an object that carries its
+ * own non-empty `redact` list (a client, an entity) that list's keys too. v2 labels and annotations are plain maps, so
+ * a label whose key matches has its value redacted.
  */
 export function redactOutput(value: unknown): unknown {
-  return walk(value, DEFAULT_SET, true);
+  return walk(value, DEFAULT_KEYS, true);
+}
+
+/** A v2 entity's labels and annotations under the one policy (its own `redact` list with the defaults): a new metadata object. */
+export function redactedLabels(metadata: Record<string, unknown>, redactList: unknown): Record<string, unknown> {
+  const keys = redactKeysWith(redactList);
+  const out = { ...metadata };
+  for (const field of ['labels', 'annotations']) {
+    const map = out[field];
+    if (!isPlainObject(map)) continue;
+    out[field] = Object.fromEntries(Object.entries(map).map(([key, value]) => [key, keys.has(key) ? CENSOR : value]));
+  }
+  return out;
 }
 
 /**

@@ -1,7 +1,6 @@
 // core/v2 JSON shapes: which keys are always present, null vs [], and key order.
 import type { Json } from '../json.js';
-
-const DEFAULT_REDACT = ['password', 'passwd', 'pass', 'api_key', 'api_token', 'access_key', 'secret_key', 'private_key', 'secret'];
+import { redactedLabels } from '../config/index.js';
 
 export function shapeMetadata(meta: Json | undefined): Json {
   const out: Json = {};
@@ -12,15 +11,9 @@ export function shapeMetadata(meta: Json | undefined): Json {
   return out;
 }
 
-/** The entity's metadata with the labels and annotations its `redact` list names (Sensu Go's by default) as REDACTED. */
+/** The entity's metadata with the labels and annotations the one redaction policy names (its `redact` list too) as REDACTED. */
 export function redactedMetadata(entity: Json): Json {
-  const redact = Array.isArray(entity.redact) && entity.redact.length > 0 ? (entity.redact as string[]) : DEFAULT_REDACT;
-  const metadata = shapeMetadata(entity.metadata);
-  for (const field of ['labels', 'annotations']) {
-    if (!metadata[field]) continue;
-    metadata[field] = Object.fromEntries(Object.entries(metadata[field] as Json).map(([k, v]) => [k, redact.includes(k) ? 'REDACTED' : v]));
-  }
-  return metadata;
+  return redactedLabels(shapeMetadata(entity.metadata), entity.redact);
 }
 
 export function shapeEntity(entity: Json): Json {

@@ -61,7 +61,7 @@ test('redaction: no API body and no log line shows a secret key value; other fie
     (r) => r.status === 200,
   );
 
-  // A client whose own `redact` list replaces the defaults.
+  // A client whose own `redact` list adds to the defaults (the strictest policy).
   assert.equal(
     (
       await postJson(`${api}/clients`, {
@@ -70,7 +70,8 @@ test('redaction: no API body and no log line shows a secret key value; other fie
         subscriptions: [],
         redact: ['favourite'],
         favourite: `fav-${MARKER}`,
-        password: 'own-list-password-shown',
+        password: `own-list-password-${MARKER}`,
+        rack: 'own-list-rack-shown',
       })
     ).status,
     201,
@@ -106,9 +107,9 @@ test('redaction: no API body and no log line shows a secret key value; other fie
 
   const reads: [string, RequestInit | undefined, string[]][] = [
     [`${api}/settings`, undefined, ['visible-check-note', 'visible-rack']],
-    [`${api}/clients`, undefined, ['visible-rack', 'own-list-password-shown']],
+    [`${api}/clients`, undefined, ['visible-rack', 'own-list-rack-shown']],
     [`${api}/clients/vault-host`, undefined, ['visible-rack']],
-    [`${api}/clients/own-list`, undefined, ['own-list-password-shown']],
+    [`${api}/clients/own-list`, undefined, ['own-list-rack-shown']],
     [`${api}/clients/vault-host/history`, undefined, ['visible-check-note', 'db.example']],
     [`${api}/checks`, undefined, ['visible-check-note', 'db.example']],
     [`${api}/checks/db-check`, undefined, ['visible-check-note', 'db.example']],
@@ -145,7 +146,8 @@ test('redaction: no API body and no log line shows a secret key value; other fie
   assert.deepEqual([definition.password, definition.API_KEY, definition.db], ['REDACTED', 'REDACTED', { host: 'db.example', Secret: 'REDACTED' }]);
   const labelled = (await call(`${ns}/entities/labelled`, 'GET', auth)).body;
   assert.deepEqual(labelled.metadata.labels, { password: 'REDACTED', region: 'visible-region' });
-  assert.equal((await getJson(`${api}/clients/own-list`)).body.favourite, 'REDACTED', "the client's own list replaces the defaults");
+  const ownList = (await getJson(`${api}/clients/own-list`)).body;
+  assert.deepEqual([ownList.favourite, ownList.password], ['REDACTED', 'REDACTED'], "the client's own list adds to the defaults");
 
   // Filters and selectors read redacted values: they cannot confirm a guessed secret.
   assert.deepEqual((await getJson(`${api}/checks?filter.password=${SECRETS.checkPassword}`)).body, []);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type protobuf from 'protobufjs';
 import type { Json } from '../../json.js';
+import { redactedLabels } from '../../config/index.js';
 import { COREV2_SCHEMA } from './corev2-schema.js';
 import { wireProblem } from './wire-scan.js';
 import type { DecodeBudget } from './json-size.js';
@@ -113,17 +114,9 @@ function writeFields(message: protobuf.Message, plan: TypePlan, out: Json): void
   }
 }
 
-// Go's redaction compares keys without case and without what is not a letter or digit.
-const normalize = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
-const DEFAULT_REDACT = ['password', 'passwd', 'pass', 'api_key', 'api_token', 'access_key', 'secret_key', 'private_key', 'secret'];
-
+// The one redaction policy, as every other door serves an entity.
 function redactEntity(entity: Json): void {
-  const listed = Array.isArray(entity.redact) && entity.redact.length > 0 ? (entity.redact as string[]) : DEFAULT_REDACT;
-  const redacted = new Set(listed.map(normalize));
-  for (const key of ['labels', 'annotations']) {
-    const map = entity.metadata?.[key] as Record<string, string> | undefined;
-    if (map) for (const name of Object.keys(map)) if (redacted.has(normalize(name))) map[name] = 'REDACTED';
-  }
+  if (entity.metadata && typeof entity.metadata === 'object') entity.metadata = redactedLabels(entity.metadata, entity.redact);
 }
 
 /** A decoded message as the agent's JSON for it: the shape the JSON door receives. */

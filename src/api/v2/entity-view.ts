@@ -10,15 +10,12 @@ const byName = (a: Json, b: Json) => (String(a.metadata.name) < String(b.metadat
 export function entityTable(deps: V2ApiDeps) {
   const v2 = deps.store.resources;
   const isLegacy = (ns: string) => deps.legacyNamespace?.() === ns;
-  const listedClient = (name: string): Json | null => {
-    const client = deps.store.getClient(name);
-    return client && !client.invalidated ? client : null;
-  };
   return {
+    // One lookup for every route by name (GET, PUT, PATCH, DELETE): what the list shows, and nothing of another namespace.
     get: (ns: string, name: string): Json | null => {
       const stored = v2.getEntity(ns, name) as Json | null;
-      const client = stored || !isLegacy(ns) ? null : listedClient(name);
-      return stored ?? (client ? translateClient(client, ns) : null);
+      const client = stored || !isLegacy(ns) ? null : deps.store.getClient(name);
+      return stored ?? (client && isListedClient(client) ? translateClient(client, ns) : null);
     },
     put: (ns: string, name: string, value: Json) => v2.putEntity(ns, name, value),
     delete: (ns: string, name: string) => v2.deleteEntity(ns, name),
@@ -26,11 +23,18 @@ export function entityTable(deps: V2ApiDeps) {
       const stored = v2.listEntities(ns) as Json[];
       if (!isLegacy(ns)) return stored;
       const names = new Set(stored.map((e) => String(e.metadata?.name)));
-      // A Sensu Go agent's client record mirrors its own entity, stored in its own namespace: listed there, not here.
-      const clients = deps.store.listClients().filter((c) => !c.invalidated && c.entity_class !== 'agent' && !names.has(String(c.name)));
+      const clients = deps.store.listClients().filter((c) => isListedClient(c) && !names.has(String(c.name)));
       return clients.length === 0 ? stored : [...stored, ...clients.map((c) => translateClient(c, ns))].sort(byName);
     },
   };
+}
+
+/**
+ * Whether a client record is a legacy client the legacy namespace shows as an entity. A Sensu Go agent's record
+ * mirrors its own entity, stored in its own namespace (any namespace): found there, never through this record.
+ */
+function isListedClient(client: Json): boolean {
+  return !client.invalidated && client.entity_class !== 'agent';
 }
 
 /** Why a listed entity cannot be deleted here: it is a legacy client with no stored entity (409), or null. */
