@@ -11,7 +11,7 @@ const encoded = (entity: object) => Event.encode(Event.fromObject({ entity: { en
 
 test("a protobuf event's entity comes out with the labels the one policy names as REDACTED, the rest as sent", () => {
   const labels = { Password: 'a', 'API-KEY': 'b', Secret_Key: 'c', api_key: 'd', Community: 'e', team: 'blue' };
-  const plain = decodeProtobuf('Event', encoded({ metadata: { name: 'pb-1', labels, annotations: { 'Api.Token': 'f', note: 'g' } } }), 64);
+  const plain = decodeProtobuf('Event', encoded({ metadata: { name: 'pb-1', labels, annotations: { 'Api.Token': 'f', note: 'g' } } }), { maxDepth: 64 });
   assert.equal(typeof plain, 'object', String(plain));
   const entity = (plain as { entity: { metadata: { labels: object; annotations: object } } }).entity;
   assert.deepEqual(entity.metadata.labels, {
@@ -27,7 +27,7 @@ test("a protobuf event's entity comes out with the labels the one policy names a
   const own = decodeProtobuf(
     'Event',
     encoded({ redact: ['Db-Pass'], metadata: { name: 'pb-2', labels: { db_pass: 'h', DBPASS: 'i', password: 'j', team: 'k' } } }),
-    64,
+    { maxDepth: 64 },
   );
   assert.deepEqual((own as { entity: { metadata: { labels: object } } }).entity.metadata.labels, {
     db_pass: 'REDACTED',
