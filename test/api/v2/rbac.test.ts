@@ -143,7 +143,7 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
     'and changes their own password',
   );
   assert.equal((await call(`${core}/users/nora/password`, 'PUT', vera, { password: 'nora-pass-2', new_password: 'taken-over' })).status, 403);
-  assert.equal((await call(`${core}/users/vera/password`, 'PUT', vera, { password: 'vera-pass-1', new_password: 'vera-pass-2' })).status, 204);
+  assert.equal((await call(`${core}/users/vera/password`, 'PUT', vera, { password: 'vera-pass-1', new_password: 'vera-pass-2' })).status, 201);
   assert.equal(
     (await call(`${core}/users/nora`, 'PUT', await token('eddie'), { username: 'nora', groups: ['cluster-admins'] })).status,
     403,
