@@ -80,7 +80,6 @@ export function seedRbac(v2: ResourceTables): void {
     if (!v2.getResource(KIND.clusterRole, '', name)) v2.putResource(KIND.clusterRole, '', name, { rules, metadata: { name } });
   }
   const { name, subjects, role_ref } = BUILT_IN_CLUSTER_ROLE_BINDING;
-  if (!v2.getResource(KIND.clusterRoleBinding, '', name))
-    v2.putResource(KIND.clusterRoleBinding, '', name, { subjects, role_ref, metadata: { name } });
+  if (!v2.getResource(KIND.clusterRoleBinding, '', name)) v2.putResource(KIND.clusterRoleBinding, '', name, { subjects, role_ref, metadata: { name } });
   v2.putResource('Seed', '', 'rbac', { seeded: true });
 }
