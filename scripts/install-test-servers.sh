@@ -15,6 +15,10 @@ have openssl /usr/bin/openssl || need="$need openssl"
 have systemd-analyze /usr/bin/systemd-analyze || need="$need systemd"
 # The partition fault test puts a server in a network namespace of its own.
 have ip /usr/sbin/ip || need="$need iproute2"
+# Sensu's own Ansible collection (sensu.sensu_go, inside Debian's ansible package) plays against both backends; its
+# user module hashes passwords with python3's bcrypt.
+have ansible-playbook /usr/bin/ansible-playbook && [ -d /usr/lib/python3/dist-packages/ansible_collections/sensu/sensu_go ] || need="$need ansible"
+/usr/bin/python3 -c 'import bcrypt' >/dev/null 2>&1 || need="$need python3-bcrypt"
 [ -z "$need" ] && exit 0
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"

@@ -23,10 +23,11 @@ export const AGENT_GROUP = 'system:agents';
  * user in it. Its password from CHECKBRIDGE_AGENT_PASSWORD, else generated and shown once: never a published default.
  */
 export async function ensureAgentUser(store: ResourceTables, env: NodeJS.ProcessEnv, deliver: (user: string, password: string) => void): Promise<void> {
-  const meta = { name: AGENT_ROLE, created_by: 'system' };
+  // Seeded as Sensu Go seeds them: no created_by; every verb on events, all an agent's session is checked for.
+  const meta = { name: AGENT_ROLE };
   if (!store.getResource('ClusterRole', '', AGENT_ROLE))
     store.putResource('ClusterRole', '', AGENT_ROLE, {
-      rules: [{ verbs: ['create', 'update', 'get'], resources: ['events', 'entities'], resource_names: null }],
+      rules: [{ verbs: ['*'], resources: ['events'], resource_names: null }],
       metadata: meta,
     });
   if (!store.getResource('ClusterRoleBinding', '', AGENT_ROLE)) {

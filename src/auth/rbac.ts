@@ -37,12 +37,15 @@ const NAMESPACED_RESOURCES = ['assets', 'checks', 'entities', 'events', 'filters
 
 const rule = (verbs: string[], resources: string[]): Rule => ({ verbs, resources, resource_names: null });
 
+/** Sensu Go's CommonCoreResources, what its seeded roles grant: pipelines are not among them (granted by name only). */
+const COMMON_CORE_RESOURCES = NAMESPACED_RESOURCES.filter((kind) => kind !== 'pipelines');
+
 /** The seeded ClusterRoles (Sensu Go backend/seeds) and the binding that makes group `cluster-admins` all-powerful. */
 export const BUILT_IN_CLUSTER_ROLES: ReadonlyMap<string, Rule[]> = new Map([
   ['cluster-admin', [rule(['*'], ['*'])]],
-  ['admin', [rule(['*'], [...NAMESPACED_RESOURCES, 'roles', 'rolebindings']), rule(['get', 'list'], ['namespaces'])]],
-  ['edit', [rule(['*'], NAMESPACED_RESOURCES), rule(['get', 'list'], ['namespaces'])]],
-  ['view', [rule(['get', 'list'], [...NAMESPACED_RESOURCES, 'namespaces'])]],
+  ['admin', [rule(['*'], [...COMMON_CORE_RESOURCES, 'roles', 'rolebindings']), rule(['get', 'list'], ['namespaces'])]],
+  ['edit', [rule(['*'], COMMON_CORE_RESOURCES), rule(['get', 'list'], ['namespaces'])]],
+  ['view', [rule(['get', 'list'], [...COMMON_CORE_RESOURCES, 'namespaces'])]],
 ]);
 export const BUILT_IN_CLUSTER_ROLE_BINDING = {
   name: 'cluster-admin',

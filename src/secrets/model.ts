@@ -64,7 +64,8 @@ function vaultClientProblem(client: unknown): string | null {
     return 'spec.client.max_retries must be a non-negative integer';
   if (client.timeout !== undefined && !(typeof client.timeout === 'string' && (parseDuration(client.timeout) ?? 0) > 0))
     return 'spec.client.timeout must be a duration such as 20s';
-  if (client.tls !== undefined) {
+  // null as Go reads it into its TLS pointer: none, as reads serve it.
+  if (client.tls !== undefined && client.tls !== null) {
     if (!isObject(client.tls)) return 'spec.client.tls must be a map';
     const tlsExtra = unknownKey(client.tls, TLS_KEYS, 'spec.client.tls');
     if (tlsExtra) return tlsExtra;
@@ -115,5 +116,6 @@ export function secretProblem(body: Json): string | null {
 /** A provider as an API read shows it: the vault token is a credential and never leaves the server. */
 export function providerForRead(provider: Json): Json {
   if (provider.type !== EXTERNAL_TYPE || !isObject(provider.spec?.client)) return provider;
-  return { ...provider, spec: { ...provider.spec, client: { ...provider.spec.client, token: REDACTED } } };
+  // `tls` always present (null without one), as Sensu Go serves its TLS pointer: clients index it unguarded.
+  return { ...provider, spec: { ...provider.spec, client: { tls: null, ...provider.spec.client, token: REDACTED } } };
 }

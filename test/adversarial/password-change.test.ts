@@ -35,16 +35,16 @@ test("password change: the current password is required and checked, unless a cl
   assert.ok(!(await signsIn('alice-pass-2')));
 
   // The right current password: changed, and her sessions end.
-  assert.equal((await change({ password: 'alice-pass-1', new_password: 'alice-pass-2' })).status, 204);
+  assert.equal((await change({ password: 'alice-pass-1', new_password: 'alice-pass-2' })).status, 201);
   assert.ok(await signsIn('alice-pass-2'));
   assert.ok(!(await signsIn('alice-pass-1')));
   assert.equal((await call(`${api}/users/alice`, 'GET', stolen)).status, 401, 'the old session ended');
 
   // A cluster admin resets another user's password without it (new_password, or the new password alone as before);
   // a current password they send is checked all the same. Their own password needs their current one.
-  assert.equal((await change({ new_password: 'alice-pass-3' }, admin)).status, 204);
+  assert.equal((await change({ new_password: 'alice-pass-3' }, admin)).status, 201);
   assert.ok(await signsIn('alice-pass-3'));
-  assert.equal((await change({ password: 'alice-pass-4' }, admin)).status, 204);
+  assert.equal((await change({ password: 'alice-pass-4' }, admin)).status, 201);
   assert.ok(await signsIn('alice-pass-4'));
   assert.match((await change({ password: 'not-hers-1', new_password: 'alice-pass-5' }, admin)).body.message, /current password is wrong/);
   assert.ok(await signsIn('alice-pass-4'));
@@ -93,13 +93,13 @@ test('password change: a bcrypt password_hash (sensuctl, Sensu Go) is stored as 
     (await call(`${api}/users/bob/password`, 'PUT', bob, { password: 'bob-pass-1', password_hash: 'nope' })).body.message,
     /password_hash must be a bcrypt hash/,
   );
-  assert.equal((await call(`${api}/users/bob/password`, 'PUT', bob, { password: 'bob-pass-1', password_hash: hashOf('bob-pass-2') })).status, 204);
+  assert.equal((await call(`${api}/users/bob/password`, 'PUT', bob, { password: 'bob-pass-1', password_hash: hashOf('bob-pass-2') })).status, 201);
   assert.ok(await signsIn('bob', 'bob-pass-2'));
   assert.ok(!(await signsIn('bob', 'bob-pass-1')));
   // reset_password (`sensuctl user reset-password`): a cluster admin's, no current password.
   const carol = `Bearer ${(await getJson(`${v2}/auth`, { headers: basic('carol', 'carol-pass') })).body.access_token}`;
   assert.equal((await call(`${api}/users/bob/reset_password`, 'PUT', carol, { password_hash: hashOf('carol-owns-bob') })).status, 403);
-  assert.equal((await call(`${api}/users/bob/reset_password`, 'PUT', admin, { password_hash: hashOf('bob-pass-3') })).status, 204);
+  assert.equal((await call(`${api}/users/bob/reset_password`, 'PUT', admin, { password_hash: hashOf('bob-pass-3') })).status, 201);
   assert.ok(await signsIn('bob', 'bob-pass-3'));
 });
 

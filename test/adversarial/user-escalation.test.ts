@@ -106,7 +106,7 @@ test("users and API keys: nobody grants through group membership, another user's
   // A cluster admin holds everything: any group, any user's password, a key for anyone.
   assert.equal((await call(`${api}/users`, 'POST', admin, { username: 'ghost', password: 'ghost-pass-1', groups: ['dev'] })).status, 201);
   assert.equal((await call(`${api}/users/newbie`, 'PUT', admin, { username: 'newbie', groups: ['cluster-admins'] })).status, 200);
-  assert.equal((await call(`${api}/users/uma/password`, 'PUT', admin, { new_password: 'uma-pass-2' })).status, 204);
+  assert.equal((await call(`${api}/users/uma/password`, 'PUT', admin, { new_password: 'uma-pass-2' })).status, 201);
   assert.equal((await getJson(`${v2}/auth`, { headers: basic('uma', 'uma-pass-2') })).status, 200);
   assert.equal((await call(`${api}/apikeys`, 'POST', admin, { username: 'uma' })).status, 201);
 });

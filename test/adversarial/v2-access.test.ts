@@ -169,8 +169,8 @@ test('v2 API: a view user reads every namespaced route and is refused (403) ever
   const token = `Bearer ${await adminToken(v2)}`;
   await seedKept(v2, token);
   const vera = await keyFor(v2, token, 'vera', 'viewers', 'view');
-  // The view role reads monitoring resources and namespaces: not keys, users, roles or bindings.
-  const unreadable = /\/(apikeys|users|clusterroles|clusterrolebindings|roles|rolebindings)(\/|$)/;
+  // The view role reads monitoring resources and namespaces: not keys, users, roles or bindings, nor pipelines (as in Sensu Go).
+  const unreadable = /\/(apikeys|users|clusterroles|clusterrolebindings|roles|rolebindings|pipelines)(\/|$)/;
   for (const route of routes()) {
     const { method, path, body } = route;
     const reads = (method === 'GET' || method === 'HEAD') && !unreadable.test(path);

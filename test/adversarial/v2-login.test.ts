@@ -27,7 +27,7 @@ test('v2 login: a password change ends the sessions of that user', async (t) => 
   const stolen = (await getJson(`${v2}/auth`, { headers: basic('carol', 'carol-pass-1') })).body;
   // Carol has no role: reading herself is what any user may do (RBAC).
   assert.equal((await call(`${v2}/api/core/v2/users/carol`, 'GET', `Bearer ${stolen.access_token}`)).status, 200);
-  assert.equal((await call(`${v2}/api/core/v2/users/carol/password`, 'PUT', admin, { password: 'carol-pass-2' })).status, 204);
+  assert.equal((await call(`${v2}/api/core/v2/users/carol/password`, 'PUT', admin, { password: 'carol-pass-2' })).status, 201);
   const refreshed = await call(`${v2}/auth/token`, 'POST', `Bearer ${stolen.access_token}`, { refresh_token: stolen.refresh_token });
   assert.ok(refreshed.status >= 400, `refresh after the password change answered ${refreshed.status}`);
   assert.equal((await call(`${v2}/api/core/v2/users/carol`, 'GET', `Bearer ${stolen.access_token}`)).status, 401, 'the old access token is dead too');

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isDeepStrictEqual } from 'node:util';
 import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
 import { listResponse } from '../v2/listing.js';
 import { fieldSet } from '../../v2/index.js';
@@ -29,7 +30,10 @@ export function registerAuthProviderRoutes(app: FastifyInstance, deps: V2ApiDeps
     const previous = getProvider(v2, name);
     const parsed = parseProvider(request.body, name, previous);
     if (typeof parsed === 'string') return fail(reply, 'invalid', parsed);
-    putProvider(v2, { ...parsed, metadata: { name, created_by: callerOf(request).username } });
+    const next: Provider = { ...parsed, metadata: { name, created_by: callerOf(request).username } };
+    // A read written back (its secrets REDACTED, so the stored ones kept) is no change: nothing is written.
+    if (previous && isDeepStrictEqual({ ...previous, metadata: next.metadata }, next)) return reply.code(200).type('application/json').send();
+    putProvider(v2, next);
     deps.logger.info({ provider: name, type: parsed.type }, previous ? 'authentication provider updated' : 'authentication provider created');
     return reply
       .code(previous ? 200 : 201)

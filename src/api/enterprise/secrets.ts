@@ -1,5 +1,6 @@
 // /api/enterprise/secrets/v1: wrapped JSON, admins only (src/api/v2/access.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isDeepStrictEqual } from 'node:util';
 import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
 import { listResponse } from '../v2/listing.js';
 import { missingNamespace } from '../v2/resources.js';
@@ -120,7 +121,10 @@ function registerProviderRoutes(app: FastifyInstance, store: Store): void {
       spec = { client: withClientDefaults({ ...client, token: token.value }) };
     }
     metadata.created_by = callerOf(request).username;
-    store.putResource(PROVIDER_KIND, '', name, { type: body.type, api_version: API_VERSION, metadata, spec });
+    const next = { type: body.type, api_version: API_VERSION, metadata, spec };
+    // A read written back (its token REDACTED, so the stored one kept) is no change: nothing is written.
+    const unchanged = existing && isDeepStrictEqual({ ...existing, metadata: { ...existing.metadata, created_by: metadata.created_by } }, next);
+    if (!unchanged) store.putResource(PROVIDER_KIND, '', name, next);
     return reply.code(201).type('application/json').send();
   });
   app.delete(`${providers}/:name`, (request, reply) => {

@@ -5,6 +5,24 @@ import { listResponse } from '../v2/listing.js';
 import { PROVIDER_FIELDS } from '../../v2/index.js';
 import type { Json } from '../../json.js';
 import type { EventStoreRouter } from '../../store/index.js';
+import { redactDsn } from '../../config/index.js';
+import { CREDENTIAL_MASK } from '../../secrets/index.js';
+import { isDeepStrictEqual } from 'node:util';
+
+/**
+ * The DSN to store: as given, or the stored one when the given one is what reads show of it (its password REDACTED,
+ * everything else alike); a REDACTED password with anything else changed is refused: the stored one went elsewhere.
+ */
+export function dsnToStore(given: string, stored: string | undefined): { dsn: string } | { problem: string } {
+  const masked = given.includes(CREDENTIAL_MASK) && redactDsn(given) === given;
+  if (!masked || given === stored) return { dsn: given };
+  if (stored !== undefined && redactDsn(stored) === given) return { dsn: stored };
+  return {
+    problem: `spec.dsn has the password ${CREDENTIAL_MASK}, as reads show it, but ${stored === undefined ? 'none is stored' : 'the rest of the DSN changed'}: give the password`,
+  };
+}
+
+const withoutWriter = (config: { metadata: Json; spec: Json }) => ({ ...config, metadata: { ...config.metadata, created_by: undefined } });
 
 const BASE = '/api/enterprise/store/v1/provider';
 /** Admin-only route patterns (access.ts): the event store is cluster-wide. */
@@ -23,7 +41,16 @@ export function registerStoreRoutes(app: FastifyInstance, deps: V2ApiDeps, route
   const put = async (request: FastifyRequest, reply: FastifyReply) => {
     const parsed = parsePostgresConfig(request.body, (request.params as { name?: string }).name);
     if ('problem' in parsed) return fail(reply, 'invalid', parsed.problem);
-    const config = { ...parsed.config, metadata: { ...parsed.config.metadata, created_by: callerOf(request).username } };
+    const stored = find(parsed.config.metadata.name);
+    const dsn = dsnToStore(parsed.config.spec.dsn, stored?.spec.dsn);
+    if ('problem' in dsn) return fail(reply, 'invalid', dsn.problem);
+    const config = {
+      ...parsed.config,
+      spec: { ...parsed.config.spec, dsn: dsn.dsn },
+      metadata: { ...parsed.config.metadata, created_by: callerOf(request).username },
+    };
+    // What is stored already (a read written back): no change, so no reconnection either.
+    if (stored && isDeepStrictEqual(withoutWriter(stored as never), withoutWriter(config as never))) return reply.code(201).type('application/json').send();
     if (config.spec.strict === true) {
       const problem = await router.check(config);
       if (problem) return fail(reply, 'invalid', `PostgresConfig ${config.metadata.name} refused (strict): ${problem}`);

@@ -37,7 +37,7 @@ function readBody(body: unknown, resetting: boolean): { current: string | null; 
  * send a current password it is checked too. Wrong current passwords count toward the per-address login limit.
  * Users of external providers have no local password. The user's sessions end.
  */
-export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, reply: FastifyReply, status = 204) {
+export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, reply: FastifyReply) {
   const v2 = deps.store.resources;
   const name = (request.params as { name: string }).name;
   const caller = callerOf(request);
@@ -70,19 +70,20 @@ export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, r
   if ('problem' in stored) return fail(reply, 'invalid', stored.problem);
   v2.putUser(name, { ...user, password_hash: stored.hash });
   v2.deleteUserSessions(name);
-  return reply.code(status).send();
+  // 201 as Sensu Go answers: clients such as the Ansible collection accept 200 or 201 only.
+  return reply.code(201).send();
 }
 
 /**
  * `PUT /api/core/v2/users/:name/change_password`, the web UI's form: `{"password": <current>, "password_new": <new>}`,
- * always with the current password; the same change as above, answered 201 as Sensu Go does.
+ * always with the current password; the same change as above.
  */
 export async function changePasswordFromWeb(deps: V2ApiDeps, request: FastifyRequest, reply: FastifyReply) {
   const body = request.body as Json | null;
   if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.password !== 'string' || typeof body.password_new !== 'string')
     return fail(reply, 'invalid', 'send {"password": <current password>, "password_new": <new password>}, both strings');
   request.body = { password: body.password, new_password: body.password_new };
-  return changePassword(deps, request, reply, 201);
+  return changePassword(deps, request, reply);
 }
 
 /** What is stored for a new password: a bcrypt hash as given (its length is sensuctl's to check), a plain one hashed. */
@@ -117,5 +118,5 @@ export async function resetPassword(deps: V2ApiDeps, request: FastifyRequest, re
   if ('problem' in stored) return fail(reply, 'invalid', stored.problem);
   v2.putUser(name, { ...user, password_hash: stored.hash });
   v2.deleteUserSessions(name);
-  return reply.code(204).send();
+  return reply.code(201).send();
 }

@@ -77,10 +77,9 @@ export function rbacView(v2: ResourceTables): RbacView {
 export function seedRbac(v2: ResourceTables): void {
   if (v2.getResource('Seed', '', 'rbac')) return;
   for (const [name, rules] of BUILT_IN_CLUSTER_ROLES) {
-    if (!v2.getResource(KIND.clusterRole, '', name)) v2.putResource(KIND.clusterRole, '', name, { rules, metadata: { name, created_by: 'system' } });
+    if (!v2.getResource(KIND.clusterRole, '', name)) v2.putResource(KIND.clusterRole, '', name, { rules, metadata: { name } });
   }
   const { name, subjects, role_ref } = BUILT_IN_CLUSTER_ROLE_BINDING;
-  if (!v2.getResource(KIND.clusterRoleBinding, '', name))
-    v2.putResource(KIND.clusterRoleBinding, '', name, { subjects, role_ref, metadata: { name, created_by: 'system' } });
+  if (!v2.getResource(KIND.clusterRoleBinding, '', name)) v2.putResource(KIND.clusterRoleBinding, '', name, { subjects, role_ref, metadata: { name } });
   v2.putResource('Seed', '', 'rbac', { seeded: true });
 }

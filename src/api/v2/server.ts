@@ -18,6 +18,7 @@ import { registerCheckExecuteRoute } from './check-execute.js';
 import { registerDashboard } from '../dashboard/index.js';
 import { registerStoreRoutes } from '../enterprise/store.js';
 import { registerSecretsRoutes } from '../enterprise/secrets.js';
+import { registerCaseBlindBodies } from '../enterprise/case-blind.js';
 import { registerRedaction, lazySchemaController } from '../../http/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
@@ -58,6 +59,8 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   app.addHook('preValidation', async (request, reply) => {
     if (nestedTooDeep(request.body)) return fail(reply, 'invalid', DEPTH_MESSAGE);
   });
+  // After the depth check: enterprise bodies' keys read case-blind, as Sensu Go's Go decoding reads them.
+  registerCaseBlindBodies(app);
   // A known path with another method: 405 with no body, as Sensu Go's router answers (before authentication too).
   app.setNotFoundHandler((request, reply) =>
     routedOtherwise(app, request.method, request.raw.url ?? '') ? reply.code(405).send() : fail(reply, 'notFound', 'not found'),

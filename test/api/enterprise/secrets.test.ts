@@ -51,9 +51,10 @@ test('secrets/v1 API: providers (one Env, vaults over TLS only) and secrets, adm
   assert.equal(one.status, 200);
   assert.deepEqual(
     one.body.spec.client,
-    { address: 'https://vault.example:8200', token: 'REDACTED', version: 'v2', max_retries: 2, timeout: '60s' },
-    'defaults shown, token never',
+    { address: 'https://vault.example:8200', token: 'REDACTED', version: 'v2', max_retries: 2, timeout: '60s', tls: null },
+    'defaults shown, token never, tls null without one (as Sensu Go serves it: the Ansible collection reads it unguarded)',
   );
+  assert.equal((await at('/providers/vault-a', 'PUT', one.body)).status, 201, 'the read written back as it is');
   assert.equal(one.body.metadata.created_by, 'admin');
   const changed = await at('/providers/vault-a', 'PUT', { type: 'Env', api_version: 'secrets/v1', metadata: { name: 'vault-a' }, spec: {} });
   assert.equal(changed.status, 400);

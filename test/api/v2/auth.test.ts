@@ -89,7 +89,7 @@ test('v2 authentication: tokens, refresh, API keys, roles, and a matrix of every
     message: 'unauthorized to perform action: user "alice" may not list apikeys (cluster-wide)',
     code: 4,
   });
-  assert.equal((await call(`${v2}/api/core/v2/users/alice/password`, 'PUT', aliceKey, { password: 'alice-pass-1', new_password: 'alice-pass-2' })).status, 204);
+  assert.equal((await call(`${v2}/api/core/v2/users/alice/password`, 'PUT', aliceKey, { password: 'alice-pass-1', new_password: 'alice-pass-2' })).status, 201);
   assert.equal((await getJson(`${v2}/auth/test`, { headers: basic('alice', 'alice-pass-2') })).status, 200);
   assert.equal((await call(`${v2}/api/core/v2/namespaces/default/events`, 'GET', aliceKey)).status, 200, 'the key outlives the password');
 

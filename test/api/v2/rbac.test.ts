@@ -18,6 +18,17 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
     ['admin', 'cluster-admin', 'edit', 'system:agent', 'view'],
   );
   assert.deepEqual(roles.find((r) => r.metadata.name === 'cluster-admin').rules, [{ verbs: ['*'], resources: ['*'], resource_names: null }]);
+  // The others as the real Sensu Go 6.12 serves them: its common core resources (no pipelines), no created_by.
+  const CORE = ['assets', 'checks', 'entities', 'events', 'filters', 'handlers', 'hooks', 'mutators', 'silenced'];
+  const rule = (verbs: string[], resources: string[]) => ({ verbs, resources, resource_names: null });
+  const seeded = (name: string) => (({ rules, metadata }) => ({ rules, metadata }))(roles.find((r) => r.metadata.name === name));
+  assert.deepEqual(seeded('admin'), {
+    rules: [rule(['*'], [...CORE, 'roles', 'rolebindings']), rule(['get', 'list'], ['namespaces'])],
+    metadata: { name: 'admin' },
+  });
+  assert.deepEqual(seeded('edit'), { rules: [rule(['*'], CORE), rule(['get', 'list'], ['namespaces'])], metadata: { name: 'edit' } });
+  assert.deepEqual(seeded('view'), { rules: [rule(['get', 'list'], [...CORE, 'namespaces'])], metadata: { name: 'view' } });
+  assert.deepEqual(seeded('system:agent'), { rules: [rule(['*'], ['events'])], metadata: { name: 'system:agent' } });
   const bindings = (await call(`${core}/clusterrolebindings`, 'GET', admin)).body as any[];
   assert.deepEqual(
     bindings.map((b) => [b.metadata.name, b.role_ref, b.subjects]),
@@ -86,6 +97,14 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
   assert.equal((await call(`${core}/namespaces/team-a/checks/e-check`, 'PUT', eddie, check('e-check'))).status, 201);
   assert.equal((await call(`${core}/namespaces/team-a/checks/e-check`, 'GET', eddie)).body.metadata.created_by, 'eddie');
   assert.equal((await call(`${core}/namespaces/team-a/events`, 'GET', eddie)).status, 200);
+  // Pipelines are not among edit's resources, as in Sensu Go: a role naming them grants them.
+  const pipeline = { metadata: { name: 'p1' }, workflows: [{ name: 'w', handler: { name: 'h', type: 'Handler', api_version: 'core/v2' } }] };
+  assert.equal((await call(`${core}/namespaces/team-a/pipelines/p1`, 'PUT', eddie, pipeline)).status, 403);
+  const piping = { rules: [{ verbs: ['*'], resources: ['pipelines'] }] };
+  assert.equal((await call(`${core}/namespaces/team-a/roles/piping`, 'PUT', admin, piping)).status, 201);
+  const pipingBinding = { subjects: [{ type: 'Group', name: 'team-a-dev' }], role_ref: { type: 'Role', name: 'piping' } };
+  assert.equal((await call(`${core}/namespaces/team-a/rolebindings/piping`, 'PUT', admin, pipingBinding)).status, 201);
+  assert.equal((await call(`${core}/namespaces/team-a/pipelines/p1`, 'PUT', eddie, pipeline)).status, 201);
   for (const [method, path, body] of [
     ['GET', '/namespaces/team-b/checks'],
     ['GET', '/namespaces/team-b/checks/b-check'],
@@ -139,11 +158,11 @@ test('RBAC: built-in roles, a view user lists but cannot create, an edit user st
   assert.equal((await call(`${core}/users/vera`, 'GET', nora)).status, 403);
   assert.equal(
     (await call(`${core}/users/nora/password`, 'PUT', nora, { password: 'nora-pass-1', new_password: 'nora-pass-2' })).status,
-    204,
+    201,
     'and changes their own password',
   );
   assert.equal((await call(`${core}/users/nora/password`, 'PUT', vera, { password: 'nora-pass-2', new_password: 'taken-over' })).status, 403);
-  assert.equal((await call(`${core}/users/vera/password`, 'PUT', vera, { password: 'vera-pass-1', new_password: 'vera-pass-2' })).status, 204);
+  assert.equal((await call(`${core}/users/vera/password`, 'PUT', vera, { password: 'vera-pass-1', new_password: 'vera-pass-2' })).status, 201);
   assert.equal(
     (await call(`${core}/users/nora`, 'PUT', await token('eddie'), { username: 'nora', groups: ['cluster-admins'] })).status,
     403,
