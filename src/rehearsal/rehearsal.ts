@@ -1,0 +1,111 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config/index.js';
+import type { Processed } from '../intake/index.js';
+import type { HandlingObserver, LegacyDecision } from '../handling/index.js';
+import { TurnBatch, type StateStore, type RehearsedEvent } from '../store/index.js';
+import { planOf, type RehearsalPlan } from './plan.js';
+import { v2EventOf, labelCache } from './v2-event.js';
+import { v2Decision } from './v2-decision.js';
+import { legacyOutcomes } from './legacy-outcomes.js';
+import { tokenDifferences } from './tokens.js';
+import { compareOutcomes } from './compare.js';
+
+export interface RehearsalDeps {
+  readonly settings: () => Settings;
+  readonly store: StateStore;
+  readonly logger: Logger;
+  readonly now: () => number;
+}
+
+// Past this many events waiting for their filters, more are not rehearsed (counted and logged): it never holds the handling back.
+const MAX_IN_FLIGHT = 256;
+const LOG_EVERY_MS = 60_000;
+
+interface Compiled {
+  readonly settings: Settings;
+  readonly plan: RehearsalPlan;
+  readonly labels: (client: Record<string, unknown>) => Record<string, string>;
+}
+
+/**
+ * The migration rehearsal: beside the legacy handling, on every legacy event, what the compiled configuration would
+ * have done in Sensu Go, compared with what legacy did; recorded in the store, in batches. It runs no handler, no
+ * mutator, no command: the filters' expressions run in the sandbox with an event's budget.
+ */
+export class Rehearsal implements HandlingObserver {
+  private compiled: Compiled | null = null;
+  private inFlight = 0;
+  private skipped = 0;
+  private skippedLoggedAt = -Infinity;
+  private readonly log: Logger;
+  private readonly batch: TurnBatch<RehearsedEvent & { digest: string }>;
+
+  constructor(private readonly deps: RehearsalDeps) {
+    this.log = deps.logger.child({ component: 'rehearsal' });
+    this.batch = new TurnBatch((events) => this.write(events));
+  }
+
+  // Compiled once per configuration (the hub hands out the same object until it changes).
+  private current(): Compiled {
+    const settings = this.deps.settings();
+    if (this.compiled?.settings !== settings) {
+      const plan = planOf(settings);
+      this.compiled = { settings, plan, labels: labelCache(plan) };
+    }
+    return this.compiled;
+  }
+
+  observe(processed: Processed, decision: LegacyDecision | null): void {
+    // Keepalives are the agent's own in Sensu Go; an event met at stop was not handled.
+    if (processed.event.check.name === 'keepalive' || (processed.handle && !decision)) return;
+    if (this.inFlight >= MAX_IN_FLIGHT) return this.skip();
+    let compiled: Compiled;
+    try {
+      compiled = this.current();
+    } catch (error) {
+      return void this.log.error({ err: error }, 'rehearsal: the configuration could not be compiled: events are not rehearsed');
+    }
+    const { plan, labels } = compiled;
+    const legacy = decision ? legacyOutcomes(plan.settings, decision) : [];
+    // Everything read from the event is read now: handlers may hold it after this turn.
+    const v2Event = v2EventOf(plan, processed, labels);
+    const definition = plan.settings.checks[String(processed.event.check.name)] as { command?: unknown } | undefined;
+    const tokens = typeof definition?.command === 'string' ? tokenDifferences(definition.command, processed.event.client, labels(processed.event.client)) : [];
+    const check = String(processed.event.check.name);
+    this.inFlight++;
+    v2Decision(plan, v2Event, this.deps.now())
+      .then((v2) => {
+        const divergence = compareOutcomes(plan, processed, legacy, v2, v2Event, tokens);
+        this.batch.add({ digest: plan.digest, check, at: Math.floor(this.deps.now() / 1000), divergence: divergence as Record<string, unknown> | null });
+      })
+      .catch((error: unknown) => this.log.error({ err: error, check }, 'rehearsal failed for an event'))
+      .finally(() => this.inFlight--);
+  }
+
+  private skip(): void {
+    this.skipped++;
+    if (this.deps.now() - this.skippedLoggedAt < LOG_EVERY_MS) return;
+    this.skippedLoggedAt = this.deps.now();
+    this.log.warn({ skipped: this.skipped }, `rehearsal: more than ${MAX_IN_FLIGHT} events waiting for their filters: these were not rehearsed`);
+  }
+
+  private write(events: (RehearsedEvent & { digest: string })[]): void {
+    const digest = this.compiled?.plan.digest;
+    // Events rehearsed against a configuration replaced meanwhile belong to no history.
+    const current = events.filter((e) => e.digest === digest);
+    if (!digest || current.length === 0) return;
+    try {
+      if (this.deps.store.rehearsal.begin(digest, this.deps.now()))
+        this.log.info({ configuration: digest }, 'rehearsal: a new configuration, the history starts again');
+      this.deps.store.rehearsal.record(current.map(({ check, at, divergence }) => ({ check, at, divergence })));
+    } catch (error) {
+      this.log.error({ err: this.deps.store.failure(error) }, 'rehearsal: the history could not be written');
+    }
+  }
+
+  /** Resolves once every event rehearsed so far is written: for a clean stop and for tests. */
+  async settled(): Promise<void> {
+    while (this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await this.batch.flushed();
+  }
+}
