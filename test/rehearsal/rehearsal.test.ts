@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTree, removeTree } from '../helpers/tree.js';
+import { makeTree, removeTree, writeTree } from '../helpers/tree.js';
 import { startInstance, getJson, adminBasic, eventually, type Instance } from '../helpers/instance.js';
 import { tcpExchange } from '../helpers/net.js';
 import { BIN } from '../helpers/paths.js';
@@ -155,4 +155,52 @@ test('the same conf.d with nothing untranslatable: full agreement, exit 0; compi
   assert.match(text, /## What will behave differently \(rehearsed on live events\)/);
   assert.match(text, /10 events on 8 checks, 10 agreeing, 0 diverging/);
   assert.doesNotMatch(text, /another configuration/);
+});
+
+test('a configuration change starts the history again; --no-rehearsal leaves it empty', async (t) => {
+  const conf = (command: string) => ({
+    client: { name: 'reloaded', address: '127.0.0.1', subscriptions: ['web'] },
+    handlers: { sink: { type: 'pipe', command: SINK } },
+    checks: { disk: check({ handlers: ['sink'], command }) },
+  });
+  const root = makeTree({ 'conf.d/config.json': conf('true') });
+  const instance = await startInstance(root, [], { TZ: 'UTC' });
+  const offRoot = makeTree({ 'conf.d/config.json': conf('true') });
+  const off = await startInstance(offRoot, ['--no-rehearsal']);
+  t.after(async () => {
+    await instance.daemon.stop('SIGKILL');
+    await off.daemon.stop('SIGKILL');
+    removeTree(root);
+    removeTree(offRoot);
+  });
+  const authorization = `Bearer ${(await getJson(`${instance.v2}/auth`, { headers: adminBasic })).body.access_token}`;
+  const read = async (at: Instance) => (await getJson(`${at.v2}/api/checkbridge/v1/rehearsal`, { headers: { authorization } })).body;
+  const send = (at: Instance) => tcpExchange(at.socket, JSON.stringify({ name: 'disk', output: 'full', status: 2 }));
+  await send(instance);
+  await send(instance);
+  const before = await eventually(
+    () => read(instance),
+    (body) => body.seen === 2,
+  );
+  assert.equal(before.seen, 2);
+  writeTree(root, { 'conf.d/config.json': conf('check-disk -w 80') });
+  await instance.daemon.waitFor((l) => l.msg === 'settings changed');
+  await send(instance);
+  const after = await eventually(
+    () => read(instance),
+    (body) => body.configuration !== before.configuration && body.seen === 1,
+  );
+  assert.notEqual(after.configuration, before.configuration);
+  assert.deepEqual([after.seen, after.agreed], [1, 1], 'only the event after the change');
+
+  const offAuthorization = `Bearer ${(await getJson(`${off.v2}/auth`, { headers: adminBasic })).body.access_token}`;
+  await send(off);
+  await send(off);
+  // Given the time a rehearsal takes above, none ever starts: the history stays without a configuration.
+  const empty = await eventually(
+    async () => (await getJson(`${off.v2}/api/checkbridge/v1/rehearsal`, { headers: { authorization: offAuthorization } })).body,
+    (body) => body.configuration !== null,
+    3000,
+  );
+  assert.deepEqual([empty.configuration, empty.seen], [null, 0]);
 });
