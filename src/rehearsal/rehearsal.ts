@@ -4,8 +4,8 @@ import type { Processed } from '../intake/index.js';
 import type { HandlingObserver, LegacyDecision } from '../handling/index.js';
 import { TurnBatch, type StateStore, type RehearsedEvent } from '../store/index.js';
 import { planOf, type RehearsalPlan } from './plan.js';
-import { v2EventOf, labelCache } from './v2-event.js';
-import { v2Decision } from './v2-decision.js';
+import { v2EventOf, clientViews, type ClientView } from './v2-event.js';
+import { v2Decision, Unrehearsed, type VerdictCache } from './v2-decision.js';
 import { legacyOutcomes } from './legacy-outcomes.js';
 import { tokenDifferences } from './tokens.js';
 import { compareOutcomes } from './compare.js';
@@ -18,13 +18,14 @@ export interface RehearsalDeps {
 }
 
 // Past this many events waiting for their filters, more are not rehearsed (counted and logged): it never holds the handling back.
-const MAX_IN_FLIGHT = 256;
+const MAX_IN_FLIGHT = 2048;
 const LOG_EVERY_MS = 60_000;
 
 interface Compiled {
   readonly settings: Settings;
   readonly plan: RehearsalPlan;
-  readonly labels: (client: Record<string, unknown>) => Record<string, string>;
+  readonly views: (client: Record<string, unknown>) => ClientView;
+  readonly verdicts: VerdictCache;
 }
 
 /**
@@ -50,7 +51,7 @@ export class Rehearsal implements HandlingObserver {
     const settings = this.deps.settings();
     if (this.compiled?.settings !== settings) {
       const plan = planOf(settings);
-      this.compiled = { settings, plan, labels: labelCache(plan) };
+      this.compiled = { settings, plan, views: clientViews(plan), verdicts: new Map() };
     }
     return this.compiled;
   }
@@ -65,28 +66,34 @@ export class Rehearsal implements HandlingObserver {
     } catch (error) {
       return void this.log.error({ err: error }, 'rehearsal: the configuration could not be compiled: events are not rehearsed');
     }
-    const { plan, labels } = compiled;
+    const { plan, views, verdicts } = compiled;
     const legacy = decision ? legacyOutcomes(plan.settings, decision) : [];
     // Everything read from the event is read now: handlers may hold it after this turn.
-    const v2Event = v2EventOf(plan, processed, labels);
-    const definition = plan.settings.checks[String(processed.event.check.name)] as { command?: unknown } | undefined;
-    const tokens = typeof definition?.command === 'string' ? tokenDifferences(definition.command, processed.event.client, labels(processed.event.client)) : [];
     const check = String(processed.event.check.name);
+    const view = views(processed.event.client);
+    const v2Event = v2EventOf(plan, processed, view.labels);
+    let tokens = view.tokens.get(check);
+    if (!tokens) {
+      const definition = plan.settings.checks[check] as { command?: unknown } | undefined;
+      tokens = typeof definition?.command === 'string' ? tokenDifferences(definition.command, processed.event.client, view.labels) : [];
+      view.tokens.set(check, tokens);
+    }
+    const differences = tokens;
     this.inFlight++;
-    v2Decision(plan, v2Event, this.deps.now())
+    v2Decision(plan, v2Event, this.deps.now(), verdicts)
       .then((v2) => {
-        const divergence = compareOutcomes(plan, processed, legacy, v2, v2Event, tokens);
+        const divergence = compareOutcomes(plan, processed, legacy, v2, v2Event, differences);
         this.batch.add({ digest: plan.digest, check, at: Math.floor(this.deps.now() / 1000), divergence: divergence as Record<string, unknown> | null });
       })
-      .catch((error: unknown) => this.log.error({ err: error, check }, 'rehearsal failed for an event'))
+      .catch((error: unknown) => (error instanceof Unrehearsed ? this.skip(error.message) : this.log.error({ err: error, check }, 'rehearsal failed for an event')))
       .finally(() => this.inFlight--);
   }
 
-  private skip(): void {
+  private skip(reason = `more than ${MAX_IN_FLIGHT} events waiting for their filters`): void {
     this.skipped++;
     if (this.deps.now() - this.skippedLoggedAt < LOG_EVERY_MS) return;
     this.skippedLoggedAt = this.deps.now();
-    this.log.warn({ skipped: this.skipped }, `rehearsal: more than ${MAX_IN_FLIGHT} events waiting for their filters: these were not rehearsed`);
+    this.log.warn({ skipped: this.skipped, reason }, 'rehearsal: events not rehearsed (counted since start)');
   }
 
   private write(events: (RehearsedEvent & { digest: string })[]): void {

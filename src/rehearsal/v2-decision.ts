@@ -42,6 +42,44 @@ function stepsOf(plan: RehearsalPlan, event: Json): { steps: Step[]; missing: Ha
   return { steps, missing };
 }
 
+// The filters compile writes itself read only these fields of the event (their check's annotations are the same for
+// every event of a check): their verdict is kept per check and these values, so the sandbox runs once per combination.
+const OWN_FILTERS = /^(checkbridge-handled|not-flapping|occurrences|.+-severities)$/;
+const MAX_VERDICTS_PER_CHECK = 256;
+
+/** An event the rehearsal could not evaluate (the sandbox was busy): counted as skipped, never as a divergence. */
+export class Unrehearsed extends Error {}
+
+/** Verdicts of compile's own filters, per check: made per configuration. */
+export type VerdictCache = Map<string, Map<string, boolean>>;
+
+function verdictKey(plan: RehearsalPlan, name: string, event: Json): string | null {
+  if (!OWN_FILTERS.test(name) || Object.hasOwn(plan.settings.filters, name)) return null;
+  const c = event.check ?? {};
+  const statuses = ((c.history ?? []) as Json[]).map((h) => h.status);
+  // The previous status makes is_resolution; the severities filter reads the whole history.
+  const history = name.endsWith('-severities') ? statuses.join(',') : String(statuses.at(-2));
+  return [name, c.status, c.state, c.occurrences, c.occurrences_watermark, c.interval, c.is_silenced, history].join('\u0000');
+}
+
+async function verdictOf(plan: RehearsalPlan, name: string, filter: Json, event: Json, nowMs: number, allowance: SandboxAllowance, cache: VerdictCache) {
+  const key = verdictKey(plan, name, event);
+  const check = String(event.check?.metadata?.name ?? '');
+  const known = key === null ? undefined : cache.get(check)?.get(key);
+  if (known !== undefined) return { allowed: known };
+  const verdict = await filterAllows(filter, event, nowMs, undefined, { namespace: SHARE, allowance });
+  // An expression that did not evaluate (a busy sandbox: queue full, budget spent) decides nothing about Sensu Go: the
+  // event is not rehearsed rather than reported as a divergence.
+  if (verdict.failed) throw new Unrehearsed(`filter ${name} could not be evaluated now (${verdict.error ?? 'the sandbox is busy'})`);
+  if (key !== null && !verdict.failed) {
+    let own = cache.get(check);
+    if (!own) cache.set(check, (own = new Map()));
+    if (own.size >= MAX_VERDICTS_PER_CHECK) own.clear();
+    own.set(key, verdict.allowed);
+  }
+  return verdict;
+}
+
 // The rehearsal's expressions take their sandbox time under a name no namespace can have: never the namespaces' own share.
 const SHARE = '\u0000rehearsal';
 
@@ -49,7 +87,7 @@ const SHARE = '\u0000rehearsal';
  * What Sensu Go would do with `event` under the compiled resources: per handler, called or the filter that stopped it.
  * Filters run in the sandbox with the event's allowance, as the v2 pipelines run them; nothing is executed.
  */
-export async function v2Decision(plan: RehearsalPlan, event: Json, nowMs: number): Promise<HandlerOutcome[]> {
+export async function v2Decision(plan: RehearsalPlan, event: Json, nowMs: number, cache: VerdictCache = new Map()): Promise<HandlerOutcome[]> {
   const { steps, missing } = stepsOf(plan, event);
   const outcomes: HandlerOutcome[] = [...missing];
   const subdued = Array.isArray(event.check?.subdues) && inSubdues(event.check.subdues as Json[], Number(event.timestamp));
@@ -72,7 +110,7 @@ export async function v2Decision(plan: RehearsalPlan, event: Json, nowMs: number
         stopped = { handler: step.handler, handled: false, by: name, detail: `filter ${name} not found` };
         break;
       }
-      const verdict = builtin ? { allowed: builtin(event) } : await filterAllows(filter!, event, nowMs, undefined, { namespace: SHARE, allowance });
+      const verdict = builtin ? { allowed: builtin(event) } : await verdictOf(plan, name, filter!, event, nowMs, allowance, cache);
       if (!verdict.allowed) {
         stopped = {
           handler: step.handler,

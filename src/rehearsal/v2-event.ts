@@ -3,6 +3,7 @@ import { translateEvent } from '../v2/index.js';
 import { agentLabelsOf } from '../compile/index.js';
 import type { Json } from '../json.js';
 import type { RehearsalPlan } from './plan.js';
+import type { TokenDifference } from './tokens.js';
 
 /** Sensu Go's occurrences and watermark over a history: consecutive results of the same status (eventd's rule, replayed). */
 export function v2Occurrences(statuses: readonly number[]): { occurrences: number; watermark: number } {
@@ -21,7 +22,7 @@ export function v2Occurrences(statuses: readonly number[]): { occurrences: numbe
  * gives the client, its check carrying the CheckConfig's annotations, pipelines, handlers and subdues, and Sensu Go's
  * own occurrences. Null for a check compile left out.
  */
-export function v2EventOf(plan: RehearsalPlan, processed: Processed, labels: (client: Record<string, unknown>) => Record<string, string>): Json {
+export function v2EventOf(plan: RehearsalPlan, processed: Processed, labels: Record<string, string>): Json {
   const { event, history } = processed;
   const v2 = translateEvent(event, history, plan.namespace);
   const name = String(event.check.name);
@@ -30,7 +31,7 @@ export function v2EventOf(plan: RehearsalPlan, processed: Processed, labels: (cl
   const { occurrences, watermark } = v2Occurrences(statuses);
   v2.check.occurrences = occurrences;
   v2.check.occurrences_watermark = watermark;
-  v2.entity.metadata.labels = labels(event.client);
+  v2.entity.metadata.labels = labels;
   if (config) {
     v2.check.metadata.annotations = { ...(config.metadata?.annotations ?? {}) };
     v2.check.handlers = config.handlers ?? [];
@@ -41,17 +42,23 @@ export function v2EventOf(plan: RehearsalPlan, processed: Processed, labels: (cl
   return v2;
 }
 
-/** A per-configuration cache of client → labels (the same client record gives the same labels). */
-export function labelCache(plan: RehearsalPlan): (client: Record<string, unknown>) => Record<string, string> {
-  const cache = new Map<string, Record<string, string>>();
+/** What the rehearsal keeps per client record and configuration: its agent labels, and per check the tokens that render differently. */
+export interface ClientView {
+  readonly labels: Record<string, string>;
+  readonly tokens: Map<string, TokenDifference[]>;
+}
+
+/** A per-configuration cache of client record → its view (the same record gives the same labels and tokens). */
+export function clientViews(plan: RehearsalPlan): (client: Record<string, unknown>) => ClientView {
+  const cache = new Map<string, ClientView>();
   return (client) => {
-    // A keepalive moves the timestamp only: the same labels.
+    // A keepalive moves the timestamp only: the same view.
     const key = JSON.stringify({ ...client, timestamp: 0 });
-    let labels = cache.get(key);
-    if (!labels) {
+    let view = cache.get(key);
+    if (!view) {
       if (cache.size >= 1000) cache.clear();
-      cache.set(key, (labels = agentLabelsOf(plan.settings, client, plan.labelsRead, plan.namespace)));
+      cache.set(key, (view = { labels: agentLabelsOf(plan.settings, client, plan.labelsRead, plan.namespace), tokens: new Map() }));
     }
-    return labels;
+    return view;
   };
 }
