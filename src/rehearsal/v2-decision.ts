@@ -51,7 +51,7 @@ const MAX_VERDICTS_PER_CHECK = 256;
 export class Unrehearsed extends Error {}
 
 /** Verdicts of compile's own filters, per check: made per configuration. */
-export type VerdictCache = Map<string, Map<string, boolean>>;
+export type VerdictCache = Map<string, Map<string, Promise<{ allowed: boolean; error?: string; failed?: true }>>>;
 
 function verdictKey(plan: RehearsalPlan, name: string, event: Json): string | null {
   if (!OWN_FILTERS.test(name) || Object.hasOwn(plan.settings.filters, name)) return null;
@@ -65,19 +65,25 @@ function verdictKey(plan: RehearsalPlan, name: string, event: Json): string | nu
 async function verdictOf(plan: RehearsalPlan, name: string, filter: Json, event: Json, nowMs: number, allowance: SandboxAllowance, cache: VerdictCache) {
   const key = verdictKey(plan, name, event);
   const check = String(event.check?.metadata?.name ?? '');
-  const known = key === null ? undefined : cache.get(check)?.get(key);
-  if (known !== undefined) return { allowed: known };
-  const verdict = await filterAllows(filter, event, nowMs, undefined, { namespace: SHARE, allowance });
-  // An expression that did not evaluate (a busy sandbox: queue full, budget spent) decides nothing about Sensu Go: the
-  // event is not rehearsed rather than reported as a divergence.
-  if (verdict.failed) throw new Unrehearsed(`filter ${name} could not be evaluated now (${verdict.error ?? 'the sandbox is busy'})`);
-  if (key !== null && !verdict.failed) {
-    let own = cache.get(check);
-    if (!own) cache.set(check, (own = new Map()));
-    if (own.size >= MAX_VERDICTS_PER_CHECK) own.clear();
-    own.set(key, verdict.allowed);
+  let own = cache.get(check);
+  // The promise is kept: the events of a burst wait for the one evaluation under way instead of each starting one.
+  let verdict = key === null ? undefined : own?.get(key);
+  if (!verdict) {
+    verdict = filterAllows(filter, event, nowMs, undefined, { namespace: SHARE, allowance });
+    if (key !== null) {
+      if (!own) cache.set(check, (own = new Map()));
+      if (own.size >= MAX_VERDICTS_PER_CHECK) own.clear();
+      own.set(key, verdict);
+    }
   }
-  return verdict;
+  const outcome = await verdict;
+  // An expression that did not evaluate (a busy sandbox: queue full, budget spent) decides nothing about Sensu Go: the
+  // event is not rehearsed rather than reported as a divergence, and the next one tries again.
+  if (outcome.failed) {
+    if (key !== null && own?.get(key) === verdict) own.delete(key);
+    throw new Unrehearsed(`filter ${name} could not be evaluated now (${outcome.error ?? 'the sandbox is busy'})`);
+  }
+  return outcome;
 }
 
 // The rehearsal's expressions take their sandbox time under a name no namespace can have: never the namespaces' own share.
