@@ -85,7 +85,9 @@ export class Rehearsal implements HandlingObserver {
         const divergence = compareOutcomes(plan, processed, legacy, v2, v2Event, differences);
         this.batch.add({ digest: plan.digest, check, at: Math.floor(this.deps.now() / 1000), divergence: divergence as Record<string, unknown> | null });
       })
-      .catch((error: unknown) => (error instanceof Unrehearsed ? this.skip(error.message) : this.log.error({ err: error, check }, 'rehearsal failed for an event')))
+      .catch((error: unknown) =>
+        error instanceof Unrehearsed ? this.skip(error.message) : this.log.error({ err: error, check }, 'rehearsal failed for an event'),
+      )
       .finally(() => this.inFlight--);
   }
 

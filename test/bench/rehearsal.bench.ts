@@ -44,7 +44,10 @@ export async function benchRehearsal(report: (figure: object) => void): Promise<
     for (const d of [on, off]) await runLoad('socket-senders', [d.socket, PER_CONNECTION, 20, 8]);
     const perResult: Record<'on' | 'off', number[]> = { on: [], off: [] };
     for (let r = 0; r < RUNS; r++)
-      for (const [name, d] of [['on', on], ['off', off]] as const) {
+      for (const [name, d] of [
+        ['on', on],
+        ['off', off],
+      ] as const) {
         await settle(d.pid);
         const before = cpuMs(d.pid);
         const load = await runLoad('socket-senders', [d.socket, PER_CONNECTION, CONNECTIONS, 8]);
@@ -53,7 +56,9 @@ export async function benchRehearsal(report: (figure: object) => void): Promise<
       }
     const auth = { authorization: 'Basic ' + Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64') };
     const token = ((await (await fetch(`${on.v2}/auth`, { headers: auth })).json()) as { access_token: string }).access_token;
-    const rehearsal = (await (await fetch(`${on.v2}/api/checkbridge/v1/rehearsal`, { headers: { authorization: `Bearer ${token}` } })).json()) as { seen: number };
+    const rehearsal = (await (await fetch(`${on.v2}/api/checkbridge/v1/rehearsal`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      seen: number;
+    };
     const sent = (RUNS * CONNECTIONS + 20) * PER_CONNECTION;
     const [withUs, withoutUs] = [median(perResult.on), median(perResult.off)];
     report({
