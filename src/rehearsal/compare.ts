@@ -11,7 +11,7 @@ export interface Divergence {
   readonly check: string;
   readonly status: number;
   readonly action: string;
-  /** What differed: `filter`, `when`, `mutator`, `occurrences`, `subdue`, `severities`, `handled`, `token`, `pipeline`. */
+  /** What differed: `filter`, `when`, `mutator`, `occurrences`, `subdue`, `severities`, `handled`, `token`, `pipeline`, `unconfigured`. */
   readonly kinds: string[];
   readonly handlers: { handler: string; legacy: string; v2: string }[];
   readonly tokens?: TokenDifference[];
@@ -91,13 +91,19 @@ export function compareOutcomes(
   const why = new Set<string>();
   const handlers: Divergence['handlers'] = [];
   const names = [...new Set([...legacyOutcomes.map((o) => o.handler), ...v2Outcomes.map((o) => o.handler)])].sort();
+  // A check compile wrote no CheckConfig for (a result of a check the configuration does not define, or one left out).
+  const unconfigured = !plan.resources.has(`CheckConfig/${check}`);
   for (const name of names) {
     const legacy = legacyOutcomes.find((o) => o.handler === name);
     const v2 = v2Outcomes.find((o) => o.handler === name);
     if (Boolean(legacy?.handled) === Boolean(v2?.handled)) continue;
-    const kind = kindOf(plan, legacy, v2, processed.handle);
+    const kind = unconfigured ? 'unconfigured' : kindOf(plan, legacy, v2, processed.handle);
     kinds.add(kind);
-    for (const w of whyOf(plan, kind, name, check, legacy, v2, v2Event, processed)) why.add(w);
+    if (unconfigured)
+      why.add(
+        `check ${check} has no CheckConfig (not defined in the configuration, or left out by compile): in Sensu Go its events name their handlers directly, without the pipelines' filters`,
+      );
+    else for (const w of whyOf(plan, kind, name, check, legacy, v2, v2Event, processed)) why.add(w);
     const legacyText = legacy?.detail ?? (processed.handle ? NOT_ONE : 'not handled: legacy handles non-OK results, resolutions, flapping and metrics only');
     handlers.push({ handler: name, legacy: legacyText, v2: v2?.detail ?? NOT_ONE });
   }
