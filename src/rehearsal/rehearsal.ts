@@ -37,9 +37,11 @@ export class Rehearsal implements HandlingObserver {
   private compiled: Compiled | null = null;
   private inFlight = 0;
   private skipped = 0;
+  // Skipped since the last write: counted in the history with the next batch.
+  private unwritten = 0;
   private skippedLoggedAt = -Infinity;
   private readonly log: Logger;
-  private readonly batch: TurnBatch<RehearsedEvent & { digest: string }>;
+  private readonly batch: TurnBatch<(RehearsedEvent & { digest: string }) | null>;
 
   constructor(private readonly deps: RehearsalDeps) {
     this.log = deps.logger.child({ component: 'rehearsal' });
@@ -93,20 +95,28 @@ export class Rehearsal implements HandlingObserver {
 
   private skip(reason = `more than ${MAX_IN_FLIGHT} events waiting for their filters`): void {
     this.skipped++;
+    this.unwritten++;
+    // A skip alone (nothing rehearsed in its turn) still reaches the history.
+    this.batch.add(null);
     if (this.deps.now() - this.skippedLoggedAt < LOG_EVERY_MS) return;
     this.skippedLoggedAt = this.deps.now();
     this.log.warn({ skipped: this.skipped, reason }, 'rehearsal: events not rehearsed (counted since start)');
   }
 
-  private write(events: (RehearsedEvent & { digest: string })[]): void {
+  private write(events: ((RehearsedEvent & { digest: string }) | null)[]): void {
     const digest = this.compiled?.plan.digest;
     // Events rehearsed against a configuration replaced meanwhile belong to no history.
-    const current = events.filter((e) => e.digest === digest);
-    if (!digest || current.length === 0) return;
+    const current = events.filter((e): e is RehearsedEvent & { digest: string } => e !== null && e.digest === digest);
+    const skipped = this.unwritten;
+    if (!digest || (current.length === 0 && skipped === 0)) return;
+    this.unwritten = 0;
     try {
       if (this.deps.store.rehearsal.begin(digest, this.deps.now()))
         this.log.info({ configuration: digest }, 'rehearsal: a new configuration, the history starts again');
-      this.deps.store.rehearsal.record(current.map(({ check, at, divergence }) => ({ check, at, divergence })));
+      this.deps.store.rehearsal.record(
+        current.map(({ check, at, divergence }) => ({ check, at, divergence })),
+        skipped,
+      );
     } catch (error) {
       this.log.error({ err: this.deps.store.failure(error) }, 'rehearsal: the history could not be written');
     }

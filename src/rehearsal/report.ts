@@ -41,7 +41,7 @@ export function formatRehearsal(report: RehearsalReport, format: RehearsalFormat
     return lines.join('\n');
   }
   lines.push(
-    `Configuration \`${report.configuration}\`, since ${iso(Math.floor(Number(report.since) / 1000))}: ${seen} events on ${report.checks.length} checks, ${seen - diverged} agreeing, ${diverged} diverging.`,
+    `Configuration \`${report.configuration}\`, since ${iso(Math.floor(Number(report.since) / 1000))}: ${seen} events on ${report.checks.length} checks, ${seen - diverged} agreeing, ${diverged} diverging${report.skipped ? `; ${report.skipped} not rehearsed (the sandbox busy or too many waiting)` : ''}.`,
     '',
     '| Check | Seen | Agreeing | Diverging |',
     '| --- | ---: | ---: | ---: |',

@@ -192,6 +192,20 @@ test('a configuration change starts the history again; --no-rehearsal leaves it 
   );
   assert.notEqual(after.configuration, before.configuration);
   assert.deepEqual([after.seen, after.agreed], [1, 1], 'only the event after the change');
+  assert.equal(after.skipped, 0);
+
+  // A check the configuration does not define: in Sensu Go its event names its handler, which then has no filters.
+  await tcpExchange(instance.socket, JSON.stringify({ name: 'adhoc', output: 'fine', status: 0, handlers: ['sink'] }));
+  const adhoc = await eventually(
+    () => read(instance),
+    (body) => body.seen === 2,
+  );
+  const divergence = adhoc.checks.find((c: any) => c.check === 'adhoc').first[0];
+  assert.deepEqual(divergence.kinds, ['unconfigured']);
+  assert.deepEqual(divergence.handlers, [
+    { handler: 'sink', legacy: 'not handled: legacy handles non-OK results, resolutions, flapping and metrics only', v2: 'handled (event as JSON)' },
+  ]);
+  assert.match(divergence.why[0], /check adhoc has no CheckConfig/);
 
   const offAuthorization = `Bearer ${(await getJson(`${off.v2}/auth`, { headers: adminBasic })).body.access_token}`;
   await send(off);

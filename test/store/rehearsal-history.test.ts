@@ -12,15 +12,17 @@ const server = missing ? null : await startPostgres();
 after(() => server?.stop());
 
 function exercise(store: StateStore): void {
-  assert.deepEqual(store.rehearsal.report(), { configuration: null, since: null, checks: [] });
+  assert.deepEqual(store.rehearsal.report(), { configuration: null, since: null, skipped: 0, checks: [] });
   assert.equal(store.rehearsal.begin('conf-a', 1000), true, 'a first configuration starts the history');
   const diverging = (i: number): RehearsedEvent => ({ check: 'disk', at: 10 + i, divergence: { n: i, kinds: ['filter'] } });
   store.rehearsal.record([{ check: 'cpu', at: 5, divergence: null }, ...Array.from({ length: FIRST_PER_CHECK - 2 }, (_, i) => diverging(i))]);
-  store.rehearsal.record([{ check: 'cpu', at: 6, divergence: null }, diverging(100), diverging(101), diverging(102), diverging(103)]);
+  store.rehearsal.record([{ check: 'cpu', at: 6, divergence: null }, diverging(100), diverging(101), diverging(102), diverging(103)], 3);
+  store.rehearsal.record([], 2);
   assert.equal(store.rehearsal.begin('conf-a', 2000), false, 'the same configuration keeps it');
   const report = store.rehearsal.report();
   assert.equal(report.configuration, 'conf-a');
   assert.equal(report.since, 1000);
+  assert.equal(report.skipped, 5, 'events not rehearsed are counted');
   assert.deepEqual(
     report.checks.map(({ first, ...counts }) => ({ ...counts, kept: first.length })),
     [
@@ -34,7 +36,7 @@ function exercise(store: StateStore): void {
     'the first ones, in order',
   );
   assert.equal(store.rehearsal.begin('conf-b', 3000), true, 'another configuration empties it');
-  assert.deepEqual(store.rehearsal.report(), { configuration: 'conf-b', since: 3000, checks: [] });
+  assert.deepEqual(store.rehearsal.report(), { configuration: 'conf-b', since: 3000, skipped: 0, checks: [] });
 }
 
 test('sqlite: the rehearsal history counts, keeps the first divergences and resets on a new configuration', (t) => {

@@ -41,7 +41,7 @@ const PG_STORE_MIGRATIONS: readonly string[] = [
    CREATE TRIGGER v2_resources_generation AFTER INSERT OR UPDATE OR DELETE ON v2_resources
      FOR EACH STATEMENT EXECUTE FUNCTION ${STORE_SCHEMA}.bump_resource_generation();`,
   // 3: the migration rehearsal's history (store/tables/rehearsal-history.ts).
-  `CREATE TABLE rehearsal_state (id INTEGER PRIMARY KEY, configuration TEXT NOT NULL, since BIGINT NOT NULL);
+  `CREATE TABLE rehearsal_state (id INTEGER PRIMARY KEY, configuration TEXT NOT NULL, since BIGINT NOT NULL, skipped BIGINT NOT NULL DEFAULT 0);
    CREATE TABLE rehearsal_checks (check_name ${KEY} PRIMARY KEY, seen BIGINT NOT NULL, agreed BIGINT NOT NULL, diverged BIGINT NOT NULL,
      last_at BIGINT NOT NULL);
    CREATE TABLE rehearsal_divergences (seq BIGSERIAL PRIMARY KEY, check_name ${KEY}, at BIGINT NOT NULL, data TEXT NOT NULL);`,

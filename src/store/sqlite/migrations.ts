@@ -62,7 +62,7 @@ export const MIGRATIONS: readonly string[] = [
     ) +
     rebuildAsRowid('v2_entities', 'namespace TEXT NOT NULL, name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (namespace, name)', 'namespace, name, data'),
   // 7: the migration rehearsal's history (store/tables/rehearsal-history.ts): per check counts, the first divergences.
-  `CREATE TABLE rehearsal_state (id INTEGER PRIMARY KEY, configuration TEXT NOT NULL, since INTEGER NOT NULL);
+  `CREATE TABLE rehearsal_state (id INTEGER PRIMARY KEY, configuration TEXT NOT NULL, since INTEGER NOT NULL, skipped INTEGER NOT NULL DEFAULT 0);
    CREATE TABLE rehearsal_checks (check_name TEXT PRIMARY KEY, seen INTEGER NOT NULL, agreed INTEGER NOT NULL, diverged INTEGER NOT NULL,
      last_at INTEGER NOT NULL);
    CREATE TABLE rehearsal_divergences (seq INTEGER PRIMARY KEY AUTOINCREMENT, check_name TEXT NOT NULL, at INTEGER NOT NULL, data TEXT NOT NULL);`,

@@ -22,6 +22,8 @@ export interface RehearsalReport {
   /** The digest of the configuration the history is about, or null before the first event. */
   readonly configuration: string | null;
   readonly since: number | null;
+  /** Events not rehearsed (the sandbox busy, too many waiting) since the configuration. */
+  readonly skipped: number;
   readonly checks: RehearsedCheck[];
 }
 
@@ -37,9 +39,11 @@ export class RehearsalHistory {
   constructor(private readonly db: SqlDatabase) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
-      state: p('SELECT configuration, since FROM rehearsal_state WHERE id = 1'),
+      state: p('SELECT configuration, since, skipped FROM rehearsal_state WHERE id = 1'),
+      skip: p('UPDATE rehearsal_state SET skipped = skipped + ? WHERE id = 1'),
       setState: p(
-        'INSERT INTO rehearsal_state (id, configuration, since) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET configuration = excluded.configuration, since = excluded.since',
+        'INSERT INTO rehearsal_state (id, configuration, since, skipped) VALUES (1, ?, ?, 0) ON CONFLICT (id) DO UPDATE SET configuration = excluded.configuration, ' +
+          'since = excluded.since, skipped = 0',
       ),
       clearChecks: p('DELETE FROM rehearsal_checks'),
       clearDivergences: p('DELETE FROM rehearsal_divergences'),
@@ -69,9 +73,9 @@ export class RehearsalHistory {
     return true;
   }
 
-  /** One batch of rehearsed events, in one transaction. */
-  record(events: readonly RehearsedEvent[]): void {
-    if (events.length === 0) return;
+  /** One batch of rehearsed events, and how many were skipped meanwhile, in one transaction. */
+  record(events: readonly RehearsedEvent[], skipped = 0): void {
+    if (events.length === 0 && skipped === 0) return;
     const byCheck = new Map<string, { seen: number; agreed: number; diverged: number; at: number; kept: RehearsedEvent[] }>();
     for (const e of events) {
       let entry = byCheck.get(e.check);
@@ -84,6 +88,7 @@ export class RehearsalHistory {
       } else entry.agreed++;
     }
     this.db.transaction(() => {
+      if (skipped > 0) this.s.skip.run(skipped);
       let checks = Number((this.s.checkCount.get() as { n: number }).n);
       let rows = Number((this.s.divergenceCount.get() as { n: number }).n);
       for (const [check, entry] of byCheck) {
@@ -103,7 +108,7 @@ export class RehearsalHistory {
   }
 
   report(): RehearsalReport {
-    const state = this.s.state.get() as { configuration: string; since: number } | undefined;
+    const state = this.s.state.get() as { configuration: string; since: number; skipped: number } | undefined;
     const first = new Map<string, Record<string, unknown>[]>();
     for (const row of this.s.divergences.all() as { check: string; data: string }[]) {
       const list = first.get(row.check) ?? [];
@@ -118,6 +123,6 @@ export class RehearsalHistory {
       last_at: Number(c.last_at),
       first: first.get(c.check) ?? [],
     }));
-    return { configuration: state?.configuration ?? null, since: state ? Number(state.since) : null, checks };
+    return { configuration: state?.configuration ?? null, since: state ? Number(state.since) : null, skipped: Number(state?.skipped ?? 0), checks };
   }
 }

@@ -27,6 +27,7 @@ interface Rehearsal {
   seen: number;
   agreed: number;
   diverged: number;
+  skipped: number;
   checks: RehearsedCheck[];
 }
 
@@ -42,7 +43,8 @@ export function RehearsalSection({ generation }: { generation: number }) {
       </p>
       {value && (
         <p role="status" data-testid="rehearsal-summary">
-          {value.seen} events seen: {value.agreed} agreeing, {value.diverged} diverging.
+          {value.seen} events seen: {value.agreed} agreeing, {value.diverged} diverging
+          {value.skipped > 0 ? `; ${value.skipped} not rehearsed (the sandbox busy)` : ''}.
         </p>
       )}
       <DataTable
