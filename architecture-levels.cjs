@@ -6,7 +6,7 @@ const LEVELS = [
   ['execute', 'transport', 'tls', 'http'],
   ['store'],
   ['assets', 'secrets', 'auth', 'cluster', 'bridge'],
-  ['intake', 'handling', 'keepalives', 'fleet', 'scheduling', 'client', 'agentd'],
+  ['intake', 'handling', 'keepalives', 'fleet', 'scheduling', 'client', 'agentd', 'rehearsal'],
   ['api'],
   ['cli'],
 ];

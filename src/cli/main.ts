@@ -16,6 +16,7 @@ const MODULES: readonly { readonly commands: readonly string[]; readonly load: (
   { commands: ['api-key'], load: async () => (await import('./api-key.js')).registerApiKey },
   { commands: ['compile'], load: async () => (await import('./compile.js')).registerCompile },
   { commands: ['create', 'dump'], load: async () => (await import('./create.js')).registerCreate },
+  { commands: ['rehearse'], load: async () => (await import('./rehearse.js')).registerRehearse },
   { commands: ['version'], load: async () => (await import('./version.js')).registerVersion },
   { commands: ['upgrade'], load: async () => (await import('./upgrade.js')).registerUpgrade },
   { commands: ['backup'], load: async () => (await import('./backup.js')).registerBackup },

@@ -24,6 +24,7 @@ export function registerRun(program: Command): void {
     .argument('[sources...]', 'conf.d directories or files')
     .option('--state-dir <dir>', 'where state lives (env CHECKBRIDGE_STATE_DIR)', process.env.CHECKBRIDGE_STATE_DIR ?? 'state')
     .option('--log-level <level>', 'panic, fatal, error, warn, info, debug, trace (env CHECKBRIDGE_LOG_LEVEL; settings log-level, read at start)')
+    .option('--no-rehearsal', 'do not rehearse the migration on live events (env CHECKBRIDGE_REHEARSAL=off; see `checkbridge rehearse`)')
     .option('--log-format <format>', 'json or pretty (env CHECKBRIDGE_LOG_FORMAT; default pretty when stderr is a terminal, json otherwise)')
     .option(
       '--tls-cert-file <file>',

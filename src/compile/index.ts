@@ -14,6 +14,8 @@ export { formatReport, type ReportFormat } from './report.js';
 export type { Resource, CompileResult, SensuGoVersion } from './model.js';
 export { translateChecks, type TranslatedChecks } from './translate-checks.js';
 export { escapeTemplateText } from './go-template.js';
+export { agentLabelsOf } from './client-entity.js';
+export { templateDeep as agentTemplateOf } from './tokens.js';
 
 export interface CompileOptions {
   readonly silences?: Record<string, unknown>[];
@@ -78,5 +80,13 @@ export function compileSettings(settings: Settings, files: readonly LoadedFile[]
   });
   const rank = (r: Resource) => KIND_ORDER.indexOf(r.type);
   accepted.sort((a, b) => rank(a) - rank(b) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
-  return { resources: accepted, warnings, refused, labelReport: ctx.labelReport, became: ctx.became, differences: [...ctx.differences] };
+  return {
+    resources: accepted,
+    warnings,
+    refused,
+    labelReport: ctx.labelReport,
+    labelsRead: ctx.labelsRead,
+    became: ctx.became,
+    differences: [...ctx.differences],
+  };
 }

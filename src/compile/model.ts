@@ -47,6 +47,8 @@ export interface CompileResult {
   readonly differences: string[];
   /** Per check, the entity labels its templates read. */
   readonly labelReport: Record<string, string[]>;
+  /** Every label the checks' templates and the filters read, with the legacy attribute path it comes from. */
+  readonly labelsRead: ReadonlyMap<string, string>;
 }
 
 export const KIND_ORDER = ['Namespace', 'Asset', 'Entity', 'HookConfig', 'Mutator', 'EventFilter', 'Handler', 'Pipeline', 'CheckConfig', 'Silenced'];

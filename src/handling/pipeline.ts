@@ -3,7 +3,7 @@ import type { Settings } from '../config/index.js';
 import type { StateStore } from '../store/index.js';
 import { Limiter } from '../execute/index.js';
 import { resolveHandlers, handlerNames, type EventDraft, type Handler } from '../legacy/index.js';
-import { filterEvent } from './filter.js';
+import { filterEvent, type Filtered } from './filter.js';
 import { mutateEvent, eventJson, type Spawner } from './mutate.js';
 import { deliver, type Delivery, type TransportPublish } from './deliver.js';
 import { withAssets, type AssetResolver } from '../assets/index.js';
@@ -28,6 +28,12 @@ export interface PipelineDeps {
   readonly secrets?: SecretsLookup;
   /** `type: transport` handlers publish here when a broker is configured. */
   readonly publish?: TransportPublish;
+}
+
+/** What legacy decided for one event: per handler it resolved to, the filter that skipped it or null (queued). */
+export interface LegacyDecision {
+  readonly handlers: readonly { readonly handler: Handler; readonly filtered: Filtered | null }[];
+  readonly errors: readonly { readonly name: string; readonly message: string }[];
 }
 
 export interface PipelineCounters {
@@ -95,12 +101,13 @@ export class HandlerPipeline {
   }
 
   /** process_event: resolve the handlers, filter each, and queue the survivors. Never throws, never waits. */
-  handle(event: EventDraft): void {
+  handle(event: EventDraft): LegacyDecision | null {
     this.counters.events++;
     const ids = { client: event.client.name, check: event.check.name, event: event.id, action: event.action };
     if (this.stopping) {
       this.counters.dropped++;
-      return void this.log.warn(ids, 'stopping: event not handled');
+      this.log.warn(ids, 'stopping: event not handled');
+      return null;
     }
     const settings = this.deps.settings();
     const { handlers, errors } = resolveHandlers(settings, handlerNames(event.check));
@@ -108,8 +115,9 @@ export class HandlerPipeline {
     let json: string | undefined;
     const lazyJson = () => (json ??= eventJson(event));
     const now = this.deps.clock.now();
+    const decided: { handler: Handler; filtered: Filtered | null }[] = [];
     for (const handler of handlers) {
-      let filtered;
+      let filtered: Filtered | null;
       try {
         filtered = filterEvent(handler, event, { settings, store: this.deps.store, now, log: this.log, ...(this.deps.zone ? { zone: this.deps.zone } : {}) });
       } catch (error) {
@@ -122,10 +130,13 @@ export class HandlerPipeline {
           { ...ids, handler: handler.name, ...(filtered.filter ? { filter: filtered.filter } : {}), ...(filtered.reason ? { reason: filtered.reason } : {}) },
           filtered.message,
         );
+        decided.push({ handler, filtered });
         continue;
       }
+      decided.push({ handler, filtered: null });
       this.enqueue(handler, event, lazyJson, ids);
     }
+    return { handlers: decided, errors };
   }
 
   private enqueue(handler: Handler, event: EventDraft, json: () => string, ids: Record<string, unknown>): void {

@@ -1,9 +1,9 @@
 import type { EventDraft } from '../legacy/index.js';
 import type { AssetResolver } from '../assets/index.js';
 import type { SecretsLookup } from '../secrets/index.js';
-import { isV2Event, type IntakeEvent } from '../intake/index.js';
+import { isV2Event, type IntakeEvent, type Processed } from '../intake/index.js';
 import { FailureReport, type Service } from '../service.js';
-import { HandlerPipeline, type PipelineDeps } from './pipeline.js';
+import { HandlerPipeline, type LegacyDecision, type PipelineDeps } from './pipeline.js';
 import { runPipelines } from './v2-pipelines.js';
 
 /** The events that leave the intake, as the handling queue takes them. */
@@ -12,10 +12,17 @@ export interface HandledIntake {
   onRegistration(listener: (event: EventDraft) => void): void;
 }
 
+/** Watches the legacy decisions without changing them (the migration rehearsal): called after each legacy event's handling. */
+export interface HandlingObserver {
+  observe(processed: Processed, decision: LegacyDecision | null): void;
+}
+
 export interface HandlingDeps extends PipelineDeps {
   readonly intake: HandledIntake;
   /** The runtime assets and secrets of a v2 pipeline's handlers in `namespace`. */
   readonly v2: (namespace: string) => { readonly assets: AssetResolver; readonly secrets: SecretsLookup };
+  /** Sees every legacy event with what legacy decided; changes nothing. */
+  readonly observer?: HandlingObserver;
 }
 
 /** The handler queue: every event that leaves the intake, legacy handler sets and v2 pipelines alike; given the grace at stop. */
@@ -39,7 +46,8 @@ export class Handling implements Service {
         { client: emitted.event.client.name, check: emitted.event.check.name, action: emitted.event.action, occurrences: emitted.event.occurrences },
         'event processed',
       );
-      if (emitted.handle) this.handlers.handle(emitted.event);
+      const decision = emitted.handle ? this.handlers.handle(emitted.event) : null;
+      deps.observer?.observe(emitted, decision);
     });
     intake.onRegistration((event) => this.handlers.handle(event));
   }

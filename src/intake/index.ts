@@ -3,5 +3,5 @@ export { SEVERITIES, aggregateMembers, groupBy, memberNames, resultsOfSeverity, 
 export { removeClient, resolveEvent } from './client-removal.js';
 export { legacyToV2Writer } from './legacy-to-v2.js';
 export { applySilencing, silenceKeys } from './silencing.js';
-export { withoutExpiredTombstone } from './processor.js';
+export { withoutExpiredTombstone, type Processed } from './processor.js';
 export { Intake, isV2Event, type EventIntake, type IntakeEvent } from './intake.js';

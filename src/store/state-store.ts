@@ -5,6 +5,7 @@ import type { AggregateTable } from './tables/aggregate-members.js';
 import type { ResourceTables } from './tables/v2-resources.js';
 import type { Outbox } from './tables/bridge-outbox.js';
 import type { ResultIds } from './tables/result-ids.js';
+import type { RehearsalHistory } from './tables/rehearsal-history.js';
 import type { DatastoreWatch } from './datastore-watch.js';
 
 export interface HistoryEntry {
@@ -48,6 +49,8 @@ export interface StateStore {
   readonly outbox: Outbox;
   /** The ids of results handled lately: a re-sent copy is recognised. */
   readonly resultIds: ResultIds;
+  /** The migration rehearsal's history. */
+  readonly rehearsal: RehearsalHistory;
 
   /** The datastore alarm for `/health`: set while the quota leaves no room to grow. */
   alarm(): string | null;

@@ -12,7 +12,7 @@ export function isResolution(event: Json): boolean {
  * A v2 EventFilter: every expression true means it matches; `allow` passes matches, `deny` drops them; outside `when`
  * it does not apply. Expressions run in the sandbox (src/sandbox) with the event as `event`; `dependencies` reads
  * other events for `sensu.CheckDependencies`; `share` names the namespace whose sandbox time they use and the event's
- * allowance. `error` is given the first time an expression text fails, not per event.
+ * allowance. `error` is given the first time an expression text fails, not per event; `failed` each time one did not evaluate.
  */
 export async function filterAllows(
   filter: Json,
@@ -20,7 +20,7 @@ export async function filterAllows(
   nowMs: number,
   dependencies?: DependencyLookup,
   share: { namespace?: string; allowance?: SandboxAllowance } = {},
-): Promise<{ allowed: boolean; error?: string }> {
+): Promise<{ allowed: boolean; error?: string; failed?: true }> {
   if (filter.when && !inTimeWindows(filter.when as WindowSet, nowMs)) return { allowed: true };
   // As the reference backend does, metadata fields (name, namespace, labels, annotations) read from the object itself.
   const lift = (o: Json | undefined) => (o ? { ...o, ...(o.metadata ?? {}) } : o);
@@ -39,7 +39,7 @@ export async function filterAllows(
   for (const expression of (filter.expressions ?? []) as string[]) {
     const outcome = await evaluateInSandbox(String(expression), { event: subject }, options);
     // A failing expression does not match: an allow filter drops the event, a deny filter lets it through.
-    if (!outcome.ok) return { allowed: filter.action === 'deny', ...(outcome.report ? { error: outcome.error } : {}) };
+    if (!outcome.ok) return { allowed: filter.action === 'deny', failed: true, ...(outcome.report ? { error: outcome.error } : {}) };
     if (!outcome.matched) return { allowed: filter.action === 'deny' };
   }
   return { allowed: filter.action !== 'deny' };

@@ -25,6 +25,7 @@ import { benchSoak } from './soak.bench.js';
 import { benchRest } from './rest.bench.js';
 import { benchVsSensuGo } from './vs-sensu-go.bench.js';
 import { benchPgLatency } from './pg-latency.bench.js';
+import { benchRehearsal } from './rehearsal.bench.js';
 
 const only = process.argv[2];
 const benches: Record<string, (report: (figure: object) => void) => Promise<void>> = {
@@ -33,6 +34,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'validate-10k': benchValidate10k,
   'socket-intake': (report) => benchSocket(report, 'socket-intake'),
   'socket-one-per-connection': (report) => benchSocket(report, 'socket-one-per-connection'),
+  // The migration rehearsal's CPU per result, beside a daemon with --no-rehearsal in the same run.
+  rehearsal: benchRehearsal,
   'v2-put-wrk': benchV2Wrk,
   // rss and execute-ratio: one daemon with 10,000 checks and 1 M history rows.
   'daemon-scale': benchDaemonScale,

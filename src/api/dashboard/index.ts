@@ -7,6 +7,7 @@ import { registerCheckRoutes } from './checks.js';
 import { registerV2CheckRoutes } from './v2-checks.js';
 import { registerConfigRoutes } from './config.js';
 import { registerBridgeHistory } from './bridge-history.js';
+import { registerRehearsal } from './rehearsal.js';
 import { openEvents, queryEvents } from './events.js';
 import { PREFIX, type DashboardDeps } from './deps.js';
 import { legacyNamespace } from '../../config/index.js';
@@ -23,5 +24,6 @@ export function registerDashboard(app: FastifyInstance, deps: V2ApiDeps, dash: D
   registerV2CheckRoutes(app, deps, dash);
   registerConfigRoutes(app, deps, dash);
   registerBridgeHistory(app, dash.bridge, deps.clock);
+  registerRehearsal(app, deps);
   app.get(`${PREFIX}/events`, (request) => queryEvents(openEvents(deps.store, legacyNamespace(dash.settings()), deps.clock.now()), request.query));
 }

@@ -43,7 +43,8 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   const store = await buildStore({ dsn, stateDir: base.stateDir, bridgeNamespace: bridge ? bridge.namespace : null }, hub, logger);
   const daemonTransport = buildTransport(role, flags, hub, logger);
   const { broker } = daemonTransport;
-  const handling = buildHandling({ hub, store, execution, broker }, logger);
+  const rehearse = flags.rehearsal !== false && daemonEnvironment().CHECKBRIDGE_REHEARSAL !== 'off';
+  const handling = buildHandling({ hub, store, execution, broker, rehearse }, logger);
   const { sender, bridgeView, service: bridgeService } = buildBridge(bridge, store.store, logger);
 
   // The client role's services sit in the middle of the server's: started after handling, stopped before it.

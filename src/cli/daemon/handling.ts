@@ -7,11 +7,17 @@ import type { Execution } from './execution.js';
 import type { DaemonStore } from './store.js';
 import type { SettingsHub } from './settings-hub.js';
 import { systemClock } from '../../schedule/index.js';
+import { Rehearsal } from '../../rehearsal/index.js';
 
 /** The handler queue: limited, given the grace at stop, then its process groups stopped and drained. */
-export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; execution: Execution; broker: WireTransport | null }, logger: Logger): Handling {
+export function buildHandling(
+  parts: { hub: SettingsHub; store: DaemonStore; execution: Execution; broker: WireTransport | null; rehearse: boolean },
+  logger: Logger,
+): Handling {
   const { hub, execution, broker } = parts;
   const { store, intake, secrets, namespace } = parts.store;
+  // The migration rehearsal watches the legacy decisions (on unless --no-rehearsal or CHECKBRIDGE_REHEARSAL=off).
+  const rehearsal = parts.rehearse ? new Rehearsal({ settings: hub.current, store, logger, now: () => systemClock.now() }) : null;
   const handling = new Handling({
     settings: hub.current,
     store,
@@ -24,7 +30,9 @@ export function buildHandling(parts: { hub: SettingsHub; store: DaemonStore; exe
     publish: broker ? (type, pipe, body, options) => broker.send(type, pipe, body, options) : undefined,
     intake,
     v2: (ns) => ({ assets: execution.assets.v2(store.resources, ns), secrets: secrets.in(ns) }),
+    ...(rehearsal ? { observer: rehearsal } : {}),
   });
+  if (rehearsal) execution.settleAtStop(() => rehearsal.settled());
   hub.onApply((s) => handling.handlers.checkSettings(s));
   execution.settleAtStop(() => handling.handlers.drain(SETTLE_MS));
   return handling;

@@ -12,4 +12,6 @@ export interface RunFlags extends SourceFlags, ListenerFlags, TlsFlags, FleetFla
   bridgeApiKeyFile?: string;
   stateDir?: string;
   logLevel?: string;
+  /** False with --no-rehearsal: the migration rehearsal is off. */
+  rehearsal?: boolean;
 }

@@ -42,6 +42,11 @@ const PG_STORE_MIGRATIONS: readonly string[] = [
      FOR EACH STATEMENT EXECUTE FUNCTION ${STORE_SCHEMA}.bump_resource_generation();`,
   // 3: result ids recognised by client and check, not by id alone: one client's ids never make another's results copies.
   CREATE_RESULT_CLAIMS_PG,
+  // 4: the migration rehearsal's history (store/tables/rehearsal-history.ts).
+  `CREATE TABLE rehearsal_state (id INTEGER PRIMARY KEY, configuration TEXT NOT NULL, since BIGINT NOT NULL, skipped BIGINT NOT NULL DEFAULT 0);
+   CREATE TABLE rehearsal_checks (check_name ${KEY} PRIMARY KEY, seen BIGINT NOT NULL, agreed BIGINT NOT NULL, diverged BIGINT NOT NULL,
+     last_at BIGINT NOT NULL);
+   CREATE TABLE rehearsal_divergences (seq BIGSERIAL PRIMARY KEY, check_name ${KEY}, at BIGINT NOT NULL, data TEXT NOT NULL);`,
 ];
 
 const PG_STORE_VERSION = PG_STORE_MIGRATIONS.length;

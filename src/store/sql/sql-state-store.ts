@@ -7,6 +7,7 @@ import { AggregateTable } from '../tables/aggregate-members.js';
 import { ResourceTables } from '../tables/v2-resources.js';
 import { Outbox } from '../tables/bridge-outbox.js';
 import { ResultIds } from '../tables/result-ids.js';
+import { RehearsalHistory } from '../tables/rehearsal-history.js';
 import { WatchHolder, watchedDatabase, type DatastoreWatch } from '../datastore-watch.js';
 
 export type Row = Record<string, unknown>;
@@ -40,6 +41,7 @@ export abstract class SqlStateStore implements StateStore {
   readonly resources: ResourceTables;
   readonly outbox: Outbox;
   readonly resultIds: ResultIds;
+  readonly rehearsal: RehearsalHistory;
   protected readonly statements: LegacyStatements;
   protected readonly watchHolder = new WatchHolder();
   private readonly runInTransaction: (fn: () => unknown) => unknown;
@@ -56,6 +58,7 @@ export abstract class SqlStateStore implements StateStore {
     this.resources = new ResourceTables(watched, { shared: options.shared });
     this.outbox = new Outbox(watched);
     this.resultIds = new ResultIds(watched, options.shared);
+    this.rehearsal = new RehearsalHistory(watched);
     this.statements = prepareLegacyStatements(watched);
   }
 

@@ -61,13 +61,18 @@ export const MIGRATIONS: readonly string[] = [
       'namespace, entity, check_name, data',
     ) +
     rebuildAsRowid('v2_entities', 'namespace TEXT NOT NULL, name TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (namespace, name)', 'namespace, name, data'),
+  // 7: the migration rehearsal's history (store/tables/rehearsal-history.ts): per check counts, the first divergences.
+  `CREATE TABLE rehearsal_state (id INTEGER PRIMARY KEY, configuration TEXT NOT NULL, since INTEGER NOT NULL, skipped INTEGER NOT NULL DEFAULT 0);
+   CREATE TABLE rehearsal_checks (check_name TEXT PRIMARY KEY, seen INTEGER NOT NULL, agreed INTEGER NOT NULL, diverged INTEGER NOT NULL,
+     last_at INTEGER NOT NULL);
+   CREATE TABLE rehearsal_divergences (seq INTEGER PRIMARY KEY AUTOINCREMENT, check_name TEXT NOT NULL, at INTEGER NOT NULL, data TEXT NOT NULL);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
  * Versions whose step changes or drops what is there: the daemon never applies these on its own; `checkbridge
- * upgrade` does, after a backup. None so far: steps 1–5 only add, and step 6 copies every row in its transaction.
+ * upgrade` does, after a backup. None so far: steps 1–5 and 7 only add, and step 6 copies every row in its transaction.
  */
 const NON_ADDITIVE: ReadonlySet<number> = new Set<number>();
 

@@ -4,6 +4,7 @@ import { DataTable } from '../components/data-table';
 import { Section } from '../components/section';
 import { Notice, useLoad } from '../ui';
 import type { PageProps } from './props';
+import { RehearsalSection } from './rehearsal';
 
 interface Report {
   resources: { type: string; name: string; namespace: string | null }[];
@@ -82,6 +83,7 @@ export function MigrationPage({ generation }: PageProps) {
           </ul>
         )}
       </Section>
+      <RehearsalSection generation={generation} />
     </>
   );
 }
