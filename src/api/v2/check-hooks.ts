@@ -14,13 +14,26 @@ function hookListOf(body: unknown): [string, string[]][] | string {
   return Object.entries(body) as [string, string[]][];
 }
 
-/** The check's hooks with these added: names join the list of their type, without repeats; a new type is appended. */
+/**
+ * The check's hooks with these added: names join the first list of their type, without repeats; a new type is
+ * appended. Each type and each name is looked up in a map, never searched for: a body of n types costs O(n).
+ */
 function withHooks(hooks: unknown, added: [string, string[]][]): Json[] {
   const lists: Json[] = Array.isArray(hooks) ? hooks.map((h) => ({ ...h })) : [];
+  const firstListOf = new Map<string, Json>();
+  for (const entry of lists)
+    for (const [type, names] of Object.entries(entry)) if (Array.isArray(names) && !firstListOf.has(type)) firstListOf.set(type, entry);
   for (const [type, names] of added) {
-    const entry = lists.find((h) => isObject(h) && Array.isArray(h[type]));
-    if (entry) entry[type] = [...entry[type], ...names.filter((n) => !entry[type].includes(n))];
-    else lists.push({ [type]: [...new Set(names)] });
+    const entry = firstListOf.get(type);
+    if (!entry) {
+      firstListOf.set(type, { [type]: [...new Set(names)] });
+      lists.push(firstListOf.get(type)!);
+      continue;
+    }
+    // The stored list stays as it was; only names it does not hold yet are appended, each once.
+    const held = new Set<string>(entry[type]);
+    const fresh = names.filter((name) => !held.has(name) && held.add(name));
+    entry[type] = [...entry[type], ...fresh];
   }
   return lists;
 }
