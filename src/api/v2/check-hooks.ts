@@ -8,10 +8,11 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
 /** A HookList body, `{"<type>": [<hook names>]}`, read as pairs; why not, as a string. */
 function hookListOf(body: unknown): [string, string[]][] | string {
   const usage = 'send {"<type>": [<hook names>]} (a type such as critical, warning, ok, unknown or 1-255, and the names of hooks)';
-  if (!isObject(body) || Object.keys(body).length === 0) return `request body must be a JSON object: ${usage}`;
-  for (const [type, names] of Object.entries(body))
+  const entries = isObject(body) ? Object.entries(body) : [];
+  if (entries.length === 0) return `request body must be a JSON object: ${usage}`;
+  for (const [type, names] of entries)
     if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || n === '')) return `${type} must be a list of hook names: ${usage}`;
-  return Object.entries(body) as [string, string[]][];
+  return entries as [string, string[]][];
 }
 
 /**
