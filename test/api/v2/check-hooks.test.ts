@@ -3,16 +3,13 @@
 // event loop for seconds, the ~37,000 the body limit allows for minutes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { performance } from 'node:perf_hooks';
 import { instanceFor, getJson } from '../../helpers/instance.js';
+import { healthWhile } from '../../helpers/liveness.js';
 import { backendSkipReason, startBackend, BACKEND_ADMIN_PASSWORD } from '../../helpers/sensu-backend.js';
 import { call, adminToken } from './v2-helpers.js';
 
 const HOST = { 'conf.d/client.json': { client: { name: 'hooks-host', address: '127.0.0.1', subscriptions: [] } } };
 const BODY_LIMIT = 512_000;
-// Generous for two cores at load 10: the linear write holds the loop well under a second there; the quadratic one
-// held it for minutes at rest.
-const LIVENESS_MS = 15_000;
 const check = (name: string, hooks?: object[]) => ({
   metadata: { name, namespace: 'default' },
   command: 'true',
@@ -33,25 +30,6 @@ function largestHookBody(): { body: string; types: number } {
     size += entry.length + 1;
   }
   return { body: `{${entries.join(',')}}`, types: entries.length };
-}
-
-/** /health asked one request after another until `pending` settles; each must answer within LIVENESS_MS. */
-async function healthWhile(v2: string, pending: Promise<unknown>): Promise<number[]> {
-  let settled = false;
-  void pending.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  const latencies: number[] = [];
-  do {
-    const started = performance.now();
-    const answer = await fetch(`${v2}/health`, { signal: AbortSignal.timeout(LIVENESS_MS) }).catch((error: Error) => error);
-    assert.ok(!(answer instanceof Error), `/health gave no answer within ${LIVENESS_MS} ms during the write (${String(answer)})`);
-    assert.equal(answer.status, 200);
-    await answer.arrayBuffer();
-    latencies.push(performance.now() - started);
-  } while (!settled);
-  return latencies;
 }
 
 test("an edit user's hook list of ~37,000 types (the body limit) is stored whole, twice over, while /health keeps answering", async (t) => {
