@@ -133,9 +133,12 @@ export function bindingProblem(binding: Json, roleTypes: readonly string[]): str
 /** The first permission `rules` grant (in `namespace`, or cluster-wide when null) that the caller does not hold, described; or null. */
 export function firstUnheld(view: RbacView, username: string, groups: readonly string[], rules: readonly Rule[], namespace: string | null): string | null {
   for (const r of rules) {
-    const names = Array.isArray(r.resource_names) && r.resource_names.length > 0 ? r.resource_names : [null];
-    for (const verb of r.verbs ?? []) {
-      for (const resource of r.resources ?? []) {
+    // Each permission asked once: a list repeating a verb or resource would otherwise multiply the work.
+    const names = Array.isArray(r.resource_names) && r.resource_names.length > 0 ? [...new Set(r.resource_names)] : [null];
+    for (const verb of new Set(r.verbs ?? [])) {
+      for (const resource of new Set(r.resources ?? [])) {
+        // Held for every name of the resource: held for each one named.
+        if (names[0] !== null && authorize(view, username, groups, verb as Verb, resource, namespace, null).allowed) continue;
         for (const name of names) {
           if (authorize(view, username, groups, verb as Verb, resource, namespace, name).allowed) continue;
           return `${verb} on ${resource}${name === null ? '' : ` "${name}"`}${namespace === null ? ' cluster-wide' : ` in namespace "${namespace}"`}`;

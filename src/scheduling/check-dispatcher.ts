@@ -94,12 +94,16 @@ export class CheckDispatcher {
     this.deps.clock.at(at + delayMs, () => still() && send(this.deps.clock.now()));
   }
 
-  /** Delivers one request of `check` (logged with `named` and `issued`) to each subscription: to every member, or to the next in turn of a ring. */
+  /**
+   * Delivers one request of `check` (logged with `named` and `issued`) to each subscription once, however often it is
+   * listed: to every member, or to the next in turn of a ring.
+   */
   deliver<Member>(check: string, subscriptions: readonly string[], delivery: Delivery<Member>, named: object, issued: unknown): void {
     const log = this.deps.log;
     // Fields built only for a line that is written: a request per subscription is the hot path.
     const debug = log.isLevelEnabled('debug');
-    for (const subscription of subscriptions) {
+    // A list repeating one subscription would otherwise send its members one request per repeat.
+    for (const subscription of new Set(subscriptions)) {
       const ring = delivery.ring(subscription);
       if (ring === null) {
         if (debug) log.debug({ ...named, subscription, issued }, 'publishing check request');

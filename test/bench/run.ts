@@ -21,6 +21,7 @@ import { benchAttackLogins } from './attack-logins.bench.js';
 import { benchAttackSandbox } from './attack-sandbox.bench.js';
 import { benchAttackFrames } from './attack-frames.bench.js';
 import { benchAttackProto } from './attack-proto.bench.js';
+import { benchAttackHooks } from './attack-hooks.bench.js';
 import { benchSoak } from './soak.bench.js';
 import { benchRest } from './rest.bench.js';
 import { benchVsSensuGo } from './vs-sensu-go.bench.js';
@@ -62,6 +63,8 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'attack-frames': benchAttackFrames,
   // Protobuf frames packed with empty repeated entries (issue 46): CHECKBRIDGE_BENCH_BEFORE_BIN adds another build's row.
   'attack-proto': benchAttackProto,
+  // /health while an edit user sends the largest check-hook bodies; CHECKBRIDGE_BENCH_OLD_BIN adds a build before the change.
+  'attack-hooks': benchAttackHooks,
   // 2,000 agents and 500 legacy clients held SOAK_SECONDS (default 600) with handlers running: memory plateaus, nothing lost.
   soak: benchSoak,
   // The daemon at rest beside the real sensu-backend: start to /health, idle RSS and CPU.

@@ -89,6 +89,14 @@ test('round robin: one ring per check and subscription, in turn; an empty ring s
   assert.deepEqual(sent, ['pollers→a', 'pollers→b']);
 });
 
+test('a subscription listed more than once is delivered to once: a broadcast once, one turn of its ring', () => {
+  const { dispatcher } = dispatcherWith();
+  const sent: string[] = [];
+  const delivery = recording({ pollers: ['a', 'b', 'c'] }, sent);
+  dispatcher.deliver('disk', ['web', 'pollers', 'web', 'pollers', ...Array<string>(50_000).fill('web')], delivery, { check: 'disk' }, 0);
+  assert.deepEqual(sent, ['*web', 'pollers→a']);
+});
+
 test('the legacy and v2 schedulers spread a proxy fan-out alike: interval 60, coverage 90, 3 targets 0, 18, 36 s after the instant', async () => {
   const names = ['switch-1', 'switch-2', 'switch-3'];
   // Each request's issued instant (whole seconds: the offsets are whole seconds too).

@@ -8,19 +8,33 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
 /** A HookList body, `{"<type>": [<hook names>]}`, read as pairs; why not, as a string. */
 function hookListOf(body: unknown): [string, string[]][] | string {
   const usage = 'send {"<type>": [<hook names>]} (a type such as critical, warning, ok, unknown or 1-255, and the names of hooks)';
-  if (!isObject(body) || Object.keys(body).length === 0) return `request body must be a JSON object: ${usage}`;
-  for (const [type, names] of Object.entries(body))
+  const entries = isObject(body) ? Object.entries(body) : [];
+  if (entries.length === 0) return `request body must be a JSON object: ${usage}`;
+  for (const [type, names] of entries)
     if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || n === '')) return `${type} must be a list of hook names: ${usage}`;
-  return Object.entries(body) as [string, string[]][];
+  return entries as [string, string[]][];
 }
 
-/** The check's hooks with these added: names join the list of their type, without repeats; a new type is appended. */
+/**
+ * The check's hooks with these added: names join the first list of their type, without repeats; a new type is
+ * appended. Each type and each name is looked up in a map, never searched for: a body of n types costs O(n).
+ */
 function withHooks(hooks: unknown, added: [string, string[]][]): Json[] {
   const lists: Json[] = Array.isArray(hooks) ? hooks.map((h) => ({ ...h })) : [];
+  const firstListOf = new Map<string, Json>();
+  for (const entry of lists)
+    for (const [type, names] of Object.entries(entry)) if (Array.isArray(names) && !firstListOf.has(type)) firstListOf.set(type, entry);
   for (const [type, names] of added) {
-    const entry = lists.find((h) => isObject(h) && Array.isArray(h[type]));
-    if (entry) entry[type] = [...entry[type], ...names.filter((n) => !entry[type].includes(n))];
-    else lists.push({ [type]: [...new Set(names)] });
+    const entry = firstListOf.get(type);
+    if (!entry) {
+      firstListOf.set(type, { [type]: [...new Set(names)] });
+      lists.push(firstListOf.get(type)!);
+      continue;
+    }
+    // The stored list stays as it was; only names it does not hold yet are appended, each once.
+    const held = new Set<string>(entry[type]);
+    const fresh = names.filter((name) => !held.has(name) && held.add(name));
+    entry[type] = [...entry[type], ...fresh];
   }
   return lists;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from './context.js';
+import { readJsonBodies } from './json-body.js';
 import type { Json } from '../../json.js';
 
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -13,7 +14,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
   const out: Json = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    // A key named __proto__ is data here, never the object's prototype.
+    // The parser refuses a key named __proto__; were one to come another way, it would be data, never the prototype.
     else Object.defineProperty(out, key, { value: applyMergePatch(out[key], value), enumerable: true, writable: true, configurable: true });
   }
   return out;
@@ -27,22 +28,14 @@ export function patchTypeProblem(contentType: string | undefined): string | null
   return `invalid Content-Type header: ${String(contentType)}.  Allowed values: ${MERGE_PATCH}`;
 }
 
-/** Merge patches are read as JSON; a PATCH with a body and no type is one (Sensu Go's default). */
+/** Merge patches are read by the JSON bodies' one parser; a PATCH with a body and no type is one (Sensu Go's default). */
 export function acceptMergePatches(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const { headers } = request;
     const bodied = headers['transfer-encoding'] !== undefined || (headers['content-length'] ?? '0') !== '0';
     if (request.method === 'PATCH' && headers['content-type'] === undefined && bodied) headers['content-type'] = MERGE_PATCH;
   });
-  for (const type of [MERGE_PATCH, JSON_PATCH]) app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => parseJson(String(body), done));
-}
-
-function parseJson(text: string, done: (error: Error | null, body?: unknown) => void): void {
-  try {
-    done(null, JSON.parse(text));
-  } catch (error) {
-    done(Object.assign(new Error(`the merge patch is not valid JSON: ${(error as Error).message}`), { statusCode: 400 }));
-  }
+  readJsonBodies(app, [MERGE_PATCH, JSON_PATCH]);
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;

@@ -29,7 +29,8 @@ function privilegeProblem(
 ): { kind: 'forbidden' | 'invalid'; message: string } | null {
   const caller = callerOf(request);
   const grants = grantViewOf(deps);
-  const added = (user.groups as string[]).filter((g) => !(existing?.groups ?? []).includes(g));
+  const held = new Set<string>(existing?.groups ?? []);
+  const added = (user.groups as string[]).filter((g) => !held.has(g));
   const membership = membershipProblem(grants, caller, name, added, !existing);
   if (membership) return { kind: 'forbidden', message: membership };
   if (existing && (body.password !== undefined || body.password_hash !== undefined)) {
