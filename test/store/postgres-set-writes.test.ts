@@ -153,3 +153,31 @@ test('postgres: a group commit of 40 events and 20 results costs a fixed number 
   assert.equal((store.resources.getEvent('default', 'proxy-7', 'c') as Record<string, any>).check.history.length, 2);
   assert.equal(store.getResult('client-5', 'legacy')?.history.length, 2);
 });
+
+test('postgres: a row the set-based write refuses at COMMIT fails its own event only; the rest of the batch is stored', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const { name, dsn } = await freshDatabase();
+  const store = StateStore.openPostgres(dsn, {});
+  t.after(() => store.close());
+  store.resources.putResource('Namespace', '', 'default', { name: 'default' });
+  // Only the database knows this rule: the batch's one statement for v2_events fails, not any item's processing.
+  await server.query("ALTER TABLE checkbridge_store.v2_events ADD CONSTRAINT no_poison CHECK (entity <> 'poison')", name);
+  const intake = new Intake(store, () => settings, systemClock, capturedLogger().logger);
+  const answers = await Promise.allSettled(
+    ['before', 'poison', 'after'].map((entity) => intake.submitEvent('default', v2Event({ metadata: { name: entity } }, { metadata: { name: 'c' } }, 1))),
+  );
+  assert.deepEqual(
+    answers.map((a) => (a.status === 'fulfilled' ? a.value.ok : /no_poison/.test(String(a.reason)))),
+    [true, true, true],
+  );
+  assert.equal(answers[1]!.status, 'rejected');
+  assert.deepEqual(
+    (store.resources.listEvents('default') as Record<string, any>[]).map((e) => e.entity.metadata.name),
+    ['after', 'before'],
+  );
+  // Their entities too (the failing event's savepoint undid its entity).
+  assert.deepEqual(
+    (store.resources.listEntities('default') as Record<string, any>[]).map((e) => e.metadata.name),
+    ['after', 'before'],
+  );
+});
