@@ -41,14 +41,15 @@ function guarded(connection: SyncPostgres, before: () => void): SqlDatabase {
 
 /**
  * The state store several servers share: the same tables on PostgreSQL. Writers of the same rows queue on advisory
- * locks, and a group commit reads its rows once for the whole batch (BatchRows). No quota: the database server bounds its own size.
+ * locks, and a group commit reads its rows once for the whole batch (BatchRows) and sends its writes set-based at COMMIT
+ * (SetWrites). No quota: the database server bounds its own size.
  */
 export class PostgresStateStore extends SqlStateStore {
   readonly engine = 'postgres' as const;
   readonly sqlite = null;
   private readonly locks: Record<'lockResults' | 'batchClients' | 'batchResults' | 'batchEvents' | 'batchV2Events' | 'batchV2Entities', SqlStatement>;
   private readonly setWrites: SetWrites;
-  /** A group commit's rows: what `lockResults` locked, read in three statements for the batch (see BatchRows). */
+  /** A group commit's rows: what `lockResults` locked and the v2 rows named with it, a statement per table (see BatchRows). */
   private batch: BatchRows | null = null;
 
   private constructor(
