@@ -9,7 +9,7 @@ import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
 import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { TurnBatch } from '../store/index.js';
-import { publishEvent, publishEventSync, type Publish } from './v2-events.js';
+import { publishEvent, publishEventSync, v2RowsOf, type Publish } from './v2-events.js';
 import { FailureReport, type Service } from '../service.js';
 import { ResultCopies } from './result-copies.js';
 
@@ -209,7 +209,10 @@ export class Intake implements ResultIntake, EventIntake, Service {
       const settings = this.settings();
       this.store.groupCommit(
         () => {
-          this.store.lockResults(batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : [])));
+          this.store.lockResults(
+            batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : [])),
+            v2RowsOf(batch.flatMap((pending) => (pending.kind === 'v2' ? [pending] : []))),
+          );
           const claims = this.copies.claim(batch, resultOf);
           for (const pending of batch) {
             if (claims.isCopy(pending)) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ResourceTables } from '../store/index.js';
-import type { EventRow, V2EventStore } from '../store/index.js';
+import type { EventRow, V2EventStore, V2Keys } from '../store/index.js';
 import type { EmbeddedEventStore } from '../store/index.js';
 import { eventProblem, silencedBy, typeProblem } from '../v2/index.js';
 
@@ -113,4 +113,22 @@ export function publishEventSync(
   if (isReplay(previous, event)) return { ok: true, event: events.getSync(row.namespace, row.entity, row.check)!, replay: true };
   // prepareEvent made `row.event` from its own copy of the body.
   return stored(events.updateSync(row, nowS, { previous, owned: true }), metrics);
+}
+
+const nameIn = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** The v2 rows these events will read (a store may read them at once): each event's row, and its entity's unless an agent's own. */
+export function v2RowsOf(submitted: readonly { readonly namespace: string; readonly body: Json }[]): V2Keys {
+  const events: [string, string, string][] = [];
+  const entities: [string, string][] = [];
+  for (const { namespace, body } of submitted) {
+    const { check, entity } = (body ?? {}) as { check?: Json; entity?: Json };
+    const proxy = nameIn(check?.proxy_entity_name);
+    const name = proxy ?? nameIn(entity?.metadata?.name);
+    const checkName = nameIn(check?.metadata?.name);
+    if (name === null) continue;
+    if (checkName !== null) events.push([namespace, name, checkName]);
+    if (proxy !== null || entity?.entity_class !== 'agent') entities.push([namespace, name]);
+  }
+  return { events, entities };
 }

@@ -31,6 +31,15 @@ export class GroupRetry extends Error {
  * The state store: one SQLite file (WAL) by default (sqlite/sqlite-state-store.ts), or the same tables on PostgreSQL
  * shared by several servers (postgres/postgres-state-store.ts); migrated on open, a newer schema is refused and never touched.
  */
+/**
+ * The v2 rows a group commit will read, named before it runs (a prediction: a row not named is read when asked for).
+ * A store that reads a batch's rows at once reads these with them.
+ */
+export interface V2Keys {
+  readonly events: readonly (readonly [namespace: string, entity: string, check: string])[];
+  readonly entities: readonly (readonly [namespace: string, name: string])[];
+}
+
 export interface StateStore {
   /** Which database holds the state. */
   readonly engine: 'sqlite' | 'postgres';
@@ -59,9 +68,10 @@ export interface StateStore {
   schemaVersion(): number;
   /**
    * Inside a transaction, before reading the results and events of these client/check pairs to write them back:
-   * another server doing the same waits until this transaction ends, so no update is lost.
+   * another server doing the same waits until this transaction ends, so no update is lost. `v2`: the v2 rows the
+   * batch reads besides.
    */
-  lockResults(pairs: readonly (readonly [client: string, check: string])[]): void;
+  lockResults(pairs: readonly (readonly [client: string, check: string])[], v2?: V2Keys): void;
   /** Serialises writes to these clients' rows between servers (a keepalive against a result's just-in-time client). */
   lockClients(names: readonly string[]): void;
   /** Runs `fn` in one transaction: the unit of group commit; called inside another, it is a savepoint. */

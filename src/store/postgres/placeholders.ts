@@ -65,6 +65,21 @@ function literal(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? (value < 0 ? `(${value})` : String(value)) : undefined;
   if (typeof value === 'bigint') return String(value);
   if (typeof value === 'string') return value.includes('\0') ? undefined : `'${value.replaceAll("'", "''")}'`;
+  // An array (the set-based writes' unnest columns) as one array literal, typed by the statement's own cast: one
+  // constant however long, so pg_stat_statements counts every batch size as one statement.
+  if (Array.isArray(value)) {
+    const items = value.map(arrayItem);
+    return items.every((item) => item !== undefined) ? literal(`{${items.join(',')}}`) : undefined;
+  }
+  return undefined;
+}
+
+/** An item of an array literal: NULL, a number, or a double-quoted string (backslash and quote escaped). */
+function arrayItem(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'string') return value.includes('\0') ? undefined : `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
   return undefined;
 }
 

@@ -1,21 +1,55 @@
 import { CheckbridgeError } from '../../errors.js';
 import { daemonEnvironment } from '../../config/index.js';
-import type { SqlStatement } from '../sql/database.js';
+import type { SqlDatabase, SqlStatement } from '../sql/database.js';
+import type { V2Keys } from '../state-store.js';
 import { SqlStateStore, type ResultRow, type Row } from '../sql/sql-state-store.js';
 import { PostgresQueryError, SyncPostgres } from './sync-client.js';
 import { pgEnvironment, redactDsn } from './connection.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './store-schema.js';
-import { BatchRows, pairKey } from './batch-rows.js';
+import { BatchRows, pairKey, v2Key } from './batch-rows.js';
+import { BatchedResourceTables } from './batched-resources.js';
+import { SetWrites } from './set-writes.js';
+
+/** The tables whose rows a group commit holds (BatchRows): a statement on them first sends the batch's pending writes. */
+const BATCHED_TABLES = /\b(clients|results|events|v2_events|v2_entities)\b/i;
+
+/** `connection` as the store's tables use it: `before` runs ahead of every statement on a batched table. */
+function guarded(connection: SyncPostgres, before: () => void): SqlDatabase {
+  return {
+    prepare(sql) {
+      const statement = connection.prepare(sql);
+      if (!BATCHED_TABLES.test(sql)) return statement;
+      return {
+        get: (...params) => (before(), statement.get(...params)),
+        all: (...params) => (before(), statement.all(...params)),
+        run: (...params) => (before(), statement.run(...params)),
+      };
+    },
+    transaction: (fn) => connection.transaction(fn),
+    get inTransaction() {
+      return connection.inTransaction;
+    },
+    get open() {
+      return connection.open;
+    },
+    get name() {
+      return connection.name;
+    },
+    close: () => connection.close(),
+  };
+}
 
 /**
  * The state store several servers share: the same tables on PostgreSQL. Writers of the same rows queue on advisory
- * locks, and a group commit reads its rows once for the whole batch (BatchRows). No quota: the database server bounds its own size.
+ * locks, and a group commit reads its rows once for the whole batch (BatchRows) and sends its writes set-based at COMMIT
+ * (SetWrites). No quota: the database server bounds its own size.
  */
 export class PostgresStateStore extends SqlStateStore {
   readonly engine = 'postgres' as const;
   readonly sqlite = null;
-  private readonly locks: { lockResults: SqlStatement; batchClients: SqlStatement; batchResults: SqlStatement; batchEvents: SqlStatement };
-  /** A group commit's rows: what `lockResults` locked, read in three statements for the batch (see BatchRows). */
+  private readonly locks: Record<'lockResults' | 'batchClients' | 'batchResults' | 'batchEvents' | 'batchV2Events' | 'batchV2Entities', SqlStatement>;
+  private readonly setWrites: SetWrites;
+  /** A group commit's rows: what `lockResults` locked and the v2 rows named with it, a statement per table (see BatchRows). */
   private batch: BatchRows | null = null;
 
   private constructor(
@@ -23,7 +57,14 @@ export class PostgresStateStore extends SqlStateStore {
     private readonly connection: SyncPostgres,
     openedAtVersion: number,
   ) {
-    super(connection, { openedAtVersion, shared: true });
+    const self: { store?: PostgresStateStore } = {};
+    const access = { rows: () => self.store?.batch ?? null, buffering: () => self.store?.buffering() ?? false };
+    super(
+      guarded(connection, () => self.store?.sendPending()),
+      { openedAtVersion, shared: true, resources: (db) => new BatchedResourceTables(db, access) },
+    );
+    self.store = this;
+    this.setWrites = new SetWrites(connection);
     // A PostgreSQL COMMIT is its log sync.
     connection.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
     const prepare = (sql: string) => this.db.prepare(sql);
@@ -38,6 +79,13 @@ export class PostgresStateStore extends SqlStateStore {
       ),
       batchEvents: prepare(
         'SELECT e.client, e.check_name, e.data FROM events e JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ON e.client = k.client AND e.check_name = k.check_name',
+      ),
+      batchV2Events: prepare(
+        'SELECT v.namespace, v.entity, v.check_name, v.data FROM v2_events v JOIN unnest(?::text[], ?::text[], ?::text[]) AS k (namespace, entity, check_name) ' +
+          'ON v.namespace = k.namespace AND v.entity = k.entity AND v.check_name = k.check_name',
+      ),
+      batchV2Entities: prepare(
+        'SELECT e.namespace, e.name, e.data FROM v2_entities e JOIN unnest(?::text[], ?::text[]) AS k (namespace, name) ON e.namespace = k.namespace AND e.name = k.name',
       ),
     };
   }
@@ -69,12 +117,11 @@ export class PostgresStateStore extends SqlStateStore {
     return storeSchemaVersion(this.connection);
   }
 
-  lockResults(pairs: readonly (readonly [client: string, check: string])[]): void {
-    if (pairs.length === 0) return;
+  lockResults(pairs: readonly (readonly [client: string, check: string])[], v2: V2Keys = { events: [], entities: [] }): void {
     // Each client's own key too: a keepalive or another server's just-in-time client waits instead of overwriting,
     // and two batches that share an entity queue on it before touching its rows (no deadlock between servers).
-    this.locks.lockResults.all([...pairs.map(([client, check]) => `${client}/${check}`), ...pairs.map(([client]) => client)]);
-    if (this.db.inTransaction) this.readBatch(pairs);
+    if (pairs.length > 0) this.locks.lockResults.all([...pairs.map(([client, check]) => `${client}/${check}`), ...pairs.map(([client]) => client)]);
+    if (this.db.inTransaction && pairs.length + v2.events.length + v2.entities.length > 0) this.readBatch(pairs, v2);
   }
 
   lockClients(names: readonly string[]): void {
@@ -82,7 +129,8 @@ export class PostgresStateStore extends SqlStateStore {
     this.locks.lockResults.all([...names]);
   }
 
-  private readBatch(pairs: readonly (readonly [string, string])[]): void {
+  private readBatch(pairs: readonly (readonly [string, string])[], v2: V2Keys): void {
+    this.sendPending();
     const batch = new BatchRows();
     const clients = pairs.map(([client]) => client);
     const checks = pairs.map(([, check]) => check);
@@ -91,12 +139,45 @@ export class PostgresStateStore extends SqlStateStore {
       batch.results.set(pairKey(client, check), null);
       batch.events.set(pairKey(client, check), null);
     }
-    for (const row of this.locks.batchClients.all(clients) as Row[]) batch.clients.set(String(row.name), String(row.data));
-    for (const row of this.locks.batchResults.all(clients, checks) as Row[]) batch.results.set(pairKey(String(row.client), String(row.check_name)), row);
-    for (const row of this.locks.batchEvents.all(clients, checks) as Row[])
-      batch.events.set(pairKey(String(row.client), String(row.check_name)), String(row.data));
+    if (pairs.length > 0) {
+      for (const row of this.locks.batchClients.all(clients) as Row[]) batch.clients.set(String(row.name), String(row.data));
+      for (const row of this.locks.batchResults.all(clients, checks) as Row[]) batch.results.set(pairKey(String(row.client), String(row.check_name)), row);
+      for (const row of this.locks.batchEvents.all(clients, checks) as Row[])
+        batch.events.set(pairKey(String(row.client), String(row.check_name)), String(row.data));
+    }
+    this.readV2(batch, v2);
     this.batch = batch;
     this.silences.snapshotUntilReset();
+  }
+
+  /** The v2 events and entities `v2` names, each read once (one statement per table) into `batch`. */
+  private readV2(batch: BatchRows, { events, entities }: V2Keys): void {
+    for (const [ns, entity, check] of events) batch.v2Events.set(v2Key(ns, entity, check), null);
+    for (const [ns, name] of entities) batch.v2Entities.set(v2Key(ns, name), null);
+    if (events.length > 0) {
+      const rows = this.locks.batchV2Events.all(...[0, 1, 2].map((i) => events.map((key) => key[i]!))) as Row[];
+      for (const row of rows) batch.v2Events.set(v2Key(String(row.namespace), String(row.entity), String(row.check_name)), String(row.data));
+    }
+    if (entities.length > 0) {
+      const rows = this.locks.batchV2Entities.all(...[0, 1].map((i) => entities.map((key) => key[i]!))) as Row[];
+      for (const row of rows) batch.v2Entities.set(v2Key(String(row.namespace), String(row.name)), String(row.data));
+    }
+  }
+
+  /** Whether writes wait for COMMIT, kept in the batch: a group commit's first run, whose failure reruns it whole. */
+  private buffering(): boolean {
+    return this.batch !== null && !this.connection.awaitSavepoints && this.connection.inTransaction;
+  }
+
+  /** Sends the batch's pending writes as set-based statements (deferred: they travel with the next statement). */
+  private sendPending(): void {
+    if (this.batch && this.batch.pending.size > 0) this.setWrites.send(this.batch);
+  }
+
+  /** Drops what the batch holds, after sending what it has not sent. */
+  private dropBatch(): void {
+    this.sendPending();
+    this.batch = null;
   }
 
   /**
@@ -106,7 +187,12 @@ export class PostgresStateStore extends SqlStateStore {
   groupCommit<T>(fn: () => T, retrying: () => void): T {
     this.connection.awaitSavepoints = false;
     try {
-      return this.transaction(fn);
+      // The batch's writes go as a few set-based statements just before COMMIT, in the same transaction.
+      return this.transaction(() => {
+        const result = fn();
+        this.sendPending();
+        return result;
+      });
     } catch (error) {
       if (!(error instanceof PostgresQueryError && error.transactionLost)) throw error;
     } finally {
@@ -131,12 +217,13 @@ export class PostgresStateStore extends SqlStateStore {
   }
 
   protected override putClientData(name: string, data: string): void {
-    super.putClientData(name, data);
+    if (this.buffering()) this.batch!.pending.clients.set(name, [name]);
+    else super.putClientData(name, data);
     this.batch?.clients.set(name, data);
   }
 
   override deleteClient(name: string, tombstone?: { until: number | null }): void {
-    this.batch = null;
+    this.dropBatch();
     super.deleteClient(name, tombstone);
   }
 
@@ -151,17 +238,18 @@ export class PostgresStateStore extends SqlStateStore {
   }
 
   protected override putResultRow(row: ResultRow): void {
-    super.putResultRow(row);
+    if (this.buffering()) this.batch!.pending.results.set(pairKey(row.client, row.check_name), [row.client, row.check_name]);
+    else super.putResultRow(row);
     this.batch?.results.set(pairKey(row.client, row.check_name), row);
   }
 
   override deleteResult(client: string, check: string): boolean {
-    this.batch = null;
+    this.dropBatch();
     return super.deleteResult(client, check);
   }
 
   override deleteResultsOfCheck(check: string): void {
-    this.batch = null;
+    this.dropBatch();
     super.deleteResultsOfCheck(check);
   }
 
@@ -172,13 +260,19 @@ export class PostgresStateStore extends SqlStateStore {
   }
 
   protected override putEventData(client: string, check: string, data: string): void {
-    super.putEventData(client, check, data);
+    if (this.buffering()) this.batch!.pending.events.set(pairKey(client, check), [client, check]);
+    else super.putEventData(client, check, data);
     this.batch?.events.set(pairKey(client, check), data);
   }
 
   override deleteEvent(client: string, check: string): boolean {
     const key = pairKey(client, check);
     const kept = this.batch?.events.get(key);
+    if (kept !== undefined && this.buffering()) {
+      this.batch!.events.set(key, null);
+      this.batch!.pending.events.set(key, [client, check]);
+      return kept !== null;
+    }
     const removed = super.deleteEvent(client, check);
     if (kept === undefined) return removed;
     this.batch!.events.set(key, null);

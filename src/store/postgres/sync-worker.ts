@@ -61,6 +61,10 @@ let flushing = false;
 let failure: SyncFailure | null = null;
 let changes: [number, number][] = [];
 let chain: Promise<void> = Promise.resolve();
+/** COMMITs posted and not yet run: the deferred writes before one wait to travel with it (one round trip for both). */
+let commitsQueued = 0;
+
+const isCommit = (request: SyncRequest) => request.simple === true && request.sql === 'COMMIT';
 
 async function connection(): Promise<pg.Client> {
   if (client && !broken) return client;
@@ -105,6 +109,7 @@ const lostTransaction = (): SyncFailure => {
 /** The deferred writes posted so far, as one simple query; after a failure they are dropped (the transaction is aborted). */
 async function flushDeferred(): Promise<void> {
   flushing = false;
+  if (commitsQueued > 0) return;
   const batch = deferred;
   deferred = [];
   if (batch.length === 0 || failure) return;
@@ -149,6 +154,27 @@ async function answer(request: SyncRequest): Promise<SyncReply> {
   }
 }
 
+/** The deferred writes and the COMMIT after them as one simple query; a failure of either is a deferred write's (the transaction is lost). */
+async function commitWithDeferred(request: SyncRequest): Promise<SyncReply> {
+  commitsQueued--;
+  if (deferred.length === 0 || failure || client === null || broken) {
+    await flushDeferred();
+    return answer(request);
+  }
+  const batch = deferred;
+  deferred = [];
+  const done = changes;
+  changes = [];
+  try {
+    const result = await client.query([...batch.map((r) => r.sql), 'COMMIT'].join(';\n'));
+    const results = Array.isArray(result) ? result : [result];
+    batch.forEach((r, i) => done.push([r.id, results[i]?.rowCount ?? 0]));
+    return { id: request.id, changes: done, rows: [], rowCount: 0, command: results[results.length - 1]?.command ?? '' };
+  } catch (error) {
+    return { id: request.id, changes: done, error: { ...failureOf(error), deferred: true } };
+  }
+}
+
 let probing = false;
 
 /** Connects again in the background, every `RETRY_MS`, until it works; callers are not kept waiting meanwhile. */
@@ -180,9 +206,10 @@ data.port.on('message', (request: SyncRequest) => {
     }
     return;
   }
+  const commit = isCommit(request);
+  if (commit) commitsQueued++;
   chain = chain
-    .then(flushDeferred)
-    .then(() => answer(request))
+    .then(() => (commit ? commitWithDeferred(request) : flushDeferred().then(() => answer(request))))
     .then((reply) => {
       const lost = 'error' in reply && reply.error.unavailable && !request.close;
       if (lost) Atomics.store(flag, DOWN, 1);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SqlDatabase } from './database.js';
-import type { HistoryEntry, StateStore, StoredResult } from '../state-store.js';
+import type { HistoryEntry, StateStore, StoredResult, V2Keys } from '../state-store.js';
 import { prepareLegacyStatements, type LegacyStatements } from './legacy-statements.js';
 import { ExpiringTable } from '../tables/expiring-table.js';
 import { AggregateTable } from '../tables/aggregate-members.js';
@@ -27,6 +27,8 @@ export interface SqlStateStoreOptions {
   readonly shared: boolean;
   /** How `fn` runs as one transaction; by default through `db.transaction`. */
   readonly runInTransaction?: (fn: () => unknown) => unknown;
+  /** The v2 tables over the store's database; by default ResourceTables itself. */
+  readonly resources?: (db: SqlDatabase) => ResourceTables;
 }
 
 /** What both engines share: every table, written through the common SqlDatabase (sql/database.ts). */
@@ -55,7 +57,7 @@ export abstract class SqlStateStore implements StateStore {
     this.silences = new ExpiringTable(watched, 'silences', 'id', 'data');
     this.stashes = new ExpiringTable(watched, 'stashes', 'path', 'content');
     this.aggregates = new AggregateTable(watched);
-    this.resources = new ResourceTables(watched, { shared: options.shared });
+    this.resources = options.resources?.(watched) ?? new ResourceTables(watched, { shared: options.shared });
     this.outbox = new Outbox(watched);
     this.resultIds = new ResultIds(watched, options.shared);
     this.rehearsal = new RehearsalHistory(watched);
@@ -65,7 +67,7 @@ export abstract class SqlStateStore implements StateStore {
   abstract alarm(): string | null;
   abstract failure(error: unknown): unknown;
   abstract schemaVersion(): number;
-  abstract lockResults(pairs: readonly (readonly [client: string, check: string])[]): void;
+  abstract lockResults(pairs: readonly (readonly [client: string, check: string])[], v2?: V2Keys): void;
   abstract lockClients(names: readonly string[]): void;
   abstract groupCommit<T>(fn: () => T, retrying: () => void): T;
   abstract checkpointInBackground(onFailure?: (message: string) => void): void;

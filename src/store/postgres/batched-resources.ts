@@ -1,0 +1,85 @@
+// The v2 event and entity rows of a PostgreSQL group commit: read once for the batch (see BatchRows), kept as the batch
+// writes them, and in its first run sent set-based at COMMIT (SetWrites) rather than a statement per write.
+import type { SqlDatabase } from '../sql/database.js';
+import { ResourceTables } from '../tables/v2-resources.js';
+import { v2Key, type BatchRows } from './batch-rows.js';
+import type { Json } from '../../json.js';
+
+/** The batch the store holds now, and whether its writes wait for COMMIT (a group commit's first run). */
+export interface BatchAccess {
+  rows(): BatchRows | null;
+  buffering(): boolean;
+}
+
+const parse = (data: string | null) => (data === null ? null : (JSON.parse(data) as Json));
+
+export class BatchedResourceTables extends ResourceTables {
+  constructor(
+    db: SqlDatabase,
+    private readonly access: BatchAccess,
+  ) {
+    super(db, { shared: true });
+  }
+
+  override getEvent(namespace: string, entity: string, check: string): Json | null {
+    const kept = this.access.rows()?.v2Events.get(v2Key(namespace, entity, check));
+    return kept !== undefined ? parse(kept) : super.getEvent(namespace, entity, check);
+  }
+
+  override putEvent(namespace: string, entity: string, check: string, event: Json, rememberState = false): void {
+    const rows = this.access.rows();
+    const key = v2Key(namespace, entity, check);
+    if (rows && this.access.buffering()) {
+      rows.v2Events.set(key, JSON.stringify(event));
+      rows.pending.v2Events.set(key, [namespace, entity, check]);
+      return;
+    }
+    super.putEvent(namespace, entity, check, event, rememberState);
+    rows?.v2Events.set(key, JSON.stringify(event));
+  }
+
+  override deleteEvent(namespace: string, entity: string, check: string): boolean {
+    const rows = this.access.rows();
+    const key = v2Key(namespace, entity, check);
+    const kept = rows?.v2Events.get(key);
+    if (rows && kept !== undefined && this.access.buffering()) {
+      rows.v2Events.set(key, null);
+      rows.pending.v2Events.set(key, [namespace, entity, check]);
+      return kept !== null;
+    }
+    const removed = super.deleteEvent(namespace, entity, check);
+    rows?.v2Events.set(key, null);
+    return removed;
+  }
+
+  override getEntity(namespace: string, name: string): Json | null {
+    const kept = this.access.rows()?.v2Entities.get(v2Key(namespace, name));
+    return kept !== undefined ? parse(kept) : super.getEntity(namespace, name);
+  }
+
+  override putEntity(namespace: string, name: string, entity: Json): void {
+    const rows = this.access.rows();
+    const key = v2Key(namespace, name);
+    if (rows && this.access.buffering()) {
+      rows.v2Entities.set(key, JSON.stringify(entity));
+      rows.pending.v2Entities.set(key, [namespace, name]);
+      return;
+    }
+    super.putEntity(namespace, name, entity);
+    rows?.v2Entities.set(key, JSON.stringify(entity));
+  }
+
+  override deleteEntity(namespace: string, name: string): boolean {
+    const rows = this.access.rows();
+    const key = v2Key(namespace, name);
+    const kept = rows?.v2Entities.get(key);
+    if (rows && kept !== undefined && this.access.buffering()) {
+      rows.v2Entities.set(key, null);
+      rows.pending.v2Entities.set(key, [namespace, name]);
+      return kept !== null;
+    }
+    const removed = super.deleteEntity(namespace, name);
+    rows?.v2Entities.set(key, null);
+    return removed;
+  }
+}
