@@ -3,7 +3,10 @@ import { daemonEnvironment } from '../../config/index.js';
 import type { SqlStatement } from '../sql/database.js';
 import { SqlStateStore, type ResultRow, type Row } from '../sql/sql-state-store.js';
 import { PostgresQueryError, SyncPostgres } from './sync-client.js';
-import { pgEnvironment, redactDsn } from './connection.js';
+import { pgEnvironment, poolConfigOf, redactDsn, type PgEnvironment } from './connection.js';
+import type { Logger } from 'pino';
+import { SharedResourceTables } from './shared-resources.js';
+import { ChangeListener } from './change-listener.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './store-schema.js';
 import { BatchRows, pairKey } from './batch-rows.js';
 
@@ -17,13 +20,17 @@ export class PostgresStateStore extends SqlStateStore {
   private readonly locks: { lockResults: SqlStatement; batchClients: SqlStatement; batchResults: SqlStatement; batchEvents: SqlStatement };
   /** A group commit's rows: what `lockResults` locked, read in three statements for the batch (see BatchRows). */
   private batch: BatchRows | null = null;
+  /** The configuration caches' notifications, once the daemon listens (listenForChanges). */
+  private listener: ChangeListener | null = null;
 
   private constructor(
     /** The connection itself (its savepoint mode), under `db`'s timed reads. */
     private readonly connection: SyncPostgres,
     openedAtVersion: number,
+    /** Where the listening connection goes (the store's own DSN and variables). */
+    private readonly where: { dsn: string; env: PgEnvironment },
   ) {
-    super(connection, { openedAtVersion, shared: true });
+    super(connection, { openedAtVersion, shared: true, resourceTables: (db) => new SharedResourceTables(db) });
     // A PostgreSQL COMMIT is its log sync.
     connection.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
     const prepare = (sql: string) => this.db.prepare(sql);
@@ -49,7 +56,7 @@ export class PostgresStateStore extends SqlStateStore {
   static open(dsn: string, env: NodeJS.ProcessEnv = daemonEnvironment()): PostgresStateStore {
     const db = new SyncPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
     try {
-      return new PostgresStateStore(db, migrateStore(db));
+      return new PostgresStateStore(db, migrateStore(db), { dsn, env: pgEnvironment(env) });
     } catch (error) {
       db.close();
       if (error instanceof CheckbridgeError) throw error;
@@ -57,8 +64,23 @@ export class PostgresStateStore extends SqlStateStore {
     }
   }
 
-  alarm(): null {
-    return null;
+  /** Caches on: configuration reads come from memory, dropped by each change any server commits (a daemon's store). */
+  override async listenForChanges(logger: Logger): Promise<void> {
+    if (this.listener) return;
+    const { max: _max, ...connection } = poolConfigOf(this.where.dsn, 1, this.where.env);
+    this.listener = new ChangeListener(connection, this.resources as SharedResourceTables, logger.child({ component: 'store' }));
+    await this.listener.start();
+  }
+
+  /** Degraded while a daemon's store does not hear other servers' changes: its configuration is read from PostgreSQL. */
+  alarm(): string | null {
+    const away = this.listener?.notListening ?? null;
+    return away === null ? null : `DEGRADED: not listening for other servers' changes (${away}); configuration read from PostgreSQL`;
+  }
+
+  override close(): void {
+    void this.listener?.close();
+    super.close();
   }
 
   failure(error: unknown): unknown {
