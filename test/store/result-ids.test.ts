@@ -89,7 +89,7 @@ test('postgres: a store of schema 2 migrates to keyed claims; the old id table i
   );
   const store = StateStore.openPostgres(dsn, {});
   try {
-    assert.equal(store.schemaVersion(), 3);
+    assert.equal(store.schemaVersion(), 4);
     assert.deepEqual(
       store.transaction(() => store.resultIds.claim([key('c', 'k', 'old-id')], 2)),
       new Set(),

@@ -44,13 +44,13 @@ const PG_STORE_MIGRATIONS: readonly string[] = [
   // 3: result ids recognised by client and check, not by id alone: one client's ids never make another's results copies.
   CREATE_RESULT_CLAIMS_PG,
   // 4: every committed write to what the servers cache (configuration, credentials, sessions) notifies them, one
-  // notification per table and transaction (PostgreSQL folds repeats), delivered only once it committed.
-  `CREATE FUNCTION ${STORE_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  // notification per table and transaction (PostgreSQL folds repeats), delivered only once it committed. Rerunnable.
+  `CREATE OR REPLACE FUNCTION ${STORE_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN PERFORM pg_notify('${CHANGES_CHANNEL}', TG_TABLE_NAME); RETURN NULL; END $$;
    ${['v2_resources', 'users', 'api_keys', 'auth_sessions']
      .map(
        (t) =>
-         `CREATE TRIGGER ${t}_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION ${STORE_SCHEMA}.notify_change();`,
+         `DROP TRIGGER IF EXISTS ${t}_changes ON ${t}; CREATE TRIGGER ${t}_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION ${STORE_SCHEMA}.notify_change();`,
      )
      .join('\n')}`,
 ];
