@@ -139,3 +139,42 @@ async function terminateListener(pg: PostgresServer, server: string): Promise<vo
   );
   assert.ok(killed > 0, `${server}'s listening connection found`);
 }
+
+test(
+  'postgres caches: B’s listening backend stopped (SIGSTOP, a silent connection): B stops trusting what it holds, reads PostgreSQL, says so on /health',
+  { timeout: 180_000 },
+  async (t) => {
+    const servers = await twoServers(t);
+    if (!servers) return;
+    const { pg, a, b, admin } = servers;
+    const alice = await userWithKey(a, admin, 'alice');
+    assert.equal(await checksOn(b, alice), 403);
+    const [backend] = (await pg.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'server-b store changes'")).rows.map((r) => Number(r.pid));
+    assert.ok(backend, "server-b's listening backend found");
+    process.kill(backend, 'SIGSTOP');
+    // Should the test fail while it is stopped (the server may be gone by then).
+    t.after(
+      () =>
+        void Promise.resolve()
+          .then(() => process.kill(backend, 'SIGCONT'))
+          .catch(() => undefined),
+    );
+    // The binding's notification cannot reach B: B answers from PostgreSQL once what it holds is no longer trusted.
+    assert.equal((await bindDev(a, admin)).status, 201);
+    await becomes(() => checksOn(b, alice), 200);
+    assert.match(
+      String(
+        await eventually(
+          () => alarmOf(b),
+          (alarm) => alarm !== null,
+          WAIT_MS,
+        ),
+      ),
+      /^DEGRADED: /,
+    );
+    process.kill(backend, 'SIGCONT');
+    await listening(b);
+    assert.equal((await unbindDev(a, admin)).status, 204);
+    await becomes(() => checksOn(b, alice), 403);
+  },
+);

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -17,6 +18,8 @@ const PROBE_TICKS = 5;
 export interface ChangeHearer {
   /** Listening started (after LISTEN was answered) or stopped (the connection lost). */
   setListening(on: boolean): void;
+  /** Every change committed before `at` (performance.now()) has been heard: a probe sent then was answered. */
+  heardUntil(at: number): void;
   /** A transaction that wrote to `table` committed. */
   changed(table: string): void;
 }
@@ -71,6 +74,7 @@ export class ChangeListener {
     client.on('error', (error) => client === this.client && this.lost(error));
     client.on('end', () => client === this.client && this.lost(new Error('the connection to PostgreSQL closed')));
     // Heard before this.client is set: nothing is held yet, listening starts from empty caches.
+    const listenSent = performance.now();
     client.on('notification', (note) => client === this.client && note.channel === CHANGES_CHANNEL && this.hearer.changed(note.payload ?? ''));
     try {
       await client.connect();
@@ -85,6 +89,7 @@ export class ChangeListener {
     if (this.away !== 'not listening yet') this.log.info("store: listening for other servers' changes again, configuration caches on");
     this.away = null;
     this.hearer.setListening(true);
+    this.hearer.heardUntil(listenSent);
   }
 
   private tick(): void {
@@ -95,8 +100,14 @@ export class ChangeListener {
       return;
     }
     this.probing = true;
+    const sent = performance.now();
+    // PostgreSQL sends what was committed before the probe ahead of its answer: once answered, all that was heard.
     client.query('SELECT 1').then(
-      () => client === this.client && ([this.probing, this.unanswered] = [false, 0]),
+      () => {
+        if (client !== this.client) return;
+        [this.probing, this.unanswered] = [false, 0];
+        this.hearer.heardUntil(sent);
+      },
       (error) => client === this.client && this.lost(error),
     );
   }

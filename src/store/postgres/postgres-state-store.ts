@@ -74,7 +74,7 @@ export class PostgresStateStore extends SqlStateStore {
 
   /** Degraded while a daemon's store does not hear other servers' changes: its configuration is read from PostgreSQL. */
   alarm(): string | null {
-    const away = this.listener?.notListening ?? null;
+    const away = this.listener ? (this.listener.notListening ?? (this.resources as SharedResourceTables).untrusted) : null;
     return away === null ? null : `DEGRADED: not listening for other servers' changes (${away}); configuration read from PostgreSQL`;
   }
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { SqlDatabase } from '../sql/database.js';
 import { ResourceTables, type ApiKeyRow } from '../tables/v2-resources.js';
 import { RESOURCE_GENERATION } from './store-schema.js';
@@ -5,6 +6,9 @@ import type { Json } from '../../json.js';
 
 // Past this many entries a map starts again empty: a bound on memory, not a policy.
 const MAX_ENTRIES = 10_000;
+// What is held is trusted only while every change committed up to this long ago is known to have been heard (a probe
+// answered on the listening connection since): a silent connection cannot hold a revocation back for longer.
+const TRUSTED_MS = 5000;
 type DataRow = { data: string };
 
 /** Puts `value` under `key`, starting the map again when it is full. */
@@ -23,7 +27,8 @@ const parsed = (data: string | null) => (data === null ? null : (JSON.parse(data
  * listening nothing is held and every read goes to the database, as the plain shared tables do.
  */
 export class SharedResourceTables extends ResourceTables {
-  private live = false;
+  private on = false;
+  private heardAt = -Infinity;
   // What is held is the stored text: each read parses its own copy, which its caller may change.
   private readonly resources = new Map<string, string | null>();
   private readonly lists = new Map<string, string[]>();
@@ -37,15 +42,26 @@ export class SharedResourceTables extends ResourceTables {
     super(db, { shared: true });
   }
 
-  /** Whether reads are served from memory (this server hears every change). */
-  get listening(): boolean {
-    return this.live;
+  /** Whether reads are served from memory: this server listens and has heard every change until TRUSTED_MS ago. */
+  private get live(): boolean {
+    return this.on && performance.now() - this.heardAt < TRUSTED_MS;
   }
 
   /** Listening starts (from empty caches: what committed before is read from the database) or stops (all dropped). */
   setListening(on: boolean): void {
-    this.live = on;
+    this.on = on;
+    this.heardAt = -Infinity;
     this.dropAll();
+  }
+
+  heardUntil(at: number): void {
+    this.heardAt = Math.max(this.heardAt, at);
+  }
+
+  /** Why what is held is not trusted now, or null when it is. */
+  get untrusted(): string | null {
+    if (!this.on || this.live) return null;
+    return `every change heard only until ${Math.round(performance.now() - this.heardAt)} ms ago`;
   }
 
   /** A committed write to `table` (by any server, this one included); any other text drops everything (a hint only). */
