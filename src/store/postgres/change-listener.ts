@@ -73,8 +73,9 @@ export class ChangeListener {
     });
     client.on('error', (error) => client === this.client && this.lost(error));
     client.on('end', () => client === this.client && this.lost(new Error('the connection to PostgreSQL closed')));
-    // Heard before this.client is set: nothing is held yet, listening starts from empty caches.
+    // Every commit before this is read from the database: listening starts from empty caches.
     const listenSent = performance.now();
+    // Heard before this.client is set: dropped, as nothing is held yet.
     client.on('notification', (note) => client === this.client && note.channel === CHANGES_CHANNEL && this.hearer.changed(note.payload ?? ''));
     try {
       await client.connect();
