@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Logger } from 'pino';
 import type { SqlDatabase } from './sql/database.js';
 import type { ExpiringTable } from './tables/expiring-table.js';
 import type { AggregateTable } from './tables/aggregate-members.js';
@@ -111,5 +112,7 @@ export interface StateStore {
   checkpointInBackground(onFailure?: (message: string) => void): void;
   /** From now on, slow reads and log syncs are reported to `watch`. */
   watchDatastore(watch: DatastoreWatch): void;
+  /** Starts what a daemon's store does in the background: on PostgreSQL, hearing other servers' changes (caches on). */
+  listenForChanges(logger: Logger): Promise<void>;
   close(): void;
 }

@@ -21,7 +21,7 @@ const elected = (l: Record<string, unknown>) => l.msg === 'became the elected se
 async function probe(url: string, ms: number): Promise<string> {
   try {
     const r = await getJson(url, { signal: AbortSignal.timeout(ms) });
-    return `${r.status} ${JSON.stringify(r.body).slice(0, 300)}`;
+    return `${r.status} ${JSON.stringify(r.body).slice(0, 600)}`;
   } catch (error) {
     return `no answer: ${(error as Error).message}`;
   }

@@ -66,7 +66,8 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   intake.withinTransaction(legacyToV2Writer(store, namespace, options.bridgeNamespace, events));
   const service: Service = {
     name: 'store',
-    start: async () => undefined,
+    // On PostgreSQL: configuration caches, on once this server hears the others' changes.
+    start: () => store.listenForChanges(logger),
     // The intake, listed right after the store, has committed what it took before this runs.
     async stop() {
       await events.close();

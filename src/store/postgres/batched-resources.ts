@@ -1,7 +1,7 @@
 // The v2 event and entity rows of a PostgreSQL group commit: read once for the batch (see BatchRows), kept as the batch
 // writes them, and in its first run sent set-based at COMMIT (SetWrites) rather than a statement per write.
 import type { SqlDatabase } from '../sql/database.js';
-import { ResourceTables } from '../tables/v2-resources.js';
+import { SharedResourceTables } from './shared-resources.js';
 import { v2Key, type BatchRows } from './batch-rows.js';
 import type { Json } from '../../json.js';
 
@@ -13,12 +13,13 @@ export interface BatchAccess {
 
 const parse = (data: string | null) => (data === null ? null : (JSON.parse(data) as Json));
 
-export class BatchedResourceTables extends ResourceTables {
+/** Over the configuration caches of a shared store (SharedResourceTables): both hold for PostgreSQL. */
+export class BatchedResourceTables extends SharedResourceTables {
   constructor(
     db: SqlDatabase,
     private readonly access: BatchAccess,
   ) {
-    super(db, { shared: true });
+    super(db);
   }
 
   override getEvent(namespace: string, entity: string, check: string): Json | null {

@@ -4,7 +4,10 @@ import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 import type { V2Keys } from '../state-store.js';
 import { SqlStateStore, type ResultRow, type Row } from '../sql/sql-state-store.js';
 import { PostgresQueryError, SyncPostgres } from './sync-client.js';
-import { pgEnvironment, redactDsn } from './connection.js';
+import { pgEnvironment, poolConfigOf, redactDsn, type PgEnvironment } from './connection.js';
+import type { Logger } from 'pino';
+import { SharedResourceTables } from './shared-resources.js';
+import { ChangeListener } from './change-listener.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './store-schema.js';
 import { BatchRows, pairKey, v2Key } from './batch-rows.js';
 import { BatchedResourceTables } from './batched-resources.js';
@@ -51,17 +54,21 @@ export class PostgresStateStore extends SqlStateStore {
   private readonly setWrites: SetWrites;
   /** A group commit's rows: what `lockResults` locked and the v2 rows named with it, a statement per table (see BatchRows). */
   private batch: BatchRows | null = null;
+  /** The configuration caches' notifications, once the daemon listens (listenForChanges). */
+  private listener: ChangeListener | null = null;
 
   private constructor(
     /** The connection itself (its savepoint mode), under `db`'s timed reads. */
     private readonly connection: SyncPostgres,
     openedAtVersion: number,
+    /** Where the listening connection goes (the store's own DSN and variables). */
+    private readonly where: { dsn: string; env: PgEnvironment },
   ) {
     const self: { store?: PostgresStateStore } = {};
     const access = { rows: () => self.store?.batch ?? null, buffering: () => self.store?.buffering() ?? false };
     super(
       guarded(connection, () => self.store?.sendPending()),
-      { openedAtVersion, shared: true, resources: (db) => new BatchedResourceTables(db, access) },
+      { openedAtVersion, shared: true, resourceTables: (db) => new BatchedResourceTables(db, access) },
     );
     self.store = this;
     this.setWrites = new SetWrites(connection);
@@ -97,7 +104,7 @@ export class PostgresStateStore extends SqlStateStore {
   static open(dsn: string, env: NodeJS.ProcessEnv = daemonEnvironment()): PostgresStateStore {
     const db = new SyncPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
     try {
-      return new PostgresStateStore(db, migrateStore(db));
+      return new PostgresStateStore(db, migrateStore(db), { dsn, env: pgEnvironment(env) });
     } catch (error) {
       db.close();
       if (error instanceof CheckbridgeError) throw error;
@@ -105,8 +112,23 @@ export class PostgresStateStore extends SqlStateStore {
     }
   }
 
-  alarm(): null {
-    return null;
+  /** Caches on: configuration reads come from memory, dropped by each change any server commits (a daemon's store). */
+  override async listenForChanges(logger: Logger): Promise<void> {
+    if (this.listener) return;
+    const { max: _max, ...connection } = poolConfigOf(this.where.dsn, 1, this.where.env);
+    this.listener = new ChangeListener(connection, this.resources as SharedResourceTables, logger.child({ component: 'store' }));
+    await this.listener.start();
+  }
+
+  /** Degraded while a daemon's store does not hear other servers' changes: its configuration is read from PostgreSQL. */
+  alarm(): string | null {
+    const away = this.listener ? (this.listener.notListening ?? (this.resources as SharedResourceTables).untrusted) : null;
+    return away === null ? null : `DEGRADED: not listening for other servers' changes (${away}); configuration read from PostgreSQL`;
+  }
+
+  override close(): void {
+    void this.listener?.close();
+    super.close();
   }
 
   failure(error: unknown): unknown {

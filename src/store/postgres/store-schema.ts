@@ -3,6 +3,7 @@
 import { CheckbridgeError } from '../../errors.js';
 import type { SyncPostgres } from './sync-client.js';
 import { CREATE_RESULT_CLAIMS_PG } from '../tables/result-ids.js';
+import { CHANGES_CHANNEL } from './change-listener.js';
 
 export const STORE_SCHEMA = 'checkbridge_store';
 /** The `counters` row every server's resource writes bump (migration 2). */
@@ -47,6 +48,16 @@ const PG_STORE_MIGRATIONS: readonly string[] = [
    CREATE TABLE rehearsal_checks (check_name ${KEY} PRIMARY KEY, seen BIGINT NOT NULL, agreed BIGINT NOT NULL, diverged BIGINT NOT NULL,
      last_at BIGINT NOT NULL);
    CREATE TABLE rehearsal_divergences (seq BIGSERIAL PRIMARY KEY, check_name ${KEY}, at BIGINT NOT NULL, data TEXT NOT NULL);`,
+  // 5: every committed write to what the servers cache (configuration, credentials, sessions) notifies them, one
+  // notification per table and transaction (PostgreSQL folds repeats), delivered only once it committed. Rerunnable.
+  `CREATE OR REPLACE FUNCTION ${STORE_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN PERFORM pg_notify('${CHANGES_CHANNEL}', TG_TABLE_NAME); RETURN NULL; END $$;
+   ${['v2_resources', 'users', 'api_keys', 'auth_sessions']
+     .map(
+       (t) =>
+         `DROP TRIGGER IF EXISTS ${t}_changes ON ${t}; CREATE TRIGGER ${t}_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION ${STORE_SCHEMA}.notify_change();`,
+     )
+     .join('\n')}`,
 ];
 
 const PG_STORE_VERSION = PG_STORE_MIGRATIONS.length;

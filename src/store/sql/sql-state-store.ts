@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Logger } from 'pino';
 import type { SqlDatabase } from './database.js';
 import type { HistoryEntry, StateStore, StoredResult, V2Keys } from '../state-store.js';
 import { prepareLegacyStatements, type LegacyStatements } from './legacy-statements.js';
@@ -27,8 +28,8 @@ export interface SqlStateStoreOptions {
   readonly shared: boolean;
   /** How `fn` runs as one transaction; by default through `db.transaction`. */
   readonly runInTransaction?: (fn: () => unknown) => unknown;
-  /** The v2 tables over the store's database; by default ResourceTables itself. */
-  readonly resources?: (db: SqlDatabase) => ResourceTables;
+  /** The v2 tables over the store's (timed) connection, when the engine keeps more than the plain tables (caches). */
+  readonly resourceTables?: (db: SqlDatabase) => ResourceTables;
 }
 
 /** What both engines share: every table, written through the common SqlDatabase (sql/database.ts). */
@@ -57,7 +58,7 @@ export abstract class SqlStateStore implements StateStore {
     this.silences = new ExpiringTable(watched, 'silences', 'id', 'data');
     this.stashes = new ExpiringTable(watched, 'stashes', 'path', 'content');
     this.aggregates = new AggregateTable(watched);
-    this.resources = options.resources?.(watched) ?? new ResourceTables(watched, { shared: options.shared });
+    this.resources = options.resourceTables?.(watched) ?? new ResourceTables(watched, { shared: options.shared });
     this.outbox = new Outbox(watched);
     this.resultIds = new ResultIds(watched, options.shared);
     this.rehearsal = new RehearsalHistory(watched);
@@ -204,6 +205,9 @@ export abstract class SqlStateStore implements StateStore {
   watchDatastore(watch: DatastoreWatch): void {
     this.watchHolder.watch = watch;
   }
+
+  /** Starts what a daemon's store does in the background (PostgreSQL: hearing other servers' changes); nothing on SQLite. */
+  async listenForChanges(_logger: Logger): Promise<void> {}
 
   close(): void {
     if (this.db.open) this.db.close();

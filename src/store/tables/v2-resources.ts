@@ -20,8 +20,8 @@ export interface ApiKeyRow {
 
 /** The v2 API's tables: events and entities per namespace, generic resources, users, API keys, sessions, secrets. */
 export class ResourceTables {
-  private readonly s: Record<string, SqlStatement>;
-  private accessWrites = 0;
+  protected readonly s: Record<string, SqlStatement>;
+  protected accessWrites = 0;
 
   /**
    * Changes with every write that can change who a caller is or what they may do (users, API keys, sessions, any
@@ -52,7 +52,7 @@ export class ResourceTables {
     return this.sharedGeneration.value;
   }
 
-  private readonly shared: boolean;
+  protected readonly shared: boolean;
   /** The last-written event states (embedded store only): see EventStates. */
   private readonly eventStates: EventStates | null;
 
