@@ -61,7 +61,7 @@ const benches: Record<string, (report: (figure: object) => void) => Promise<void
   'attack-logins': benchAttackLogins,
   'attack-sandbox': benchAttackSandbox,
   'attack-frames': benchAttackFrames,
-  // Protobuf frames packed with empty repeated entries (issue 46): CHECKBRIDGE_BENCH_BEFORE_BIN adds another build's row.
+  // Protobuf frames packed with empty repeated entries: CHECKBRIDGE_BENCH_BEFORE_BIN adds another build's row.
   'attack-proto': benchAttackProto,
   // /health while an edit user sends the largest check-hook bodies; CHECKBRIDGE_BENCH_OLD_BIN adds a build before the change.
   'attack-hooks': benchAttackHooks,
