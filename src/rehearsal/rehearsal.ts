@@ -5,7 +5,7 @@ import type { HandlingObserver, LegacyDecision } from '../handling/index.js';
 import { TurnBatch, type StateStore, type RehearsedEvent } from '../store/index.js';
 import { planOf, type RehearsalPlan } from './plan.js';
 import { v2EventOf, clientViews, type ClientView } from './v2-event.js';
-import { v2Decision, Unrehearsed, type VerdictCache } from './v2-decision.js';
+import { v2Decision, v2DecisionNow, Unrehearsed, type VerdictCache, type HandlerOutcome } from './v2-decision.js';
 import { legacyOutcomes } from './legacy-outcomes.js';
 import { tokenDifferences } from './tokens.js';
 import { compareOutcomes } from './compare.js';
@@ -61,7 +61,6 @@ export class Rehearsal implements HandlingObserver {
   observe(processed: Processed, decision: LegacyDecision | null): void {
     // Keepalives are the agent's own in Sensu Go; an event met at stop was not handled.
     if (processed.event.check.name === 'keepalive' || (processed.handle && !decision)) return;
-    if (this.inFlight >= MAX_IN_FLIGHT) return this.skip();
     let compiled: Compiled;
     try {
       compiled = this.current();
@@ -81,12 +80,21 @@ export class Rehearsal implements HandlingObserver {
       view.tokens.set(check, tokens);
     }
     const differences = tokens;
+    const record = (v2: readonly HandlerOutcome[]) => {
+      const divergence = compareOutcomes(plan, processed, legacy, v2, v2Event, differences);
+      this.batch.add({ digest: plan.digest, check, at: Math.floor(this.deps.now() / 1000), divergence: divergence as Record<string, unknown> | null });
+    };
+    // Every verdict known now (compile's own filters in plain code, or kept): decided in this turn, no sandbox, no promise.
+    try {
+      const now = v2DecisionNow(plan, v2Event, verdicts);
+      if (now) return record(now);
+    } catch (error) {
+      return void this.log.error({ err: error, check }, 'rehearsal failed for an event');
+    }
+    if (this.inFlight >= MAX_IN_FLIGHT) return this.skip();
     this.inFlight++;
     v2Decision(plan, v2Event, this.deps.now(), verdicts)
-      .then((v2) => {
-        const divergence = compareOutcomes(plan, processed, legacy, v2, v2Event, differences);
-        this.batch.add({ digest: plan.digest, check, at: Math.floor(this.deps.now() / 1000), divergence: divergence as Record<string, unknown> | null });
-      })
+      .then(record)
       .catch((error: unknown) =>
         error instanceof Unrehearsed ? this.skip(error.message) : this.log.error({ err: error, check }, 'rehearsal failed for an event'),
       )
