@@ -20,8 +20,19 @@ interface Step {
   readonly mutator: string | null;
 }
 
+interface Steps {
+  readonly steps: Step[];
+  readonly missing: HandlerOutcome[];
+}
+
+// Per pipelines list of a CheckConfig (the same array, of one plan, on every event of its check): its steps, read once.
+const stepsByPipelines = new WeakMap<object, Steps>();
+
 /** The workflows the event's pipelines hold, else its check's handlers as handlers of their own (as Sensu Go's pipelined). */
-function stepsOf(plan: RehearsalPlan, event: Json): { steps: Step[]; missing: HandlerOutcome[] } {
+function stepsOf(plan: RehearsalPlan, event: Json): Steps {
+  const pipelines = event.pipelines as unknown;
+  const kept = Array.isArray(pipelines) ? stepsByPipelines.get(pipelines) : undefined;
+  if (kept) return kept;
   const steps: Step[] = [];
   const missing: HandlerOutcome[] = [];
   for (const ref of (event.pipelines ?? []) as Json[]) {
@@ -38,8 +49,12 @@ function stepsOf(plan: RehearsalPlan, event: Json): { steps: Step[]; missing: Ha
           mutator: workflow.mutator?.name ?? null,
         });
   }
-  if (steps.length === 0 && missing.length === 0)
+  // Without a workflow the event's own handlers decide: nothing to keep.
+  if (steps.length === 0 && missing.length === 0) {
     for (const name of (event.check?.handlers ?? []) as string[]) steps.push({ handler: name, filters: [], mutator: null });
+    return { steps, missing };
+  }
+  if (Array.isArray(pipelines)) stepsByPipelines.set(pipelines, { steps, missing });
   return { steps, missing };
 }
 
