@@ -29,8 +29,8 @@ const PROFILE_DIR = process.env.REHEARSAL_BENCH_PROFILE;
 const profile = (name: string) => (PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/${name}`] : []);
 
 /**
- * The rehearsal's cost: two daemons with the same conf.d (100 checks handled by one UDP handler, so every non-OK result
- * goes through a pipeline of sandboxed filters in the rehearsal), one with --no-rehearsal, fed the socket-intake load in
+ * The rehearsal's cost: two daemons with the same conf.d (100 checks handled by one UDP handler, so every result
+ * goes through the pipeline of compile's own filters in the rehearsal), one with --no-rehearsal, fed the socket-intake load in
  * turn; daemon CPU per result, counted until each is idle again.
  */
 export async function benchRehearsal(report: (figure: object) => void): Promise<void> {
