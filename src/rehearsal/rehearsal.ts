@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
 import type { Processed } from '../intake/index.js';
 import type { HandlingObserver, LegacyDecision } from '../handling/index.js';
-import { TurnBatch, type StateStore, type RehearsedEvent } from '../store/index.js';
+import type { StateStore, RehearsedEvent } from '../store/index.js';
 import { planOf, type RehearsalPlan } from './plan.js';
 import { v2EventOf, clientViews, type ClientView } from './v2-event.js';
-import { v2Decision, Unrehearsed, type VerdictCache } from './v2-decision.js';
+import { v2Decision, v2DecisionNow, Unrehearsed, type VerdictCache, type HandlerOutcome } from './v2-decision.js';
 import { legacyOutcomes } from './legacy-outcomes.js';
 import { tokenDifferences } from './tokens.js';
 import { compareOutcomes } from './compare.js';
@@ -20,6 +20,8 @@ export interface RehearsalDeps {
 // Past this many events waiting for their filters, more are not rehearsed (counted and logged): it never holds the handling back.
 const MAX_IN_FLIGHT = 2048;
 const LOG_EVERY_MS = 60_000;
+// What is rehearsed is written at most this often, in one transaction: a write per turn cost more than the rehearsal itself.
+const WRITE_EVERY_MS = 200;
 
 interface Compiled {
   readonly settings: Settings;
@@ -41,11 +43,11 @@ export class Rehearsal implements HandlingObserver {
   private unwritten = 0;
   private skippedLoggedAt = -Infinity;
   private readonly log: Logger;
-  private readonly batch: TurnBatch<(RehearsedEvent & { digest: string }) | null>;
+  private pending: (RehearsedEvent & { digest: string })[] = [];
+  private writeTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: RehearsalDeps) {
     this.log = deps.logger.child({ component: 'rehearsal' });
-    this.batch = new TurnBatch((events) => this.write(events));
   }
 
   // Compiled once per configuration (the hub hands out the same object until it changes).
@@ -61,7 +63,6 @@ export class Rehearsal implements HandlingObserver {
   observe(processed: Processed, decision: LegacyDecision | null): void {
     // Keepalives are the agent's own in Sensu Go; an event met at stop was not handled.
     if (processed.event.check.name === 'keepalive' || (processed.handle && !decision)) return;
-    if (this.inFlight >= MAX_IN_FLIGHT) return this.skip();
     let compiled: Compiled;
     try {
       compiled = this.current();
@@ -81,12 +82,22 @@ export class Rehearsal implements HandlingObserver {
       view.tokens.set(check, tokens);
     }
     const differences = tokens;
+    const record = (v2: readonly HandlerOutcome[]) => {
+      const divergence = compareOutcomes(plan, processed, legacy, v2, v2Event, differences);
+      this.pending.push({ digest: plan.digest, check, at: Math.floor(this.deps.now() / 1000), divergence: divergence as Record<string, unknown> | null });
+      this.schedule();
+    };
+    // Every verdict known now (compile's own filters in plain code, or kept): decided in this turn, no sandbox, no promise.
+    try {
+      const now = v2DecisionNow(plan, v2Event, verdicts);
+      if (now) return record(now);
+    } catch (error) {
+      return void this.log.error({ err: error, check }, 'rehearsal failed for an event');
+    }
+    if (this.inFlight >= MAX_IN_FLIGHT) return this.skip();
     this.inFlight++;
     v2Decision(plan, v2Event, this.deps.now(), verdicts)
-      .then((v2) => {
-        const divergence = compareOutcomes(plan, processed, legacy, v2, v2Event, differences);
-        this.batch.add({ digest: plan.digest, check, at: Math.floor(this.deps.now() / 1000), divergence: divergence as Record<string, unknown> | null });
-      })
+      .then(record)
       .catch((error: unknown) =>
         error instanceof Unrehearsed ? this.skip(error.message) : this.log.error({ err: error, check }, 'rehearsal failed for an event'),
       )
@@ -96,17 +107,25 @@ export class Rehearsal implements HandlingObserver {
   private skip(reason = `more than ${MAX_IN_FLIGHT} events waiting for their filters`): void {
     this.skipped++;
     this.unwritten++;
-    // A skip alone (nothing rehearsed in its turn) still reaches the history.
-    this.batch.add(null);
+    // A skip alone (nothing rehearsed meanwhile) still reaches the history.
+    this.schedule();
     if (this.deps.now() - this.skippedLoggedAt < LOG_EVERY_MS) return;
     this.skippedLoggedAt = this.deps.now();
     this.log.warn({ skipped: this.skipped, reason }, 'rehearsal: events not rehearsed (counted since start)');
   }
 
-  private write(events: ((RehearsedEvent & { digest: string }) | null)[]): void {
+  private schedule(): void {
+    this.writeTimer ??= setTimeout(() => this.write(), WRITE_EVERY_MS);
+  }
+
+  private write(): void {
+    if (this.writeTimer) clearTimeout(this.writeTimer);
+    this.writeTimer = null;
+    const events = this.pending;
+    this.pending = [];
     const digest = this.compiled?.plan.digest;
     // Events rehearsed against a configuration replaced meanwhile belong to no history.
-    const current = events.filter((e): e is RehearsedEvent & { digest: string } => e !== null && e.digest === digest);
+    const current = events.filter((e) => e.digest === digest);
     const skipped = this.unwritten;
     if (!digest || (current.length === 0 && skipped === 0)) return;
     this.unwritten = 0;
@@ -125,6 +144,6 @@ export class Rehearsal implements HandlingObserver {
   /** Resolves once every event rehearsed so far is written: for a clean stop and for tests. */
   async settled(): Promise<void> {
     while (this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    await this.batch.flushed();
+    this.write();
   }
 }

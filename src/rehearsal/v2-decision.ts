@@ -4,6 +4,7 @@ import { V2_BUILT_IN_FILTERS } from '../handling/index.js';
 import type { Json } from '../json.js';
 import type { RehearsalPlan } from './plan.js';
 import { inSubdues } from './subdues.js';
+import { nativeVerdict, type Verdict } from './native-filters.js';
 
 /** What one side did for one handler: called it, or why not (`by` names the filter or rule that decided). */
 export interface HandlerOutcome {
@@ -19,8 +20,19 @@ interface Step {
   readonly mutator: string | null;
 }
 
+interface Steps {
+  readonly steps: Step[];
+  readonly missing: HandlerOutcome[];
+}
+
+// Per pipelines list of a CheckConfig (the same array, of one plan, on every event of its check): its steps, read once.
+const stepsByPipelines = new WeakMap<object, Steps>();
+
 /** The workflows the event's pipelines hold, else its check's handlers as handlers of their own (as Sensu Go's pipelined). */
-function stepsOf(plan: RehearsalPlan, event: Json): { steps: Step[]; missing: HandlerOutcome[] } {
+function stepsOf(plan: RehearsalPlan, event: Json): Steps {
+  const pipelines = event.pipelines as unknown;
+  const kept = Array.isArray(pipelines) ? stepsByPipelines.get(pipelines) : undefined;
+  if (kept) return kept;
   const steps: Step[] = [];
   const missing: HandlerOutcome[] = [];
   for (const ref of (event.pipelines ?? []) as Json[]) {
@@ -37,8 +49,12 @@ function stepsOf(plan: RehearsalPlan, event: Json): { steps: Step[]; missing: Ha
           mutator: workflow.mutator?.name ?? null,
         });
   }
-  if (steps.length === 0 && missing.length === 0)
+  // Without a workflow the event's own handlers decide: nothing to keep.
+  if (steps.length === 0 && missing.length === 0) {
     for (const name of (event.check?.handlers ?? []) as string[]) steps.push({ handler: name, filters: [], mutator: null });
+    return { steps, missing };
+  }
+  if (Array.isArray(pipelines)) stepsByPipelines.set(pipelines, { steps, missing });
   return { steps, missing };
 }
 
@@ -50,8 +66,14 @@ const MAX_VERDICTS_PER_CHECK = 256;
 /** An event the rehearsal could not evaluate (the sandbox was busy): counted as skipped, never as a divergence. */
 export class Unrehearsed extends Error {}
 
+/** A verdict of the sandbox under way, and once it has come, the verdict itself (read without waiting). */
+interface Kept {
+  readonly promise: Promise<Verdict>;
+  value?: Verdict;
+}
+
 /** Verdicts of compile's own filters, per check: made per configuration. */
-export type VerdictCache = Map<string, Map<string, Promise<{ allowed: boolean; error?: string; failed?: true }>>>;
+export type VerdictCache = Map<string, Map<string, Kept>>;
 
 function verdictKey(plan: RehearsalPlan, name: string, event: Json): string | null {
   if (!OWN_FILTERS.test(name) || Object.hasOwn(plan.settings.filters, name)) return null;
@@ -62,25 +84,39 @@ function verdictKey(plan: RehearsalPlan, name: string, event: Json): string | nu
   return [name, c.status, c.state, c.occurrences, c.occurrences_watermark, c.interval, c.is_silenced, history].join('\u0000');
 }
 
+const checkOf = (event: Json) => String(event.check?.metadata?.name ?? '');
+
+/** The verdict known without waiting: computed in plain code, or kept from an earlier event's sandbox run. */
+function verdictNow(plan: RehearsalPlan, name: string, filter: Json, event: Json, cache: VerdictCache): Verdict | undefined {
+  const native = nativeVerdict(filter, event);
+  if (native) return native;
+  const key = verdictKey(plan, name, event);
+  return key === null ? undefined : cache.get(checkOf(event))?.get(key)?.value;
+}
+
 async function verdictOf(plan: RehearsalPlan, name: string, filter: Json, event: Json, nowMs: number, allowance: SandboxAllowance, cache: VerdictCache) {
   const key = verdictKey(plan, name, event);
-  const check = String(event.check?.metadata?.name ?? '');
+  const check = checkOf(event);
   let own = cache.get(check);
   // The promise is kept: the events of a burst wait for the one evaluation under way instead of each starting one.
-  let verdict = key === null ? undefined : own?.get(key);
-  if (!verdict) {
-    verdict = filterAllows(filter, event, nowMs, undefined, { namespace: SHARE, allowance });
+  let kept = key === null ? undefined : own?.get(key);
+  if (!kept) {
+    const entry: Kept = { promise: filterAllows(filter, event, nowMs, undefined, { namespace: SHARE, allowance }) };
+    kept = entry;
     if (key !== null) {
       if (!own) cache.set(check, (own = new Map()));
       if (own.size >= MAX_VERDICTS_PER_CHECK) own.clear();
-      own.set(key, verdict);
+      own.set(key, entry);
+      void entry.promise.then((outcome) => {
+        if (!outcome.failed) entry.value = outcome;
+      });
     }
   }
-  const outcome = await verdict;
+  const outcome = await kept.promise;
   // An expression that did not evaluate (a busy sandbox: queue full, budget spent) decides nothing about Sensu Go: the
   // event is not rehearsed rather than reported as a divergence, and the next one tries again.
   if (outcome.failed) {
-    if (key !== null && own?.get(key) === verdict) own.delete(key);
+    if (key !== null && own?.get(key) === kept) own.delete(key);
     throw new Unrehearsed(`filter ${name} could not be evaluated now (${outcome.error ?? 'the sandbox is busy'})`);
   }
   return outcome;
@@ -89,15 +125,20 @@ async function verdictOf(plan: RehearsalPlan, name: string, filter: Json, event:
 // The rehearsal's expressions take their sandbox time under a name no namespace can have: never the namespaces' own share.
 const SHARE = '\u0000rehearsal';
 
+/** A filter whose verdict is not known yet: the sandbox must run it before the decision can go on. */
+interface Pending {
+  readonly name: string;
+  readonly filter: Json;
+}
+
 /**
- * What Sensu Go would do with `event` under the compiled resources: per handler, called or the filter that stopped it.
- * Filters run in the sandbox with the event's allowance, as the v2 pipelines run them; nothing is executed.
+ * The decision with the verdicts `verdict` knows: the outcomes, or the first filter it needs whose verdict is not
+ * known (filters after one that stops a handler are never read, as in Sensu Go's pipelines).
  */
-export async function v2Decision(plan: RehearsalPlan, event: Json, nowMs: number, cache: VerdictCache = new Map()): Promise<HandlerOutcome[]> {
+function decide(plan: RehearsalPlan, event: Json, verdict: (name: string, filter: Json) => Verdict | undefined): HandlerOutcome[] | Pending {
   const { steps, missing } = stepsOf(plan, event);
   const outcomes: HandlerOutcome[] = [...missing];
   const subdued = Array.isArray(event.check?.subdues) && inSubdues(event.check.subdues as Json[], Number(event.timestamp));
-  const allowance = new SandboxAllowance(EVENT_ALLOWANCE_MS, 'event');
   for (const step of steps) {
     const handler = plan.resources.get(`Handler/${step.handler}`);
     if (!handler) {
@@ -116,13 +157,14 @@ export async function v2Decision(plan: RehearsalPlan, event: Json, nowMs: number
         stopped = { handler: step.handler, handled: false, by: name, detail: `filter ${name} not found` };
         break;
       }
-      const verdict = builtin ? { allowed: builtin(event) } : await verdictOf(plan, name, filter!, event, nowMs, allowance, cache);
-      if (!verdict.allowed) {
+      const known = builtin ? { allowed: builtin(event) } : verdict(name, filter!);
+      if (!known) return { name, filter: filter! };
+      if (!known.allowed) {
         stopped = {
           handler: step.handler,
           handled: false,
           by: name,
-          detail: `filtered by ${name}${'error' in verdict && verdict.error ? ` (${verdict.error})` : ''}`,
+          detail: `filtered by ${name}${known.error ? ` (${known.error})` : ''}`,
         };
         break;
       }
@@ -137,4 +179,28 @@ export async function v2Decision(plan: RehearsalPlan, event: Json, nowMs: number
     else outcomes.push({ handler: step.handler, handled: true, detail: mutator ? `handled (mutator ${mutator})` : 'handled (event as JSON)' });
   }
   return outcomes;
+}
+
+/**
+ * What Sensu Go would do with `event`, when every filter it reads has a verdict known now (compile's own filters in
+ * plain code, or kept from an event with the same fields): null when the sandbox must run first.
+ */
+export function v2DecisionNow(plan: RehearsalPlan, event: Json, cache: VerdictCache): HandlerOutcome[] | null {
+  const decided = decide(plan, event, (name, filter) => verdictNow(plan, name, filter, event, cache));
+  return Array.isArray(decided) ? decided : null;
+}
+
+/**
+ * What Sensu Go would do with `event` under the compiled resources: per handler, called or the filter that stopped it.
+ * Filters run in the sandbox with the event's allowance, as the v2 pipelines run them; nothing is executed.
+ */
+export async function v2Decision(plan: RehearsalPlan, event: Json, nowMs: number, cache: VerdictCache = new Map()): Promise<HandlerOutcome[]> {
+  const allowance = new SandboxAllowance(EVENT_ALLOWANCE_MS, 'event');
+  // The verdicts the sandbox gave for this event: the decision is taken again with each, until none is missing.
+  const given = new Map<string, Verdict>();
+  for (;;) {
+    const decided = decide(plan, event, (name, filter) => given.get(name) ?? verdictNow(plan, name, filter, event, cache));
+    if (Array.isArray(decided)) return decided;
+    given.set(decided.name, await verdictOf(plan, decided.name, decided.filter, event, nowMs, allowance, cache));
+  }
 }

@@ -23,10 +23,14 @@ async function settle(pid: number): Promise<void> {
 const RUNS = 3;
 const PER_CONNECTION = 100;
 const CONNECTIONS = Number(process.env.REHEARSAL_BENCH_CONNECTIONS ?? 100);
+// A directory to write both daemons' CPU profiles to (node --cpu-prof): where the rehearsal's time goes. Its figures
+// are the profiler's, not the daemon's: for reading the profiles only.
+const PROFILE_DIR = process.env.REHEARSAL_BENCH_PROFILE;
+const profile = (name: string) => (PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/${name}`] : []);
 
 /**
- * The rehearsal's cost: two daemons with the same conf.d (100 checks handled by one UDP handler, so every non-OK result
- * goes through a pipeline of sandboxed filters in the rehearsal), one with --no-rehearsal, fed the socket-intake load in
+ * The rehearsal's cost: two daemons with the same conf.d (100 checks handled by one UDP handler, so every result
+ * goes through the pipeline of compile's own filters in the rehearsal), one with --no-rehearsal, fed the socket-intake load in
  * turn; daemon CPU per result, counted until each is idle again.
  */
 export async function benchRehearsal(report: (figure: object) => void): Promise<void> {
@@ -38,8 +42,8 @@ export async function benchRehearsal(report: (figure: object) => void): Promise<
     'checks.json': { checks },
   };
   const roots = [makeTree({}), makeTree({})];
-  const on = await benchDaemon(roots[0]!, conf);
-  const off = await benchDaemon(roots[1]!, conf, ['--no-rehearsal']);
+  const on = await benchDaemon(roots[0]!, conf, [], {}, profile('on'));
+  const off = await benchDaemon(roots[1]!, conf, ['--no-rehearsal'], {}, profile('off'));
   try {
     for (const d of [on, off]) await runLoad('socket-senders', [d.socket, PER_CONNECTION, 20, 8]);
     const perResult: Record<'on' | 'off', number[]> = { on: [], off: [] };
@@ -75,8 +79,9 @@ export async function benchRehearsal(report: (figure: object) => void): Promise<
       node_start_ms: nodeStartMs(),
     });
   } finally {
-    await on.daemon.stop('SIGKILL');
-    await off.daemon.stop('SIGKILL');
+    // A profile is written only at a clean exit.
+    await on.daemon.stop(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL');
+    await off.daemon.stop(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL');
     for (const root of roots) removeTree(root);
   }
 }

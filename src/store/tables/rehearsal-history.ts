@@ -89,16 +89,22 @@ export class RehearsalHistory {
     }
     this.db.transaction(() => {
       if (skipped > 0) this.s.skip.run(skipped);
-      let checks = Number((this.s.checkCount.get() as { n: number }).n);
-      let rows = Number((this.s.divergenceCount.get() as { n: number }).n);
+      // The tables are counted only when a bound may apply (a check not seen yet, a divergence to keep), not on every batch.
+      let checks: number | null = null;
+      let rows: number | null = null;
       for (const [check, entry] of byCheck) {
         const known = this.s.known.get(check) as { diverged: number } | undefined;
-        if (!known && checks >= MAX_CHECKS) continue;
-        if (!known) checks++;
+        if (!known) {
+          checks ??= Number((this.s.checkCount.get() as { n: number }).n);
+          if (checks >= MAX_CHECKS) continue;
+          checks++;
+        }
         this.s.count.run(check, entry.seen, entry.agreed, entry.diverged, entry.at);
         let stored = Number(known?.diverged ?? 0);
         for (const e of entry.kept) {
-          if (stored >= FIRST_PER_CHECK || rows >= MAX_DIVERGENCES) break;
+          if (stored >= FIRST_PER_CHECK) break;
+          rows ??= Number((this.s.divergenceCount.get() as { n: number }).n);
+          if (rows >= MAX_DIVERGENCES) break;
           this.s.keep.run(check, e.at, JSON.stringify(e.divergence));
           stored++;
           rows++;
