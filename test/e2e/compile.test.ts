@@ -83,7 +83,7 @@ test("the prior tool's fixture compiles; compile --out, create -f (twice, harmle
   // A resource the server refuses is named with the server's message; the rest still apply.
   writeTree(root, {
     'bad/bad.yaml':
-      'type: CheckConfig\napi_version: core/v2\nmetadata:\n  name: broken\nspec:\n  command: \"true\"\n  publish: true\n  interval: 10\n  subscriptions: [\"\"]\n---\ntype: Handler\napi_version: core/v2\nmetadata:\n  name: fine\nspec:\n  type: pipe\n  command: "true"\n',
+      'type: CheckConfig\napi_version: core/v2\nmetadata:\n  name: broken\nspec:\n  command: "true"\n  publish: true\n  interval: 10\n  subscriptions: [""]\n---\ntype: Handler\napi_version: core/v2\nmetadata:\n  name: fine\nspec:\n  type: pipe\n  command: "true"\n',
   });
   const bad = runCli(['create', '-f', join(root, 'bad'), '--url', v2], asAdmin);
   assert.equal(bad.code, 1);

@@ -195,10 +195,11 @@ export const COMMUNITY: readonly Task[] = [
   }),
   { name: 'built-in view: info', module: sensu('cluster_role_info'), args: { name: 'view' }, expect: 'ok' },
   { name: 'built-in cluster-admin binding: info', module: sensu('cluster_role_binding_info'), args: { name: 'cluster-admin' }, expect: 'ok' },
-  // Listed (`tessen.get`, `tessen.opt-in`): checkbridge sends no telemetry, so it is always opted out and cannot opt in.
+  // Listed (`tessen.get`): checkbridge sends no telemetry and starts opted out; a choice made is kept (and sends nothing).
   { name: 'tessen: disable', module: sensu('tessen'), args: { state: 'disabled' }, expect: 'ok', sensuGo: 'changed' },
   { name: 'tessen: disable again', module: sensu('tessen'), args: { state: 'disabled' }, expect: 'ok' },
-  { name: 'tessen: enable', module: sensu('tessen'), args: { state: 'enabled' }, expect: 'failed', sensuGo: 'changed' },
+  { name: 'tessen: enable', module: sensu('tessen'), args: { state: 'enabled' }, expect: 'changed' },
+  { name: 'tessen: enable again', module: sensu('tessen'), args: { state: 'enabled' }, expect: 'ok' },
 ];
 
 const LDAP_SERVER = { host: '127.0.0.1', group_search: { base_dn: 'dc=acme,dc=org' }, user_search: { base_dn: 'dc=acme,dc=org' } };

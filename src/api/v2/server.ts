@@ -84,7 +84,7 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
       .send({ message: (error as Error).message, code: 1 });
   });
   registerHealthRoute(app, deps);
-  registerVersionRoutes(app);
+  registerVersionRoutes(app, deps.store.resources);
   registerAuthRoutes(app, deps);
   registerEventRoutes(app, deps);
   const writers = new Map(KINDS.map((kind) => [kind.path, registerResourceRoutes(app, deps, kind)] as const));

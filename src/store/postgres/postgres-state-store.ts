@@ -1,6 +1,6 @@
 import { CheckbridgeError } from '../../errors.js';
 import { daemonEnvironment } from '../../config/index.js';
-import type { SqlDatabase, SqlStatement } from '../sql/database.js';
+import type { SqlStatement } from '../sql/database.js';
 import type { V2Keys } from '../state-store.js';
 import { SqlStateStore, type ResultRow, type Row } from '../sql/sql-state-store.js';
 import { PostgresQueryError, SyncPostgres } from './sync-client.js';
@@ -12,35 +12,7 @@ import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './store-schema.j
 import { BatchRows, pairKey, v2Key } from './batch-rows.js';
 import { BatchedResourceTables } from './batched-resources.js';
 import { SetWrites } from './set-writes.js';
-
-/** The tables whose rows a group commit holds (BatchRows): a statement on them first sends the batch's pending writes. */
-const BATCHED_TABLES = /\b(clients|results|events|v2_events|v2_entities)\b/i;
-
-/** `connection` as the store's tables use it: `before` runs ahead of every statement on a batched table. */
-function guarded(connection: SyncPostgres, before: () => void): SqlDatabase {
-  return {
-    prepare(sql) {
-      const statement = connection.prepare(sql);
-      if (!BATCHED_TABLES.test(sql)) return statement;
-      return {
-        get: (...params) => (before(), statement.get(...params)),
-        all: (...params) => (before(), statement.all(...params)),
-        run: (...params) => (before(), statement.run(...params)),
-      };
-    },
-    transaction: (fn) => connection.transaction(fn),
-    get inTransaction() {
-      return connection.inTransaction;
-    },
-    get open() {
-      return connection.open;
-    },
-    get name() {
-      return connection.name;
-    },
-    close: () => connection.close(),
-  };
-}
+import { guarded } from './guarded-connection.js';
 
 /**
  * The state store several servers share: the same tables on PostgreSQL. Writers of the same rows queue on advisory

@@ -306,10 +306,12 @@ test('sensuctl: user create, change-password, disable, reinstate; role and role-
   assert.equal((await getJson(`${v2}/auth`, { headers: { authorization: 'Basic ' + Buffer.from('ops:ops-pass-1').toString('base64') } })).status, 200);
 });
 
-test('sensuctl: tessen info answers opted out; GET /version answers like Sensu Go, without credentials', { skip }, async (t) => {
+test('sensuctl: tessen starts opted out, keeps the choice made; GET /version answers like Sensu Go, without credentials', { skip }, async (t) => {
   const { v2, sensuctl } = await setUp(t);
   assert.match(ok(sensuctl, 'tessen', 'info'), /Opt-Out: true/);
-  assert.match(outputOf(sensuctl('tessen', 'opt-in')), /nothing is ever sent, so opt_out stays true/);
+  ok(sensuctl, 'tessen', 'opt-in');
+  assert.match(ok(sensuctl, 'tessen', 'info'), /Opt-Out: false/);
+  ok(sensuctl, 'tessen', 'opt-out', '--skip-confirm');
   assert.match(ok(sensuctl, 'tessen', 'info'), /Opt-Out: true/);
   const version = await getJson(`${v2}/version`);
   assert.equal(version.status, 200);
