@@ -88,15 +88,18 @@ function scanMessage(cursor: Cursor, end: number, type: protobuf.Type | null, de
     tally?.enter(field.name);
     const key = keyBytes(field);
     if (wire === VARINT) {
+      const begin = cursor.pos;
       const value = cursor.varint(end);
       // A repeated number is at least a digit and a comma; a single one is as wide as its digits.
       if (field.repeated) tally?.add(2, at);
-      else if (value !== 0) tally?.add(key + (field.type === 'bool' ? 0 : moreDigits(value)), at);
+      // Seven bytes carry 49 bits, exact as a double; a longer varint is read again exactly (its sign, zigzag, 64 bits).
+      else if (cursor.pos - begin > 7 && field.type !== 'bool') tally?.add(key + wideChars(cursor.bytes, begin, cursor.pos, field.type) - 1, at);
+      else if (value !== 0) tally?.add(key + (field.type === 'bool' ? 0 : digitsOf(value) - 1), at);
     } else if (wire === I64) {
       const start = cursor.pos;
       cursor.skip(8, end);
       if (field.repeated) tally?.add(2, at);
-      else if (key > 0 && !isZeroDouble(cursor.bytes, start)) tally?.add(key, at);
+      else if (!isZeroDouble(cursor.bytes, start)) tally?.add(key + (field.type === 'double' ? doubleJsonChars(cursor.bytes, start) - 1 : 0), at);
     } else {
       const length = cursor.varint(end);
       const start = cursor.pos;
@@ -124,11 +127,25 @@ function scanMessage(cursor: Cursor, end: number, type: protobuf.Type | null, de
 /** `"name":` and a comma: what a single field Go's JSON leaves out when empty adds once it holds something. */
 const keyBytes = (field: protobuf.Field) => (!field.repeated && field.options?.['(omitempty)'] === true ? field.name.length + 3 : 0);
 
-/** The digits a number has beyond the one of its empty form; none counted for a negative (a varint past 2^53). */
-function moreDigits(value: number): number {
-  let digits = 0;
-  if (value <= Number.MAX_SAFE_INTEGER) for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+/** The digits of a whole number, at least one. */
+function digitsOf(value: number): number {
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
   return digits;
+}
+
+/** A varint of more than seven bytes as JSON writes it, read again exactly: a negative int32/int64 with its sign, a zigzag, an unsigned. */
+function wideChars(bytes: Uint8Array, begin: number, end: number, type: string): number {
+  let big = 0n;
+  for (let i = end - 1; i >= begin; i--) big = (big << 7n) | BigInt(bytes[i]! & 0x7f);
+  const value = type === 'int64' || type === 'int32' ? BigInt.asIntN(64, big) : type.startsWith('sint') ? (big >> 1n) ^ -(big & 1n) : big;
+  return value.toString().length;
+}
+
+/** The characters Go's JSON writes for a little-endian double: JavaScript's shortest form, the same digits and exponent cut-offs. */
+function doubleJsonChars(bytes: Uint8Array, start: number): number {
+  const value = new DataView(bytes.buffer, bytes.byteOffset + start, 8).getFloat64(0, true);
+  return Number.isFinite(value) ? String(value).length : 1;
 }
 
 /** A little-endian double of 0 or -0, which Go's JSON leaves out as empty. */
