@@ -1,4 +1,4 @@
-// fastify's habit (test/internals/errors.test.js): the registry and the README's table of codes say the same.
+// fastify's habit (test/internals/errors.test.js): the registry and the table of codes in docs/operations.md say the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,10 +13,10 @@ interface Documented {
   readonly apiCode?: number;
 }
 
-/** The rows of the README's "Error codes" table, by code. */
+/** The rows of the "Error codes" table of docs/operations.md, by code. */
 function documentedCodes(): Map<string, Documented> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Error codes\n'));
+  const page = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
+  const section = page.slice(page.indexOf('\n## Error codes\n'));
   const rows = new Map<string, Documented>();
   for (const line of section.slice(0, section.indexOf('\n## ', 1)).split('\n')) {
     const cells = /^\| `(CB_[A-Z0-9_]+)` \|(.*)\|$/.exec(line);
@@ -27,12 +27,12 @@ function documentedCodes(): Map<string, Documented> {
   return rows;
 }
 
-test('every code in the registry is documented in the README, with its message, exit code and statuses', () => {
+test('every code in the registry is documented in docs/operations.md, with its message, exit code and statuses', () => {
   const documented = documentedCodes();
   for (const [code, spec] of Object.entries(ERRORS)) assert.deepEqual(documented.get(code), { ...spec }, code);
 });
 
-test('every code the README documents exists in the registry', () => {
+test('every code docs/operations.md documents exists in the registry', () => {
   for (const code of documentedCodes().keys()) assert.ok(Object.hasOwn(ERRORS, code), code);
 });
 
