@@ -1,4 +1,4 @@
-// One registry of error codes: message, process exit code and HTTP status live together (README "Error codes").
+// One registry of error codes: message, process exit code and HTTP status live together (docs/operations.md "Error codes").
 export interface ErrorSpec {
   readonly message: string;
   readonly exitCode: number;

@@ -1,4 +1,4 @@
-// The layering of src/ (README "Layering"), held by dependency-cruiser with the rules in .dependency-cruiser.cjs:
+// The layering of src/ (docs/development.md "Layering"), held by dependency-cruiser with the rules in .dependency-cruiser.cjs:
 // type-only imports count, and there is no list of known violations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -87,7 +87,7 @@ test("a busy namespace's queue does not delay another namespace's evaluation by 
   await Promise.all(greedy);
 });
 
-// The README's role for other teams: no handlers, no mutators.
+// The role for other teams of docs/security.md: no handlers, no mutators.
 const OTHER_TEAM = { rules: [{ verbs: ['*'], resources: ['checks', 'entities', 'events', 'filters', 'hooks', 'pipelines', 'silenced'] }] };
 const basic = (user: string, password: string) => ({ authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 

@@ -106,7 +106,7 @@ test("the host platform, family and version are the ones Sensu Go's agent (gopsu
   assert.deepEqual(platformFromEtc(etc({})), { platform: '', platform_family: '', platform_version: '' }, 'no release file');
 });
 
-test("the README's platform_family == 'rhel' filter matches RHEL, Oracle and Amazon Linux", async () => {
+test("docs/sensu-go.md's platform_family == 'rhel' filter matches RHEL, Oracle and Amazon Linux", async () => {
   for (const [name, files] of DISTRIBUTIONS.slice(0, 3)) {
     const entity = { metadata: { name: 'h', labels: {} }, system: { os: 'linux', arch: 'amd64', ...platformFromEtc(etc(files)) } };
     assert.equal(await filtersMatch(["entity.system.platform_family == 'rhel'"], entity), true, name);

@@ -1,4 +1,4 @@
-// /health while a team holding the README's role for other teams (no handlers, no mutators) runs busy expressions:
+// /health while a team holding the role for other teams of docs/security.md (no handlers, no mutators) runs busy expressions:
 // a CheckConfig with interval 1 and 8 proxy entity_attributes of ~20 ms each over 30 entities, and an EventFilter
 // of 4 such expressions on a pipeline that events are PUT through. At rest and under the attack, in the same run.
 import { loadavg } from 'node:os';

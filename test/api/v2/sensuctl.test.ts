@@ -1,4 +1,4 @@
-// The real sensuctl 6.12 against the v2 API: every verb the README lists, each with its own HOME and instance.
+// The real sensuctl 6.12 against the v2 API: every verb docs/sensu-go.md lists, each with its own HOME and instance.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
