@@ -52,26 +52,38 @@ export class KeepaliveWriter {
     return this.pending.flushed();
   }
 
-  private write(batch: Pending[]): void {
+  /** One turn's keepalives as one unit of work: resolves once they are committed (the next turn's wait meanwhile). */
+  private write(batch: Pending[]): Promise<void> {
     const { store, logger } = this.deps;
     const written: Written[] = [];
     const settings = this.deps.settings();
     const nowMs = this.deps.clock.now();
-    try {
-      store.transaction(() => {
-        // On a shared PostgreSQL store, every client of the batch locked at once, in one order (no deadlock).
-        store.lockClients(batch.map(({ session }) => session.identity.name));
-        for (const pending of batch) {
-          const done = this.writeOne(settings, pending, nowMs);
-          if (done) written.push(done);
-        }
-      });
-    } catch (error) {
-      // A failure that ends the whole transaction (a full database) undid the batch: each again alone.
-      if (batch.length > 1) return batch.forEach((pending) => this.write([pending]));
-      logger.error({ err: error, agent: batch[0]?.session.identity.name }, 'agent keepalive not stored');
-      written.length = 0;
-    }
+    // On a shared PostgreSQL store, every client of the batch locked at once, in one order (no deadlock).
+    const keys = {
+      pairs: [],
+      clients: batch.map(({ session }) => session.identity.name),
+      v2: { events: [], entities: batch.map(({ session }) => [session.identity.namespace, session.identity.name] as const) },
+    };
+    const work = () => {
+      for (const pending of batch) {
+        const done = this.writeOne(settings, pending, nowMs);
+        if (done) written.push(done);
+      }
+    };
+    return store
+      .unit(keys, work, () => (written.length = 0))
+      .then(
+        () => this.applied(batch, written, nowMs),
+        (error: unknown) => {
+          // A failure that ends the whole transaction (a full database) undid the batch: each again alone.
+          if (batch.length > 1) return Promise.all(batch.map((pending) => this.write([pending]))).then(() => undefined);
+          logger.error({ err: error, agent: batch[0]?.session.identity.name }, 'agent keepalive not stored');
+          this.applied(batch, [], nowMs);
+        },
+      );
+  }
+
+  private applied(batch: Pending[], written: Written[], nowMs: number): void {
     for (const { session, entity, registration } of written) {
       session.entity = entity;
       session.lastKeepaliveMs = nowMs;

@@ -202,47 +202,53 @@ export class Intake implements ResultIntake, EventIntake, Service {
     this.log.warn({ client: name }, error.message);
   }
 
-  private commit(batch: Pending[]): void {
+  /** One group commit: resolves once its submissions are answered (the next group forms meanwhile). */
+  private commit(batch: Pending[]): Promise<void> {
     const done: Done[] = [];
     let handledKeys: ResultIdKey[] = [];
-    try {
-      const settings = this.settings();
-      this.store.groupCommit(
-        () => {
-          this.store.lockResults(
-            batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : [])),
-            v2RowsOf(batch.flatMap((pending) => (pending.kind === 'v2' ? [pending] : []))),
-          );
-          const claims = this.copies.claim(batch, resultOf);
-          for (const pending of batch) {
-            if (claims.isCopy(pending)) {
-              done.push({ pending, emitted: null, error: null, copy: true });
-              continue;
-            }
-            const outcome = this.processOne(settings, pending);
-            if (!outcome.error) claims.handledItem(pending);
-            done.push(outcome);
-          }
-          this.copies.releaseKeys(claims.unhandled());
-          handledKeys = claims.handled();
-        },
-        () => {
-          done.length = 0;
-          for (const hook of this.afterCommits) void hook(false);
-        },
-      );
-    } catch (error) {
+    const settings = this.settings();
+    const keys = {
+      pairs: batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : [])),
+      v2: v2RowsOf(batch.flatMap((pending) => (pending.kind === 'v2' ? [pending] : []))),
+    };
+    const work = () => {
+      const claims = this.copies.claim(batch, resultOf);
+      for (const pending of batch) {
+        if (claims.isCopy(pending)) {
+          done.push({ pending, emitted: null, error: null, copy: true });
+          continue;
+        }
+        const outcome = this.processOne(settings, pending);
+        if (!outcome.error) claims.handledItem(pending);
+        done.push(outcome);
+      }
+      this.copies.releaseKeys(claims.unhandled());
+      handledKeys = claims.handled();
+    };
+    const retrying = () => {
+      done.length = 0;
       for (const hook of this.afterCommits) void hook(false);
-      // A failure that ends the whole transaction (a full database) undid every result of the group: each one
-      // again in a transaction of its own, so that only the results that fail alone are failed. Not on PostgreSQL:
-      // there the failure is a lost connection, and a COMMIT cut off may have committed — those results get an error.
-      if (batch.length > 1 && this.store.sqlite) return batch.forEach((pending) => this.commit([pending]));
-      this.log.error({ err: error, results: batch.length }, 'failed to store results');
-      for (const pending of batch) pending.reject(error as Error);
-      return;
-    }
+    };
+    // The next group waits for this one's commit, not for the event store's hooks after it (a batch grows meanwhile there).
+    return this.store.unit(keys, work, retrying).then(
+      () => void this.committed(batch, done, handledKeys),
+      (error: unknown) => this.notCommitted(batch, error),
+    );
+  }
+
+  private notCommitted(batch: Pending[], error: unknown): Promise<void> | void {
+    for (const hook of this.afterCommits) void hook(false);
+    // A failure that ends the whole transaction (a full database) undid every result of the group: each one
+    // again in a transaction of its own, so that only the results that fail alone are failed. Not on PostgreSQL:
+    // there the failure is a lost connection, and a COMMIT cut off may have committed — those results get an error.
+    if (batch.length > 1 && this.store.sqlite) return Promise.all(batch.map((pending) => this.commit([pending]))).then(() => undefined);
+    this.log.error({ err: error, results: batch.length }, 'failed to store results');
+    for (const pending of batch) pending.reject(error as Error);
+  }
+
+  private committed(batch: Pending[], done: Done[], handledKeys: ResultIdKey[]): Promise<void> | void {
     if (this.afterCommits.length === 0) return this.settle(done);
-    Promise.all(this.afterCommits.map((hook) => hook(true))).then(
+    return Promise.all(this.afterCommits.map((hook) => hook(true))).then(
       () => this.settle(done),
       (error: Error) => {
         this.log.error({ err: error, results: batch.length }, 'failed to store events');

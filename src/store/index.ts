@@ -1,5 +1,5 @@
 export { StateStore } from './open-state-store.js';
-export { GroupRetry, type StoredResult, type HistoryEntry, type V2Keys } from './state-store.js';
+export { GroupRetry, type StoredResult, type HistoryEntry, type V2Keys, type UnitKeys } from './state-store.js';
 export { ResourceTables, type ApiKeyRow } from './tables/v2-resources.js';
 export { remainingSeconds } from './tables/expiring-table.js';
 export { Outbox, type OutboxRow, type DeadLetter } from './tables/bridge-outbox.js';

@@ -41,6 +41,13 @@ export interface V2Keys {
   readonly entities: readonly (readonly [namespace: string, name: string])[];
 }
 
+/** What a unit of work reads before it runs: legacy client/check pairs (with their clients), more clients, v2 rows. */
+export interface UnitKeys {
+  readonly pairs: readonly (readonly [client: string, check: string])[];
+  readonly clients?: readonly string[];
+  readonly v2?: V2Keys;
+}
+
 export interface StateStore {
   /** Which database holds the state. */
   readonly engine: 'sqlite' | 'postgres';
@@ -82,6 +89,12 @@ export interface StateStore {
    * `retrying` undoes what the run kept outside the database and `fn` runs again so that only the failing one fails.
    */
   groupCommit<T>(fn: () => T, retrying: () => void): T;
+  /**
+   * A group commit as one unit of work: the rows `keys` name are read (and locked between servers), `fn` runs over them
+   * synchronously, its writes commit together. SQLite runs it at once; PostgreSQL awaits its round trips without
+   * blocking the thread, so what comes meanwhile waits for the next unit. `retrying` as for `groupCommit`.
+   */
+  unit<T>(keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T>;
   /** One result's writes inside a group commit, undone alone when `fn` throws. */
   savepoint<T>(fn: () => T): T;
 

@@ -1,8 +1,9 @@
 import { CheckbridgeError } from '../../errors.js';
 import { daemonEnvironment } from '../../config/index.js';
 import type { SqlStatement } from '../sql/database.js';
-import type { V2Keys } from '../state-store.js';
-import { SqlStateStore, type ResultRow, type Row } from '../sql/sql-state-store.js';
+import type { UnitKeys, V2Keys } from '../state-store.js';
+import type { Row } from '../sql/sql-state-store.js';
+import { BatchedStateStore } from './batched-state-store.js';
 import { PostgresQueryError, SyncPostgres } from './sync-client.js';
 import { pgEnvironment, poolConfigOf, redactDsn, type PgEnvironment } from './connection.js';
 import type { Logger } from 'pino';
@@ -13,25 +14,37 @@ import { BatchRows, pairKey, v2Key } from './batch-rows.js';
 import { BatchedResourceTables } from './batched-resources.js';
 import { SetWrites } from './set-writes.js';
 import { guarded } from './guarded-connection.js';
+import { LanedPostgres } from './laned-connection.js';
+import { UnitPostgres } from './unit-connection.js';
+import { UnitChecks, UnitPlan, isConflict } from './unit-of-work.js';
+
+/** Runs of a unit whose rows another writer changed under it, before it runs with its locks taken first. */
+const OPTIMISTIC_RUNS = 3;
+type UnitOutcome<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly conflict: boolean };
 
 /**
  * The state store several servers share: the same tables on PostgreSQL. Writers of the same rows queue on advisory
  * locks, and a group commit reads its rows once for the whole batch (BatchRows) and sends its writes set-based at COMMIT
  * (SetWrites). No quota: the database server bounds its own size.
  */
-export class PostgresStateStore extends SqlStateStore {
+export class PostgresStateStore extends BatchedStateStore {
   readonly engine = 'postgres' as const;
   readonly sqlite = null;
   private readonly locks: Record<'lockResults' | 'batchClients' | 'batchResults' | 'batchEvents' | 'batchV2Events' | 'batchV2Entities', SqlStatement>;
   private readonly setWrites: SetWrites;
   /** A group commit's rows: what `lockResults` locked and the v2 rows named with it, a statement per table (see BatchRows). */
-  private batch: BatchRows | null = null;
+  protected batch: BatchRows | null = null;
   /** The configuration caches' notifications, once the daemon listens (listenForChanges). */
   private listener: ChangeListener | null = null;
+  private readonly checks: UnitChecks;
+  /** Units run one at a time on their connection: the one in flight, then the next. */
+  private units: Promise<unknown> = Promise.resolve();
+  /** While a unit's processing runs: the advisory lock keys its round trip 2 takes. */
+  private unitLocks: Set<string> | null = null;
 
   private constructor(
-    /** The connection itself (its savepoint mode), under `db`'s timed reads. */
-    private readonly connection: SyncPostgres,
+    /** The connections themselves (their savepoint modes), under `db`'s timed reads. */
+    private readonly lanes: LanedPostgres,
     openedAtVersion: number,
     /** Where the listening connection goes (the store's own DSN and variables). */
     private readonly where: { dsn: string; env: PgEnvironment },
@@ -39,13 +52,14 @@ export class PostgresStateStore extends SqlStateStore {
     const self: { store?: PostgresStateStore } = {};
     const access = { rows: () => self.store?.batch ?? null, buffering: () => self.store?.buffering() ?? false };
     super(
-      guarded(connection, () => self.store?.sendPending()),
+      guarded(lanes, () => self.store?.sendPending()),
       { openedAtVersion, shared: true, resourceTables: (db) => new BatchedResourceTables(db, access) },
     );
     self.store = this;
-    this.setWrites = new SetWrites(connection);
+    this.setWrites = new SetWrites(lanes);
+    this.checks = new UnitChecks(lanes);
     // A PostgreSQL COMMIT is its log sync.
-    connection.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
+    lanes.main.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
     const prepare = (sql: string) => this.db.prepare(sql);
     this.locks = {
       // Transaction-scoped locks, taken in one global order (sorted keys): two servers never deadlock on them.
@@ -76,7 +90,13 @@ export class PostgresStateStore extends SqlStateStore {
   static open(dsn: string, env: NodeJS.ProcessEnv = daemonEnvironment()): PostgresStateStore {
     const db = new SyncPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
     try {
-      return new PostgresStateStore(db, migrateStore(db), { dsn, env: pgEnvironment(env) });
+      const version = migrateStore(db);
+      const unit = () => {
+        const lane = new UnitPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
+        lane.onCommit = db.onCommit;
+        return lane;
+      };
+      return new PostgresStateStore(new LanedPostgres(db, unit), version, { dsn, env: pgEnvironment(env) });
     } catch (error) {
       db.close();
       if (error instanceof CheckbridgeError) throw error;
@@ -108,10 +128,12 @@ export class PostgresStateStore extends SqlStateStore {
   }
 
   schemaVersion(): number {
-    return storeSchemaVersion(this.connection);
+    return storeSchemaVersion(this.lanes.main);
   }
 
   lockResults(pairs: readonly (readonly [client: string, check: string])[], v2: V2Keys = { events: [], entities: [] }): void {
+    // A unit has read its rows and takes their locks at its end.
+    if (this.unitLocks) return;
     // Each client's own key too: a keepalive or another server's just-in-time client waits instead of overwriting,
     // and two batches that share an entity queue on it before touching its rows (no deadlock between servers).
     if (pairs.length > 0) this.locks.lockResults.all([...pairs.map(([client, check]) => `${client}/${check}`), ...pairs.map(([client]) => client)]);
@@ -120,6 +142,11 @@ export class PostgresStateStore extends SqlStateStore {
 
   lockClients(names: readonly string[]): void {
     if (names.length === 0) return;
+    // Inside a unit, a client it did not name is locked before its next read (a deferred lock, no round trip of its own).
+    if (this.unitLocks) {
+      if (!names.every((name) => this.unitLocks!.has(name))) this.locks.lockResults.run([...names]);
+      return;
+    }
     this.locks.lockResults.all([...names]);
   }
 
@@ -159,8 +186,8 @@ export class PostgresStateStore extends SqlStateStore {
   }
 
   /** Whether writes wait for COMMIT, kept in the batch: a group commit's first run, whose failure reruns it whole. */
-  private buffering(): boolean {
-    return this.batch !== null && !this.connection.awaitSavepoints && this.connection.inTransaction;
+  protected buffering(): boolean {
+    return this.batch !== null && !this.lanes.lane.awaitSavepoints && this.lanes.lane.inTransaction;
   }
 
   /** Sends the batch's pending writes as set-based statements (deferred: they travel with the next statement). */
@@ -169,7 +196,7 @@ export class PostgresStateStore extends SqlStateStore {
   }
 
   /** Drops what the batch holds, after sending what it has not sent. */
-  private dropBatch(): void {
+  protected dropBatch(): void {
     this.sendPending();
     this.batch = null;
   }
@@ -179,7 +206,7 @@ export class PostgresStateStore extends SqlStateStore {
    * fail, that run is rolled back whole and `fn` runs again with each savepoint waiting for its writes.
    */
   groupCommit<T>(fn: () => T, retrying: () => void): T {
-    this.connection.awaitSavepoints = false;
+    this.lanes.main.awaitSavepoints = false;
     try {
       // The batch's writes go as a few set-based statements just before COMMIT, in the same transaction.
       return this.transaction(() => {
@@ -190,10 +217,70 @@ export class PostgresStateStore extends SqlStateStore {
     } catch (error) {
       if (!(error instanceof PostgresQueryError && error.transactionLost)) throw error;
     } finally {
-      this.connection.awaitSavepoints = true;
+      this.lanes.main.awaitSavepoints = true;
     }
     retrying();
     return this.transaction(fn);
+  }
+
+  /**
+   * The group commit as a unit of work (unit-of-work.ts), one at a time. Rows changed under it: it runs again (up to
+   * OPTIMISTIC_RUNS); an item's failure, or a row that keeps changing: as a blocking group commit, its locks taken first.
+   */
+  override async unit<T>(keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
+    let ran = false;
+    for (let run = 0; run < OPTIMISTIC_RUNS; run++) {
+      const plan = new UnitPlan(keys);
+      if (!plan.reads) break;
+      if (ran) retrying();
+      const turn = this.units.then(() => this.runUnit(plan, fn));
+      this.units = turn.catch(() => undefined);
+      const outcome = await turn;
+      ran = true;
+      if (outcome.done) return outcome.value;
+      if (!outcome.conflict) break;
+    }
+    if (ran) retrying();
+    return super.unit(keys, fn, retrying);
+  }
+
+  private async runUnit<T>(plan: UnitPlan, fn: () => T): Promise<UnitOutcome<T>> {
+    const lane = this.lanes.unit;
+    const batch = plan.batchOf(await lane.beginUnit(plan.reads!));
+    let value: T;
+    try {
+      value = this.lanes.onUnitLane(() => {
+        lane.awaitSavepoints = false;
+        this.batch = batch;
+        this.unitLocks = new Set(plan.lockKeys);
+        if (plan.lockKeys.length > 0) this.locks.lockResults.run(plan.lockKeys);
+        this.checks.send(plan);
+        this.silences.snapshotUntilReset();
+        const result = fn();
+        this.sendPending();
+        return result;
+      });
+    } catch (error) {
+      await lane.rollbackUnit();
+      return this.unitFailed(error);
+    } finally {
+      lane.awaitSavepoints = true;
+      this.unitLocks = null;
+      this.forgetBatch();
+    }
+    try {
+      await lane.commitUnit();
+    } catch (error) {
+      return this.unitFailed(error);
+    }
+    return { done: true, value };
+  }
+
+  /** A unit that did not commit: run again when that can help, else its error. */
+  private unitFailed(error: unknown): UnitOutcome<never> {
+    this.resources.forgetEventStates();
+    if (error instanceof PostgresQueryError && error.transactionLost) return { done: false, conflict: isConflict(error) };
+    throw this.failure(error);
   }
 
   protected override forgetBatch(): void {
@@ -203,73 +290,4 @@ export class PostgresStateStore extends SqlStateStore {
 
   // Nothing to checkpoint: the database server keeps its own log.
   checkpointInBackground(): void {}
-
-  override getClient(name: string): Record<string, unknown> | null {
-    const kept = this.batch?.clients.get(name);
-    if (kept !== undefined) return kept === null ? null : JSON.parse(kept);
-    return super.getClient(name);
-  }
-
-  protected override putClientData(name: string, data: string): void {
-    if (this.buffering()) this.batch!.pending.clients.set(name, [name]);
-    else super.putClientData(name, data);
-    this.batch?.clients.set(name, data);
-  }
-
-  override deleteClient(name: string, tombstone?: { until: number | null }): void {
-    this.dropBatch();
-    super.deleteClient(name, tombstone);
-  }
-
-  override getResult(client: string, check: string): ReturnType<SqlStateStore['getResult']> {
-    const kept = this.batch?.results.get(pairKey(client, check));
-    return kept !== undefined ? this.resultOf(kept ?? undefined) : super.getResult(client, check);
-  }
-
-  override getHistory(client: string, check: string): ReturnType<SqlStateStore['getHistory']> {
-    const kept = this.batch?.results.get(pairKey(client, check));
-    return kept !== undefined ? this.historyOf(kept ?? undefined) : super.getHistory(client, check);
-  }
-
-  protected override putResultRow(row: ResultRow): void {
-    if (this.buffering()) this.batch!.pending.results.set(pairKey(row.client, row.check_name), [row.client, row.check_name]);
-    else super.putResultRow(row);
-    this.batch?.results.set(pairKey(row.client, row.check_name), row);
-  }
-
-  override deleteResult(client: string, check: string): boolean {
-    this.dropBatch();
-    return super.deleteResult(client, check);
-  }
-
-  override deleteResultsOfCheck(check: string): void {
-    this.dropBatch();
-    super.deleteResultsOfCheck(check);
-  }
-
-  override getEvent(client: string, check: string): Record<string, unknown> | null {
-    const kept = this.batch?.events.get(pairKey(client, check));
-    if (kept !== undefined) return kept === null ? null : JSON.parse(kept);
-    return super.getEvent(client, check);
-  }
-
-  protected override putEventData(client: string, check: string, data: string): void {
-    if (this.buffering()) this.batch!.pending.events.set(pairKey(client, check), [client, check]);
-    else super.putEventData(client, check, data);
-    this.batch?.events.set(pairKey(client, check), data);
-  }
-
-  override deleteEvent(client: string, check: string): boolean {
-    const key = pairKey(client, check);
-    const kept = this.batch?.events.get(key);
-    if (kept !== undefined && this.buffering()) {
-      this.batch!.events.set(key, null);
-      this.batch!.pending.events.set(key, [client, check]);
-      return kept !== null;
-    }
-    const removed = super.deleteEvent(client, check);
-    if (kept === undefined) return removed;
-    this.batch!.events.set(key, null);
-    return kept !== null;
-  }
 }

@@ -1,12 +1,14 @@
 // PostgreSQL behind the store's synchronous SqlDatabase: a worker thread owns the connection, the caller blocks on
-// Atomics.wait until the worker's answer is on the port. One statement at a time, as better-sqlite3 runs them.
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+// Atomics.wait until the worker's answer is on the port (or awaits it: unit-connection.ts). One statement at a time.
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { CheckbridgeError } from '../../errors.js';
 import type { SqlDatabase, SqlParam, SqlStatement } from '../sql/database.js';
 import { bind, inline, toPositional } from './placeholders.js';
 import type { PgEnvironment } from './connection.js';
-import type { SyncReply, SyncRequest } from './sync-worker.js';
+import { PostgresQueryError } from './query-error.js';
+import { ReplyPort } from './reply-port.js';
+import type { SyncReply, SyncRequest, SyncRows } from './sync-worker.js';
 
 /** A statement the server does not answer within this long fails (and the connection is replaced); never a hang. */
 const QUERY_TIMEOUT_MS = 15_000;
@@ -14,40 +16,29 @@ const WAIT_GRACE_MS = 5_000;
 /** How long the first statement after a lost connection waits for the worker's reconnection before failing. */
 const RECONNECT_WAIT_MS = 1_000;
 
-/** A PostgreSQL error as the server sent it: its message and SQLSTATE code. */
-export class PostgresQueryError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | null,
-    /** A deferred write's failure that ended the whole transaction (see `awaitSavepoints`). */
-    readonly transactionLost = false,
-  ) {
-    super(message);
-    this.name = 'PostgresQueryError';
-  }
-}
+export { PostgresQueryError } from './query-error.js';
 
-type Rows = { rows: Record<string, unknown>[]; rowCount: number; command: string };
+// Node 20 has it; the compiler's library for this target does not declare it yet.
+const waitAsync = (Atomics as unknown as { waitAsync: (a: Int32Array, i: number, v: number, ms: number) => { async: boolean; value: unknown } }).waitAsync;
+
+type Rows = SyncRows & { readonly results?: readonly SyncRows[] };
 
 export class SyncPostgres implements SqlDatabase {
-  /**
-   * The id of the worker's latest answer, then whether its connection is lost; a new one per worker, so that a
-   * terminated worker cannot write into it.
-   */
+  /** The id of the worker's latest answer, then whether it is disconnected; new per worker (a dead one cannot write it). */
   private flag = new Int32Array(new SharedArrayBuffer(8));
   /** Why the connection was lost: what every statement refused until the worker has connected again says. */
   private lostBecause = '';
-  /** Whether a statement has already waited for the worker's reconnection since the connection was lost. */
+  /** Whether a statement has already waited for the reconnection since the connection was lost. */
   private waitedForReconnect = false;
   private worker!: Worker;
-  private port!: MessagePort;
+  private replies!: ReplyPort;
   private nextId = 0;
-  private depth = 0;
+  protected depth = 0;
   /** Bumped when the connection is replaced: its transaction went with it. */
   private epoch = 0;
   private closed = false;
   /** Rows changed by each deferred write of the open transaction, as the worker reported them. */
-  private readonly changesOf = new Map<number, number>();
+  protected readonly changesOf = new Map<number, number>();
   /**
    * Whether nested transactions are savepoints that wait for their writes before they end (a failure then stays within
    * one). Off (a group commit's first run), there are no savepoints, the writes travel together, and any failure ends
@@ -82,7 +73,7 @@ export class SyncPostgres implements SqlDatabase {
       transferList: [port2],
     });
     this.worker.unref();
-    this.port = port1;
+    this.replies = new ReplyPort(port1);
   }
 
   private unavailable(detail: string): CheckbridgeError {
@@ -92,12 +83,25 @@ export class SyncPostgres implements SqlDatabase {
   }
 
   private request(request: Omit<SyncRequest, 'id'>): Rows {
-    // Lost: refused at once while the worker connects again, rather than each statement waiting out a connect timeout
-    // (a silent network partition would otherwise hold the daemon's thread for seconds at every statement).
+    // Lost: refused at once while the worker connects again, not each statement waiting out a connect timeout.
     if (Atomics.load(this.flag, 1) === 1 && !request.close && !this.closed && !this.reconnected())
       throw this.unavailable(`${this.lostBecause} (connecting again in the background)`);
+    return this.settle(this.awaitReply(this.post(request)));
+  }
+
+  /** A statement answered without blocking the thread (a unit's BEGIN with its reads, its COMMIT); refused at once while lost. */
+  protected async requestAsync(request: Omit<SyncRequest, 'id'>): Promise<Rows> {
+    if (Atomics.load(this.flag, 1) === 1 && !this.closed) throw this.unavailable(`${this.lostBecause} (connecting again in the background)`);
     const id = this.post(request);
-    const reply = this.awaitReply(id);
+    this.replies.awaited.add(id);
+    try {
+      return this.settle(await this.awaitReplyAsync(id));
+    } finally {
+      this.replies.awaited.delete(id);
+    }
+  }
+
+  private settle(reply: SyncReply): Rows {
     for (const [write, changes] of reply.changes) this.changesOf.set(write, changes);
     if ('error' in reply) {
       if (reply.error.unavailable) {
@@ -128,7 +132,7 @@ export class SyncPostgres implements SqlDatabase {
     if (this.closed) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: the store is closed`);
     // Ids wrap within the flag's int32, never 0 (a new flag's value).
     const id = (this.nextId = (this.nextId % 0x7fffffff) + 1);
-    this.port.postMessage({ ...request, id, inTransaction: this.depth > 0 });
+    this.replies.port.postMessage({ ...request, id, inTransaction: this.depth > 0 });
     return id;
   }
 
@@ -158,18 +162,35 @@ export class SyncPostgres implements SqlDatabase {
       const seen = Atomics.load(this.flag, 0);
       if (seen === id) break;
       const left = deadline - Date.now();
-      if (left <= 0 || Atomics.wait(this.flag, 0, seen, left) === 'timed-out') {
-        void this.worker.terminate();
-        this.spawn();
-        throw this.unavailable(`no answer within ${Math.round((this.timeoutMs + WAIT_GRACE_MS) / 1000)} s`);
-      }
+      if (left <= 0 || Atomics.wait(this.flag, 0, seen, left) === 'timed-out') throw this.replaced();
     }
+    const reply = this.replies.take(id);
+    if (!reply) throw this.unavailable(`the answer to statement ${id} was not on the port`);
+    return reply;
+  }
+
+  /** As `awaitReply`, the thread free meanwhile (Atomics.waitAsync on the same flag). */
+  protected async awaitReplyAsync(id: number): Promise<SyncReply> {
+    const [deadline, flag] = [Date.now() + this.timeoutMs + WAIT_GRACE_MS, this.flag];
     for (;;) {
-      const reply = receiveMessageOnPort(this.port)?.message as SyncReply | undefined;
-      if (!reply) throw this.unavailable(`the answer to statement ${id} was not on the port`);
-      // An answer to an earlier statement that timed out on this port is dropped.
-      if (reply.id === id) return reply;
+      const [seen, reply] = [Atomics.load(flag, 0), this.replies.take(id)];
+      if (reply) return reply;
+      const left = deadline - Date.now();
+      if (flag !== this.flag) throw this.unavailable('the connection was replaced while a statement waited');
+      if (left <= 0) throw this.replaced();
+      const waiting = waitAsync(flag, 0, seen, left);
+      if (!waiting.async) continue;
+      // An async wait holds no handle: the timer keeps the process alive until the answer comes.
+      const alive = setTimeout(() => undefined, left);
+      await (waiting.value as Promise<unknown>).finally(() => clearTimeout(alive));
     }
+  }
+
+  /** No answer within the deadline: the worker is replaced (its statement may hang on a dead network). */
+  private replaced(): CheckbridgeError {
+    void this.worker.terminate();
+    this.spawn();
+    return this.unavailable(`no answer within ${Math.round((this.timeoutMs + WAIT_GRACE_MS) / 1000)} s`);
   }
 
   private query(text: string, params: readonly unknown[]): Rows {
@@ -210,8 +231,7 @@ export class SyncPostgres implements SqlDatabase {
     this.onCommit?.(performance.now() - started);
     return command;
   }
-
-  /** Hears each COMMIT's duration in milliseconds. */
+  /** Hears each COMMIT's duration (ms). */
   onCommit: ((ms: number) => void) | null = null;
 
   /** A transaction's control statement: deferred inside one (savepoints), waited for otherwise (BEGIN, COMMIT, ROLLBACK). */

@@ -21,6 +21,8 @@ export interface SyncRequest {
   readonly barrier?: boolean;
   /** Part of an open transaction: must not run on a new connection (the transaction died with the old one). */
   readonly inTransaction?: boolean;
+  /** A simple query of several statements whose every result is wanted (a unit's BEGIN and reads). */
+  readonly multi?: boolean;
 }
 
 export interface SyncFailure {
@@ -31,9 +33,21 @@ export interface SyncFailure {
   readonly deferred?: boolean;
 }
 
+export interface SyncRows {
+  readonly rows: Record<string, unknown>[];
+  readonly rowCount: number;
+  readonly command: string;
+}
+
 export type SyncReply = { readonly id: number; readonly changes: readonly [id: number, changes: number][] } & (
-  { readonly rows: Record<string, unknown>[]; readonly rowCount: number; readonly command: string } | { readonly error: SyncFailure }
+  (SyncRows & { readonly results?: readonly SyncRows[] }) | { readonly error: SyncFailure }
 );
+
+const rowsOf = (result: pg.QueryResult | undefined): SyncRows => ({
+  rows: result?.rows ?? [],
+  rowCount: result?.rowCount ?? 0,
+  command: result?.command ?? '',
+});
 
 interface Data {
   readonly dsn: string;
@@ -147,8 +161,8 @@ async function answer(request: SyncRequest): Promise<SyncReply> {
     const result = request.simple
       ? await c.query(request.sql)
       : await c.query({ name: nameOf(request.sql), text: request.sql, values: request.params as unknown[] });
-    const last = Array.isArray(result) ? result[result.length - 1] : result;
-    return { id: request.id, changes: done, rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0, command: last?.command ?? '' };
+    const all: pg.QueryResult[] = Array.isArray(result) ? result : [result];
+    return { id: request.id, changes: done, ...rowsOf(all[all.length - 1]), ...(request.multi ? { results: all.map(rowsOf) } : {}) };
   } catch (error) {
     return { id: request.id, changes: done, error: failureOf(error) };
   }

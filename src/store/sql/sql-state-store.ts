@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { SqlDatabase } from './database.js';
-import type { HistoryEntry, StateStore, StoredResult, V2Keys } from '../state-store.js';
+import type { HistoryEntry, StateStore, StoredResult, UnitKeys, V2Keys } from '../state-store.js';
 import { prepareLegacyStatements, type LegacyStatements } from './legacy-statements.js';
 import { ExpiringTable } from '../tables/expiring-table.js';
 import { AggregateTable } from '../tables/aggregate-members.js';
@@ -89,6 +89,20 @@ export abstract class SqlStateStore implements StateStore {
 
   savepoint<T>(fn: () => T): T {
     return this.transaction(fn);
+  }
+
+  /** The unit of work as a group commit run now, its rows locked first (an engine whose round trips block runs so). */
+  unit<T>({ pairs, clients = [], v2 }: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
+    try {
+      const locked = () => {
+        if (pairs.length > 0 || v2) this.lockResults(pairs, v2);
+        if (clients.length > 0) this.lockClients(clients);
+        return fn();
+      };
+      return Promise.resolve(this.groupCommit(locked, retrying));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Drops what a group commit kept of its rows outside the database; an engine that keeps none has nothing to drop. */

@@ -1,0 +1,71 @@
+// The store's two PostgreSQL connections as one SqlDatabase: while a group commit's unit of work runs, every statement
+// goes to the unit's connection (its open transaction); otherwise to the other one, so that what runs while a unit
+// awaits its round trips never lands in the unit's transaction.
+import type { SqlDatabase, SqlStatement } from '../sql/database.js';
+import type { SyncPostgres } from './sync-client.js';
+import { UnitPostgres } from './unit-connection.js';
+
+export class LanedPostgres implements SqlDatabase {
+  private unitLane: UnitPostgres | null = null;
+  private current: SyncPostgres;
+
+  constructor(
+    readonly main: SyncPostgres,
+    /** Opens the unit's connection, the first time a unit runs (a command that never commits a group opens none). */
+    private readonly openUnit: () => UnitPostgres,
+  ) {
+    this.current = main;
+  }
+
+  get unit(): UnitPostgres {
+    return (this.unitLane ??= this.openUnit());
+  }
+
+  /** The connection statements go to now. */
+  get lane(): SyncPostgres {
+    return this.current;
+  }
+
+  /** Runs `fn` with every statement on the unit's connection. */
+  onUnitLane<T>(fn: () => T): T {
+    const before = this.current;
+    this.current = this.unit;
+    try {
+      return fn();
+    } finally {
+      this.current = before;
+    }
+  }
+
+  prepare(sql: string): SqlStatement {
+    const main = this.main.prepare(sql);
+    let unit: SqlStatement | null = null;
+    const pick = () => (this.current === this.main ? main : (unit ??= this.unit.prepare(sql)));
+    return {
+      get: (...params) => pick().get(...params),
+      all: (...params) => pick().all(...params),
+      run: (...params) => pick().run(...params),
+    };
+  }
+
+  transaction<T>(fn: () => T): () => T {
+    return () => this.current.transaction(fn)();
+  }
+
+  get inTransaction(): boolean {
+    return this.current.inTransaction;
+  }
+
+  get open(): boolean {
+    return this.main.open;
+  }
+
+  get name(): string {
+    return this.main.name;
+  }
+
+  close(): void {
+    this.unitLane?.close();
+    this.main.close();
+  }
+}

@@ -1,0 +1,151 @@
+// A group commit on PostgreSQL as one unit of work that never blocks the thread on the network: round trip 1 opens the
+// transaction and reads the batch's rows (with each row's version, xmin); the batch is processed synchronously over
+// them; round trip 2 takes the batch's locks, checks that no row read changed meanwhile, writes set-based and commits.
+// A row another writer changed between the two fails the check: the unit runs again over fresh rows (optimistic), so
+// no lock is held while the thread is free, and two servers never wait on each other's event loops.
+import type { SqlDatabase, SqlStatement } from '../sql/database.js';
+import type { UnitKeys } from '../state-store.js';
+import { BatchRows, pairKey, v2Key } from './batch-rows.js';
+import { inline, toPositional } from './placeholders.js';
+import { PostgresQueryError } from './query-error.js';
+import type { SyncRows } from './sync-worker.js';
+
+type Row = Record<string, unknown>;
+
+const READS = {
+  clients: 'SELECT name, data, xmin::text AS seen FROM clients WHERE name = ANY(?::text[])',
+  results:
+    'SELECT r.client, r.check_name, r.data, r.history, r.last_ok, r.xmin::text AS seen FROM results r JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ' +
+    'ON r.client = k.client AND r.check_name = k.check_name',
+  events:
+    'SELECT e.client, e.check_name, e.data, e.xmin::text AS seen FROM events e JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ' +
+    'ON e.client = k.client AND e.check_name = k.check_name',
+  v2Events:
+    'SELECT v.namespace, v.entity, v.check_name, v.data, v.xmin::text AS seen FROM v2_events v JOIN unnest(?::text[], ?::text[], ?::text[]) AS k (namespace, entity, check_name) ' +
+    'ON v.namespace = k.namespace AND v.entity = k.entity AND v.check_name = k.check_name',
+  v2Entities:
+    'SELECT e.namespace, e.name, e.data, e.xmin::text AS seen FROM v2_entities e JOIN unnest(?::text[], ?::text[]) AS k (namespace, name) ' +
+    'ON e.namespace = k.namespace AND e.name = k.name',
+};
+
+const CONFLICT = 'checkbridge: rows changed under a group commit';
+// A count cast to int fails only when it is not zero (an aggregate: never folded at planning time); the failure aborts the unit.
+const changed = (from: string) => `SELECT (CASE WHEN count(*) > 0 THEN '${CONFLICT}: ' || count(*) END)::int FROM ${from}`;
+const CHECKS = {
+  clients: changed(`unnest(?::text[], ?::text[]) AS k (name, seen) LEFT JOIN clients t ON t.name = k.name WHERE coalesce(t.xmin::text, '') <> k.seen`),
+  results: changed(
+    `unnest(?::text[], ?::text[], ?::text[]) AS k (client, check_name, seen) LEFT JOIN results t ON t.client = k.client AND t.check_name = k.check_name WHERE coalesce(t.xmin::text, '') <> k.seen`,
+  ),
+  events: changed(
+    `unnest(?::text[], ?::text[], ?::text[]) AS k (client, check_name, seen) LEFT JOIN events t ON t.client = k.client AND t.check_name = k.check_name WHERE coalesce(t.xmin::text, '') <> k.seen`,
+  ),
+  v2Events: changed(
+    `unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS k (namespace, entity, check_name, seen) LEFT JOIN v2_events t ` +
+      `ON t.namespace = k.namespace AND t.entity = k.entity AND t.check_name = k.check_name WHERE coalesce(t.xmin::text, '') <> k.seen`,
+  ),
+  v2Entities: changed(
+    `unnest(?::text[], ?::text[], ?::text[]) AS k (namespace, name, seen) LEFT JOIN v2_entities t ON t.namespace = k.namespace AND t.name = k.name WHERE coalesce(t.xmin::text, '') <> k.seen`,
+  ),
+};
+
+type Table = keyof typeof READS;
+const TABLES = Object.keys(READS) as Table[];
+
+/** Whether a unit failed because a row it read changed before it committed: it runs again. */
+export const isConflict = (error: unknown): boolean => error instanceof PostgresQueryError && error.message.includes(CONFLICT);
+
+/** The statements a unit sends besides its reads: the version checks, prepared once on the store's connection. */
+export class UnitChecks {
+  private readonly s: Record<Table, SqlStatement>;
+
+  constructor(db: SqlDatabase) {
+    this.s = Object.fromEntries(TABLES.map((table) => [table, db.prepare(CHECKS[table])])) as Record<Table, SqlStatement>;
+  }
+
+  /** Deferred inside the unit's transaction (after its locks): they travel with its writes. */
+  send(plan: UnitPlan): void {
+    for (const table of TABLES) {
+      const columns = plan.seen[table];
+      if (columns[0]!.length > 0) this.s[table].run(...(columns as string[][]));
+    }
+  }
+}
+
+/** One unit's keys as statements to read, the rows read, and what the checks compare them with. */
+export class UnitPlan {
+  /** Round trip 1's statements, values written in (null: a value has no literal, and the unit cannot run this way). */
+  readonly reads: string[] | null;
+  /** Per table, the key columns then each key's version as read ('' for a row that was absent). */
+  readonly seen: Record<Table, string[][]>;
+  /** Keys of the advisory locks round trip 2 takes, as the pessimistic path names them. */
+  readonly lockKeys: string[];
+  private readonly order: Table[] = [];
+  private readonly keys: Record<Table, string[][]>;
+
+  constructor({ pairs, clients = [], v2 = { events: [], entities: [] } }: UnitKeys) {
+    const names = [...new Set([...pairs.map(([client]) => client), ...clients])];
+    const pairColumns = [pairs.map(([client]) => client), pairs.map(([, check]) => check)];
+    this.keys = {
+      clients: [names],
+      results: pairColumns,
+      events: pairColumns,
+      v2Events: [0, 1, 2].map((i) => v2.events.map((key) => key[i]!)),
+      v2Entities: [0, 1].map((i) => v2.entities.map((key) => key[i]!)),
+    };
+    this.seen = Object.fromEntries(TABLES.map((table) => [table, this.keys[table].map((): string[] => []).concat([[]])])) as Record<Table, string[][]>;
+    const reads: (string | null)[] = [];
+    for (const table of TABLES) {
+      if (this.keys[table][0]!.length === 0) continue;
+      this.order.push(table);
+      const positional = toPositional(READS[table]);
+      reads.push(inline(positional, table === 'clients' ? [names] : this.keys[table]));
+    }
+    this.reads = reads.every((read) => read !== null) ? (reads as string[]) : null;
+    this.lockKeys = [
+      ...pairs.map(([client, check]) => `${client}/${check}`),
+      ...names,
+      ...v2.events.map((key) => `v2/${v2Key(...key)}`),
+      ...v2.entities.map((key) => `v2/${v2Key(...key)}`),
+    ];
+  }
+
+  /** The rows round trip 1 read, as the batch the unit's processing reads and writes; each key's version kept. */
+  batchOf(results: readonly SyncRows[]): BatchRows {
+    const batch = new BatchRows();
+    const found: Record<Table, Map<string, string>> = Object.fromEntries(TABLES.map((table) => [table, new Map()])) as Record<Table, Map<string, string>>;
+    this.order.forEach((table, i) => {
+      for (const row of results[i]?.rows ?? []) {
+        const { seen, ...rest } = row as Row;
+        const key = keyOf(table, rest);
+        found[table].set(key, String(seen));
+        keep(batch, table, key, rest);
+      }
+    });
+    for (const table of TABLES) {
+      const columns = this.keys[table];
+      for (let n = 0; n < columns[0]!.length; n++) {
+        const parts = columns.map((column) => column[n]!);
+        const key = table === 'clients' ? parts[0]! : table === 'results' || table === 'events' ? pairKey(parts[0]!, parts[1]!) : v2Key(...parts);
+        const map = rowsOf(batch, table);
+        if (!map.has(key)) map.set(key, null);
+        parts.forEach((part, i) => this.seen[table][i]!.push(part));
+        this.seen[table][parts.length]!.push(found[table].get(key) ?? '');
+      }
+    }
+    return batch;
+  }
+}
+
+function keyOf(table: Table, row: Row): string {
+  if (table === 'clients') return String(row.name);
+  if (table === 'results' || table === 'events') return pairKey(String(row.client), String(row.check_name));
+  if (table === 'v2Events') return v2Key(String(row.namespace), String(row.entity), String(row.check_name));
+  return v2Key(String(row.namespace), String(row.name));
+}
+
+const rowsOf = (batch: BatchRows, table: Table): Map<string, unknown> => batch[table] as Map<string, unknown>;
+
+function keep(batch: BatchRows, table: Table, key: string, row: Row): void {
+  if (table === 'results') batch.results.set(key, row);
+  else rowsOf(batch, table).set(key, String(row.data));
+}
