@@ -15,7 +15,6 @@ const QUERY_TIMEOUT_MS = 15_000;
 const WAIT_GRACE_MS = 5_000;
 /** How long the first statement after a lost connection waits for the worker's reconnection before failing. */
 const RECONNECT_WAIT_MS = 1_000;
-
 export { PostgresQueryError } from './query-error.js';
 
 // Node 20 has it; the compiler's library for this target does not declare it yet.
