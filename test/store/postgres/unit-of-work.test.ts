@@ -1,0 +1,67 @@
+// A PostgreSQL group commit as a unit of work: the thread is free while its round trips are in flight, and two servers
+// committing the same rows at once lose no update (a row changed under a unit runs it again).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { StateStore } from '../../../src/store/index.js';
+import { Intake } from '../../../src/intake/intake.js';
+import { systemClock } from '../../../src/schedule/clock.js';
+import { postgresMissing, startPostgres } from '../../servers/postgres.js';
+import { settingsOf } from '../../helpers/settings.js';
+import { capturedLogger } from '../../helpers/log-capture.js';
+import { startDelayProxy } from '../../bench/load/pg-latency-servers.js';
+
+const missing = postgresMissing();
+if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
+const server = missing ? null : await startPostgres();
+after(() => server?.stop());
+let databases = 0;
+
+async function freshDatabase(): Promise<string> {
+  const name = `units_${++databases}`;
+  await server!.query(`CREATE DATABASE ${name}`);
+  return server!.url('postgres', name);
+}
+
+const settings = settingsOf({ client: { name: 'door', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
+const intakeOf = (store: StateStore) => new Intake(store, () => settings, systemClock, capturedLogger().logger);
+const result = (client: string, check: string, status: number, executed: number) => ({
+  client,
+  check: { name: check, output: `status ${status}`, status, issued: executed, executed },
+});
+
+test('postgres: while a group commit waits for its round trips, the event loop runs other work', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const dsn = new URL(await freshDatabase());
+  StateStore.openPostgres(dsn.href, {}).close();
+  // 100 ms added per round trip: a commit takes at least two, a timer of 20 ms set as it starts is due well before.
+  const proxy = await startDelayProxy(Number(dsn.port), 100);
+  t.after(() => proxy.stop());
+  dsn.port = String(proxy.port);
+  const store = StateStore.openPostgres(dsn.href, {});
+  t.after(() => store.close());
+  const intake = intakeOf(store);
+  const order: string[] = [];
+  // Eight at once: the batch goes over in the next turn, without waiting for company.
+  const submitted = Promise.all(Array.from({ length: 8 }, (_, i) => intake.submit(result(`client-${i}`, 'disk', 1, 1000)))).then(() => order.push('committed'));
+  setTimeout(() => order.push('timer'), 20);
+  await submitted;
+  await intake.flushed();
+  // A store that blocks the thread answers the batch inside the turn that commits it, before the timer can run.
+  assert.deepEqual(order, ['timer', 'committed']);
+  assert.equal(store.getResult('client-7', 'disk')?.history.length, 1);
+});
+
+test('postgres: two servers committing the same result rows at once keep every result in the history (a changed row runs the unit again)', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const dsn = await freshDatabase();
+  const [a, b] = [StateStore.openPostgres(dsn, {}), StateStore.openPostgres(dsn, {})];
+  t.after(() => (a.close(), b.close()));
+  const [intakeA, intakeB] = [intakeOf(a), intakeOf(b)];
+  // Ten rounds, each server one result of the same client and check in the same turn: their units overlap.
+  for (let round = 0; round < 10; round++)
+    await Promise.all([intakeA.submit(result('shared', 'cpu', 0, 2000 + 2 * round)), intakeB.submit(result('shared', 'cpu', 2, 2001 + 2 * round))]);
+  await Promise.all([intakeA.flushed(), intakeB.flushed()]);
+  const history = a.getResult('shared', 'cpu')!.history;
+  assert.equal(history.length, 20, JSON.stringify(history));
+  assert.deepEqual(history.map((entry) => entry.status).sort(), [...Array(10).fill(0), ...Array(10).fill(2)]);
+});
