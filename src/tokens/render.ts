@@ -7,10 +7,14 @@ export function rubyToS(value: unknown): string {
 }
 
 function rubyNumber(value: number): string {
-  if (Number.isInteger(value) && Math.abs(value) < 1e16) return String(value);
+  // An integer below 1e21 is written without an exponent, so it came from, and goes back to, a Ruby Integer.
+  if (Number.isInteger(value) && Math.abs(value) < 1e21) return String(value);
   if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : value < 0 ? '-Infinity' : 'NaN';
-  const text = String(value);
-  return text.includes('e') ? text.replace(/e\+?/, '.0e+').replace('.0e+-', 'e-') : text;
+  const [digits, exponent] = value.toExponential().split('e') as [string, string];
+  const power = Number(exponent);
+  // Ruby writes a Float below 1e-4 or from 1e16 as d.ddde±XX: at least one decimal, the sign and two exponent digits.
+  if (power < -4 || power >= 16) return `${digits.includes('.') ? digits : `${digits}.0`}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+  return String(value);
 }
 
 export function rubyInspect(value: unknown): string {

@@ -1,3 +1,4 @@
+// compileSettings: a legacy configuration compiled to Sensu Go resources, with its report.
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';

@@ -1,7 +1,7 @@
+// The legacy `eval:` attribute: a Ruby expression subset, evaluated without Ruby.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evalAttribute, expressionProblem } from '../../src/ruby-eval/index.js';
-import { attributesMatch } from '../../src/schedule/attributes.js';
 
 const run = (expression: string, value: unknown, object: Record<string, unknown> = {}) => evalAttribute(`eval: ${expression}`, value, object);
 const matched = (expression: string, value: unknown, object: Record<string, unknown> = {}) => {
@@ -73,16 +73,4 @@ test('expressions outside the subset are named; the subset passes', () => {
   assert.match(expressionProblem('eval: value.instance_eval("x")')!, /unsupported method 'instance_eval'/);
   assert.match(expressionProblem('eval: "#{value}"')!, /interpolation/);
   assert.match(expressionProblem('eval: File.read("/etc/passwd")')!, /unknown name 'File'/);
-});
-
-test('attributesMatch passes the root object to the evaluator for its tokens', () => {
-  const event = { client: { name: 'web', env: 'prod' }, check: { status: 2 } };
-  const hook = (attribute: string, value: unknown, root: Record<string, unknown>) => {
-    const outcome = evalAttribute(attribute, value, root);
-    return outcome.ok && outcome.matched;
-  };
-  assert.equal(attributesMatch(event, { check: { status: 'eval: value == 2' } }, hook), true);
-  assert.equal(attributesMatch(event, { check: { status: 'eval: value == 1' } }, hook), false);
-  assert.equal(attributesMatch(event, { check: { status: 'eval: ":::client.env:::" == "prod" && value > 1' } }, hook), true);
-  assert.equal(attributesMatch(event, { check: { status: '2' } }, hook), true, 'to_s equality');
 });

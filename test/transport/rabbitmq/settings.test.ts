@@ -1,10 +1,7 @@
-// The legacy transport settings forms and the reconnect rhythm.
+// The legacy RabbitMQ transport settings: URL, hash and failover-array forms.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rabbitEndpoints } from '../../src/transport/rabbitmq/settings.js';
-import { redisOptions } from '../../src/transport/redis/settings.js';
-import { ReconnectRhythm, FailoverOrder } from '../../src/transport/reconnect.js';
-import { clientQueueName } from '../../src/transport/wire-names.js';
+import { rabbitEndpoints } from '../../../src/transport/rabbitmq/settings.js';
 
 test('rabbitmq URLs: vhost from the one path segment, %2F for /, a trailing / is vhost "", no path is /', () => {
   const [plain] = rabbitEndpoints('amqp://u%40x:p%3Aw@broker:5673');
@@ -47,39 +44,4 @@ test('rabbitmq hash, defaults and failover arrays', () => {
   assert.equal(rabbitEndpoints([['amqp://a'], { host: 'b' }, 'amqp://c']).length, 3);
   assert.throws(() => rabbitEndpoints({ prefetch: 0 }), /prefetch/);
   assert.throws(() => rabbitEndpoints([42]), /hash or an amqp/);
-});
-
-test('redis: a URL ignores its /db; the hash db is in the key names; sentinels', () => {
-  const url = redisOptions('redis://:secret@cache:6380/5');
-  assert.deepEqual([url.options.host, url.options.port, url.options.password, url.db], ['cache', 6380, 'secret', 0]);
-  const hash = redisOptions({ host: 'h', port: 7000, db: 2, password: 'p' });
-  assert.deepEqual([hash.options.host, hash.options.port, hash.options.db, hash.db], ['h', 7000, 2, 2]);
-  const sentinel = redisOptions({ sentinels: [{ host: 's1' }, { host: 's2', port: 26380 }], master: 'm' });
-  assert.deepEqual(sentinel.options.sentinels, [
-    { host: 's1', port: 26379 },
-    { host: 's2', port: 26380 },
-  ]);
-  assert.equal(sentinel.options.name, 'm');
-  assert.deepEqual(redisOptions({ sentinels: 'redis://s1:1,s2' }).options.sentinels, [
-    { host: 's1', port: 1 },
-    { host: 's2', port: 26379 },
-  ]);
-  assert.equal(redisOptions({ sentinels: [{ host: 's' }] }).options.name, 'mymaster');
-  assert.throws(() => redisOptions('amqp://x'), /redis/);
-});
-
-test('reconnect waits grow by 2 s up to 20 s; failover entries are all used before any repeats', () => {
-  const rhythm = new ReconnectRhythm();
-  assert.deepEqual(
-    Array.from({ length: 12 }, () => rhythm.next() / 1000),
-    [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 20, 20],
-  );
-  rhythm.reset();
-  assert.equal(rhythm.next(), 2000);
-  const order = new FailoverOrder(['a', 'b', 'c']);
-  assert.deepEqual([order.next(), order.next(), order.next()].sort(), ['a', 'b', 'c']);
-});
-
-test('the client queue name is <name>-1.9.0-<start epoch seconds>', () => {
-  assert.equal(clientQueueName('web-01', 1_795_394_165_999), 'web-01-1.9.0-1795394165');
 });
