@@ -61,6 +61,8 @@ export class AgentdServer {
   private readonly connections: ConnectionRate;
   private readonly messages: AgentMessages;
   private readonly frames = new FrameQueue();
+  /** Sessions paused while the intake is full: resumed when it drains. */
+  private readonly pressured = new Set<() => void>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly heartbeats = new Heartbeat<WebSocket>(HEARTBEAT_SLICES);
   private heartbeat: NodeJS.Timeout | undefined;
@@ -73,6 +75,8 @@ export class AgentdServer {
     this.connections = new ConnectionRate(deps.rate);
     this.logins = loginLimiterFor(deps.resources, deps.clock);
     this.messages = new AgentMessages(deps);
+    // The intake has room again: the sessions it held back are read again.
+    deps.intake.backlog.onDrained(() => [...this.pressured].forEach((resume) => resume()));
     // Both formats offered, one `Accept` line each (the agent looks for protobuf's among them); the agent's choice answered.
     this.wss.on('headers', (headers, request) =>
       headers.push(`Backend-ID: ${deps.backendId}`, `Accept: ${FORMAT.protobuf}`, `Accept: ${FORMAT.json}`, `Content-Type: ${formatOf(request)}`),
@@ -150,21 +154,33 @@ export class AgentdServer {
     );
   }
 
-  /** Frames go through the one queue (a byte budget a turn); a session with too much unstored stops being read. */
+  /**
+   * Frames go through the one queue (a byte budget a turn); a session with too much unstored stops being read, and so
+   * does every session while the intake is full (the store behind): the agent's frames wait unread, none is dropped.
+   */
   private receiveFrames(session: AgentSession, ws: WebSocket): void {
     let [frames, bytes] = [0, 0];
     const over = () => frames >= MAX_UNSTORED_FRAMES || bytes >= MAX_UNSTORED_BYTES;
+    const { backlog } = this.deps.intake;
+    const resumeIfFree = () => {
+      if (!ws.isPaused || frames > MAX_UNSTORED_FRAMES / 2 || bytes > MAX_UNSTORED_BYTES / 2) return;
+      if (backlog.full) return void this.pressured.add(resumeIfFree);
+      this.pressured.delete(resumeIfFree);
+      ws.resume();
+    };
+    ws.once('close', () => this.pressured.delete(resumeIfFree));
     ws.on('message', (data) => {
       if (session.discarding) return;
       const buffer = rawToBuffer(data);
       [frames, bytes] = [frames + 1, bytes + buffer.length];
-      if (over()) ws.pause();
+      if (over() || backlog.full) ws.pause();
+      if (backlog.full) this.pressured.add(resumeIfFree);
       const done = new Promise<void>((resolve) => this.frames.push(buffer.length, () => this.receiveOne(session, buffer).finally(resolve)));
       this.inFlight.add(done);
       void done.finally(() => {
         this.inFlight.delete(done);
         [frames, bytes] = [frames - 1, bytes - buffer.length];
-        if (ws.isPaused && frames <= MAX_UNSTORED_FRAMES / 2 && bytes <= MAX_UNSTORED_BYTES / 2) ws.resume();
+        resumeIfFree();
       });
     });
   }

@@ -5,3 +5,4 @@ export { legacyToV2Writer } from './legacy-to-v2.js';
 export { applySilencing, silenceKeys } from './silencing.js';
 export { withoutExpiredTombstone, type Processed } from './processor.js';
 export { Intake, isV2Event, type EventIntake, type IntakeEvent } from './intake.js';
+export { IntakeFull } from './backlog.js';

@@ -12,6 +12,7 @@ import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, v2RowsOf, type Publish } from './v2-events.js';
 import { FailureReport, type Service } from '../service.js';
 import { ResultCopies } from './result-copies.js';
+import { Backlog } from './backlog.js';
 
 import type { Json } from '../json.js';
 
@@ -55,6 +56,8 @@ interface Done {
 
 /** The intake as the v2 API sees it (its PUT and POST): answered once the event is stored, or with why it was not. */
 export interface EventIntake {
+  /** Whether the doors push back now (the store is behind): a door that can refuse answers 503 with Retry-After. */
+  readonly backlog: { readonly full: boolean; onDrained(listener: () => void): void };
   submitEvent(namespace: string, body: Record<string, any>, createdBy?: string): Promise<Publish>;
 }
 
@@ -76,6 +79,8 @@ export class Intake implements ResultIntake, EventIntake, Service {
   // v2 events written to PostgreSQL outside the group commit, until they are answered.
   private readonly direct = new Set<Promise<unknown>>();
   private readonly copies: ResultCopies;
+  /** What waits for a commit or is in one: the doors' backpressure. */
+  readonly backlog = new Backlog(() => this.pending.waiting);
 
   constructor(
     private readonly store: StateStore,
@@ -230,10 +235,14 @@ export class Intake implements ResultIntake, EventIntake, Service {
       for (const hook of this.afterCommits) void hook(false);
     };
     // The next group waits for this one's commit, not for the event store's hooks after it (a batch grows meanwhile there).
-    return this.store.unit(keys, work, retrying).then(
-      () => void this.committed(batch, done, handledKeys),
-      (error: unknown) => this.notCommitted(batch, error),
-    );
+    this.backlog.started(batch.length);
+    return this.store
+      .unit(keys, work, retrying)
+      .then(
+        () => void this.committed(batch, done, handledKeys),
+        (error: unknown) => this.notCommitted(batch, error),
+      )
+      .finally(() => this.backlog.ended(batch.length));
   }
 
   private notCommitted(batch: Pending[], error: unknown): Promise<void> | void {

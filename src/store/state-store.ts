@@ -69,6 +69,8 @@ export interface StateStore {
   /** The migration rehearsal's history. */
   readonly rehearsal: RehearsalHistory;
 
+  /** Why the store cannot be reached now, or '' (`/health`'s Err); never waits long on a network. */
+  problem(): string;
   /** The datastore alarm for `/health`: set while the quota leaves no room to grow. */
   alarm(): string | null;
   /** A write error as callers should see it: over the quota, a clear CB_STORE_QUOTA (and the alarm raised). */

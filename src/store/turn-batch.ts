@@ -64,7 +64,11 @@ export class TurnBatch<T> {
   /** After a batch: its waiters answered, and the next batch (formed meanwhile) handed over at once. */
   private after(idle: (() => void)[]): void {
     for (const resolve of idle) resolve();
-    if (!this.scheduled) return;
+    if (!this.scheduled) {
+      // Who asked while the batch was in flight, with nothing after it: all handed over and committed.
+      if (!this.busy) for (const resolve of this.idle.splice(0)) resolve();
+      return;
+    }
     this.waited = WAIT_TURNS;
     if (!this.busy) setImmediate(this.turn);
   }

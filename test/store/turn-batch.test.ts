@@ -31,3 +31,31 @@ test('flushed: resolves at once when nothing waits, else once what was added has
   await batch.flushed();
   assert.deepEqual(batches, [[1]]);
 });
+
+test('a batch in flight (a promise): the next forms meanwhile and goes over when it settles; flushed asked meanwhile waits for both', async () => {
+  const batches: number[][] = [];
+  const commits: (() => void)[] = [];
+  const batch = new TurnBatch<number>((items) => (batches.push(items), new Promise<void>((resolve) => commits.push(resolve))));
+  for (let i = 0; i < 8; i++) batch.add(i);
+  await nextTurn();
+  batch.add(8);
+  let flushed = false;
+  void batch.flushed().then(() => (flushed = true));
+  for (let turn = 0; turn < 10; turn++) await nextTurn();
+  assert.deepEqual(batches, [[0, 1, 2, 3, 4, 5, 6, 7]], 'one batch in flight at a time');
+  commits.shift()!();
+  for (let turn = 0; turn < 10 && batches.length < 2; turn++) await nextTurn();
+  assert.deepEqual(batches[1], [8]);
+  assert.equal(flushed, false, 'the second batch is still in flight');
+  commits.shift()!();
+  for (let turn = 0; turn < 10 && !flushed; turn++) await nextTurn();
+  assert.equal(flushed, true);
+  // Asked while a batch is in flight and nothing after it: answered once it settles.
+  batch.add(9);
+  for (let turn = 0; turn < 10 && commits.length === 0; turn++) await nextTurn();
+  let second = false;
+  void batch.flushed().then(() => (second = true));
+  commits.shift()!();
+  for (let turn = 0; turn < 10 && !second; turn++) await nextTurn();
+  assert.equal(second, true);
+});

@@ -1,5 +1,6 @@
 import { prepareResult, EntityLimitError } from '../../legacy/index.js';
 import { legacyNamespace } from '../../config/index.js';
+import { IntakeFull } from '../../intake/index.js';
 import type { AddRoute, LegacyApiDeps } from './deps.js';
 import { sendList, refuse } from './http.js';
 import { agentResultOf, sortResults } from './agent-events.js';
@@ -70,6 +71,11 @@ export function registerResultRoutes(route: AddRoute, deps: LegacyApiDeps, views
         reply,
         `source ${JSON.stringify(prepared.check.source)} is a Sensu Go agent of another namespace than ${namespace}: its results come only over the agent WebSocket`,
       );
+    // While the store is behind, nothing more is taken: 503, come back (a broker's `results` queue holds them instead).
+    if (!deps.results && deps.intake.backlog.full) {
+      const full = new IntakeFull();
+      return reply.code(503).header('Retry-After', String(full.retryAfterS)).send({ error: full.message });
+    }
     try {
       await (deps.results ?? deps.intake).submit({ client: API_CLIENT_NAME, check: { ...prepared.check, issued: now, executed: now } });
     } catch (error) {

@@ -5,6 +5,7 @@ import { shapeEvent, EVENT_FIELDS, decodeAs } from '../../v2/index.js';
 import { missingNamespace } from './resources.js';
 
 import type { Json } from '../../json.js';
+import { IntakeFull } from '../../intake/index.js';
 type Params = { namespace: string; entity?: string; check?: string };
 
 // Paging order and resume key: namespace, entity, check (Sensu Go's etcd key order).
@@ -61,7 +62,9 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
           return fail(reply, 'invalid', `the name of the resource (${value.metadata.name}) does not match the name of the URI (${urlName})`);
       }
     }
-    // The one intake stores it (in its group commit, or on PostgreSQL) and sends it on to its pipelines.
+    // The one intake stores it (in its group commit, or on PostgreSQL) and sends it on to its pipelines; while the
+    // store is behind, nothing more is taken (503, come back).
+    if (deps.intake.backlog.full) throw new IntakeFull();
     const outcome = await deps.intake.submitEvent(namespace, body, callerOf(request)?.username);
     if (!outcome.ok) return fail(reply, outcome.limited ? 'unlicensed' : 'invalid', outcome.message);
     return reply.code(201).type('application/json').send();

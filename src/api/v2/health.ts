@@ -12,12 +12,7 @@ export function registerHealthRoute(app: FastifyInstance, deps: V2ApiDeps): void
         .code(400)
         .type('text/plain; charset=utf-8')
         .send(`strconv.Atoi: parsing ${JSON.stringify(timeout)}: invalid syntax\n`);
-    let err = '';
-    try {
-      deps.store.db.prepare('SELECT 1').get();
-    } catch (error) {
-      err = (error as Error).message;
-    }
+    const err = deps.store.problem();
     return {
       Alarms: deps.store.alarm(),
       ClusterHealth: [{ MemberID: MEMBER_ID, MemberIDHex: MEMBER_ID.toString(16), Name: 'checkbridge', Err: err, Healthy: err === '' }],

@@ -23,6 +23,7 @@ import { registerRedaction, lazySchemaController } from '../../http/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
 import { PasswordsBusy } from '../../auth/index.js';
+import { IntakeFull } from '../../intake/index.js';
 import { recordRoutePaths, routedOtherwise } from './method-not-allowed.js';
 import { acceptMergePatches, patchTypeProblem } from './merge-patch.js';
 import { registerSilencedLists } from './silenced-lists.js';
@@ -72,6 +73,8 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
       return reply.code(quota.httpStatus).header('X-Content-Type-Options', 'nosniff').send({ message: quota.message, code: 0 });
     // A password to hash or check while the password pool's queue is full: come back, nothing was done.
     if (error instanceof PasswordsBusy) return reply.code(503).header('Retry-After', String(error.retryAfterS)).send({ message: error.message, code: 0 });
+    // An event while the intake is full (the store behind): nothing stored, come back.
+    if (error instanceof IntakeFull) return reply.code(503).header('Retry-After', String(error.retryAfterS)).send({ message: error.message, code: 14 });
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err: error }, 'v2 API error');
     if (status >= 500) return fail(reply, 'internal', 'internal error occurred');

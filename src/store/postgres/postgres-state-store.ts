@@ -16,8 +16,7 @@ import { SetWrites } from './set-writes.js';
 import { guarded } from './guarded-connection.js';
 import { LanedPostgres } from './laned-connection.js';
 import { UnitPostgres } from './unit-connection.js';
-import { UnitChecks, UnitPlan, isConflict } from './unit-of-work.js';
-
+import { UnitChecks, UnitPlan, UnitQueue, isConflict } from './unit-of-work.js';
 /** Runs of a unit whose rows another writer changed under it, before it runs with its locks taken first. */
 const OPTIMISTIC_RUNS = 3;
 type UnitOutcome<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly conflict: boolean };
@@ -37,8 +36,7 @@ export class PostgresStateStore extends BatchedStateStore {
   /** The configuration caches' notifications, once the daemon listens (listenForChanges). */
   private listener: ChangeListener | null = null;
   private readonly checks: UnitChecks;
-  /** Units run one at a time on their connection: the one in flight, then the next. */
-  private units: Promise<unknown> = Promise.resolve();
+  private readonly units = new UnitQueue();
   /** While a unit's processing runs: the advisory lock keys its round trip 2 takes. */
   private unitLocks: Set<string> | null = null;
 
@@ -114,8 +112,17 @@ export class PostgresStateStore extends BatchedStateStore {
 
   /** Degraded while a daemon's store does not hear other servers' changes: its configuration is read from PostgreSQL. */
   alarm(): string | null {
+    const slow = this.units.waiting();
+    if (slow) return `DEGRADED: ${slow}; the doors push back until it answers`;
     const away = this.listener ? (this.listener.notListening ?? (this.resources as SharedResourceTables).untrusted) : null;
     return away === null ? null : `DEGRADED: not listening for other servers' changes (${away}); configuration read from PostgreSQL`;
+  }
+
+  /** A daemon's store answers from what it knows (its listening connection's probes, its units' waits): no statement. */
+  override problem(): string {
+    if (!this.listener) return super.problem();
+    const away = this.units.waiting() ?? this.listener.notListening;
+    return away === null ? '' : new CheckbridgeError('CB_STORE_UNAVAILABLE', away).message;
   }
 
   override close(): void {
@@ -233,9 +240,7 @@ export class PostgresStateStore extends BatchedStateStore {
       const plan = new UnitPlan(keys);
       if (!plan.reads) break;
       if (ran) retrying();
-      const turn = this.units.then(() => this.runUnit(plan, fn));
-      this.units = turn.catch(() => undefined);
-      const outcome = await turn;
+      const outcome = await this.units.run(() => this.runUnit(plan, fn));
       ran = true;
       if (outcome.done) return outcome.value;
       if (!outcome.conflict) break;

@@ -51,6 +51,34 @@ const CHECKS = {
 type Table = keyof typeof READS;
 const TABLES = Object.keys(READS) as Table[];
 
+/** A unit waiting this long for PostgreSQL makes the store degraded (`/health`). */
+const SLOW_MS = 3_000;
+
+/** Units run one at a time on their connection: the one in flight, then the next; how long the one in flight has waited. */
+export class UnitQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  private since: number | null = null;
+
+  run<T>(unit: () => Promise<T>): Promise<T> {
+    const turn = this.tail.then(async () => {
+      this.since = Date.now();
+      try {
+        return await unit();
+      } finally {
+        this.since = null;
+      }
+    });
+    this.tail = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Why the store counts as slow now (the unit in flight has waited too long), or null. */
+  waiting(): string | null {
+    const waited = this.since === null ? 0 : Date.now() - this.since;
+    return waited > SLOW_MS ? `a group commit has waited ${Math.round(waited / 1000)} s for PostgreSQL` : null;
+  }
+}
+
 /** Whether a unit failed because a row it read changed before it committed: it runs again. */
 export const isConflict = (error: unknown): boolean => error instanceof PostgresQueryError && error.message.includes(CONFLICT);
 

@@ -87,6 +87,15 @@ export abstract class SqlStateStore implements StateStore {
     }
   }
 
+  problem(): string {
+    try {
+      this.db.prepare('SELECT 1').get();
+      return '';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
   savepoint<T>(fn: () => T): T {
     return this.transaction(fn);
   }
