@@ -8,7 +8,7 @@ const SENSU_CHARS = String.raw`\w.\-:`;
 export const SENSU_NAME = new RegExp(`^[${SENSU_CHARS}]+$`);
 
 // Legacy's name rule (`/\A[\w\.-]+\z/` for checks and clients): Sensu Go's without `:`.
-const LEGACY_CHARS = String.raw`\w.\-`;
+const LEGACY_CHARS = String.raw`\w.-`;
 
 /** Legacy's name rule. */
 export const LEGACY_NAME = new RegExp(`^[${LEGACY_CHARS}]+$`);

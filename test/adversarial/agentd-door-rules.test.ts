@@ -65,7 +65,11 @@ test('agent names and namespaces either API refuses, and a name header given twi
   assert.equal('status' in namespaces ? namespaces.status : 101, 400, 'two Sensu-Namespace headers');
   const badNamespace = await connect(agentd, headersOf('ns-agent', 'de fault'));
   assert.equal('status' in badNamespace ? badNamespace.status : 101, 400, 'a namespace no API could create');
-  assert.match((badNamespace as { body: string }).body, /namespace name is 1 to 255 letters/);
+  assert.match((badNamespace as { body: string }).body, /namespace name must be 1 to 255 letters, digits, _ \. - : \(not \. or \.\.\)/);
+  // The name rule of every v2 door: `..` names no namespace the API could create (no URL can name it).
+  const dotNamespace = await connect(agentd, headersOf('ns-agent', '..'));
+  if ('ws' in dotNamespace) dotNamespace.ws.close();
+  assert.equal('status' in dotNamespace ? dotNamespace.status : 101, 400, 'the namespace ..');
   const entities = await call(`${v2}/api/core/v2/namespaces/default/entities`, 'GET', auth);
   assert.deepEqual(
     entities.body.map((e: { metadata: { name: string } }) => e.metadata.name),
