@@ -1,6 +1,5 @@
-// The rule book: the name rules, Sensu Go's enumerations and each kind's validation, written once for every door,
-// `compile` and the config checks, so a broken rule reads the same wherever it is broken. The redaction policy is the
-// other shared rule; it lives with the settings it first served (config/redact.ts), one list and one matcher.
+// The rule book: the name rules, Sensu Go's enumerations, each kind's validation and the redaction policy, written once
+// for every door, `compile` and the config checks, so a broken rule reads the same wherever it is broken.
 export {
   SENSU_NAME,
   LEGACY_NAME,
@@ -37,3 +36,4 @@ export { entityProblem } from './entity.js';
 export { silencedProblem } from './silenced.js';
 export { eventProblem } from './event.js';
 export { KIND_RULES, kindProblem, type KindRule } from './kinds.js';
+export { DEFAULT_KEYS, DEFAULT_REDACT_KEYS, ownRedactList, redactKeysWith, type RedactKeys } from './redaction.js';
