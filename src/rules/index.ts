@@ -6,6 +6,7 @@ export {
   SUBSCRIPTION_NAME,
   SILENCED_ID,
   asLegacyName,
+  assetNameProblem,
   asSensuName,
   clientNameProblem,
   isLegacyName,

@@ -19,6 +19,8 @@ export const asLegacyName = (text: string): string => text.replace(OUTSIDE_LEGAC
 
 /** A silenced entry's name: Sensu Go's, with `*` standing for any subscription or check. */
 const SILENCED_NAME = new RegExp(`^[${SENSU_CHARS}*]+$`);
+// Sensu Go's asset names also take `/` (Bonsai's `namespace/name`).
+const ASSET_NAME = new RegExp(`^[${SENSU_CHARS}/]+$`);
 const OUTSIDE_SENSU_NAME = new RegExp(`[^${SENSU_CHARS}]`, 'g');
 
 /** `text` as a Sensu Go name: every character the rule refuses replaced by `_`. */
@@ -47,6 +49,15 @@ export function silencedNameProblem(name: unknown, what = 'name'): string | null
   if (isSensuName(name, SILENCED_NAME)) return null;
   if (name === undefined || name === null || name === '') return `${what} must not be empty`;
   return `${what} must be 1 to ${MAX_NAME_LENGTH} letters, digits, _ . - : * (not . or ..)`;
+}
+
+/** Why `name` is not an asset name, or null: no part between slashes may be empty, `.` or `..`, which a URL cannot name. */
+export function assetNameProblem(name: unknown): string | null {
+  if (typeof name !== 'string' || name.length > MAX_NAME_LENGTH || !ASSET_NAME.test(name))
+    return `asset name must be 1 to ${MAX_NAME_LENGTH} letters, digits, _ . - : /`;
+  if (name.split('/').some((part) => part === '' || part === '.' || part === '..'))
+    return `asset name ${JSON.stringify(name)}: no part between slashes may be empty, . or ..`;
+  return null;
 }
 
 /** Whether `name` is a legacy name (checks, clients), at most MAX_NAME_LENGTH. */

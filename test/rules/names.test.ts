@@ -8,6 +8,7 @@ import {
   SENSU_NAME,
   asLegacyName,
   asSensuName,
+  assetNameProblem,
   clientNameProblem,
   isLegacyName,
   isSensuName,
@@ -59,4 +60,11 @@ test('a text made a name, and a rule put inside a path pattern', () => {
   assert.equal(asLegacyName('vault:prod'), 'vault_prod');
   assert.equal(unanchored(LEGACY_NAME), '[\\w.-]+');
   assert.ok(new RegExp(`^/x/${unanchored(SENSU_NAME)}$`).test('/x/a:b'));
+});
+
+test("an asset's name: Sensu Go's with /, no empty, . or .. part", () => {
+  for (const good of ['sensu/check-cpu-usage', 'a:b', 'x'.repeat(255)]) assert.equal(assetNameProblem(good), null, good);
+  for (const bad of ['a b', 'x'.repeat(256), 7]) assert.equal(assetNameProblem(bad), 'asset name must be 1 to 255 letters, digits, _ . - : /', String(bad));
+  for (const bad of ['a/../b', '/a', 'a//b', '..'])
+    assert.equal(assetNameProblem(bad), `asset name ${JSON.stringify(bad)}: no part between slashes may be empty, . or ..`);
 });
