@@ -1,10 +1,8 @@
 // The names an agent gives at the handshake: its name becomes a v2 entity and a legacy client record, so it must
 // satisfy both doors' rules (a name either API refuses could never be read back or deleted); its namespace the v2 one.
 import type { IncomingMessage } from 'node:http';
-import { clientNameProblem, MAX_NAME_LENGTH } from '../name-limits.js';
+import { clientNameProblem, sensuNameProblem } from '../rules/index.js';
 
-// The v2 API's rule for namespace names (and every metadata.name): letters, digits, _ . - : and at most 255.
-const V2_NAME = /^[\w.\-:]+$/;
 const shown = (value: string) => JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
 
 /** Why a header's value is refused: given more than once (Node joins repeats with ", "), or null. */
@@ -20,10 +18,10 @@ export function agentNameProblem(name: string): string | null {
   return problem ? `agent name ${shown(name)} refused: ${problem.replace(/^client name/, 'an agent name (its entity and client name)')}` : null;
 }
 
-/** Why the namespace is not a name the v2 API could have created (letters, digits, _ . - : and at most 255), or null. */
+/** Why the namespace is not a name the v2 API could have created (the name rule), or null; none given is the default one. */
 export function namespaceNameProblem(namespace: string): string | null {
-  if (namespace === '' || (namespace.length <= MAX_NAME_LENGTH && V2_NAME.test(namespace))) return null;
-  return `namespace ${shown(namespace)} refused: a namespace name is 1 to ${MAX_NAME_LENGTH} letters, digits, _ . - :`;
+  const problem = namespace === '' ? null : sensuNameProblem(namespace, 'a namespace name');
+  return problem ? `namespace ${shown(namespace)} refused: ${problem}` : null;
 }
 
 /** The first reason the handshake's name headers are refused (400), or null: each given once, each by its rule. */

@@ -1,5 +1,6 @@
 // The Asset resource (core/v2) and its legacy twin under conf.d `assets`: validation and the build an entity gets.
 import { evaluateInSandbox, logExpressionFailure } from '../js-sandbox/index.js';
+import { assetNameProblem } from '../rules/index.js';
 import type { Json } from '../json.js';
 
 /** What to fetch for one entity: the first matching build, or the asset itself. */
@@ -10,16 +11,6 @@ export interface AssetBuild {
 }
 
 const SHA512 = /^[0-9a-f]{128}$/i;
-// Sensu Go's asset names also take `/` (Bonsai's `namespace/name`); no part may be empty, `.` or `..`, which a URL cannot name.
-const ASSET_NAME = /^[\w/.\-:]{1,255}$/;
-
-/** Why `name` is not an asset name, or null. */
-export function assetNameProblem(name: unknown): string | null {
-  if (typeof name !== 'string' || !ASSET_NAME.test(name)) return 'asset name must be 1 to 255 letters, digits, _ . - : /';
-  if (name.split('/').some((part) => part === '' || part === '.' || part === '..'))
-    return `asset name ${JSON.stringify(name)}: no part between slashes may be empty, . or ..`;
-  return null;
-}
 
 function stringArrayProblem(value: unknown, what: string): string | null {
   if (value === undefined || value === null) return null;

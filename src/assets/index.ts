@@ -11,7 +11,7 @@ import { assetSettingsOf, configuredAssets, legacyNamespace } from '../config/in
 import type { Json } from '../json.js';
 
 export { withAssets, type AssetResolver } from './runtime.js';
-export { assetProblem, assetNameProblem, runtimeAssetsProblem } from './definitions.js';
+export { assetProblem, runtimeAssetsProblem } from './definitions.js';
 
 const stringsOf = (value: unknown): Record<string, string> => {
   const out: Record<string, string> = Object.create(null);

@@ -9,7 +9,8 @@ import { windowsExpression, windowsToSubdues } from './time-windows.js';
 import { isSecretPath, redactDeep } from './secrets.js';
 import { v2SecretsOf } from '../config/index.js';
 import { escapeTemplateText } from './go-template.js';
-import { atLeast, seconds, NAME } from './sensu-rules.js';
+import { atLeast, seconds } from './sensu-rules.js';
+import { isSensuName } from '../rules/index.js';
 import { runtimeAssetsOf } from './assets.js';
 import { metricTagList } from '../metrics/index.js';
 import { configuredChecks } from '../config/index.js';
@@ -73,7 +74,7 @@ function proxyName(check: Json, settings: Settings, at: (...rest: string[]) => s
   if (!source.includes(':::')) return source;
   if (check.standalone === true) {
     const { value, unmatched } = substituteTokens(source, settings.client as Json);
-    if (unmatched.length === 0 && NAME.test(value)) {
+    if (unmatched.length === 0 && isSensuName(value)) {
       ctx.warn(at('source'), `source ${source}: the token is resolved from the client's attributes (a standalone check runs on this client only): ${value}`);
       return value;
     }

@@ -7,6 +7,7 @@ import { emitEntities } from './entities.js';
 import { emitAssets } from './assets.js';
 import { newContext } from './context.js';
 import { sensuProblem } from './sensu-rules.js';
+import { asSensuName } from '../rules/index.js';
 
 export { formatResources, writeResources, type OutputFormat } from './output.js';
 export { parseTarget } from './sensu-rules.js';
@@ -58,7 +59,7 @@ export function compileSettings(settings: Settings, files: readonly LoadedFile[]
   resources.push(...entities);
   for (const entry of silences) {
     const id = String(entry.id);
-    const name = id.replace(/\*/g, '_').replace(/[^\w.\-:]/g, '_');
+    const name = asSensuName(id);
     resources.push(
       resource('Silenced', name, namespace, {
         ...(entry.subscription ? { subscription: entry.subscription } : {}),

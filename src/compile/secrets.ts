@@ -1,4 +1,4 @@
-import { redactKeysWith, type RedactKeys } from '../config/index.js';
+import { redactKeysWith, type RedactKeys } from '../rules/index.js';
 
 /** The legacy redact keys plus the client's own `redact` list, matched as the one redaction policy matches. */
 export function secretKeysOf(client: Record<string, unknown>): RedactKeys {

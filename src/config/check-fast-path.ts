@@ -1,8 +1,8 @@
 // A plain-code check of the common valid check, so the collecting schema validator runs only for checks that may be invalid.
 // It answers true only where check.json surely passes; any key or shape it does not know answers false (ajv decides).
 import { isValidTime } from '../time/index.js';
+import { LEGACY_NAME } from '../rules/index.js';
 
-const NAME = /^[\w.-]+$/;
 const HOOK_KEY = /^(ok|warning|critical|unknown|non-zero|[0-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9]|25[0-5])$/;
 const KNOWN = new Set(['name', 'command', 'timeout', 'stdin', 'publish', 'interval', 'standalone', 'subscribers', 'handler', 'handlers', 'subdue', 'hooks']);
 
@@ -66,7 +66,7 @@ function scheduled(check: Record<string, unknown>): boolean {
 export function surelyValidCheck(check: unknown): boolean {
   if (!isObject(check)) return false;
   for (const key in check) if (!KNOWN.has(key)) return false;
-  if (typeof check.name !== 'string' || !NAME.test(check.name) || typeof check.command !== 'string') return false;
+  if (typeof check.name !== 'string' || !LEGACY_NAME.test(check.name) || typeof check.command !== 'string') return false;
   if (!optionalNumber(check.timeout) || !optional(check.stdin, 'boolean') || !optional(check.handler, 'string')) return false;
   if (check.handlers !== undefined && !nonEmptyStrings(check.handlers)) return false;
   return scheduled(check) && plainHooks(check.hooks) && subdueValid(check.subdue);

@@ -1,8 +1,8 @@
-// The one redaction policy: the default keys plus an object's own `redact` list, matched as redact-keys.ts says.
+// The one redaction policy applied: the default keys plus an object's own `redact` list, as the rule book (rules/redaction.ts) matches them.
 import { redactDsn } from './redact-dsn.js';
-import { DEFAULT_KEYS, DEFAULT_REDACT_KEYS, ownRedactList, redactKeysWith, type RedactKeys } from './redact-keys.js';
+import { DEFAULT_KEYS, DEFAULT_REDACT_KEYS, ownRedactList, redactKeysWith, type RedactKeys } from '../rules/index.js';
 
-export { DEFAULT_REDACT_KEYS, redactKeysWith, type RedactKeys } from './redact-keys.js';
+export { DEFAULT_REDACT_KEYS, redactKeysWith, type RedactKeys } from '../rules/index.js';
 
 const CENSOR = 'REDACTED';
 

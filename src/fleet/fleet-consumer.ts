@@ -6,7 +6,7 @@ import type { WireDelivery, WireTransport } from '../transport/index.js';
 import { prepareResult, EntityLimitError, isClientResultId, type EventDraft } from '../legacy/index.js';
 import { receiveKeepalive } from '../keepalives/index.js';
 import { nestedTooDeep } from '../json-depth.js';
-import { clientNameProblem } from '../name-limits.js';
+import { clientNameProblem } from '../rules/index.js';
 import { serverSettingsOf } from '../config/index.js';
 import type { ReadClock } from '../schedule/index.js';
 

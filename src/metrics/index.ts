@@ -1,2 +1,2 @@
-export { parseMetrics, METRIC_FORMATS, type MetricPoint, type MetricTag, type MetricParse, type MetricFormat } from './parse.js';
+export { parseMetrics, type MetricPoint, type MetricTag, type MetricParse } from './parse.js';
 export { metricTagList } from './tags.js';

@@ -1,5 +1,6 @@
 // output_metric_format parsers: a bad line is skipped and reported, the rest kept.
 import { metricTagList, type MetricTag } from './tags.js';
+import type { MetricFormat } from '../rules/index.js';
 
 export type { MetricTag } from './tags.js';
 
@@ -15,9 +16,6 @@ export interface MetricParse {
   readonly points: MetricPoint[];
   readonly errors: { line: number; text: string; reason: string }[];
 }
-
-export const METRIC_FORMATS = ['nagios_perfdata', 'graphite_plaintext', 'influxdb_line', 'opentsdb_line', 'prometheus_text'] as const;
-export type MetricFormat = (typeof METRIC_FORMATS)[number];
 
 type LineParser = (line: string, executed: number) => MetricPoint[];
 

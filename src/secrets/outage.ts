@@ -1,8 +1,9 @@
 import type { CheckResult } from '../execute/index.js';
 import type { OutageChange } from './resolver.js';
+import { asLegacyName } from '../rules/index.js';
 
 /** The check of the server's own entity that carries a provider's outage (a name legacy check names accept). */
-const outageCheckName = (provider: string) => `secrets-provider-${provider.replace(/[^\w.-]/g, '_')}`;
+const outageCheckName = (provider: string) => `secrets-provider-${asLegacyName(provider)}`;
 
 /**
  * A provider outage as a result of the server's own entity (Sensu Go raises a backend event when a provider is

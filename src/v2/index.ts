@@ -17,6 +17,6 @@ export {
 export { EVENT_FIELDS, SelectorError, matchesSelector, parseSelector, type Op } from './selectors.js';
 export { silencedBy } from './silencing.js';
 export { legacyCheckOf, legacyEventOf, translateClient, translateEvent } from './translate.js';
-export { eventProblem } from './validate.js';
+export { eventProblem } from '../rules/index.js';
 export { typeProblem, WIRE_TYPES, type WireType } from './wire-types.js';
 export { decodeAs, serveAs } from './go-json.js';

@@ -54,7 +54,7 @@ test('agent names and namespaces either API refuses, and a name header given twi
     const answer = await connect(agentd, headersOf(name));
     if ('ws' in answer) answer.ws.close();
     assert.equal('status' in answer ? answer.status : 101, 400, `name ${JSON.stringify(name.slice(0, 40))}`);
-    assert.match((answer as { body: string }).body, /letters, digits, _, \. and - only|at most 255 characters|cannot be \. or \.\./);
+    assert.match((answer as { body: string }).body, /cannot contain spaces or special characters|at most 255 characters|cannot be \. or \.\./);
   }
   const twice = await connect(agentd, headersOf(['dup-a', 'dup-b']));
   assert.equal('status' in twice ? twice.status : 101, 400, 'two Sensu-AgentName headers');
@@ -65,7 +65,11 @@ test('agent names and namespaces either API refuses, and a name header given twi
   assert.equal('status' in namespaces ? namespaces.status : 101, 400, 'two Sensu-Namespace headers');
   const badNamespace = await connect(agentd, headersOf('ns-agent', 'de fault'));
   assert.equal('status' in badNamespace ? badNamespace.status : 101, 400, 'a namespace no API could create');
-  assert.match((badNamespace as { body: string }).body, /namespace name is 1 to 255 letters/);
+  assert.match((badNamespace as { body: string }).body, /namespace name must be 1 to 255 letters, digits, _ \. - : \(not \. or \.\.\)/);
+  // The name rule of every v2 door: `..` names no namespace the API could create (no URL can name it).
+  const dotNamespace = await connect(agentd, headersOf('ns-agent', '..'));
+  if ('ws' in dotNamespace) dotNamespace.ws.close();
+  assert.equal('status' in dotNamespace ? dotNamespace.status : 101, 400, 'the namespace ..');
   const entities = await call(`${v2}/api/core/v2/namespaces/default/entities`, 'GET', auth);
   assert.deepEqual(
     entities.body.map((e: { metadata: { name: string } }) => e.metadata.name),

@@ -56,7 +56,7 @@ test('v2 events: prototype-member names are ordinary names, for events and for t
 
 test('v2 events: the longest accepted names round-trip through GET and DELETE; one more character is a 400', async (t) => {
   const { send } = await v2Of(t);
-  const expected = (what: string) => ({ message: `${what} is invalid: name must be at most 255 characters`, code: 1 });
+  const expected = (what: string) => ({ message: `${what} is invalid: ${what} name must be 1 to 255 letters, digits, _ . - : (not . or ..)`, code: 1 });
   assert.deepEqual((await send('POST', '/events', eventText('e1', TOO_LONG_NAME, '1'))).body, expected('check'));
   assert.deepEqual((await send('POST', '/events', eventText(TOO_LONG_NAME, 'c1', '1'))).body, expected('entity'));
   assert.deepEqual((await send('PUT', `/events/e1/${TOO_LONG_NAME}`, eventText('e1', TOO_LONG_NAME, '1'))).body, expected('check'));

@@ -313,3 +313,24 @@ test('handle false, undefined mutators, regular expressions otto cannot run', ()
   assert.equal(sensuFilterPasses(anchored, { check: { status: 2, output: 'CRITICAL' } }), true);
   assert.equal(sensuFilterPasses(anchored, { check: { status: 2, output: 'xCRITICAL' } }), false);
 });
+
+test("compile holds Sensu Go's rules as the rule book writes them (its own copy had drifted)", () => {
+  // A colon is a name character in Sensu Go: a standalone check's source token resolving to one keeps its proxy entity.
+  const client = { name: 'web-1', address: '10.0.0.1', subscriptions: [], switch: 'sw:r7' };
+  const { resources } = compile({ client, checks: { 'colon-proxy': { command: 'true', standalone: true, interval: 60, source: ':::switch:::' } } });
+  assert.equal(find(resources, 'CheckConfig', 'colon-proxy')?.spec.proxy_entity_name, 'sw:r7');
+  const doc = (type: string, spec: Json) => ({ type, api_version: 'core/v2' as const, metadata: { name: 'x', namespace: 'default' }, spec });
+  const target = parseTarget('6.x')!;
+  // What Sensu Go 6.12 refuses: a hook without a timeout above 0, a grpc handler, a handler's blank command.
+  assert.equal(sensuProblem(doc('HookConfig', { command: 'true', timeout: 0 }), target), 'timeout: a hook timeout must be greater than 0');
+  assert.equal(sensuProblem(doc('Handler', { type: 'grpc', timeout: 0 }), target), 'handler type must be one of pipe, tcp, udp, set');
+  assert.equal(sensuProblem(doc('Handler', { type: 'pipe', command: ' ', timeout: 0 }), target), 'missing command');
+  // What it accepts: a javascript mutator given as eval, an entity whatever its subscriptions.
+  assert.equal(sensuProblem(doc('Mutator', { type: 'javascript', eval: 'return event', timeout: 0 }), target), null);
+  assert.equal(sensuProblem(doc('Entity', { entity_class: 'proxy', subscriptions: [''] }), target), null);
+  // A name broken reads as at the API.
+  assert.equal(
+    sensuProblem({ ...doc('Handler', { type: 'set', timeout: 0 }), metadata: { name: 'a b', namespace: 'default' } }, target),
+    'name must be 1 to 255 letters, digits, _ . - : (not . or ..)',
+  );
+});

@@ -89,7 +89,7 @@ test("the prior tool's fixture compiles; compile --out, create -f (twice, harmle
   assert.equal(bad.code, 1);
   assert.match(
     bad.stderr,
-    /error putting resource #1 with name "broken" and namespace "default" \(.*\/checks\/broken\): subscriptions must be non-empty strings/,
+    /error putting resource #1 with name "broken" and namespace "default" \(.*\/checks\/broken\): subscriptions cannot be empty strings/,
   );
   assert.match(bad.stdout, /applied 1 of 2 resources/);
   assert.equal(

@@ -594,6 +594,35 @@ const MISC: Sequence[] = [
     id: 'handlers.bad-type',
     steps: [{ method: 'PUT', path: `${NS}/handlers/h1`, body: { metadata: { name: 'h1', namespace: '{ns}' }, type: 'bogus', command: 'cat' } }],
   },
+  // The rule book's handler rules, as Sensu Go 6.12 has them: four types, a command that is not blank, a socket with a host and a port.
+  ...(
+    [
+      ['handlers.grpc-type', { type: 'grpc' }],
+      ['handlers.blank-command', { type: 'pipe', command: '  ' }],
+      ['handlers.port-zero', { type: 'tcp', socket: { host: '127.0.0.1', port: 0 } }],
+      ['handlers.no-socket-host', { type: 'udp', socket: { port: 8125 } }],
+      ['handlers.no-socket', { type: 'tcp' }],
+    ] as const
+  ).map(([id, spec]) => ({ id, steps: [{ method: 'PUT', path: `${NS}/handlers/h1`, body: { metadata: { name: 'h1', namespace: '{ns}' }, ...spec } }] })),
+  {
+    id: 'checks.bad-proxy-entity-name',
+    steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...KINDS.checks!('c1', 'red'), proxy_entity_name: 'a b' } }],
+  },
+  {
+    id: 'checks.colon-proxy-entity-name',
+    steps: [
+      { method: 'PUT', path: `${NS}/checks/c1`, body: { ...KINDS.checks!('c1', 'red'), proxy_entity_name: 'db:primary' } },
+      { method: 'GET', path: `${NS}/checks/c1` },
+    ],
+  },
+  {
+    id: 'entities.bad-class',
+    steps: [{ method: 'PUT', path: `${NS}/entities/e1`, body: { metadata: { name: 'e1', namespace: '{ns}' }, entity_class: 'a b' } }],
+  },
+  {
+    id: 'entities.colon-class',
+    steps: [{ method: 'PUT', path: `${NS}/entities/e1`, body: { metadata: { name: 'e1', namespace: '{ns}' }, entity_class: 'foo:bar' }, statusOnly: true }],
+  },
   { id: 'hooks.no-timeout', steps: [{ method: 'PUT', path: `${NS}/hooks/h1`, body: { metadata: { name: 'h1', namespace: '{ns}' }, command: 'true' } }] },
   {
     id: 'hooks.timeout-string',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isDeepStrictEqual } from 'node:util';
-import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
+import { fail, callerOf, type V2ApiDeps } from '../v2/context.js';
+import { sensuNameProblem } from '../../rules/index.js';
 import { listResponse } from '../v2/listing.js';
 import { fieldSet } from '../../v2/index.js';
 import { parseProvider, providerView, type Provider } from '../../auth/index.js';
@@ -26,7 +27,8 @@ export function registerAuthProviderRoutes(app: FastifyInstance, deps: V2ApiDeps
   });
   app.put(`${BASE}/:name`, (request, reply) => {
     const name = (request.params as { name: string }).name;
-    if (!NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
+    const badName = sensuNameProblem(name);
+    if (badName) return fail(reply, 'invalid', badName);
     const previous = getProvider(v2, name);
     const parsed = parseProvider(request.body, name, previous);
     if (typeof parsed === 'string') return fail(reply, 'invalid', parsed);

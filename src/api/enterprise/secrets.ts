@@ -1,7 +1,8 @@
 // /api/enterprise/secrets/v1: wrapped JSON, admins only (src/api/v2/access.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isDeepStrictEqual } from 'node:util';
-import { fail, callerOf, NAME, type V2ApiDeps } from '../v2/context.js';
+import { fail, callerOf, type V2ApiDeps } from '../v2/context.js';
+import { sensuNameProblem } from '../../rules/index.js';
 import { listResponse } from '../v2/listing.js';
 import { missingNamespace } from '../v2/resources.js';
 import { PROVIDER_FIELDS, SECRET_FIELDS } from '../../v2/index.js';
@@ -74,8 +75,7 @@ function metadataFor(body: Json, name: string): Json | string {
   const metadata = { ...(body.metadata ?? {}) } as Json;
   metadata.name ||= name;
   if (metadata.name !== name) return `the name of the resource (${String(metadata.name)}) does not match the name of the URI (${name})`;
-  if (!NAME.test(name)) return 'name must be 1 to 255 letters, digits, _ . - :';
-  return metadata;
+  return sensuNameProblem(name) ?? metadata;
 }
 
 export function registerSecretsRoutes(app: FastifyInstance, deps: V2ApiDeps): void {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { schemaProblems, entityLimitOf, legacyNamespace } from '../../config/index.js';
 import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { removeClient } from '../../intake/index.js';
-import { clientNameProblem } from '../../name-limits.js';
+import { clientNameProblem } from '../../rules/index.js';
 import { LEGACY_VERSION } from '../../legacy-version.js';
 import type { AddRoute, LegacyApiDeps } from './deps.js';
 import { sendList, legacyQuery, refuse, issued } from './http.js';

@@ -16,11 +16,13 @@ import { MAX_PARAM_LENGTH } from '../../name-limits.js';
 import { httpsOption } from '../../tls/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/index.js';
+import { LEGACY_NAME, SENSU_NAME, unanchored } from '../../rules/index.js';
 
 export type { AddRoute, LegacyApiDeps } from './deps.js';
 
-const NAME = '[\\w.-]+';
-const PARAM = /^[\w.:-]+$/;
+// Route paths match legacy's names; a parameter, once decoded, may also hold `:` (agent names): Sensu Go's characters.
+const NAME = unanchored(LEGACY_NAME);
+const PARAM = SENSU_NAME;
 
 interface RouteSpec {
   method: RouteMethod;

@@ -3,9 +3,10 @@ import type { AddRoute, LegacyApiDeps } from './deps.js';
 import { readData } from './body.js';
 import { remainingSeconds } from '../../store/index.js';
 import { sendList } from './http.js';
+import { LEGACY_NAME, SILENCED_ID, SUBSCRIPTION_NAME, unanchored } from '../../rules/index.js';
 
-const SUBSCRIPTION = /^[\w.\-:]+$/;
-const CHECK = /^[\w.-]+$/;
+const SUBSCRIPTION = SUBSCRIPTION_NAME;
+const CHECK = LEGACY_NAME;
 
 // Legacy `fetch(key, '*')`: absent gives '*', a JSON null gives an empty part, kept as legacy made it.
 const part = (data: Record<string, unknown>, key: string) => (key in data ? (data[key] === null ? '' : String(data[key])) : '*');
@@ -73,7 +74,7 @@ export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): vo
       if (!SUBSCRIPTION.test(sub)) return reply.code(404).send();
       return sendList(req, reply, matching(new RegExp(`^silence:${escape(sub)}:`)));
     },
-    /^\/silenced\/subscriptions\/[\w.\-:]+$/,
+    new RegExp(`^/silenced/subscriptions/${unanchored(SUBSCRIPTION)}$`),
   );
   route('GET', '/silenced/checks/:check', (req, reply) => sendList(req, reply, matching(new RegExp(`.*:${escape((req.params as { check: string }).check)}$`))));
   route(
@@ -81,11 +82,11 @@ export function registerSilencedRoutes(route: AddRoute, deps: LegacyApiDeps): vo
     '/silenced/ids/:id',
     (req: FastifyRequest, reply: FastifyReply) => {
       const id = (req.params as { id: string }).id;
-      if (!/^[\w.\-*:]+$/.test(id)) return reply.code(404).send();
+      if (!SILENCED_ID.test(id)) return reply.code(404).send();
       const found = matching(new RegExp(`${escape(id).replace(/\*/g, '\\*')}$`));
       return found.length > 0 ? found.at(-1) : reply.code(404).send();
     },
-    /^\/silenced\/ids\/[\w.\-*:]+$/,
+    new RegExp(`^/silenced/ids/${unanchored(SILENCED_ID)}$`),
   );
   route('POST', '/silenced/clear', (req, reply) => {
     const data = readData(req.body, {

@@ -73,9 +73,6 @@ const callers = new WeakMap<FastifyRequest, Caller>();
 export const callerOf = (request: FastifyRequest): Caller => callers.get(request)!;
 export const setCaller = (request: FastifyRequest, caller: Caller): void => void callers.set(request, caller);
 export const nowS = (deps: V2ApiDeps) => Math.floor(deps.clock.now() / 1000);
-// At most MAX_NAME_LENGTH (255) characters: every stored name must fit in a URL the API can serve back; `.` and `..`
-// are refused, as a URL cannot name them (dot segments are refused before routing).
-export const NAME = /^(?!\.{1,2}$)[\w.\-:]{1,255}$/;
 
 const embeddedEvents = new WeakMap<StateStore, V2EventStore>();
 /** The deps' event store, or the embedded one. */

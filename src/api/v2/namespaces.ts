@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, eventStoreOf, type V2ApiDeps } from './context.js';
+import { fail, callerOf, eventStoreOf, type V2ApiDeps } from './context.js';
+import { sensuNameProblem } from '../../rules/index.js';
 import { listResponse } from './listing.js';
 import { created } from './resource-writer.js';
 import { mergePatchRoute } from './merge-patch.js';
@@ -53,7 +54,8 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
     const body = (request.body ?? {}) as Json;
     if (body.name !== undefined && body.name !== name)
       return fail(reply, 'invalid', `the name of the resource (${String(body.name)}) does not match the name of the URI (${name})`);
-    if (!NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
+    const badName = sensuNameProblem(name);
+    if (badName) return fail(reply, 'invalid', badName);
     v2.putResource('Namespace', '', name, { name });
     return respond(reply, '', name);
   };
@@ -71,7 +73,8 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
     const body = request.body as Json | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object: {"name": <namespace>}');
     const name = body.name ?? body.metadata?.name;
-    if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
+    const badName = sensuNameProblem(name);
+    if (badName) return fail(reply, 'invalid', badName);
     if (v2.getResource('Namespace', '', name)) return fail(reply, 'exists', 'resource already exists');
     v2.putResource('Namespace', '', name, { name });
     return reply.code(201).type('application/json').send();

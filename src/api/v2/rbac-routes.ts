@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, type V2ApiDeps, type Caller } from './context.js';
+import { fail, callerOf, type V2ApiDeps, type Caller } from './context.js';
+import { sensuNameProblem } from '../../rules/index.js';
 import { listResponse } from './listing.js';
 import { registerResourceRoutes, type ResourceKind } from './resources.js';
 import { RBAC_FIELDS, decodeAs, serveAs, shapeMetadata } from '../../v2/index.js';
@@ -85,7 +86,8 @@ function registerClusterRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: Reso
       if (metadata.namespace) return fail(reply, 'invalid', `${kind.path} are cluster-wide: metadata.namespace must be empty`);
       if (name !== undefined && metadata.name !== name)
         return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
-      if (!metadata.name || !NAME.test(String(metadata.name))) return fail(reply, 'invalid', 'name must be 1 to 255 letters, digits, _ . - :');
+      const badName = sensuNameProblem(metadata.name);
+      if (badName) return fail(reply, 'invalid', badName);
       const problem = kind.validate(body);
       if (problem) return fail(reply, 'invalid', problem);
       const refused = kind.grantProblem?.(deps, callerOf(request), null, body);

@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, nowS, type V2ApiDeps, type Caller } from './context.js';
+import { fail, callerOf, nowS, type V2ApiDeps, type Caller } from './context.js';
 import { listResponse } from './listing.js';
 import { entityTable, legacyClientOnly, deleteEntityEvents, agentManaged } from './entity-view.js';
 import { SILENCED } from './silenced.js';
 import { RESOURCE_FIELDS, decodeAs, redactedMetadata, serveAs, shapeMetadata, typeProblem } from '../../v2/index.js';
-import { checkRulesProblem, filterProblem, hookProblem, mutatorProblem, pipelineProblem } from './kind-rules.js';
-import { assetProblem, assetNameProblem, runtimeAssetsProblem } from '../../assets/index.js';
+import { assetNameProblem, kindProblem, sensuNameProblem } from '../../rules/index.js';
+import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
-import { goCronProblem } from '../../time/index.js';
 import { mergePatchRoute } from './merge-patch.js';
 import { created, type ResourceWriter } from './resource-writer.js';
 import type { Json } from '../../json.js';
@@ -22,9 +21,7 @@ export interface ResourceKind {
   readonly validate: (resource: Json) => string | null;
   /** For kinds that grant permissions: why the caller may not write this one (403), or null. */
   readonly grantProblem?: (deps: V2ApiDeps, caller: Caller, namespace: string | null, resource: Json) => string | null;
-  /** What names this kind takes, when not NAME (Silenced: `*` stands for any subscription or check). */
-  readonly namePattern?: RegExp;
-  /** Why a name is not one of this kind's, when the kind has its own rule (Asset: `/` allowed), or null. */
+  /** Why a name is not one of this kind's, when not Sensu Go's name rule (Asset: `/` allowed; Silenced: `*`), or null. */
   readonly nameProblem?: (name: unknown) => string | null;
   /** The name the kind gives every body, whatever it says (Silenced: `subscription:check`), or undefined. */
   readonly nameOf?: (resource: Json) => string;
@@ -46,85 +43,26 @@ export function missingNamespace(v2: V2ApiDeps['store']['resources'], namespace:
   return v2.namespaceExists(namespace) ? null : `the namespace ${namespace} does not exist`;
 }
 
-const HANDLER_TYPES = ['pipe', 'tcp', 'udp', 'set', 'grpc'];
+// Each kind's validation is the rule book's; the runtime assets' names are the asset rules'.
+const withAssets = (type: string) => (resource: Json) => runtimeAssetsProblem(resource) ?? kindProblem(type, resource);
 
 export const KINDS: ResourceKind[] = [
-  {
-    path: 'handlers',
-    type: 'Handler',
-    validate: (h) =>
-      runtimeAssetsProblem(h) ??
-      (!HANDLER_TYPES.includes(h.type)
-        ? `handler type must be one of ${HANDLER_TYPES.join(', ')}`
-        : h.type === 'pipe' && typeof h.command !== 'string'
-          ? 'missing command'
-          : (h.type === 'tcp' || h.type === 'udp') && !(h.socket?.host && Number.isInteger(h.socket?.port))
-            ? 'missing socket host or port'
-            : h.timeout !== undefined && !(Number.isInteger(h.timeout) && h.timeout >= 0)
-              ? 'timeout must be a non-negative integer'
-              : null),
-  },
-  {
-    path: 'pipelines',
-    type: 'Pipeline',
-    validate: pipelineProblem,
-  },
-  {
-    path: 'mutators',
-    type: 'Mutator',
-    validate: (m) => runtimeAssetsProblem(m) ?? mutatorProblem(m),
-  },
-  {
-    path: 'checks',
-    type: 'CheckConfig',
-    validate: (c) =>
-      runtimeAssetsProblem(c) ??
-      // A check without a command is accepted, as in Sensu Go (a dump restores): the agent runs it and reports a result.
-      cronIntervalProblem(c) ??
-      (c.subscriptions !== undefined &&
-      c.subscriptions !== null &&
-      (!Array.isArray(c.subscriptions) || c.subscriptions.some((s: unknown) => typeof s !== 'string' || s === ''))
-        ? 'subscriptions must be non-empty strings'
-        : Number(c.ttl) > 0 && Number(c.ttl) <= Number(c.interval ?? 0)
-          ? 'ttl must be greater than check interval'
-          : // Sensu Go's event validation refuses a ttl under 5 s: every result of such a check would be lost.
-            Number(c.ttl) > 0 && Number(c.ttl) < 5
-            ? 'minimum ttl is 5 seconds'
-            : checkRulesProblem(c)),
-  },
-  {
-    path: 'hooks',
-    type: 'HookConfig',
-    validate: (h) => runtimeAssetsProblem(h) ?? hookProblem(h),
-  },
+  { path: 'handlers', type: 'Handler', validate: withAssets('Handler') },
+  { path: 'pipelines', type: 'Pipeline', validate: (p) => kindProblem('Pipeline', p) },
+  { path: 'mutators', type: 'Mutator', validate: withAssets('Mutator') },
+  { path: 'checks', type: 'CheckConfig', validate: withAssets('CheckConfig') },
+  { path: 'hooks', type: 'HookConfig', validate: withAssets('HookConfig') },
   { path: 'assets', type: 'Asset', validate: assetProblem, nameProblem: assetNameProblem },
-  {
-    path: 'filters',
-    type: 'EventFilter',
-    validate: filterProblem,
-  },
+  { path: 'filters', type: 'EventFilter', validate: (f) => kindProblem('EventFilter', f) },
   {
     path: 'entities',
     type: 'Entity',
-    validate: (e) => typeProblem('Entity', e) ?? (typeof e.entity_class !== 'string' || e.entity_class === '' ? 'entity_class must be set' : null),
+    validate: (e) => typeProblem('Entity', e) ?? kindProblem('Entity', e),
     deleteProblem: legacyClientOnly,
     afterDelete: deleteEntityEvents,
   },
   SILENCED,
 ];
-
-/**
- * Sensu Go's CheckConfig.Validate on the schedule, which the agent applies again to every request it receives: one
- * of a cron (in robfig's standard syntax) or an interval of at least 1 s, even for a check that only runs ad hoc.
- */
-function cronIntervalProblem(c: Json): string | null {
-  if (c.cron) {
-    if (Number(c.interval) > 0) return 'must only specify either an interval or a cron schedule';
-    const problem = goCronProblem(String(c.cron));
-    return problem ? `check cron string is invalid: ${problem}` : null;
-  }
-  return Number.isInteger(c.interval) && c.interval >= 1 ? null : 'check interval must be greater than 0 or a valid cron schedule must be provided';
-}
 
 /** Entities live with the ones events create (and the legacy clients); every other kind in the generic table. */
 function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
@@ -140,9 +78,7 @@ function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
 
 /** Why `name` is not one of the kind's names, or null. */
 function nameProblemOf(kind: ResourceKind, name: unknown): string | null {
-  if (kind.nameProblem) return kind.nameProblem(name);
-  const pattern = kind.namePattern ?? NAME;
-  return !name || !pattern.test(String(name)) ? `name must be 1 to 255 letters, digits, _ . - :${kind.namePattern ? ' *' : ''} (not . or ..)` : null;
+  return kind.nameProblem ? kind.nameProblem(name) : sensuNameProblem(name);
 }
 
 /** The kind's write (POST creates, 409 if it exists; PUT creates or replaces), answering through `respond`. */

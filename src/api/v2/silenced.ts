@@ -1,4 +1,5 @@
 // The Silenced kind: named `subscription:check` and timed as Sensu Go stores a silenced entry.
+import { silencedNameProblem, silencedProblem } from '../../rules/index.js';
 import type { Json } from '../../json.js';
 
 /** Sensu Go's name of a silenced entry: `subscription:check`, `*` for the part not given. */
@@ -18,15 +19,8 @@ function prepareSilenced(s: Json, now: number, username: string): Json | null {
 export const SILENCED = {
   path: 'silenced',
   type: 'Silenced',
-  validate: (s: Json): string | null =>
-    !s.subscription && !s.check
-      ? 'a silence needs a subscription or a check'
-      : s.expire !== undefined && !Number.isInteger(s.expire)
-        ? 'expire must be an integer (seconds; 0 or less: no expiration)'
-        : s.begin !== undefined && !Number.isInteger(s.begin)
-          ? 'begin must be an integer (Unix seconds)'
-          : null,
-  namePattern: /^(?!\.{1,2}$)[\w.\-:*]{1,255}$/,
+  validate: silencedProblem,
+  nameProblem: silencedNameProblem,
   nameOf: (s: Json) => silencedName(s.subscription, s.check),
   prepare: prepareSilenced,
 };

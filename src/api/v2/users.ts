@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, NAME, type V2ApiDeps } from './context.js';
+import { fail, callerOf, type V2ApiDeps } from './context.js';
+import { sensuNameProblem } from '../../rules/index.js';
 import { verifyPassword } from '../../auth/index.js';
 import { listResponse } from './listing.js';
 import { USER_FIELDS } from '../../v2/index.js';
@@ -67,7 +68,8 @@ async function saveUser(
 ) {
   const v2 = deps.store.resources;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (user)');
-  if (typeof name !== 'string' || !NAME.test(name)) return fail(reply, 'invalid', 'username must be a valid name');
+  const badName = sensuNameProblem(name, 'username');
+  if (badName) return fail(reply, 'invalid', badName);
   if (body.username !== undefined && body.username !== name)
     return fail(reply, 'invalid', `the name of the resource (${String(body.username)}) does not match the name of the URI (${name})`);
   if (body.groups !== undefined && (!Array.isArray(body.groups) || body.groups.some((g: unknown) => typeof g !== 'string')))

@@ -60,7 +60,7 @@ test('names . and .. are refused at creation: nothing is listed that could be ne
     const event = { entity: { metadata: { name }, entity_class: 'proxy' }, check: { metadata: { name: 'c' }, status: 0, interval: 60 } };
     const refused = await call(`${ns}/events`, 'POST', auth, event);
     assert.equal(refused.status, 400, `entity ${name}`);
-    assert.match(refused.body.message, /name must not be \. or \.\./);
+    assert.match(refused.body.message, /^entity is invalid: entity name must be 1 to 255 letters, digits, _ \. - : \(not \. or \.\.\)$/);
   }
   assert.deepEqual(
     names((await call(`${ns}/checks`, 'GET', auth)).body).filter((n) => n === '.' || n === '..'),

@@ -1,4 +1,5 @@
-// The one redaction policy's key list and key matching, for every door that serves a setting, an entity or an event.
+// The one redaction policy's key list and key matching, for every door that serves a setting, an entity or an event
+// (config/redact.ts walks a value with it).
 
 /**
  * The default sensitive keys, in one place: Sensu Go's nine (sensu/core v2 DefaultRedactFields) first, then the rest

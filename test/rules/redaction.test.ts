@@ -2,7 +2,7 @@
 // too; an own `redact` list adds to the defaults.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_KEYS, DEFAULT_REDACT_KEYS, redactKeysWith } from '../../src/config/redact-keys.js';
+import { DEFAULT_KEYS, DEFAULT_REDACT_KEYS, redactKeysWith } from '../../src/rules/redaction.js';
 import { redact, redactOutput, redactedLabels } from '../../src/config/redact.js';
 
 test("Sensu Go's nine default keys come first in the one default list, then the legacy ones", () => {
