@@ -18,5 +18,8 @@ export { EVENT_FIELDS, SelectorError, matchesSelector, parseSelector, type Op } 
 export { silencedBy } from './silencing.js';
 export { legacyCheckOf, legacyEventOf, translateClient, translateEvent } from './translate.js';
 export { eventProblem } from './validate.js';
-export { typeProblem, WIRE_TYPES, type WireType } from './wire-types.js';
+export { typeProblem, WIRE_TYPES } from './wire-types.js';
+export type { WireType, FieldSpec } from './field-spec.js';
+export type * from './generated/interfaces.js';
+export { COREV2_PROTO } from './generated/corev2-proto.js';
 export { decodeAs, serveAs } from './go-json.js';
