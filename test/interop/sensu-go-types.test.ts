@@ -1,13 +1,14 @@
 // The one table of the Sensu Go types (schemas/sensu-go-types.txt) held to the real sensu-backend: for every kind it
 // serves, a bare write and one that sets every field are read back from the real backend, and what the table generates
-// must decode and serve that answer back byte for byte (every field, its order, null or [] or {}), and fill in a bare
-// write's zero values as the backend does.
+// must decode and serve that answer back byte for byte (every field, its order, null or [] or {}), fill in a bare
+// write's zero values as the backend does, and carry the event through the agent door's protobuf plans unchanged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually } from '../helpers/wait.js';
 import { backendSkipReason, startBackend, BACKEND_ADMIN_PASSWORD } from '../helpers/sensu-backend.js';
 import type { Json } from '../../src/json.js';
-import { decodeAs, serveAs } from '../../src/v2/index.js';
+import { decodeAs, serveAs, shapeEvent } from '../../src/v2/index.js';
+import { decodeProtobuf, encodeProtobuf } from '../../src/agentd/proto/codec.js';
 
 const REF = (name: string, type: string) => ({ name, type, api_version: 'core/v2' });
 const WHEN = { days: { all: [{ begin: '1:00 AM', end: '2:00 AM' }], monday: [{ begin: '3:00 AM', end: '4:00 AM' }] } };
@@ -206,4 +207,27 @@ test('the generated types decode and serve every kind exactly as the real sensu-
       same(serveAs(kind, decoded(kind, { ...body, metadata: theirs.metadata, ...filled })), theirs, `${kind} ${which}: the body written, served`);
     }
   }
+  const event = {
+    timestamp: 1700000000,
+    entity: { ...ENTITY, metadata: { name: 'e9', namespace: 'default', ...LABELS } },
+    check: {
+      ...CHECK,
+      proxy_entity_name: '',
+      metadata: { name: 'k9', namespace: 'default' },
+      status: 2,
+      output: 'out',
+      duration: 0.5,
+      executed: 1700000000,
+      issued: 1700000000,
+    },
+    metrics: { handlers: ['mh'], points: [{ name: 'p', value: 1.5, timestamp: 1700000000, tags: [{ name: 't', value: 'v' }] }] },
+    pipelines: [REF('p', 'Pipeline')],
+  };
+  const theirs = await roundTrip(ns, auth, 'events/e9/k9', event);
+  same(shapeEvent(decoded('Event', theirs)), theirs, "an event: the backend's answer decoded and served again");
+  const door = decodeProtobuf('Event', encodeProtobuf('Event', theirs), { maxDepth: 64 });
+  same(sortedTop(door as Json), theirs, "an event: the backend's answer through the agent door's protobuf plans");
 });
+
+// With an id, Go writes an event's top-level keys sorted (its MarshalJSON goes through a map).
+const sortedTop = (value: Json): Json => Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)));
