@@ -59,7 +59,10 @@ function wireType(field, byName) {
   const element = elementOf(field.go);
   const of = (name) => (isScalar(name) ? `'${name === 'float64' ? 'double' : name === '[]byte' ? 'string' : name}'` : `{ message: '${name}' }`);
   if (isMap(field.go)) return element === 'string' ? `'map<string,string>'` : `{ map: ${of(element)} }`;
-  if (isList(field.go)) return byName.get(element)?.hookList ? 'HOOK_LISTS' : `{ list: ${of(element)} }`;
+  if (isList(field.go)) {
+    if (byName.get(element)?.hookList) return 'HOOK_LISTS';
+    return field.go.startsWith('[]*') ? `{ list: { message: '${element}', pointer: true } }` : `{ list: ${of(element)} }`;
+  }
   return of(element);
 }
 

@@ -9,7 +9,7 @@ export const HOOK_LISTS = '[]map<string,[]string>';
 export type WireType =
   | Scalar
   | { readonly message: string }
-  | { readonly list: Scalar | { readonly message: string } }
+  | { readonly list: Scalar | { readonly message: string; readonly pointer?: true } }
   | { readonly map: Scalar | { readonly message: string } }
   | 'map<string,string>'
   | typeof HOOK_LISTS;

@@ -16,7 +16,7 @@ function goType(type: WireType): string {
   if (isScalar(type)) return SCALARS[type].go;
   if ('message' in type) return `v2.${type.message}`;
   if ('map' in type) return `map[string]${isScalar(type.map) ? '' : '*'}${goType(type.map)}`;
-  return `[]${goType(type.list)}`;
+  return `[]${typeof type.list === 'object' && type.list.pointer ? '*' : ''}${goType(type.list)}`;
 }
 
 // Go names what it found: a number's value only when the target is a number too.
@@ -52,7 +52,11 @@ function decodeValue(type: WireType, value: unknown, struct: string, path: Path)
     for (const v of Object.values(value)) if (v !== null && typeof v !== 'string') refuse(v, 'string', struct, path);
     return value;
   }
-  if (type === HOOK_LISTS) return isHookLists(value) ? value : refuse(Array.isArray(value) ? 'a string' : value, type, struct, path);
+  if (type === HOOK_LISTS) {
+    // Go names the list's own type when it is not a list, and HookList's decoder the hook names' within one.
+    if (!Array.isArray(value)) return refuse(value, { list: { message: 'HookList' } }, struct, path);
+    return isHookLists(value) ? value : refuse('a string', type, struct, path);
+  }
   if (isScalar(type)) return SCALARS[type].fits(value) ? value : refuse(value, type, struct, path);
   if ('message' in type) return isObject(value) ? decodeMessage(type.message, value, path) : refuse(value, type, struct, path);
   if ('map' in type) {
