@@ -13,8 +13,8 @@ export function redactedMetadata(entity: Json): Json {
   return redactedLabels(shapeMetadata(entity.metadata), entity.redact);
 }
 
-// An entity stored before its class or its agent's version were kept under these names is served with them.
-function shapeEntity(entity: Json): Json {
+/** An entity as Sensu Go serves it, wherever it is served; one stored before its class or its agent's version were kept under these names is served with them. */
+export function serveEntity(entity: Json): Json {
   const { svc_agent_version: older, ...own } = entity;
   return serveAs('Entity', {
     ...own,
@@ -29,6 +29,6 @@ const sorted = (value: Json): Json => Object.fromEntries(Object.entries(value).s
 
 /** The event as the API, the handlers and the agent door serve it. */
 export function shapeEvent(event: Json): Json {
-  const served = serveAs('Event', { ...event, entity: event.entity ? shapeEntity(event.entity) : event.entity });
+  const served = serveAs('Event', { ...event, entity: event.entity ? serveEntity(event.entity) : event.entity });
   return served.id ? sorted(served) : served;
 }

@@ -1,7 +1,7 @@
 // The pure v2 (Sensu Go) event model: event shape, validation, the event-store update, filters, selectors, translation from legacy.
 export { errorBodyMessage } from './error-body.js';
 export { filterAllows, isResolution } from './event-filters.js';
-export { redactedMetadata, shapeEvent, shapeMetadata } from './event-shape.js';
+export { redactedMetadata, serveEntity, shapeEvent, shapeMetadata } from './event-shape.js';
 export { HISTORY_LENGTH, updateEvent, updateOwnedEvent } from './event-update.js';
 export {
   APIKEY_FIELDS,

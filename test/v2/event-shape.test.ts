@@ -1,7 +1,7 @@
 // An event as Sensu Go serves it: its entity shaped as an entity resource is (one path), its check as a Check is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { redactedMetadata, serveAs, shapeEvent } from '../../src/v2/index.js';
+import { redactedMetadata, serveAs, serveEntity, shapeEvent } from '../../src/v2/index.js';
 
 const ENTITY = {
   entity_class: 'agent',
@@ -23,6 +23,7 @@ const CHECK = {
 test("an event's entity is served as the entity resource is: every field, keepalive_handlers, arm_version and float_type too, redacted", () => {
   const served = shapeEvent({ id: 'ab', entity: ENTITY, check: CHECK });
   assert.deepEqual(served.entity, serveAs('Entity', { ...ENTITY, metadata: redactedMetadata(ENTITY) }));
+  assert.deepEqual(served.entity, serveEntity(ENTITY));
   assert.deepEqual(served.entity.keepalive_handlers, ['kh']);
   assert.deepEqual([served.entity.system.arm_version, served.entity.system.float_type], [7, 'hard']);
   assert.deepEqual(served.entity.metadata.labels, { password: 'REDACTED', team: 'ops' });
