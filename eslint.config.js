@@ -30,6 +30,8 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
     },
   },
+  // Written by scripts/build-types.mjs from the one table of the Sensu Go types: as long as the table.
+  { files: ['src/v2/generated/*.ts'], rules: { 'max-lines': 'off' } },
   { files: ['**/*.cjs', '**/*.mjs'], languageOptions: { globals: nodeGlobals } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

@@ -2,6 +2,7 @@
 import type { Json } from '../json.js';
 import type { StateStore } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
+import { serveAs } from '../v2/index.js';
 
 /** The entity to store from a keepalive: a new agent's own entity, else the stored configuration with the new state. */
 export function entityFromKeepalive(identity: AgentIdentity, posted: Json, stored: Json | null, nowS: number): Json {
@@ -20,19 +21,9 @@ function withEntitySubscription(name: string, subscriptions: unknown): string[] 
   return [...new Set([...(Array.isArray(subscriptions) ? (subscriptions as string[]) : []), `entity:${name}`])];
 }
 
-/** What an `entity_config` frame carries (core/v3 EntityConfig): the stored entity's configuration, never its state. */
+/** What an `entity_config` frame carries (core/v3 EntityConfig, from the one table): the stored entity's configuration, never its state. */
 export function entityConfig(entity: Json): Json {
-  const { metadata, entity_class, user, subscriptions, deregister, deregistration, keepalive_handlers, redact } = entity;
-  return {
-    metadata,
-    entity_class,
-    user,
-    subscriptions: subscriptions ?? [],
-    deregister: deregister === true,
-    deregistration: deregistration ?? {},
-    keepalive_handlers,
-    redact,
-  };
+  return serveAs('EntityConfig', entity);
 }
 
 // core/v3's EntityNotFound: the agent keeps its local entity configuration when told this name.

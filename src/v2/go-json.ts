@@ -2,22 +2,9 @@
 // regard to case, unknown ones dropped, a value of the wrong type refused with the field named), and a resource
 // served as Go writes the struct back (every field, in order, zero values filled in).
 import type { Json } from '../json.js';
-import { HOOK_LISTS, WIRE_TYPES, isHookLists, type WireType } from './wire-types.js';
-import { SERVED_FIELDS } from './served-fields.js';
-
-type Scalar = Exclude<WireType, object | 'map<string,string>' | typeof HOOK_LISTS>;
-const GO_SCALARS: Readonly<Record<Scalar, string>> = { string: 'string', bool: 'bool', int32: 'int32', int64: 'int64', uint32: 'uint32', double: 'float64' };
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
-const intIn = (value: unknown, min: number, max: number) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
-const FITS: Readonly<Record<Scalar, (value: unknown) => boolean>> = {
-  string: (v) => typeof v === 'string',
-  bool: (v) => typeof v === 'boolean',
-  int32: (v) => intIn(v, -(2 ** 31), 2 ** 31 - 1),
-  // 2 ** 63 itself is past Go's int64, and every double at or above it is too.
-  int64: (v) => intIn(v, -(2 ** 63), 2 ** 63) && (v as number) < 2 ** 63,
-  uint32: (v) => intIn(v, 0, 2 ** 32 - 1),
-  double: (v) => typeof v === 'number' && Number.isFinite(v),
-};
+import { HOOK_LISTS, SCALARS, isHookLists, isObject, isScalar, type FieldSpec, type WireType } from './field-spec.js';
+import { WIRE_TYPES } from './wire-types.js';
+import { SENSU_GO_FIELDS } from './generated/fields.js';
 
 /** A value Go's decoder refuses: its message is the one Sensu Go's API answers. */
 class GoTypeError extends Error {}
@@ -26,9 +13,10 @@ function goType(type: WireType): string {
   if (type === 'map<string,string>') return 'map[string]string';
   // Sensu Go's HookList decoder names the list of hook names.
   if (type === HOOK_LISTS) return '[]string';
-  if (typeof type === 'string') return GO_SCALARS[type];
+  if (isScalar(type)) return SCALARS[type].go;
   if ('message' in type) return `v2.${type.message}`;
-  return `[]${goType(type.list)}`;
+  if ('map' in type) return `map[string]${isScalar(type.map) ? '' : '*'}${goType(type.map)}`;
+  return `[]${typeof type.list === 'object' && type.list.pointer ? '*' : ''}${goType(type.list)}`;
 }
 
 // Go names what it found: a number's value only when the target is a number too.
@@ -36,8 +24,7 @@ function found(value: unknown, type: WireType): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'object') return 'object';
   if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'number')
-    return typeof type === 'string' && Object.hasOwn(GO_SCALARS, type) && type !== 'string' && type !== 'bool' ? `number ${value}` : 'number';
+  if (typeof value === 'number') return isScalar(type) && type !== 'string' && type !== 'bool' ? `number ${value}` : 'number';
   return 'string';
 }
 
@@ -65,9 +52,17 @@ function decodeValue(type: WireType, value: unknown, struct: string, path: Path)
     for (const v of Object.values(value)) if (v !== null && typeof v !== 'string') refuse(v, 'string', struct, path);
     return value;
   }
-  if (type === HOOK_LISTS) return isHookLists(value) ? value : refuse(Array.isArray(value) ? 'a string' : value, type, struct, path);
-  if (typeof type === 'string') return FITS[type](value) ? value : refuse(value, type, struct, path);
+  if (type === HOOK_LISTS) {
+    // Go names the list's own type when it is not a list, and HookList's decoder the hook names' within one.
+    if (!Array.isArray(value)) return refuse(value, { list: { message: 'HookList' } }, struct, path);
+    return isHookLists(value) ? value : refuse('a string', type, struct, path);
+  }
+  if (isScalar(type)) return SCALARS[type].fits(value) ? value : refuse(value, type, struct, path);
   if ('message' in type) return isObject(value) ? decodeMessage(type.message, value, path) : refuse(value, type, struct, path);
+  if ('map' in type) {
+    if (!isObject(value)) return refuse(value, type, struct, path);
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, decodeValue(type.map, item, struct, path)]));
+  }
   if (!Array.isArray(value)) return refuse(value, type, struct, path);
   return value.map((item) => decodeValue(type.list, item, struct, path));
 }
@@ -106,35 +101,36 @@ const isEmpty = (value: unknown) =>
   (Array.isArray(value) && value.length === 0) ||
   (isObject(value) && Object.keys(value).length === 0);
 
-function serveValue(type: WireType | undefined, value: unknown): unknown {
-  if (type === undefined || value === null || value === undefined || typeof type === 'string') return value;
-  if ('message' in type) return isObject(value) ? serveAs(type.message, value) : value;
+const isMessage = (type: WireType): type is { readonly message: string } => typeof type === 'object' && 'message' in type;
+
+function serveValue(type: WireType, value: unknown): unknown {
+  if (isMessage(type)) return isObject(value) ? serveAs(type.message, value) : value;
+  if (typeof type === 'string' || !('list' in type) || !isMessage(type.list)) return value;
   const of = type.list;
-  return Array.isArray(value) && typeof of === 'object' && 'message' in of ? value.map((item) => serveValue(of, item)) : value;
+  return Array.isArray(value) ? value.map((item) => serveValue(of, item)) : value;
 }
 
-function zeroOf(type: WireType | undefined): unknown {
-  if (type === 'string') return '';
-  if (type === 'bool') return false;
-  if (typeof type === 'string' && Object.hasOwn(GO_SCALARS, type)) return 0;
-  return null;
+const zeroOf = (type: WireType): unknown => (type === 'string' ? '' : type === 'bool' ? false : isScalar(type) ? 0 : null);
+
+function servedField(field: FieldSpec, present: unknown): unknown {
+  // A struct held by value is never left out nor null: unset, it is the struct with its own zero fields.
+  if (field.byValue && isMessage(field.type))
+    return present === undefined || present === null ? serveAs(field.type.message, {}) : serveValue(field.type, present);
+  // A pointer to a struct is left out only when nil, an empty one is still written.
+  const empty = isMessage(field.type) ? present === undefined || present === null : isEmpty(present);
+  if (field.omitEmpty && empty) return undefined;
+  if (present !== undefined && present !== null) return serveValue(field.type, present);
+  return field.neverNull ? [] : field.nullWhenUnset ? null : zeroOf(field.type);
 }
 
 /** `value` (a `kind`) as Sensu Go serves it: every field of the type, in the type's order; unknown fields left out. */
 export function serveAs(kind: string, value: Json): Json {
-  const fields = SERVED_FIELDS.get(kind);
+  const fields = SENSU_GO_FIELDS[kind];
   if (!fields) return value;
-  const schema = WIRE_TYPES[kind] ?? {};
   const out: Json = {};
   for (const field of fields) {
-    const type = schema[field.name];
-    const present = value[field.name];
-    // A pointer to a struct is left out only when nil, an empty one is still written.
-    const empty = type !== undefined && typeof type === 'object' && 'message' in type ? present === undefined || present === null : isEmpty(present);
-    if (field.omitEmpty && !field.byValue && empty) continue;
-    if (present !== undefined && present !== null) out[field.name] = serveValue(type, present);
-    else if (field.byValue && type !== undefined && typeof type === 'object' && 'message' in type) out[field.name] = serveAs(type.message, {});
-    else out[field.name] = field.neverNull ? [] : zeroOf(type);
+    const served = servedField(field, value[field.name]);
+    if (served !== undefined) out[field.name] = served;
   }
   return out;
 }

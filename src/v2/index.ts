@@ -1,7 +1,7 @@
 // The pure v2 (Sensu Go) event model: event shape, validation, the event-store update, filters, selectors, translation from legacy.
 export { errorBodyMessage } from './error-body.js';
 export { filterAllows, isResolution } from './event-filters.js';
-export { redactedMetadata, shapeEvent, shapeMetadata } from './event-shape.js';
+export { redactedMetadata, serveEntity, shapeEvent, shapeMetadata } from './event-shape.js';
 export { HISTORY_LENGTH, updateEvent, updateOwnedEvent } from './event-update.js';
 export {
   APIKEY_FIELDS,
@@ -18,5 +18,8 @@ export { EVENT_FIELDS, SelectorError, matchesSelector, parseSelector, type Op } 
 export { silencedBy } from './silencing.js';
 export { legacyCheckOf, legacyEventOf, translateClient, translateEvent } from './translate.js';
 export { eventProblem } from '../rules/index.js';
-export { typeProblem, WIRE_TYPES, type WireType } from './wire-types.js';
+export { typeProblem, WIRE_TYPES } from './wire-types.js';
+export type { WireType, FieldSpec } from './field-spec.js';
+export type * from './generated/interfaces.js';
+export { COREV2_PROTO } from './generated/corev2-proto.js';
 export { decodeAs, serveAs } from './go-json.js';

@@ -1,7 +1,7 @@
 // The wire-type table, pure: each kind of field refused as Go's encoding/json would refuse it, by its path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeProblem } from '../../src/v2/index.js';
+import { decodeAs, typeProblem } from '../../src/v2/index.js';
 
 test('typeProblem: each field type, nested messages and lists, by path; null and unknown fields pass', () => {
   const cases: [string, unknown, string | null][] = [
@@ -26,4 +26,13 @@ test('typeProblem: each field type, nested messages and lists, by path; null and
   ];
   for (const [kind, value, expected] of cases) assert.equal(typeProblem(kind, value), expected, `${kind} ${JSON.stringify(value)}`);
   assert.throws(() => typeProblem('Nope', {}), /no wire type Nope/);
+});
+
+test('fields Sensu Go 6.12 does not have or never reads from JSON are unknown fields: any value passes and is dropped', () => {
+  // ttl_status, asset_status and fallback_pipeline came in a later Sensu Go; CheckConfig's scheduler is json:"-".
+  const check = { command: 'true', ttl_status: 'x', asset_status: 1, fallback_pipeline: 3, scheduler: 5 };
+  assert.equal(typeProblem('CheckConfig', check), null);
+  assert.deepEqual(decodeAs('CheckConfig', check), { value: { command: 'true' }, problem: null });
+  assert.equal(typeProblem('Event', { fallback_pipeline: 'x', check: { ttl_status: 'x', asset_status: {} } }), null);
+  assert.deepEqual(decodeAs('Event', { sequence: 1, fallback_pipeline: { name: 'p' } }).value, { sequence: 1 });
 });

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type protobuf from 'protobufjs';
 import type { Json } from '../../json.js';
 import { redactedLabels } from '../../config/index.js';
-import { COREV2_SCHEMA } from './corev2-schema.js';
+import { COREV2_PROTO } from '../../v2/index.js';
 import { wireProblem } from './wire-scan.js';
 import type { DecodeBudget } from './json-size.js';
 
@@ -161,7 +161,7 @@ export type AgentMessageType = 'Event' | 'EntityConfig' | 'CheckRequest';
 let types: Readonly<Record<AgentMessageType, TypePlan>> | null = null;
 // Parsed once, by the first message encoded or decoded.
 function parsed(): Readonly<Record<AgentMessageType, TypePlan>> {
-  const root = (load('protobufjs') as typeof protobuf).parse(COREV2_SCHEMA, { keepCase: true }).root.resolveAll();
+  const root = (load('protobufjs') as typeof protobuf).parse(COREV2_PROTO, { keepCase: true }).root.resolveAll();
   return {
     Event: planOf(root.lookupType('sensu.core.v2.Event')),
     EntityConfig: planOf(root.lookupType('sensu.core.v2.EntityConfig')),

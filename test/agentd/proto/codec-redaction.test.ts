@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import protobuf from 'protobufjs';
-import { COREV2_SCHEMA } from '../../../src/agentd/proto/corev2-schema.js';
+import { COREV2_PROTO } from '../../../src/v2/index.js';
 import { decodeProtobuf } from '../../../src/agentd/proto/codec.js';
 
-const Event = protobuf.parse(COREV2_SCHEMA, { keepCase: true }).root.lookupType('sensu.core.v2.Event');
+const Event = protobuf.parse(COREV2_PROTO, { keepCase: true }).root.lookupType('sensu.core.v2.Event');
 const encoded = (entity: object) => Event.encode(Event.fromObject({ entity: { entity_class: 'agent', ...entity } })).finish();
 
 test("a protobuf event's entity comes out with the labels the one policy names as REDACTED, the rest as sent", () => {
