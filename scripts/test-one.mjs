@@ -26,7 +26,8 @@ if (untested.length > 0) fail(untested.map(noTestBeside).join('\n'));
 // Only the full build writes the web bundle and the schema validators the daemon loads.
 if (!existsSync('dist/src/config/schema-validators.js')) fail('dist/ is not built: run `npm run build` once first');
 // The Sensu Go types' generated modules follow their table, as the build writes them.
-if (['schemas/sensu-go-types.txt', 'scripts/build-types.mjs'].some((path) => newest(path) > statSync('src/v2/generated/fields.ts').mtimeMs)) {
+const typeTable = ['schemas/sensu-go-types.txt', 'scripts/build-types.mjs'];
+if (typeTable.every(existsSync) && typeTable.some((path) => newest(path) > statSync('src/v2/generated/fields.ts').mtimeMs)) {
   const generate = spawnSync(process.execPath, ['scripts/build-types.mjs'], { stdio: 'inherit' });
   if (generate.status !== 0) process.exit(generate.status ?? 1);
 }

@@ -120,7 +120,8 @@ export class AgentMessages {
     else if (event.entity && typeof event.entity === 'object')
       event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };
     try {
-      const answer = await this.deps.intake.submitEvent(namespace, event, user);
+      // Kept until stored: an agent is never told an event was not, so the store's outage must not drop it.
+      const answer = await this.deps.intake.submitEvent(namespace, event, user, true);
       if (!answer.ok) this.refuse(session, `agent event refused: ${answer.message}`, { check: event.check?.metadata?.name });
     } catch (error) {
       logger.error({ err: error, agent: name, namespace }, 'agent event not stored');

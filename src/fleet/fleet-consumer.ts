@@ -4,7 +4,7 @@ import type { Settings } from '../config/index.js';
 import type { StateStore } from '../store/index.js';
 import type { WireDelivery, WireTransport } from '../transport/index.js';
 import { prepareResult, EntityLimitError, isClientResultId, type EventDraft } from '../legacy/index.js';
-import { receiveKeepalive } from '../keepalives/index.js';
+import { storeKeepalive } from '../keepalives/index.js';
 import { nestedTooDeep } from '../json-depth.js';
 import { clientNameProblem } from '../rules/index.js';
 import { serverSettingsOf } from '../config/index.js';
@@ -89,17 +89,17 @@ export function consumeFleet(deps: FleetConsumerDeps): void {
     // An agent's record names the namespace its events are read from: only the agent WebSocket may write one.
     if (client.entity_class === 'agent')
       return drop(delivery, 'keepalive', 'entity_class "agent" is for Sensu Go agents, which connect over the agent WebSocket');
-    try {
-      const outcome = receiveKeepalive(deps.store, settings, client, deps.clock.now());
-      if (!outcome.accepted) log.warn({ client: client.name }, outcome.reason);
-      else if (outcome.registration) {
-        log.info({ client: client.name, event: outcome.registration.id }, 'new client registration');
-        deps.intake.submitRegistration(outcome.registration);
-      }
-      delivery.ack();
-    } catch (error) {
-      failed(delivery, 'keepalive', error as Error);
-    }
+    storeKeepalive(deps.store, settings, client, deps.clock.now()).then(
+      (outcome) => {
+        if (!outcome.accepted) log.warn({ client: client.name }, outcome.reason);
+        else if (outcome.registration) {
+          log.info({ client: client.name, event: outcome.registration.id }, 'new client registration');
+          deps.intake.submitRegistration(outcome.registration);
+        }
+        delivery.ack();
+      },
+      (error: Error) => failed(delivery, 'keepalive', error),
+    );
   });
 
   const failed = (delivery: WireDelivery, kind: string, error: Error) => {

@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
-import type { CheckResult, ResultIntake } from '../execute/index.js';
+import type { ResultIntake, CheckResult } from '../execute/index.js';
 import { GroupRetry, type ResultIdKey, type StateStore } from '../store/index.js';
-import type { V2EventStore } from '../store/index.js';
-import { EmbeddedEventStore } from '../store/index.js';
+import { EmbeddedEventStore, type V2EventStore } from '../store/index.js';
 import type { Clock } from '../schedule/index.js';
 import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
@@ -13,53 +12,13 @@ import { publishEvent, publishEventSync, v2RowsOf, type Publish } from './v2-eve
 import { FailureReport, type Service } from '../service.js';
 import { ResultCopies } from './result-copies.js';
 import { Backlog } from './backlog.js';
+import { CheckbridgeError } from '../errors.js';
 
 import type { Json } from '../json.js';
+import type { Done, EventIntake, IntakeEvent, Pending, RoutedEventStore } from './intake-types.js';
+export { isV2Event, type EventIntake, type IntakeEvent, type RoutedEventStore, type StoredV2Event } from './intake-types.js';
 
-/** A stored v2 event on its way to its pipelines (a replay changed nothing and never leaves). */
-export interface StoredV2Event {
-  readonly kind: 'v2';
-  readonly namespace: string;
-  readonly event: Json;
-}
-
-/** What leaves the intake: a processed legacy result, or a stored v2 event. */
-export type IntakeEvent = Processed | StoredV2Event;
-export const isV2Event = (event: IntakeEvent): event is StoredV2Event => (event as StoredV2Event).kind === 'v2';
-
-/** The event store router, as the intake sees it: while PostgreSQL is in use, v2 events are written there one by one. */
-export interface RoutedEventStore extends V2EventStore {
-  embeddedActive(): boolean;
-}
-
-type Pending =
-  | { readonly kind: 'result'; readonly result: CheckResult; readonly resolve: () => void; readonly reject: (error: Error) => void }
-  | {
-      readonly kind: 'v2';
-      readonly namespace: string;
-      readonly body: Json;
-      readonly createdBy: string | undefined;
-      readonly nowS: number;
-      readonly resolve: (answer: Publish) => void;
-      readonly reject: (error: Error) => void;
-    };
-
-/** One submission's fate in its group: what leaves the intake, a v2 event's answer, or its error. */
-interface Done {
-  readonly pending: Pending;
-  readonly emitted: IntakeEvent | null;
-  readonly answer?: Publish;
-  readonly error: Error | null;
-  /** A copy of a result already handled: answered, not stored again. */
-  readonly copy?: true;
-}
-
-/** The intake as the v2 API sees it (its PUT and POST): answered once the event is stored, or with why it was not. */
-export interface EventIntake {
-  /** Whether the doors push back now (the store is behind): a door that can refuse answers 503 with Retry-After. */
-  readonly backlog: { readonly full: boolean; onDrained(listener: () => void): void };
-  submitEvent(namespace: string, body: Record<string, any>, createdBy?: string): Promise<Publish>;
-}
+const RETRY_UNAVAILABLE_MS = 500;
 
 /**
  * Results become events in the store, and v2 events are stored: every door's one writer. Submissions arriving in the
@@ -150,10 +109,10 @@ export class Intake implements ResultIntake, EventIntake, Service {
     return new Promise((resolve, reject) => this.pending.add({ kind: 'result', result, resolve, reject }));
   }
 
-  submitEvent(namespace: string, body: Json, createdBy?: string): Promise<Publish> {
+  submitEvent(namespace: string, body: Json, createdBy?: string, untilStored?: boolean): Promise<Publish> {
     const nowS = Math.floor(this.clock.now() / 1000);
     if (this.routed && !this.routed.embeddedActive()) return this.publishDirect(this.routed, namespace, body, nowS, createdBy);
-    return new Promise((resolve, reject) => this.pending.add({ kind: 'v2', namespace, body, createdBy, nowS, resolve, reject }));
+    return new Promise((resolve, reject) => this.pending.add({ kind: 'v2', namespace, body, createdBy, nowS, untilStored, resolve, reject }));
   }
 
   /** A v2 event to PostgreSQL: its own write, outside the embedded transaction (the router retries or falls back). */
@@ -247,12 +206,27 @@ export class Intake implements ResultIntake, EventIntake, Service {
 
   private notCommitted(batch: Pending[], error: unknown): Promise<void> | void {
     for (const hook of this.afterCommits) void hook(false);
+    // The store out of reach: what no door can answer is kept, in the backlog, and committed again a moment later.
+    if (error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE') {
+      const kept = batch.filter((pending) => pending.kind === 'v2' && pending.untilStored);
+      if (kept.length > 0) this.keep(kept);
+      batch = batch.filter((pending) => !kept.includes(pending));
+      if (batch.length === 0) return;
+    }
     // A failure that ends the whole transaction (a full database) undid every result of the group: each one
     // again in a transaction of its own, so that only the results that fail alone are failed. Not on PostgreSQL:
     // there the failure is a lost connection, and a COMMIT cut off may have committed — those results get an error.
     if (batch.length > 1 && this.store.sqlite) return Promise.all(batch.map((pending) => this.commit([pending]))).then(() => undefined);
     this.log.error({ err: error, results: batch.length }, 'failed to store results');
     for (const pending of batch) pending.reject(error as Error);
+  }
+
+  private keep(kept: Pending[]): void {
+    this.backlog.started(kept.length);
+    setTimeout(() => {
+      for (const pending of kept) this.pending.add(pending);
+      this.backlog.ended(kept.length);
+    }, RETRY_UNAVAILABLE_MS);
   }
 
   private committed(batch: Pending[], done: Done[], handledKeys: ResultIdKey[]): Promise<void> | void {

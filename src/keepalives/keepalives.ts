@@ -39,6 +39,19 @@ export function receiveKeepalive(store: StateStore, settings: Settings, payload:
   });
 }
 
+/** A keepalive received as a unit of work of the store: on PostgreSQL, its round trips never hold the event loop. */
+export function storeKeepalive(store: StateStore, settings: Settings, payload: Record<string, unknown>, nowMs: number): Promise<KeepaliveOutcome> {
+  let outcome: KeepaliveOutcome | null = null;
+  const keys = { pairs: [], clients: [String(payload.name)] };
+  return store
+    .unit(
+      keys,
+      () => (outcome = receiveKeepalive(store, settings, payload, nowMs)),
+      () => (outcome = null),
+    )
+    .then(() => outcome!);
+}
+
 /** The keepalive check of one client, ready to enter intake as a result. */
 export function keepaliveCheck(
   settings: Settings,

@@ -3,7 +3,7 @@ import { redact, type Settings } from '../config/index.js';
 import type { StateStore } from '../store/index.js';
 import type { EventDraft } from '../legacy/index.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
-import { receiveKeepalive } from './keepalives.js';
+import { storeKeepalive } from './keepalives.js';
 
 /** In one process, the client role's keepalive is received directly: its settings redacted, with version and timestamp. */
 export function receiveOwnKeepalive(store: StateStore, intake: { submitRegistration(event: EventDraft): void }, logger: Logger): (s: Settings) => void {
@@ -14,18 +14,16 @@ export function receiveOwnKeepalive(store: StateStore, intake: { submitRegistrat
       version: LEGACY_VERSION,
       timestamp: Math.floor(Date.now() / 1000),
     };
-    let outcome: ReturnType<typeof receiveKeepalive>;
-    try {
-      outcome = receiveKeepalive(store, s, payload, Date.now());
-    } catch (error) {
+    storeKeepalive(store, s, payload, Date.now()).then(
+      (outcome) => {
+        if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
+        else if (outcome.registration) {
+          logger.info({ client: local.name, event: outcome.registration.id }, 'new client registration');
+          intake.submitRegistration(outcome.registration);
+        }
+      },
       // A store out of reach (PostgreSQL cut off) must not end the daemon from a timer: the next keepalive tries again.
-      logger.warn({ client: local.name, err: (error as Error).message }, 'own keepalive not stored');
-      return;
-    }
-    if (!outcome.accepted) logger.warn({ client: local.name }, outcome.reason);
-    else if (outcome.registration) {
-      logger.info({ client: local.name, event: outcome.registration.id }, 'new client registration');
-      intake.submitRegistration(outcome.registration);
-    }
+      (error: Error) => logger.warn({ client: local.name, err: error.message }, 'own keepalive not stored'),
+    );
   };
 }

@@ -45,6 +45,8 @@ export class Rehearsal implements HandlingObserver {
   private readonly log: Logger;
   private pending: (RehearsedEvent & { digest: string })[] = [];
   private writeTimer: NodeJS.Timeout | null = null;
+  /** The history write in flight: a stop waits for it. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: RehearsalDeps) {
     this.log = deps.logger.child({ component: 'rehearsal' });
@@ -118,7 +120,8 @@ export class Rehearsal implements HandlingObserver {
     this.writeTimer ??= setTimeout(() => this.write(), WRITE_EVERY_MS);
   }
 
-  private write(): void {
+  /** Writes what was rehearsed as one unit of work of the store: on PostgreSQL it never holds the event loop waiting. */
+  private write(): Promise<void> {
     if (this.writeTimer) clearTimeout(this.writeTimer);
     this.writeTimer = null;
     const events = this.pending;
@@ -127,23 +130,30 @@ export class Rehearsal implements HandlingObserver {
     // Events rehearsed against a configuration replaced meanwhile belong to no history.
     const current = events.filter((e) => e.digest === digest);
     const skipped = this.unwritten;
-    if (!digest || (current.length === 0 && skipped === 0)) return;
+    if (!digest || (current.length === 0 && skipped === 0)) return Promise.resolve();
     this.unwritten = 0;
-    try {
-      if (this.deps.store.rehearsal.begin(digest, this.deps.now()))
-        this.log.info({ configuration: digest }, 'rehearsal: a new configuration, the history starts again');
+    let began = false;
+    const record = () => {
+      began = this.deps.store.rehearsal.begin(digest, this.deps.now());
       this.deps.store.rehearsal.record(
         current.map(({ check, at, divergence }) => ({ check, at, divergence })),
         skipped,
       );
-    } catch (error) {
-      this.log.error({ err: this.deps.store.failure(error) }, 'rehearsal: the history could not be written');
-    }
+    };
+    const written = this.deps.store
+      .unit({ pairs: [] }, record, () => undefined)
+      .then(
+        () => void (began && this.log.info({ configuration: digest }, 'rehearsal: a new configuration, the history starts again')),
+        (error: unknown) => this.log.error({ err: this.deps.store.failure(error) }, 'rehearsal: the history could not be written'),
+      );
+    this.writing = written;
+    return written;
   }
 
   /** Resolves once every event rehearsed so far is written: for a clean stop and for tests. */
   async settled(): Promise<void> {
     while (this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    this.write();
+    await this.writing;
+    await this.write();
   }
 }

@@ -69,6 +69,8 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   app.setErrorHandler((error, request, reply) => {
     // Over the embedded datastore's quota: say so (507), reads keep working.
     const quota = deps.store.failure(error);
+    // The shared store out of reach or behind: 503, come back.
+    if (quota instanceof CheckbridgeError && quota.code === 'CB_STORE_UNAVAILABLE') reply.header('Retry-After', '1');
     if (quota instanceof CheckbridgeError)
       return reply.code(quota.httpStatus).header('X-Content-Type-Options', 'nosniff').send({ message: quota.message, code: 0 });
     // A password to hash or check while the password pool's queue is full: come back, nothing was done.

@@ -16,9 +16,9 @@ import { SetWrites } from './set-writes.js';
 import { guarded } from './guarded-connection.js';
 import { LanedPostgres } from './laned-connection.js';
 import { UnitPostgres } from './unit-connection.js';
-import { UnitChecks, UnitPlan, UnitQueue, isConflict } from './unit-of-work.js';
-/** Runs of a unit whose rows another writer changed under it, before it runs with its locks taken first. */
-const OPTIMISTIC_RUNS = 3;
+import { READS, UnitChecks, UnitPlan, UnitQueue, isConflict, writtenKeys, type WrittenKeys } from './unit-of-work.js';
+import { RowCache } from './row-cache.js';
+const OPTIMISTIC_RUNS = 3; // runs of a unit whose rows changed under it, before it runs with its locks taken first
 type UnitOutcome<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly conflict: boolean };
 
 /**
@@ -37,6 +37,7 @@ export class PostgresStateStore extends BatchedStateStore {
   private listener: ChangeListener | null = null;
   private readonly checks: UnitChecks;
   private readonly units = new UnitQueue();
+  private readonly rows = new RowCache();
   /** While a unit's processing runs: the advisory lock keys its round trip 2 takes. */
   private unitLocks: Set<string> | null = null;
 
@@ -64,20 +65,12 @@ export class PostgresStateStore extends BatchedStateStore {
       lockResults: prepare(
         'SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest(?::text[]) AS key ORDER BY k) AS keys',
       ),
-      batchClients: prepare('SELECT name, data FROM clients WHERE name = ANY(?::text[])'),
-      batchResults: prepare(
-        'SELECT r.client, r.check_name, r.data, r.history, r.last_ok FROM results r JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ON r.client = k.client AND r.check_name = k.check_name',
-      ),
-      batchEvents: prepare(
-        'SELECT e.client, e.check_name, e.data FROM events e JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ON e.client = k.client AND e.check_name = k.check_name',
-      ),
-      batchV2Events: prepare(
-        'SELECT v.namespace, v.entity, v.check_name, v.data FROM v2_events v JOIN unnest(?::text[], ?::text[], ?::text[]) AS k (namespace, entity, check_name) ' +
-          'ON v.namespace = k.namespace AND v.entity = k.entity AND v.check_name = k.check_name',
-      ),
-      batchV2Entities: prepare(
-        'SELECT e.namespace, e.name, e.data FROM v2_entities e JOIN unnest(?::text[], ?::text[]) AS k (namespace, name) ON e.namespace = k.namespace AND e.name = k.name',
-      ),
+      // The unit's reads (each row with its version, unused here), run one at a time.
+      batchClients: prepare(READS.clients),
+      batchResults: prepare(READS.results),
+      batchEvents: prepare(READS.events),
+      batchV2Events: prepare(READS.v2Events),
+      batchV2Entities: prepare(READS.v2Entities),
     };
   }
 
@@ -94,7 +87,9 @@ export class PostgresStateStore extends BatchedStateStore {
         lane.onCommit = db.onCommit;
         return lane;
       };
-      return new PostgresStateStore(new LanedPostgres(db, unit), version, { dsn, env: pgEnvironment(env) });
+      const away: { store?: PostgresStateStore } = {};
+      const lanes = new LanedPostgres(db, unit, () => away.store?.outOfReach() ?? null);
+      return (away.store = new PostgresStateStore(lanes, version, { dsn, env: pgEnvironment(env) }));
     } catch (error) {
       db.close();
       if (error instanceof CheckbridgeError) throw error;
@@ -121,8 +116,13 @@ export class PostgresStateStore extends BatchedStateStore {
   /** A daemon's store answers from what it knows (its listening connection's probes, its units' waits): no statement. */
   override problem(): string {
     if (!this.listener) return super.problem();
-    const away = this.units.waiting() ?? this.listener.notListening;
+    const away = this.outOfReach() ?? this.lanes.main.lost ?? this.listener.notListening;
     return away === null ? '' : new CheckbridgeError('CB_STORE_UNAVAILABLE', away).message;
+  }
+
+  /** Why PostgreSQL counts as out of reach (a unit stuck waiting, a connection lost), or null: no statement asked. */
+  private outOfReach(): string | null {
+    return this.units.waiting() ?? this.lanes.unitLost;
   }
 
   override close(): void {
@@ -230,17 +230,14 @@ export class PostgresStateStore extends BatchedStateStore {
     return this.transaction(fn);
   }
 
-  /**
-   * The group commit as a unit of work (unit-of-work.ts), one at a time. Rows changed under it: it runs again (up to
-   * OPTIMISTIC_RUNS); an item's failure, or a row that keeps changing: as a blocking group commit, its locks taken first.
-   */
+  /** A unit of work (unit-of-work.ts), one at a time; rerun if its rows changed, else blocking with its locks first. */
   override async unit<T>(keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
     let ran = false;
     for (let run = 0; run < OPTIMISTIC_RUNS; run++) {
-      const plan = new UnitPlan(keys);
+      const plan = new UnitPlan(keys, this.rows);
       if (!plan.reads) break;
       if (ran) retrying();
-      const outcome = await this.units.run(() => this.runUnit(plan, fn));
+      const outcome = await this.units.run(() => this.runUnit(plan, fn, keys.pairs.length > 0));
       ran = true;
       if (outcome.done) return outcome.value;
       if (!outcome.conflict) break;
@@ -249,10 +246,12 @@ export class PostgresStateStore extends BatchedStateStore {
     return super.unit(keys, fn, retrying);
   }
 
-  private async runUnit<T>(plan: UnitPlan, fn: () => T): Promise<UnitOutcome<T>> {
+  /** One run; `legacy` (results to process): the silences read with the rows, not by a blocking read inside. */
+  private async runUnit<T>(plan: UnitPlan, fn: () => T, legacy: boolean): Promise<UnitOutcome<T>> {
     const lane = this.lanes.unit;
-    const batch = plan.batchOf(await lane.beginUnit(plan.reads!));
-    let value: T;
+    const read = await lane.beginUnit(legacy ? [...plan.reads!, this.silences.allSql] : plan.reads!);
+    const batch = plan.batchOf(read);
+    let [value, written]: [T | undefined, WrittenKeys | undefined] = [undefined, undefined];
     try {
       value = this.lanes.onUnitLane(() => {
         lane.awaitSavepoints = false;
@@ -260,12 +259,14 @@ export class PostgresStateStore extends BatchedStateStore {
         this.unitLocks = new Set(plan.lockKeys);
         if (plan.lockKeys.length > 0) this.locks.lockResults.run(plan.lockKeys);
         this.checks.send(plan);
-        this.silences.snapshotUntilReset();
+        if (legacy) this.silences.snapshotFrom(read[read.length - 1]!.rows);
         const result = fn();
+        written = writtenKeys(batch);
         this.sendPending();
         return result;
       });
     } catch (error) {
+      plan.forget(written);
       await lane.rollbackUnit();
       return this.unitFailed(error);
     } finally {
@@ -274,11 +275,12 @@ export class PostgresStateStore extends BatchedStateStore {
       this.forgetBatch();
     }
     try {
-      await lane.commitUnit();
+      plan.remember(batch, written!, await lane.commitUnit());
     } catch (error) {
+      plan.forget(written);
       return this.unitFailed(error);
     }
-    return { done: true, value };
+    return { done: true, value: value as T };
   }
 
   /** A unit that did not commit: run again when that can help, else its error. */

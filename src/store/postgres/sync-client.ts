@@ -13,8 +13,7 @@ import type { SyncReply, SyncRequest, SyncRows } from './sync-worker.js';
 /** A statement the server does not answer within this long fails (and the connection is replaced); never a hang. */
 const QUERY_TIMEOUT_MS = 15_000;
 const WAIT_GRACE_MS = 5_000;
-/** How long the first statement after a lost connection waits for the worker's reconnection before failing. */
-const RECONNECT_WAIT_MS = 1_000;
+const RECONNECT_WAIT_MS = 1_000; // the first statement after a loss waits this long for the worker's reconnection
 export { PostgresQueryError } from './query-error.js';
 
 // Node 20 has it; the compiler's library for this target does not declare it yet.
@@ -33,16 +32,14 @@ export class SyncPostgres implements SqlDatabase {
   private replies!: ReplyPort;
   private nextId = 0;
   protected depth = 0;
+  /** How long a caller blocks for an answer before the connection is given up (default: query timeout and grace). */
+  protected blockingWaitMs: number | null = null;
   /** Bumped when the connection is replaced: its transaction went with it. */
   private epoch = 0;
   private closed = false;
   /** Rows changed by each deferred write of the open transaction, as the worker reported them. */
   protected readonly changesOf = new Map<number, number>();
-  /**
-   * Whether nested transactions are savepoints that wait for their writes before they end (a failure then stays within
-   * one). Off (a group commit's first run), there are no savepoints, the writes travel together, and any failure ends
-   * the whole transaction with a `transactionLost` error.
-   */
+  /** Whether nested transactions are savepoints waiting for their writes (off: none, any failure is `transactionLost`). */
   awaitSavepoints = true;
 
   constructor(
@@ -58,6 +55,11 @@ export class SyncPostgres implements SqlDatabase {
 
   get open(): boolean {
     return !this.closed;
+  }
+
+  /** Why the connection is lost while the worker connects again, or null. */
+  get lost(): string | null {
+    return Atomics.load(this.flag, 1) === 1 ? this.lostBecause : null;
   }
 
   get inTransaction(): boolean {
@@ -146,22 +148,20 @@ export class SyncPostgres implements SqlDatabase {
     }
   }
 
-  /**
-   * Inside a transaction, a write nobody waits for: sent with the next ones as one query. Its failure is the answer
-   * to the next statement waited for; a savepoint waits for its writes before it ends, so the failure stays its own.
-   */
-  private defer(sql: string): number {
+  /** Inside a transaction, a write nobody waits for: sent with the next ones; its failure answers the next statement. */
+  protected defer(sql: string): number {
     return this.post({ sql, deferred: true });
   }
 
   /** Blocks until the worker has posted reply `id` (the flag holds the id of its latest reply), then takes it off the port. */
   private awaitReply(id: number): SyncReply {
-    const deadline = Date.now() + this.timeoutMs + WAIT_GRACE_MS;
+    const waitMs = this.blockingWaitMs ?? this.timeoutMs + WAIT_GRACE_MS;
+    const deadline = Date.now() + waitMs;
     for (;;) {
       const seen = Atomics.load(this.flag, 0);
       if (seen === id) break;
       const left = deadline - Date.now();
-      if (left <= 0 || Atomics.wait(this.flag, 0, seen, left) === 'timed-out') throw this.replaced();
+      if (left <= 0 || Atomics.wait(this.flag, 0, seen, left) === 'timed-out') throw this.replaced(waitMs);
     }
     const reply = this.replies.take(id);
     if (!reply) throw this.unavailable(`the answer to statement ${id} was not on the port`);
@@ -176,7 +176,7 @@ export class SyncPostgres implements SqlDatabase {
       if (reply) return reply;
       const left = deadline - Date.now();
       if (flag !== this.flag) throw this.unavailable('the connection was replaced while a statement waited');
-      if (left <= 0) throw this.replaced();
+      if (left <= 0) throw this.replaced(this.timeoutMs + WAIT_GRACE_MS);
       const waiting = waitAsync(flag, 0, seen, left);
       if (!waiting.async) continue;
       // An async wait holds no handle: the timer keeps the process alive until the answer comes.
@@ -186,10 +186,10 @@ export class SyncPostgres implements SqlDatabase {
   }
 
   /** No answer within the deadline: the worker is replaced (its statement may hang on a dead network). */
-  private replaced(): CheckbridgeError {
+  private replaced(waitedMs: number): CheckbridgeError {
     void this.worker.terminate();
     this.spawn();
-    return this.unavailable(`no answer within ${Math.round((this.timeoutMs + WAIT_GRACE_MS) / 1000)} s`);
+    return this.unavailable(`no answer within ${waitedMs / 1000} s`);
   }
 
   private query(text: string, params: readonly unknown[]): Rows {

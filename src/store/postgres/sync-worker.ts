@@ -181,9 +181,10 @@ async function commitWithDeferred(request: SyncRequest): Promise<SyncReply> {
   changes = [];
   try {
     const result = await client.query([...batch.map((r) => r.sql), 'COMMIT'].join(';\n'));
-    const results = Array.isArray(result) ? result : [result];
+    const results: pg.QueryResult[] = Array.isArray(result) ? result : [result];
     batch.forEach((r, i) => done.push([r.id, results[i]?.rowCount ?? 0]));
-    return { id: request.id, changes: done, rows: [], rowCount: 0, command: results[results.length - 1]?.command ?? '' };
+    const last = { rows: [], rowCount: 0, command: results[results.length - 1]?.command ?? '' };
+    return { id: request.id, changes: done, ...last, ...(request.multi ? { results: results.map(rowsOf) } : {}) };
   } catch (error) {
     return { id: request.id, changes: done, error: { ...failureOf(error), deferred: true } };
   }

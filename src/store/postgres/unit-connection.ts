@@ -5,10 +5,26 @@ import { PostgresQueryError } from './query-error.js';
 import { SyncPostgres } from './sync-client.js';
 import type { SyncRows } from './sync-worker.js';
 
+// The transaction's id as a row's xmin shows it (the low 32 bits of the epoch-extended id).
+const XID = 'SELECT (txid_current() % 4294967296)::text AS checkbridge_xid';
+
+// A statement a unit's processing waits for (a read its keys did not name) holds the event loop: not for longer than this.
+const BLOCKING_WAIT_MS = 750;
+
 export class UnitPostgres extends SyncPostgres {
-  /** Opens the unit's transaction with `reads` (statements with their values written in): one round trip, their rows. */
+  protected override blockingWaitMs = BLOCKING_WAIT_MS;
+
+  /**
+   * Opens the unit's transaction with `reads` (statements with their values written in): one round trip, their rows.
+   * Nothing to read: no round trip, the BEGIN travels with the unit's writes.
+   */
   async beginUnit(reads: readonly string[]): Promise<readonly SyncRows[]> {
     if (this.inTransaction) throw new Error('a unit of work began inside a transaction');
+    if (reads.length === 0) {
+      this.depth = 1;
+      this.defer('BEGIN');
+      return [];
+    }
     try {
       const reply = await this.requestAsync({ sql: ['BEGIN', ...reads].join(';\n'), simple: true, multi: true });
       this.depth = 1;
@@ -20,13 +36,19 @@ export class UnitPostgres extends SyncPostgres {
     }
   }
 
-  /** COMMIT with the writes deferred before it (one round trip); a failure of either is the whole unit's. */
-  async commitUnit(): Promise<void> {
+  /**
+   * COMMIT with the writes deferred before it (one round trip); a failure of either is the whole unit's. Answers the
+   * transaction's id: the version (xmin) of every row it wrote (null when the answer did not carry it).
+   */
+  async commitUnit(): Promise<string | null> {
     const started = performance.now();
     try {
-      const { command } = await this.requestAsync({ sql: 'COMMIT', simple: true });
+      this.defer(XID);
+      const { command, results = [] } = await this.requestAsync({ sql: 'COMMIT', simple: true, multi: true });
       this.onCommit?.(performance.now() - started);
       if (command === 'ROLLBACK') throw new PostgresQueryError('the transaction was aborted by an earlier error and rolled back', '25P02', true);
+      const xid = results[results.length - 2]?.rows[0]?.checkbridge_xid;
+      return typeof xid === 'string' ? xid : null;
     } catch (error) {
       if (this.inTransaction) await this.rollbackUnit();
       throw error instanceof PostgresQueryError && !error.transactionLost ? new PostgresQueryError(error.message, error.code, true) : error;

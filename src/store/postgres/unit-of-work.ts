@@ -9,10 +9,12 @@ import { BatchRows, pairKey, v2Key } from './batch-rows.js';
 import { inline, toPositional } from './placeholders.js';
 import { PostgresQueryError } from './query-error.js';
 import type { SyncRows } from './sync-worker.js';
+import type { RowCache } from './row-cache.js';
 
 type Row = Record<string, unknown>;
 
-const READS = {
+/** Each table's rows of a batch's keys, with their versions. */
+export const READS = {
   clients: 'SELECT name, data, xmin::text AS seen FROM clients WHERE name = ANY(?::text[])',
   results:
     'SELECT r.client, r.check_name, r.data, r.history, r.last_ok, r.xmin::text AS seen FROM results r JOIN unnest(?::text[], ?::text[]) AS k (client, check_name) ' +
@@ -99,35 +101,46 @@ export class UnitChecks {
   }
 }
 
-/** One unit's keys as statements to read, the rows read, and what the checks compare them with. */
+/** One unit's keys: the rows to read (those the cache lacks), the rows read, and what the checks compare them with. */
 export class UnitPlan {
-  /** Round trip 1's statements, values written in (null: a value has no literal, and the unit cannot run this way). */
+  /** Round trip 1's statements, values written in: none when the cache had every row (null: a value has no literal). */
   readonly reads: string[] | null;
   /** Per table, the key columns then each key's version as read ('' for a row that was absent). */
   readonly seen: Record<Table, string[][]>;
   /** Keys of the advisory locks round trip 2 takes, as the pessimistic path names them. */
   readonly lockKeys: string[];
   private readonly order: Table[] = [];
-  private readonly keys: Record<Table, string[][]>;
+  /** Per table, each key once: its key string and its columns. */
+  private readonly keys: Record<Table, Map<string, string[]>>;
 
-  constructor({ pairs, clients = [], v2 = { events: [], entities: [] } }: UnitKeys) {
+  constructor(
+    { pairs, clients = [], v2 = { events: [], entities: [] } }: UnitKeys,
+    private readonly cache: RowCache,
+  ) {
     const names = [...new Set([...pairs.map(([client]) => client), ...clients])];
-    const pairColumns = [pairs.map(([client]) => client), pairs.map(([, check]) => check)];
+    const byKey = (rows: readonly (readonly string[])[], key: (parts: readonly string[]) => string) => new Map(rows.map((parts) => [key(parts), [...parts]]));
+    const pair = byKey(pairs, ([client, check]) => pairKey(client!, check!));
     this.keys = {
-      clients: [names],
-      results: pairColumns,
-      events: pairColumns,
-      v2Events: [0, 1, 2].map((i) => v2.events.map((key) => key[i]!)),
-      v2Entities: [0, 1].map((i) => v2.entities.map((key) => key[i]!)),
+      clients: byKey(
+        names.map((name) => [name]),
+        ([name]) => name!,
+      ),
+      results: pair,
+      events: pair,
+      v2Events: byKey(v2.events, (parts) => v2Key(...parts)),
+      v2Entities: byKey(v2.entities, (parts) => v2Key(...parts)),
     };
-    this.seen = Object.fromEntries(TABLES.map((table) => [table, this.keys[table].map((): string[] => []).concat([[]])])) as Record<Table, string[][]>;
+    this.seen = Object.fromEntries(TABLES.map((table) => [table, []])) as unknown as Record<Table, string[][]>;
     const reads: (string | null)[] = [];
     for (const table of TABLES) {
-      if (this.keys[table][0]!.length === 0) continue;
+      const missing = [...this.keys[table]].filter(([key]) => !cache.get(table, key)).map(([, parts]) => parts);
+      if (missing.length === 0) continue;
       this.order.push(table);
-      const positional = toPositional(READS[table]);
-      reads.push(inline(positional, table === 'clients' ? [names] : this.keys[table]));
+      const columns = missing[0]!.map((_, i) => missing.map((parts) => parts[i]!));
+      reads.push(inline(toPositional(READS[table]), columns));
     }
+    // A unit naming no row still asks PostgreSQL first: its processing then never starts on a store out of reach.
+    if (TABLES.every((table) => this.keys[table].size === 0)) reads.push('SELECT 1');
     this.reads = reads.every((read) => read !== null) ? (reads as string[]) : null;
     this.lockKeys = [
       ...pairs.map(([client, check]) => `${client}/${check}`),
@@ -137,31 +150,73 @@ export class UnitPlan {
     ];
   }
 
-  /** The rows round trip 1 read, as the batch the unit's processing reads and writes; each key's version kept. */
+  /** The rows read (and those the cache had), as the batch the unit's processing reads and writes; each key's version kept. */
   batchOf(results: readonly SyncRows[]): BatchRows {
     const batch = new BatchRows();
-    const found: Record<Table, Map<string, string>> = Object.fromEntries(TABLES.map((table) => [table, new Map()])) as Record<Table, Map<string, string>>;
+    const found = new Map<string, string>();
     this.order.forEach((table, i) => {
       for (const row of results[i]?.rows ?? []) {
         const { seen, ...rest } = row as Row;
         const key = keyOf(table, rest);
-        found[table].set(key, String(seen));
+        found.set(`${table}\u0000${key}`, String(seen));
         keep(batch, table, key, rest);
       }
     });
     for (const table of TABLES) {
-      const columns = this.keys[table];
-      for (let n = 0; n < columns[0]!.length; n++) {
-        const parts = columns.map((column) => column[n]!);
-        const key = table === 'clients' ? parts[0]! : table === 'results' || table === 'events' ? pairKey(parts[0]!, parts[1]!) : v2Key(...parts);
+      const width = table === 'clients' ? 1 : table === 'v2Events' ? 3 : 2;
+      const columns: string[][] = Array.from({ length: width + 1 }, () => []);
+      for (const [key, parts] of this.keys[table]) {
+        const cached = this.cache.get(table, key);
         const map = rowsOf(batch, table);
-        if (!map.has(key)) map.set(key, null);
-        parts.forEach((part, i) => this.seen[table][i]!.push(part));
-        this.seen[table][parts.length]!.push(found[table].get(key) ?? '');
+        if (cached) map.set(key, cached.value);
+        else if (!map.has(key)) map.set(key, null);
+        parts.forEach((part, i) => columns[i]!.push(part));
+        columns[width]!.push(cached ? cached.seen : (found.get(`${table}\u0000${key}`) ?? ''));
       }
+      this.seen[table] = columns;
     }
     return batch;
   }
+
+  /** After COMMIT (`xid`: the transaction's id, every row it wrote has it): what the batch holds is what PostgreSQL holds. */
+  remember(batch: BatchRows, written: WrittenKeys, xid: string | null): void {
+    for (const table of TABLES) {
+      const map = rowsOf(batch, table);
+      const seen = this.seen[table];
+      const versions = seen[seen.length - 1] ?? [];
+      let n = 0;
+      for (const [key] of this.keys[table]) {
+        if (!written[table].has(key)) this.cache.set(table, key, map.get(key) ?? null, versions[n]!);
+        n++;
+      }
+      for (const key of written[table]) {
+        if (xid === null) this.cache.drop(table, key);
+        else this.cache.set(table, key, map.get(key) ?? null, map.get(key) === null ? '' : xid);
+      }
+    }
+  }
+
+  /** A unit that did not commit, or whose rows changed: none of its rows is trusted. */
+  forget(written?: WrittenKeys): void {
+    for (const table of TABLES) {
+      for (const [key] of this.keys[table]) this.cache.drop(table, key);
+      for (const key of written?.[table] ?? []) this.cache.drop(table, key);
+    }
+  }
+}
+
+/** The keys a unit wrote, per table (taken before its writes are sent). */
+export type WrittenKeys = Record<Table, ReadonlySet<string>>;
+
+export function writtenKeys(batch: BatchRows): WrittenKeys {
+  const { pending } = batch;
+  return {
+    clients: new Set(pending.clients.keys()),
+    results: new Set(pending.results.keys()),
+    events: new Set(pending.events.keys()),
+    v2Events: new Set(pending.v2Events.keys()),
+    v2Entities: new Set(pending.v2Entities.keys()),
+  };
 }
 
 function keyOf(table: Table, row: Row): string {

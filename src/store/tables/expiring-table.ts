@@ -26,6 +26,8 @@ export class ExpiringTable<T> {
   private snapshot: Map<string, Row> | null = null;
   private snapshotting = false;
   private countUpTo$: SqlStatement | null = null;
+  /** The statement reading every row (what a snapshot holds): for a caller reading it with others in one round trip. */
+  readonly allSql: string;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -41,7 +43,14 @@ export class ExpiringTable<T> {
     this.delete$ = db.prepare(`DELETE FROM ${table} WHERE ${key} = ? AND (expire_at IS NULL OR expire_at > ?)`);
     this.list$ = db.prepare(`SELECT ${columns} FROM ${table} WHERE expire_at IS NULL OR expire_at > ? ORDER BY ${key}`);
     this.purge$ = db.prepare(`DELETE FROM ${table} WHERE expire_at IS NOT NULL AND expire_at <= ?`);
-    this.all$ = db.prepare(`SELECT ${columns} FROM ${table}`);
+    this.allSql = `SELECT ${columns} FROM ${table}`;
+    this.all$ = db.prepare(this.allSql);
+  }
+
+  /** A snapshot (as `snapshotUntilReset`) of rows already read with `allSql`. */
+  snapshotFrom(rows: readonly Record<string, unknown>[]): void {
+    this.snapshotting = true;
+    this.snapshot = new Map((rows as Row[]).map((row) => [row.key, row]));
   }
 
   private of(row: Row | undefined): Expiring<T> | null {
