@@ -27,7 +27,11 @@ const RETRY_UNAVAILABLE_MS = 500;
 export class Intake implements ResultIntake, EventIntake, Service {
   readonly name = 'intake';
   private readonly failures = new FailureReport();
-  private readonly pending = new TurnBatch<Pending>((batch) => this.commit(batch));
+  // Groups of other rows commit beside each other; one at a time while translations are staged for another event store.
+  private readonly pending = new TurnBatch<Pending>(
+    (batch) => this.commit(batch),
+    () => (this.routed && !this.routed.embeddedActive() ? 1 : this.store.unitsInFlight),
+  );
   private readonly listeners: ((event: IntakeEvent) => void)[] = [];
   private readonly registrations: ((event: EventDraft) => void)[] = [];
   private readonly committers: ((processed: Processed) => void)[] = [];

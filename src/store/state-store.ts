@@ -94,9 +94,16 @@ export interface StateStore {
   /**
    * A group commit as one unit of work: the rows `keys` name are read (and locked between servers), `fn` runs over them
    * synchronously, its writes commit together. SQLite runs it at once; PostgreSQL awaits its round trips without
-   * blocking the thread, so what comes meanwhile waits for the next unit. `retrying` as for `groupCommit`.
+   * blocking the thread, beside other units of other rows. `retrying` as for `groupCommit`.
    */
   unit<T>(keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T>;
+  /**
+   * Reads the rows `keys` name without holding the thread on the network, then runs `fn` (reads only) over them: what
+   * a door asks of the store before it answers (an agent's handshake). SQLite answers at once.
+   */
+  read<T>(keys: UnitKeys, fn: () => T): Promise<T>;
+  /** How many units may be in flight together (of disjoint rows; one that shares a row waits for the earlier one). */
+  readonly unitsInFlight: number;
   /** One result's writes inside a group commit, undone alone when `fn` throws. */
   savepoint<T>(fn: () => T): T;
 

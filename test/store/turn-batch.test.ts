@@ -59,3 +59,33 @@ test('a batch in flight (a promise): the next forms meanwhile and goes over when
   for (let turn = 0; turn < 10 && !second; turn++) await nextTurn();
   assert.equal(second, true);
 });
+
+test('two batches in flight when two may be: the second goes without waiting; flushed waits for the earlier one to settle too', async () => {
+  const batches: number[][] = [];
+  const commits = new Map<number, () => void>();
+  const batch = new TurnBatch<number>(
+    (items) => (batches.push(items), new Promise<void>((resolve) => commits.set(items[0]!, resolve))),
+    () => 2,
+  );
+  for (let i = 0; i < 8; i++) batch.add(i);
+  await nextTurn();
+  for (let i = 8; i < 16; i++) batch.add(i);
+  for (let turn = 0; turn < 10 && batches.length < 2; turn++) await nextTurn();
+  assert.equal(batches.length, 2, 'the second batch is in flight beside the first');
+  for (let i = 16; i < 24; i++) batch.add(i);
+  for (let turn = 0; turn < 10; turn++) await nextTurn();
+  assert.equal(batches.length, 2, 'a third waits: two are in flight');
+  let flushed = false;
+  void batch.flushed().then(() => (flushed = true));
+  // The later batch settles first: what was added before it is not all committed yet.
+  commits.get(8)!();
+  for (let turn = 0; turn < 10 && batches.length < 3; turn++) await nextTurn();
+  assert.deepEqual(batches[2], [16, 17, 18, 19, 20, 21, 22, 23], 'the third goes once one settles');
+  assert.equal(flushed, false);
+  commits.get(0)!();
+  for (let turn = 0; turn < 10; turn++) await nextTurn();
+  assert.equal(flushed, false, 'the third is still in flight');
+  commits.get(16)!();
+  for (let turn = 0; turn < 10 && !flushed; turn++) await nextTurn();
+  assert.equal(flushed, true);
+});

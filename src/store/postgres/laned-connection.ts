@@ -7,26 +7,33 @@ import type { SyncPostgres } from './sync-client.js';
 import { UnitPostgres } from './unit-connection.js';
 
 export class LanedPostgres implements SqlDatabase {
-  private unitLane: UnitPostgres | null = null;
+  private readonly unitLanes: (UnitPostgres | undefined)[];
   private current: SyncPostgres;
 
   constructor(
     readonly main: SyncPostgres,
-    /** Opens the unit's connection, the first time a unit runs (a command that never commits a group opens none). */
+    /** Opens a unit's connection, the first time a unit runs on it (a command that never commits a group opens none). */
     private readonly openUnit: () => UnitPostgres,
     /** Why PostgreSQL counts as out of reach now (a unit stuck waiting), or null: the other lane then refuses at once. */
     private readonly unreachable: () => string | null = () => null,
+    /** How many units may be in flight together, each on a connection of its own. */
+    readonly unitLaneCount = 1,
   ) {
     this.current = main;
+    this.unitLanes = new Array<UnitPostgres | undefined>(unitLaneCount);
   }
 
-  get unit(): UnitPostgres {
-    return (this.unitLane ??= this.openUnit());
+  /** The unit connection `index` (0 to unitLaneCount - 1); the first asked for opens them all, connecting meanwhile. */
+  unit(index = 0): UnitPostgres {
+    if (this.unitLanes[index] === undefined)
+      for (let i = 0; i < this.unitLaneCount; i++) if (this.unitLanes[i] === undefined) (this.unitLanes[i] = this.openUnit()).warm();
+    return this.unitLanes[index]!;
   }
 
-  /** Why the unit's connection is lost now, or null (the other one waits a moment for its own reconnection). */
+  /** Why a unit's connection is lost now, or null (the other one waits a moment for its own reconnection). */
   get unitLost(): string | null {
-    return this.unitLane?.lost ?? null;
+    for (const lane of this.unitLanes) if (lane?.lost) return lane.lost;
+    return null;
   }
 
   /** The connection statements go to now. */
@@ -34,10 +41,10 @@ export class LanedPostgres implements SqlDatabase {
     return this.current;
   }
 
-  /** Runs `fn` with every statement on the unit's connection. */
-  onUnitLane<T>(fn: () => T): T {
+  /** Runs `fn` with every statement on the unit connection `lane`. */
+  onUnitLane<T>(lane: UnitPostgres, fn: () => T): T {
     const before = this.current;
-    this.current = this.unit;
+    this.current = lane;
     try {
       return fn();
     } finally {
@@ -47,8 +54,9 @@ export class LanedPostgres implements SqlDatabase {
 
   prepare(sql: string): SqlStatement {
     const main = this.main.prepare(sql);
-    let unit: SqlStatement | null = null;
-    const pick = () => (this.current === this.main ? this.checked(main) : (unit ??= this.unit.prepare(sql)));
+    const onLanes = new Map<SyncPostgres, SqlStatement>();
+    const onLane = (lane: SyncPostgres) => onLanes.get(lane) ?? onLanes.set(lane, lane.prepare(sql)).get(lane)!;
+    const pick = () => (this.current === this.main ? this.checked(main) : onLane(this.current));
     return {
       get: (...params) => pick().get(...params),
       all: (...params) => pick().all(...params),
@@ -80,7 +88,7 @@ export class LanedPostgres implements SqlDatabase {
   }
 
   close(): void {
-    this.unitLane?.close();
+    for (const lane of this.unitLanes) lane?.close();
     this.main.close();
   }
 }

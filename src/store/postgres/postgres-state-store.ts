@@ -2,7 +2,6 @@ import { CheckbridgeError } from '../../errors.js';
 import { daemonEnvironment } from '../../config/index.js';
 import type { SqlStatement } from '../sql/database.js';
 import type { UnitKeys, V2Keys } from '../state-store.js';
-import type { Row } from '../sql/sql-state-store.js';
 import { BatchedStateStore } from './batched-state-store.js';
 import { PostgresQueryError, SyncPostgres } from './sync-client.js';
 import { pgEnvironment, poolConfigOf, redactDsn, type PgEnvironment } from './connection.js';
@@ -10,15 +9,19 @@ import type { Logger } from 'pino';
 import { SharedResourceTables } from './shared-resources.js';
 import { ChangeListener } from './change-listener.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './store-schema.js';
-import { BatchRows, pairKey, v2Key } from './batch-rows.js';
+import type { BatchRows } from './batch-rows.js';
+import { readBatchBlocking } from './blocking-batch-reads.js';
 import { BatchedResourceTables } from './batched-resources.js';
 import { SetWrites } from './set-writes.js';
 import { guarded } from './guarded-connection.js';
 import { LanedPostgres } from './laned-connection.js';
 import { UnitPostgres } from './unit-connection.js';
-import { READS, UnitChecks, UnitPlan, UnitQueue, isConflict, writtenKeys, type WrittenKeys } from './unit-of-work.js';
+import { READS, UnitChecks, UnitPlan, isConflict, unitKeySet, writtenKeys, type WrittenKeys } from './unit-of-work.js';
+import { UnitScheduler } from './unit-scheduler.js';
 import { RowCache } from './row-cache.js';
 const OPTIMISTIC_RUNS = 3; // runs of a unit whose rows changed under it, before it runs with its locks taken first
+// Units in flight together (a connection each): enough that the network's wait is shared; each costs a connection.
+const UNIT_LANES = 3;
 type UnitOutcome<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly conflict: boolean };
 
 /**
@@ -36,7 +39,7 @@ export class PostgresStateStore extends BatchedStateStore {
   /** The configuration caches' notifications, once the daemon listens (listenForChanges). */
   private listener: ChangeListener | null = null;
   private readonly checks: UnitChecks;
-  private readonly units = new UnitQueue();
+  private readonly units: UnitScheduler;
   private readonly rows = new RowCache();
   /** While a unit's processing runs: the advisory lock keys its round trip 2 takes. */
   private unitLocks: Set<string> | null = null;
@@ -57,6 +60,7 @@ export class PostgresStateStore extends BatchedStateStore {
     self.store = this;
     this.setWrites = new SetWrites(lanes);
     this.checks = new UnitChecks(lanes);
+    this.units = new UnitScheduler(lanes.unitLaneCount);
     // A PostgreSQL COMMIT is its log sync.
     lanes.main.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
     const prepare = (sql: string) => this.db.prepare(sql);
@@ -88,7 +92,7 @@ export class PostgresStateStore extends BatchedStateStore {
         return lane;
       };
       const away: { store?: PostgresStateStore } = {};
-      const lanes = new LanedPostgres(db, unit, () => away.store?.outOfReach() ?? null);
+      const lanes = new LanedPostgres(db, unit, () => away.store?.outOfReach() ?? null, UNIT_LANES);
       return (away.store = new PostgresStateStore(lanes, version, { dsn, env: pgEnvironment(env) }));
     } catch (error) {
       db.close();
@@ -159,37 +163,8 @@ export class PostgresStateStore extends BatchedStateStore {
 
   private readBatch(pairs: readonly (readonly [string, string])[], v2: V2Keys): void {
     this.sendPending();
-    const batch = new BatchRows();
-    const clients = pairs.map(([client]) => client);
-    const checks = pairs.map(([, check]) => check);
-    for (const name of clients) batch.clients.set(name, null);
-    for (const [client, check] of pairs) {
-      batch.results.set(pairKey(client, check), null);
-      batch.events.set(pairKey(client, check), null);
-    }
-    if (pairs.length > 0) {
-      for (const row of this.locks.batchClients.all(clients) as Row[]) batch.clients.set(String(row.name), String(row.data));
-      for (const row of this.locks.batchResults.all(clients, checks) as Row[]) batch.results.set(pairKey(String(row.client), String(row.check_name)), row);
-      for (const row of this.locks.batchEvents.all(clients, checks) as Row[])
-        batch.events.set(pairKey(String(row.client), String(row.check_name)), String(row.data));
-    }
-    this.readV2(batch, v2);
-    this.batch = batch;
+    this.batch = readBatchBlocking(this.locks, pairs, v2);
     this.silences.snapshotUntilReset();
-  }
-
-  /** The v2 events and entities `v2` names, each read once (one statement per table) into `batch`. */
-  private readV2(batch: BatchRows, { events, entities }: V2Keys): void {
-    for (const [ns, entity, check] of events) batch.v2Events.set(v2Key(ns, entity, check), null);
-    for (const [ns, name] of entities) batch.v2Entities.set(v2Key(ns, name), null);
-    if (events.length > 0) {
-      const rows = this.locks.batchV2Events.all(...[0, 1, 2].map((i) => events.map((key) => key[i]!))) as Row[];
-      for (const row of rows) batch.v2Events.set(v2Key(String(row.namespace), String(row.entity), String(row.check_name)), String(row.data));
-    }
-    if (entities.length > 0) {
-      const rows = this.locks.batchV2Entities.all(...[0, 1].map((i) => entities.map((key) => key[i]!))) as Row[];
-      for (const row of rows) batch.v2Entities.set(v2Key(String(row.namespace), String(row.name)), String(row.data));
-    }
   }
 
   /** Whether writes wait for COMMIT, kept in the batch: a group commit's first run, whose failure reruns it whole. */
@@ -230,14 +205,39 @@ export class PostgresStateStore extends BatchedStateStore {
     return this.transaction(fn);
   }
 
-  /** A unit of work (unit-of-work.ts), one at a time; rerun if its rows changed, else blocking with its locks first. */
-  override async unit<T>(keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
+  /** Every row read (another server may have changed it since this one's cache), one round trip awaited on the main connection. */
+  override async read<T>(keys: UnitKeys, fn: () => T): Promise<T> {
+    const plan = new UnitPlan(keys, new RowCache());
+    if (!plan.reads) return fn();
+    const away = this.outOfReach();
+    if (away !== null) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', away);
+    const { results = [] } = await this.lanes.main.requestAsync({ sql: plan.reads.join(';\n'), simple: true, multi: true });
+    this.batch = plan.batchOf(results);
+    try {
+      return fn();
+    } finally {
+      this.forgetBatch();
+    }
+  }
+
+  /** How many group commits may be in flight together (units of disjoint rows, a connection each). */
+  override get unitsInFlight(): number {
+    return this.units.lanes;
+  }
+
+  /** A unit of work (unit-of-work.ts), beside others of other rows; rerun if its rows changed, else blocking with its locks first. */
+  override unit<T>(keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
+    return this.units.run(unitKeySet(keys), (lane) => this.unitOn(this.lanes.unit(lane), keys, fn, retrying));
+  }
+
+  private async unitOn<T>(lane: UnitPostgres, keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
     let ran = false;
     for (let run = 0; run < OPTIMISTIC_RUNS; run++) {
+      // Planned once its turn came: a unit before it that shared its rows has written them.
       const plan = new UnitPlan(keys, this.rows);
       if (!plan.reads) break;
       if (ran) retrying();
-      const outcome = await this.units.run(() => this.runUnit(plan, fn, keys.pairs.length > 0));
+      const outcome = await this.runUnit(lane, plan, fn, keys.pairs.length > 0);
       ran = true;
       if (outcome.done) return outcome.value;
       if (!outcome.conflict) break;
@@ -247,13 +247,12 @@ export class PostgresStateStore extends BatchedStateStore {
   }
 
   /** One run; `legacy` (results to process): the silences read with the rows, not by a blocking read inside. */
-  private async runUnit<T>(plan: UnitPlan, fn: () => T, legacy: boolean): Promise<UnitOutcome<T>> {
-    const lane = this.lanes.unit;
+  private async runUnit<T>(lane: UnitPostgres, plan: UnitPlan, fn: () => T, legacy: boolean): Promise<UnitOutcome<T>> {
     const read = await lane.beginUnit(legacy ? [...plan.reads!, this.silences.allSql] : plan.reads!);
     const batch = plan.batchOf(read);
     let [value, written]: [T | undefined, WrittenKeys | undefined] = [undefined, undefined];
     try {
-      value = this.lanes.onUnitLane(() => {
+      value = this.lanes.onUnitLane(lane, () => {
         lane.awaitSavepoints = false;
         this.batch = batch;
         this.unitLocks = new Set(plan.lockKeys);

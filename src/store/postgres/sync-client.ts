@@ -91,7 +91,7 @@ export class SyncPostgres implements SqlDatabase {
   }
 
   /** A statement answered without blocking the thread (a unit's BEGIN with its reads, its COMMIT); refused at once while lost. */
-  protected async requestAsync(request: Omit<SyncRequest, 'id'>): Promise<Rows> {
+  async requestAsync(request: Omit<SyncRequest, 'id'>): Promise<Rows> {
     if (Atomics.load(this.flag, 1) === 1 && !this.closed) throw this.unavailable(`${this.lostBecause} (connecting again in the background)`);
     const id = this.post(request);
     this.replies.awaited.add(id);

@@ -58,6 +58,11 @@ export class UnitPostgres extends SyncPostgres {
     }
   }
 
+  /** Connects in the background: a unit's first round trip is not also the connection's handshake. */
+  warm(): void {
+    this.requestAsync({ sql: 'SELECT 1', simple: true }).catch(() => undefined);
+  }
+
   /** Ends the unit's transaction without its writes. */
   async rollbackUnit(): Promise<void> {
     if (!this.inTransaction) return;

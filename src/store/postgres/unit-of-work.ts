@@ -53,32 +53,21 @@ const CHECKS = {
 type Table = keyof typeof READS;
 const TABLES = Object.keys(READS) as Table[];
 
-/** A unit waiting this long for PostgreSQL makes the store degraded (`/health`). */
-const SLOW_MS = 3_000;
+/** The keys a unit's locks are taken on, as the pessimistic path names them (a client's name, `client/check`, `v2/…`). */
+function lockKeysOf({ pairs, clients = [], v2 = { events: [], entities: [] } }: UnitKeys): string[] {
+  const names = [...new Set([...pairs.map(([client]) => client), ...clients])];
+  return [
+    ...pairs.map(([client, check]) => `${client}/${check}`),
+    ...names,
+    ...v2.events.map((key) => `v2/${v2Key(...key)}`),
+    ...v2.entities.map((key) => `v2/${v2Key(...key)}`),
+  ];
+}
 
-/** Units run one at a time on their connection: the one in flight, then the next; how long the one in flight has waited. */
-export class UnitQueue {
-  private tail: Promise<unknown> = Promise.resolve();
-  private since: number | null = null;
-
-  run<T>(unit: () => Promise<T>): Promise<T> {
-    const turn = this.tail.then(async () => {
-      this.since = Date.now();
-      try {
-        return await unit();
-      } finally {
-        this.since = null;
-      }
-    });
-    this.tail = turn.catch(() => undefined);
-    return turn;
-  }
-
-  /** Why the store counts as slow now (the unit in flight has waited too long), or null. */
-  waiting(): string | null {
-    const waited = this.since === null ? 0 : Date.now() - this.since;
-    return waited > SLOW_MS ? `a group commit has waited ${Math.round(waited / 1000)} s for PostgreSQL` : null;
-  }
+/** A unit's keys as a set, for units in flight together; null for a unit naming none (it goes alone). */
+export function unitKeySet(keys: UnitKeys): ReadonlySet<string> | null {
+  const list = lockKeysOf(keys);
+  return list.length === 0 ? null : new Set(list);
 }
 
 /** Whether a unit failed because a row it read changed before it committed: it runs again. */
@@ -142,12 +131,7 @@ export class UnitPlan {
     // A unit naming no row still asks PostgreSQL first: its processing then never starts on a store out of reach.
     if (TABLES.every((table) => this.keys[table].size === 0)) reads.push('SELECT 1');
     this.reads = reads.every((read) => read !== null) ? (reads as string[]) : null;
-    this.lockKeys = [
-      ...pairs.map(([client, check]) => `${client}/${check}`),
-      ...names,
-      ...v2.events.map((key) => `v2/${v2Key(...key)}`),
-      ...v2.entities.map((key) => `v2/${v2Key(...key)}`),
-    ];
+    this.lockKeys = lockKeysOf({ pairs, clients, v2 });
   }
 
   /** The rows read (and those the cache had), as the batch the unit's processing reads and writes; each key's version kept. */

@@ -100,6 +100,15 @@ export abstract class SqlStateStore implements StateStore {
     return this.transaction(fn);
   }
 
+  read<T>(_keys: UnitKeys, fn: () => T): Promise<T> {
+    return new Promise((resolve) => resolve(fn()));
+  }
+
+  /** Run now, one at a time: a unit in flight is already committed. */
+  get unitsInFlight(): number {
+    return 1;
+  }
+
   /** The unit of work as a group commit run now, its rows locked first (an engine whose round trips block runs so). */
   unit<T>({ pairs, clients = [], v2 }: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
     try {

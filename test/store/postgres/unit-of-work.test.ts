@@ -9,6 +9,7 @@ import { postgresMissing, startPostgres } from '../../servers/postgres.js';
 import { settingsOf } from '../../helpers/settings.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
 import { startDelayProxy } from '../../bench/load/pg-latency-servers.js';
+import { watchOpenTransactions } from '../../helpers/open-transactions.js';
 
 const missing = postgresMissing();
 if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
@@ -64,4 +65,29 @@ test('postgres: two servers committing the same result rows at once keep every r
   const history = a.getResult('shared', 'cpu')!.history;
   assert.equal(history.length, 20, JSON.stringify(history));
   assert.deepEqual(history.map((entry) => entry.status).sort(), [...Array(10).fill(0), ...Array(10).fill(2)]);
+});
+
+test('postgres: group commits of other rows are in flight together, each in its own transaction', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const dsn = new URL(await freshDatabase());
+  const database = dsn.pathname.slice(1);
+  StateStore.openPostgres(dsn.href, {}).close();
+  const watch = await watchOpenTransactions(server.url('postgres', 'postgres'), database);
+  // 60 ms a round trip: each unit's transaction stays open on the server for at least that long.
+  const proxy = await startDelayProxy(Number(dsn.port), 60);
+  t.after(() => proxy.stop());
+  dsn.port = String(proxy.port);
+  const store = StateStore.openPostgres(dsn.href, {});
+  t.after(() => store.close());
+  const intake = intakeOf(store);
+  const submitted: Promise<void>[] = [];
+  // Three groups of other clients, each a little after the one before (it is in flight by then).
+  for (let group = 0; group < 3; group++) {
+    for (let i = 0; i < 8; i++) submitted.push(intake.submit(result(`client-${group}-${i}`, 'disk', 2, 1000)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await Promise.all(submitted);
+  const most = await watch.stop();
+  assert.ok(most >= 2, `at most ${most} transaction open at once`);
+  for (let group = 0; group < 3; group++) assert.equal(store.getResult(`client-${group}-7`, 'disk')?.history.length, 1);
 });
