@@ -28,7 +28,7 @@ export interface HandshakeDeps {
   /** May this user (of these groups) act as an agent in `namespace`: create events there (Sensu Go's agent authorization). */
   readonly authorize: (username: string, groups: readonly string[], namespace: string) => Decision;
   /** Whether the agent's entity is known already: a known one reconnects past the entity limit. */
-  readonly isKnown: (namespace: string, name: string) => boolean;
+  readonly isKnown: (namespace: string, name: string) => boolean | Promise<boolean>;
   /** The entity limit's refusal of one more entity, or null. */
   readonly entityRefusal: () => string | null;
 }
@@ -115,7 +115,7 @@ export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, 
   const decision = deps.authorize(caller.username, caller.groups, namespace || 'default');
   if (!decision.allowed) return refuse(403, decision.reason);
   if (namespace === '' || !deps.resources.getResource('Namespace', '', namespace)) return refuse(404, `namespace ${JSON.stringify(namespace)} not found`);
-  if (!deps.isKnown(namespace, name)) {
+  if (!(await deps.isKnown(namespace, name))) {
     const refusal = deps.entityRefusal();
     if (refusal) return refuse(402, refusal);
   }

@@ -1,3 +1,4 @@
+import type { Json } from '../json.js';
 import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
@@ -8,7 +9,8 @@ import { admitAgent, ConnectionRate, CredentialCache, type Admission, type Hands
 import { AgentMessages, type ReceiveDeps } from './receive.js';
 import { AgentSession, FORMAT, type SessionRegistry } from './sessions.js';
 import { MESSAGE } from './frames.js';
-import { entityConfig, initialEntityConfig, markAllDisconnected, markConnected } from './entity.js';
+import { entityConfig, initialEntityConfig, markAllDisconnected } from './entity.js';
+import { DisconnectMarks } from './disconnect-marks.js';
 import { Heartbeat } from './heartbeat.js';
 import { FrameQueue } from './frame-queue.js';
 
@@ -67,6 +69,7 @@ export class AgentdServer {
   private readonly heartbeats = new Heartbeat<WebSocket>(HEARTBEAT_SLICES);
   private heartbeat: NodeJS.Timeout | undefined;
   private closing = false;
+  private readonly disconnects: DisconnectMarks;
 
   constructor(private readonly deps: AgentdDeps) {
     this.sessions = deps.sessions;
@@ -75,6 +78,7 @@ export class AgentdServer {
     this.connections = new ConnectionRate(deps.rate);
     this.logins = loginLimiterFor(deps.resources, deps.clock);
     this.messages = new AgentMessages(deps);
+    this.disconnects = new DisconnectMarks(deps.store, deps.logger);
     // The intake has room again: the sessions it held back are read again.
     deps.intake.backlog.onDrained(() => [...this.pressured].forEach((resume) => resume()));
     // Both formats offered, one `Accept` line each (the agent looks for protobuf's among them); the agent's choice answered.
@@ -117,6 +121,7 @@ export class AgentdServer {
     clearInterval(this.heartbeat);
     for (const client of this.wss.clients) client.close(1001, 'backend going away');
     await Promise.allSettled([...this.inFlight]);
+    await this.disconnects.flushed();
     for (const client of this.wss.clients) client.terminate();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -135,8 +140,11 @@ export class AgentdServer {
       status: 500,
       message: error.message,
     }));
+    // The agent's stored entity, for its first `entity_config`: read without holding the thread.
+    const stored = admission.ok ? await this.storedEntity(admission.identity).catch((error: Error) => error) : null;
     // Handed over in this same turn: the socket keeps flowing into the WebSocket's own reader.
     socket.off('data', keep);
+    if (stored instanceof Error) return refuseUpgrade(socket, 503, `the store did not answer: ${stored.message}`);
     if (!admission.ok) {
       this.deps.logger.warn(
         {
@@ -150,7 +158,7 @@ export class AgentdServer {
       return refuseUpgrade(socket, admission.status, admission.message, admission.retryAfter);
     }
     this.wss.handleUpgrade(request, socket, Buffer.concat(early), (ws) =>
-      this.open(new AgentSession(admission.identity, ws, formatOf(request) === FORMAT.protobuf), ws),
+      this.open(new AgentSession(admission.identity, ws, formatOf(request) === FORMAT.protobuf), ws, stored),
     );
   }
 
@@ -192,7 +200,12 @@ export class AgentdServer {
       .catch((error: Error) => this.deps.logger.error({ err: error, agent: session.identity.name }, 'agent message failed'));
   }
 
-  private open(session: AgentSession, ws: WebSocket): void {
+  private storedEntity({ namespace, name }: { namespace: string; name: string }): Promise<Json | null> {
+    const { store, resources } = this.deps;
+    return store.read({ pairs: [], v2: { events: [], entities: [[namespace, name]] } }, () => resources.getEntity(namespace, name));
+  }
+
+  private open(session: AgentSession, ws: WebSocket, stored: Json | null): void {
     const { logger } = this.deps;
     const { name, namespace, mtls } = session.identity;
     this.sessions.add(session)?.close(1000, 'replaced by a new connection of the same agent');
@@ -202,7 +215,7 @@ export class AgentdServer {
     const secrets = delivery.send ? { secrets: 'sent' } : { secrets: 'withheld', reason: delivery.reason };
     const format = session.protobuf ? 'protobuf' : 'json';
     logger.info({ agent: name, namespace, mtls, format, ...secrets, sessions: this.sessions.count() }, 'agent connected');
-    session.send(MESSAGE.entityConfig, initialEntityConfig(namespace, this.deps.resources.getEntity(namespace, name)));
+    session.send(MESSAGE.entityConfig, initialEntityConfig(namespace, stored));
     ws.on('pong', () => this.heartbeats.answer(ws));
     this.receiveFrames(session, ws);
     ws.on('error', (error) => {
@@ -219,7 +232,7 @@ export class AgentdServer {
       this.sessions.remove(session);
       this.messages.ended(session);
       // Not when a newer session of the same agent replaced this one.
-      if (!this.sessions.get(namespace, name) && !this.closing) markConnected(this.deps.store, name, false);
+      if (!this.sessions.get(namespace, name) && !this.closing) this.disconnects.mark(name, () => !this.sessions.get(namespace, name));
       logger.info({ agent: name, namespace, sessions: this.sessions.count() }, 'agent disconnected');
     });
   }

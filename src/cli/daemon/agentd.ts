@@ -66,7 +66,11 @@ export function buildAgentd(
         backendId: store.resources.secret('backend-id', () => randomUUID()),
         maxMessageBytes: Number.isInteger(maxMessage) && maxMessage > 0 ? maxMessage : DEFAULT_MAX_MESSAGE_BYTES,
         authorize: (username, groups, namespace) => authorize(rbacView(store.resources), username, groups, 'create', 'events', namespace, null),
-        isKnown: (namespace, name) => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null,
+        isKnown: (namespace, name) =>
+          store.read(
+            { pairs: [], clients: [name], v2: { events: [], entities: [[namespace, name]] } },
+            () => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null,
+          ),
         entityRefusal: () =>
           atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null,
         onRegistration: (event) => intake.submitRegistration(event),
