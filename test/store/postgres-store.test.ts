@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StateStore } from '../../src/store/index.js';
 import { CheckbridgeError } from '../../src/errors.js';
-import { PostgresQueryError } from '../../src/store/postgres/sync-client.js';
+import { PostgresQueryError } from '../../src/store/postgres/query-error.js';
 import { postgresMissing, startPostgres } from '../servers/postgres.js';
 import { storeSuite } from './store-suite.js';
 

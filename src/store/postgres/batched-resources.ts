@@ -62,7 +62,10 @@ export class BatchedResourceTables extends SharedResourceTables {
     const rows = this.access.rows();
     const key = v2Key(namespace, name);
     if (rows && this.access.buffering()) {
-      rows.v2Entities.set(key, JSON.stringify(entity));
+      const data = JSON.stringify(entity);
+      // Unchanged: not written, so the row keeps the version it was read with (and the cache stays right).
+      if (rows.v2Entities.get(key) === data) return;
+      rows.v2Entities.set(key, data);
       rows.pending.v2Entities.set(key, [namespace, name]);
       return;
     }

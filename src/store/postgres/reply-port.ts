@@ -24,3 +24,35 @@ export class ReplyPort {
     }
   }
 }
+
+// Node 20 has it; the compiler's library for this target does not declare it yet.
+const waitAsync = (Atomics as unknown as { waitAsync: (a: Int32Array, i: number, v: number, ms: number) => { async: boolean; value: unknown } }).waitAsync;
+
+/** Resolves once slot 0 of `flag` no longer holds `seen` (a reply was posted), or after `ms`; the thread free meanwhile. */
+export async function flagMoved(flag: Int32Array, seen: number, ms: number): Promise<void> {
+  const waiting = waitAsync(flag, 0, seen, ms);
+  if (!waiting.async) return;
+  // An async wait holds no handle: the timer keeps the process alive until the answer comes.
+  const alive = setTimeout(() => undefined, ms);
+  await (waiting.value as Promise<unknown>).finally(() => clearTimeout(alive));
+}
+
+// While a caller may give up early, it looks up this often.
+const SLICE_MS = 50;
+
+/**
+ * Blocks until slot 0 of `flag` holds `id` (its reply was posted): null then, or why it was given up (after `waitMs`, or
+ * when `giveUp`, asked between slices of the wait, gives a reason).
+ */
+export function waitForFlag(flag: Int32Array, id: number, waitMs: number, giveUp: ((waitedMs: number) => string | null) | null): string | null {
+  const started = Date.now();
+  for (;;) {
+    const seen = Atomics.load(flag, 0);
+    if (seen === id) return null;
+    const waited = Date.now() - started;
+    if (waited >= waitMs) return `no answer within ${waitMs / 1000} s`;
+    const reason = waited > 0 ? giveUp?.(waited) : null;
+    if (reason) return reason;
+    Atomics.wait(flag, 0, seen, giveUp ? Math.min(SLICE_MS, waitMs - waited) : waitMs - waited);
+  }
+}

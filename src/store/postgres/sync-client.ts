@@ -1,5 +1,5 @@
-// PostgreSQL behind the store's synchronous SqlDatabase: a worker thread owns the connection, the caller blocks on
-// Atomics.wait until the worker's answer is on the port (or awaits it: unit-connection.ts). One statement at a time.
+// PostgreSQL behind the store's synchronous SqlDatabase: a worker thread owns the connection, the caller blocks on Atomics.wait
+// for the worker's answer (or awaits it: unit-connection.ts); deferred writes go in the message of the statement after them.
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { CheckbridgeError } from '../../errors.js';
@@ -7,17 +7,13 @@ import type { SqlDatabase, SqlParam, SqlStatement } from '../sql/database.js';
 import { bind, inline, toPositional } from './placeholders.js';
 import type { PgEnvironment } from './connection.js';
 import { PostgresQueryError } from './query-error.js';
-import { ReplyPort } from './reply-port.js';
+import { ReplyPort, flagMoved, waitForFlag } from './reply-port.js';
 import type { SyncReply, SyncRequest, SyncRows } from './sync-worker.js';
 
 /** A statement the server does not answer within this long fails (and the connection is replaced); never a hang. */
 const QUERY_TIMEOUT_MS = 15_000;
 const WAIT_GRACE_MS = 5_000;
 const RECONNECT_WAIT_MS = 1_000; // the first statement after a loss waits this long for the worker's reconnection
-export { PostgresQueryError } from './query-error.js';
-
-// Node 20 has it; the compiler's library for this target does not declare it yet.
-const waitAsync = (Atomics as unknown as { waitAsync: (a: Int32Array, i: number, v: number, ms: number) => { async: boolean; value: unknown } }).waitAsync;
 
 type Rows = SyncRows & { readonly results?: readonly SyncRows[] };
 
@@ -34,9 +30,13 @@ export class SyncPostgres implements SqlDatabase {
   protected depth = 0;
   /** How long a caller blocks for an answer before the connection is given up (default: query timeout and grace). */
   protected blockingWaitMs: number | null = null;
+  /** Asked while a caller blocks (the time it has waited): a reason to give the statement up now, or null. */
+  giveUp: ((waitedMs: number) => string | null) | null = null;
   /** Bumped when the connection is replaced: its transaction went with it. */
   private epoch = 0;
   private closed = false;
+  /** Deferred writes not yet posted: they go in one message with the next request (which then never overtakes them). */
+  private queued: SyncRequest[] = [];
   /** Rows changed by each deferred write of the open transaction, as the worker reported them. */
   protected readonly changesOf = new Map<number, number>();
   /** Whether nested transactions are savepoints waiting for their writes (off: none, any failure is `transactionLost`). */
@@ -78,6 +78,8 @@ export class SyncPostgres implements SqlDatabase {
   }
 
   private unavailable(detail: string): CheckbridgeError {
+    // The transaction they belonged to is gone with the connection.
+    this.queued = [];
     this.depth = 0;
     this.epoch++;
     return new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: ${detail}`);
@@ -130,11 +132,17 @@ export class SyncPostgres implements SqlDatabase {
   }
 
   private post(request: Omit<SyncRequest, 'id'>): number {
+    const id = this.newId();
+    const before = this.queued;
+    this.queued = [];
+    this.replies.port.postMessage({ ...request, id, inTransaction: this.depth > 0, ...(before.length > 0 ? { before } : {}) });
+    return id;
+  }
+
+  private newId(): number {
     if (this.closed) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', `${this.name}: the store is closed`);
     // Ids wrap within the flag's int32, never 0 (a new flag's value).
-    const id = (this.nextId = (this.nextId % 0x7fffffff) + 1);
-    this.replies.port.postMessage({ ...request, id, inTransaction: this.depth > 0 });
-    return id;
+    return (this.nextId = (this.nextId % 0x7fffffff) + 1);
   }
 
   /** Rolls the whole transaction back; the transaction functions around see it ended (`epoch`). */
@@ -150,19 +158,16 @@ export class SyncPostgres implements SqlDatabase {
 
   /** Inside a transaction, a write nobody waits for: sent with the next ones; its failure answers the next statement. */
   protected defer(sql: string): number {
-    return this.post({ sql, deferred: true });
+    const id = this.newId();
+    this.queued.push({ sql, deferred: true, id, inTransaction: this.depth > 0 });
+    return id;
   }
 
   /** Blocks until the worker has posted reply `id` (the flag holds the id of its latest reply), then takes it off the port. */
   private awaitReply(id: number): SyncReply {
     const waitMs = this.blockingWaitMs ?? this.timeoutMs + WAIT_GRACE_MS;
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const seen = Atomics.load(this.flag, 0);
-      if (seen === id) break;
-      const left = deadline - Date.now();
-      if (left <= 0 || Atomics.wait(this.flag, 0, seen, left) === 'timed-out') throw this.replaced(waitMs);
-    }
+    const givenUp = waitForFlag(this.flag, id, waitMs, this.giveUp);
+    if (givenUp !== null) throw this.replaced(givenUp);
     const reply = this.replies.take(id);
     if (!reply) throw this.unavailable(`the answer to statement ${id} was not on the port`);
     return reply;
@@ -176,24 +181,16 @@ export class SyncPostgres implements SqlDatabase {
       if (reply) return reply;
       const left = deadline - Date.now();
       if (flag !== this.flag) throw this.unavailable('the connection was replaced while a statement waited');
-      if (left <= 0) throw this.replaced(this.timeoutMs + WAIT_GRACE_MS);
-      const waiting = waitAsync(flag, 0, seen, left);
-      if (!waiting.async) continue;
-      // An async wait holds no handle: the timer keeps the process alive until the answer comes.
-      const alive = setTimeout(() => undefined, left);
-      await (waiting.value as Promise<unknown>).finally(() => clearTimeout(alive));
+      if (left <= 0) throw this.replaced(`no answer within ${(this.timeoutMs + WAIT_GRACE_MS) / 1000} s`);
+      await flagMoved(flag, seen, left);
     }
   }
 
   /** No answer within the deadline: the worker is replaced (its statement may hang on a dead network). */
-  private replaced(waitedMs: number): CheckbridgeError {
+  private replaced(why: string): CheckbridgeError {
     void this.worker.terminate();
     this.spawn();
-    return this.unavailable(`no answer within ${waitedMs / 1000} s`);
-  }
-
-  private query(text: string, params: readonly unknown[]): Rows {
-    return this.request({ sql: text, params });
+    return this.unavailable(why);
   }
 
   /** Statements without parameters, several allowed (schema steps, transaction control). */
@@ -204,12 +201,12 @@ export class SyncPostgres implements SqlDatabase {
   prepare(sql: string): SqlStatement {
     const positional = toPositional(sql);
     return {
-      get: (...params: SqlParam[]) => this.query(positional.text, bind(positional, params)).rows[0],
-      all: (...params: SqlParam[]) => this.query(positional.text, bind(positional, params)).rows,
+      get: (...params: SqlParam[]) => this.request({ sql: positional.text, params: bind(positional, params) }).rows[0],
+      all: (...params: SqlParam[]) => this.request({ sql: positional.text, params: bind(positional, params) }).rows,
       run: (...params: SqlParam[]) => {
         const values = bind(positional, params);
         const text = this.depth > 0 ? inline(positional, values) : null;
-        if (text === null) return { changes: this.query(positional.text, values).rowCount };
+        if (text === null) return { changes: this.request({ sql: positional.text, params: values }).rowCount };
         const id = this.defer(text);
         const changesOf = this.changesOf;
         const settle = () => this.request({ sql: '', barrier: true });

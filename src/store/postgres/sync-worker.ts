@@ -23,6 +23,8 @@ export interface SyncRequest {
   readonly inTransaction?: boolean;
   /** A simple query of several statements whose every result is wanted (a unit's BEGIN and reads). */
   readonly multi?: boolean;
+  /** Deferred writes posted since the last message: they run before this request, with it when it is a COMMIT. */
+  readonly before?: readonly SyncRequest[];
 }
 
 export interface SyncFailure {
@@ -224,7 +226,10 @@ data.port.on('message', (request: SyncRequest) => {
   const commit = isCommit(request);
   if (commit) commitsQueued++;
   chain = chain
-    .then(() => (commit ? commitWithDeferred(request) : flushDeferred().then(() => answer(request))))
+    .then(() => {
+      deferred.push(...(request.before ?? []));
+      return commit ? commitWithDeferred(request) : flushDeferred().then(() => answer(request));
+    })
     .then((reply) => {
       const lost = 'error' in reply && reply.error.unavailable && !request.close;
       if (lost) Atomics.store(flag, DOWN, 1);

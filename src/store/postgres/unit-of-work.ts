@@ -174,8 +174,7 @@ export class UnitPlan {
         n++;
       }
       for (const key of written[table]) {
-        // An entity written unchanged keeps its old version (its upsert skips equal rows): read again next time.
-        if (xid === null || table === 'v2Entities') this.cache.drop(table, key);
+        if (xid === null) this.cache.drop(table, key);
         else this.cache.set(table, key, map.get(key) ?? null, map.get(key) === null ? '' : xid);
       }
     }

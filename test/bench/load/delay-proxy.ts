@@ -9,6 +9,8 @@ const [upstreamPort, initial] = process.argv.slice(2).map(Number) as [number, nu
 let oneWayMs = (initial ?? 0) / 2;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const counts = { connections: 0, round_trips: 0, statements: 0, simple_queries: 0, client_bytes: 0, server_bytes: 0 };
+// Round trips of each connection, in the order they were opened.
+const perConnection: number[] = [];
 
 interface Pending {
   readonly due: number;
@@ -69,7 +71,8 @@ function statementCounter(): (chunk: Buffer) => void {
 }
 
 const server = createServer((client) => {
-  counts.connections += 1;
+  const index = counts.connections++;
+  perConnection[index] = 0;
   const upstream = connect({ host: '127.0.0.1', port: upstreamPort });
   const count = statementCounter();
   // A round trip: the client speaks again after the server has answered (or first, on a new connection).
@@ -77,7 +80,10 @@ const server = createServer((client) => {
   client.setNoDelay(true);
   upstream.setNoDelay(true);
   client.on('data', (chunk: Buffer) => {
-    if (serverSpokeLast) counts.round_trips += 1;
+    if (serverSpokeLast) {
+      counts.round_trips += 1;
+      perConnection[index]! += 1;
+    }
     serverSpokeLast = false;
     counts.client_bytes += chunk.length;
     count(chunk);
@@ -96,6 +102,6 @@ server.listen(0, '127.0.0.1', () => {
 });
 process.on('message', (message: { delay_ms?: number; stats?: boolean }) => {
   if (typeof message.delay_ms === 'number') oneWayMs = message.delay_ms / 2;
-  process.send!({ ...counts, delay_ms: oneWayMs * 2 });
+  process.send!({ ...counts, delay_ms: oneWayMs * 2, per_connection: perConnection });
 });
 process.on('disconnect', () => process.exit(0));

@@ -20,6 +20,8 @@ export interface ProxyCounts {
   client_bytes: number;
   server_bytes: number;
   delay_ms: number;
+  /** Round trips of each connection, in the order they were opened. */
+  per_connection: number[];
 }
 
 export interface DelayProxy {

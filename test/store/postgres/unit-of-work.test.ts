@@ -91,3 +91,36 @@ test('postgres: group commits of other rows are in flight together, each in its 
   assert.ok(most >= 2, `at most ${most} transaction open at once`);
   for (let group = 0; group < 3; group++) assert.equal(store.getResult(`client-${group}-7`, 'disk')?.history.length, 1);
 });
+
+test('postgres: an event of an entity already stored, unchanged, commits in one round trip (its rows known from the last unit)', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const dsn = new URL(await freshDatabase());
+  StateStore.openPostgres(dsn.href, {}).close();
+  const proxy = await startDelayProxy(Number(dsn.port), 0);
+  t.after(() => proxy.stop());
+  dsn.port = String(proxy.port);
+  const store = StateStore.openPostgres(dsn.href, {});
+  t.after(() => store.close());
+  // Listening, as the daemon does: the silences every event is checked against are held, not read each time.
+  await store.listenForChanges(capturedLogger().logger);
+  const intake = intakeOf(store);
+  const event = (status: number) => ({
+    entity: { entity_class: 'proxy', metadata: { name: 'web-1', namespace: 'default' } },
+    check: { metadata: { name: 'http', namespace: 'default' }, interval: 60, status, output: `status ${status}`, executed: 1700000000 + status },
+  });
+  await intake.submitEvent('default', event(0));
+  // Every connection open and quiet (the unit connections connect in the background), so that none connects while measured.
+  let before = await proxy.counts();
+  for (let quiet = 0, deadline = Date.now() + 10_000; (before.connections < 5 || quiet < 3) && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = await proxy.counts();
+    quiet = JSON.stringify(now.per_connection) === JSON.stringify(before.per_connection) ? quiet + 1 : 0;
+    before = now;
+  }
+  await intake.submitEvent('default', event(1));
+  const after = await proxy.counts();
+  // BEGIN travels with the writes and the COMMIT: nothing is read first (no connection went twice).
+  const most = Math.max(...after.per_connection.map((n, i) => n - (before.per_connection[i] ?? 0)));
+  assert.equal(most, 1, JSON.stringify({ before: before.per_connection, after: after.per_connection }));
+  assert.equal((store.resources.getEvent('default', 'web-1', 'http') as { check: { status: number } }).check.status, 1);
+});
