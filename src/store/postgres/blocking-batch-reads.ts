@@ -3,9 +3,26 @@
 import type { SqlStatement } from '../sql/database.js';
 import type { V2Keys } from '../state-store.js';
 import { BatchRows, pairKey, v2Key } from './batch-rows.js';
+import { READS } from './unit-of-work.js';
 
 type Row = Record<string, unknown>;
-export type BatchStatements = Record<'batchClients' | 'batchResults' | 'batchEvents' | 'batchV2Events' | 'batchV2Entities', SqlStatement>;
+export type BatchStatements = Record<'lockResults' | 'batchClients' | 'batchResults' | 'batchEvents' | 'batchV2Events' | 'batchV2Entities', SqlStatement>;
+
+/** The locks and the reads, prepared once. */
+export function batchStatements(prepare: (sql: string) => SqlStatement): BatchStatements {
+  return {
+    // Transaction-scoped locks, taken in one global order (sorted keys): two servers never deadlock on them.
+    lockResults: prepare(
+      'SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest(?::text[]) AS key ORDER BY k) AS keys',
+    ),
+    // The unit's reads (each row with its version, unused here), run one at a time.
+    batchClients: prepare(READS.clients),
+    batchResults: prepare(READS.results),
+    batchEvents: prepare(READS.events),
+    batchV2Events: prepare(READS.v2Events),
+    batchV2Entities: prepare(READS.v2Entities),
+  };
+}
 
 /** The rows `pairs` (with their clients) and `v2` name, each table read once; a key without a row is kept as absent. */
 export function readBatchBlocking(s: BatchStatements, pairs: readonly (readonly [string, string])[], v2: V2Keys): BatchRows {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import type { ReachProbe } from './reach-probe.js';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -42,11 +43,18 @@ export class ChangeListener {
     private readonly connection: pg.ClientConfig,
     private readonly hearer: ChangeHearer,
     private readonly log: Logger,
+    /** Whether PostgreSQL answers at all, probed beside the listening (on another connection, off the main thread). */
+    private readonly reach: ReachProbe,
   ) {}
 
   /** Why the store's caches are off, or null while it listens. */
   get notListening(): string | null {
     return this.away;
+  }
+
+  /** Why PostgreSQL counts as out of reach: its reach probe unanswered (see ReachProbe), or null. */
+  get silent(): string | null {
+    return this.reach.silent;
   }
 
   async start(): Promise<void> {
@@ -57,6 +65,7 @@ export class ChangeListener {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.reach.close();
     if (this.retry) clearTimeout(this.retry);
     if (this.probe) clearInterval(this.probe);
     const client = this.client;

@@ -1,24 +1,25 @@
 import { CheckbridgeError } from '../../errors.js';
 import { daemonEnvironment } from '../../config/index.js';
-import type { SqlStatement } from '../sql/database.js';
 import type { UnitKeys, V2Keys } from '../state-store.js';
 import { BatchedStateStore } from './batched-state-store.js';
-import { PostgresQueryError, SyncPostgres } from './sync-client.js';
+import { SyncPostgres } from './sync-client.js';
+import { PostgresQueryError } from './query-error.js';
 import { pgEnvironment, poolConfigOf, redactDsn, type PgEnvironment } from './connection.js';
 import type { Logger } from 'pino';
 import { SharedResourceTables } from './shared-resources.js';
 import { ChangeListener } from './change-listener.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './store-schema.js';
 import type { BatchRows } from './batch-rows.js';
-import { readBatchBlocking } from './blocking-batch-reads.js';
+import { batchStatements, readBatchBlocking, type BatchStatements } from './blocking-batch-reads.js';
 import { BatchedResourceTables } from './batched-resources.js';
 import { SetWrites } from './set-writes.js';
 import { guarded } from './guarded-connection.js';
 import { LanedPostgres } from './laned-connection.js';
 import { UnitPostgres } from './unit-connection.js';
-import { READS, UnitChecks, UnitPlan, isConflict, unitKeySet, writtenKeys, type WrittenKeys } from './unit-of-work.js';
+import { UnitChecks, UnitPlan, isConflict, unitKeySet, writtenKeys, type WrittenKeys } from './unit-of-work.js';
 import { UnitScheduler } from './unit-scheduler.js';
 import { RowCache } from './row-cache.js';
+import { ReachProbe, SILENT_MS } from './reach-probe.js';
 const OPTIMISTIC_RUNS = 3; // runs of a unit whose rows changed under it, before it runs with its locks taken first
 // Units in flight together (a connection each): enough that the network's wait is shared; each costs a connection.
 const UNIT_LANES = 3;
@@ -32,7 +33,7 @@ type UnitOutcome<T> = { readonly done: true; readonly value: T } | { readonly do
 export class PostgresStateStore extends BatchedStateStore {
   readonly engine = 'postgres' as const;
   readonly sqlite = null;
-  private readonly locks: Record<'lockResults' | 'batchClients' | 'batchResults' | 'batchEvents' | 'batchV2Events' | 'batchV2Entities', SqlStatement>;
+  private readonly locks: BatchStatements;
   private readonly setWrites: SetWrites;
   /** A group commit's rows: what `lockResults` locked and the v2 rows named with it, a statement per table (see BatchRows). */
   protected batch: BatchRows | null = null;
@@ -63,19 +64,7 @@ export class PostgresStateStore extends BatchedStateStore {
     this.units = new UnitScheduler(lanes.unitLaneCount);
     // A PostgreSQL COMMIT is its log sync.
     lanes.main.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
-    const prepare = (sql: string) => this.db.prepare(sql);
-    this.locks = {
-      // Transaction-scoped locks, taken in one global order (sorted keys): two servers never deadlock on them.
-      lockResults: prepare(
-        'SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest(?::text[]) AS key ORDER BY k) AS keys',
-      ),
-      // The unit's reads (each row with its version, unused here), run one at a time.
-      batchClients: prepare(READS.clients),
-      batchResults: prepare(READS.results),
-      batchEvents: prepare(READS.events),
-      batchV2Events: prepare(READS.v2Events),
-      batchV2Entities: prepare(READS.v2Entities),
-    };
+    this.locks = batchStatements((sql) => this.db.prepare(sql));
   }
 
   /**
@@ -105,7 +94,10 @@ export class PostgresStateStore extends BatchedStateStore {
   override async listenForChanges(logger: Logger): Promise<void> {
     if (this.listener) return;
     const { max: _max, ...connection } = poolConfigOf(this.where.dsn, 1, this.where.env);
-    this.listener = new ChangeListener(connection, this.resources as SharedResourceTables, logger.child({ component: 'store' }));
+    const reach = new ReachProbe(this.where.dsn, this.where.env);
+    this.listener = new ChangeListener(connection, this.resources as SharedResourceTables, logger.child({ component: 'store' }), reach);
+    // A statement blocking the thread is given up once PostgreSQL has not answered the probe for as long.
+    this.lanes.main.giveUp = (waited) => (waited > SILENT_MS ? reach.silent : null);
     await this.listener.start();
   }
 
@@ -124,9 +116,9 @@ export class PostgresStateStore extends BatchedStateStore {
     return away === null ? '' : new CheckbridgeError('CB_STORE_UNAVAILABLE', away).message;
   }
 
-  /** Why PostgreSQL counts as out of reach (a unit stuck waiting, a connection lost), or null: no statement asked. */
+  /** Why PostgreSQL counts as out of reach (a unit stuck waiting, a connection lost, the probe silent), or null; nothing asked. */
   private outOfReach(): string | null {
-    return this.units.waiting() ?? this.lanes.unitLost;
+    return this.units.waiting() ?? this.lanes.unitLost ?? this.listener?.silent ?? null;
   }
 
   override close(): void {
