@@ -54,11 +54,12 @@ test(
     const dir = makeTree({});
     t.after(async () => removeTree(dir));
     const handled = join(dir, 'handled.log');
-    // The handler appends one line per event it is given: which server ran it, and the result's identity.
+    // The handler appends one line per event it is given: which server ran it, and the result's identity (its request's
+    // `issued`: under load a client may execute two requests within one second, so `executed` can repeat).
     const recorder = join(dir, 'record.js');
     writeFileSync(
       recorder,
-      `let d='';process.stdin.on('data',c=>d+=c).on('end',()=>{const e=JSON.parse(d);require('fs').appendFileSync(${JSON.stringify(handled)},[process.env.CB_TEST_SERVER,e.client.name,e.check.name,e.check.executed].join(' ')+'\\n')})`,
+      `let d='';process.stdin.on('data',c=>d+=c).on('end',()=>{const e=JSON.parse(d);require('fs').appendFileSync(${JSON.stringify(handled)},[process.env.CB_TEST_SERVER,e.client.name,e.check.name,e.check.issued].join(' ')+'\\n')})`,
     );
     const conf = {
       rabbitmq: rabbit.url,
@@ -97,9 +98,9 @@ test(
       (await getJson(`${server.api}/events`)).body.map((e: { client: { name: string }; check: { name: string } }) => `${e.client.name}/${e.check.name}`).sort();
     assert.deepEqual(await events(s1), ['c1/fan', 'c2/fan']);
     assert.deepEqual(await events(s2), ['c1/fan', 'c2/fan']);
-    // Every result is handled once, by the server that took it: no (client, check, executed) twice.
+    // Every result is handled once, by the server that took it: no (client, check, issued) twice.
     const keys = lines(handled).map((l) => l.split(' ').slice(1).join(' '));
-    assert.equal(new Set(keys).size, keys.length, `a result handled twice: ${keys.join(', ')}`);
+    assert.equal(new Set(keys).size, keys.length, `a result handled twice: ${lines(handled).join(', ')}`);
     // Scheduling: one request per interval, from the elected server only — never the same `issued` twice.
     const before = tap.got.filter((r) => r.name === 'fan');
     assert.ok(before.length >= 4, `fan requested: ${JSON.stringify(before)}`);
