@@ -6,3 +6,4 @@ export { applySilencing, silenceKeys } from './silencing.js';
 export { withoutExpiredTombstone, type Processed } from './processor.js';
 export { Intake, isV2Event, type EventIntake, type IntakeEvent } from './intake.js';
 export { IntakeFull } from './backlog.js';
+export { EntityGate, entityRefusal } from './entity-gate.js';

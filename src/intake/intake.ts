@@ -5,8 +5,8 @@ import { GroupRetry, type ResultIdKey, type StateStore } from '../store/index.js
 import { EmbeddedEventStore, type V2EventStore } from '../store/index.js';
 import type { Clock } from '../schedule/index.js';
 import { processResult, resultKey, type Processed } from './processor.js';
-import { EntityLimitError, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
-import { entityLimitOf, legacyNamespace } from '../config/index.js';
+import { EntityLimitError, type EventDraft } from '../legacy/index.js';
+import { EntityGate, entityRefusal } from './entity-gate.js';
 import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, v2RowsOf, type Publish } from './v2-events.js';
 import { FailureReport, type Service } from '../service.js';
@@ -44,6 +44,8 @@ export class Intake implements ResultIntake, EventIntake, Service {
   private readonly copies: ResultCopies;
   /** What waits for a commit or is in one: the doors' backpressure. */
   readonly backlog = new Backlog(() => this.pending.waiting);
+  /** The entity limit's one gate, for every door that admits a new entity. */
+  readonly entityGate: EntityGate;
 
   constructor(
     private readonly store: StateStore,
@@ -53,6 +55,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
   ) {
     this.log = logger.child({ component: 'intake' });
     this.embedded = new EmbeddedEventStore(store.resources);
+    this.entityGate = new EntityGate(store, settings);
     this.copies = new ResultCopies(store, clock, this.log);
   }
 
@@ -121,19 +124,13 @@ export class Intake implements ResultIntake, EventIntake, Service {
 
   /** A v2 event to PostgreSQL: its own write, outside the embedded transaction (the router retries or falls back). */
   private publishDirect(events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined): Promise<Publish> {
-    const done = publishEvent(this.store.resources, events, namespace, body, nowS, createdBy, () => this.entityRefusal(this.settings())).then((answer) => {
+    const done = publishEvent(this.store.resources, events, namespace, body, nowS, createdBy, this.entityGate.refusal).then((answer) => {
       if (answer.ok && !answer.replay) this.emit({ kind: 'v2', namespace, event: answer.event });
       return answer;
     });
     const tracked = done.finally(() => this.direct.delete(tracked));
     this.direct.add(tracked);
     return done;
-  }
-
-  /** The entity limit's refusal of one more entity, or null. */
-  private entityRefusal(settings: Settings): string | null {
-    const limit = entityLimitOf(settings);
-    return atEntityLimit(this.store, limit, legacyNamespace(settings)) ? entityLimitMessage(limit) : null;
   }
 
   /** One submission in its own savepoint (see `store.savepoint`): a throw undoes and fails it only, never its neighbours. */
@@ -157,7 +154,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
 
   private writeEvent(settings: Settings, pending: Pending & { kind: 'v2' }): Done {
     const { namespace, body, nowS, createdBy } = pending;
-    const answer = publishEventSync(this.store.resources, this.embedded, namespace, body, nowS, createdBy, () => this.entityRefusal(settings));
+    const answer = publishEventSync(this.store.resources, this.embedded, namespace, body, nowS, createdBy, () => entityRefusal(this.store, settings));
     return { pending, answer, emitted: answer.ok && !answer.replay ? { kind: 'v2', namespace, event: answer.event } : null, error: null };
   }
 

@@ -1,8 +1,7 @@
 import { systemClock } from '../../schedule/index.js';
 import { randomUUID } from 'node:crypto';
 import { deliverAdminPassword, AGENT } from './admin-password.js';
-import { agentdListenerOf, agentdRateOf, entityLimitOf, daemonEnvironment, legacyNamespace } from '../../config/index.js';
-import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
+import { agentdListenerOf, agentdRateOf, daemonEnvironment } from '../../config/index.js';
 import { authorize, ensureAgentUser } from '../../auth/index.js';
 import { rbacView } from '../../api/index.js';
 import { AgentdServer, deregisterOnLoss, SessionRegistry } from '../../agentd/index.js';
@@ -71,8 +70,7 @@ export function buildAgentd(
             { pairs: [], clients: [name], v2: { events: [], entities: [[namespace, name]] } },
             () => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null,
           ),
-        entityRefusal: () =>
-          atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null,
+        entityRefusal: intake.entityGate.refusal,
         onRegistration: (event) => intake.submitRegistration(event),
         legacyResult: (namespace, agent, event) => parts.scheduling.legacyChecks.resultOf(namespace, agent, event),
       });

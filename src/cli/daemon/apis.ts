@@ -1,11 +1,10 @@
 import { transportInfo, type Transport } from '../../transport/index.js';
 import type { ResultIntake } from '../../execute/index.js';
-import { legacyApiListenerOf, v2ApiListenerOf, entityLimitOf, legacyNamespace } from '../../config/index.js';
+import { legacyApiListenerOf, v2ApiListenerOf, legacyNamespace } from '../../config/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/index.js';
 import { buildV2Api } from '../../api/index.js';
 import { bridgeSummary, prometheusText } from '../../bridge/index.js';
-import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { TokenIssuer, newSigningKey } from '../../auth/index.js';
 import { ensureAdmin } from '../../auth/index.js';
 import type { CheckRequestPublisher, V2CheckScheduler } from '../../scheduling/index.js';
@@ -92,8 +91,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         store,
         events,
         postgres: events,
-        entityGate: () =>
-          atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null,
+        entityGate: intake.entityGate.refusal,
         legacyNamespace: () => legacyNamespace(hub.current()),
         tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)),
         logger,
