@@ -7,6 +7,7 @@ import type { Clock } from '../schedule/index.js';
 import { processResult, resultKey, type Processed } from './processor.js';
 import { EntityLimitError, type EventDraft } from '../legacy/index.js';
 import { EntityGate, entityRefusal } from './entity-gate.js';
+import { IntakeTopics } from './topics.js';
 import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, v2RowsOf, type Publish } from './v2-events.js';
 import { FailureReport, type Service } from '../service.js';
@@ -32,8 +33,8 @@ export class Intake implements ResultIntake, EventIntake, Service {
     (batch) => this.commit(batch),
     () => (this.routed && !this.routed.embeddedActive() ? 1 : this.store.unitsInFlight),
   );
-  private readonly listeners: ((event: IntakeEvent) => void)[] = [];
-  private readonly registrations: ((event: EventDraft) => void)[] = [];
+  /** What leaves the intake, published on named topics the daemons subscribe to. */
+  readonly topics = new IntakeTopics();
   private readonly committers: ((processed: Processed) => void)[] = [];
   private readonly afterCommits: ((committed: boolean) => Promise<void>)[] = [];
   private readonly log: Logger;
@@ -59,19 +60,19 @@ export class Intake implements ResultIntake, EventIntake, Service {
     this.copies = new ResultCopies(store, clock, this.log);
   }
 
-  /** Every event that leaves the intake, of either kind, committed: the handling queue and the dashboard listen here. */
+  /** Every event that leaves the intake, of either kind, committed: a subscriber of the topic `committed event`. */
   onEvent(listener: (event: IntakeEvent) => void): void {
-    this.listeners.push(listener);
+    this.topics.committed.subscribe(listener);
   }
 
-  /** A new client's registration events, of every door: handled (the `registration` handler), never stored. */
+  /** A new client's registration events, of every door (the topic `keepalive`): handled by the `registration` handler, never stored. */
   onRegistration(listener: (event: EventDraft) => void): void {
-    this.registrations.push(listener);
+    this.topics.keepalive.subscribe(listener);
   }
 
   /** A keepalive registered a new client that wants a registration event: it leaves for the handling queue at once. */
   submitRegistration(event: EventDraft): void {
-    for (const listener of this.registrations) listener(event);
+    this.topics.keepalive.publish(event);
   }
 
   /** Where v2 events live (the PostgresConfig router): the embedded store in the group commit, else PostgreSQL. */
@@ -265,7 +266,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
   }
 
   private emit(event: IntakeEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.topics.committed.publish(event);
   }
 }
 

@@ -85,7 +85,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
       // Started after the legacy API in the list: the dashboard serves through it.
       const legacy = api!;
       const processMetrics = serverMetrics();
-      intake.onEvent((event) => processMetrics.eventProcessed(event));
+      intake.topics.committed.subscribe(processMetrics.eventProcessed);
       v2Api = buildV2Api({
         https: v2Https,
         store,
@@ -105,10 +105,10 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         }),
         metrics: async () =>
           `${prometheusText(bridgeView, Date.now())}${AGENTS_METRIC_HELP}checkbridge_agents_connected ${agents.connected()}\n${await processMetrics.text()}`,
-        onEntityWritten: (namespace, name) => agents.entityWritten(namespace, name),
+        onEntityWritten: intake.topics.entityWritten,
         executeCheck: (namespace, check, options) => parts.v2Checks.execute(namespace, check, options),
         intake,
-        dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener), v2Checks: parts.v2Checks },
+        dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: intake.topics.committed.subscribe, v2Checks: parts.v2Checks },
       });
       const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
       await startHttpListener(v2Api, 'v2 API', v2Listen, v2Https !== null, logger);
