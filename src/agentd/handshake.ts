@@ -4,11 +4,12 @@ import type { TLSSocket } from 'node:tls';
 import {
   AGENT_GROUP,
   attemptLogin,
+  authorize,
+  rbacView,
   closedSignal,
   isActive,
   isExternal,
   verifyPassword,
-  type Decision,
   type LoginLimiter,
   type LoginOutcome,
 } from '../auth/index.js';
@@ -25,8 +26,6 @@ export type Admission =
 
 export interface HandshakeDeps {
   readonly resources: ResourceTables;
-  /** May this user (of these groups) act as an agent in `namespace`: create events there (Sensu Go's agent authorization). */
-  readonly authorize: (username: string, groups: readonly string[], namespace: string) => Decision;
   readonly store: StateStore;
   /** The entity limit's refusal of one more entity, or null. */
   readonly entityRefusal: () => string | null;
@@ -117,7 +116,8 @@ export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, 
     caller = outcome.kind === 'ok' ? outcome.value : null;
   } else if (certified !== null) caller = { username: certified, groups: [AGENT_GROUP] };
   if (!caller) return refuse(401, 'bad credentials');
-  const decision = deps.authorize(caller.username, caller.groups, namespace || 'default');
+  // Sensu Go's agent authorization: the user (of these groups) may create events in the namespace.
+  const decision = authorize(rbacView(deps.resources), caller.username, caller.groups, 'create', 'events', namespace || 'default', null);
   if (!decision.allowed) return refuse(403, decision.reason);
   if (namespace === '' || !deps.resources.getResource('Namespace', '', namespace)) return refuse(404, `namespace ${JSON.stringify(namespace)} not found`);
   if (!(await isKnown(deps.store, namespace, name))) {

@@ -2,8 +2,7 @@ import { systemClock } from '../../schedule/index.js';
 import { randomUUID } from 'node:crypto';
 import { deliverAdminPassword, AGENT } from './admin-password.js';
 import { agentdListenerOf, agentdRateOf, daemonEnvironment } from '../../config/index.js';
-import { authorize, ensureAgentUser } from '../../auth/index.js';
-import { rbacView } from '../../api/index.js';
+import { ensureAgentUser } from '../../auth/index.js';
 import { AgentdServer, SessionRegistry } from '../../agentd/index.js';
 import type { Scheduling } from '../../scheduling/index.js';
 import type { Logger } from '../../log.js';
@@ -58,7 +57,6 @@ export function buildAgentd(
         rate: () => agentdRateOf(hub.current()),
         backendId: store.resources.secret('backend-id', () => randomUUID()),
         maxMessageBytes: Number.isInteger(maxMessage) && maxMessage > 0 ? maxMessage : DEFAULT_MAX_MESSAGE_BYTES,
-        authorize: (username, groups, namespace) => authorize(rbacView(store.resources), username, groups, 'create', 'events', namespace, null),
         entityRefusal: intake.entityGate.refusal,
         onRegistration: intake.topics.keepalive.publish,
       });
