@@ -1,6 +1,6 @@
 import { transportInfo, type Transport } from '../../transport/index.js';
 import type { ResultIntake } from '../../execute/index.js';
-import { legacyApiListenerOf, v2ApiListenerOf } from '../../config/index.js';
+import { legacyApiListenerOf, v2ApiListenerOf, legacyNamespace } from '../../config/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/index.js';
 import { buildV2Api } from '../../api/index.js';
@@ -92,7 +92,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         events,
         postgres: events,
         entityGate: intake.entityGate.refusal,
-        legacyNamespace: parts.store.namespace,
+        legacyNamespace: () => legacyNamespace(hub.current()),
         tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)),
         logger,
         clock: systemClock,

@@ -106,7 +106,7 @@ function composeLocalClient(
       execution,
       intake: fleetClient?.results ?? store.intake,
       keepalive,
-      secrets: store.secrets.in(store.namespace),
+      secrets: store.secrets.in(() => store.namespace()),
       maxMessageBytes: socketLimitsOf(settings).maxMessageBytes,
       isRunning: () => lifecycle.isRunning(),
     },

@@ -24,7 +24,7 @@ export function buildHandling(
     logger,
     clock: systemClock,
     spawn: execution.spawner.spawn,
-    secrets: secrets.in(namespace),
+    secrets: secrets.in(() => namespace()),
     deleteClient: (name) => removeClient(store, intake, name, Date.now()),
     assets: execution.assets.legacy,
     publish: broker ? (type, pipe, body, options) => broker.send(type, pipe, body, options) : undefined,
