@@ -3,6 +3,10 @@ import type { Json } from '../json.js';
 import type { StateStore } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
 import { serveAs } from '../v2/index.js';
+import type { Entity, ObjectMeta } from '../v2/index.js';
+
+/** An agent's entity past `typeProblem('Entity')`: its fields of their Sensu Go types, named in its namespace. */
+export type AgentEntity = Entity & { metadata: ObjectMeta & { name: string; namespace: string } };
 
 /** The entity to store from a keepalive: a new agent's own entity, else the stored configuration with the new state. */
 export function entityFromKeepalive(identity: AgentIdentity, posted: Json, stored: Json | null, nowS: number): Json {
@@ -38,22 +42,23 @@ export function initialEntityConfig(namespace: string, stored: Json | null): Jso
  * The legacy client record of an agent: /clients lists it, and the one keepalive monitor watches it with the agent's
  * own timeouts (warning: the keepalive check's `timeout`, critical: its `ttl`).
  */
-export function clientRecordOf(entity: Json, keepaliveCheck: Json, nowS: number): Json {
-  const name = String(entity.metadata.name);
+export function clientRecordOf(entity: AgentEntity, keepaliveCheck: { readonly timeout?: unknown; readonly ttl?: unknown }, nowS: number): Json {
+  const { name, namespace } = entity.metadata;
+  // The keepalive check is not validated: its thresholds are read as numbers, or the defaults.
   const warning = Number(keepaliveCheck.timeout) > 0 ? Number(keepaliveCheck.timeout) : 120;
   const critical = Number(keepaliveCheck.ttl) > 0 ? Number(keepaliveCheck.ttl) : 180;
   // The first address beyond loopback and link-local, as a legacy client's `address` would be.
-  const addresses = ((entity.system?.network?.interfaces ?? []) as Json[])
-    .flatMap((i) => (Array.isArray(i?.addresses) ? (i.addresses as string[]) : []))
+  const addresses = (entity.system?.network?.interfaces ?? [])
+    .flatMap((i) => (Array.isArray(i?.addresses) ? i.addresses : []))
     .filter((a) => !/^(127\.|::1\/|fe80:)/.test(a));
   return {
     name,
     address: String(addresses[0] ?? entity.system?.hostname ?? name).replace(/\/\d+$/, ''),
-    subscriptions: ((entity.subscriptions ?? []) as string[]).filter((s) => s !== `entity:${name}`),
-    version: String(entity.sensu_agent_version ?? ''),
+    subscriptions: (entity.subscriptions ?? []).filter((s) => s !== `entity:${name}`),
+    version: entity.sensu_agent_version ?? '',
     timestamp: nowS,
     entity_class: 'agent',
-    namespace: String(entity.metadata.namespace),
+    namespace,
     // A keepalive arrives only over a live session; the listener clears this when the session ends.
     connected: true,
     keepalive: { thresholds: { warning, critical } },

@@ -4,15 +4,16 @@ import type { TLSSocket } from 'node:tls';
 import {
   AGENT_GROUP,
   attemptLogin,
+  authorize,
+  rbacView,
   closedSignal,
   isActive,
   isExternal,
   verifyPassword,
-  type Decision,
   type LoginLimiter,
   type LoginOutcome,
 } from '../auth/index.js';
-import type { ResourceTables } from '../store/index.js';
+import type { ResourceTables, StateStore } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
 import { agentHeadersProblem } from './agent-name.js';
 
@@ -25,12 +26,15 @@ export type Admission =
 
 export interface HandshakeDeps {
   readonly resources: ResourceTables;
-  /** May this user (of these groups) act as an agent in `namespace`: create events there (Sensu Go's agent authorization). */
-  readonly authorize: (username: string, groups: readonly string[], namespace: string) => Decision;
-  /** Whether the agent's entity is known already: a known one reconnects past the entity limit. */
-  readonly isKnown: (namespace: string, name: string) => boolean | Promise<boolean>;
+  readonly store: StateStore;
   /** The entity limit's refusal of one more entity, or null. */
   readonly entityRefusal: () => string | null;
+}
+
+/** Whether the agent's entity is known already (its client record or its entity): a known one reconnects past the entity limit. */
+function isKnown(store: StateStore, namespace: string, name: string): Promise<boolean> {
+  const rows = { pairs: [], clients: [name], v2: { events: [], entities: [[namespace, name] as const] } };
+  return store.read(rows, () => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null);
 }
 
 type Verified = { username: string; groups: string[] };
@@ -112,10 +116,11 @@ export async function admitAgent(request: IncomingMessage, deps: HandshakeDeps, 
     caller = outcome.kind === 'ok' ? outcome.value : null;
   } else if (certified !== null) caller = { username: certified, groups: [AGENT_GROUP] };
   if (!caller) return refuse(401, 'bad credentials');
-  const decision = deps.authorize(caller.username, caller.groups, namespace || 'default');
+  // Sensu Go's agent authorization: the user (of these groups) may create events in the namespace.
+  const decision = authorize(rbacView(deps.resources), caller.username, caller.groups, 'create', 'events', namespace || 'default', null);
   if (!decision.allowed) return refuse(403, decision.reason);
   if (namespace === '' || !deps.resources.getResource('Namespace', '', namespace)) return refuse(404, `namespace ${JSON.stringify(namespace)} not found`);
-  if (!(await deps.isKnown(namespace, name))) {
+  if (!(await isKnown(deps.store, namespace, name))) {
     const refusal = deps.entityRefusal();
     if (refusal) return refuse(402, refusal);
   }

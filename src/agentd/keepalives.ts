@@ -5,7 +5,7 @@ import { TurnBatch, type StateStore } from '../store/index.js';
 import { keepaliveCheck, receiveKeepalive } from '../keepalives/index.js';
 import type { Json } from '../json.js';
 import { typeProblem } from '../v2/index.js';
-import { entityFromKeepalive, clientRecordOf } from './entity.js';
+import { entityFromKeepalive, clientRecordOf, type AgentEntity } from './entity.js';
 import type { AgentSession } from './sessions.js';
 import type { ReadClock } from '../schedule/index.js';
 
@@ -119,7 +119,9 @@ export class KeepaliveWriter {
           this.illTypedOnce.add(session);
           return null;
         }
-        const outcome = receiveKeepalive(store, settings, clientRecordOf(entity, (body.check ?? {}) as Json, nowS), nowMs);
+        const valid = entity as AgentEntity;
+        const check: unknown = body.check;
+        const outcome = receiveKeepalive(store, settings, clientRecordOf(valid, check !== null && typeof check === 'object' ? check : {}, nowS), nowMs);
         if (!outcome.accepted) {
           logger.warn({ agent: name, namespace }, outcome.reason);
           return null;

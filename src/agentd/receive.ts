@@ -15,12 +15,18 @@ import { KeepaliveWriter } from './keepalives.js';
 import type { AgentSession } from './sessions.js';
 import type { ReadClock } from '../schedule/index.js';
 
+/** Who scheduled conf.d checks to agents (the scheduler): the one that reads their events back as legacy results. */
+export interface LegacyChecks {
+  /** A conf.d check's event as the legacy result it stands for (or why it is refused); null for any other event. */
+  resultOf(namespace: string, agent: string, event: Json): { result: CheckResult } | { refused: string } | null;
+}
+
 export interface ReceiveDeps {
   readonly store: StateStore;
   readonly settings: () => Settings;
   readonly intake: EventIntake & ResultIntake;
-  /** A conf.d check's event as the legacy result it stands for (or why it is refused); null for any other event. */
-  readonly legacyResult?: (namespace: string, agent: string, event: Json) => { result: CheckResult } | { refused: string } | null;
+  /** conf.d checks run by agents: their events are the legacy results they stand for. */
+  readonly legacyChecks?: LegacyChecks;
   /** A new agent's registration event (legacy `registration` handler), to be handled. */
   readonly onRegistration: (event: EventDraft) => void;
   readonly logger: Logger;
@@ -107,7 +113,7 @@ export class AgentMessages {
     // An event after a keepalive not yet written goes on the entity that keepalive registers, as it did when sent.
     if (session.keepaliveWriting) await session.keepaliveWriting;
     const stored = session.entity ?? store.resources.getEntity(namespace, name);
-    const legacy = this.deps.legacyResult?.(namespace, name, body) ?? null;
+    const legacy = this.deps.legacyChecks?.resultOf(namespace, name, body) ?? null;
     if (legacy && 'refused' in legacy) return this.refuse(session, `agent result of a legacy check refused: ${legacy.refused}`, {});
     if (legacy) return this.legacyResult(name, namespace, legacy.result);
     const proxied = proxyTargetProblem(store, legacyNamespace(this.deps.settings()), namespace, name, body.check as Json | undefined);

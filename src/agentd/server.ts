@@ -13,6 +13,8 @@ import { entityConfig, initialEntityConfig, markAllDisconnected } from './entity
 import { DisconnectMarks } from './disconnect-marks.js';
 import { Heartbeat } from './heartbeat.js';
 import { FrameQueue } from './frame-queue.js';
+import { deregisterOnLoss } from './deregister.js';
+import type { IntakeTopics } from '../intake/index.js';
 
 export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
   /** The connected agents: shared with who sends them check requests. */
@@ -22,6 +24,10 @@ export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
   readonly rate: () => number;
   /** What the handshake answers as `Backend-ID`: this daemon's identity for the agent. */
   readonly backendId: string;
+  /** The intake's topics: an entity changed through the API reaches its agent, a failed keepalive deregisters an agent gone. */
+  readonly topics?: Pick<IntakeTopics, 'entityChange' | 'committed'>;
+  /** Who sends check requests: the connected sessions are its subscribers while the server runs. */
+  readonly checkRequests?: { registerAgents(sessions: SessionRegistry): () => void };
 }
 
 // Both ends ping: a connection silent for two intervals is a dead one (a host lost without a FIN).
@@ -70,6 +76,7 @@ export class AgentdServer {
   private heartbeat: NodeJS.Timeout | undefined;
   private closing = false;
   private readonly disconnects: DisconnectMarks;
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly deps: AgentdDeps) {
     this.sessions = deps.sessions;
@@ -91,6 +98,12 @@ export class AgentdServer {
         .end('the Sensu Go agent WebSocket: connect with a WebSocket upgrade\n');
     });
     this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(request, socket, head));
+    const { topics, checkRequests } = deps;
+    if (topics) {
+      this.unsubscribe.push(topics.entityChange.subscribe(({ namespace, name }) => void this.sendEntityConfig(namespace, name)));
+      this.unsubscribe.push(topics.committed.subscribe(deregisterOnLoss(deps.store, deps.intake, this.sessions, deps.logger)));
+    }
+    if (checkRequests) this.unsubscribe.push(checkRequests.registerAgents(this.sessions));
   }
 
   listen(options: { host: string; port: number }): Promise<void> {
@@ -118,6 +131,7 @@ export class AgentdServer {
   /** Stops admitting, closes every session (the agents reconnect with back-off), then waits for what they sent. */
   async close(): Promise<void> {
     this.closing = true;
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
     clearInterval(this.heartbeat);
     for (const client of this.wss.clients) client.close(1001, 'backend going away');
     await Promise.allSettled([...this.inFlight]);

@@ -1,4 +1,3 @@
 // The two HTTP APIs (legacy REST and v2), built by the composition root. What other folders may use of it.
 export { buildLegacyApi } from './legacy/server.js';
 export { buildV2Api } from './v2/server.js';
-export { rbacView } from './v2/rbac-store.js';

@@ -5,8 +5,9 @@ import { GroupRetry, type ResultIdKey, type StateStore } from '../store/index.js
 import { EmbeddedEventStore, type V2EventStore } from '../store/index.js';
 import type { Clock } from '../schedule/index.js';
 import { processResult, resultKey, type Processed } from './processor.js';
-import { EntityLimitError, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
-import { entityLimitOf, legacyNamespace } from '../config/index.js';
+import { EntityLimitError, type EventDraft } from '../legacy/index.js';
+import { EntityGate, entityRefusal } from './entity-gate.js';
+import { IntakeTopics } from './topics.js';
 import { TurnBatch } from '../store/index.js';
 import { publishEvent, publishEventSync, v2RowsOf, type Publish } from './v2-events.js';
 import { FailureReport, type Service } from '../service.js';
@@ -32,8 +33,8 @@ export class Intake implements ResultIntake, EventIntake, Service {
     (batch) => this.commit(batch),
     () => (this.routed && !this.routed.embeddedActive() ? 1 : this.store.unitsInFlight),
   );
-  private readonly listeners: ((event: IntakeEvent) => void)[] = [];
-  private readonly registrations: ((event: EventDraft) => void)[] = [];
+  /** What leaves the intake, published on named topics the daemons subscribe to. */
+  readonly topics = new IntakeTopics();
   private readonly committers: ((processed: Processed) => void)[] = [];
   private readonly afterCommits: ((committed: boolean) => Promise<void>)[] = [];
   private readonly log: Logger;
@@ -44,6 +45,8 @@ export class Intake implements ResultIntake, EventIntake, Service {
   private readonly copies: ResultCopies;
   /** What waits for a commit or is in one: the doors' backpressure. */
   readonly backlog = new Backlog(() => this.pending.waiting);
+  /** The entity limit's one gate, for every door that admits a new entity. */
+  readonly entityGate: EntityGate;
 
   constructor(
     private readonly store: StateStore,
@@ -53,22 +56,23 @@ export class Intake implements ResultIntake, EventIntake, Service {
   ) {
     this.log = logger.child({ component: 'intake' });
     this.embedded = new EmbeddedEventStore(store.resources);
+    this.entityGate = new EntityGate(store, settings);
     this.copies = new ResultCopies(store, clock, this.log);
   }
 
-  /** Every event that leaves the intake, of either kind, committed: the handling queue and the dashboard listen here. */
+  /** Every event that leaves the intake, of either kind, committed: a subscriber of the topic `committed event`. */
   onEvent(listener: (event: IntakeEvent) => void): void {
-    this.listeners.push(listener);
+    this.topics.committed.subscribe(listener);
   }
 
-  /** A new client's registration events, of every door: handled (the `registration` handler), never stored. */
+  /** A new client's registration events, of every door (the topic `keepalive`): handled by the `registration` handler, never stored. */
   onRegistration(listener: (event: EventDraft) => void): void {
-    this.registrations.push(listener);
+    this.topics.keepalive.subscribe(listener);
   }
 
   /** A keepalive registered a new client that wants a registration event: it leaves for the handling queue at once. */
   submitRegistration(event: EventDraft): void {
-    for (const listener of this.registrations) listener(event);
+    this.topics.keepalive.publish(event);
   }
 
   /** Where v2 events live (the PostgresConfig router): the embedded store in the group commit, else PostgreSQL. */
@@ -121,19 +125,13 @@ export class Intake implements ResultIntake, EventIntake, Service {
 
   /** A v2 event to PostgreSQL: its own write, outside the embedded transaction (the router retries or falls back). */
   private publishDirect(events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined): Promise<Publish> {
-    const done = publishEvent(this.store.resources, events, namespace, body, nowS, createdBy, () => this.entityRefusal(this.settings())).then((answer) => {
+    const done = publishEvent(this.store.resources, events, namespace, body, nowS, createdBy, this.entityGate.refusal).then((answer) => {
       if (answer.ok && !answer.replay) this.emit({ kind: 'v2', namespace, event: answer.event });
       return answer;
     });
     const tracked = done.finally(() => this.direct.delete(tracked));
     this.direct.add(tracked);
     return done;
-  }
-
-  /** The entity limit's refusal of one more entity, or null. */
-  private entityRefusal(settings: Settings): string | null {
-    const limit = entityLimitOf(settings);
-    return atEntityLimit(this.store, limit, legacyNamespace(settings)) ? entityLimitMessage(limit) : null;
   }
 
   /** One submission in its own savepoint (see `store.savepoint`): a throw undoes and fails it only, never its neighbours. */
@@ -157,7 +155,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
 
   private writeEvent(settings: Settings, pending: Pending & { kind: 'v2' }): Done {
     const { namespace, body, nowS, createdBy } = pending;
-    const answer = publishEventSync(this.store.resources, this.embedded, namespace, body, nowS, createdBy, () => this.entityRefusal(settings));
+    const answer = publishEventSync(this.store.resources, this.embedded, namespace, body, nowS, createdBy, () => entityRefusal(this.store, settings));
     return { pending, answer, emitted: answer.ok && !answer.replay ? { kind: 'v2', namespace, event: answer.event } : null, error: null };
   }
 
@@ -268,7 +266,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
   }
 
   private emit(event: IntakeEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.topics.committed.publish(event);
   }
 }
 

@@ -5,18 +5,9 @@ import type { CheckResult } from '../execute/index.js';
 import type { StateStore, HistoryEntry } from '../store/index.js';
 import { applySilencing } from './silencing.js';
 import { aggregateNames } from './aggregates.js';
-import {
-  atEntityLimit,
-  entityLimitMessage,
-  buildEvent,
-  registryUpdate,
-  truncateOutput,
-  shouldTruncate,
-  HISTORY_LENGTH,
-  type EventDraft,
-  type StoredEvent,
-} from '../legacy/index.js';
-import { entityLimitOf, legacyNamespace } from '../config/index.js';
+import { buildEvent, registryUpdate, truncateOutput, shouldTruncate, HISTORY_LENGTH, type EventDraft, type StoredEvent } from '../legacy/index.js';
+import { legacyNamespace } from '../config/index.js';
+import { entityRefusal } from './entity-gate.js';
 import { LEGACY_VERSION } from '../legacy-version.js';
 
 // cli/run.ts still imports the version from here, under its old name.
@@ -66,9 +57,8 @@ export function processResult(store: StateStore, settings: Settings, result: Che
       return { ok: false, reason: 'invalid check result signature' };
     }
   } else {
-    const limit = entityLimitOf(settings);
-    if (!store.hasV2Entity(key, legacyNamespace(settings)) && atEntityLimit(store, limit, legacyNamespace(settings)))
-      return { ok: false, reason: entityLimitMessage(limit), code: 'CB_ENTITY_LIMIT' };
+    const refusal = entityRefusal(store, settings, key);
+    if (refusal) return { ok: false, reason: refusal, code: 'CB_ENTITY_LIMIT' };
     // A just-in-time client; `type: proxy` when the result named a source.
     client = {
       name: key,

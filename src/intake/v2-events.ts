@@ -3,32 +3,41 @@ import type { ResourceTables } from '../store/index.js';
 import type { EventRow, V2EventStore, V2Keys } from '../store/index.js';
 import type { EmbeddedEventStore } from '../store/index.js';
 import { eventProblem, silencedBy, typeProblem } from '../v2/index.js';
+import type { Check, Entity, Event, ObjectMeta } from '../v2/index.js';
 
 import type { Json } from '../json.js';
 export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };
 
 /** Whether one more entity may be created; a message saying why not otherwise. */
-export type EntityGate = () => string | null;
+export type Admission = () => string | null;
+
+type Named<T> = T & { metadata: ObjectMeta & { name: string } };
+/** An event past `eventProblem`: its entity is there and named, and so is its check when it has one. */
+interface ValidEvent extends Event {
+  entity: Named<Entity>;
+  check?: Named<Check> | null;
+}
 
 /** Events about unknown proxies create the entity; a stored entity replaces the posted one. */
-function attachEntity(store: ResourceTables, namespace: string, event: Json, gate: EntityGate): string | null {
+function attachEntity(store: ResourceTables, namespace: string, event: ValidEvent, gate: Admission): string | null {
   const proxyName = event.check?.proxy_entity_name;
   const name = proxyName || event.entity.metadata.name;
   if (!proxyName && event.entity.entity_class === 'agent') return null;
   const stored = store.getEntity(namespace, name);
   if (stored) {
-    event.entity = stored;
+    // A stored entity is named: the store keys it by its name.
+    event.entity = stored as Named<Entity>;
     return null;
   }
   const refusal = gate();
   if (refusal) return refusal;
-  const base: Json = proxyName ? { metadata: { name, namespace } } : structuredClone(event.entity);
-  const subscriptions = [...new Set([...((base.subscriptions ?? []) as string[]), `entity:${name}`])];
-  const entity = {
+  const base: Entity = proxyName ? { metadata: { name, namespace } } : structuredClone(event.entity);
+  const subscriptions = [...new Set([...(base.subscriptions ?? []), `entity:${name}`])];
+  const entity: Named<Entity> = {
     ...base,
     entity_class: 'proxy',
     subscriptions,
-    metadata: { ...base.metadata, name, namespace, ...(event.entity.metadata?.created_by ? { created_by: event.entity.metadata.created_by } : {}) },
+    metadata: { ...base.metadata, name, namespace, ...(event.entity.metadata.created_by ? { created_by: event.entity.metadata.created_by } : {}) },
   };
   store.putEntity(namespace, name, entity);
   event.entity = entity;
@@ -36,42 +45,46 @@ function attachEntity(store: ResourceTables, namespace: string, event: Json, gat
 }
 
 /** As Sensu Go's eventd: `silenced` lists the namespace's entries that silence the event, and any makes it `is_silenced`. */
-function silence(store: ResourceTables, namespace: string, event: Json, nowS: number): void {
-  event.check.silenced = silencedBy(event, store.listResources('Silenced', namespace), nowS);
-  if (event.check.silenced.length > 0) event.check.is_silenced = true;
+function silence(store: ResourceTables, namespace: string, event: ValidEvent & { check: Check }, nowS: number): void {
+  const silenced = silencedBy(event, store.listResources('Silenced', namespace), nowS);
+  event.check.silenced = silenced;
+  if (silenced.length > 0) event.check.is_silenced = true;
 }
 
-type Prepared = { ok: true; event: Json; row?: EventRow; metrics?: unknown } | { ok: false; message: string; limited?: boolean };
+type Prepared = { ok: true; event: ValidEvent; row?: EventRow; metrics?: unknown } | { ok: false; message: string; limited?: boolean };
 
 /** CreateOrReplace up to the event store: defaults, validation, id, created_by, proxy entity; `row` when it has a check. */
-function prepareEvent(store: ResourceTables, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: EntityGate): Prepared {
+function prepareEvent(store: ResourceTables, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: Admission): Prepared {
   // Whatever the door: a field Sensu Go's clients cannot decode would break every listing of it.
   const typed = typeProblem('Event', body);
   if (typed) return { ok: false, message: typed };
-  const event: Json = structuredClone(body);
-  event.entity ??= undefined;
-  if (event.entity && typeof event.entity === 'object' && !event.entity.entity_class) event.entity.entity_class = 'proxy';
-  for (const part of ['entity', 'check'] as const) {
-    if (event[part] && typeof event[part] === 'object') {
-      event[part].metadata ??= {};
-      event[part].metadata.namespace ||= namespace;
+  // Past typeProblem: each field present has its Sensu Go type.
+  const posted = structuredClone(body) as Event;
+  posted.entity ??= undefined;
+  if (posted.entity && typeof posted.entity === 'object' && !posted.entity.entity_class) posted.entity.entity_class = 'proxy';
+  for (const part of [posted.entity, posted.check]) {
+    if (part && typeof part === 'object') {
+      part.metadata ??= {};
+      part.metadata.namespace ||= namespace;
     }
   }
-  const problem = eventProblem(event);
+  const problem = eventProblem(posted);
   if (problem) return { ok: false, message: problem };
+  const event = posted as ValidEvent;
   event.id ||= randomUUID();
   if (createdBy) for (const part of [event, event.entity, event.check]) if (part) (part.metadata ??= {}).created_by = createdBy;
   event.metadata = { ...(event.metadata ?? {}), namespace };
   const refusal = attachEntity(store, namespace, event, gate);
   if (refusal) return { ok: false, message: refusal, limited: true };
-  if (!event.check) return { ok: true, event };
-  silence(store, namespace, event, nowS);
+  const { check } = event;
+  if (!check) return { ok: true, event };
+  silence(store, namespace, { ...event, check }, nowS);
   const { metrics, ...rest } = event;
-  return { ok: true, event, metrics, row: { namespace, entity: String(event.entity.metadata.name), check: String(event.check.metadata.name), event: rest } };
+  return { ok: true, event, metrics, row: { namespace, entity: event.entity.metadata.name, check: check.metadata.name, event: rest } };
 }
 
 // A sender's replay (same event id and sequence, after a crash before it saw our answer) changes nothing.
-const isReplay = (previous: { id?: unknown; sequence?: unknown } | null, event: Json) =>
+const isReplay = (previous: { id?: unknown; sequence?: unknown } | null, event: Event) =>
   previous !== null && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence;
 const stored = (updated: Json, metrics: unknown): Publish => ({ ok: true, event: metrics ? { ...updated, metrics } : updated });
 
@@ -86,7 +99,7 @@ export async function publishEvent(
   body: Json,
   nowS: number,
   createdBy: string | undefined,
-  gate: EntityGate,
+  gate: Admission,
 ): Promise<Publish> {
   const prepared = prepareEvent(store, namespace, body, nowS, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
@@ -104,7 +117,7 @@ export function publishEventSync(
   body: Json,
   nowS: number,
   createdBy: string | undefined,
-  gate: EntityGate,
+  gate: Admission,
 ): Publish {
   const prepared = prepareEvent(store, namespace, body, nowS, createdBy, gate);
   if (!prepared.ok || !prepared.row) return prepared;
@@ -122,7 +135,7 @@ export function v2RowsOf(submitted: readonly { readonly namespace: string; reado
   const events: [string, string, string][] = [];
   const entities: [string, string][] = [];
   for (const { namespace, body } of submitted) {
-    const { check, entity } = (body ?? {}) as { check?: Json; entity?: Json };
+    const { check, entity } = (body ?? {}) as Event;
     const proxy = nameIn(check?.proxy_entity_name);
     const name = proxy ?? nameIn(entity?.metadata?.name);
     const checkName = nameIn(check?.metadata?.name);

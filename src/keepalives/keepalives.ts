@@ -4,10 +4,10 @@ import type { Settings } from '../config/index.js';
 import { deepMerge } from '../config/index.js';
 import type { StateStore } from '../store/index.js';
 import { substituteObject } from '../tokens/index.js';
-import { buildEvent, atEntityLimit, entityLimitMessage, type EventDraft } from '../legacy/index.js';
+import { buildEvent, type EventDraft } from '../legacy/index.js';
 import { withoutExpiredTombstone } from '../intake/index.js';
 import { applySilencing } from '../intake/index.js';
-import { entityLimitOf, legacyNamespace } from '../config/index.js';
+import { entityRefusal } from '../intake/index.js';
 import { keepaliveDefaultsOf } from '../config/index.js';
 
 export type KeepaliveOutcome = { accepted: false; reason: string } | { accepted: true; registration: EventDraft | null };
@@ -23,9 +23,8 @@ export function receiveKeepalive(store: StateStore, settings: Settings, payload:
     const existing = withoutExpiredTombstone(store.getClient(name), Math.floor(nowMs / 1000));
     const storedSignature = typeof existing?.signature === 'string' ? existing.signature : '';
     if (storedSignature !== '' && storedSignature !== client.signature) return { accepted: false as const, reason: 'invalid client signature' };
-    const limit = entityLimitOf(settings);
-    if (!existing && !store.hasV2Entity(name, legacyNamespace(settings)) && atEntityLimit(store, limit, legacyNamespace(settings)))
-      return { accepted: false as const, reason: entityLimitMessage(limit) };
+    const refusal = existing ? null : entityRefusal(store, settings, name);
+    if (refusal) return { accepted: false as const, reason: refusal };
     store.putClient(client);
     if (existing) return { accepted: true as const, registration: null };
     const wantsRegistration = Boolean(settings.handlers.registration) || Boolean(client.registration);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
 import type { ResultIntake } from '../execute/index.js';
 import type { StateStore, V2EventStore } from '../store/index.js';
-import type { EventIntake, IntakeEvent } from '../intake/index.js';
+import type { EventIntake, IntakeTopics } from '../intake/index.js';
 import { FailureReport, type Service } from '../service.js';
 import { monitorKeepalives, monitorTtl } from './keepalives.js';
 import { V2TtlMonitor } from './v2-ttl.js';
@@ -11,7 +11,8 @@ import type { ReadClock } from '../schedule/index.js';
 export interface KeepalivesDeps {
   readonly store: StateStore;
   readonly events: V2EventStore;
-  readonly intake: EventIntake & { onEvent(listener: (event: IntakeEvent) => void): void };
+  /** v2 TTLs are watched on the intake's committed events. */
+  readonly intake: EventIntake & { readonly topics: Pick<IntakeTopics, 'committed'> };
   readonly settings: () => Settings;
   /** Where the monitors' results go: the intake, or the broker in front of it. */
   readonly results: ResultIntake;
@@ -37,7 +38,7 @@ export class Keepalives implements Service {
   constructor(private readonly deps: KeepalivesDeps) {
     const { store, events, intake, logger, clock, leading } = deps;
     this.ttl = new V2TtlMonitor({ store, events, intake, logger, clock, leading });
-    intake.onEvent((emitted) => this.ttl.observe(emitted));
+    intake.topics.committed.subscribe((emitted) => this.ttl.observe(emitted));
   }
 
   onFailure(report: (error: Error) => void): void {

@@ -28,6 +28,10 @@ export interface SchedulingDeps {
   /** Whether this server schedules subscription checks itself (not when servers share a store). */
   readonly scheduling: boolean;
   readonly leading: () => boolean;
+  /** What agents get of their checks' secrets (the values over mutual TLS only). */
+  readonly agentSecrets?: RemoteSecrets;
+  /** With servers sharing a store: check requests for agents connected to another server travel over it. */
+  readonly channel?: ClusterChannel | null;
 }
 
 /**
@@ -43,7 +47,7 @@ export class Scheduling implements Service {
   private readonly failures = new FailureReport();
   private readonly logger: Logger;
 
-  constructor(deps: SchedulingDeps) {
+  constructor(private readonly deps: SchedulingDeps) {
     const { clock, store, transport, logger, scheduling, leading } = deps;
     this.logger = logger;
     const { targets } = this;
@@ -80,9 +84,11 @@ export class Scheduling implements Service {
     else this.publisher.resume('broker away');
   }
 
-  /** agentd's sessions as subscribers; returns how to take them away again. */
-  registerAgents(sessions: SessionRegistry, secrets: RemoteSecrets, channel: ClusterChannel | null): () => void {
-    const agents = connectedAgents(sessions, secrets, channel, this.logger);
+  /** agentd's sessions as subscribers (with the secrets and channel of the deps unless named); returns how to take them away again. */
+  registerAgents(sessions: SessionRegistry, secrets?: RemoteSecrets, channel?: ClusterChannel | null): () => void {
+    const delivery = secrets ?? this.deps.agentSecrets;
+    if (!delivery) throw new Error('the scheduler has no secrets delivery for agents');
+    const agents = connectedAgents(sessions, delivery, channel ?? this.deps.channel ?? null, this.logger);
     const unregister = this.targets.register(agents);
     return () => (unregister(), agents.close());
   }

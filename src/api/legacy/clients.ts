@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { schemaProblems, entityLimitOf, legacyNamespace } from '../../config/index.js';
-import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
+import { schemaProblems } from '../../config/index.js';
+import { entityRefusal } from '../../intake/index.js';
 import { removeClient } from '../../intake/index.js';
 import { clientNameProblem } from '../../rules/index.js';
 import { LEGACY_VERSION } from '../../legacy-version.js';
@@ -80,9 +80,8 @@ function postClient(deps: LegacyApiDeps, views: LegacyViews, req: FastifyRequest
   client.subscriptions = [...new Set([...(client.subscriptions as string[]), `client:${String(client.name)}`])];
   // A new client is a new entity: refused at the entity limit as every other door refuses one.
   const settings = deps.settings();
-  const [limit, namespace] = [entityLimitOf(settings), legacyNamespace(settings)];
-  const known = views.visible(deps.store.getClient(String(client.name))) || deps.store.hasV2Entity(String(client.name), namespace);
-  if (!known && atEntityLimit(deps.store, limit, namespace)) return reply.code(402).send({ error: entityLimitMessage(limit) });
+  const refusal = views.visible(deps.store.getClient(String(client.name))) ? null : entityRefusal(deps.store, settings, String(client.name));
+  if (refusal) return reply.code(402).send({ error: refusal });
   deps.store.putClient(client);
   return reply.code(201).send({ name: client.name });
 }

@@ -1,13 +1,10 @@
 import { systemClock } from '../../schedule/index.js';
 import { randomUUID } from 'node:crypto';
 import { deliverAdminPassword, AGENT } from './admin-password.js';
-import { agentdListenerOf, agentdRateOf, entityLimitOf, daemonEnvironment, legacyNamespace } from '../../config/index.js';
-import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
-import { authorize, ensureAgentUser } from '../../auth/index.js';
-import { rbacView } from '../../api/index.js';
-import { AgentdServer, deregisterOnLoss, SessionRegistry } from '../../agentd/index.js';
+import { agentdListenerOf, agentdRateOf, daemonEnvironment } from '../../config/index.js';
+import { ensureAgentUser } from '../../auth/index.js';
+import { AgentdServer, SessionRegistry } from '../../agentd/index.js';
 import type { Scheduling } from '../../scheduling/index.js';
-import type { ClusterChannel } from '../../cluster/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import { listenerFrom, startHttpListener } from '../listeners.js';
@@ -23,24 +20,18 @@ const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 export interface AgentdView {
   /** Connected agents now (for /health and /metrics). */
   connected(): number;
-  /** The v2 API changed an entity: a connected agent gets its `entity_config`. */
-  entityWritten(namespace: string, name: string): void;
 }
 
 /** The agent WebSocket (:8081): Sensu Go agents connect, register their entities and send events to the one intake. */
 export function buildAgentd(
-  parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; stateDir: string; scheduling: Scheduling; channel: ClusterChannel | null },
+  parts: { hub: SettingsHub; flags: RunFlags; store: DaemonStore; stateDir: string; scheduling: Scheduling },
   logger: Logger,
 ): { service: Service; view: AgentdView } {
   const { hub, flags } = parts;
   const { store, intake } = parts.store;
   const log = logger.child({ component: 'agentd' });
   let server: AgentdServer | null = null;
-  const view: AgentdView = {
-    connected: () => server?.sessions.count() ?? 0,
-    entityWritten: (namespace, name) => void server?.sendEntityConfig(namespace, name),
-  };
-  let unregister: (() => void) | null = null;
+  const view: AgentdView = { connected: () => server?.sessions.count() ?? 0 };
   const service: Service = {
     name: 'agent WebSocket',
     async start() {
@@ -51,39 +42,28 @@ export function buildAgentd(
       const config = agentdListenerOf(hub.current());
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
       const maxMessage = Number((config as { max_message_bytes?: unknown }).max_message_bytes);
-      const sessions = new SessionRegistry();
-      unregister = parts.scheduling.registerAgents(sessions, parts.store.remoteSecrets, parts.channel);
       server = new AgentdServer({
         https,
-        sessions,
+        sessions: new SessionRegistry(),
         resources: store.resources,
         store,
         intake,
+        topics: intake.topics,
+        checkRequests: parts.scheduling,
+        legacyChecks: parts.scheduling.legacyChecks,
         settings: hub.current,
         logger: log,
         clock: systemClock,
         rate: () => agentdRateOf(hub.current()),
         backendId: store.resources.secret('backend-id', () => randomUUID()),
         maxMessageBytes: Number.isInteger(maxMessage) && maxMessage > 0 ? maxMessage : DEFAULT_MAX_MESSAGE_BYTES,
-        authorize: (username, groups, namespace) => authorize(rbacView(store.resources), username, groups, 'create', 'events', namespace, null),
-        isKnown: (namespace, name) =>
-          store.read(
-            { pairs: [], clients: [name], v2: { events: [], entities: [[namespace, name]] } },
-            () => store.getClient(name) !== null || store.resources.getEntity(namespace, name) !== null,
-          ),
-        entityRefusal: () =>
-          atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null,
-        onRegistration: (event) => intake.submitRegistration(event),
-        legacyResult: (namespace, agent, event) => parts.scheduling.legacyChecks.resultOf(namespace, agent, event),
+        entityRefusal: intake.entityGate.refusal,
+        onRegistration: intake.topics.keepalive.publish,
       });
-      intake.onEvent(deregisterOnLoss(store, intake, sessions, log));
       const listen = listenerFrom('agentd', flags, config, { bind: '127.0.0.1', port: 8081 });
       await startHttpListener(server, 'agent WebSocket', listen, https !== null, logger);
     },
-    stop: async () => {
-      unregister?.();
-      await server?.close();
-    },
+    stop: async () => void (await server?.close()),
   };
   return { service, view };
 }

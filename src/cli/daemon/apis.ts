@@ -1,11 +1,10 @@
 import { transportInfo, type Transport } from '../../transport/index.js';
 import type { ResultIntake } from '../../execute/index.js';
-import { legacyApiListenerOf, v2ApiListenerOf, entityLimitOf, legacyNamespace } from '../../config/index.js';
+import { legacyApiListenerOf, v2ApiListenerOf, legacyNamespace } from '../../config/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/index.js';
 import { buildV2Api } from '../../api/index.js';
 import { bridgeSummary, prometheusText } from '../../bridge/index.js';
-import { atEntityLimit, entityLimitMessage } from '../../legacy/index.js';
 import { TokenIssuer, newSigningKey } from '../../auth/index.js';
 import { ensureAdmin } from '../../auth/index.js';
 import type { CheckRequestPublisher, V2CheckScheduler } from '../../scheduling/index.js';
@@ -86,14 +85,13 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
       // Started after the legacy API in the list: the dashboard serves through it.
       const legacy = api!;
       const processMetrics = serverMetrics();
-      intake.onEvent((event) => processMetrics.eventProcessed(event));
+      intake.topics.committed.subscribe(processMetrics.eventProcessed);
       v2Api = buildV2Api({
         https: v2Https,
         store,
         events,
         postgres: events,
-        entityGate: () =>
-          atEntityLimit(store, entityLimitOf(hub.current()), legacyNamespace(hub.current())) ? entityLimitMessage(entityLimitOf(hub.current())) : null,
+        entityGate: intake.entityGate.refusal,
         legacyNamespace: () => legacyNamespace(hub.current()),
         tokens: new TokenIssuer(store.resources.secret('jwt-hs256', newSigningKey)),
         logger,
@@ -107,10 +105,10 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         }),
         metrics: async () =>
           `${prometheusText(bridgeView, Date.now())}${AGENTS_METRIC_HELP}checkbridge_agents_connected ${agents.connected()}\n${await processMetrics.text()}`,
-        onEntityWritten: (namespace, name) => agents.entityWritten(namespace, name),
+        onEntityWritten: intake.topics.entityWritten,
         executeCheck: (namespace, check, options) => parts.v2Checks.execute(namespace, check, options),
         intake,
-        dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: (listener) => intake.onEvent(listener), v2Checks: parts.v2Checks },
+        dashboard: { legacy, settings: hub.current, sources, bridge: bridgeView, onEvent: intake.topics.committed.subscribe, v2Checks: parts.v2Checks },
       });
       const v2Listen = listenerFrom('v2', flags, v2Config, { bind: '127.0.0.1', port: 8080 });
       await startHttpListener(v2Api, 'v2 API', v2Listen, v2Https !== null, logger);

@@ -143,12 +143,13 @@ function composeServerRole(base: DaemonBase, parts: ServerRoleParts) {
       scheduling: dsn === null,
       isStopping,
       localClient: () => (role === 'both' ? String(hub.current().client.name) : null),
+      channel,
     },
     logger,
   );
   const { scheduling, serverResults } = server;
   const { publisher, v2Checks } = scheduling;
-  const agentd = buildAgentd({ hub, flags, store, stateDir: base.stateDir, scheduling, channel }, logger);
+  const agentd = buildAgentd({ hub, flags, store, stateDir: base.stateDir, scheduling }, logger);
   const { legacyApi, v2Api } = buildApis(
     {
       hub,

@@ -1,7 +1,7 @@
 import { monitorIntervalOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
 import type { Transport, WireTransport } from '../../transport/index.js';
-import type { Leadership } from '../../cluster/index.js';
+import type { ClusterChannel, Leadership } from '../../cluster/index.js';
 import { Fleet } from '../../fleet/index.js';
 import { isV2Event } from '../../intake/index.js';
 import { WireResults } from '../../client/index.js';
@@ -27,6 +27,13 @@ export interface ServerParts {
   readonly isStopping: () => boolean;
   /** The in-process client's name, or null when this process runs no client role. */
   readonly localClient: () => string | null;
+  /** Check requests for agents connected to another server sharing the store. */
+  readonly channel: ClusterChannel | null;
+}
+
+/** Except an agent's keepalive or TTL result: the server's own, into the local intake, where no broker message can forge it. */
+function agentResultsLocal(store: DaemonStore['store'], intake: ResultIntake, serverResults: ResultIntake): ResultIntake {
+  return { submit: (result) => (result.fromServer && store.getClient(result.client)?.entity_class === 'agent' ? intake : serverResults).submit(result) };
 }
 
 /**
@@ -43,12 +50,9 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     : parts.transport;
   // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too.
   const serverResults = broker ? new WireResults(broker, logger) : intake;
-  // Except an agent's keepalive or TTL result: the server's own, into the local intake, where no broker message can forge it.
-  const monitorResults: ResultIntake = broker
-    ? { submit: (result) => (result.fromServer && store.getClient(result.client)?.entity_class === 'agent' ? intake : serverResults).submit(result) }
-    : intake;
+  const monitorResults = broker ? agentResultsLocal(store, intake, serverResults) : intake;
   // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
-  intake.onEvent((emitted) => void (isV2Event(emitted) || sender?.kick()));
+  intake.topics.committed.subscribe((emitted) => void (isV2Event(emitted) || sender?.kick()));
   const leading = () => leadership.isLeader();
   sender?.fence(leading); // each once-per-cluster action asks, as it goes out, whether leadership is still confirmed
   const scheduling = new Scheduling({
@@ -60,6 +64,8 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     logger,
     scheduling: parts.scheduling,
     leading,
+    agentSecrets: parts.store.remoteSecrets,
+    channel: parts.channel,
   });
   // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then).
   if (broker) scheduling.brokerAway(true);

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { datastoreWarningsOf, storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
-import { Intake } from '../../intake/index.js';
-import { legacyToV2Writer } from '../../intake/index.js';
-import { startEventStores } from '../../store/index.js';
+import { openIntake } from '../../intake/index.js';
 import { SecretsResolver, RemoteSecrets } from '../../secrets/index.js';
 import { outageResult } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
@@ -48,7 +46,8 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
       storeLog.warn({ kind, ms: Math.round(ms * 10) / 10, what, engine: store.engine }, `datastore ${kind} took over ${kind === 'read' ? readMs : syncMs} ms`);
     },
   });
-  const intake = new Intake(store, hub.current, systemClock, logger);
+  // The intake, with where v2 events live and each legacy event's v2 translation (and bridge outbox row) attached.
+  const { intake, events } = await openIntake(store, hub.current, { clock: systemClock, logger, bridgeNamespace: options.bridgeNamespace });
   const namespace = () => legacyNamespace(hub.current());
   // Only the server resolves secrets; an outage of a provider is an event of this daemon's own entity.
   const secrets = new SecretsResolver({
@@ -58,12 +57,6 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   });
   // What goes to remote clients and agents: the values over mutual TLS only, a withheld one said once per check and member.
   const remoteSecrets = new RemoteSecrets((ns, refs) => secrets.resolve(ns, refs), logger);
-  // v2 events go to the embedded store or PostgreSQL (PostgresConfig): written before a result is answered.
-  const events = await startEventStores(store, logger);
-  // Staged PostgreSQL writes flush once their results committed; the intake writes its events through the router.
-  intake.afterCommit((committed) => events.flushStaged(committed));
-  intake.routeEventsTo(events);
-  intake.withinTransaction(legacyToV2Writer(store, namespace, options.bridgeNamespace, events));
   const service: Service = {
     name: 'store',
     // On PostgreSQL: configuration caches, on once this server hears the others' changes.

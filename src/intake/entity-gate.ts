@@ -1,0 +1,32 @@
+import type { Settings } from '../config/index.js';
+import { entityLimitOf, legacyNamespace } from '../config/index.js';
+import { atEntityLimit, entityLimitMessage } from '../legacy/index.js';
+
+/** What the gate reads of the store: the entities counted up to the limit, and whether a v2 entity of a name exists. */
+export interface EntityCounts {
+  countEntities(upTo: number, legacyNamespace: string): number;
+  hasV2Entity(name: string, legacyNamespace: string): boolean;
+}
+
+/**
+ * The one entity-limit gate of every door: null when one more entity may be admitted, else the refusal. A `name`
+ * already stored as a v2 entity of the legacy namespace is no new entity (the caller asks only when its own record
+ * of the name is missing); without a name the caller has found the entity new.
+ */
+export function entityRefusal(store: EntityCounts, settings: Settings, name?: string): string | null {
+  const namespace = legacyNamespace(settings);
+  if (name !== undefined && store.hasV2Entity(name, namespace)) return null;
+  const limit = entityLimitOf(settings);
+  return atEntityLimit(store, limit, namespace) ? entityLimitMessage(limit) : null;
+}
+
+/** The gate bound to a store and the live settings, for the doors that take it as a callback. */
+export class EntityGate {
+  constructor(
+    private readonly store: EntityCounts,
+    private readonly settings: () => Settings,
+  ) {}
+
+  /** See `entityRefusal`: the settings read now. */
+  readonly refusal = (name?: string): string | null => entityRefusal(this.store, this.settings(), name);
+}
