@@ -33,7 +33,7 @@ test("an event's entity is served as the entity resource is: every field, keepal
 });
 
 test("an event's check is served with every field of a Check: max_output_size, discard_output, thresholds, subdues and each hook's fields", () => {
-  const { check } = shapeEvent({ id: 'ab', entity: ENTITY, check: CHECK });
+  const check = shapeEvent({ id: 'ab', entity: ENTITY, check: CHECK }).check!;
   assert.deepEqual([check.max_output_size, check.discard_output], [1024, true]);
   assert.deepEqual(check.output_metric_thresholds, [{ name: 'm', tags: null, thresholds: [{ min: '1', max: '', status: 2 }], null_status: 0 }]);
   assert.deepEqual(check.subdues, [{ begin: 'b', end: 'e', repeat: null }]);
