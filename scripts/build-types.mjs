@@ -112,7 +112,9 @@ function renderInterfaces(messages) {
     const what = `/** ${message.group} ${message.name} as its JSON is read: every field may be absent. */\n`;
     return message.hookList ? `${what}export type ${message.name}${shape}` : `${what}export interface ${message.name}${shape}`;
   });
-  return HEADER + `// The Sensu Go types as TypeScript interfaces of their JSON.\n\n${body.join('\n\n')}\n`;
+  const names = messages.map((message) => `  ${message.name}: ${message.name};`).join('\n');
+  const byType = `/** Each type by its Go name: what decoding a value as that name gives, and serving one takes. */\nexport interface SensuGoTypes {\n${names}\n}`;
+  return HEADER + `// The Sensu Go types as TypeScript interfaces of their JSON.\n\n${body.join('\n\n')}\n\n${byType}\n`;
 }
 
 // The messages the agent door exchanges (Event, EntityConfig, CheckRequest) and every message they hold.

@@ -24,5 +24,5 @@ export {
   type Rule,
   type Verb,
 } from './rbac.js';
-export { KIND, bindingDeleted, bindingWritten, rbacView, roleDeleted, roleWritten, seedRbac } from './rbac-store.js';
+export { RBAC_TYPE, bindingDeleted, bindingWritten, rbacView, roleDeleted, roleWritten, seedRbac } from './rbac-store.js';
 export { TokenIssuer, hashApiKey, newSigningKey } from './tokens.js';

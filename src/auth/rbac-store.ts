@@ -3,7 +3,7 @@ import type { ResourceTables } from '../store/index.js';
 import { BUILT_IN_CLUSTER_ROLES, BUILT_IN_CLUSTER_ROLE_BINDING, type Binding, type RbacView, type Rule } from './rbac.js';
 
 // Stored kinds: Role and RoleBinding per namespace, ClusterRole and ClusterRoleBinding cluster-wide (namespace '').
-export const KIND = { role: 'Role', roleBinding: 'RoleBinding', clusterRole: 'ClusterRole', clusterRoleBinding: 'ClusterRoleBinding' } as const;
+export const RBAC_TYPE = { role: 'Role', roleBinding: 'RoleBinding', clusterRole: 'ClusterRole', clusterRoleBinding: 'ClusterRoleBinding' } as const;
 
 const asRole = (stored: Record<string, unknown> | null) => (stored ? { rules: (stored.rules ?? []) as Rule[] } : null);
 
@@ -22,7 +22,7 @@ const recorded = (v2: ResourceTables, type: RoleType, namespace: string, name: s
 /** The generation of the role a binding refers to, or null when no such role exists. */
 function generationOf(v2: ResourceTables, type: unknown, namespace: string, name: unknown): string | null {
   if (type !== 'Role' && type !== 'ClusterRole') return null;
-  const exists = type === 'Role' ? v2.getResource(KIND.role, namespace, String(name)) : v2.getResource(KIND.clusterRole, '', String(name));
+  const exists = type === 'Role' ? v2.getResource(RBAC_TYPE.role, namespace, String(name)) : v2.getResource(RBAC_TYPE.clusterRole, '', String(name));
   return exists ? recorded(v2, type, namespace, String(name)) : null;
 }
 
@@ -33,7 +33,7 @@ export function roleWritten(v2: ResourceTables, type: RoleType, namespace: strin
 
 /** A binding was written (namespace '' for a ClusterRoleBinding): it applies to its role as it is now, or to the next one of that name. */
 export function bindingWritten(v2: ResourceTables, namespace: string, name: string): void {
-  const binding = v2.getResource(namespace === '' ? KIND.clusterRoleBinding : KIND.roleBinding, namespace, name);
+  const binding = v2.getResource(namespace === '' ? RBAC_TYPE.clusterRoleBinding : RBAC_TYPE.roleBinding, namespace, name);
   const generation = generationOf(v2, binding?.role_ref?.type, namespace, binding?.role_ref?.name);
   if (generation === null) v2.deleteResource(TARGET, '', `${namespace}/${name}`);
   else v2.putResource(TARGET, '', `${namespace}/${name}`, { uid: generation });
@@ -44,11 +44,11 @@ export const bindingDeleted = (v2: ResourceTables, namespace: string, name: stri
 /** A role was deleted: the bindings still naming it stay with its generation, which no later role of that name has. */
 export function roleDeleted(v2: ResourceTables, type: RoleType, namespace: string, name: string): void {
   const generation = recorded(v2, type, namespace, name);
-  const inNamespace = (ns: string) => v2.listResources(KIND.roleBinding, ns).map((b) => [ns, b] as const);
+  const inNamespace = (ns: string) => v2.listResources(RBAC_TYPE.roleBinding, ns).map((b) => [ns, b] as const);
   const bound =
     type === 'Role'
       ? inNamespace(namespace)
-      : [...v2.listResources(KIND.clusterRoleBinding, '').map((b) => ['', b] as const), ...v2.namespacesWith(KIND.roleBinding).flatMap(inNamespace)];
+      : [...v2.listResources(RBAC_TYPE.clusterRoleBinding, '').map((b) => ['', b] as const), ...v2.namespacesWith(RBAC_TYPE.roleBinding).flatMap(inNamespace)];
   for (const [ns, binding] of bound) {
     const key = `${ns}/${String(binding.metadata?.name)}`;
     if (binding.role_ref?.type === type && binding.role_ref?.name === name && !v2.getResource(TARGET, '', key))
@@ -66,10 +66,10 @@ function applies(v2: ResourceTables, namespace: string, binding: Binding): boole
 /** The RBAC decision's view of the store, read afresh on each request (a change applies to the next request). */
 export function rbacView(v2: ResourceTables): RbacView {
   return {
-    clusterRole: (name) => asRole(v2.getResource(KIND.clusterRole, '', name)),
-    role: (namespace, name) => asRole(v2.getResource(KIND.role, namespace, name)),
-    clusterRoleBindings: () => (v2.listResources(KIND.clusterRoleBinding, '') as unknown as Binding[]).filter((b) => applies(v2, '', b)),
-    roleBindings: (namespace) => (v2.listResources(KIND.roleBinding, namespace) as unknown as Binding[]).filter((b) => applies(v2, namespace, b)),
+    clusterRole: (name) => asRole(v2.getResource(RBAC_TYPE.clusterRole, '', name)),
+    role: (namespace, name) => asRole(v2.getResource(RBAC_TYPE.role, namespace, name)),
+    clusterRoleBindings: () => (v2.listResources(RBAC_TYPE.clusterRoleBinding, '') as unknown as Binding[]).filter((b) => applies(v2, '', b)),
+    roleBindings: (namespace) => (v2.listResources(RBAC_TYPE.roleBinding, namespace) as unknown as Binding[]).filter((b) => applies(v2, namespace, b)),
   };
 }
 
@@ -77,9 +77,10 @@ export function rbacView(v2: ResourceTables): RbacView {
 export function seedRbac(v2: ResourceTables): void {
   if (v2.getResource('Seed', '', 'rbac')) return;
   for (const [name, rules] of BUILT_IN_CLUSTER_ROLES) {
-    if (!v2.getResource(KIND.clusterRole, '', name)) v2.putResource(KIND.clusterRole, '', name, { rules, metadata: { name } });
+    if (!v2.getResource(RBAC_TYPE.clusterRole, '', name)) v2.putResource(RBAC_TYPE.clusterRole, '', name, { rules, metadata: { name } });
   }
   const { name, subjects, role_ref } = BUILT_IN_CLUSTER_ROLE_BINDING;
-  if (!v2.getResource(KIND.clusterRoleBinding, '', name)) v2.putResource(KIND.clusterRoleBinding, '', name, { subjects, role_ref, metadata: { name } });
+  if (!v2.getResource(RBAC_TYPE.clusterRoleBinding, '', name))
+    v2.putResource(RBAC_TYPE.clusterRoleBinding, '', name, { subjects, role_ref, metadata: { name } });
   v2.putResource('Seed', '', 'rbac', { seeded: true });
 }

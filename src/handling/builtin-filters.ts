@@ -1,7 +1,6 @@
 import type { StateStore } from '../store/index.js';
 import type { EventDraft } from '../legacy/index.js';
-import { isResolution } from '../v2/index.js';
-import type { Json } from '../json.js';
+import { isResolution, type Event } from '../v2/index.js';
 
 // The built-in filters of both adapters of the handling pipeline, in one place.
 
@@ -9,7 +8,7 @@ import type { Json } from '../json.js';
 export const EXTENSION_FILTERS = new Set(['occurrences', 'check_dependencies']);
 
 /** v2: the built-in EventFilters a pipeline's workflow may name (Sensu Go's `is_incident`, `not_silenced`, `has_metrics`). */
-export const V2_BUILT_IN_FILTERS = new Map<string, (event: Json) => boolean>([
+export const V2_BUILT_IN_FILTERS = new Map<string, (event: Event) => boolean>([
   ['is_incident', (e) => Boolean(e.check && (e.check.status !== 0 || isResolution(e)))],
   ['not_silenced', (e) => !e.check?.is_silenced],
   ['has_metrics', (e) => Boolean(e.metrics)],

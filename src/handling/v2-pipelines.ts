@@ -4,12 +4,12 @@ import type { Spawner } from './mutate.js';
 import { deliver, type Delivery } from './deliver.js';
 import type { Handler } from '../legacy/index.js';
 import { shapeEvent, filterAllows } from '../v2/index.js';
+import type { Event, EventFilter, Handler as HandlerResource, Mutator, Pipeline } from '../v2/index.js';
 import { SandboxAllowance, EVENT_ALLOWANCE_MS } from '../js-sandbox/index.js';
 import { V2_BUILT_IN_FILTERS } from './builtin-filters.js';
 import { withAssets, type AssetResolver } from '../assets/index.js';
 import { withSecrets } from '../secrets/index.js';
 import type { SecretsLookup } from '../secrets/index.js';
-import type { Json } from '../json.js';
 
 interface Step {
   readonly handler: string;
@@ -18,25 +18,25 @@ interface Step {
 }
 
 /** The handler steps an event asks for: its pipelines' workflows, else `check.handlers`, plus `metrics.handlers`. */
-function stepsOf(store: ResourceTables, namespace: string, event: Json, log: Logger): Step[] {
+function stepsOf(store: ResourceTables, namespace: string, event: Event, log: Logger): Step[] {
   const steps: Step[] = [];
-  for (const ref of (event.pipelines ?? []) as Json[]) {
-    const pipeline = store.getResource('Pipeline', namespace, String(ref.name));
+  for (const ref of event.pipelines ?? []) {
+    const pipeline: Pipeline | null = store.getResource('Pipeline', namespace, String(ref.name));
     if (!pipeline) {
       log.error({ pipeline: ref.name, namespace }, 'pipeline not found');
       continue;
     }
-    for (const workflow of (pipeline.workflows ?? []) as Json[]) {
+    for (const workflow of pipeline.workflows ?? []) {
       if (!workflow.handler?.name) continue;
       steps.push({
         handler: String(workflow.handler.name),
-        filters: ((workflow.filters ?? []) as Json[]).map((f) => String(f.name)),
+        filters: (workflow.filters ?? []).map((f) => String(f.name)),
         mutator: workflow.mutator?.name ?? null,
       });
     }
   }
-  if (steps.length === 0) for (const name of (event.check?.handlers ?? []) as string[]) steps.push({ handler: name, filters: [], mutator: null });
-  for (const name of (event.metrics?.handlers ?? []) as string[]) steps.push({ handler: name, filters: [], mutator: null });
+  if (steps.length === 0) for (const name of event.check?.handlers ?? []) steps.push({ handler: name, filters: [], mutator: null });
+  for (const name of event.metrics?.handlers ?? []) steps.push({ handler: name, filters: [], mutator: null });
   return steps;
 }
 
@@ -49,7 +49,7 @@ export interface HandlerQueue {
 async function passesFilters(
   store: ResourceTables,
   namespace: string,
-  event: Json,
+  event: Event,
   filters: readonly string[],
   fields: Record<string, unknown>,
   log: Logger,
@@ -57,7 +57,7 @@ async function passesFilters(
 ): Promise<boolean> {
   for (const name of filters) {
     const builtin = V2_BUILT_IN_FILTERS.get(name);
-    const resource = builtin ? null : store.getResource('EventFilter', namespace, name);
+    const resource: EventFilter | null = builtin ? null : store.getResource('EventFilter', namespace, name);
     if (!builtin && !resource) {
       log.error({ ...fields, filter: name }, 'filter not found');
       return false;
@@ -83,10 +83,10 @@ const boundedTimeout = (own: unknown, ceiling: number | undefined): number | und
 async function runStep(
   store: ResourceTables,
   namespace: string,
-  event: Json,
+  event: Event,
   json: string,
   step: Step,
-  handler: Json,
+  handler: HandlerResource,
   spawn: Spawner,
   timeout: number | undefined,
   log: Logger,
@@ -98,7 +98,7 @@ async function runStep(
   const mutatorName = step.mutator ?? handler.mutator ?? null;
   if (mutatorName === 'only_check_output') data = String(event.check?.output ?? '');
   else if (mutatorName && mutatorName !== 'json') {
-    const mutator = store.getResource('Mutator', namespace, String(mutatorName)) as { command?: string; timeout?: number; runtime_assets?: string[] } | null;
+    const mutator: Mutator | null = store.getResource('Mutator', namespace, String(mutatorName));
     if (!mutator?.command) {
       log.error({ ...fields, mutator: mutatorName }, 'mutator not found');
       return { ok: false, error: 'mutator not found' };
@@ -217,7 +217,7 @@ function inOrder<T>(namespace: string, key: string, bytes: number, work: () => P
 export async function runPipelines(
   store: ResourceTables,
   namespace: string,
-  event: Json,
+  event: Event,
   queue: HandlerQueue,
   log: Logger,
   assets?: AssetResolver,
@@ -235,7 +235,7 @@ export async function runPipelines(
 async function submitSteps(
   store: ResourceTables,
   namespace: string,
-  event: Json,
+  event: Event,
   json: string,
   steps: Step[],
   queue: HandlerQueue,
@@ -247,12 +247,12 @@ async function submitSteps(
   const jobs: Promise<void>[] = [];
   for (const step of steps) {
     const fields = { event: event.id, handler: step.handler, namespace };
-    const handler = store.getResource('Handler', namespace, step.handler);
+    const handler: HandlerResource | null = store.getResource('Handler', namespace, step.handler);
     if (!handler) {
       log.error(fields, 'handler not found');
       continue;
     }
-    if (!(await passesFilters(store, namespace, event, [...step.filters, ...((handler.filters ?? []) as string[])], fields, log, allowance))) continue;
+    if (!(await passesFilters(store, namespace, event, [...step.filters, ...(handler.filters ?? [])], fields, log, allowance))) continue;
     jobs.push(
       queue.submit(`${namespace}/${step.handler}`, fields, (spawn, timeout) =>
         runStep(store, namespace, event, json, step, handler, spawn, timeout, log, assets, secrets),

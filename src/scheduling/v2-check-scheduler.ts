@@ -11,7 +11,7 @@ import { buildV2Request, timingOfConfig, type CheckConfigSource } from './v2-che
 import type { Json } from '../json.js';
 type Timing = ReturnType<typeof timingOf>;
 
-const KIND = 'CheckConfig';
+const CHECK_CONFIG_TYPE = 'CheckConfig';
 
 export interface V2CheckSchedulerDeps {
   readonly clock: Clock;
@@ -105,8 +105,8 @@ export class V2CheckScheduler {
     this.cache.clear();
     const started = performance.now();
     const wanted = new Map<string, Json>();
-    for (const namespace of this.deps.resources.namespacesWith(KIND)) {
-      for (const config of this.deps.resources.listResources(KIND, namespace)) {
+    for (const namespace of this.deps.resources.namespacesWith(CHECK_CONFIG_TYPE)) {
+      for (const config of this.deps.resources.listResources(CHECK_CONFIG_TYPE, namespace)) {
         if (config.publish !== true) continue;
         wanted.set(scheduledKey(namespace, String(config.metadata?.name)), config);
       }
@@ -124,7 +124,7 @@ export class V2CheckScheduler {
 
   /** Ad hoc (`POST .../checks/:check/execute`): published now even when `publish` is false or not elected; proxy fan-out without splay. */
   execute(namespace: string, name: string, options: ExecuteOptions = {}): ExecuteOutcome {
-    const config = this.deps.resources.getResource(KIND, namespace, name);
+    const config = this.deps.resources.getResource(CHECK_CONFIG_TYPE, namespace, name);
     if (!config) return { ok: false, code: 'notFound', reason: `check ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}` };
     const subscriptions = options.subscriptions && options.subscriptions.length > 0 ? [...options.subscriptions] : (config.subscriptions ?? []);
     const now = this.deps.clock.now();
@@ -191,7 +191,7 @@ export class V2CheckScheduler {
     // The stored check as it is now (deleted, unpublished or retimed since it was armed): while no resource was
     // written since the last sync, the one it read.
     const current = this.deps.resources.resourceGeneration === this.syncedGeneration;
-    const config = current ? entry.config : this.deps.resources.getResource(KIND, entry.namespace, entry.name);
+    const config = current ? entry.config : this.deps.resources.getResource(CHECK_CONFIG_TYPE, entry.namespace, entry.name);
     if (!config || config.publish !== true) return this.unschedule(key);
     if (timingKey(config) !== entry.timingKey) return this.schedule(key, entry.namespace, config);
     this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), this.dispatcher.inTerm(), current);

@@ -1,7 +1,5 @@
 // How the generated table (src/v2/generated/fields.ts) describes one JSON field of a Sensu Go type, and the values each
 // scalar takes: the one copy of these checks, for decoding and the wire checks alike.
-import type { Json } from '../json.js';
-
 export type Scalar = 'string' | 'bool' | 'int32' | 'int64' | 'uint32' | 'double';
 /** `check_hooks`: HookList's JSON is an object from a status or severity to hook names, `[{"critical": ["h"]}]`. */
 export const HOOK_LISTS = '[]map<string,[]string>';
@@ -28,7 +26,7 @@ export interface FieldSpec {
   readonly nullWhenUnset?: true;
 }
 
-export const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const intIn = (min: number, max: number) => (value: unknown) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 
 /** Each scalar: the values Go's encoding/json decodes into it, how a message says it, and its Go name. */

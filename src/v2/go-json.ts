@@ -1,10 +1,15 @@
 // A write decoded as Sensu Go's API decodes it (Go's encoding/json into the core/v2 struct: fields matched without
 // regard to case, unknown ones dropped, a value of the wrong type refused with the field named), and a resource
 // served as Go writes the struct back (every field, in order, zero values filled in).
-import type { Json } from '../json.js';
 import { HOOK_LISTS, SCALARS, isHookLists, isObject, isScalar, type FieldSpec, type WireType } from './field-spec.js';
 import { WIRE_TYPES } from './wire-types.js';
 import { SENSU_GO_FIELDS } from './generated/fields.js';
+import type { SensuGoTypes } from './generated/interfaces.js';
+
+/** A Sensu Go type's Go name, as the one table names it. */
+export type TypeName = keyof SensuGoTypes;
+/** A decoded write: the value as Go's decoder leaves it, or the message it refuses it with. */
+export type Decoded<T> = { value: T; problem: null } | { value: null; problem: string };
 
 /** A value Go's decoder refuses: its message is the one Sensu Go's API answers. */
 class GoTypeError extends Error {}
@@ -67,9 +72,9 @@ function decodeValue(type: WireType, value: unknown, struct: string, path: Path)
   return value.map((item) => decodeValue(type.list, item, struct, path));
 }
 
-function decodeMessage(kind: string, value: Json, path: Path | null): Json {
+function decodeMessage(kind: string, value: Readonly<Record<string, unknown>>, path: Path | null): Record<string, unknown> {
   const schema = WIRE_TYPES[kind]!;
-  const out: Json = {};
+  const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const field = fieldNamed(kind, key);
     if (field === undefined) continue;
@@ -81,11 +86,12 @@ function decodeMessage(kind: string, value: Json, path: Path | null): Json {
 }
 
 /** `body` as Sensu Go's API decodes it into a `kind` (a message of WIRE_TYPES), or the message it refuses it with. */
-export function decodeAs(kind: string, body: unknown): { value: Json; problem: null } | { value: null; problem: string } {
+export function decodeAs<K extends TypeName>(kind: K, body: unknown): Decoded<SensuGoTypes[K]> {
   if (!Object.hasOwn(WIRE_TYPES, kind)) throw new Error(`no wire type ${kind}`);
   if (!isObject(body)) return { value: null, problem: `json: cannot unmarshal ${found(body, 'string')} into Go value of type v2.${kind}` };
   try {
-    return { value: decodeMessage(kind, body, null), problem: null };
+    // Every field the decoder kept has its type's JSON shape: the value is a `kind` as its interface reads it.
+    return { value: decodeMessage(kind, body, null) as SensuGoTypes[K], problem: null };
   } catch (error) {
     if (error instanceof GoTypeError) return { value: null, problem: error.message };
     throw error;
@@ -104,7 +110,7 @@ const isEmpty = (value: unknown) =>
 const isMessage = (type: WireType): type is { readonly message: string } => typeof type === 'object' && 'message' in type;
 
 function serveValue(type: WireType, value: unknown): unknown {
-  if (isMessage(type)) return isObject(value) ? serveAs(type.message, value) : value;
+  if (isMessage(type)) return isObject(value) ? serveAs(type.message as TypeName, value) : value;
   if (typeof type === 'string' || !('list' in type) || !isMessage(type.list)) return value;
   const of = type.list;
   return Array.isArray(value) ? value.map((item) => serveValue(of, item)) : value;
@@ -115,7 +121,7 @@ const zeroOf = (type: WireType): unknown => (type === 'string' ? '' : type === '
 function servedField(field: FieldSpec, present: unknown): unknown {
   // A struct held by value is never left out nor null: unset, it is the struct with its own zero fields.
   if (field.byValue && isMessage(field.type))
-    return present === undefined || present === null ? serveAs(field.type.message, {}) : serveValue(field.type, present);
+    return present === undefined || present === null ? serveAs(field.type.message as TypeName, {}) : serveValue(field.type, present);
   // A pointer to a struct is left out only when nil, an empty one is still written.
   const empty = isMessage(field.type) ? present === undefined || present === null : isEmpty(present);
   if (field.omitEmpty && empty) return undefined;
@@ -124,13 +130,13 @@ function servedField(field: FieldSpec, present: unknown): unknown {
 }
 
 /** `value` (a `kind`) as Sensu Go serves it: every field of the type, in the type's order; unknown fields left out. */
-export function serveAs(kind: string, value: Json): Json {
-  const fields = SENSU_GO_FIELDS[kind];
-  if (!fields) return value;
-  const out: Json = {};
+export function serveAs<K extends TypeName>(kind: K, value: SensuGoTypes[K]): SensuGoTypes[K] {
+  const fields = SENSU_GO_FIELDS[kind]!;
+  const own = value as Readonly<Record<string, unknown>>;
+  const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const served = servedField(field, value[field.name]);
+    const served = servedField(field, own[field.name]);
     if (served !== undefined) out[field.name] = served;
   }
-  return out;
+  return out as SensuGoTypes[K];
 }

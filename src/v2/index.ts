@@ -22,4 +22,4 @@ export { typeProblem, WIRE_TYPES } from './wire-types.js';
 export type { WireType, FieldSpec } from './field-spec.js';
 export type * from './generated/interfaces.js';
 export { COREV2_PROTO } from './generated/corev2-proto.js';
-export { decodeAs, serveAs } from './go-json.js';
+export { decodeAs, serveAs, type Decoded, type TypeName } from './go-json.js';

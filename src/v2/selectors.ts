@@ -1,6 +1,6 @@
 // fieldSelector / labelSelector: `a == b`, `!=`, `in`, `notin`, `matches`, joined by `&&`.
 import { selectorValue as str, type FieldSet } from './resource-fields.js';
-import type { Json } from '../json.js';
+import type { Check, Entity, Event } from './generated/interfaces.js';
 
 export type Op = { left: string; op: '==' | '!=' | 'in' | 'notin' | 'matches'; right: string[] };
 
@@ -70,9 +70,9 @@ export function parseSelector(text: string): Op[] {
 }
 
 /** The flat field set of an event. */
-export function eventFields(event: Json): Record<string, string> {
-  const check = (event.check ?? {}) as Json;
-  const entity = (event.entity ?? {}) as Json;
+export function eventFields(event: Event): Record<string, string> {
+  const check: Check = event.check ?? {};
+  const entity: Entity = event.entity ?? {};
   const fields: Record<string, string> = Object.assign(Object.create(null), {
     'event.name': `${entity.metadata?.name ?? ''}/${check.metadata?.name ?? ''}`,
     'event.namespace': str(event.metadata?.namespace ?? entity.metadata?.namespace),
@@ -94,16 +94,16 @@ export function eventFields(event: Json): Record<string, string> {
     'event.entity.subscriptions': str(entity.subscriptions ?? []),
   });
   for (const labels of [event.metadata?.labels, entity.metadata?.labels, check.metadata?.labels]) {
-    for (const [k, v] of Object.entries((labels ?? {}) as Json)) fields[`event.labels.${k}`] = str(v);
+    for (const [k, v] of Object.entries(labels ?? {})) fields[`event.labels.${k}`] = str(v);
   }
   return fields;
 }
 
 /** Label selectors read labels by bare key, from event, entity, then check labels. */
-export function labelFields(event: Json): Record<string, string> {
+export function labelFields(event: Event): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   for (const labels of [event.metadata?.labels, event.entity?.metadata?.labels, event.check?.metadata?.labels]) {
-    for (const [k, v] of Object.entries((labels ?? {}) as Json)) out[k] = str(v);
+    for (const [k, v] of Object.entries(labels ?? {})) out[k] = str(v);
   }
   return out;
 }

@@ -1,6 +1,10 @@
 import type { EventDraft } from '../legacy/index.js';
 import { metricTagList } from '../metrics/index.js';
 import type { Json } from '../json.js';
+import type { Check, Entity, Event, ObjectMeta } from './generated/interfaces.js';
+
+/** A translated entity or check: its metadata is always there. */
+type WithMetadata<T> = T & { metadata: ObjectMeta };
 
 /** One entry of a check's stored history: the status and when it ran. */
 interface TimedStatus {
@@ -17,7 +21,7 @@ const handlersOf = (check: Json): string[] => {
 const v2Status = (status: unknown) => (Number(status) < 0 ? 3 : Number(status));
 
 /** A legacy client as a core/v2 Entity: `agent`, or `proxy` for a source or a client without keepalives. */
-export function translateClient(client: Json, namespace: string): Json {
+export function translateClient(client: Json, namespace: string): WithMetadata<Entity> {
   const name = String(client.name);
   const subscriptions = ((client.subscriptions ?? []) as string[]).map((s) => (s === `client:${name}` ? `entity:${name}` : s));
   if (!subscriptions.includes(`entity:${name}`)) subscriptions.push(`entity:${name}`);
@@ -39,7 +43,7 @@ export function translateEvent(event: EventDraft, history: readonly TimedStatus[
   const entity = translateClient(event.client as Json, namespace);
   const status = v2Status(check.status);
   const state = event.action === 'flapping' ? 'flapping' : status === 0 ? 'passing' : 'failing';
-  const v2Check: Json = {
+  const v2Check: WithMetadata<Check> = {
     command: check.command,
     handlers: handlersOf(check),
     high_flap_threshold: check.high_flap_threshold ?? 0,
@@ -76,7 +80,7 @@ export function translateEvent(event: EventDraft, history: readonly TimedStatus[
 }
 
 /** A core/v2 check as a legacy check result: `name`, `subscribers`, `source`, statuses only in `history`. */
-export function legacyCheckOf(check: Json): Json {
+export function legacyCheckOf(check: Check): Json {
   const legacy: Json = {
     name: String(check.metadata?.name ?? ''),
     command: check.command,
@@ -93,15 +97,15 @@ export function legacyCheckOf(check: Json): Json {
     duration: check.duration,
     output: String(check.output ?? ''),
     status: Number(check.status ?? 0),
-    history: ((check.history ?? []) as Json[]).map((entry) => String(entry?.status ?? 0)),
+    history: (check.history ?? []).map((entry) => String(entry?.status ?? 0)),
     total_state_change: Number(check.total_state_change ?? 0),
   };
   return Object.fromEntries(Object.entries(legacy).filter(([, value]) => value !== undefined));
 }
 
 /** A core/v2 event as a legacy event (the reverse of `translateEvent`), its client being the legacy record given. */
-export function legacyEventOf(event: Json, client: Json): Json {
-  const check = (event.check ?? {}) as Json;
+export function legacyEventOf(event: Event, client: Json): Json {
+  const check: Check & { last_state_change?: number } = event.check ?? {};
   const silencedBy = Array.isArray(check.silenced) ? check.silenced.map(String) : [];
   return {
     id: event.id,

@@ -1,7 +1,6 @@
 // The JSON types Sensu Go's clients decode, from the one table (schemas/sensu-go-types.txt, generated into
 // ./generated/fields.ts): a value of the wrong type here makes `sensuctl` fail for everyone who lists it. Unknown
 // fields are no concern of this check.
-import type { Json } from '../json.js';
 import { HOOK_LISTS, SCALARS, isHookLists, isObject, isScalar, type WireType } from './field-spec.js';
 import { SENSU_GO_FIELDS } from './generated/fields.js';
 
@@ -51,7 +50,7 @@ function problemAt(type: WireType, value: unknown, path: Path): string | null {
 
 // A value sets a few of the many fields its schema knows: its own are checked first, and only when one is wrong are the
 // fields walked in the schema's order, so the problem named is the same.
-function messageProblem(kind: string, value: Json, path: Path): string | null {
+function messageProblem(kind: string, value: Readonly<Record<string, unknown>>, path: Path): string | null {
   const schema = WIRE_TYPES[kind]!;
   for (const field of Object.getOwnPropertyNames(value)) {
     if (Object.hasOwn(schema, field) && problemAt(schema[field]!, value[field], () => `${path()}.${field}`)) return firstProblem(schema, value, path);
@@ -59,7 +58,7 @@ function messageProblem(kind: string, value: Json, path: Path): string | null {
   return null;
 }
 
-function firstProblem(schema: Schema, value: Json, path: Path): string | null {
+function firstProblem(schema: Schema, value: Readonly<Record<string, unknown>>, path: Path): string | null {
   for (const field in schema) {
     if (!Object.hasOwn(value, field)) continue;
     const problem = problemAt(schema[field]!, value[field], () => `${path()}.${field}`);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KIND, authorize, bindingWritten, rbacView, roleDeleted, roleWritten, seedRbac } from '../../src/auth/index.js';
+import { RBAC_TYPE, authorize, bindingWritten, rbacView, roleDeleted, roleWritten, seedRbac } from '../../src/auth/index.js';
 import { StateStore } from '../../src/store/index.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 
@@ -29,9 +29,9 @@ test('seeded once: cluster-admins may do anything; an unbound user nothing', (t)
 test('a binding applies to its role as written; once the role is deleted and created again, no longer', (t) => {
   const v2 = openStore(t);
   const role = { rules: [{ verbs: ['create'], resources: ['events'], resource_names: null }], metadata: { name: 'writer' } };
-  v2.putResource(KIND.role, 'ops', 'writer', role);
+  v2.putResource(RBAC_TYPE.role, 'ops', 'writer', role);
   roleWritten(v2, 'Role', 'ops', 'writer', true);
-  v2.putResource(KIND.roleBinding, 'ops', 'agents', {
+  v2.putResource(RBAC_TYPE.roleBinding, 'ops', 'agents', {
     role_ref: { type: 'Role', name: 'writer' },
     subjects: [{ type: 'User', name: 'ann' }],
     metadata: { name: 'agents' },
@@ -39,8 +39,8 @@ test('a binding applies to its role as written; once the role is deleted and cre
   bindingWritten(v2, 'ops', 'agents');
   assert.equal(authorize(rbacView(v2), 'ann', [], 'create', 'events', 'ops', null).allowed, true);
   roleDeleted(v2, 'Role', 'ops', 'writer');
-  v2.deleteResource(KIND.role, 'ops', 'writer');
-  v2.putResource(KIND.role, 'ops', 'writer', role);
+  v2.deleteResource(RBAC_TYPE.role, 'ops', 'writer');
+  v2.putResource(RBAC_TYPE.role, 'ops', 'writer', role);
   roleWritten(v2, 'Role', 'ops', 'writer', true);
   assert.equal(authorize(rbacView(v2), 'ann', [], 'create', 'events', 'ops', null).allowed, false, 'the old binding does not revive');
 });

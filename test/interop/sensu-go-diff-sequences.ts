@@ -30,7 +30,7 @@ const SHA = 'a'.repeat(128);
 const PASSWORD = 'Passw0rd!limited';
 
 /** A valid body of each namespaced kind, with a `team` label. */
-const KINDS: Record<string, (name: string, team: string) => Record<string, unknown>> = {
+const VALID_BODY: Record<string, (name: string, team: string) => Record<string, unknown>> = {
   assets: (name, team) => ({ metadata: meta(name, team), url: 'http://127.0.0.1/asset.tar.gz', sha512: SHA }),
   checks: (name, team) => ({ metadata: meta(name, team), command: 'true', interval: 60, subscriptions: ['linux'], publish: false }),
   entities: (name, team) => ({ metadata: meta(name, team), entity_class: 'proxy', subscriptions: ['linux'] }),
@@ -56,7 +56,7 @@ const named = (kind: string, base: string) => (kind === 'silenced' ? `${base}:ch
 
 /** The same operations on every namespaced kind. */
 function kindSequences(kind: string): Sequence[] {
-  const body = KINDS[kind]!;
+  const body = VALID_BODY[kind]!;
   const [a, b, c] = ['a', 'b', 'c'].map((n) => named(kind, n)) as [string, string, string];
   const url = (name: string) => `${NS}/${kind}/${encodeURIComponent(name)}`;
   const put = (name: string, team = 'red') => ({ method: 'PUT', path: url(name), body: body(name, team) });
@@ -416,7 +416,7 @@ const limitedUser = (name: string): Step[] => [
     path: `${NS}/rolebindings/viewer`,
     body: { metadata: { name: 'viewer', namespace: '{ns}' }, role_ref: { type: 'Role', name: 'viewer' }, subjects: [{ type: 'User', name }] },
   },
-  { method: 'PUT', path: `${NS}/checks/c1`, body: KINDS.checks!('c1', 'red') },
+  { method: 'PUT', path: `${NS}/checks/c1`, body: VALID_BODY.checks!('c1', 'red') },
 ];
 const asUser = (name: string, method: string, path: string, body?: unknown): Step => ({
   method,
@@ -428,7 +428,7 @@ const asUser = (name: string, method: string, path: string, body?: unknown): Ste
 const RBAC: Sequence[] = [
   { id: 'rbac.limited-get', steps: [...limitedUser('l-get'), asUser('l-get', 'GET', `${NS}/checks/c1`)] },
   { id: 'rbac.limited-list', steps: [...limitedUser('l-list'), asUser('l-list', 'GET', `${NS}/checks`)] },
-  { id: 'rbac.limited-write', steps: [...limitedUser('l-write'), asUser('l-write', 'PUT', `${NS}/checks/c2`, KINDS.checks!('c2', 'red'))] },
+  { id: 'rbac.limited-write', steps: [...limitedUser('l-write'), asUser('l-write', 'PUT', `${NS}/checks/c2`, VALID_BODY.checks!('c2', 'red'))] },
   { id: 'rbac.limited-other-kind', steps: [...limitedUser('l-kind'), asUser('l-kind', 'GET', `${NS}/handlers`)] },
   { id: 'rbac.limited-other-namespace', steps: [...limitedUser('l-ns'), asUser('l-ns', 'GET', '/api/core/v2/namespaces/default/checks')] },
   { id: 'rbac.limited-namespaces', steps: [...limitedUser('l-nslist'), asUser('l-nslist', 'GET', '/api/core/v2/namespaces')] },
@@ -543,39 +543,39 @@ const MISC: Sequence[] = [
   {
     id: 'namespaces.delete-non-empty',
     steps: [
-      { method: 'PUT', path: `${NS}/checks/c1`, body: KINDS.checks!('c1', 'red') },
+      { method: 'PUT', path: `${NS}/checks/c1`, body: VALID_BODY.checks!('c1', 'red') },
       { method: 'DELETE', path: '/api/core/v2/namespaces/{ns}' },
     ],
   },
   { id: 'namespaces.list', steps: [{ method: 'GET', path: '/api/core/v2/namespaces' }] },
-  { id: 'routes.wrong-method', steps: [{ method: 'POST', path: `${NS}/checks/c1`, body: KINDS.checks!('c1', 'red') }] },
+  { id: 'routes.wrong-method', steps: [{ method: 'POST', path: `${NS}/checks/c1`, body: VALID_BODY.checks!('c1', 'red') }] },
   { id: 'routes.unknown', steps: [{ method: 'GET', path: `${NS}/frobnicators` }] },
   {
     id: 'checks.unknown-field',
     steps: [
-      { method: 'PUT', path: `${NS}/checks/c1`, body: { ...KINDS.checks!('c1', 'red'), frobnicate: 1 } },
+      { method: 'PUT', path: `${NS}/checks/c1`, body: { ...VALID_BODY.checks!('c1', 'red'), frobnicate: 1 } },
       { method: 'GET', path: `${NS}/checks/c1` },
     ],
   },
-  { id: 'checks.publish-string', steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...KINDS.checks!('c1', 'red'), publish: 'yes' } }] },
+  { id: 'checks.publish-string', steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...VALID_BODY.checks!('c1', 'red'), publish: 'yes' } }] },
   { id: 'checks.no-interval', steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { metadata: { name: 'c1', namespace: '{ns}' }, command: 'true' } }] },
-  { id: 'checks.cron-and-interval', steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...KINDS.checks!('c1', 'red'), cron: '* * * * *' } }] },
+  { id: 'checks.cron-and-interval', steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...VALID_BODY.checks!('c1', 'red'), cron: '* * * * *' } }] },
   {
     id: 'checks.bad-cron',
     steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { metadata: { name: 'c1', namespace: '{ns}' }, command: 'true', cron: 'every day' } }],
   },
   {
     id: 'checks.bad-metric-format',
-    steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...KINDS.checks!('c1', 'red'), output_metric_format: 'bogus' } }],
+    steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...VALID_BODY.checks!('c1', 'red'), output_metric_format: 'bogus' } }],
   },
   {
     id: 'checks.flap-thresholds',
-    steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...KINDS.checks!('c1', 'red'), low_flap_threshold: 50, high_flap_threshold: 20 } }],
+    steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...VALID_BODY.checks!('c1', 'red'), low_flap_threshold: 50, high_flap_threshold: 20 } }],
   },
   {
     id: 'checks.set-hooks',
     steps: [
-      { method: 'PUT', path: `${NS}/checks/c1`, body: KINDS.checks!('c1', 'red') },
+      { method: 'PUT', path: `${NS}/checks/c1`, body: VALID_BODY.checks!('c1', 'red') },
       { method: 'PUT', path: `${NS}/checks/c1/hooks/critical`, body: { critical: ['h1'] } },
       { method: 'GET', path: `${NS}/checks/c1` },
     ],
@@ -583,12 +583,15 @@ const MISC: Sequence[] = [
   {
     id: 'checks.execute',
     steps: [
-      { method: 'PUT', path: `${NS}/checks/c1`, body: KINDS.checks!('c1', 'red') },
+      { method: 'PUT', path: `${NS}/checks/c1`, body: VALID_BODY.checks!('c1', 'red') },
       { method: 'POST', path: `${NS}/checks/c1/execute`, body: { check: 'c1' } },
     ],
   },
   { id: 'checks.execute-missing', steps: [{ method: 'POST', path: `${NS}/checks/nope/execute`, body: { check: 'nope' } }] },
-  { id: 'assets.slash-name', steps: [{ method: 'PUT', path: `${NS}/assets/sensu%2Fcheck-cpu-usage`, body: KINDS.assets!('sensu/check-cpu-usage', 'red') }] },
+  {
+    id: 'assets.slash-name',
+    steps: [{ method: 'PUT', path: `${NS}/assets/sensu%2Fcheck-cpu-usage`, body: VALID_BODY.assets!('sensu/check-cpu-usage', 'red') }],
+  },
   { id: 'assets.no-url', steps: [{ method: 'PUT', path: `${NS}/assets/a1`, body: { metadata: { name: 'a1', namespace: '{ns}' }, sha512: SHA } }] },
   {
     id: 'handlers.bad-type',
@@ -606,12 +609,12 @@ const MISC: Sequence[] = [
   ).map(([id, spec]) => ({ id, steps: [{ method: 'PUT', path: `${NS}/handlers/h1`, body: { metadata: { name: 'h1', namespace: '{ns}' }, ...spec } }] })),
   {
     id: 'checks.bad-proxy-entity-name',
-    steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...KINDS.checks!('c1', 'red'), proxy_entity_name: 'a b' } }],
+    steps: [{ method: 'PUT', path: `${NS}/checks/c1`, body: { ...VALID_BODY.checks!('c1', 'red'), proxy_entity_name: 'a b' } }],
   },
   {
     id: 'checks.colon-proxy-entity-name',
     steps: [
-      { method: 'PUT', path: `${NS}/checks/c1`, body: { ...KINDS.checks!('c1', 'red'), proxy_entity_name: 'db:primary' } },
+      { method: 'PUT', path: `${NS}/checks/c1`, body: { ...VALID_BODY.checks!('c1', 'red'), proxy_entity_name: 'db:primary' } },
       { method: 'GET', path: `${NS}/checks/c1` },
     ],
   },
@@ -659,7 +662,7 @@ const MISC: Sequence[] = [
   {
     id: 'names.dot-dot',
     steps: [
-      { method: 'PUT', path: `${NS}/checks/..`, body: KINDS.checks!('..', 'red') },
+      { method: 'PUT', path: `${NS}/checks/..`, body: VALID_BODY.checks!('..', 'red') },
       { method: 'GET', path: `${NS}/checks` },
     ],
   },
@@ -696,8 +699,8 @@ const LENIENCY: Sequence[] = [
   {
     id: 'checks.list-negative-limit',
     steps: [
-      { method: 'PUT', path: `${NS}/checks/c1`, body: KINDS.checks!('c1', 'red') },
-      { method: 'PUT', path: `${NS}/checks/c2`, body: KINDS.checks!('c2', 'red') },
+      { method: 'PUT', path: `${NS}/checks/c1`, body: VALID_BODY.checks!('c1', 'red') },
+      { method: 'PUT', path: `${NS}/checks/c2`, body: VALID_BODY.checks!('c2', 'red') },
       { method: 'GET', path: `${NS}/checks?limit=-1`, ordered: true },
       { method: 'GET', path: `${NS}/checks?limit=1&continue={continue}`, ordered: true },
     ],
@@ -705,7 +708,7 @@ const LENIENCY: Sequence[] = [
   {
     id: 'checks.remove-last-hook',
     steps: [
-      { method: 'PUT', path: `${NS}/checks/c1`, body: KINDS.checks!('c1', 'red') },
+      { method: 'PUT', path: `${NS}/checks/c1`, body: VALID_BODY.checks!('c1', 'red') },
       { method: 'PUT', path: `${NS}/checks/c1/hooks/critical`, body: { critical: ['h1'] } },
       { method: 'DELETE', path: `${NS}/checks/c1/hooks/critical/hook/h1` },
       { method: 'GET', path: `${NS}/checks/c1` },
@@ -756,7 +759,7 @@ const LENIENCY: Sequence[] = [
 ];
 
 export const SEQUENCES: readonly Sequence[] = [
-  ...Object.keys(KINDS).flatMap(kindSequences),
+  ...Object.keys(VALID_BODY).flatMap(kindSequences),
   ...Object.keys(CLUSTER).flatMap(clusterSequences),
   ...EVENTS,
   ...SILENCES,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { eventually } from '../helpers/wait.js';
 import { backendSkipReason, startBackend, BACKEND_ADMIN_PASSWORD } from '../helpers/sensu-backend.js';
 import type { Json } from '../../src/json.js';
-import { decodeAs, serveAs, shapeEvent } from '../../src/v2/index.js';
+import { decodeAs, serveAs, shapeEvent, type TypeName } from '../../src/v2/index.js';
 import { decodeProtobuf, encodeProtobuf } from '../../src/agentd/proto/codec.js';
 
 const REF = (name: string, type: string) => ({ name, type, api_version: 'core/v2' });
@@ -73,7 +73,7 @@ const ENTITY = {
 };
 
 // [kind, the path under the namespace, a bare body, a body setting every field]
-const KINDS: [string, string, Json, Json][] = [
+const SAMPLES: [TypeName, string, Json, Json][] = [
   ['CheckConfig', 'checks/c', { command: 'true', interval: 10 }, CHECK],
   ['HookConfig', 'hooks/k', { command: 'x', timeout: 1 }, { command: 'x', timeout: 5, stdin: true, runtime_assets: ['a'] }],
   [
@@ -138,7 +138,7 @@ const KINDS: [string, string, Json, Json][] = [
     },
   ],
 ];
-const CLUSTER_KINDS: [string, string, Json, Json][] = [
+const CLUSTER_SAMPLES: [TypeName, string, Json, Json][] = [
   [
     'ClusterRole',
     'clusterroles/cr',
@@ -160,7 +160,7 @@ const CLUSTER_KINDS: [string, string, Json, Json][] = [
 const FILLED: Readonly<Record<string, readonly string[]>> = { Silenced: ['creator', 'begin', 'expire_at'] };
 
 // [kind, the path under the namespace, a body Go's decoder refuses]
-const REFUSED: [string, string, Json][] = [
+const REFUSED: [TypeName, string, Json][] = [
   ['CheckConfig', 'checks/bad', { command: 'true', interval: 10, publish: 'yes' }],
   ['CheckConfig', 'checks/bad', { command: 'true', interval: 10, secrets: [{ name: 5 }] }],
   ['CheckConfig', 'checks/bad', { command: 'true', interval: 10, output_metric_tags: {} }],
@@ -201,7 +201,7 @@ async function roundTrip(base: string, auth: string, path: string, body: Json): 
 
 // Key order matters (templates and dictionary clients read it), so answers are compared as the text they are sent as.
 const same = (ours: unknown, theirs: unknown, what: string) => assert.equal(JSON.stringify(ours), JSON.stringify(theirs), what);
-const decoded = (kind: string, body: unknown): Json => {
+const decoded = (kind: TypeName, body: unknown): Json => {
   const { value, problem } = decodeAs(kind, body);
   assert.equal(problem, null, `${kind} decodes`);
   return value!;
@@ -212,7 +212,7 @@ test('the generated types decode and serve every kind exactly as the real sensu-
   const auth = await login(backend.api);
   const ns = `${backend.api}/api/core/v2/namespaces/default`;
   const cluster = `${backend.api}/api/core/v2`;
-  const rows = [...KINDS.map((row) => [...row, ns] as const), ...CLUSTER_KINDS.map((row) => [...row, cluster] as const)];
+  const rows = [...SAMPLES.map((row) => [...row, ns] as const), ...CLUSTER_SAMPLES.map((row) => [...row, cluster] as const)];
   for (const [kind, path, bare, full, root] of rows) {
     for (const [which, body] of [
       ['bare', bare],

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { redactedMetadata, serveAs, serveEntity, shapeEvent } from '../../src/v2/index.js';
+import type { Json } from '../../src/json.js';
 
 const ENTITY = {
   entity_class: 'agent',
@@ -21,17 +22,18 @@ const CHECK = {
 };
 
 test("an event's entity is served as the entity resource is: every field, keepalive_handlers, arm_version and float_type too, redacted", () => {
-  const served = shapeEvent({ id: 'ab', entity: ENTITY, check: CHECK });
-  assert.deepEqual(served.entity, serveAs('Entity', { ...ENTITY, metadata: redactedMetadata(ENTITY) }));
-  assert.deepEqual(served.entity, serveEntity(ENTITY));
-  assert.deepEqual(served.entity.keepalive_handlers, ['kh']);
-  assert.deepEqual([served.entity.system.arm_version, served.entity.system.float_type], [7, 'hard']);
-  assert.deepEqual(served.entity.metadata.labels, { password: 'REDACTED', team: 'ops' });
-  assert.deepEqual(served.entity.system.network.interfaces, [{ name: 'eth0', addresses: null }]);
+  const { entity }: Json = shapeEvent({ id: 'ab', entity: ENTITY, check: CHECK });
+  assert.deepEqual(entity, serveAs('Entity', { ...ENTITY, metadata: redactedMetadata(ENTITY) }));
+  assert.deepEqual(entity, serveEntity(ENTITY));
+  const served: Json = entity;
+  assert.deepEqual(served.keepalive_handlers, ['kh']);
+  assert.deepEqual([served.system.arm_version, served.system.float_type], [7, 'hard']);
+  assert.deepEqual(served.metadata.labels, { password: 'REDACTED', team: 'ops' });
+  assert.deepEqual(served.system.network.interfaces, [{ name: 'eth0', addresses: null }]);
 });
 
 test("an event's check is served with every field of a Check: max_output_size, discard_output, thresholds, subdues and each hook's fields", () => {
-  const { check } = shapeEvent({ id: 'ab', entity: ENTITY, check: CHECK });
+  const check = shapeEvent({ id: 'ab', entity: ENTITY, check: CHECK }).check!;
   assert.deepEqual([check.max_output_size, check.discard_output], [1024, true]);
   assert.deepEqual(check.output_metric_thresholds, [{ name: 'm', tags: null, thresholds: [{ min: '1', max: '', status: 2 }], null_status: 0 }]);
   assert.deepEqual(check.subdues, [{ begin: 'b', end: 'e', repeat: null }]);

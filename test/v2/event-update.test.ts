@@ -26,7 +26,11 @@ test('occurrences count a run of one status; the watermark keeps the highest cou
 });
 
 test('the first write keeps the history and counters the client sent; the timestamp defaults to now', () => {
-  const first = updateEvent(null, { check: { status: 1, executed: 50, history: [{ status: 1, executed: 40 }], occurrences: 4, occurrences_watermark: 4 } }, 99);
+  const first: Json = updateEvent<Json>(
+    null,
+    { check: { status: 1, executed: 50, history: [{ status: 1, executed: 40 }], occurrences: 4, occurrences_watermark: 4 } },
+    99,
+  );
   assert.deepEqual(first.check.history, [
     { status: 1, executed: 40 },
     { status: 1, executed: 50 },

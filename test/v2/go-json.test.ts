@@ -2,10 +2,10 @@
 // held to it by test/interop/sensu-go-types.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeAs } from '../../src/v2/index.js';
+import { decodeAs, type TypeName } from '../../src/v2/index.js';
 
 test('a list of pointers is named as Go names it, a list of values too; check hooks name HookList when not a list', () => {
-  const cases: [string, unknown, string][] = [
+  const cases: [TypeName, unknown, string][] = [
     ['Pipeline', { workflows: 'x' }, 'Pipeline.workflows of type []*v2.PipelineWorkflow'],
     ['CheckConfig', { output_metric_tags: {} }, 'CheckConfig.output_metric_tags of type []*v2.MetricTag'],
     ['Role', { rules: 'x' }, 'Role.rules of type []v2.Rule'],

@@ -27,7 +27,7 @@ export async function checkPassword(
   password: string,
   signal?: AbortSignal,
   priority = false,
-): Promise<Record<string, any> | null> {
+): Promise<Record<string, unknown> | null> {
   const record = deps.store.resources.getUser(user);
   const stored: unknown = record && !isExternal(record) ? record.password_hash : undefined;
   const unusable = storedHashProblem(stored);

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail } from './context.js';
 import { created, type ResourceWriter } from './resource-writer.js';
-import type { Json } from '../../json.js';
+import type { CheckConfig, HookList } from '../../v2/index.js';
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A HookList body, `{"<type>": [<hook names>]}`, read as pairs; why not, as a string. */
 function hookListOf(body: unknown): [string, string[]][] | string {
@@ -19,9 +19,9 @@ function hookListOf(body: unknown): [string, string[]][] | string {
  * The check's hooks with these added: names join the first list of their type, without repeats; a new type is
  * appended. Each type and each name is looked up in a map, never searched for: a body of n types costs O(n).
  */
-function withHooks(hooks: unknown, added: [string, string[]][]): Json[] {
-  const lists: Json[] = Array.isArray(hooks) ? hooks.map((h) => ({ ...h })) : [];
-  const firstListOf = new Map<string, Json>();
+function withHooks(hooks: CheckConfig['check_hooks'], added: [string, string[]][]): HookList[] {
+  const lists: HookList[] = Array.isArray(hooks) ? hooks.map((h) => ({ ...h })) : [];
+  const firstListOf = new Map<string, HookList>();
   for (const entry of lists)
     for (const [type, names] of Object.entries(entry)) if (Array.isArray(names) && !firstListOf.has(type)) firstListOf.set(type, entry);
   for (const [type, names] of added) {
@@ -34,17 +34,17 @@ function withHooks(hooks: unknown, added: [string, string[]][]): Json[] {
     // The stored list stays as it was; only names it does not hold yet are appended, each once.
     const held = new Set<string>(entry[type]);
     const fresh = names.filter((name) => !held.has(name) && held.add(name));
-    entry[type] = [...entry[type], ...fresh];
+    entry[type] = [...entry[type]!, ...fresh];
   }
   return lists;
 }
 
 /** The check's hooks without this one, or null when the type does not list it; a type left empty goes. */
-function withoutHook(hooks: unknown, type: string, hook: string): Json[] | null {
-  const lists: Json[] = Array.isArray(hooks) ? hooks.map((h) => ({ ...h })) : [];
+function withoutHook(hooks: CheckConfig['check_hooks'], type: string, hook: string): HookList[] | null {
+  const lists: HookList[] = Array.isArray(hooks) ? hooks.map((h) => ({ ...h })) : [];
   const at = lists.findIndex((h) => isObject(h) && Array.isArray(h[type]) && h[type].includes(hook));
   if (at === -1) return null;
-  const left = (lists[at]![type] as string[]).filter((n) => n !== hook);
+  const left = lists[at]![type]!.filter((n) => n !== hook);
   if (left.length === 0) lists.splice(at, 1);
   else lists[at]![type] = left;
   return lists;
@@ -57,7 +57,7 @@ function withoutHook(hooks: unknown, type: string, hook: string): Json[] | null 
  */
 export function registerCheckHookRoutes(app: FastifyInstance, checks: ResourceWriter): void {
   const base = '/api/core/v2/namespaces/:namespace/checks/:name/hooks/:type';
-  const storedCheck = (request: FastifyRequest) => {
+  const storedCheck = (request: FastifyRequest): CheckConfig | null => {
     const { namespace, name } = request.params as { namespace: string; name: string };
     return checks.get(namespace, name);
   };

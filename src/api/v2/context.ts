@@ -50,8 +50,8 @@ export interface Caller {
   readonly viaKey: boolean;
 }
 
-/** The v2 API's error kinds, each a registry code with its HTTP status and Sensu Go's numeric code. */
-const KINDS = {
+/** The v2 API's failures by name, each a registry code with its HTTP status and Sensu Go's numeric code. */
+const FAILURE_CODES = {
   internal: 'CB_API_INTERNAL',
   invalid: 'CB_API_INVALID',
   notFound: 'CB_API_NOT_FOUND',
@@ -63,8 +63,9 @@ const KINDS = {
   unlicensed: 'CB_ENTITY_LIMIT',
 } as const satisfies Record<string, ErrorCode>;
 
-export function fail(reply: FastifyReply, kind: keyof typeof KINDS, message: string) {
-  const { apiCode: code, httpStatus: status } = ERRORS[KINDS[kind]];
+/** A failure answered: its status, and Sensu Go's body (`message` and numeric `code`). */
+export function fail(reply: FastifyReply, failure: keyof typeof FAILURE_CODES, message: string) {
+  const { apiCode: code, httpStatus: status } = ERRORS[FAILURE_CODES[failure]];
   return reply.code(status).header('X-Content-Type-Options', 'nosniff').send({ message, code });
 }
 

@@ -1,10 +1,9 @@
 // The v2 entities of a namespace as the lists show them (and the entity limit counts them): its stored entities and,
 // in the legacy namespace, every listed legacy client that has none of its own yet (as an `agent` or `proxy` entity).
 import { eventStoreOf, type V2ApiDeps } from './context.js';
-import { translateClient } from '../../v2/index.js';
-import type { Json } from '../../json.js';
+import { translateClient, type Entity } from '../../v2/index.js';
 
-const byName = (a: Json, b: Json) => (String(a.metadata.name) < String(b.metadata.name) ? -1 : 1);
+const byName = (a: Entity, b: Entity) => (String(a.metadata?.name) < String(b.metadata?.name) ? -1 : 1);
 
 /** get, put, delete and list of entities; put and delete touch the stored entity alone (a client leaves by the legacy API). */
 export function entityTable(deps: V2ApiDeps) {
@@ -12,15 +11,15 @@ export function entityTable(deps: V2ApiDeps) {
   const isLegacy = (ns: string) => deps.legacyNamespace?.() === ns;
   return {
     // One lookup for every route by name (GET, PUT, PATCH, DELETE): what the list shows, and nothing of another namespace.
-    get: (ns: string, name: string): Json | null => {
-      const stored = v2.getEntity(ns, name) as Json | null;
+    get: (ns: string, name: string): Entity | null => {
+      const stored: Entity | null = v2.getEntity(ns, name);
       const client = stored || !isLegacy(ns) ? null : deps.store.getClient(name);
       return stored ?? (client && isListedClient(client) ? translateClient(client, ns) : null);
     },
-    put: (ns: string, name: string, value: Json) => v2.putEntity(ns, name, value),
+    put: (ns: string, name: string, value: Entity) => v2.putEntity(ns, name, value),
     delete: (ns: string, name: string) => v2.deleteEntity(ns, name),
-    list: (ns: string): Json[] => {
-      const stored = v2.listEntities(ns) as Json[];
+    list: (ns: string): Entity[] => {
+      const stored: Entity[] = v2.listEntities(ns);
       if (!isLegacy(ns)) return stored;
       const names = new Set(stored.map((e) => String(e.metadata?.name)));
       const clients = deps.store.listClients().filter((c) => isListedClient(c) && !names.has(String(c.name)));
@@ -33,7 +32,7 @@ export function entityTable(deps: V2ApiDeps) {
  * Whether a client record is a legacy client the legacy namespace shows as an entity. A Sensu Go agent's record
  * mirrors its own entity, stored in its own namespace (any namespace): found there, never through this record.
  */
-function isListedClient(client: Json): boolean {
+function isListedClient(client: Readonly<Record<string, unknown>>): boolean {
   return !client.invalidated && client.entity_class !== 'agent';
 }
 
@@ -52,7 +51,7 @@ export async function deleteEntityEvents(deps: V2ApiDeps, namespace: string, nam
 const MANAGED_BY = 'sensu.io/managed_by';
 
 /** Why an entity PUT may not write this one, as Sensu Go: it says its agent manages it, or the stored agent entity does (409). */
-export function agentManaged(body: Json, existing: Json | null): string | null {
+export function agentManaged(body: Entity, existing: Entity | null): string | null {
   if (body.metadata?.labels?.[MANAGED_BY] === 'sensu-agent') return 'entity is managed by its agent';
   if (existing && existing.entity_class !== 'proxy' && existing.metadata?.labels?.[MANAGED_BY] === 'sensu-agent') return 'entity is managed by its agent';
   return null;

@@ -47,7 +47,7 @@ export function selectorsOf(request: FastifyRequest, reply: FastifyReply, set: F
 }
 
 /** `fieldSelector` and `labelSelector` matched in memory; null after a 400. */
-function select(request: FastifyRequest, reply: FastifyReply, items: Json[], set: FieldSet): Json[] | null {
+function select<T>(request: FastifyRequest, reply: FastifyReply, items: T[], set: FieldSet): T[] | null {
   const selectors = selectorsOf(request, reply, set);
   if (!selectors) return null;
   let out = items;
@@ -70,7 +70,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * `limit` and `continue` by key, as Sensu Go's etcd store does: the token is the last returned
  * key plus NUL, so items deleted or added while a client pages never make it skip or repeat others.
  */
-export function page(request: FastifyRequest, reply: FastifyReply, items: Json[], key: (item: Json) => string): Json[] {
+export function page<T>(request: FastifyRequest, reply: FastifyReply, items: T[], key: (item: T) => string): T[] {
   const query = request.query as { limit?: string; continue?: string };
   const limit = /^\d+$/.test(query.limit ?? '') ? Number(query.limit) : 0;
   const keyed = items.map((item) => ({ item, key: key(item) })).sort((a, b) => compare(a.key, b.key));
@@ -84,7 +84,7 @@ export function page(request: FastifyRequest, reply: FastifyReply, items: Json[]
 }
 
 /** One list response: selectors on the resource's fields, then a page by key; the reply itself after a 400. */
-export function listResponse<T extends Json>(
+export function listResponse<T extends object>(
   request: FastifyRequest,
   reply: FastifyReply,
   items: T[],
@@ -92,5 +92,5 @@ export function listResponse<T extends Json>(
   key: (item: T) => string,
 ): T[] | FastifyReply {
   const selected = select(request, reply, items, set);
-  return selected === null ? reply : (page(request, reply, selected, key as (item: Json) => string) as T[]);
+  return selected === null ? reply : page(request, reply, selected, key);
 }

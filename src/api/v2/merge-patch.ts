@@ -1,17 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from './context.js';
 import { readJsonBodies } from './json-body.js';
-import type { Json } from '../../json.js';
 
 export const MERGE_PATCH = 'application/merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** RFC 7386: objects merge key by key, null removes a key, anything else replaces the value. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return patch;
-  const out: Json = isObject(target) ? { ...target } : {};
+  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     // The parser refuses a key named __proto__; were one to come another way, it would be data, never the prototype.
@@ -44,7 +43,7 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
  * `PATCH …/:name`: the stored resource with the patch merged in goes through `put`, the kind's own PUT handler
  * (validation, grants, store), as if the client had sent it whole. `current` reads the stored one.
  */
-export function mergePatchRoute(current: (request: FastifyRequest) => Json | null, put: Handler): Handler {
+export function mergePatchRoute(current: (request: FastifyRequest) => object | null, put: Handler): Handler {
   return (request, reply) => {
     const wrongType = patchTypeProblem(request.headers['content-type']);
     if (wrongType) return fail(reply, 'invalid', wrongType);

@@ -7,7 +7,6 @@ import { mergePatchRoute } from './merge-patch.js';
 import { rbacView } from './rbac-store.js';
 import { visibleNamespaces } from '../../auth/index.js';
 import { NAMESPACE_FIELDS } from '../../v2/index.js';
-import type { Json } from '../../json.js';
 
 const DEFAULT_NAMESPACE = 'default';
 
@@ -16,8 +15,8 @@ const isClusterReader = (deps: V2ApiDeps, request: FastifyRequest) =>
   visibleNamespaces(rbacView(deps.store.resources), callerOf(request).username, callerOf(request).groups, []) === null;
 
 /** The namespaces the caller may see: all with a cluster-wide grant, else those where a binding gives them something. */
-function namespacesFor(deps: V2ApiDeps, request: FastifyRequest): Json[] {
-  const all = deps.store.resources.listResources('Namespace', '').map((n) => ({ name: n.name }));
+function namespacesFor(deps: V2ApiDeps, request: FastifyRequest): { name: string }[] {
+  const all = deps.store.resources.listResources('Namespace', '').map((n) => ({ name: String(n.name) }));
   const { username, groups } = callerOf(request);
   const visible = visibleNamespaces(
     rbacView(deps.store.resources),
@@ -51,7 +50,7 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
   });
   const put = (respond: typeof created) => (request: FastifyRequest, reply: FastifyReply) => {
     const name = (request.params as { name: string }).name;
-    const body = (request.body ?? {}) as Json;
+    const body = (request.body ?? {}) as { name?: unknown };
     if (body.name !== undefined && body.name !== name)
       return fail(reply, 'invalid', `the name of the resource (${String(body.name)}) does not match the name of the URI (${name})`);
     const badName = sensuNameProblem(name);
@@ -70,13 +69,15 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: V2ApiDeps): 
   );
   // `sensuctl namespace create NAME`: `{"name": NAME}`, 409 when it exists.
   app.post('/api/core/v2/namespaces', (request, reply) => {
-    const body = request.body as Json | null;
+    const body = request.body as { name?: unknown; metadata?: { name?: unknown } | null } | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object: {"name": <namespace>}');
     const name = body.name ?? body.metadata?.name;
     const badName = sensuNameProblem(name);
     if (badName) return fail(reply, 'invalid', badName);
-    if (v2.getResource('Namespace', '', name)) return fail(reply, 'exists', 'resource already exists');
-    v2.putResource('Namespace', '', name, { name });
+    // The name rule let only a string through.
+    const named = String(name);
+    if (v2.getResource('Namespace', '', named)) return fail(reply, 'exists', 'resource already exists');
+    v2.putResource('Namespace', '', named, { name: named });
     return reply.code(201).type('application/json').send();
   });
   app.delete('/api/core/v2/namespaces/:name', async (request, reply) => {

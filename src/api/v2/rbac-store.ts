@@ -1,2 +1,2 @@
 // The RBAC store moved to src/auth (agentd authorizes agents with it too); the v2 API's imports of it read it here.
-export { KIND, bindingDeleted, bindingWritten, rbacView, roleDeleted, roleWritten, seedRbac } from '../../auth/index.js';
+export { RBAC_TYPE, bindingDeleted, bindingWritten, rbacView, roleDeleted, roleWritten, seedRbac } from '../../auth/index.js';

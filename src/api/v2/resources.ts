@@ -1,39 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail, callerOf, nowS, type V2ApiDeps, type Caller } from './context.js';
+import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
 import { listResponse } from './listing.js';
 import { entityTable, legacyClientOnly, deleteEntityEvents, agentManaged } from './entity-view.js';
 import { SILENCED } from './silenced.js';
-import { RESOURCE_FIELDS, decodeAs, redactedMetadata, serveAs, shapeMetadata, typeProblem } from '../../v2/index.js';
+import { RBAC_FIELDS, RESOURCE_FIELDS, decodeAs, redactedMetadata, serveAs, shapeMetadata, typeProblem, type ObjectMeta } from '../../v2/index.js';
 import { assetNameProblem, kindProblem, sensuNameProblem } from '../../rules/index.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
 import { mergePatchRoute } from './merge-patch.js';
-import { created, type ResourceWriter } from './resource-writer.js';
+import { created, resourceKind, type Resource, type ResourceKind, type ResourceWriter } from './resource-writer.js';
 import type { Json } from '../../json.js';
 
-export interface ResourceKind {
-  /** URL segment, e.g. `handlers`. */
-  readonly path: string;
-  /** Stored kind and wrapped `type`, e.g. `Handler`. */
-  readonly type: string;
-  /** The first reason a resource is invalid, or null. */
-  readonly validate: (resource: Json) => string | null;
-  /** For kinds that grant permissions: why the caller may not write this one (403), or null. */
-  readonly grantProblem?: (deps: V2ApiDeps, caller: Caller, namespace: string | null, resource: Json) => string | null;
-  /** Why a name is not one of this kind's, when not Sensu Go's name rule (Asset: `/` allowed; Silenced: `*`), or null. */
-  readonly nameProblem?: (name: unknown) => string | null;
-  /** The name the kind gives every body, whatever it says (Silenced: `subscription:check`), or undefined. */
-  readonly nameOf?: (resource: Json) => string;
-  /** The resource as stored, completed from what the client sent (Silenced: begin, expire_at and its creator); null: nothing to store. */
-  readonly prepare?: (resource: Json, nowS: number, username: string) => Json | null;
-  /** Why this one may not be deleted now (409: others depend on it), or null. */
-  readonly deleteProblem?: (deps: V2ApiDeps, namespace: string | null, name: string) => string | null;
-  /** What follows a write (Role: a new generation when it is new; binding: the role generation it applies to). */
-  readonly afterWrite?: (deps: V2ApiDeps, namespace: string, name: string, created: boolean) => void;
-  /** What goes with a deleted one (Entity: its events). */
-  readonly afterDelete?: (deps: V2ApiDeps, namespace: string, name: string) => Promise<void> | void;
-}
+export type { ResourceKind } from './resource-writer.js';
 
 /**
  * Why nothing may be written into `namespace`: it does not exist; null when it exists. The message is Sensu Go's
@@ -46,33 +25,42 @@ export function missingNamespace(v2: V2ApiDeps['store']['resources'], namespace:
 // Each kind's validation is the rule book's; the runtime assets' names are the asset rules'.
 const withAssets = (type: string) => (resource: Json) => runtimeAssetsProblem(resource) ?? kindProblem(type, resource);
 
-export const KINDS: ResourceKind[] = [
-  { path: 'handlers', type: 'Handler', validate: withAssets('Handler') },
-  { path: 'pipelines', type: 'Pipeline', validate: (p) => kindProblem('Pipeline', p) },
-  { path: 'mutators', type: 'Mutator', validate: withAssets('Mutator') },
-  { path: 'checks', type: 'CheckConfig', validate: withAssets('CheckConfig') },
-  { path: 'hooks', type: 'HookConfig', validate: withAssets('HookConfig') },
-  { path: 'assets', type: 'Asset', validate: assetProblem, nameProblem: assetNameProblem },
-  { path: 'filters', type: 'EventFilter', validate: (f) => kindProblem('EventFilter', f) },
-  {
+/** The kinds the generic routes serve in each namespace (the RBAC ones are rbac-routes.ts'). */
+export const NAMESPACED_RESOURCE_KINDS: ResourceKind[] = [
+  resourceKind({ path: 'handlers', type: 'Handler', validate: withAssets('Handler') }),
+  resourceKind({ path: 'pipelines', type: 'Pipeline', validate: (p) => kindProblem('Pipeline', p) }),
+  resourceKind({ path: 'mutators', type: 'Mutator', validate: withAssets('Mutator') }),
+  resourceKind({ path: 'checks', type: 'CheckConfig', validate: withAssets('CheckConfig') }),
+  resourceKind({ path: 'hooks', type: 'HookConfig', validate: withAssets('HookConfig') }),
+  resourceKind({ path: 'assets', type: 'Asset', validate: assetProblem, nameProblem: assetNameProblem }),
+  resourceKind({ path: 'filters', type: 'EventFilter', validate: (f) => kindProblem('EventFilter', f) }),
+  resourceKind({
     path: 'entities',
     type: 'Entity',
     validate: (e) => typeProblem('Entity', e) ?? kindProblem('Entity', e),
     deleteProblem: legacyClientOnly,
     afterDelete: deleteEntityEvents,
-  },
+  }),
   SILENCED,
 ];
 
+/** Where a kind's resources live, by namespace ('' for a cluster-wide kind). */
+interface ResourceTable {
+  get(ns: string, name: string): Resource | null;
+  put(ns: string, name: string, value: Resource): void;
+  delete(ns: string, name: string): boolean;
+  list(ns: string): Resource[];
+}
+
 /** Entities live with the ones events create (and the legacy clients); every other kind in the generic table. */
-function tableOf(deps: V2ApiDeps, kind: ResourceKind) {
+function tableOf(deps: V2ApiDeps, kind: ResourceKind): ResourceTable {
   const v2 = deps.store.resources;
   if (kind.type === 'Entity') return entityTable(deps);
   return {
-    get: (ns: string, name: string) => v2.getResource(kind.type, ns, name),
-    put: (ns: string, name: string, value: Json) => v2.putResource(kind.type, ns, name, value),
-    delete: (ns: string, name: string) => v2.deleteResource(kind.type, ns, name),
-    list: (ns: string) => v2.listResources(kind.type, ns),
+    get: (ns, name) => v2.getResource(kind.type, ns, name),
+    put: (ns, name, value) => v2.putResource(kind.type, ns, name, value),
+    delete: (ns, name) => v2.deleteResource(kind.type, ns, name),
+    list: (ns) => v2.listResources(kind.type, ns),
   };
 }
 
@@ -81,33 +69,45 @@ function nameProblemOf(kind: ResourceKind, name: unknown): string | null {
   return kind.nameProblem ? kind.nameProblem(name) : sensuNameProblem(name);
 }
 
-/** The kind's write (POST creates, 409 if it exists; PUT creates or replaces), answering through `respond`. */
-function writerOf(deps: V2ApiDeps, kind: ResourceKind, table: ReturnType<typeof tableOf>, serve: (item: Json) => Json) {
+/** Why the body's namespace is not the one written to (a cluster-wide kind's: none), or null; an empty one becomes it. */
+function namespaceProblem(kind: ResourceKind, metadata: ObjectMeta, namespace: string): string | null {
+  if (kind.clusterWide) return metadata.namespace ? `${kind.path} are cluster-wide: metadata.namespace must be empty` : null;
+  metadata.namespace ||= namespace;
+  return metadata.namespace === namespace
+    ? null
+    : `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`;
+}
+
+/** The kind's write (POST creates, 409 if it exists; PUT creates or replaces), answering through `respond`; namespaced or cluster-wide. */
+function writerOf(deps: V2ApiDeps, kind: ResourceKind, table: ResourceTable, serve: (item: Resource) => Resource) {
   return (mode: 'create' | 'upsert', respond = created) =>
     (request: FastifyRequest, reply: FastifyReply) => {
-      const { namespace, name } = request.params as { namespace: string; name?: string };
+      const params = request.params as { namespace?: string; name?: string };
+      const { name } = params;
+      const namespace = kind.clusterWide ? '' : params.namespace!;
       // Decoded as Sensu Go decodes it: unknown fields dropped, a wrongly typed one refused by name.
       const { value: body, problem: undecodable } = decodeAs(kind.type, request.body);
       if (!body) return fail(reply, 'invalid', undecodable);
-      const metadata = { ...(body.metadata ?? {}) };
-      metadata.namespace ||= namespace;
+      const metadata: ObjectMeta = { ...(body.metadata ?? {}) };
       if (name !== undefined) metadata.name ||= name;
-      if (metadata.namespace !== namespace)
-        return fail(reply, 'invalid', `the namespace of the resource (${metadata.namespace}) does not match the namespace of the URI (${namespace})`);
+      const elsewhere = namespaceProblem(kind, metadata, namespace);
+      if (elsewhere) return fail(reply, 'invalid', elsewhere);
       if (name !== undefined && metadata.name !== name)
         return fail(reply, 'invalid', `the name of the resource (${metadata.name}) does not match the name of the URI (${name})`);
       // A silence is then named by what it silences, whatever name the body and URL agreed on, as in Sensu Go.
       if (kind.nameOf) metadata.name = kind.nameOf(body);
       const badName = nameProblemOf(kind, metadata.name);
       if (badName) return fail(reply, 'invalid', badName);
-      const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem(body.secrets) : null);
+      const problem = kind.validate(body) ?? (SECRET_USERS.has(kind.type) ? secretRefsProblem((body as { secrets?: unknown }).secrets) : null);
       if (problem) return fail(reply, 'invalid', problem);
       // Contents only in namespaces that exist: a missing one could not be listed, deleted or refused at start.
-      const missing = missingNamespace(deps.store.resources, namespace);
+      const missing = kind.clusterWide ? null : missingNamespace(deps.store.resources, namespace);
       if (missing) return fail(reply, 'notFound', missing);
-      const refused = kind.grantProblem?.(deps, callerOf(request), namespace, body);
+      const refused = kind.grantProblem?.(deps, callerOf(request), kind.clusterWide ? null : namespace, body);
       if (refused) return fail(reply, 'forbidden', refused);
-      const existing = table.get(namespace, metadata.name);
+      // The name rule let only a string through.
+      const named = String(metadata.name);
+      const existing = table.get(namespace, named);
       if (mode === 'create' && existing) return fail(reply, 'exists', 'resource already exists');
       const managed = kind.type === 'Entity' && mode === 'upsert' ? agentManaged(body, existing) : null;
       if (managed) return fail(reply, 'exists', managed);
@@ -115,51 +115,54 @@ function writerOf(deps: V2ApiDeps, kind: ResourceKind, table: ReturnType<typeof 
       if (refusal) return fail(reply, 'unlicensed', refusal);
       metadata.created_by = callerOf(request).username;
       const stored = kind.prepare ? kind.prepare(body, nowS(deps), callerOf(request).username) : body;
-      if (stored) table.put(namespace, String(metadata.name), { ...stored, metadata: shapeMetadata(metadata) });
-      kind.afterWrite?.(deps, namespace, String(metadata.name), !existing);
-      if (kind.type !== 'Entity') return respond(reply, namespace, String(metadata.name));
-      deps.onEntityWritten?.(namespace, String(metadata.name));
+      if (stored) table.put(namespace, named, { ...stored, metadata: shapeMetadata(metadata) });
+      kind.afterWrite?.(deps, namespace, named, !existing);
+      if (kind.type !== 'Entity') return respond(reply, namespace, named);
+      deps.onEntityWritten?.(namespace, named);
       // Sensu Go answers an entity write with 200 and the entity.
-      return reply.code(200).send(serve(table.get(namespace, String(metadata.name))!));
+      return reply.code(200).send(serve(table.get(namespace, named)!));
     };
 }
 
-/** Generic namespaced CRUD: POST creates (409 if it exists), PUT creates or replaces. */
+const nameKey = (r: Resource) => String(r.metadata?.name ?? '');
+
+/**
+ * A kind's CRUD: POST creates (409 if it exists), PUT creates or replaces, PATCH merges, GET lists (selectors, pages)
+ * or reads one, DELETE removes one; in each namespace, or cluster-wide (no namespace in metadata) for such a kind.
+ */
 export function registerResourceRoutes(app: FastifyInstance, deps: V2ApiDeps, kind: ResourceKind): ResourceWriter {
   const table = tableOf(deps, kind);
   // An entity is served with the labels and annotations its redact list names hidden, as Sensu Go marshals one.
-  const serve = (item: Json) => serveAs(kind.type, kind.type === 'Entity' ? { ...item, metadata: redactedMetadata(item) } : item);
-  const base = `/api/core/v2/namespaces/:namespace/${kind.path}`;
+  const serve = (item: Resource) => serveAs(kind.type, kind.type === 'Entity' ? { ...item, metadata: redactedMetadata(item) } : item);
+  const namespaceOf = (request: FastifyRequest) => (kind.clusterWide ? '' : (request.params as { namespace: string }).namespace);
+  const base = kind.clusterWide ? `/api/core/v2/${kind.path}` : `/api/core/v2/namespaces/:namespace/${kind.path}`;
   const write = writerOf(deps, kind, table, serve);
-  const fields = RESOURCE_FIELDS.get(kind.path)!;
+  const fields = (kind.clusterWide ? RBAC_FIELDS : RESOURCE_FIELDS).get(kind.path)!;
   // Served with every field of the type, as Sensu Go writes it.
-  const served = (items: Json[]) => items.map(serve);
-  app.get(base, (request, reply) =>
-    listResponse(request, reply, served(table.list((request.params as { namespace: string }).namespace) as Json[]), fields, (r) =>
-      String(r.metadata?.name ?? ''),
-    ),
-  );
+  const served = (items: Resource[]) => items.map(serve);
+  app.get(base, (request, reply) => listResponse(request, reply, served(table.list(namespaceOf(request))), fields, nameKey));
   // Every namespace at once (`sensuctl … list --all-namespaces`, `dump --all-namespaces`): cluster-wide access, as in Sensu Go.
-  app.get(`/api/core/v2/${kind.path}`, (request, reply) => {
-    const all = served(deps.store.resources.listResources('Namespace', '').flatMap((n) => table.list(String(n.name))) as Json[]);
-    return listResponse(request, reply, all, fields, (r) => `${String(r.metadata?.namespace ?? '')}/${String(r.metadata?.name ?? '')}`);
-  });
+  if (!kind.clusterWide)
+    app.get(`/api/core/v2/${kind.path}`, (request, reply) => {
+      const all = served(deps.store.resources.listResources('Namespace', '').flatMap((n) => table.list(String(n.name))));
+      return listResponse(request, reply, all, fields, (r) => `${String(r.metadata?.namespace ?? '')}/${nameKey(r)}`);
+    });
+  const stored = (request: FastifyRequest) => table.get(namespaceOf(request), (request.params as { name: string }).name);
   app.get(`${base}/:name`, (request, reply) => {
-    const { namespace, name } = request.params as { namespace: string; name: string };
-    const found = table.get(namespace, name);
+    const found = stored(request);
     return found ? serve(found) : fail(reply, 'notFound', 'not found');
   });
   app.post(base, write('create'));
   app.put(`${base}/:name`, write('upsert'));
   app.delete(`${base}/:name`, async (request, reply) => {
-    const { namespace, name } = request.params as { namespace: string; name: string };
-    const inUse = table.get(namespace, name) ? kind.deleteProblem?.(deps, namespace, name) : null;
+    const namespace = namespaceOf(request);
+    const { name } = request.params as { name: string };
+    const inUse = kind.deleteProblem && table.get(namespace, name) ? kind.deleteProblem(deps, namespace, name) : null;
     if (inUse) return fail(reply, 'conflict', inUse);
     if (!table.delete(namespace, name)) return fail(reply, 'notFound', 'not found');
     await kind.afterDelete?.(deps, namespace, name);
     return reply.code(204).send();
   });
-  const stored = (request: FastifyRequest) => table.get((request.params as { namespace: string }).namespace, (request.params as { name: string }).name);
   // Sensu Go has no PATCH for silences.
   if (kind.type !== 'Silenced')
     app.patch(

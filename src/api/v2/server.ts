@@ -5,7 +5,7 @@ import { httpsOption } from '../../tls/index.js';
 import { registerAuthRoutes } from './auth.js';
 import { enforceAccess, registeredRoutes } from './access.js';
 import { registerEventRoutes } from './events.js';
-import { registerResourceRoutes, KINDS } from './resources.js';
+import { registerResourceRoutes, NAMESPACED_RESOURCE_KINDS } from './resources.js';
 import { registerNamespaceRoutes } from './namespaces.js';
 import { registerApiKeyRoutes } from './apikeys.js';
 import { registerUserRoutes } from './users.js';
@@ -92,7 +92,7 @@ export function buildV2Api(deps: V2ApiDeps): FastifyInstance {
   registerVersionRoutes(app, deps.store.resources);
   registerAuthRoutes(app, deps);
   registerEventRoutes(app, deps);
-  const writers = new Map(KINDS.map((kind) => [kind.path, registerResourceRoutes(app, deps, kind)] as const));
+  const writers = new Map(NAMESPACED_RESOURCE_KINDS.map((kind) => [kind.path, registerResourceRoutes(app, deps, kind)] as const));
   registerCheckHookRoutes(app, writers.get('checks')!);
   registerNamespaceRoutes(app, deps);
   registerSilencedLists(app, deps);

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { V2ApiDeps } from './context.js';
-import { serveAs } from '../../v2/index.js';
-import type { Json } from '../../json.js';
+import { serveAs, type Silenced } from '../../v2/index.js';
 
 /** Silences whose subscription (or check) is exactly this one, by namespace and name (Sensu Go's order), with every field as GET serves them. */
-const matching = (entries: Json[], field: 'subscription' | 'check', value: string) =>
+const matching = (entries: Silenced[], field: 'subscription' | 'check', value: string) =>
   entries.filter((s) => s[field] === value).map((s) => serveAs('Silenced', s));
 
 /**
@@ -13,7 +12,7 @@ const matching = (entries: Json[], field: 'subscription' | 'check', value: strin
  */
 export function registerSilencedLists(app: FastifyInstance, deps: V2ApiDeps): void {
   const v2 = deps.store.resources;
-  const inNamespace = (namespace: string) => v2.listResources('Silenced', namespace) as Json[];
+  const inNamespace = (namespace: string): Silenced[] => v2.listResources('Silenced', namespace);
   const everywhere = () => v2.listResources('Namespace', '').flatMap((n) => inNamespace(String(n.name)));
   const base = '/api/core/v2/namespaces/:namespace/silenced';
   app.get(`${base}/subscriptions/:subscription`, async (request) => {

@@ -6,7 +6,7 @@ import { listResponse } from './listing.js';
 import { USER_FIELDS } from '../../v2/index.js';
 import { isExternal } from '../../auth/index.js';
 import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/index.js';
-import { rbacView, KIND } from './rbac-store.js';
+import { rbacView, RBAC_TYPE } from './rbac-store.js';
 import { changePassword, changePasswordFromWeb, resetPassword, externalMessage, storedHashOf } from './password-change.js';
 import type { Json } from '../../json.js';
 
@@ -16,7 +16,7 @@ const view = (user: Json) => ({ username: user.username, groups: user.groups ?? 
 /** The RBAC view and every namespace holding role bindings: what the membership rule reads. */
 const grantViewOf = (deps: V2ApiDeps): GrantView => ({
   rbac: rbacView(deps.store.resources),
-  bindingNamespaces: deps.store.resources.namespacesWith(KIND.roleBinding),
+  bindingNamespaces: deps.store.resources.namespacesWith(RBAC_TYPE.roleBinding),
 });
 
 /** Why this create or update is not the caller's to make (nobody grants what they do not hold), or null. */

@@ -433,3 +433,53 @@ export interface EntityConfig {
   keepalive_handlers?: string[] | null;
   redact?: string[] | null;
 }
+
+/** Each type by its Go name: what decoding a value as that name gives, and serving one takes. */
+export interface SensuGoTypes {
+  ObjectMeta: ObjectMeta;
+  ResourceReference: ResourceReference;
+  Event: Event;
+  Entity: Entity;
+  System: System;
+  Process: Process;
+  Network: Network;
+  NetworkInterface: NetworkInterface;
+  Deregistration: Deregistration;
+  Metrics: Metrics;
+  MetricPoint: MetricPoint;
+  MetricTag: MetricTag;
+  MetricThreshold: MetricThreshold;
+  MetricThresholdTag: MetricThresholdTag;
+  MetricThresholdRule: MetricThresholdRule;
+  Secret: Secret;
+  TimeWindowWhen: TimeWindowWhen;
+  TimeWindowDays: TimeWindowDays;
+  TimeWindowTimeRange: TimeWindowTimeRange;
+  TimeWindowRepeated: TimeWindowRepeated;
+  ProxyRequests: ProxyRequests;
+  HookConfig: HookConfig;
+  Hook: Hook;
+  HookList: HookList;
+  CheckHistory: CheckHistory;
+  CheckConfig: CheckConfig;
+  Check: Check;
+  CheckRequest: CheckRequest;
+  AssetList: AssetList;
+  Asset: Asset;
+  AssetBuild: AssetBuild;
+  Handler: Handler;
+  HandlerSocket: HandlerSocket;
+  Mutator: Mutator;
+  EventFilter: EventFilter;
+  Pipeline: Pipeline;
+  PipelineWorkflow: PipelineWorkflow;
+  Silenced: Silenced;
+  Rule: Rule;
+  Role: Role;
+  ClusterRole: ClusterRole;
+  Subject: Subject;
+  RoleRef: RoleRef;
+  RoleBinding: RoleBinding;
+  ClusterRoleBinding: ClusterRoleBinding;
+  EntityConfig: EntityConfig;
+}
