@@ -4,9 +4,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { StateStore } from '../../src/store/index.js';
-import { postgresMissing, startPostgres } from '../servers/postgres.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
+import { StateStore } from '../../../src/store/index.js';
+import { postgresMissing, startPostgres } from '../../servers/postgres.js';
+import { makeTree, removeTree } from '../../helpers/tree.js';
 
 const missing = postgresMissing();
 if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);

@@ -2,11 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { StateStore } from '../../src/store/index.js';
-import { EmbeddedEventStore } from '../../src/store/tables/embedded-event-store.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
+import { StateStore } from '../../../src/store/index.js';
+import { EmbeddedEventStore } from '../../../src/store/tables/embedded-event-store.js';
+import { makeTree, removeTree } from '../../helpers/tree.js';
 
-import type { Json } from '../../src/json.js';
+import type { Json } from '../../../src/json.js';
 
 function openStore(t: { after(fn: () => void): void }): { store: StateStore; events: EmbeddedEventStore } {
   const dir = makeTree({});

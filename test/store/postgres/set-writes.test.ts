@@ -3,14 +3,14 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { StateStore } from '../../src/store/index.js';
-import { Intake } from '../../src/intake/intake.js';
-import { systemClock } from '../../src/schedule/clock.js';
-import { postgresMissing, startPostgres } from '../servers/postgres.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
-import { settingsOf } from '../helpers/settings.js';
-import { capturedLogger } from '../helpers/log-capture.js';
-import { startDelayProxy } from '../bench/load/pg-latency-servers.js';
+import { StateStore } from '../../../src/store/index.js';
+import { Intake } from '../../../src/intake/intake.js';
+import { systemClock } from '../../../src/schedule/clock.js';
+import { postgresMissing, startPostgres } from '../../servers/postgres.js';
+import { makeTree, removeTree } from '../../helpers/tree.js';
+import { settingsOf } from '../../helpers/settings.js';
+import { capturedLogger } from '../../helpers/log-capture.js';
+import { startDelayProxy } from '../../bench/load/pg-latency-servers.js';
 
 const missing = postgresMissing();
 if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);

@@ -2,9 +2,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { StateStore, FIRST_PER_CHECK, type RehearsedEvent } from '../../src/store/index.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
-import { postgresMissing, startPostgres } from '../servers/postgres.js';
+import { StateStore, FIRST_PER_CHECK, type RehearsedEvent } from '../../../src/store/index.js';
+import { makeTree, removeTree } from '../../helpers/tree.js';
+import { postgresMissing, startPostgres } from '../../servers/postgres.js';
 
 const missing = postgresMissing();
 if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
