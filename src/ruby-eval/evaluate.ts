@@ -28,7 +28,8 @@ function index(target: Value, key: Value): Value {
     const at = key < 0 ? target.length + key : key;
     return at >= 0 && at < target.length ? target[at] : null;
   }
-  if (isHash(target)) return target[String(key)] ?? null;
+  // Its own keys only: a Ruby hash has no `constructor` or `__proto__`.
+  if (isHash(target)) return Object.hasOwn(target, String(key)) ? (target[String(key)] ?? null) : null;
   throw new ExpressionError(`undefined method '[]' for ${typeName(target)}`);
 }
 
@@ -197,7 +198,7 @@ function hashMethod(target: Record<string, Value>, m: string, args: Value[]): Va
     case 'key?':
     case 'has_key?':
     case 'include?':
-      return String(args[0]) in target;
+      return Object.hasOwn(target, String(args[0]));
     case 'keys':
       return Object.keys(target);
     case 'values':

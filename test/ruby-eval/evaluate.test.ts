@@ -82,3 +82,11 @@ test('the method list is what the subset evaluates', () => {
   assert.equal(METHODS.has('send'), false);
   assert.equal(METHODS.has('instance_eval'), false);
 });
+
+test('a hash has only its own keys, as in Ruby: no member of JavaScript objects is found', () => {
+  assert.equal(run('value.key?("toString")', { a: 1 }), false);
+  assert.equal(run('value.include?("__proto__")', { a: 1 }), false);
+  assert.equal(run('value.has_key?("a")', { a: 1 }), true);
+  assert.equal(run('value["constructor"]', { a: 1 }), null);
+  assert.equal(run('value["a"]', { a: 1 }), 1);
+});
