@@ -1,21 +1,8 @@
 // Aggregate membership on both engines: `client:check` members per aggregate, listed in order, removed, dropped.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { StateStore } from '../../../src/store/index.js';
-import { postgresMissing, startPostgres } from '../../servers/postgres.js';
-import { makeTree, removeTree } from '../../helpers/tree.js';
-
-const missing = postgresMissing();
-if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
-const server = missing ? null : await startPostgres();
-after(() => server?.stop());
-
-function sqliteStore(): StateStore {
-  const dir = makeTree({});
-  after(() => removeTree(dir));
-  return StateStore.open(join(dir, 'state', 'checkbridge.db'));
-}
+import { postgresStore, sqliteStore } from '../../helpers/both-engines.js';
 
 function membership(store: StateStore): void {
   try {
@@ -50,7 +37,6 @@ function membership(store: StateStore): void {
 test('sqlite: aggregate members added once, listed in order, removed and dropped', () => membership(sqliteStore()));
 
 test('postgres: the same membership in the shared store', async (t) => {
-  if (!server) return void t.skip(missing!);
-  await server.query('CREATE DATABASE aggregates');
-  membership(StateStore.openPostgres(server.url('postgres', 'aggregates'), {}));
+  const store = await postgresStore(t, 'aggregates');
+  if (store) membership(store);
 });

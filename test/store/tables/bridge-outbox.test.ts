@@ -1,21 +1,8 @@
 // The bridge's outbox on both engines: rows leave only when delivered or dead-lettered, in order per entity/check.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { StateStore } from '../../../src/store/index.js';
-import { postgresMissing, startPostgres } from '../../servers/postgres.js';
-import { makeTree, removeTree } from '../../helpers/tree.js';
-
-const missing = postgresMissing();
-if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
-const server = missing ? null : await startPostgres();
-after(() => server?.stop());
-
-function sqliteStore(): StateStore {
-  const dir = makeTree({});
-  after(() => removeTree(dir));
-  return StateStore.open(join(dir, 'state', 'checkbridge.db'));
-}
+import { postgresStore, sqliteStore } from '../../helpers/both-engines.js';
 
 function outbox(store: StateStore): void {
   try {
@@ -58,7 +45,6 @@ function outbox(store: StateStore): void {
 test('sqlite: the outbox keeps order per entity/check, counts what was delivered and dead-lettered', () => outbox(sqliteStore()));
 
 test('postgres: the same outbox in the shared store', async (t) => {
-  if (!server) return void t.skip(missing!);
-  await server.query('CREATE DATABASE outbox');
-  outbox(StateStore.openPostgres(server.url('postgres', 'outbox'), {}));
+  const store = await postgresStore(t, 'outbox');
+  if (store) outbox(store);
 });

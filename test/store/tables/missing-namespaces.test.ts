@@ -1,22 +1,9 @@
 // Checks stored in a namespace that does not exist, found on an open store of either engine, and how they are named.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { StateStore } from '../../../src/store/index.js';
 import { missingNamespaceChecks, missingNamespacesMessage } from '../../../src/store/tables/missing-namespaces.js';
-import { postgresMissing, startPostgres } from '../../servers/postgres.js';
-import { makeTree, removeTree } from '../../helpers/tree.js';
-
-const missing = postgresMissing();
-if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
-const server = missing ? null : await startPostgres();
-after(() => server?.stop());
-
-function sqliteStore(): StateStore {
-  const dir = makeTree({});
-  after(() => removeTree(dir));
-  return StateStore.open(join(dir, 'state', 'checkbridge.db'));
-}
+import { postgresStore, sqliteStore } from '../../helpers/both-engines.js';
 
 function checksWithoutNamespace(store: StateStore): void {
   try {
@@ -43,9 +30,8 @@ function checksWithoutNamespace(store: StateStore): void {
 test('sqlite: checks in namespaces that do not exist, by namespace then name', () => checksWithoutNamespace(sqliteStore()));
 
 test('postgres: the same checks found in the shared store', async (t) => {
-  if (!server) return void t.skip(missing!);
-  await server.query('CREATE DATABASE namespaces');
-  checksWithoutNamespace(StateStore.openPostgres(server.url('postgres', 'namespaces'), {}));
+  const store = await postgresStore(t, 'namespaces');
+  if (store) checksWithoutNamespace(store);
 });
 
 test('the message names each check and its namespace, and what to do', () => {
