@@ -3,10 +3,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StateStore } from '../../../src/store/index.js';
 import { postgresMissing, startPostgres } from '../../servers/postgres.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
-import { startDelayProxy } from '../../bench/load/pg-latency-servers.js';
+import { storeBehindProxy } from '../../helpers/proxied-store.js';
 
 const missing = postgresMissing();
 if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
@@ -20,13 +19,7 @@ async function until(what: string, ms: number, check: () => boolean): Promise<vo
 test('postgres: a silent network gives up the statement blocking the thread and refuses the next at once, until PostgreSQL answers', async (t) => {
   if (!server) return void t.skip(missing!);
   await server.query('CREATE DATABASE silent');
-  const dsn = new URL(server.url('postgres', 'silent'));
-  StateStore.openPostgres(dsn.href, {}).close();
-  const proxy = await startDelayProxy(Number(dsn.port), 0);
-  t.after(() => proxy.stop());
-  dsn.port = String(proxy.port);
-  const store = StateStore.openPostgres(dsn.href, {});
-  t.after(() => store.close());
+  const { store, proxy } = await storeBehindProxy(t, server.url('postgres', 'silent'), 0);
   await store.listenForChanges(capturedLogger().logger);
   await until('in reach', 5_000, () => store.problem() === '');
   assert.equal(store.getClient('anyone'), null);

@@ -8,7 +8,7 @@ import { systemClock } from '../../../src/schedule/clock.js';
 import { postgresMissing, startPostgres } from '../../servers/postgres.js';
 import { settingsOf } from '../../helpers/settings.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
-import { startDelayProxy } from '../../bench/load/pg-latency-servers.js';
+import { storeBehindProxy } from '../../helpers/proxied-store.js';
 import { watchOpenTransactions } from '../../helpers/open-transactions.js';
 
 const missing = postgresMissing();
@@ -32,14 +32,8 @@ const result = (client: string, check: string, status: number, executed: number)
 
 test('postgres: while a group commit waits for its round trips, the event loop runs other work', async (t) => {
   if (!server) return void t.skip(missing!);
-  const dsn = new URL(await freshDatabase());
-  StateStore.openPostgres(dsn.href, {}).close();
   // 100 ms added per round trip: a commit takes at least two, a timer of 20 ms set as it starts is due well before.
-  const proxy = await startDelayProxy(Number(dsn.port), 100);
-  t.after(() => proxy.stop());
-  dsn.port = String(proxy.port);
-  const store = StateStore.openPostgres(dsn.href, {});
-  t.after(() => store.close());
+  const { store } = await storeBehindProxy(t, await freshDatabase(), 100);
   const intake = intakeOf(store);
   const order: string[] = [];
   // Eight at once: the batch goes over in the next turn, without waiting for company.
@@ -69,16 +63,10 @@ test('postgres: two servers committing the same result rows at once keep every r
 
 test('postgres: group commits of other rows are in flight together, each in its own transaction', async (t) => {
   if (!server) return void t.skip(missing!);
-  const dsn = new URL(await freshDatabase());
-  const database = dsn.pathname.slice(1);
-  StateStore.openPostgres(dsn.href, {}).close();
-  const watch = await watchOpenTransactions(server.url('postgres', 'postgres'), database);
+  const dsn = await freshDatabase();
+  const watch = await watchOpenTransactions(server.url('postgres', 'postgres'), new URL(dsn).pathname.slice(1));
   // 60 ms a round trip: each unit's transaction stays open on the server for at least that long.
-  const proxy = await startDelayProxy(Number(dsn.port), 60);
-  t.after(() => proxy.stop());
-  dsn.port = String(proxy.port);
-  const store = StateStore.openPostgres(dsn.href, {});
-  t.after(() => store.close());
+  const { store } = await storeBehindProxy(t, dsn, 60);
   const intake = intakeOf(store);
   const submitted: Promise<void>[] = [];
   // Three groups of other clients, each a little after the one before (it is in flight by then).
@@ -94,13 +82,7 @@ test('postgres: group commits of other rows are in flight together, each in its 
 
 test('postgres: an event of an entity already stored, unchanged, commits in one round trip (its rows known from the last unit)', async (t) => {
   if (!server) return void t.skip(missing!);
-  const dsn = new URL(await freshDatabase());
-  StateStore.openPostgres(dsn.href, {}).close();
-  const proxy = await startDelayProxy(Number(dsn.port), 0);
-  t.after(() => proxy.stop());
-  dsn.port = String(proxy.port);
-  const store = StateStore.openPostgres(dsn.href, {});
-  t.after(() => store.close());
+  const { store, proxy } = await storeBehindProxy(t, await freshDatabase(), 0);
   // Listening, as the daemon does: the silences every event is checked against are held, not read each time.
   await store.listenForChanges(capturedLogger().logger);
   const intake = intakeOf(store);
