@@ -1,6 +1,6 @@
 // The shared store's PostgreSQL connection thread: one pg Client. Statements run in the order posted. A waiting
 // caller (SyncPostgres, blocked in Atomics.wait) is answered on the port, then woken through the shared flag (the id
-// answered). Deferred writes (inside a transaction, nobody waiting) are sent together as one simple query. Once the
+// answered). Deferred writes (inside a transaction, nobody waiting; they come with the next request) are sent together as one simple query. Once the
 // connection is lost, the flag's second slot says so until this thread has connected again on its own.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import pg from 'pg';
@@ -73,7 +73,6 @@ let client: pg.Client | null = null;
 let broken = false;
 const statementNames = new Map<string, string>();
 let deferred: SyncRequest[] = [];
-let flushing = false;
 let failure: SyncFailure | null = null;
 let changes: [number, number][] = [];
 let chain: Promise<void> = Promise.resolve();
@@ -124,7 +123,6 @@ const lostTransaction = (): SyncFailure => {
 
 /** The deferred writes posted so far, as one simple query; after a failure they are dropped (the transaction is aborted). */
 async function flushDeferred(): Promise<void> {
-  flushing = false;
   if (commitsQueued > 0) return;
   const batch = deferred;
   deferred = [];
@@ -214,15 +212,6 @@ function reconnect(): void {
 }
 
 data.port.on('message', (request: SyncRequest) => {
-  if (request.deferred) {
-    deferred.push(request);
-    if (!flushing) {
-      flushing = true;
-      // After the messages already on the port: the writes posted together travel together.
-      chain = chain.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(flushDeferred);
-    }
-    return;
-  }
   const commit = isCommit(request);
   if (commit) commitsQueued++;
   chain = chain
