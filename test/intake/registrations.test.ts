@@ -4,27 +4,17 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { StateStore } from '../../src/store/index.js';
-import { Intake, type IntakeEvent } from '../../src/intake/intake.js';
+import { type IntakeEvent } from '../../src/intake/intake.js';
 import type { EventDraft } from '../../src/legacy/index.js';
-import { systemClock } from '../../src/schedule/clock.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
-import { settingsOf } from '../helpers/settings.js';
-import { capturedLogger } from '../helpers/log-capture.js';
+import { sqliteIntake } from '../helpers/sqlite-intake.js';
 import { eventually, getJson } from '../helpers/instance.js';
 import { agentInstanceFor, AGENT_PASSWORD } from '../helpers/sensu-agent.js';
 
 const readLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
 test('intake: a registration event reaches the registration listeners only, and nothing is stored', (t) => {
-  const dir = makeTree({});
-  const store = StateStore.open(join(dir, 'checkbridge.db'));
-  t.after(() => {
-    store.close();
-    removeTree(dir);
-  });
-  const settings = settingsOf({ client: { name: 'door', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
-  const intake = new Intake(store, () => settings, systemClock, capturedLogger().logger);
+  const { store, intake } = sqliteIntake(t);
   const events: IntakeEvent[] = [];
   const registrations: EventDraft[] = [];
   intake.onEvent((emitted) => events.push(emitted));

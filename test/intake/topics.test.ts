@@ -1,15 +1,10 @@
 // The intake's topics: every subscriber gets every value in order, unsubscribing stops it, and the intake publishes there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { IntakeTopics, Topic, type EntityChange } from '../../src/intake/topics.js';
-import { Intake, type IntakeEvent } from '../../src/intake/intake.js';
-import { StateStore } from '../../src/store/index.js';
+import { type IntakeEvent } from '../../src/intake/intake.js';
 import type { EventDraft } from '../../src/legacy/index.js';
-import { systemClock } from '../../src/schedule/clock.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
-import { settingsOf } from '../helpers/settings.js';
-import { capturedLogger } from '../helpers/log-capture.js';
+import { sqliteIntake } from '../helpers/sqlite-intake.js';
 
 test('a topic: each subscriber in the order subscribed, each value; an unsubscribed one gets no more', () => {
   const topic = new Topic<number>('numbers');
@@ -45,14 +40,7 @@ test("the named topics; an entity change in the v2 API's shape", () => {
 });
 
 test('the intake publishes committed events and keepalive registrations on its topics', async (t) => {
-  const dir = makeTree({});
-  const store = StateStore.open(join(dir, 'checkbridge.db'));
-  t.after(() => {
-    store.close();
-    removeTree(dir);
-  });
-  const settings = settingsOf({ client: { name: 'door', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
-  const intake = new Intake(store, () => settings, systemClock, capturedLogger().logger);
+  const { intake } = sqliteIntake(t);
   const committed: IntakeEvent[] = [];
   const registrations: EventDraft[] = [];
   intake.topics.committed.subscribe((event) => committed.push(event));
