@@ -1,11 +1,11 @@
 // Two `checkbridge run` processes on one PostgreSQL store: one state, seen through either server at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTree, removeTree, writeTree } from '../helpers/tree.js';
 import { startInstance, getJson, postJson, eventually, adminBasic, type Instance } from '../helpers/instance.js';
 import { tcpExchange } from '../helpers/net.js';
+import { keepEachCommand, keptEvents } from '../helpers/kept-events.js';
 import { call } from '../api/v2/v2-helpers.js';
 import { postgresFor } from '../servers/postgres.js';
 
@@ -17,8 +17,8 @@ test('two servers on one PostgreSQL store: results, events, silences and API key
   await server.query('CREATE DATABASE shared');
   const dsn = server.url('postgres', 'shared');
   const root = makeTree({});
-  const handled = join(root, 'handled.log');
-  const config = { client, handlers: { record: { type: 'pipe', command: `{ cat; echo; } >> ${handled}` } } };
+  const handled = join(root, 'handled');
+  const config = { client, handlers: { record: { type: 'pipe', command: keepEachCommand(handled) } } };
   const dirs = ['a', 'b'].map((name) => {
     const dir = join(root, name);
     writeTree(dir, { 'conf.d/config.json': config });
@@ -52,11 +52,11 @@ test('two servers on one PostgreSQL store: results, events, silences and API key
   assert.deepEqual(silenced.body.silenced_by, ['web:app']);
   assert.equal(await tcpExchange(a.socket, JSON.stringify({ name: 'db', output: 'db down', status: 2, handlers: ['record'] })), 'ok');
   const lines = await eventually(
-    async () => (existsSync(handled) ? readFileSync(handled, 'utf8').split('\n').filter(Boolean) : []),
+    async () => keptEvents(handled),
     (l) => l.length >= 1,
   );
   assert.deepEqual(
-    lines.map((line) => JSON.parse(line).check.name),
+    lines.map((event) => event.check.name),
     ['db'],
     'the silenced event was not handled',
   );

@@ -1,7 +1,6 @@
 // A new client's registration event leaves through the intake like every other event: handled, never stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { type IntakeEvent } from '../../src/intake/intake.js';
@@ -10,8 +9,7 @@ import { makeTree, removeTree } from '../helpers/tree.js';
 import { sqliteIntake } from '../helpers/sqlite-intake.js';
 import { eventually, getJson } from '../helpers/instance.js';
 import { agentInstanceFor, AGENT_PASSWORD } from '../helpers/sensu-agent.js';
-
-const readLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+import { keepEachCommand, keptEvents } from '../helpers/kept-events.js';
 
 test('intake: a registration event reaches the registration listeners only, and nothing is stored', (t) => {
   const { store, intake } = sqliteIntake(t);
@@ -34,11 +32,11 @@ test('intake: a registration event reaches the registration listeners only, and 
 
 test('a new Sensu Go agent and the in-process client each raise one registration event to the registration handler; none is stored', async (t) => {
   const root = makeTree({});
-  const record = join(root, 'registration.log');
+  const record = join(root, 'handled');
   const { api, agentd } = await agentInstanceFor(t, {
     'conf.d/config.json': {
       client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] },
-      handlers: { registration: { type: 'pipe', command: `{ cat; echo; } >> ${record}` } },
+      handlers: { registration: { type: 'pipe', command: keepEachCommand(record) } },
     },
   });
   t.after(() => removeTree(root));
@@ -57,7 +55,7 @@ test('a new Sensu Go agent and the in-process client each raise one registration
   t.after(() => ws.terminate());
   const keepalive = `keepalive\n${JSON.stringify({ entity: { metadata: { name: 'newcomer' }, entity_class: 'agent' }, check: { metadata: { name: 'keepalive' }, timeout: 120 } })}`;
   ws.send(keepalive);
-  const handled = async () => readLines(record).map((line) => JSON.parse(line) as { client: { name: string }; check: Record<string, unknown> });
+  const handled = async () => keptEvents<{ client: { name: string }; check: Record<string, unknown> }>(record);
   // The in-process client's own keepalive registers it too: both doors reach the one handler.
   const events = await eventually(handled, (all) => all.some((e) => e.client.name === 'newcomer') && all.some((e) => e.client.name === 'cb-host'), 30_000);
   for (const name of ['newcomer', 'cb-host']) {
