@@ -57,13 +57,13 @@ test('secret failures: unknown secret, outage with max_retries and its event, ti
   await provider('starved', { timeout: '1s', rate_limiter: { limit: 0.1, burst: 1 } });
   const requested = new Map<string, number>();
   const run = async (name: string) => {
-    // Requests and results carry whole seconds: a second request of a check within the same second is dropped as a
-    // duplicate, so wait for the next second; the previous result is deleted so the next one read is this run's.
+    // Requests and results carry whole seconds: a second request of a check within the second the daemon stamped the
+    // last one is dropped as a duplicate, so wait for the next second by the daemon's stamp (under load it can fall in
+    // the second after the one we sent it in); the previous result is deleted so the next one read is this run's.
     const last = requested.get(name);
-    if (last !== undefined) await sleep(Math.max(0, (Math.floor(last / 1000) + 1) * 1000 - Date.now() + 50));
+    if (last !== undefined) await sleep(Math.max(0, (last + 1) * 1000 - Date.now() + 50));
     await getJson(`${api}/results/failing-host/${name}`, { method: 'DELETE' });
     const issued = Date.now();
-    requested.set(name, issued);
     assert.equal((await postJson(`${api}/request`, { check: name })).status, 202);
     const result = await eventually(
       () => getJson(`${api}/results/failing-host/${name}`),
@@ -71,6 +71,7 @@ test('secret failures: unknown secret, outage with max_retries and its event, ti
       20_000,
     );
     assert.equal(result.status, 200, `${name} ran`);
+    requested.set(name, Number(result.body.check.issued));
     return { check: result.body.check, ms: Date.now() - issued };
   };
   const hits = (path: string) => vault.requests.filter((r) => r.path === `/v1/secret/data/${path}`);
