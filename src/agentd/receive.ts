@@ -14,6 +14,7 @@ import { RefusalLog } from './refusals.js';
 import { KeepaliveWriter } from './keepalives.js';
 import type { AgentSession } from './sessions.js';
 import type { ReadClock } from '../schedule/index.js';
+import { typedEvent } from '../v2/index.js';
 
 /** Who scheduled conf.d checks to agents (the scheduler): the one that reads their events back as legacy results. */
 export interface LegacyChecks {
@@ -125,9 +126,12 @@ export class AgentMessages {
     if (stored) event.entity = stored;
     else if (event.entity && typeof event.entity === 'object')
       event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };
+    // Typed at the door, as sent with what the door added: a field Sensu Go's clients cannot decode is refused here.
+    const { value: typed, problem } = typedEvent(event);
+    if (!typed) return this.refuse(session, `agent event refused: ${problem}`, { check: event.check?.metadata?.name });
     try {
       // Kept until stored: an agent is never told an event was not, so the store's outage must not drop it.
-      const answer = await this.deps.intake.submitEvent(namespace, event, user, true);
+      const answer = await this.deps.intake.submitEvent(namespace, typed, user, true);
       if (!answer.ok) this.refuse(session, `agent event refused: ${answer.message}`, { check: event.check?.metadata?.name });
     } catch (error) {
       logger.error({ err: error, agent: name, namespace }, 'agent event not stored');

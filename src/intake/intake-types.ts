@@ -4,6 +4,7 @@ import type { CheckResult } from '../execute/index.js';
 import type { V2EventStore } from '../store/index.js';
 import type { Processed } from './processor.js';
 import type { Publish } from './v2-events.js';
+import type { DecodedEvent } from '../v2/index.js';
 import type { Json } from '../json.js';
 
 /** A stored v2 event on its way to its pipelines (a replay changed nothing and never leaves). */
@@ -27,7 +28,8 @@ export type Pending =
   | {
       readonly kind: 'v2';
       readonly namespace: string;
-      readonly body: Json;
+      /** Decoded at its door (each field of its Sensu Go type): the intake does not check its types again. */
+      readonly body: DecodedEvent;
       readonly createdBy: string | undefined;
       /** Kept and committed again while the store is out of reach (a door that cannot answer, the agent's). */
       readonly untilStored?: boolean;
@@ -50,6 +52,9 @@ export interface Done {
 export interface EventIntake {
   /** Whether the doors push back now (the store is behind): a door that can refuse answers 503 with Retry-After. */
   readonly backlog: { readonly full: boolean; onDrained(listener: () => void): void };
-  /** `untilStored`: kept and committed again while the store is out of reach (for a door that cannot refuse). */
-  submitEvent(namespace: string, body: Record<string, any>, createdBy?: string, untilStored?: boolean): Promise<Publish>;
+  /**
+   * `body` as its door decoded it (`decodeEvent`); `untilStored`: kept and committed
+   * again while the store is out of reach (for a door that cannot refuse).
+   */
+  submitEvent(namespace: string, body: DecodedEvent, createdBy?: string, untilStored?: boolean): Promise<Publish>;
 }

@@ -15,7 +15,7 @@ import { ResultCopies } from './result-copies.js';
 import { Backlog } from './backlog.js';
 import { CheckbridgeError } from '../errors.js';
 
-import type { Json } from '../json.js';
+import type { DecodedEvent } from '../v2/index.js';
 import type { Done, EventIntake, IntakeEvent, Pending, RoutedEventStore } from './intake-types.js';
 export { isV2Event, type EventIntake, type IntakeEvent, type RoutedEventStore, type StoredV2Event } from './intake-types.js';
 
@@ -117,14 +117,15 @@ export class Intake implements ResultIntake, EventIntake, Service {
     return new Promise((resolve, reject) => this.pending.add({ kind: 'result', result, resolve, reject }));
   }
 
-  submitEvent(namespace: string, body: Json, createdBy?: string, untilStored?: boolean): Promise<Publish> {
+  submitEvent(namespace: string, body: DecodedEvent, createdBy?: string, untilStored?: boolean): Promise<Publish> {
     const nowS = Math.floor(this.clock.now() / 1000);
     if (this.routed && !this.routed.embeddedActive()) return this.publishDirect(this.routed, namespace, body, nowS, createdBy);
+    this.store.readAhead(v2RowsOf([{ namespace, body }]));
     return new Promise((resolve, reject) => this.pending.add({ kind: 'v2', namespace, body, createdBy, nowS, untilStored, resolve, reject }));
   }
 
   /** A v2 event to PostgreSQL: its own write, outside the embedded transaction (the router retries or falls back). */
-  private publishDirect(events: V2EventStore, namespace: string, body: Json, nowS: number, createdBy: string | undefined): Promise<Publish> {
+  private publishDirect(events: V2EventStore, namespace: string, body: DecodedEvent, nowS: number, createdBy: string | undefined): Promise<Publish> {
     const done = publishEvent(this.store.resources, events, namespace, body, nowS, createdBy, this.entityGate.refusal).then((answer) => {
       if (answer.ok && !answer.replay) this.emit({ kind: 'v2', namespace, event: answer.event });
       return answer;

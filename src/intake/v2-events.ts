@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceTables } from '../store/index.js';
 import type { EventRow, V2EventStore, V2Keys } from '../store/index.js';
 import type { EmbeddedEventStore } from '../store/index.js';
-import { eventProblem, silencedBy, typeProblem } from '../v2/index.js';
-import type { Check, Entity, Event, ObjectMeta } from '../v2/index.js';
+import { eventProblem, silencedBy } from '../v2/index.js';
+import type { Check, DecodedEvent, Entity, Event, ObjectMeta } from '../v2/index.js';
 
 import type { Json } from '../json.js';
 export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };
@@ -54,12 +54,9 @@ function silence(store: ResourceTables, namespace: string, event: ValidEvent & {
 type Prepared = { ok: true; event: ValidEvent; row?: EventRow; metrics?: unknown } | { ok: false; message: string; limited?: boolean };
 
 /** CreateOrReplace up to the event store: defaults, validation, id, created_by, proxy entity; `row` when it has a check. */
-function prepareEvent(store: ResourceTables, namespace: string, body: Json, nowS: number, createdBy: string | undefined, gate: Admission): Prepared {
-  // Whatever the door: a field Sensu Go's clients cannot decode would break every listing of it.
-  const typed = typeProblem('Event', body);
-  if (typed) return { ok: false, message: typed };
-  // Past typeProblem: each field present has its Sensu Go type.
-  const posted = structuredClone(body) as Event;
+function prepareEvent(store: ResourceTables, namespace: string, body: DecodedEvent, nowS: number, createdBy: string | undefined, gate: Admission): Prepared {
+  // Decoded at its door: each field present has its Sensu Go type (one its clients can decode in every listing).
+  const posted: Event = structuredClone(body);
   posted.entity ??= undefined;
   if (posted.entity && typeof posted.entity === 'object' && !posted.entity.entity_class) posted.entity.entity_class = 'proxy';
   for (const part of [posted.entity, posted.check]) {
@@ -96,7 +93,7 @@ export async function publishEvent(
   store: ResourceTables,
   events: V2EventStore,
   namespace: string,
-  body: Json,
+  body: DecodedEvent,
   nowS: number,
   createdBy: string | undefined,
   gate: Admission,
@@ -114,7 +111,7 @@ export function publishEventSync(
   store: ResourceTables,
   events: EmbeddedEventStore,
   namespace: string,
-  body: Json,
+  body: DecodedEvent,
   nowS: number,
   createdBy: string | undefined,
   gate: Admission,
@@ -131,11 +128,11 @@ export function publishEventSync(
 const nameIn = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
 /** The v2 rows these events will read (a store may read them at once): each event's row, and its entity's unless an agent's own. */
-export function v2RowsOf(submitted: readonly { readonly namespace: string; readonly body: Json }[]): V2Keys {
+export function v2RowsOf(submitted: readonly { readonly namespace: string; readonly body: DecodedEvent }[]): V2Keys {
   const events: [string, string, string][] = [];
   const entities: [string, string][] = [];
   for (const { namespace, body } of submitted) {
-    const { check, entity } = (body ?? {}) as Event;
+    const { check, entity } = body;
     const proxy = nameIn(check?.proxy_entity_name);
     const name = proxy ?? nameIn(entity?.metadata?.name);
     const checkName = nameIn(check?.metadata?.name);

@@ -4,6 +4,7 @@ import { isV2Event, type EventIntake, type IntakeEvent } from '../intake/index.j
 
 import type { Json } from '../json.js';
 import type { ReadClock } from '../schedule/index.js';
+import { typedEvent } from '../v2/index.js';
 
 /** Where a check's results are awaited: the event to fail when none comes (the entity that last reported, for round robin). */
 export interface TtlWatch {
@@ -255,7 +256,9 @@ export class V2TtlMonitor {
       if (this.deps.leading && !this.deps.leading()) return this.rearm(watch, clock.now());
       this.log.warn(fields, 'check TTL expired');
       // Stored, the TTL event comes back through `observe`, which re-arms the watch: it reports each ttl until results resume.
-      const answer = await intake.submitEvent(watch.namespace, ttlEventOf(stored, entity, Math.floor(clock.now() / 1000)));
+      // Made of a stored event and entity, typed as any event the intake takes.
+      const { value: event, problem } = typedEvent(ttlEventOf(stored, entity, Math.floor(clock.now() / 1000)));
+      const answer = event ? await intake.submitEvent(watch.namespace, event) : { ok: false as const, message: problem };
       if (answer.ok) return;
       this.log.warn(fields, `check TTL event refused: ${answer.message}`);
     } catch (error) {

@@ -23,3 +23,4 @@ export type { WireType, FieldSpec } from './field-spec.js';
 export type * from './generated/interfaces.js';
 export { COREV2_PROTO } from './generated/corev2-proto.js';
 export { decodeAs, serveAs, type Decoded, type TypeName } from './go-json.js';
+export { decodeEvent, typedEvent, type DecodedEvent } from './decoded-event.js';

@@ -8,7 +8,10 @@ import { systemClock } from '../../src/schedule/clock.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { settingsOf } from '../helpers/settings.js';
 import { capturedLogger } from '../helpers/log-capture.js';
+import { typedEvent } from '../../src/v2/index.js';
 
+// Typed as a door hands it to the intake.
+const typed = (body: unknown) => typedEvent(body).value!;
 const event = (entity: string, status: number) => ({
   entity: { entity_class: 'proxy', metadata: { name: entity } },
   check: { metadata: { name: 'c' }, status, output: `status ${status}` },
@@ -28,7 +31,7 @@ test('intake: a v2 event and a result submitted together commit in one group, bo
   intake.onEvent((emitted) => seen.push(emitted));
 
   const [answer] = await Promise.all([
-    intake.submitEvent('default', event('proxy-1', 2), 'admin'),
+    intake.submitEvent('default', typed(event('proxy-1', 2)), 'admin'),
     intake.submit({ client: 'door', check: { name: 'legacy', output: 'x', status: 1, issued: 1, executed: 1 } }),
   ]);
   assert.ok(answer.ok);
@@ -40,9 +43,9 @@ test('intake: a v2 event and a result submitted together commit in one group, bo
   ]);
 
   // The sender's replay of the same event (same id and sequence) changes nothing and goes nowhere.
-  const replay = await intake.submitEvent('default', { ...event('proxy-1', 2), id: answer.event.id, sequence: 1 });
+  const replay = await intake.submitEvent('default', typed({ ...event('proxy-1', 2), id: answer.event.id, sequence: 1 }));
   assert.ok(replay.ok);
-  const again = await intake.submitEvent('default', { ...event('proxy-1', 2), id: answer.event.id, sequence: 1 });
+  const again = await intake.submitEvent('default', typed({ ...event('proxy-1', 2), id: answer.event.id, sequence: 1 }));
   assert.deepEqual([again.ok && again.replay, seen.length], [true, 3]);
 });
 
@@ -54,7 +57,7 @@ test('intake: a v2 event submitted just before the stop is committed by flushed(
   store.resources.putResource('Namespace', '', 'default', { name: 'default' });
   const settings = settingsOf({ client: { name: 'door', address: '127.0.0.1', subscriptions: [] } });
   const intake = new Intake(store, () => settings, systemClock, capturedLogger().logger);
-  const answers = [intake.submitEvent('default', event('late', 0)), intake.submitEvent('default', { check: { metadata: { name: 'c' } } })];
+  const answers = [intake.submitEvent('default', typed(event('late', 0))), intake.submitEvent('default', typed({ check: { metadata: { name: 'c' } } }))];
   await intake.flushed();
   store.close();
   const [late, invalid] = await Promise.all(answers);

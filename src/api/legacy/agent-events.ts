@@ -1,7 +1,7 @@
 // A Sensu Go agent's check events, stored once as v2 events, read as the legacy API shows events, results and history.
 import type { StateStore, V2EventStore } from '../../store/index.js';
 import type { EventIntake } from '../../intake/index.js';
-import { legacyCheckOf, legacyEventOf } from '../../v2/index.js';
+import { legacyCheckOf, legacyEventOf, typedEvent } from '../../v2/index.js';
 import type { Json } from '../../json.js';
 
 /** One check of an agent: its legacy client record, the namespace its entity lives in, and its stored v2 event. */
@@ -111,9 +111,11 @@ export async function resolveAgentEvent(intake: EventIntake, store: StateStore, 
   const name = String(found.client.name);
   const { history: _history, ...check } = found.event.check as Json;
   const entity = store.resources.getEntity(found.namespace, name) ?? found.event.entity;
-  const answer = await intake.submitEvent(found.namespace, {
+  const { value: event, problem } = typedEvent({
     entity,
     check: { ...check, status: 0, output: 'Resolving on request of the API', issued: now, executed: now },
   });
+  if (!event) return problem;
+  const answer = await intake.submitEvent(found.namespace, event);
   return answer.ok ? null : answer.message;
 }

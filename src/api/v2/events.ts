@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, eventStoreOf, type V2ApiDeps } from './context.js';
 import { selectorsOf, page } from './listing.js';
-import { shapeEvent, EVENT_FIELDS, decodeAs } from '../../v2/index.js';
+import { shapeEvent, EVENT_FIELDS, decodeEvent } from '../../v2/index.js';
 import { missingNamespace } from './resources.js';
 
 import type { Json } from '../../json.js';
@@ -39,8 +39,8 @@ export function registerEventRoutes(app: FastifyInstance, deps: V2ApiDeps): void
 
   const write = async (request: FastifyRequest, reply: FastifyReply) => {
     const { namespace, entity, check } = request.params as Params;
-    // Decoded as Sensu Go decodes an Event (types first: the checks below read its metadata as objects).
-    const { value: body, problem } = decodeAs('Event', request.body);
+    // Decoded as Sensu Go decodes an Event, once (types first: the checks below read its metadata as objects).
+    const { value: body, problem } = decodeEvent(request.body);
     if (!body) return fail(reply, 'invalid', problem);
     // Events (and the entities they create) only in namespaces that exist.
     const missing = missingNamespace(deps.store.resources, namespace);

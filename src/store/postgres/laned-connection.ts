@@ -30,6 +30,13 @@ export class LanedPostgres implements SqlDatabase {
     return this.unitLanes[index]!;
   }
 
+  /** A connection like a unit's, beside the lanes (for reads ahead), connecting meanwhile; the caller closes it. */
+  openBeside(): UnitPostgres {
+    const connection = this.openUnit();
+    connection.warm();
+    return connection;
+  }
+
   /** Why a unit's connection is lost now, or null (the other one waits a moment for its own reconnection). */
   get unitLost(): string | null {
     for (const lane of this.unitLanes) if (lane?.lost) return lane.lost;

@@ -1,6 +1,7 @@
 import { CheckbridgeError } from '../../errors.js';
 import { daemonEnvironment } from '../../config/index.js';
 import type { UnitKeys, V2Keys } from '../state-store.js';
+import { ReadAhead } from './read-ahead.js';
 import { BatchedStateStore } from './batched-state-store.js';
 import { SyncPostgres } from './sync-client.js';
 import { PostgresQueryError } from './query-error.js';
@@ -44,6 +45,7 @@ export class PostgresStateStore extends BatchedStateStore {
   private readonly rows = new RowCache();
   /** While a unit's processing runs: the advisory lock keys its round trip 2 takes. */
   private unitLocks: Set<string> | null = null;
+  private readonly ahead: ReadAhead;
 
   private constructor(
     /** The connections themselves (their savepoint modes), under `db`'s timed reads. */
@@ -62,6 +64,7 @@ export class PostgresStateStore extends BatchedStateStore {
     this.setWrites = new SetWrites(lanes);
     this.checks = new UnitChecks(lanes);
     this.units = new UnitScheduler(lanes.unitLaneCount);
+    this.ahead = new ReadAhead(this.rows, lanes, this.units, () => this.outOfReach());
     // A PostgreSQL COMMIT is its log sync.
     lanes.main.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
     this.locks = batchStatements((sql) => this.db.prepare(sql));
@@ -123,6 +126,7 @@ export class PostgresStateStore extends BatchedStateStore {
 
   override close(): void {
     void this.listener?.close();
+    this.ahead.close();
     super.close();
   }
 
@@ -210,6 +214,11 @@ export class PostgresStateStore extends BatchedStateStore {
     } finally {
       this.forgetBatch();
     }
+  }
+
+  /** While every unit connection is busy, the rows of a unit submitted now are read meanwhile (read-ahead.ts). */
+  override readAhead(keys: V2Keys): void {
+    this.ahead.want(keys);
   }
 
   /** How many group commits may be in flight together (units of disjoint rows, a connection each). */

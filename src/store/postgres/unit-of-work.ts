@@ -180,6 +180,28 @@ export class UnitPlan {
     }
   }
 
+  /**
+   * After a read outside any unit (read ahead): each row read is cached with its version, unless the cache has one
+   * meanwhile (a unit's commit, newer). A row stale by then fails its unit's check and is read again. Answers how many.
+   */
+  keepRead(batch: BatchRows): number {
+    let kept = 0;
+    for (const table of TABLES) {
+      const map = rowsOf(batch, table);
+      const seen = this.seen[table];
+      const versions = seen[seen.length - 1] ?? [];
+      let n = 0;
+      for (const [key] of this.keys[table]) {
+        if (!this.cache.get(table, key)) {
+          this.cache.set(table, key, map.get(key) ?? null, versions[n]!);
+          kept++;
+        }
+        n++;
+      }
+    }
+    return kept;
+  }
+
   /** A unit that did not commit, or whose rows changed: none of its rows is trusted. */
   forget(written?: WrittenKeys): void {
     for (const table of TABLES) {

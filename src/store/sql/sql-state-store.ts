@@ -104,6 +104,9 @@ export abstract class SqlStateStore implements StateStore {
     return new Promise((resolve) => resolve(fn()));
   }
 
+  /** Nothing to read ahead: a unit runs at once. */
+  readAhead(_keys: V2Keys): void {}
+
   /** Run now, one at a time: a unit in flight is already committed. */
   get unitsInFlight(): number {
     return 1;

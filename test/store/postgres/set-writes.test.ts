@@ -10,6 +10,7 @@ import { postgresMissing, startPostgres } from '../../servers/postgres.js';
 import { makeTree, removeTree } from '../../helpers/tree.js';
 import { settingsOf } from '../../helpers/settings.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
+import { typedEvent } from '../../../src/v2/index.js';
 import { startDelayProxy } from '../../bench/load/pg-latency-servers.js';
 
 const missing = postgresMissing();
@@ -34,10 +35,12 @@ const settings = settingsOf({ client: { name: 'door', address: '127.0.0.1', subs
 
 // What the set-based writes carry as array literals: quotes, backslashes, braces, commas and the word NULL.
 const awkward = `it's "quoted" \\ {a,b} NULL`;
-const v2Event = (entity: Record<string, unknown>, check: Record<string, unknown>, status: number) => ({
-  entity: { entity_class: 'proxy', ...entity },
-  check: { status, output: `status ${status} ${awkward}`, executed: 1000 + status, ...check },
-});
+// Typed as a door hands it to the intake.
+const v2Event = (entity: Record<string, unknown>, check: Record<string, unknown>, status: number) =>
+  typedEvent({
+    entity: { entity_class: 'proxy', ...entity },
+    check: { status, output: `status ${status} ${awkward}`, executed: 1000 + status, ...check },
+  }).value!;
 const result = (client: string, check: string, status: number) => ({
   client,
   check: { name: check, output: `status ${status} ${awkward}`, status, issued: 100 + status, executed: 100 + status },

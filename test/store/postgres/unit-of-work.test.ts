@@ -8,6 +8,7 @@ import { systemClock } from '../../../src/schedule/clock.js';
 import { postgresMissing, startPostgres } from '../../servers/postgres.js';
 import { settingsOf } from '../../helpers/settings.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
+import { typedEvent } from '../../../src/v2/index.js';
 import { storeBehindProxy } from '../../helpers/proxied-store.js';
 import { watchOpenTransactions } from '../../helpers/open-transactions.js';
 
@@ -86,10 +87,11 @@ test('postgres: an event of an entity already stored, unchanged, commits in one 
   // Listening, as the daemon does: the silences every event is checked against are held, not read each time.
   await store.listenForChanges(capturedLogger().logger);
   const intake = intakeOf(store);
-  const event = (status: number) => ({
-    entity: { entity_class: 'proxy', metadata: { name: 'web-1', namespace: 'default' } },
-    check: { metadata: { name: 'http', namespace: 'default' }, interval: 60, status, output: `status ${status}`, executed: 1700000000 + status },
-  });
+  const event = (status: number) =>
+    typedEvent({
+      entity: { entity_class: 'proxy', metadata: { name: 'web-1', namespace: 'default' } },
+      check: { metadata: { name: 'http', namespace: 'default' }, interval: 60, status, output: `status ${status}`, executed: 1700000000 + status },
+    }).value!;
   await intake.submitEvent('default', event(0));
   // Every connection open and quiet (the unit connections connect in the background), so that none connects while measured.
   let before = await proxy.counts();
