@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../config/index.js';
+import { legacyNamespace, type Settings } from '../config/index.js';
 import type { EventDraft } from '../legacy/index.js';
 import { TurnBatch, type StateStore } from '../store/index.js';
 import { keepaliveCheck, receiveKeepalive } from '../keepalives/index.js';
@@ -59,10 +59,15 @@ export class KeepaliveWriter {
     const settings = this.deps.settings();
     const nowMs = this.deps.clock.now();
     // On a shared PostgreSQL store, every client of the batch locked at once, in one order (no deadlock).
+    // With each entity, its name in the legacy namespace: the entity limit's gate asks whether a new agent is one there.
+    const legacy = legacyNamespace(settings);
     const keys = {
       pairs: [],
       clients: batch.map(({ session }) => session.identity.name),
-      v2: { events: [], entities: batch.map(({ session }) => [session.identity.namespace, session.identity.name] as const) },
+      v2: {
+        events: [],
+        entities: batch.flatMap(({ session: { identity } }) => [[identity.namespace, identity.name] as const, [legacy, identity.name] as const]),
+      },
     };
     const work = () => {
       for (const pending of batch) {

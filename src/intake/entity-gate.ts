@@ -14,9 +14,11 @@ export interface EntityCounts {
  * of the name is missing); without a name the caller has found the entity new.
  */
 export function entityRefusal(store: EntityCounts, settings: Settings, name?: string): string | null {
+  const limit = entityLimitOf(settings);
+  // No limit: nothing to count, and nothing read (on PostgreSQL a read here would hold the thread for a round trip).
+  if (limit === 0) return null;
   const namespace = legacyNamespace(settings);
   if (name !== undefined && store.hasV2Entity(name, namespace)) return null;
-  const limit = entityLimitOf(settings);
   return atEntityLimit(store, limit, namespace) ? entityLimitMessage(limit) : null;
 }
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../config/index.js';
+import { legacyNamespace, type Settings } from '../config/index.js';
 import type { ResultIntake, CheckResult } from '../execute/index.js';
 import { GroupRetry, type ResultIdKey, type StateStore } from '../store/index.js';
 import { EmbeddedEventStore, type V2EventStore } from '../store/index.js';
@@ -174,10 +174,11 @@ export class Intake implements ResultIntake, EventIntake, Service {
     const done: Done[] = [];
     let handledKeys: ResultIdKey[] = [];
     const settings = this.settings();
-    const keys = {
-      pairs: batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : [])),
-      v2: v2RowsOf(batch.flatMap((pending) => (pending.kind === 'v2' ? [pending] : []))),
-    };
+    const pairs = batch.flatMap((pending) => (pending.kind === 'result' ? [resultKey(pending.result)] : []));
+    const v2 = v2RowsOf(batch.flatMap((pending) => (pending.kind === 'v2' ? [pending] : [])));
+    // A result's v2 entity in the legacy namespace: its translation writes it (unchanged, not again), the gate asks for it.
+    const legacy = legacyNamespace(settings);
+    const keys = { pairs, v2: { events: v2.events, entities: [...v2.entities, ...pairs.map(([client]) => [legacy, client] as const)] } };
     const work = () => {
       const claims = this.copies.claim(batch, resultOf);
       for (const pending of batch) {

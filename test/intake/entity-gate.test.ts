@@ -29,9 +29,10 @@ test('a name already a v2 entity of the legacy namespace is no new entity: admit
   assert.deepEqual(store.asked, ['has known ops'], 'nothing counted for a known name');
 });
 
-test('limit 0 is none: nothing counted; the default limit is 100', () => {
+test('limit 0 is none: nothing counted, no name looked up; the default limit is 100', () => {
   const store = storeOf(1_000_000);
   assert.equal(entityRefusal(store, limited(0)), null);
+  assert.equal(entityRefusal(store, limited(0), 'new'), null);
   assert.deepEqual(store.asked, []);
   assert.equal(entityRefusal(storeOf(100), settingsOf({})), entityLimitMessage(100));
 });

@@ -8,6 +8,7 @@ import { UnitPostgres } from './unit-connection.js';
 
 export class LanedPostgres implements SqlDatabase {
   private readonly unitLanes: (UnitPostgres | undefined)[];
+  private readLane: UnitPostgres | undefined;
   private current: SyncPostgres;
 
   constructor(
@@ -30,11 +31,13 @@ export class LanedPostgres implements SqlDatabase {
     return this.unitLanes[index]!;
   }
 
-  /** A connection like a unit's, beside the lanes (for reads ahead), connecting meanwhile; the caller closes it. */
-  openBeside(): UnitPostgres {
-    const connection = this.openUnit();
-    connection.warm();
-    return connection;
+  /**
+   * The connection of reads awaited without blocking (a door's reads before it answers, reads ahead), opened the first
+   * time: on the other lane they would queue ahead of the statements that block the thread.
+   */
+  reader(): UnitPostgres {
+    if (this.readLane === undefined) (this.readLane = this.openUnit()).warm();
+    return this.readLane;
   }
 
   /** Why a unit's connection is lost now, or null (the other one waits a moment for its own reconnection). */
@@ -95,7 +98,7 @@ export class LanedPostgres implements SqlDatabase {
   }
 
   close(): void {
-    for (const lane of this.unitLanes) lane?.close();
+    for (const lane of [...this.unitLanes, this.readLane]) lane?.close();
     this.main.close();
   }
 }

@@ -126,7 +126,6 @@ export class PostgresStateStore extends BatchedStateStore {
 
   override close(): void {
     void this.listener?.close();
-    this.ahead.close();
     super.close();
   }
 
@@ -201,13 +200,13 @@ export class PostgresStateStore extends BatchedStateStore {
     return this.transaction(fn);
   }
 
-  /** Every row read (another server may have changed it since this one's cache), one round trip awaited on the main connection. */
+  /** Every row read (another server may have changed it since this one's cache), one round trip awaited on the reader connection. */
   override async read<T>(keys: UnitKeys, fn: () => T): Promise<T> {
     const plan = new UnitPlan(keys, new RowCache());
     if (!plan.reads) return fn();
     const away = this.outOfReach();
     if (away !== null) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', away);
-    const { results = [] } = await this.lanes.main.requestAsync({ sql: plan.reads.join(';\n'), simple: true, multi: true });
+    const { results = [] } = await this.lanes.reader().requestAsync({ sql: plan.reads.join(';\n'), simple: true, multi: true });
     this.batch = plan.batchOf(results);
     try {
       return fn();

@@ -1,6 +1,6 @@
 // Rows a queued unit will need, read while it waits for a connection: the unit then finds them in the row cache and
 // commits in one round trip instead of two. Only while every unit connection is busy (a free one would read them at
-// once anyway); one read in flight at a time on a connection of its own, keys arriving meanwhile go in the next one.
+// once anyway); one read in flight at a time on the store's reader connection, keys arriving meanwhile go in the next one.
 import type { V2Keys } from '../state-store.js';
 import type { RowCache } from './row-cache.js';
 import { UnitPlan } from './unit-of-work.js';
@@ -12,7 +12,6 @@ const MAX_KEYS = 2_000;
 export class ReadAhead {
   private events: (readonly [string, string, string])[] = [];
   private entities: (readonly [string, string])[] = [];
-  private connection: UnitPostgres | null = null;
   private reading = false;
   private scheduled = false;
   /** Reads sent and rows kept, for the store's figures and tests. */
@@ -20,8 +19,8 @@ export class ReadAhead {
 
   constructor(
     private readonly cache: RowCache,
-    /** Where its connection comes from (the store's lanes). */
-    private readonly lanes: { openBeside(): UnitPostgres },
+    /** Its connection: the store's reader (opened on first use, closed with the store). */
+    private readonly lanes: { reader(): UnitPostgres },
     /** Units submitted and not settled, and how many run at once: while all run, one submitted now waits. */
     private readonly units: { readonly size: number; readonly lanes: number },
     /** Why PostgreSQL is out of reach, or null: nothing is read then. */
@@ -54,8 +53,7 @@ export class ReadAhead {
     if (plan.reads === null || plan.reads.length === 0 || this.away() !== null) return;
     this.reading = true;
     try {
-      this.connection ??= this.lanes.openBeside();
-      const { results = [] } = await this.connection.requestAsync({ sql: plan.reads.join(';\n'), simple: true, multi: true });
+      const { results = [] } = await this.lanes.reader().requestAsync({ sql: plan.reads.join(';\n'), simple: true, multi: true });
       this.counts.reads++;
       this.counts.rows += plan.keepRead(plan.batchOf(results));
     } catch {
@@ -64,10 +62,5 @@ export class ReadAhead {
       this.reading = false;
       if (this.events.length + this.entities.length > 0) this.schedule();
     }
-  }
-
-  close(): void {
-    this.connection?.close();
-    this.connection = null;
   }
 }

@@ -14,7 +14,6 @@ export function prepareLegacyStatements(db: SqlDatabase) {
       'SELECT COUNT(*) AS n FROM (SELECT namespace, name FROM v2_entities UNION ' +
         `SELECT CAST(? AS TEXT), name FROM clients WHERE data NOT LIKE '%"invalidated":true%' AND data NOT LIKE '%"entity_class":"agent"%' LIMIT ?) AS names`,
     ),
-    hasV2Entity: prepare('SELECT 1 FROM v2_entities WHERE namespace = ? AND name = ?'),
     getResult: prepare('SELECT client, data, history, last_ok FROM results WHERE client = ? AND check_name = ?'),
     getHistory: prepare('SELECT history, last_ok FROM results WHERE client = ? AND check_name = ?'),
     putResult: prepare(

@@ -43,10 +43,11 @@ test('postgres: rows read ahead only while units queue, kept with their versions
   const xmin = String((await server.query("SELECT xmin::text AS xmin FROM checkbridge_store.v2_events WHERE entity = 'web-1'", 'ahead')).rows[0]?.xmin);
 
   const cache = new RowCache();
+  const connection = new UnitPostgres(dsn, pgEnvironment({}), 'ahead', STORE_SCHEMA);
+  t.after(() => connection.close());
   // One lane: while a unit is in flight, the next one waits.
   const units = { size: 0, lanes: 1 };
-  const ahead = new ReadAhead(cache, { openBeside: () => new UnitPostgres(dsn, pgEnvironment({}), 'ahead', STORE_SCHEMA) }, units, () => null);
-  t.after(() => ahead.close());
+  const ahead = new ReadAhead(cache, { reader: () => connection }, units, () => null);
   const keys = {
     events: [
       ['default', 'web-1', 'http'],
@@ -80,7 +81,7 @@ test('postgres: rows read ahead only while units queue, kept with their versions
   assert.deepEqual(new UnitPlan({ pairs: [], v2: keys }, cache).reads, [], 'a unit planned now reads nothing');
 
   // Out of reach: nothing is asked.
-  const away = new ReadAhead(new RowCache(), { openBeside: () => assert.fail('no connection opened') }, units, () => 'out of reach');
+  const away = new ReadAhead(new RowCache(), { reader: () => assert.fail('no connection opened') }, units, () => 'out of reach');
   away.want(keys);
   await sleep(100);
   assert.deepEqual(away.counts, { reads: 0, rows: 0 });
