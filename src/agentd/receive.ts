@@ -19,7 +19,7 @@ import { typedEvent } from '../v2/index.js';
 /** Who scheduled conf.d checks to agents (the scheduler): the one that reads their events back as legacy results. */
 export interface LegacyChecks {
   /** A conf.d check's event as the legacy result it stands for (or why it is refused); null for any other event. */
-  resultOf(namespace: string, agent: string, event: Json): { result: CheckResult } | { refused: string } | null;
+  legacyResultOf(namespace: string, agent: string, event: Json): { result: CheckResult } | { refused: string } | null;
 }
 
 export interface ReceiveDeps {
@@ -91,7 +91,7 @@ export class AgentMessages {
     const { name, namespace } = session.identity;
     let log = this.refusals.get(session);
     if (!log) this.refusals.set(session, (log = new RefusalLog(this.deps.logger, this.deps.clock, { agent: name, namespace })));
-    if (!log.refuse(message, extra, malformed)) return;
+    if (!log.note(message, extra, malformed)) return;
     session.discarding = true;
     this.deps.logger.warn({ agent: name, namespace }, 'agent connection closed (1008): it sends malformed frames only');
     session.close(1008, 'too many malformed messages');
@@ -114,7 +114,7 @@ export class AgentMessages {
     // An event after a keepalive not yet written goes on the entity that keepalive registers, as it did when sent.
     if (session.keepaliveWriting) await session.keepaliveWriting;
     const stored = session.entity ?? store.resources.getEntity(namespace, name);
-    const legacy = this.deps.legacyChecks?.resultOf(namespace, name, body) ?? null;
+    const legacy = this.deps.legacyChecks?.legacyResultOf(namespace, name, body) ?? null;
     if (legacy && 'refused' in legacy) return this.refuse(session, `agent result of a legacy check refused: ${legacy.refused}`, {});
     if (legacy) return this.legacyResult(name, namespace, legacy.result);
     const proxied = proxyTargetProblem(store, legacyNamespace(this.deps.settings()), namespace, name, body.check as Json | undefined);

@@ -22,7 +22,7 @@ export class RefusalLog {
   ) {}
 
   /** Logs or counts one refusal; true exactly when the connection's malformed frames reach GARBAGE_LIMIT. */
-  refuse(message: string, extra: Record<string, unknown>, malformed: boolean): boolean {
+  note(message: string, extra: Record<string, unknown>, malformed: boolean): boolean {
     this.total += 1;
     if (this.said < LOGGED_EACH) {
       this.said += 1;

@@ -108,7 +108,7 @@ export class LegacyAgentChecks {
    * An agent's event of a conf.d check as the legacy result its client would have sent (or why it is refused), null
    * when it is not one: the check's output, status and hook run, for the agent's client record (or its proxy `source`).
    */
-  resultOf(namespace: string, agent: string, event: Json): { result: CheckResult } | { refused: string } | null {
+  legacyResultOf(namespace: string, agent: string, event: Json): { result: CheckResult } | { refused: string } | null {
     const check = event.check as Json | undefined;
     if (namespace !== this.namespace || check?.metadata?.annotations?.[CONF_D_ANNOTATION] !== 'true') return null;
     const name = String(check.metadata.name);

@@ -30,7 +30,7 @@ export abstract class BatchedStateStore extends SqlStateStore {
 
   override getResult(client: string, check: string): ReturnType<SqlStateStore['getResult']> {
     const kept = this.batch?.results.get(pairKey(client, check));
-    return kept !== undefined ? this.resultOf(kept ?? undefined) : super.getResult(client, check);
+    return kept !== undefined ? this.storedResultOf(kept ?? undefined) : super.getResult(client, check);
   }
 
   override getHistory(client: string, check: string): ReturnType<SqlStateStore['getHistory']> {

@@ -164,7 +164,7 @@ export abstract class SqlStateStore implements StateStore {
     return (this.statements.listClients.all() as Row[]).map((r) => JSON.parse(String(r.data)));
   }
 
-  protected resultOf(row: Row | undefined): StoredResult | null {
+  protected storedResultOf(row: Row | undefined): StoredResult | null {
     if (!row) return null;
     return {
       client: String(row.client),
@@ -179,7 +179,7 @@ export abstract class SqlStateStore implements StateStore {
   }
 
   getResult(client: string, check: string): StoredResult | null {
-    return this.resultOf(this.statements.getResult.get(client, check) as Row | undefined);
+    return this.storedResultOf(this.statements.getResult.get(client, check) as Row | undefined);
   }
 
   getHistory(client: string, check: string): Pick<StoredResult, 'history' | 'lastOk'> | null {
@@ -204,7 +204,7 @@ export abstract class SqlStateStore implements StateStore {
 
   listResults(client?: string): StoredResult[] {
     const rows = (client === undefined ? this.statements.listResults.all() : this.statements.listResultsOf.all(client)) as Row[];
-    return rows.map((r) => this.resultOf(r)!);
+    return rows.map((r) => this.storedResultOf(r)!);
   }
 
   *resultChecks(): Generator<{ client: string; check: Record<string, unknown> }> {
