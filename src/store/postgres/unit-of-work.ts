@@ -166,13 +166,7 @@ export class UnitPlan {
   remember(batch: BatchRows, written: WrittenKeys, xid: string | null): void {
     for (const table of TABLES) {
       const map = rowsOf(batch, table);
-      const seen = this.seen[table];
-      const versions = seen[seen.length - 1] ?? [];
-      let n = 0;
-      for (const [key] of this.keys[table]) {
-        if (!written[table].has(key)) this.cache.set(table, key, map.get(key) ?? null, versions[n]!);
-        n++;
-      }
+      for (const [key, value, version] of this.rowsRead(batch, table)) if (!written[table].has(key)) this.cache.set(table, key, value, version);
       for (const key of written[table]) {
         if (xid === null) this.cache.drop(table, key);
         else this.cache.set(table, key, map.get(key) ?? null, map.get(key) === null ? '' : xid);
@@ -187,19 +181,22 @@ export class UnitPlan {
   keepRead(batch: BatchRows): number {
     let kept = 0;
     for (const table of TABLES) {
-      const map = rowsOf(batch, table);
-      const seen = this.seen[table];
-      const versions = seen[seen.length - 1] ?? [];
-      let n = 0;
-      for (const [key] of this.keys[table]) {
-        if (!this.cache.get(table, key)) {
-          this.cache.set(table, key, map.get(key) ?? null, versions[n]!);
-          kept++;
-        }
-        n++;
+      for (const [key, value, version] of this.rowsRead(batch, table)) {
+        if (this.cache.get(table, key)) continue;
+        this.cache.set(table, key, value, version);
+        kept++;
       }
     }
     return kept;
+  }
+
+  /** Each of the unit's keys of `table`: its row as the batch holds it, and its version as read (see `batchOf`). */
+  private *rowsRead(batch: BatchRows, table: Table): Generator<[key: string, value: unknown, version: string]> {
+    const map = rowsOf(batch, table);
+    const seen = this.seen[table];
+    const versions = seen[seen.length - 1] ?? [];
+    let n = 0;
+    for (const [key] of this.keys[table]) yield [key, map.get(key) ?? null, versions[n++]!];
   }
 
   /** A unit that did not commit, or whose rows changed: none of its rows is trusted. */
