@@ -31,7 +31,15 @@ export function receiveKeepalive(store: StateStore, settings: Settings, payload:
     if (!wantsRegistration) return { accepted: true as const, registration: null };
     const now = Math.floor(nowMs / 1000);
     const check = deepMerge({ handler: 'registration', status: 1 }, client.registration ?? {}) as Record<string, unknown>;
-    const registration = { ...check, name: 'registration', output: 'new client registration', issued: now, executed: now, status: Number(check.status) || 1 };
+    // The client's own status wins, 0 included: only the name, output and times are forced.
+    const registration = {
+      ...check,
+      name: 'registration',
+      output: 'new client registration',
+      issued: now,
+      executed: now,
+      status: typeof check.status === 'number' ? check.status : 1,
+    };
     const event = buildEvent({ client, check: registration, history: [], lastOk: null, stored: null, now, newId: randomUUID });
     applySilencing(store, event, nowMs);
     return { accepted: true as const, registration: event };

@@ -62,6 +62,12 @@ test("a client's own registration settings raise the event without a handler, me
   assert.deepEqual([check?.handler, check?.status, check?.team, check?.name], ['cmdb', 2, 'ops', 'registration']);
 });
 
+test("a client's registration status 0 is kept (only the name, output and times are forced)", (t) => {
+  const store = openStore(t);
+  const outcome = receiveKeepalive(store, plain, keepaliveOf('web-01', { registration: { status: 0 } }), NOW_MS);
+  assert.equal(outcome.accepted && outcome.registration?.check.status, 0);
+});
+
 test('a registration event is silenced by a silence entry that matches it', (t) => {
   const store = openStore(t);
   store.silences.put('client:web-01:*', { id: 'client:web-01:*', begin: null }, null);

@@ -1,5 +1,5 @@
 import { deepMerge, type Settings, socketLimitsOf, keepaliveIntervalOf } from '../../config/index.js';
-import type { ResultIntake } from '../../execute/index.js';
+import type { CheckResult, ResultIntake } from '../../execute/index.js';
 import { systemClock } from '../../schedule/index.js';
 import { transportInfo, type Transport } from '../../transport/index.js';
 import { ClientRole } from '../../client/index.js';
@@ -101,14 +101,17 @@ export function buildClient(parts: ClientParts, logger: Logger) {
     },
   };
   // A client that asks to deregister says so once, on the way out.
-  const deregister = (s: Settings) => {
-    const now = Math.floor(Date.now() / 1000);
-    const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
-    return intake.submit({
-      client: String(s.client.name),
-      check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status: Number(check.status) || 1, issued: now, executed: now },
-    });
-  };
+  const deregister = (s: Settings) => intake.submit(deregistrationOf(s, Math.floor(Date.now() / 1000)));
   const summary = () => ({ standalone: client.standaloneChecks(), subscriptions: client.subscriptions() });
   return { client, services: [checks, socketService, agentApi, session], summary };
+}
+
+/** The client's deregistration result: its settings over the defaults (status 0 included), name, output and times forced. */
+function deregistrationOf(s: Settings, now: number): CheckResult {
+  const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
+  const status = typeof check.status === 'number' ? check.status : 1;
+  return {
+    client: String(s.client.name),
+    check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status, issued: now, executed: now },
+  };
 }
