@@ -91,18 +91,18 @@ type At = (...rest: string[]) => string[];
 /** Subscriptions without their roundrobin: prefix, since v2 sets round-robin once per check. */
 function subscriptionsOf(check: Json, clientName: string, at: At, ctx: CompileContext): { subscriptions: string[]; roundRobin: boolean } {
   const subscriptions: string[] = [];
-  let roundRobin = false;
+  let roundRobin = 0;
   for (const s of (check.subscribers ?? []) as string[]) {
     if (s.startsWith('roundrobin:')) {
-      roundRobin = true;
+      roundRobin++;
       subscriptions.push(s.slice('roundrobin:'.length));
     } else subscriptions.push(s);
   }
   // A standalone check ran on the local client: in v2 it is sent to that entity's own subscription.
   if (check.standalone === true) subscriptions.push(`entity:${clientName}`);
-  if (roundRobin && subscriptions.length !== (check.subscribers ?? []).length)
+  if (roundRobin > 0 && subscriptions.length !== roundRobin)
     ctx.warn(at('subscribers'), 'round_robin applies to every subscription of a v2 check; mixed round-robin and plain subscriptions were merged');
-  return { subscriptions, roundRobin };
+  return { subscriptions, roundRobin: roundRobin > 0 };
 }
 
 /** Pipelines and handlers of a check, none when legacy never handled its events. */

@@ -42,7 +42,9 @@ export function emitEntities(settings: Settings, ctx: CompileContext, labelPaths
       );
       continue;
     }
-    if (value === null || typeof value !== 'object') labels[labelOf(key)] ??= rubyToS(value);
+    // A nil attribute is absent to legacy tokens and filters: no label, so `default` and `== null` read it the same way.
+    if (value === null) continue;
+    if (typeof value !== 'object') labels[labelOf(key)] ??= rubyToS(value);
     else if (![...labelPaths.values()].some((path) => path.split('.')[0] === key)) {
       kept[key] = redactDeep(value, ctx.secretKeys);
       ctx.warn(['client', key], `client attribute ${key} has no v2 entity field: kept in the ${LEGACY_ANNOTATION} annotation (secrets redacted)`);

@@ -107,7 +107,9 @@ function pipelineProblem(tokens: Token[], declared: Set<string>): string | null 
     else if (t.kind === 'var') {
       const name = t.text.split('.')[0]!;
       const next = tokens[i + 1];
-      if (next?.kind === 'op' && (next.text === ':=' || next.text === '=')) declared.add(name);
+      // `range $i, $v := ...` declares both.
+      const pair = next?.kind === 'op' && next.text === ',' && tokens[i + 2]?.kind === 'var' && tokens[i + 3]?.text === ':=';
+      if (pair || (next?.kind === 'op' && (next.text === ':=' || next.text === '='))) declared.add(name);
       else if (!declared.has(name)) return `undefined variable "${name}"`;
     }
     operands++;
