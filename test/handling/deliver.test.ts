@@ -57,10 +57,8 @@ test('a tcp handler writes the data to its socket and closes it', async (t) => {
 });
 
 test('a tcp handler whose peer is not listening fails, naming the address', async () => {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
+  // Port 1 (tcpmux): privileged and unused, so no other test's listener can take it meanwhile.
+  const port = 1;
   const delivery = await deliver(handler({ type: 'tcp', socket: { host: '127.0.0.1', port } }), 'x', spawnCommand, undefined);
   assert.equal(delivery.ok, false);
   assert.match(delivery.error ?? '', new RegExp(`ECONNREFUSED.*\\(127\\.0\\.0\\.1:${port}\\)`));
