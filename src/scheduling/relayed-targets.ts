@@ -74,7 +74,7 @@ function indexOf(members: readonly RosterEntry[]): Map<string, string[]> {
 const issueTarget = (m: Relayed) => JSON.stringify([m.namespace, m.subscription ?? null, m.name ?? null, checkRunOf(m.request)]);
 
 /** Which relayed requests to deliver: each issue once, none stale; a request kept by the channel may be heard again, or after a newer one. */
-function relayedIssues(logger: Logger): { fresh(m: Relayed, newest: number): boolean; forget(now: number): void } {
+function relayedIssues(logger: Logger): { fresh(m: Relayed, newest: number): boolean; delivered(m: Relayed): void; forget(now: number): void } {
   const log = logger.child({ component: 'relayed check requests' });
   // Issues taken, and the latest per target and check.
   const taken = new Map<string, number>();
@@ -97,10 +97,16 @@ function relayedIssues(logger: Logger): { fresh(m: Relayed, newest: number): boo
         log.info({ ...about, reason }, 'check request from another server dropped as stale');
         return false;
       }
-      const forget = staleAt(m.request) + REMEMBER_MS;
-      taken.set(issue, forget);
-      latest.set(key, { issued: m.request.issued, forget });
+      this.delivered(m);
       return true;
+    },
+    // Also this server's own requests (it became the elected one): another server's older one, kept by the channel and
+    // heard afterwards, is then dropped as stale here, logged, rather than by the agent, unsaid.
+    delivered(m) {
+      const key = issueTarget(m);
+      const forget = staleAt(m.request) + REMEMBER_MS;
+      taken.set(`${key}@${m.request.issued}`, forget);
+      if ((latest.get(key)?.issued ?? -Infinity) < m.request.issued) latest.set(key, { issued: m.request.issued, forget });
     },
     forget(now) {
       for (const [issue, forget] of taken) if (forget < now) taken.delete(issue);
@@ -197,13 +203,17 @@ export function relayedTargets(
     },
     broadcast(namespace, subscription, request) {
       local.broadcast(namespace, subscription, request);
+      issues.delivered({ kind: local.kind, namespace, subscription, request });
       // Relayed only where another server holds a member of the subscription.
       if (remoteMembers(namespace, subscription, []).length > 0)
         channel.publish({ kind: local.kind, namespace, subscription, request } satisfies Relayed, staleAt(request));
     },
     send(namespace, name, request) {
       // An agent holds one session, on one server: its session says whether here (an API edit may drop `entity:NAME`).
-      if (isLocal(namespace, name)) return local.send(namespace, name, request);
+      if (isLocal(namespace, name)) {
+        issues.delivered({ kind: local.kind, namespace, name, request });
+        return local.send(namespace, name, request);
+      }
       // Kept until stale: a server not listening now (its channel's connection cut) reads it when back.
       channel.publish({ kind: local.kind, namespace, name, request } satisfies Relayed, staleAt(request));
     },

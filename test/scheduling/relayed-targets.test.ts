@@ -108,3 +108,51 @@ test('a relayed request is kept until its interval has passed, and the other ser
     ],
   );
 });
+
+test("a server's own requests count: another server's older one heard afterwards is dropped as stale, logged", async (t) => {
+  const sent: string[] = [];
+  const local: TargetKind = {
+    kind: 'agent',
+    members: () => ['near-1'],
+    broadcast: (_namespace, subscription, request) => void sent.push(`${subscription}@${request.issued}`),
+    send: (_namespace, name, request) => void sent.push(`${name}@${request.issued}`),
+  };
+  let hear: (message: unknown) => void = () => {};
+  const channel: ClusterChannel = { publish: () => {}, onMessage: (h) => void (hear = h), start: async () => {}, close: async () => {} };
+  const { logger, lines } = capturedLogger();
+  const relayed = relayedTargets(
+    local,
+    channel,
+    () => [],
+    (_namespace, name) => name === 'near-1',
+    logger,
+  );
+  t.after(() => relayed.close());
+  const now = Math.floor(Date.now() / 1000);
+  const requestAt = (issued: number): V2CheckRequest => ({
+    config: { metadata: { name: 'tick', namespace: 'default' }, interval: 10 },
+    hooks: [],
+    assets: [],
+    issued,
+  });
+  // This server became the elected one and scheduled the check itself, for the subscription and for one agent by name.
+  relayed.broadcast('default', 'near', requestAt(now));
+  relayed.send('default', 'near-1', requestAt(now));
+  // The previous elected server's requests, kept by the channel while it was cut, arrive afterwards.
+  for (const message of [
+    { kind: 'agent', namespace: 'default', subscription: 'near', request: requestAt(now - 1) },
+    { kind: 'agent', namespace: 'default', name: 'near-1', request: requestAt(now - 1) },
+    { kind: 'agent', namespace: 'default', subscription: 'near', request: requestAt(now) },
+  ])
+    hear(message);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(sent, [`near@${now}`, `near-1@${now}`], 'only its own requests reached the agents');
+  assert.deepEqual(
+    lines.filter((l) => l.msg === 'check request from another server dropped as stale').map((l) => [l.issued, l.reason]),
+    [
+      [now - 1, 'a newer request was delivered'],
+      [now - 1, 'a newer request was delivered'],
+    ],
+    'the older ones said; the same issue heard again is no news',
+  );
+});
