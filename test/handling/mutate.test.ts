@@ -5,21 +5,9 @@ import { eventJson, mutateEvent } from '../../src/handling/mutate.js';
 import { spawnCommand } from '../../src/execute/index.js';
 import type { EventDraft, Handler } from '../../src/legacy/index.js';
 import { settingsOf } from '../helpers/settings.js';
+import { eventDraft } from '../helpers/event-draft.js';
 
-const event = (overrides: Partial<EventDraft> = {}): EventDraft => ({
-  id: 'e-1',
-  client: { name: 'web-1' },
-  check: { name: 'disk', status: 2, output: 'disk full' },
-  occurrences: 1,
-  occurrences_watermark: 1,
-  last_ok: null,
-  last_state_change: null,
-  action: 'create',
-  timestamp: 1_700_000_000,
-  silenced: false,
-  silenced_by: [],
-  ...overrides,
-});
+const event = (overrides: Partial<EventDraft> = {}): EventDraft => eventDraft({}, overrides);
 const handler = (mutator?: string): Handler => ({ name: 'h', type: 'pipe', command: 'cat', ...(mutator ? { mutator } : {}) });
 const settings = settingsOf({
   mutators: {

@@ -7,26 +7,13 @@ import { StateStore } from '../../src/store/index.js';
 import { HandlerPipeline, v2Shares, type PipelineDeps } from '../../src/handling/pipeline.js';
 import { spawnCommand } from '../../src/execute/index.js';
 import { systemClock } from '../../src/schedule/clock.js';
-import type { EventDraft } from '../../src/legacy/index.js';
 import { settingsOf } from '../helpers/settings.js';
+import { eventDraft } from '../helpers/event-draft.js';
 import { capturedLogger } from '../helpers/log-capture.js';
 import { makeTree, removeTree } from '../helpers/tree.js';
 import { keepEachCommand, keptEvents } from '../helpers/kept-events.js';
 
-const event = (check: Record<string, unknown>, overrides: Partial<EventDraft> = {}): EventDraft => ({
-  id: 'e-1',
-  client: { name: 'web-1' },
-  check: { name: 'disk', status: 2, output: 'disk full', ...check },
-  occurrences: 1,
-  occurrences_watermark: 1,
-  last_ok: null,
-  last_state_change: null,
-  action: 'create',
-  timestamp: 1_700_000_000,
-  silenced: false,
-  silenced_by: [],
-  ...overrides,
-});
+const event = eventDraft;
 
 /** A pipeline over these settings; `dir` is a private directory, `gate` a file whose presence lets gated handlers finish. */
 function pipelineOf(t: TestContext, config: (dir: string, gated: string) => Record<string, unknown>, deps: Partial<PipelineDeps> = {}) {

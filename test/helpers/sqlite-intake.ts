@@ -1,20 +1,14 @@
 // The intake on a SQLite store in a private directory (no entity limit), both closed and removed after the test.
 import type { TestContext } from 'node:test';
-import { join } from 'node:path';
-import { StateStore } from '../../src/store/index.js';
+import type { StateStore } from '../../src/store/index.js';
 import { Intake } from '../../src/intake/intake.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { settingsOf } from './settings.js';
 import { capturedLogger } from './log-capture.js';
-import { makeTree, removeTree } from './tree.js';
+import { sqliteStore } from './sqlite-store.js';
 
 export function sqliteIntake(t: TestContext): { store: StateStore; intake: Intake } {
-  const dir = makeTree({});
-  const store = StateStore.open(join(dir, 'checkbridge.db'));
-  t.after(() => {
-    store.close();
-    removeTree(dir);
-  });
+  const store = sqliteStore(t);
   const settings = settingsOf({ client: { name: 'door', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
   return { store, intake: new Intake(store, () => settings, systemClock, capturedLogger().logger) };
 }

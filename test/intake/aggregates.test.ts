@@ -1,8 +1,6 @@
 // Legacy aggregates: which names a result joins, members read from a real SQLite store, and the summaries built from them.
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { StateStore } from '../../src/store/index.js';
 import {
   aggregateMembers,
   aggregateNames,
@@ -13,17 +11,7 @@ import {
   summarize,
   type AggregateMember,
 } from '../../src/intake/aggregates.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
-
-function openStore(t: TestContext): StateStore {
-  const dir = makeTree({});
-  const store = StateStore.open(join(dir, 'checkbridge.db'));
-  t.after(() => {
-    store.close();
-    removeTree(dir);
-  });
-  return store;
-}
+import { sqliteStore as openStore } from '../helpers/sqlite-store.js';
 
 /** A member with a result of this status, output and execution time. */
 const member = (client: string, check: string, status: unknown, output?: string, executed?: unknown): AggregateMember => ({

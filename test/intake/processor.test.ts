@@ -1,23 +1,12 @@
 // The legacy process_check_result on a real SQLite store: which results are refused, what client, result, history and event each one leaves.
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { StateStore } from '../../src/store/index.js';
 import { processResult, resultKey, withoutExpiredTombstone } from '../../src/intake/processor.js';
 import type { CheckResult } from '../../src/execute/index.js';
 import { HISTORY_LENGTH } from '../../src/legacy/index.js';
 import { settingsOf } from '../helpers/settings.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
-
-function openStore(t: TestContext): StateStore {
-  const dir = makeTree({});
-  const store = StateStore.open(join(dir, 'checkbridge.db'));
-  t.after(() => {
-    store.close();
-    removeTree(dir);
-  });
-  return store;
-}
+import { sqliteStore as openStore } from '../helpers/sqlite-store.js';
 
 const NOW = 1_700_000_000;
 const NOW_MS = NOW * 1000;

@@ -1,21 +1,9 @@
 // Silencing of legacy events: the lookup keys, and how entries in a real SQLite store mark (or are consumed by) an event.
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { StateStore } from '../../src/store/index.js';
 import { applySilencing, silenceKeys } from '../../src/intake/silencing.js';
 import type { EventDraft } from '../../src/legacy/index.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
-
-function openStore(t: TestContext): StateStore {
-  const dir = makeTree({});
-  const store = StateStore.open(join(dir, 'checkbridge.db'));
-  t.after(() => {
-    store.close();
-    removeTree(dir);
-  });
-  return store;
-}
+import { sqliteStore as openStore } from '../helpers/sqlite-store.js';
 
 const NOW_MS = 1_700_000_000_000;
 const NOW = NOW_MS / 1000;

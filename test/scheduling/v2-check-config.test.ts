@@ -1,22 +1,10 @@
 // timingOfConfig and buildV2Request: when a stored v2 CheckConfig runs, and the request it sends, read from a real SQLite store.
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { buildV2Request, timingOfConfig } from '../../src/scheduling/v2-check-config.js';
-import { StateStore } from '../../src/store/index.js';
-import { makeTree, removeTree } from '../helpers/tree.js';
+import { sqliteStore as storeFor } from '../helpers/sqlite-store.js';
 
 const check = (extra: Record<string, unknown>) => ({ metadata: { name: 'disk' }, command: 'true', ...extra });
-
-function storeFor(t: TestContext): StateStore {
-  const dir = makeTree({});
-  const store = StateStore.open(join(dir, 'checkbridge.db'));
-  t.after(() => {
-    store.close();
-    removeTree(dir);
-  });
-  return store;
-}
 
 test('an interval runs every so many seconds, phased on namespace/name', () => {
   assert.deepEqual(timingOfConfig('ops', check({ interval: 60 })), { kind: 'interval', intervalMs: 60_000, key: 'ops/disk' });

@@ -1,21 +1,9 @@
 // The v2 access cache on real SQLite resource tables: an entry holds for one access generation, a bounded age and its token's life.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { StateStore } from '../../../src/store/index.js';
 import { accessCacheOf, decisionKey } from '../../../src/api/v2/access-cache.js';
 import type { Caller } from '../../../src/api/v2/context.js';
-import { makeTree, removeTree } from '../../helpers/tree.js';
-
-function openStore(t: TestContext): StateStore {
-  const dir = makeTree({});
-  const store = StateStore.open(join(dir, 'checkbridge.db'));
-  t.after(() => {
-    store.close();
-    removeTree(dir);
-  });
-  return store;
-}
+import { sqliteStore as openStore } from '../../helpers/sqlite-store.js';
 
 const NOW = 1_700_000_000_000;
 const alice = { username: 'alice', groups: [] } as unknown as Caller;
