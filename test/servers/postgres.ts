@@ -1,4 +1,5 @@
 // A real, throwaway PostgreSQL for tests: initdb into a temp dir, pg_ctl on a free 127.0.0.1 port, stopped after.
+import { after } from 'node:test';
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { chownSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync, appendFileSync } from 'node:fs';
@@ -68,6 +69,24 @@ export async function postgresFor(
   const server = await startPostgres(options);
   t.after(() => server.stop());
   return server;
+}
+
+/**
+ * One PostgreSQL for a whole test file, stopped after it; `server` null with `missing` saying why where none is
+ * installed (under CI that throws), and `freshDsn` a new empty database each call (`prefix_1`, `prefix_2`...).
+ */
+export async function postgresForFile(prefix = 'db'): Promise<{ server: PostgresServer | null; missing: string | null; freshDsn(): Promise<string> }> {
+  const missing = postgresMissing();
+  if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
+  const server = missing ? null : await startPostgres();
+  after(() => server?.stop());
+  let databases = 0;
+  const freshDsn = async () => {
+    const name = `${prefix}_${++databases}`;
+    await server!.query(`CREATE DATABASE ${name}`);
+    return server!.url('postgres', name);
+  };
+  return { server, missing, freshDsn };
 }
 
 export async function startPostgres(options: PostgresOptions = {}): Promise<PostgresServer> {

@@ -1,24 +1,13 @@
 // The whole store on PostgreSQL: the store suite SQLite passes, plus what only a server connection has.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StateStore } from '../../src/store/index.js';
 import { CheckbridgeError } from '../../src/errors.js';
 import { PostgresQueryError } from '../../src/store/postgres/query-error.js';
-import { postgresMissing, startPostgres } from '../servers/postgres.js';
+import { postgresForFile } from '../servers/postgres.js';
 import { storeSuite } from './store-suite.js';
 
-const missing = postgresMissing();
-if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
-const server = missing ? null : await startPostgres();
-after(() => server?.stop());
-let databases = 0;
-
-/** A database of its own for each test. */
-async function freshDsn(): Promise<string> {
-  const name = `store_${++databases}`;
-  await server!.query(`CREATE DATABASE ${name}`);
-  return server!.url('postgres', name);
-}
+const { server, missing, freshDsn } = await postgresForFile('store');
 
 storeSuite(
   'postgres',

@@ -1,14 +1,11 @@
 // The store's connections by use: reads awaited without blocking the thread go to the reader connection, so a statement
 // that blocks the thread never queues behind them (200 agents' handshakes once held a user lookup for half a second).
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { postgresMissing, startPostgres } from '../../servers/postgres.js';
+import { postgresForFile } from '../../servers/postgres.js';
 import { storeBehindProxy } from '../../helpers/proxied-store.js';
 
-const missing = postgresMissing();
-if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
-const server = missing ? null : await startPostgres();
-after(() => server?.stop());
+const { server, missing } = await postgresForFile();
 
 test('postgres: ten awaited reads go to the reader connection, a blocking statement meanwhile takes one round trip on its own', async (t) => {
   if (!server) return void t.skip(missing!);

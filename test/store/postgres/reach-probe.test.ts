@@ -1,16 +1,13 @@
 // PostgreSQL going silent is seen off the main thread: a statement blocking the thread is given up once the reach probe
 // has had no answer for half a second, later ones are refused at once, and the store is in reach again once it answers.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { postgresMissing, startPostgres } from '../../servers/postgres.js';
+import { postgresForFile } from '../../servers/postgres.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
 import { storeBehindProxy } from '../../helpers/proxied-store.js';
 
-const missing = postgresMissing();
-if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
-const server = missing ? null : await startPostgres();
-after(() => server?.stop());
+const { server, missing } = await postgresForFile();
 
 async function until(what: string, ms: number, check: () => boolean): Promise<void> {
   for (const deadline = Date.now() + ms; !check(); await sleep(50)) if (Date.now() > deadline) assert.fail(`not within ${ms} ms: ${what}`);

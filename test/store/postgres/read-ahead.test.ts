@@ -1,6 +1,6 @@
 // Rows read ahead while units wait for a connection: they land in the row cache with their versions, a newer cached row
 // is never overwritten, and a unit planned afterwards has nothing left to read.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StateStore } from '../../../src/store/index.js';
@@ -14,14 +14,11 @@ import { UnitPostgres } from '../../../src/store/postgres/unit-connection.js';
 import { STORE_SCHEMA } from '../../../src/store/postgres/store-schema.js';
 import { pgEnvironment } from '../../../src/store/postgres/connection.js';
 import { v2Key } from '../../../src/store/postgres/batch-rows.js';
-import { postgresMissing, startPostgres } from '../../servers/postgres.js';
+import { postgresForFile } from '../../servers/postgres.js';
 import { settingsOf } from '../../helpers/settings.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
 
-const missing = postgresMissing();
-if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
-const server = missing ? null : await startPostgres();
-after(() => server?.stop());
+const { server, missing } = await postgresForFile();
 
 const settings = settingsOf({ client: { name: 'door', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
 

@@ -1,28 +1,18 @@
 // A PostgreSQL group commit as a unit of work: the thread is free while its round trips are in flight, and two servers
 // committing the same rows at once lose no update (a row changed under a unit runs it again).
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StateStore } from '../../../src/store/index.js';
 import { Intake } from '../../../src/intake/intake.js';
 import { systemClock } from '../../../src/schedule/clock.js';
-import { postgresMissing, startPostgres } from '../../servers/postgres.js';
+import { postgresForFile } from '../../servers/postgres.js';
 import { settingsOf } from '../../helpers/settings.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
 import { typedEvent } from '../../../src/v2/index.js';
 import { storeBehindProxy } from '../../helpers/proxied-store.js';
 import { watchOpenTransactions } from '../../helpers/open-transactions.js';
 
-const missing = postgresMissing();
-if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
-const server = missing ? null : await startPostgres();
-after(() => server?.stop());
-let databases = 0;
-
-async function freshDatabase(): Promise<string> {
-  const name = `units_${++databases}`;
-  await server!.query(`CREATE DATABASE ${name}`);
-  return server!.url('postgres', name);
-}
+const { server, missing, freshDsn: freshDatabase } = await postgresForFile('units');
 
 const settings = settingsOf({ client: { name: 'door', address: '127.0.0.1', subscriptions: [] }, checkbridge: { entity_limit: 0 } });
 const intakeOf = (store: StateStore) => new Intake(store, () => settings, systemClock, capturedLogger().logger);

@@ -5,20 +5,10 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { StateStore } from '../../../src/store/index.js';
-import { postgresMissing, startPostgres } from '../../servers/postgres.js';
+import { postgresForFile } from '../../servers/postgres.js';
 import { makeTree, removeTree } from '../../helpers/tree.js';
 
-const missing = postgresMissing();
-if (missing && process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI: ${missing}`);
-const server = missing ? null : await startPostgres();
-after(() => server?.stop());
-let databases = 0;
-
-async function freshDsn(): Promise<string> {
-  const name = `ids_${++databases}`;
-  await server!.query(`CREATE DATABASE ${name}`);
-  return server!.url('postgres', name);
-}
+const { server, missing, freshDsn } = await postgresForFile('ids');
 
 function sqliteStore(): StateStore {
   const dir = makeTree({});
