@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { instanceFor } from '../helpers/instance.js';
+import { healthWhile } from '../helpers/liveness.js';
 import { adminToken, call } from '../api/v2/v2-helpers.js';
 import { PROTOTYPE_NAMES, BAD_STATUSES, MAX_STATUS, LONGEST_NAME, TOO_LONG_NAME, nested } from '../helpers/hostile-inputs.js';
 
@@ -82,4 +83,34 @@ test('v2 events: 10,000 levels of nesting are a 400 naming the depth; the API ke
   assert.equal((await send('PUT', '/events/e1/after', eventText('e1', 'after', '0'))).status, 201);
   assert.equal((await send('GET', '/events/e1/after')).status, 200);
   assert.equal(daemon.proc.exitCode, null);
+});
+
+test('v2 events: a PUT of the largest body (512,000 bytes of labels) is decoded once and stored whole while /health answers; one byte more is a 413', async (t) => {
+  const { ns, auth } = await v2Of(t);
+  const LIMIT = 512_000;
+  // As many distinct labels as fit: each one a field the door decodes, the intake copies and the store writes.
+  const head = '{"entity":{"entity_class":"proxy","metadata":{"name":"big","labels":{';
+  const tail = '}}},"check":{"metadata":{"name":"c"},"status":1,"output":"big"}}';
+  const labels: string[] = [];
+  for (let i = 0, size = head.length + tail.length; ; i++) {
+    const label = `"l${i.toString(36)}":"v"`;
+    if (size + label.length + 1 > LIMIT) break;
+    labels.push(label);
+    size += label.length + 1;
+  }
+  const body = head + labels.join(',') + tail;
+  const put = fetch(`${ns}/events/big/c`, { method: 'PUT', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+  const latencies = await healthWhile(ns.slice(0, ns.indexOf('/api/')), put);
+  assert.equal((await put).status, 201);
+  t.diagnostic(
+    `${labels.length} labels in ${body.length} bytes; ${latencies.length} /health answers during the write, the slowest ${Math.round(Math.max(...latencies))} ms`,
+  );
+  const stored = await call(`${ns}/events/big/c`, 'GET', auth);
+  assert.equal(Object.keys(stored.body.entity.metadata.labels).length, labels.length, 'every label stored');
+  const over = await fetch(`${ns}/events/big/c`, {
+    method: 'PUT',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: body + ' '.repeat(LIMIT + 1 - body.length),
+  });
+  assert.equal(over.status, 413);
 });
