@@ -53,7 +53,7 @@ export interface EventIntake {
   /** Whether the doors push back now (the store is behind): a door that can refuse answers 503 with Retry-After. */
   readonly backlog: { readonly full: boolean; onDrained(listener: () => void): void };
   /**
-   * `body` as its door decoded it (`decodeEvent`); `untilStored`: kept and committed
+   * `body` as its door took it in (`decodeEvent`, `typedEvent`); `untilStored`: kept and committed
    * again while the store is out of reach (for a door that cannot refuse).
    */
   submitEvent(namespace: string, body: DecodedEvent, createdBy?: string, untilStored?: boolean): Promise<Publish>;

@@ -120,7 +120,7 @@ export class Intake implements ResultIntake, EventIntake, Service {
   submitEvent(namespace: string, body: DecodedEvent, createdBy?: string, untilStored?: boolean): Promise<Publish> {
     const nowS = Math.floor(this.clock.now() / 1000);
     if (this.routed && !this.routed.embeddedActive()) return this.publishDirect(this.routed, namespace, body, nowS, createdBy);
-    this.store.readAhead(v2RowsOf([{ namespace, body }]));
+    this.store.readAhead(() => v2RowsOf([{ namespace, body }]));
     return new Promise((resolve, reject) => this.pending.add({ kind: 'v2', namespace, body, createdBy, nowS, untilStored, resolve, reject }));
   }
 

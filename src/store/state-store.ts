@@ -102,8 +102,8 @@ export interface StateStore {
    * a door asks of the store before it answers (an agent's handshake). SQLite answers at once.
    */
   read<T>(keys: UnitKeys, fn: () => T): Promise<T>;
-  /** These rows will be a unit's soon: a store whose units wait for a connection reads them meanwhile. */
-  readAhead(keys: V2Keys): void;
+  /** These rows will be a unit's soon: a store whose units wait for a connection reads them meanwhile (`keysOf` asked only then). */
+  readAhead(keysOf: () => V2Keys): void;
   /** How many units may be in flight together (of disjoint rows; one that shares a row waits for the earlier one). */
   readonly unitsInFlight: number;
   /** One result's writes inside a group commit, undone alone when `fn` throws. */

@@ -216,8 +216,8 @@ export class PostgresStateStore extends BatchedStateStore {
   }
 
   /** While every unit connection is busy, the rows of a unit submitted now are read meanwhile (read-ahead.ts). */
-  override readAhead(keys: V2Keys): void {
-    this.ahead.want(keys);
+  override readAhead(keysOf: () => V2Keys): void {
+    this.ahead.want(keysOf);
   }
 
   /** How many group commits may be in flight together (units of disjoint rows, a connection each). */

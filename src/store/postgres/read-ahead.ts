@@ -27,10 +27,11 @@ export class ReadAhead {
     private readonly away: () => string | null,
   ) {}
 
-  /** Reads these rows soon, those the cache lacks, if units are queued. */
-  want(keys: V2Keys): void {
+  /** Reads these rows soon, those the cache lacks, if units are queued (`keysOf` is asked only then). */
+  want(keysOf: () => V2Keys): void {
     // A free connection reads a unit's rows at once: reading them ahead too would only double the read.
     if (this.units.size < this.units.lanes || this.events.length + this.entities.length >= MAX_KEYS) return;
+    const keys = keysOf();
     this.events.push(...keys.events);
     this.entities.push(...keys.entities);
     this.schedule();

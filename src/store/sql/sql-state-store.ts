@@ -105,7 +105,7 @@ export abstract class SqlStateStore implements StateStore {
   }
 
   /** Nothing to read ahead: a unit runs at once. */
-  readAhead(_keys: V2Keys): void {}
+  readAhead(_keysOf: () => V2Keys): void {}
 
   /** Run now, one at a time: a unit in flight is already committed. */
   get unitsInFlight(): number {

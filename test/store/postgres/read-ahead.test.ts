@@ -55,15 +55,15 @@ test('postgres: rows read ahead only while units queue, kept with their versions
       ['default', 'web-2'],
     ] as [string, string][],
   };
-  // A free connection: the unit reads its own rows at once, nothing is read ahead.
-  ahead.want(keys);
+  // A free connection: the unit reads its own rows at once, nothing is read ahead (its keys not even worked out).
+  ahead.want(() => assert.fail('keys asked while a connection is free'));
   await sleep(200);
   assert.deepEqual(ahead.counts, { reads: 0, rows: 0 });
 
   // Units queued: one read, every row kept; a row another unit cached meanwhile stays as that unit left it.
   units.size = 1;
   cache.set('v2Entities', v2Key('default', 'web-2'), 'newer', '42');
-  ahead.want(keys);
+  ahead.want(() => keys);
   await until('read ahead', () => ahead.counts.reads === 1);
   assert.equal(ahead.counts.rows, 3);
   const stored = cache.get('v2Events', v2Key('default', 'web-1', 'http'));
@@ -79,7 +79,7 @@ test('postgres: rows read ahead only while units queue, kept with their versions
 
   // Out of reach: nothing is asked.
   const away = new ReadAhead(new RowCache(), { reader: () => assert.fail('no connection opened') }, units, () => 'out of reach');
-  away.want(keys);
+  away.want(() => keys);
   await sleep(100);
   assert.deepEqual(away.counts, { reads: 0, rows: 0 });
 });
