@@ -60,13 +60,19 @@ test(
       await sleep(300);
     }
     const cutTo = Math.floor(Date.now() / 1000);
-    await sleep(5000);
+    await sleep(3500);
     // Both servers': the other one issues them itself should it be elected meanwhile (a stalled leader's lease lapses).
     const issued = published([a.daemon, b.daemon], 'far-tick').filter((s) => s >= cutFrom - 2 && s <= cutTo + 2);
+    const stale = () =>
+      b.daemon.logs.filter((l) => l.msg === 'check request from another server dropped as stale' && l.check === 'far-tick').map((l) => Number(l.issued));
+    const unsettled = () => issued.filter((s) => !recordedIssued(recorded).includes(s) && !stale().includes(s));
+    // A request held by the channel runs late, and its event is handled later still on a loaded machine: waited for, not timed.
+    await eventually(
+      async () => unsettled(),
+      (left) => left.length === 0,
+      30_000,
+    );
     const ran = recordedIssued(recorded);
-    const stale = b.daemon.logs
-      .filter((l) => l.msg === 'check request from another server dropped as stale' && l.check === 'far-tick')
-      .map((l) => Number(l.issued));
     // Run a second or more after issued: held by the channel until it was back.
     const delays = recordedRuns(recorded)
       .filter((run) => issued.includes(run.issued))
@@ -74,18 +80,24 @@ test(
     const late = delays.filter((d) => d >= 2).length;
     const back = b.daemon.logs.filter((l) => l.msg === 'cluster channel connected again');
     const readBack = back.reduce((n, l) => n + Number(l.kept), 0);
-    const lost = issued.filter((s) => !ran.includes(s) && !stale.includes(s));
+    const lost = unsettled();
     t.diagnostic(
       `channel connections cut ${cuts} times over ${cutTo - cutFrom} s: ${issued.length} requests issued around it, ` +
         `${issued.filter((s) => ran.includes(s)).length} delivered, ${late} of them late (run 2 s or more after issued; longest ${Math.max(0, ...delays)} s), ` +
-        `${issued.filter((s) => stale.includes(s) && !ran.includes(s)).length} dropped as stale (logged), ${lost.length} lost; ` +
+        `${issued.filter((s) => stale().includes(s) && !ran.includes(s)).length} dropped as stale (logged), ${lost.length} lost; ` +
         `the receiving server reconnected ${back.length} times and read back ${readBack} kept rows (repeats included)`,
     );
-    if (lost.length > 0) t.diagnostic(JSON.stringify(agent.lines.filter((l) => JSON.stringify(l).includes('far-tick') && l.level !== 'debug').slice(-30)));
+    // In the failure's message too: a long run's printout may be cut before its diagnostics.
+    const why = () =>
+      JSON.stringify({
+        ran,
+        agent: agent.lines.filter((l) => JSON.stringify(l).includes('far-tick') && l.level !== 'debug').slice(-20),
+        serverB: b.daemon.logs.filter((l) => /channel|far-tick|relayed/.test(JSON.stringify(l)) && l.level !== 'debug').slice(-20),
+      });
     assert.equal(new Set(ran).size, ran.length, `a request ran twice: ${JSON.stringify(ran)}`);
-    assert.deepEqual(lost, [], 'requests neither delivered nor dropped as stale while the channel was cut');
+    assert.deepEqual(lost, [], lost.length > 0 ? `requests neither delivered nor dropped as stale while the channel was cut: ${why()}` : '');
     assert.deepEqual(
-      stale.filter((s) => ran.includes(s)),
+      stale().filter((s) => ran.includes(s)),
       [],
       'a request both delivered and logged as dropped',
     );
