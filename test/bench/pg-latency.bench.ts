@@ -5,7 +5,7 @@
 // Knobs (a full run is ~10 minutes; PG_LATENCY_DELAYS=0,2 PG_LATENCY_SECONDS=5 PG_LATENCY_PAIR=0 is a short one):
 //   PG_LATENCY_DELAYS (ms, default 0,0.5,2), PG_LATENCY_AGENTS (200), PG_LATENCY_SECONDS (each timed step, 10),
 //   PG_LATENCY_LIST (events listed by GET, 1000), PG_LATENCY_GETS (20), PG_LATENCY_PAIR (0 leaves the pair out),
-//   PG_LATENCY_PAIR_DELAY (ms, 2).
+//   PG_LATENCY_PAIR_DELAY (ms, 2), PG_LATENCY_PUT_MANY (wrk's connections in the second PUT step, 256; 0 leaves it out).
 import { loadavg } from 'node:os';
 import { postgresMissing, startPostgres, type PostgresServer } from '../servers/postgres.js';
 import { nodeStartMs } from './load/latency.js';
@@ -24,6 +24,8 @@ const LIST = Number(env.PG_LATENCY_LIST ?? 1000);
 const GETS = Number(env.PG_LATENCY_GETS ?? 20);
 const PAIR = env.PG_LATENCY_PAIR !== '0';
 const PAIR_DELAY = Number(env.PG_LATENCY_PAIR_DELAY ?? 2);
+// 32 connections measure a PUT's latency (each waits for its commit); this many measure what a server takes in.
+const PUT_MANY = Number(env.PG_LATENCY_PUT_MANY ?? 256);
 
 /** An API key of the admin (`Key …`): it outlives a slow step, where an access token could expire. */
 const keyOf = (server: BenchServer) => apiKey({ name: 'checkbridge', api: server.api } as Server);
@@ -38,6 +40,7 @@ async function steps(server: BenchServer, pg: (ReturnType<typeof pgCounters> & {
     await pg?.delay();
     const figures: Figures = { ...(await getEvents(server, key, GETS, pg)) };
     if (wrkPath()) Object.assign(figures, await putEvents(server, key, SECONDS, pg));
+    if (wrkPath() && PUT_MANY > 0) Object.assign(figures, await putEvents(server, key, SECONDS, pg, PUT_MANY, 'putmany'));
     Object.assign(figures, await agentEvents(server, AGENTS, SECONDS, 0, server.label, pg));
     const { lost } = elections(server, logFrom);
     return { ...figures, elections_lost: lost };
@@ -87,6 +90,17 @@ async function row(postgres: PostgresServer, proxy: DelayProxy, delayMs: number,
       health_p99_ratio: ratio(onPg.put_health_p99_ms, sqlite.put_health_p99_ms),
       health_p99_target_ms: healthTarget('put'),
     });
+  if (onPg.putmany_per_s !== undefined)
+    report({
+      ...common,
+      row: `authenticated event PUT/s, wrk -t2 -c${PUT_MANY} -d${SECONDS}s (a server's intake rather than a PUT's latency)`,
+      postgres: pick(onPg, 'putmany_'),
+      baseline,
+      sqlite: pick(sqlite, 'putmany_'),
+      ratio: ratio(onPg.putmany_per_s, sqlite.putmany_per_s),
+      health_p99_ratio: ratio(onPg.putmany_health_p99_ms, sqlite.putmany_health_p99_ms),
+      health_p99_target_ms: healthTarget('putmany'),
+    });
   report({
     ...common,
     row: `GET of the namespace's ${LIST} events, ${GETS} one after another`,
@@ -124,5 +138,6 @@ export async function benchPgLatency(report: (figure: object) => void): Promise<
     agents: AGENTS,
     seconds: SECONDS,
     wrk: Boolean(wrkPath()),
+    put_many_connections: PUT_MANY,
   });
 }

@@ -84,13 +84,13 @@ export async function getEvents(server: BenchServer, key: string, gets: number, 
   return prefixed('get', { listed, ...summary(times, 'list'), ...(await end(gets, 'get')), ...(await health.stop()) });
 }
 
-/** Authenticated event `PUT`s with wrk (32 connections) for `seconds`. */
-export async function putEvents(server: BenchServer, key: string, seconds: number, pg: PgCounters | null): Promise<Figures> {
+/** wrk's `connections` PUT events for `seconds`; figures named `prefix` (`put`). */
+export async function putEvents(server: BenchServer, key: string, seconds: number, pg: PgCounters | null, connections = 32, prefix = 'put'): Promise<Figures> {
   const health = sampleHealth(server);
   const end = await window(server, pg);
-  const run = await runWrk(tmpdir(), server.api, key, seconds);
+  const run = await runWrk(tmpdir(), server.api, key, seconds, connections);
   const requests = Math.round(run.requests_per_s * seconds);
-  return prefixed('put', { per_s: run.requests_per_s, p99_ms: run.p99_ms, non_2xx: run.non_2xx, ...(await end(requests, 'put')), ...(await health.stop()) });
+  return prefixed(prefix, { per_s: run.requests_per_s, p99_ms: run.p99_ms, non_2xx: run.non_2xx, ...(await end(requests, 'put')), ...(await health.stop()) });
 }
 
 /** Resolves once the daemon has processed `count` events more than `base`, or after `ms` (false then). */

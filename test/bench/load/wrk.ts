@@ -33,16 +33,17 @@ end
   return path;
 }
 
-/** wrk with 32 connections for `seconds`: requests/s and p50/p99 latency (ms); non-2xx answers count as errors. */
+/** wrk with `connections` (32) for `seconds`: requests/s and p50/p99 latency (ms); non-2xx answers count as errors. */
 export function runWrk(
   dir: string,
   origin: string,
   authorization: string | null,
   seconds = 5,
+  connections = 32,
 ): Promise<{ requests_per_s: number; p50_ms: number; p99_ms: number; non_2xx: number }> {
   const lua = script(dir, authorization);
   return new Promise((resolve, reject) => {
-    execFile(wrkPath()!, ['-t2', '-c32', `-d${seconds}s`, '-s', lua, origin], (error, stdout) => {
+    execFile(wrkPath()!, ['-t2', `-c${connections}`, `-d${seconds}s`, '-s', lua, origin], (error, stdout) => {
       if (error) return reject(error);
       const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
       if (!line) return reject(new Error(`wrk: ${stdout}`));
