@@ -10,9 +10,9 @@ export interface VersionInfo {
   readonly store_schemas: Record<string, number>;
 }
 
-const readJson = (relative: string): Record<string, any> | null => {
+const readJson = (relative: string): Record<string, unknown> | null => {
   try {
-    return JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as Record<string, any>;
+    return JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as Record<string, unknown>;
   } catch {
     return null;
   }
@@ -22,8 +22,8 @@ function versionInfo(): VersionInfo {
   const build = readJson('../../build-info.json');
   return {
     version: String(readJson('../../../package.json')?.version ?? 'unknown'),
-    commit: build?.commit ?? null,
-    built_at: build?.built_at ?? null,
+    commit: typeof build?.commit === 'string' ? build.commit : null,
+    built_at: typeof build?.built_at === 'string' ? build.built_at : null,
     node: process.version,
     store_schemas: { sqlite: SCHEMA_VERSION },
   };

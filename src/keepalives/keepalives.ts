@@ -106,17 +106,27 @@ export async function monitorKeepalives(store: StateStore, settings: Settings, i
   }
 }
 
+/** A stored result's check as the TTL monitor reads it: it ran (`executed`) and has a ttl. */
+type StaleCheck = Record<string, unknown> & {
+  executed: number;
+  ttl: unknown;
+  name?: unknown;
+  force_resolve?: unknown;
+  ttl_status?: unknown;
+  history?: unknown;
+};
+
 /** One pass of the TTL monitor: stale results raise `Last check execution was N seconds ago`. */
 export async function monitorTtl(store: StateStore, intake: ResultIntake, nowMs: number): Promise<void> {
   const now = Math.floor(nowMs / 1000);
   const submissions: Promise<void>[] = [];
   // One row at a time, histories left unread: with a million history entries stored, loading every result at once
   // every 30 s is what set the daemon's peak memory (daemon-scale).
-  const stale: { client: string; check: Record<string, any> }[] = [];
+  const stale: { client: string; check: StaleCheck }[] = [];
   for (const stored of store.resultChecks()) {
-    const check = stored.check as Record<string, any>;
+    const check = stored.check as Partial<StaleCheck>;
     if (!check.ttl || typeof check.executed !== 'number' || check.force_resolve) continue;
-    if (now - check.executed >= Number(check.ttl)) stale.push(stored);
+    if (now - check.executed >= Number(check.ttl)) stale.push({ client: stored.client, check: check as StaleCheck });
   }
   for (const stored of stale) {
     const check = stored.check;

@@ -154,13 +154,13 @@ export class VaultProvider {
     if (status === 404) return { failure: { error: new SecretFailure('no such path in the vault', false), retry: false } };
     if (status === 403) return { failure: { error: new SecretFailure('the vault refused the token (403 permission denied)', false), retry: false } };
     if (status !== 200) return { failure: { error: new SecretFailure(`the vault answered ${status}`, retryable(status)), retry: retryable(status) } };
-    let body: any;
+    let body: { data?: { data?: unknown } | null } | null;
     try {
       body = JSON.parse(text);
     } catch {
       return { failure: { error: new SecretFailure('the vault answered with a body that is not JSON', true), retry: true } };
     }
-    const data = this.client.version === 'v2' ? body?.data?.data : body?.data;
+    const data = (this.client.version === 'v2' ? body?.data?.data : body?.data) as Record<string, unknown> | null | undefined;
     if (data === null || typeof data !== 'object' || !Object.hasOwn(data, field))
       return { failure: { error: new SecretFailure(`the vault has no field ${JSON.stringify(field)} at that path`, false), retry: false } };
     const value: unknown = data[field];
