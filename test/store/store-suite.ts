@@ -1,4 +1,4 @@
-// The store's API as one suite, run against each engine (test/store/sqlite.test.ts, test/store/postgres-store.test.ts).
+// The store's API as one suite, run against each engine (test/store/sqlite/sqlite-state-store.test.ts, test/store/postgres/postgres-state-store.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StateStore } from '../../src/store/index.js';

@@ -1,11 +1,12 @@
 // The whole store on PostgreSQL: the store suite SQLite passes, plus what only a server connection has.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StateStore } from '../../src/store/index.js';
-import { CheckbridgeError } from '../../src/errors.js';
-import { PostgresQueryError } from '../../src/store/postgres/query-error.js';
-import { postgresForFile } from '../servers/postgres.js';
-import { storeSuite } from './store-suite.js';
+import { StateStore } from '../../../src/store/index.js';
+import { CheckbridgeError } from '../../../src/errors.js';
+import { PostgresQueryError } from '../../../src/store/postgres/query-error.js';
+import { postgresForFile } from '../../servers/postgres.js';
+import { storeSuite } from '../store-suite.js';
+import { capturedLogger } from '../../helpers/log-capture.js';
 
 const { server, missing, freshDsn } = await postgresForFile('store');
 
@@ -159,6 +160,60 @@ pgTest('group commit: writes travel together; a failing one fails only its savep
       store.listClients().map((c) => c.name),
       ['first', 'last'],
     );
+  } finally {
+    store.close();
+  }
+});
+
+pgTest('read answers from the rows it read in one round trip; afterwards reads are the database’s again', async (dsn) => {
+  const [store, other] = [StateStore.openPostgres(dsn, {}), StateStore.openPostgres(dsn, {})];
+  try {
+    other.putClient({ name: 'web', v: 1 });
+    const seen = await store.read({ pairs: [['web', 'disk']] }, () => {
+      other.putClient({ name: 'web', v: 2 });
+      return store.getClient('web');
+    });
+    assert.deepEqual(seen, { name: 'web', v: 1 });
+    assert.deepEqual(store.getClient('web'), { name: 'web', v: 2 });
+    assert.equal(await store.read({ pairs: [] }, () => 'nothing to read'), 'nothing to read');
+  } finally {
+    store.close();
+    other.close();
+  }
+});
+
+pgTest('a unit of work commits its writes and answers its value; the store says what it is', async (dsn) => {
+  const store = StateStore.openPostgres(dsn, {});
+  const other = StateStore.openPostgres(dsn, {});
+  try {
+    assert.deepEqual([store.engine, store.sqlite, store.unitsInFlight], ['postgres', null, 3]);
+    assert.equal(store.schemaVersion(), Number((other.db.prepare('SELECT version FROM store_schema').get() as { version: number }).version));
+    let retries = 0;
+    const value = await store.unit(
+      { pairs: [['web', 'disk']] },
+      () => {
+        store.putClient({ name: 'web', in: 'unit' });
+        store.putResult('web', { name: 'disk', status: 2 }, [{ status: 2, executed: 5 }], null);
+        return 'done';
+      },
+      () => retries++,
+    );
+    assert.deepEqual([value, retries], ['done', 0]);
+    assert.deepEqual(other.getClient('web'), { name: 'web', in: 'unit' });
+    assert.equal(other.getResult('web', 'disk')?.check.status, 2);
+  } finally {
+    store.close();
+    other.close();
+  }
+});
+
+pgTest('a store listening for changes reports no alarm and no problem once it listens', async (dsn) => {
+  const store = StateStore.openPostgres(dsn, {});
+  try {
+    assert.equal(store.alarm(), null, 'not a daemon’s store: nothing to listen for');
+    await store.listenForChanges(capturedLogger().logger);
+    assert.equal(store.alarm(), null);
+    assert.equal(store.problem(), '');
   } finally {
     store.close();
   }
