@@ -1,11 +1,12 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { redact } from '../config/index.js';
 import { withSourceOptions, loadValidOrReport, type SourceFlags } from './sources.js';
 
 function parseBoolean(value: string): boolean {
   if (/^(true|yes|1|on)$/i.test(value)) return true;
   if (/^(false|no|0|off)$/i.test(value)) return false;
-  throw new Error(`expected true or false, got ${value}`);
+  // Commander's own error for an option's value: a usage error (64), said as one, no stack.
+  throw new InvalidArgumentError(`expected true or false, got ${value}`);
 }
 
 export function registerPrintConfig(program: Command): void {

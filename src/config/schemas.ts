@@ -30,11 +30,11 @@ function problemOf(error: ErrorObject): SchemaProblem | null {
   if (typeof template !== 'string') return null;
   let path = error.instancePath;
   const params = error.params as { missingProperty?: string; propertyName?: string; detail?: string };
-  if (error.keyword === 'required' && params.missingProperty) path += '/' + params.missingProperty;
-  if (error.keyword === 'propertyNames' && params.propertyName) path += '/' + params.propertyName;
-  const key = decodeURIComponent(path.split('/').pop() ?? '')
-    .replace(/~1/g, '/')
-    .replace(/~0/g, '~');
+  // A JSON Pointer: a key's ~ and / escaped as in every other segment; nothing in it is percent-encoded.
+  const segment = (name: string) => '/' + name.replace(/~/g, '~0').replace(/\//g, '~1');
+  if (error.keyword === 'required' && params.missingProperty) path += segment(params.missingProperty);
+  if (error.keyword === 'propertyNames' && params.propertyName) path += segment(params.propertyName);
+  const key = (path.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
   return { path, message: template.replace('{key}', key).replace('{detail}', params.detail ?? '') };
 }
 
