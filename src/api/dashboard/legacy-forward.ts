@@ -20,7 +20,8 @@ export function registerLegacyForward(app: FastifyInstance, dash: DashboardDeps,
     const segment = rest.split('/')[0] ?? '';
     if (!SEGMENTS.has(segment)) return reply.code(404).send({ message: 'not a dashboard resource', code: 2 });
     const api = legacyApiCredentialsOf(dash.settings());
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    // A type only with a body: a bodyless request typed JSON is one the legacy API refuses (400).
+    const headers: Record<string, string> = request.method === 'POST' ? { 'content-type': 'application/json' } : {};
     if (api) headers.authorization = 'Basic ' + Buffer.from(`${api.user}:${api.password}`).toString('base64');
     const response = await dash.legacy.inject({
       method: request.method as 'GET' | 'POST' | 'DELETE',

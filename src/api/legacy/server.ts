@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { registerRedaction, lazySchemaController } from '../../http/index.js';
+import { dropEmptyBodyType, registerRedaction, lazySchemaController } from '../../http/index.js';
 import type { AddRoute, LegacyApiDeps, RouteMethod } from './deps.js';
 import { refuse } from './http.js';
 import { legacyViews } from './views.js';
@@ -16,12 +16,12 @@ import { MAX_PARAM_LENGTH } from '../../name-limits.js';
 import { httpsOption } from '../../tls/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { legacyApiCorsOf, legacyApiCredentialsOf } from '../../config/index.js';
-import { LEGACY_NAME, SENSU_NAME, unanchored } from '../../rules/index.js';
+import { SENSU_NAME, unanchored } from '../../rules/index.js';
 
 export type { AddRoute, LegacyApiDeps } from './deps.js';
 
-// Route paths match legacy's names; a parameter, once decoded, may also hold `:` (agent names): Sensu Go's characters.
-const NAME = unanchored(LEGACY_NAME);
+// A parameter, once decoded, may hold Sensu Go's characters (`:` of agent names); so may a path matched for 405's Allow.
+const NAME = unanchored(SENSU_NAME);
 const PARAM = SENSU_NAME;
 
 interface RouteSpec {
@@ -53,6 +53,7 @@ export function buildLegacyApi(deps: LegacyApiDeps): FastifyInstance {
     ...httpsOption(deps.https),
   });
   registerRedaction(app);
+  app.addHook('onRequest', async (request) => dropEmptyBodyType(request.headers));
   const routes: RouteSpec[] = [];
   // Adds a route (GET also answers HEAD); `pattern` is the legacy path regex used for 405 `Allow` when `:param` is not `[\w.-]+`.
   const route: AddRoute = (method, path, handler, pattern) => {

@@ -19,7 +19,7 @@ import { registerDashboard } from '../dashboard/index.js';
 import { registerStoreRoutes } from '../enterprise/store.js';
 import { registerSecretsRoutes } from '../enterprise/secrets.js';
 import { registerCaseBlindBodies } from '../enterprise/case-blind.js';
-import { registerRedaction, lazySchemaController } from '../../http/index.js';
+import { dropEmptyBodyType, registerRedaction, lazySchemaController } from '../../http/index.js';
 import { nestedTooDeep, DEPTH_MESSAGE } from '../../json-depth.js';
 import { CheckbridgeError } from '../../errors.js';
 import { PasswordsBusy } from '../../auth/index.js';
@@ -30,15 +30,6 @@ import { registerSilencedLists } from './silenced-lists.js';
 import { registerCheckHookRoutes } from './check-hooks.js';
 
 export type { V2ApiDeps } from './context.js';
-
-/**
- * sensuctl sends `Content-Type: application/json` on every request, DELETE included, with no body: a request without
- * a body is read as bodyless whatever its type says (Go's net/http does the same), instead of Fastify's 400.
- */
-function dropEmptyBodyType(headers: Record<string, string | string[] | undefined>): void {
-  const length = headers['content-length'];
-  if (headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) delete headers['content-type'];
-}
 
 /** The v2 HTTP API: every route needs a Bearer token or an API key but the few anonymous ones (access.ts). */
 export function buildV2Api(deps: V2ApiDeps): FastifyInstance {

@@ -1,7 +1,19 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { instanceFor, getJson, adminBasic, eventually } from '../helpers/instance.js';
-import { tcpExchange } from '../helpers/net.js';
+import { join } from 'node:path';
+import { instanceFor, getJson, adminBasic, eventually } from '../../helpers/instance.js';
+import { tcpExchange } from '../../helpers/net.js';
+import { buildV2Api, type V2ApiDeps } from '../../../src/api/v2/server.js';
+import { buildLegacyApi } from '../../../src/api/legacy/server.js';
+import { issueTokens } from '../../../src/api/v2/auth.js';
+import { TokenIssuer, newSigningKey } from '../../../src/auth/tokens.js';
+import { loadSettings } from '../../../src/config/index.js';
+import { Intake } from '../../../src/intake/intake.js';
+import { systemClock } from '../../../src/schedule/clock.js';
+import { spawnCommand } from '../../../src/execute/spawn.js';
+import { sqliteStore } from '../../helpers/sqlite-store.js';
+import { capturedLogger } from '../../helpers/log-capture.js';
+import { makeTree, removeTree } from '../../helpers/tree.js';
 
 const client = { name: 'dash-api', address: '127.0.0.1', subscriptions: ['web'] };
 const DASH = '/api/checkbridge/v1';
@@ -72,4 +84,52 @@ test('dashboard: 10,000 events are filtered, sorted and paged on the server', as
   // Sorted by time: a full page (speed is the bench's to measure, not a threshold here).
   const newest = await getJson(`${v2}${DASH}/events?limit=50&sort=timestamp`, { headers: auth });
   assert.equal(newest.body.items.length, 50);
+});
+
+// In process: the dashboard as registerDashboard wires it into the v2 API, on a real store and intake.
+async function inProcess(t: TestContext) {
+  const root = makeTree({ 'conf.d/client.json': { client, checkbridge: { namespace: 'ops' } } });
+  t.after(() => removeTree(root));
+  const sources = { configFile: null, configDirs: [join(root, 'conf.d')] };
+  const settings = loadSettings(sources, {}).settings!;
+  const store = sqliteStore(t);
+  const { logger } = capturedLogger();
+  const intake = new Intake(store, () => settings, systemClock, logger);
+  const legacy = buildLegacyApi({ store, settings: () => settings, intake, logger, clock: systemClock, requestCheck: () => true });
+  const deps: V2ApiDeps = {
+    store,
+    intake,
+    tokens: new TokenIssuer(newSigningKey()),
+    logger,
+    clock: systemClock,
+    spawn: spawnCommand,
+    dashboard: { legacy, settings: () => settings, sources, bridge: null, onEvent: (listener) => intake.topics.committed.subscribe(listener), webRoot: root },
+  };
+  const app = buildV2Api(deps);
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.after(() => Promise.all([app.close(), legacy.close()]));
+  store.resources.putUser('admin', { username: 'admin', groups: ['cluster-admins'] });
+  const auth = { authorization: `Bearer ${(await issueTokens(deps, 'admin', ['cluster-admins'])).access_token}` };
+  return { base, auth, intake };
+}
+
+// The timeout bounds the wait for a change that never comes, should the wiring break.
+test('dashboard in process: a committed event reaches open pages as a change, and is listed in checkbridge.namespace', { timeout: 30_000 }, async (t) => {
+  const { base, auth, intake } = await inProcess(t);
+  const stream = await fetch(`${base}${DASH}/stream`, { headers: auth });
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  while (!text.includes('event: hello')) text += (await reader.read()).value ?? '';
+  const now = Math.floor(Date.now() / 1000);
+  await intake.submit({ client: 'dash-api', check: { name: 'disk', status: 2, output: 'full', issued: now, executed: now } });
+  while (!text.includes('event: change')) text += (await reader.read()).value ?? '';
+  await reader.cancel();
+  assert.match(text, /event: change\ndata: \{"generation":1\}/);
+  const events = (await getJson(`${base}${DASH}/events`, { headers: auth })).body;
+  assert.deepEqual(
+    events.items.map((e: { namespace: string; client: string; check: string }) => `${e.namespace}/${e.client}/${e.check}`),
+    ['ops/dash-api/disk'],
+  );
+  // Without a built page in the web root given, / says so rather than failing.
+  assert.equal((await fetch(`${base}/`)).status, 404);
 });
