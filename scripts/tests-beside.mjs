@@ -16,6 +16,18 @@ export function testBeside(source) {
   return match && !match[1].endsWith('.d') ? `test/${match[1]}.test.ts` : undefined;
 }
 
+// The composition root: it constructs the services and lists them; every test that starts the daemon runs it, and a
+// module of it with logic of its own (a hub, a metric) has its test beside it all the same.
+const COMPOSITION_ROOT = 'src/cli/daemon/';
+
+/** Whether `node` is a single literal value (a string, a number, a boolean): a table or a template is logic, tested. */
+function isScalar(ts, node) {
+  if (ts.isAsExpression(node) || ts.isParenthesizedExpression(node)) return isScalar(ts, node.expression);
+  if (ts.isPrefixUnaryExpression(node)) return ts.isNumericLiteral(node.operand);
+  if (ts.isStringLiteral(node) || ts.isNumericLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return true;
+  return node.kind === ts.SyntaxKind.TrueKeyword || node.kind === ts.SyntaxKind.FalseKeyword;
+}
+
 /** Why a module needs no test of its own (nothing in it runs), or undefined when it has logic of its own. */
 export function exemption(path, text) {
   if (path.endsWith('.d.ts')) return 'declaration file';
@@ -23,6 +35,7 @@ export function exemption(path, text) {
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   let reexports = false;
   let types = false;
+  let constants = false;
   for (const statement of file.statements) {
     if (ts.isImportDeclaration(statement) || ts.isImportEqualsDeclaration(statement)) continue;
     if (ts.isTypeAliasDeclaration(statement) || ts.isInterfaceDeclaration(statement)) types = true;
@@ -30,8 +43,15 @@ export function exemption(path, text) {
       if (statement.isTypeOnly) types = true;
       else reexports = true;
     } else if (ts.getCombinedModifierFlags(statement) & ts.ModifierFlags.Ambient) types = true;
-    else return undefined;
+    else if (
+      ts.isVariableStatement(statement) &&
+      statement.declarationList.flags & ts.NodeFlags.Const &&
+      statement.declarationList.declarations.every((d) => d.initializer && isScalar(ts, d.initializer))
+    )
+      constants = true;
+    else return path.replaceAll('\\', '/').startsWith(COMPOSITION_ROOT) ? 'composition root: every test that starts the daemon runs it' : undefined;
   }
+  if (constants) return types || reexports ? 'constants, types and re-exports only' : 'constants only';
   if (reexports) return types ? 're-exports and types only' : 're-exports only';
   return types ? 'types only' : 'empty';
 }
@@ -65,7 +85,7 @@ function report(modules) {
   const withLogic = modules.length - exempt.length;
   const lines = [
     `${tested.length} of ${modules.length} modules have a test beside them (src/a/b.ts → test/a/b.test.ts);`,
-    `${exempt.length} more are exempt (nothing in them runs), so ${tested.length} of ${withLogic} modules with logic have one` +
+    `${exempt.length} more are exempt (nothing in them runs, or the composition root), so ${tested.length} of ${withLogic} modules with logic have one` +
       ` and ${missing.length} have none.`,
     '',
     `Exempt (${exempt.length}):`,

@@ -22,6 +22,10 @@ const SOURCES = {
   'src/b/only.ts': "export * from '../a/index.js';\n",
   'src/b/ambient.d.ts': 'export declare const x: number;\n',
   'src/b/table.ts': 'export const CODES = { ok: 0, warning: 1 } as const;\n',
+  'src/b/limits.ts': "export const MAX = 253;\nexport const NAME = 'x' as const;\n",
+  'src/cli/daemon/wiring.ts': "export function build() { return { name: 'service' }; }\n",
+  'src/cli/daemon/hub.ts': 'export const hub = () => 1;\n',
+  'test/cli/daemon/hub.test.ts': "import '../../../src/cli/daemon/hub.js';\n",
   'test/a/tested.test.ts': "import '../../src/a/tested.js';\n",
   'test/a/other.test.ts': "import { area } from '../../src/a/untested.js';\n",
 };
@@ -31,13 +35,15 @@ test('the count: tested, exempt with its reason, and the modules with logic and 
   t.after(() => removeTree(root));
   const { status, output: text } = run('tests-beside.mjs', root);
   assert.equal(status, 0, text);
-  assert.match(text, /^1 of 7 modules have a test beside them/);
-  assert.match(text, /4 more are exempt .*, so 1 of 3 modules with logic have one and 2 have none/);
+  assert.match(text, /^2 of 10 modules have a test beside them/);
+  assert.match(text, /6 more are exempt .*, so 2 of 4 modules with logic have one and 2 have none/);
   for (const line of [
     'src/a/index.ts  (re-exports and types only)',
     'src/a/shapes.ts  (types only)',
     'src/b/ambient.d.ts  (declaration file)',
     'src/b/only.ts  (re-exports only)',
+    'src/b/limits.ts  (constants only)',
+    'src/cli/daemon/wiring.ts  (composition root: every test that starts the daemon runs it)',
     'src/a/untested.ts  → test/a/untested.test.ts',
     'src/b/table.ts  → test/b/table.test.ts',
   ])
@@ -76,4 +82,10 @@ test('test-one: a source module runs the test beside it', (t) => {
   const ran = run('test-one.mjs', root, 'src/a/tested.ts');
   assert.equal(ran.status, 0, ran.output);
   assert.match(ran.output, /ok 1 - the test beside tested\.ts/);
+});
+
+test('every module of src/ with logic of its own has a test beside it (a new one comes with its test)', () => {
+  const { status, output } = run('tests-beside.mjs', ROOT, '--json');
+  assert.equal(status, 0, output);
+  assert.deepEqual((JSON.parse(output) as { missing: string[] }).missing, []);
 });
