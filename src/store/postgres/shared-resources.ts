@@ -61,6 +61,7 @@ export class SharedResourceTables extends ResourceTables {
   /** Why what is held is not trusted now, or null when it is. */
   get untrusted(): string | null {
     if (!this.on || this.live) return null;
+    if (this.heardAt === -Infinity) return 'no change heard yet since listening began';
     return `every change heard only until ${Math.round(performance.now() - this.heardAt)} ms ago`;
   }
 

@@ -129,6 +129,7 @@ test('listening without having heard lately: nothing held is trusted, reads go t
   const { tables, other } = servers;
   putBehind(other, 'disk', { v: 1 });
   tables.setListening(true);
+  assert.equal(tables.untrusted, 'no change heard yet since listening began');
   // Heard until long ago: not trusted.
   tables.heardUntil(performance.now() - 60_000);
   assert.match(String(tables.untrusted), /^every change heard only until 6\d{4} ms ago$/);
