@@ -42,6 +42,12 @@ export function dispatcherFor(caFile: string | undefined): Dispatcher {
   return dispatcher;
 }
 
+/** Stops reading a body we refuse: its abort ('Request aborted') is ours, not an error to throw out of the process. */
+function abandon(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 /** Writes the build's archive to `file` and resolves once its sha512 matched; rejects with the reason otherwise. */
 export async function download(build: AssetBuild, file: string, dispatcher: Dispatcher, maxBytes: number): Promise<void> {
   // Any url is stored, as in Sensu Go; only http and https are fetched, never a local file or another scheme.
@@ -54,7 +60,7 @@ export async function download(build: AssetBuild, file: string, dispatcher: Disp
   // Refused before a byte is written when the server says so; counted as it arrives otherwise.
   const announced = Number(response.headers['content-length']);
   if (Number.isFinite(announced) && announced > maxBytes) {
-    response.body.destroy();
+    abandon(response.body);
     throw new AssetTooLarge(`the download (${announced} bytes announced) exceeds`, 'max_download_bytes', maxBytes);
   }
   const hash = createHash('sha512');
@@ -74,7 +80,7 @@ export async function download(build: AssetBuild, file: string, dispatcher: Disp
   out.end();
   await once(out, 'close');
   if (bytes > maxBytes) {
-    response.body.destroy();
+    abandon(response.body);
     throw new AssetTooLarge('the download exceeds', 'max_download_bytes', maxBytes);
   }
   const actual = hash.digest('hex');

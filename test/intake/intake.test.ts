@@ -1,4 +1,4 @@
-// v2 events and results share the intake's group commit, its listeners and its flush at stop.
+// The intake takes v2 events and results into one group commit, the same listeners and the same flush at stop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
