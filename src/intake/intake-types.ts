@@ -4,14 +4,13 @@ import type { CheckResult } from '../execute/index.js';
 import type { V2EventStore } from '../store/index.js';
 import type { Processed } from './processor.js';
 import type { Publish } from './v2-events.js';
-import type { DecodedEvent } from '../v2/index.js';
-import type { Json } from '../json.js';
+import type { DecodedEvent, Event } from '../v2/index.js';
 
 /** A stored v2 event on its way to its pipelines (a replay changed nothing and never leaves). */
 export interface StoredV2Event {
   readonly kind: 'v2';
   readonly namespace: string;
-  readonly event: Json;
+  readonly event: Event;
 }
 
 /** What leaves the intake: a processed legacy result, or a stored v2 event. */

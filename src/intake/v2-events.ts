@@ -6,7 +6,7 @@ import { eventProblem, silencedBy } from '../v2/index.js';
 import type { Check, DecodedEvent, Entity, Event, ObjectMeta } from '../v2/index.js';
 
 import type { Json } from '../json.js';
-export type Publish = { ok: true; event: Json; replay?: boolean } | { ok: false; message: string; limited?: boolean };
+export type Publish = { ok: true; event: Event; replay?: boolean } | { ok: false; message: string; limited?: boolean };
 
 /** Whether one more entity may be created; a message saying why not otherwise. */
 export type Admission = () => string | null;

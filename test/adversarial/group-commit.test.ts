@@ -22,7 +22,7 @@ test('group commit: a result that throws fails alone; its neighbours in the same
     if (processed.event.check.name === 'poison') throw new Error('writer failed');
   });
   const handled: string[] = [];
-  intake.onEvent((processed) => handled.push(String(processed.event.check.name)));
+  intake.onEvent((processed) => handled.push(String((processed.event.check as { name?: string } | null | undefined)?.name)));
 
   const names = Array.from({ length: 20 }, (_, i) => `good-${i}`);
   names.splice(10, 0, 'poison');

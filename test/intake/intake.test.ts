@@ -35,9 +35,9 @@ test('intake: a v2 event and a result submitted together commit in one group, bo
     intake.submit({ client: 'door', check: { name: 'legacy', output: 'x', status: 1, issued: 1, executed: 1 } }),
   ]);
   assert.ok(answer.ok);
-  assert.equal(answer.event.metadata.created_by, 'admin');
+  assert.equal(answer.event.metadata?.created_by, 'admin');
   assert.equal((store.resources.getEvent('default', 'proxy-1', 'c') as { check: { output: string } } | null)?.check.output, 'status 2');
-  assert.deepEqual(seen.map((e) => (isV2Event(e) ? `v2 ${e.namespace}/${e.event.entity.metadata.name}` : `result ${e.event.check.name}`)).sort(), [
+  assert.deepEqual(seen.map((e) => (isV2Event(e) ? `v2 ${e.namespace}/${e.event.entity?.metadata?.name}` : `result ${e.event.check.name}`)).sort(), [
     'result legacy',
     'v2 default/proxy-1',
   ]);
