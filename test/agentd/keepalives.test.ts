@@ -114,6 +114,7 @@ test("a burst of first keepalives, each followed at once by an event: every enti
         (e) => e.check.metadata.name === 'disk',
       ),
     (list) => list.length === AGENTS,
+    30_000,
   );
   assert.equal(events.length, AGENTS, 'every event stored');
   for (const stored of events) {

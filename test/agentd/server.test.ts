@@ -95,10 +95,10 @@ test('an admitted agent hears Backend-ID and gets its entity_config first; it is
   assert.equal(entityConfig.type, 'entity_config');
   assert.equal(server.sessions.get('default', 'web-01')?.identity.name, 'web-01');
   socket.send(`keepalive\n${JSON.stringify({ entity: { metadata: { name: 'web-01' }, entity_class: 'agent' }, check: { metadata: { name: 'keepalive' } } })}`);
-  for (let i = 0; i < 200 && store.getClient('web-01') === null; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 1000 && store.getClient('web-01') === null; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.equal(store.getClient('web-01')?.entity_class, 'agent');
   socket.close();
-  for (let i = 0; i < 200 && server.sessions.get('default', 'web-01'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 1000 && server.sessions.get('default', 'web-01'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.equal(server.sessions.get('default', 'web-01'), null);
 });
 

@@ -90,9 +90,9 @@ test('a backend answering 503 or 401 is retried, never dead-lettered, and its st
   store.outbox.add('default', 'web', 'disk', '{"check":{}}', Date.now());
   const { sender, lines } = senderFor(t, store, url);
   sender.start();
-  assert.ok(await until(() => sender.status === 'HTTP 401: invalid credentials', 5000), sender.status);
+  assert.ok(await until(() => sender.status === 'HTTP 401: invalid credentials', 15_000), sender.status);
   failing = [503, ''];
-  assert.ok(await until(() => sender.status === 'HTTP 503', 5000), sender.status);
+  assert.ok(await until(() => sender.status === 'HTTP 503', 15_000), sender.status);
   failing = null;
   assert.ok(await drained(store));
   assert.equal(sender.status, 'delivering');

@@ -54,7 +54,7 @@ test('nothing rehearsed yet: the report says so, exit 0', () => {
 
 test("the daemon's report as Markdown or JSON, exit 1 once an event diverged", async () => {
   assert.equal(await tcpExchange(instance.socket, JSON.stringify({ name: 'c', status: 2, output: 'down' })), 'ok');
-  const report = await eventually(apiReport, (body) => (body.checks ?? []).some((c) => c.seen > 0));
+  const report = await eventually(apiReport, (body) => (body.checks ?? []).some((c) => c.seen > 0), 30_000);
   const markdown = runCli(['rehearse', '--url', instance.v2], asAdmin);
   assert.equal(markdown.code, 1, markdown.stderr);
   assert.equal(markdown.stdout, formatRehearsal(report, 'markdown'));

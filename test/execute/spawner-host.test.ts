@@ -74,7 +74,7 @@ test('once the daemon disconnects, the helper stops the commands it started and 
   const { child } = host(t);
   const pidFile = join(dir, 'pid');
   child.send({ id: 1, command: `echo $$ > ${pidFile}; exec sleep 30` });
-  assert.ok(await until(() => readFileSync(pidFile, { flag: 'a+' }).toString().trim() !== '', 5000));
+  assert.ok(await until(() => readFileSync(pidFile, { flag: 'a+' }).toString().trim() !== '', 20_000));
   const pid = Number(readFileSync(pidFile, 'utf8'));
   assert.ok(isRunning(pid));
   const exited = once(child, 'exit');

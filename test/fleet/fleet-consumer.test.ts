@@ -44,10 +44,10 @@ test('a keepalive becomes the client record; a result enters the intake as that 
   if (!setup) return;
   const { store, send } = setup;
   send('keepalives', keepalive('web-01'));
-  assert.ok(await until(() => store.getClient('web-01') !== null, 5000));
+  assert.ok(await until(() => store.getClient('web-01') !== null, 15_000));
   assert.ok((store.getClient('web-01')?.subscriptions as string[]).includes('linux'));
   send('results', { client: 'web-01', check: { name: 'disk', output: 'disk 91%', status: 1 } });
-  assert.ok(await until(() => store.getResult('web-01', 'disk') !== null, 5000));
+  assert.ok(await until(() => store.getResult('web-01', 'disk') !== null, 15_000));
   assert.equal(store.getResult('web-01', 'disk')?.check.output, 'disk 91%');
 });
 
@@ -64,7 +64,7 @@ test('malformed keepalives and results are dropped with the reason, and what fol
   send('results', { client: 7, check: { name: 'x', output: 'x', status: 0 } });
   send('keepalives', keepalive('after'));
   send('results', { client: 'after', check: { name: 'after', output: 'fine', status: 0 } });
-  assert.ok(await until(() => store.getClient('after') !== null && store.getResult('after', 'after') !== null, 5000));
+  assert.ok(await until(() => store.getClient('after') !== null && store.getResult('after', 'after') !== null, 15_000));
   // Each pipe is read in order; the two pipes are read side by side.
   const dropped = (kind: string) =>
     lines.filter((l) => l.msg === `discarding invalid ${kind}`).map((l) => String(l.reason).replace(/^not JSON: .*/, 'not JSON'));
@@ -85,7 +85,7 @@ test('a result_id over Redis is ignored (checkbridge clients send none there), s
   const { store, lines, send } = setup;
   for (const check of ['one', 'two'])
     send('results', { client: 'web-02', result_id: '6f1c3e1e-8f7a-4a0b-9a51-2d3c4b5a6f70', check: { name: check, output: 'x', status: 0 } });
-  assert.ok(await until(() => store.getResult('web-02', 'two') !== null, 5000));
+  assert.ok(await until(() => store.getResult('web-02', 'two') !== null, 15_000));
   const ignored = lines.filter((l) => String(l.msg).startsWith('result_id ignored'));
   assert.deepEqual(
     ignored.map((l) => l.msg),

@@ -29,14 +29,14 @@ test('results sent before the service starts wait on the broker and are consumed
     await eventually(
       async () => (await sender.stats('results')).messages,
       (n) => n === 1,
-      5000,
+      15_000,
     ),
     1,
     'waiting on the broker',
   );
   assert.equal(store.getResult('web-01', 'early'), null);
   await fleet.start();
-  assert.ok(await until(() => store.getResult('web-01', 'early') !== null, 5000));
+  assert.ok(await until(() => store.getResult('web-01', 'early') !== null, 15_000));
   assert.equal(store.getResult('web-01', 'early')?.check.output, 'waited');
   await fleet.stop();
 });

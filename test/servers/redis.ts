@@ -48,7 +48,7 @@ function pong(port: number): Promise<boolean> {
 
 export async function startRedis(): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cb-redis-'));
-  const port = await freePort();
+  const port = await freePort({ belowEphemeral: true }); // the same port after a restart: out of listen(0)'s way
   let proc: ChildProcess | null = null;
   const start = async () => {
     proc = spawn(SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {

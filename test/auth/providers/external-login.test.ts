@@ -6,7 +6,6 @@ import { putProvider, deleteProvider } from '../../../src/auth/providers/store.j
 import { parseProvider, type Provider } from '../../../src/auth/providers/provider-spec.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
 import { sqliteStore } from '../../helpers/sqlite-store.js';
-import { freePort } from '../../helpers/net.js';
 
 function ldapProvider(port = 389, prefixes = { username_prefix: 'ldap:', groups_prefix: 'ldap-' }): Provider {
   const provider = parseProvider(
@@ -76,7 +75,7 @@ test('a directory login with no provider, or with one whose server cannot be rea
   const v2 = sqliteStore(t).resources;
   const { logger, lines } = capturedLogger();
   assert.equal(await directoryLogin(v2, logger, 'bob', 'pw'), null);
-  putProvider(v2, ldapProvider(await freePort()));
+  putProvider(v2, ldapProvider(1));
   assert.equal(await directoryLogin(v2, logger, 'bob', 'pw'), null);
   const failure = lines.find((l) => l.msg === 'LDAP authentication failed');
   assert.equal(failure?.provider, 'acme');

@@ -7,7 +7,6 @@ import { PG_TYPE, type PostgresConfig } from '../../../src/store/postgres/config
 import { PG_SCHEMA_VERSION } from '../../../src/store/postgres/schema.js';
 import { postgresForFile } from '../../servers/postgres.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
-import { freePort } from '../../helpers/net.js';
 
 const { server, missing, freshDsn } = await postgresForFile('backend');
 
@@ -43,7 +42,7 @@ test('an attempt on a reachable database migrates it and connects; one on a refu
   assert.deepEqual((await up.store.pool.query('SELECT version FROM checkbridge_schema')).rows, [{ version: PG_SCHEMA_VERSION }]);
   assert.equal(await up.attempt(), true, 'again: already migrated');
 
-  const down = new PostgresBackend(configOf('down', `postgres://postgres@127.0.0.1:${await freePort()}/none`), {}, logger);
+  const down = new PostgresBackend(configOf('down', `postgres://postgres@127.0.0.1:1/none`), {}, logger);
   t.after(() => down.close());
   assert.equal(down.strict, false);
   assert.equal(await down.attempt(), false);
@@ -80,7 +79,7 @@ test('the strict check: a user who may create tables passes and nothing is kept;
   const denied = await checkCanCreateTables(configOf('ro', server.url('onlyreads', database), true), {});
   assert.match(String(denied), /^the PostgreSQL user may not create tables: permission denied for schema public/);
 
-  const refused = await checkCanCreateTables(configOf('gone', `postgres://postgres@127.0.0.1:${await freePort()}/none`, true), {});
+  const refused = await checkCanCreateTables(configOf('gone', `postgres://postgres@127.0.0.1:1/none`, true), {});
   assert.match(String(refused), /^cannot connect to PostgreSQL: .*ECONNREFUSED/);
   assert.match(String(await checkCanCreateTables(configOf('bad', 'postgres://[', true), {})), /dsn: not a valid postgres:\/\/ URL$/);
 });

@@ -7,7 +7,6 @@ import { ReachProbe } from '../../../src/store/postgres/reach-probe.js';
 import { poolConfigOf } from '../../../src/store/postgres/connection.js';
 import { postgresForFile } from '../../servers/postgres.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
-import { freePort } from '../../helpers/net.js';
 import { until } from '../../helpers/wait.js';
 
 const { server, missing, freshDsn } = await postgresForFile('listener');
@@ -80,7 +79,7 @@ test('its connection ended: listening stops at once, with the reason, and starts
 });
 
 test('nothing to connect to: not listening, with the connection’s error as the reason', async (t) => {
-  const { listener, heard } = listenerOn(t, `postgres://postgres@127.0.0.1:${await freePort()}/none`, 'refused');
+  const { listener, heard } = listenerOn(t, `postgres://postgres@127.0.0.1:1/none`, 'refused');
   await listener.start();
   assert.match(String(listener.notListening), /ECONNREFUSED/);
   assert.deepEqual(heard.calls, ['not listening']);

@@ -10,7 +10,6 @@ import { CheckbridgeError } from '../../../src/errors.js';
 import { postgresForFile } from '../../servers/postgres.js';
 import { sqliteStore } from '../../helpers/sqlite-store.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
-import { freePort } from '../../helpers/net.js';
 import { until } from '../../helpers/wait.js';
 import type { EventRow } from '../../../src/store/event-store.js';
 import type { StateStore } from '../../../src/store/index.js';
@@ -116,7 +115,7 @@ test('a configuration that cannot be used is reported unhealthy with its reason;
 test('strict and unreachable: a write retries until its wait is over, then fails naming the store and why', async (t) => {
   const { store, router, switches } = routerOf(t, { retryMs: 50, strictWaitMs: 300 });
   await router.start();
-  await router.configure(configOf('down', `postgres://postgres@127.0.0.1:${await freePort()}/none`, true));
+  await router.configure(configOf('down', `postgres://postgres@127.0.0.1:1/none`, true));
   assert.deepEqual(router.health(), [{ Name: 'down', Active: true, Healthy: false }]);
   assert.equal(router.embeddedActive(), false, 'strict: never the embedded store');
   await assert.rejects(

@@ -126,7 +126,7 @@ test('a transaction whose failure was caught inside does not count as committed'
 });
 
 test('a statement not answered in time fails naming the store, and the next one runs on a new connection', async (t) => {
-  const db = await connected(t, 300);
+  const db = await connected(t, 2000);
   if (!db) return;
   assert.throws(
     () => db.prepare('SELECT pg_sleep(5)').get(),

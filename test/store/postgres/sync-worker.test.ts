@@ -125,7 +125,7 @@ test('a request of a transaction whose connection is gone fails as lost, and the
   assert.ok(lost && 'error' in lost, 'the loss is seen');
   assert.equal(lost.error.unavailable, true);
   // Connected again on its own: the flag's second slot clears, and a new request runs.
-  for (let i = 0; i < 100 && Atomics.load(w.flag, 1) === 1; i++) Atomics.wait(w.flag, 1, 1, 50);
+  for (let i = 0; i < 300 && Atomics.load(w.flag, 1) === 1; i++) Atomics.wait(w.flag, 1, 1, 50);
   assert.equal(Atomics.load(w.flag, 1), 0);
   assert.deepEqual(rowsOf(await w.ask({ id: 60, sql: 'SELECT 1 AS one' })), [{ one: 1 }]);
 });

@@ -133,7 +133,7 @@ test('the daemon checkpoints its WAL in the background: committed results reach 
   const inFile = await eventually(
     async () => resultsInDatabaseFile(root),
     (n) => n >= 20,
-    5000,
+    30_000,
   );
   assert.ok(inFile >= 20, `the database file holds ${inFile} of 20 results`);
 });

@@ -39,7 +39,7 @@ test(
     const waiting = await eventually(
       async () => (await session.main.checkQueue('results')).messageCount,
       (n) => n === 2,
-      5000,
+      15_000,
     );
     assert.equal(waiting, 2);
     const message = await session.main.get('results', { noAck: true });
