@@ -1,18 +1,9 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { buildV2Api, type V2ApiDeps } from '../../../src/api/v2/server.js';
-import { buildLegacyApi } from '../../../src/api/legacy/server.js';
-import { issueTokens } from '../../../src/api/v2/auth.js';
-import { TokenIssuer, newSigningKey } from '../../../src/auth/tokens.js';
-import { loadSettings } from '../../../src/config/index.js';
-import { Intake } from '../../../src/intake/intake.js';
-import { ManualClock } from '../../../src/schedule/clock.js';
-import { spawnCommand } from '../../../src/execute/spawn.js';
-import { sqliteStore } from '../../helpers/sqlite-store.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
-import { makeTree, removeTree, writeTree } from '../../helpers/tree.js';
+import { writeTree } from '../../helpers/tree.js';
 import type { Json } from '../../../src/json.js';
+import { dashboardApi } from '../../helpers/dashboard-api.js';
 
 const NOW_MS = Date.UTC(2024, 2, 5, 9, 30);
 const NOW = NOW_MS / 1000;
@@ -27,29 +18,13 @@ const CHECKS = {
 
 // The v2 API with the dashboard, its configuration in a directory of files, on a real store and intake.
 async function dashboard(t: TestContext) {
-  const root = makeTree({ 'conf.d/client.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] } }, 'conf.d/checks.json': CHECKS });
-  t.after(() => removeTree(root));
-  const sources = { configFile: null, configDirs: [join(root, 'conf.d')] };
-  const settings = loadSettings(sources, {}).settings!;
-  const store = sqliteStore(t);
-  const clock = new ManualClock(NOW_MS);
-  const { logger } = capturedLogger();
-  const intake = new Intake(store, () => settings, clock, logger);
-  const legacy = buildLegacyApi({ store, settings: () => settings, intake, logger, clock, requestCheck: () => true });
-  const deps: V2ApiDeps = {
-    store,
-    intake,
-    tokens: new TokenIssuer(newSigningKey()),
-    logger,
-    clock,
-    spawn: spawnCommand,
-    dashboard: { legacy, settings: () => settings, sources, bridge: null, onEvent: (listener) => intake.topics.committed.subscribe(listener), webRoot: root },
-  };
-  const app = buildV2Api(deps);
-  t.after(() => Promise.all([app.close(), legacy.close()]));
-  store.resources.putUser('admin', { username: 'admin', groups: ['cluster-admins'] });
-  const bearer = async (user: string, groups: string[]) => ({ authorization: `Bearer ${(await issueTokens(deps, user, groups)).access_token}` });
-  return { app, root, store, intake, admin: await bearer('admin', ['cluster-admins']), bearer };
+  const api = await dashboardApi(
+    t,
+    { 'conf.d/client.json': { client: { name: 'cb-host', address: '127.0.0.1', subscriptions: [] } }, 'conf.d/checks.json': CHECKS },
+    NOW_MS,
+  );
+  const bearer = async (user: string, groups: string[]) => ({ authorization: await api.bearer(user, groups) });
+  return { app: api.app, root: api.root, store: api.store, intake: api.intake, admin: { authorization: api.admin }, bearer };
 }
 
 test('dashboard checks: every configured check, sorted, with its schedule, handlers and where it is written', async (t) => {

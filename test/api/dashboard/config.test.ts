@@ -1,18 +1,9 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { buildV2Api, type V2ApiDeps } from '../../../src/api/v2/server.js';
-import { buildLegacyApi } from '../../../src/api/legacy/server.js';
-import { issueTokens } from '../../../src/api/v2/auth.js';
-import { TokenIssuer, newSigningKey } from '../../../src/auth/tokens.js';
-import { loadSettings } from '../../../src/config/index.js';
-import { Intake } from '../../../src/intake/intake.js';
-import { ManualClock } from '../../../src/schedule/clock.js';
-import { spawnCommand } from '../../../src/execute/spawn.js';
-import { sqliteStore } from '../../helpers/sqlite-store.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
-import { makeTree, removeTree, writeTree } from '../../helpers/tree.js';
+import { writeTree } from '../../helpers/tree.js';
 import type { Json } from '../../../src/json.js';
+import { dashboardApi } from '../../helpers/dashboard-api.js';
 
 const NOW_MS = 1_700_000_000_000;
 const DASH = '/api/checkbridge/v1';
@@ -25,28 +16,8 @@ const FILES = {
 
 // The v2 API with the dashboard, its configuration in a directory of files, on a real store and intake.
 async function dashboard(t: TestContext) {
-  const root = makeTree(FILES);
-  t.after(() => removeTree(root));
-  const sources = { configFile: null, configDirs: [join(root, 'conf.d')] };
-  const settings = loadSettings(sources, {}).settings!;
-  const store = sqliteStore(t);
-  const clock = new ManualClock(NOW_MS);
-  const { logger } = capturedLogger();
-  const intake = new Intake(store, () => settings, clock, logger);
-  const legacy = buildLegacyApi({ store, settings: () => settings, intake, logger, clock, requestCheck: () => true });
-  const deps: V2ApiDeps = {
-    store,
-    intake,
-    tokens: new TokenIssuer(newSigningKey()),
-    logger,
-    clock,
-    spawn: spawnCommand,
-    dashboard: { legacy, settings: () => settings, sources, bridge: null, onEvent: (listener) => intake.topics.committed.subscribe(listener), webRoot: root },
-  };
-  const app = buildV2Api(deps);
-  t.after(() => Promise.all([app.close(), legacy.close()]));
-  store.resources.putUser('admin', { username: 'admin', groups: ['cluster-admins'] });
-  const authorization = `Bearer ${(await issueTokens(deps, 'admin', ['cluster-admins'])).access_token}`;
+  const { app, root, store, admin } = await dashboardApi(t, FILES, NOW_MS);
+  const authorization = admin;
   const get = (url: string) => app.inject({ url: `${DASH}${url}`, headers: { authorization } });
   return { get, root, store };
 }

@@ -2,20 +2,14 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { registerRehearsal } from '../../../src/api/dashboard/rehearsal.js';
-import type { V2ApiDeps } from '../../../src/api/v2/context.js';
-import { TokenIssuer, newSigningKey } from '../../../src/auth/tokens.js';
-import { systemClock } from '../../../src/schedule/clock.js';
-import { spawnCommand } from '../../../src/execute/spawn.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
-import { sqliteIntake } from '../../helpers/sqlite-intake.js';
+import { v2Deps } from '../../helpers/v2-api.js';
 
 const REHEARSAL = '/api/checkbridge/v1/rehearsal';
 const AT = 1_700_000_000_000;
 
 // A fastify instance with the rehearsal route alone, over a real store.
 function rehearsal(t: TestContext) {
-  const { store, intake } = sqliteIntake(t);
-  const deps: V2ApiDeps = { store, intake, tokens: new TokenIssuer(newSigningKey()), logger: capturedLogger().logger, clock: systemClock, spawn: spawnCommand };
+  const { deps, store } = v2Deps(t);
   const app = Fastify({ logger: false });
   registerRehearsal(app, deps);
   t.after(() => app.close());

@@ -1,22 +1,14 @@
 // Every v2 route's access decision, taken from its own pattern: anonymous routes, credentials, RBAC targets and unsafe URLs.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildV2Api, type V2ApiDeps } from '../../../src/api/v2/server.js';
 import { registeredRoutes } from '../../../src/api/v2/access.js';
 import { issueTokens } from '../../../src/api/v2/auth.js';
-import { TokenIssuer, newSigningKey } from '../../../src/auth/tokens.js';
-import { systemClock } from '../../../src/schedule/clock.js';
-import { spawnCommand } from '../../../src/execute/spawn.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
-import { sqliteIntake } from '../../helpers/sqlite-intake.js';
 import { rawRequest } from '../../helpers/raw-http.js';
+import { v2App } from '../../helpers/v2-api.js';
 
 /** The whole v2 API on a fresh store, with an admin and `alice` (group dev, no grant yet) signed in. */
 async function v2Api(t: TestContext) {
-  const { store, intake } = sqliteIntake(t);
-  const deps: V2ApiDeps = { store, intake, tokens: new TokenIssuer(newSigningKey()), logger: capturedLogger().logger, clock: systemClock, spawn: spawnCommand };
-  const app = buildV2Api(deps);
-  t.after(() => app.close());
+  const { deps, store, app } = v2App(t);
   store.resources.putUser('admin', { username: 'admin', groups: ['cluster-admins'] });
   store.resources.putUser('alice', { username: 'alice', groups: ['dev'] });
   store.resources.putUser('bob', { username: 'bob', groups: [] });

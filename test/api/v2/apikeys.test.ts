@@ -1,21 +1,14 @@
 // API keys through the v2 API on a real SQLite store: who may mint one for whom, how keys are listed, read and revoked.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildV2Api, type V2ApiDeps } from '../../../src/api/v2/server.js';
 import { issueTokens } from '../../../src/api/v2/auth.js';
-import { TokenIssuer, newSigningKey, hashApiKey } from '../../../src/auth/tokens.js';
-import { systemClock } from '../../../src/schedule/clock.js';
-import { spawnCommand } from '../../../src/execute/spawn.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
-import { sqliteIntake } from '../../helpers/sqlite-intake.js';
+import { hashApiKey } from '../../../src/auth/tokens.js';
+import { v2App } from '../../helpers/v2-api.js';
 
 const KEYS = '/api/core/v2/apikeys';
 
 async function v2Api(t: TestContext) {
-  const { store, intake } = sqliteIntake(t);
-  const deps: V2ApiDeps = { store, intake, tokens: new TokenIssuer(newSigningKey()), logger: capturedLogger().logger, clock: systemClock, spawn: spawnCommand };
-  const app = buildV2Api(deps);
-  t.after(() => app.close());
+  const { deps, store, app } = v2App(t);
   store.resources.putUser('admin', { username: 'admin', groups: ['cluster-admins'] });
   store.resources.putUser('alice', { username: 'alice', groups: [] });
   store.resources.putUser('bob', { username: 'bob', groups: [] });

@@ -4,23 +4,10 @@ import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { registerHealthRoute } from '../../../src/api/v2/health.js';
 import type { V2ApiDeps } from '../../../src/api/v2/context.js';
-import { TokenIssuer, newSigningKey } from '../../../src/auth/tokens.js';
-import { systemClock } from '../../../src/schedule/clock.js';
-import { spawnCommand } from '../../../src/execute/spawn.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
-import { sqliteIntake } from '../../helpers/sqlite-intake.js';
+import { v2Deps } from '../../helpers/v2-api.js';
 
 function healthApp(t: TestContext, extra: Partial<V2ApiDeps> = {}) {
-  const { store, intake } = sqliteIntake(t);
-  const deps: V2ApiDeps = {
-    store,
-    intake,
-    tokens: new TokenIssuer(newSigningKey()),
-    logger: capturedLogger().logger,
-    clock: systemClock,
-    spawn: spawnCommand,
-    ...extra,
-  };
+  const { deps } = v2Deps(t, extra);
   const app = Fastify();
   registerHealthRoute(app, deps);
   t.after(() => app.close());

@@ -2,15 +2,10 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import bcryptjs from 'bcryptjs';
-import { buildV2Api, type V2ApiDeps } from '../../../src/api/v2/server.js';
 import { issueTokens } from '../../../src/api/v2/auth.js';
 import { passwordProblem, externalMessage, storedHashOf } from '../../../src/api/v2/password-change.js';
-import { TokenIssuer, newSigningKey } from '../../../src/auth/tokens.js';
 import { hashPassword, verifyPassword } from '../../../src/auth/passwords.js';
-import { systemClock } from '../../../src/schedule/clock.js';
-import { spawnCommand } from '../../../src/execute/spawn.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
-import { sqliteIntake } from '../../helpers/sqlite-intake.js';
+import { v2App } from '../../helpers/v2-api.js';
 
 const USERS = '/api/core/v2/users';
 const ALICE_PASSWORD = 'alice-pass-1';
@@ -18,10 +13,7 @@ const ALICE_PASSWORD = 'alice-pass-1';
 let aliceHash: Promise<string> | undefined;
 
 async function v2Api(t: TestContext) {
-  const { store, intake } = sqliteIntake(t);
-  const deps: V2ApiDeps = { store, intake, tokens: new TokenIssuer(newSigningKey()), logger: capturedLogger().logger, clock: systemClock, spawn: spawnCommand };
-  const app = buildV2Api(deps);
-  t.after(() => app.close());
+  const { deps, store, app } = v2App(t);
   store.resources.putUser('admin', { username: 'admin', groups: ['cluster-admins'] });
   store.resources.putUser('alice', { username: 'alice', groups: [], password_hash: await (aliceHash ??= hashPassword(ALICE_PASSWORD)) });
   store.resources.putUser('dir-dan', { username: 'dir-dan', groups: [], provider: 'acme-ldap' });

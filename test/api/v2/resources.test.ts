@@ -1,31 +1,17 @@
 // The generic resource routes on a real SQLite store: create, replace, patch, read, list and delete, with their checks.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildV2Api, type V2ApiDeps } from '../../../src/api/v2/server.js';
+import { type V2ApiDeps } from '../../../src/api/v2/server.js';
 import { missingNamespace } from '../../../src/api/v2/resources.js';
 import { issueTokens } from '../../../src/api/v2/auth.js';
-import { TokenIssuer, newSigningKey } from '../../../src/auth/tokens.js';
-import { systemClock } from '../../../src/schedule/clock.js';
-import { spawnCommand } from '../../../src/execute/spawn.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
 import { sqliteIntake } from '../../helpers/sqlite-intake.js';
+import { v2App } from '../../helpers/v2-api.js';
 
 const DEFAULT = '/api/core/v2/namespaces/default';
 type Method = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
 async function v2Api(t: TestContext, extra: Partial<V2ApiDeps> = {}) {
-  const { store, intake } = sqliteIntake(t);
-  const deps: V2ApiDeps = {
-    store,
-    intake,
-    tokens: new TokenIssuer(newSigningKey()),
-    logger: capturedLogger().logger,
-    clock: systemClock,
-    spawn: spawnCommand,
-    ...extra,
-  };
-  const app = buildV2Api(deps);
-  t.after(() => app.close());
+  const { deps, store, app } = v2App(t, extra);
   store.resources.putUser('admin', { username: 'admin', groups: ['cluster-admins'] });
   const authorization = `Bearer ${(await issueTokens(deps, 'admin', ['cluster-admins'])).access_token}`;
   const admin = (method: Method, url: string, payload?: object | string) =>

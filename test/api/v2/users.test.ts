@@ -2,24 +2,16 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import bcryptjs from 'bcryptjs';
-import { buildV2Api, type V2ApiDeps } from '../../../src/api/v2/server.js';
 import { issueTokens } from '../../../src/api/v2/auth.js';
-import { TokenIssuer, newSigningKey } from '../../../src/auth/tokens.js';
 import { verifyPassword } from '../../../src/auth/passwords.js';
-import { systemClock } from '../../../src/schedule/clock.js';
-import { spawnCommand } from '../../../src/execute/spawn.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
-import { sqliteIntake } from '../../helpers/sqlite-intake.js';
+import { v2App } from '../../helpers/v2-api.js';
 
 const USERS = '/api/core/v2/users';
 type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
 
 /** The API with an admin and `ursula`, who may do anything to users but holds nothing else. */
 async function v2Api(t: TestContext) {
-  const { store, intake } = sqliteIntake(t);
-  const deps: V2ApiDeps = { store, intake, tokens: new TokenIssuer(newSigningKey()), logger: capturedLogger().logger, clock: systemClock, spawn: spawnCommand };
-  const app = buildV2Api(deps);
-  t.after(() => app.close());
+  const { deps, store, app } = v2App(t);
   const v2 = store.resources;
   v2.putUser('admin', { username: 'admin', groups: ['cluster-admins'] });
   v2.putUser('ursula', { username: 'ursula', groups: ['user-admins'] });
