@@ -20,6 +20,7 @@ import { UnitPostgres } from './unit-connection.js';
 import { UnitChecks, UnitPlan, isConflict, unitKeySet, writtenKeys, type WrittenKeys } from './unit-of-work.js';
 import { UnitScheduler } from './unit-scheduler.js';
 import { RowCache } from './row-cache.js';
+import { KeyIndex } from './key-index.js';
 import { ReachProbe, SILENT_MS } from './reach-probe.js';
 const OPTIMISTIC_RUNS = 3; // runs of a unit whose rows changed under it, before it runs with its locks taken first
 // Units in flight together (a connection each): enough that the network's wait is shared; each costs a connection.
@@ -43,6 +44,7 @@ export class PostgresStateStore extends BatchedStateStore {
   private readonly checks: UnitChecks;
   private readonly units: UnitScheduler;
   private readonly rows = new RowCache();
+  private readonly index = new KeyIndex(); // the v2 rows known to exist: one neither cached nor known is taken as absent
   /** While a unit's processing runs: the advisory lock keys its round trip 2 takes. */
   private unitLocks: Set<string> | null = null;
   private readonly ahead: ReadAhead;
@@ -64,16 +66,13 @@ export class PostgresStateStore extends BatchedStateStore {
     this.setWrites = new SetWrites(lanes);
     this.checks = new UnitChecks(lanes);
     this.units = new UnitScheduler(lanes.unitLaneCount);
-    this.ahead = new ReadAhead(this.rows, lanes, this.units, () => this.outOfReach());
+    this.ahead = new ReadAhead(this.rows, this.index, lanes, this.units, () => this.outOfReach());
     // A PostgreSQL COMMIT is its log sync.
     lanes.main.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
     this.locks = batchStatements((sql) => this.db.prepare(sql));
   }
 
-  /**
-   * Opens the store on PostgreSQL (`dsn`: URL or keyword string; the PG* variables fill in the rest), creating or
-   * migrating its tables.
-   */
+  /** Opens the store on PostgreSQL (`dsn`: URL or keyword string; the PG* variables fill in the rest), creating or migrating its tables. */
   static open(dsn: string, env: NodeJS.ProcessEnv = daemonEnvironment()): PostgresStateStore {
     const db = new SyncPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
     try {
@@ -231,10 +230,11 @@ export class PostgresStateStore extends BatchedStateStore {
   }
 
   private async unitOn<T>(lane: UnitPostgres, keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
+    this.ahead.readIndex();
     let ran = false;
     for (let run = 0; run < OPTIMISTIC_RUNS; run++) {
       // Planned once its turn came: a unit before it that shared its rows has written them.
-      const plan = new UnitPlan(keys, this.rows);
+      const plan = new UnitPlan(keys, this.rows, this.index);
       if (!plan.reads) break;
       if (ran) retrying();
       const outcome = await this.runUnit(lane, plan, fn, keys.pairs.length > 0);

@@ -3,6 +3,7 @@
 // once anyway); one read in flight at a time on the store's reader connection, keys arriving meanwhile go in the next one.
 import type { V2Keys } from '../state-store.js';
 import type { RowCache } from './row-cache.js';
+import type { KeyIndex } from './key-index.js';
 import { UnitPlan } from './unit-of-work.js';
 import type { UnitPostgres } from './unit-connection.js';
 
@@ -19,6 +20,8 @@ export class ReadAhead {
 
   constructor(
     private readonly cache: RowCache,
+    /** Rows known absent are not read ahead: their units read nothing. */
+    private readonly index: KeyIndex,
     /** Its connection: the store's reader (opened on first use, closed with the store). */
     private readonly lanes: { reader(): UnitPostgres },
     /** Units submitted and not settled, and how many run at once: while all run, one submitted now waits. */
@@ -37,6 +40,11 @@ export class ReadAhead {
     this.schedule();
   }
 
+  /** The key index is read once, in the background; until then every row a unit's cache lacks is read. */
+  readIndex(): void {
+    if (!this.index.ready && this.away() === null) void this.index.load((sql) => this.lanes.reader().requestAsync({ sql, simple: true, multi: true }));
+  }
+
   private schedule(): void {
     if (this.scheduled || this.reading) return;
     this.scheduled = true;
@@ -50,7 +58,7 @@ export class ReadAhead {
   private async readWaiting(): Promise<void> {
     const v2 = { events: this.events, entities: this.entities };
     [this.events, this.entities] = [[], []];
-    const plan = new UnitPlan({ pairs: [], v2 }, this.cache);
+    const plan = new UnitPlan({ pairs: [], v2 }, this.cache, this.index);
     if (plan.reads === null || plan.reads.length === 0 || this.away() !== null) return;
     this.reading = true;
     try {

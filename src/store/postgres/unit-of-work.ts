@@ -10,6 +10,7 @@ import { inline, toPositional } from './placeholders.js';
 import { PostgresQueryError } from './query-error.js';
 import type { SyncRows } from './sync-worker.js';
 import type { RowCache } from './row-cache.js';
+import type { KeyIndex } from './key-index.js';
 
 type Row = Record<string, unknown>;
 
@@ -99,12 +100,15 @@ export class UnitPlan {
   /** Keys of the advisory locks round trip 2 takes, as the pessimistic path names them. */
   readonly lockKeys: string[];
   private readonly order: Table[] = [];
+  /** Rows taken as absent without a read (the key index has none): a failed check on them reads them next time. */
+  private readonly assumed: [Table, string][] = [];
   /** Per table, each key once: its key string and its columns. */
   private readonly keys: Record<Table, Map<string, string[]>>;
 
   constructor(
     { pairs, clients = [], v2 = { events: [], entities: [] } }: UnitKeys,
     private readonly cache: RowCache,
+    private readonly index: KeyIndex | null = null,
   ) {
     const names = [...new Set([...pairs.map(([client]) => client), ...clients])];
     const byKey = (rows: readonly (readonly string[])[], key: (parts: readonly string[]) => string) => new Map(rows.map((parts) => [key(parts), [...parts]]));
@@ -122,7 +126,12 @@ export class UnitPlan {
     this.seen = Object.fromEntries(TABLES.map((table) => [table, []])) as unknown as Record<Table, string[][]>;
     const reads: (string | null)[] = [];
     for (const table of TABLES) {
-      const missing = [...this.keys[table]].filter(([key]) => !cache.get(table, key)).map(([, parts]) => parts);
+      const missing: string[][] = [];
+      for (const [key, parts] of this.keys[table]) {
+        if (cache.get(table, key)) continue;
+        if (index?.absent(table, key)) this.assumed.push([table, key]);
+        else missing.push(parts);
+      }
       if (missing.length === 0) continue;
       this.order.push(table);
       const columns = missing[0]!.map((_, i) => missing.map((parts) => parts[i]!));
@@ -166,8 +175,12 @@ export class UnitPlan {
   remember(batch: BatchRows, written: WrittenKeys, xid: string | null): void {
     for (const table of TABLES) {
       const map = rowsOf(batch, table);
-      for (const [key, value, version] of this.rowsRead(batch, table)) if (!written[table].has(key)) this.cache.set(table, key, value, version);
+      for (const [key, value, version] of this.rowsRead(batch, table)) {
+        if (value !== null) this.index?.present(table, key);
+        if (!written[table].has(key)) this.cache.set(table, key, value, version);
+      }
       for (const key of written[table]) {
+        if (map.get(key) !== null) this.index?.present(table, key);
         if (xid === null) this.cache.drop(table, key);
         else this.cache.set(table, key, map.get(key) ?? null, map.get(key) === null ? '' : xid);
       }
@@ -182,6 +195,7 @@ export class UnitPlan {
     let kept = 0;
     for (const table of TABLES) {
       for (const [key, value, version] of this.rowsRead(batch, table)) {
+        if (value !== null) this.index?.present(table, key);
         if (this.cache.get(table, key)) continue;
         this.cache.set(table, key, value, version);
         kept++;
@@ -201,6 +215,7 @@ export class UnitPlan {
 
   /** A unit that did not commit, or whose rows changed: none of its rows is trusted. */
   forget(written?: WrittenKeys): void {
+    for (const [table, key] of this.assumed) this.index?.present(table, key);
     for (const table of TABLES) {
       for (const [key] of this.keys[table]) this.cache.drop(table, key);
       for (const key of written?.[table] ?? []) this.cache.drop(table, key);

@@ -9,6 +9,7 @@ import { systemClock } from '../../../src/schedule/clock.js';
 import { typedEvent } from '../../../src/v2/index.js';
 import { ReadAhead } from '../../../src/store/postgres/read-ahead.js';
 import { RowCache } from '../../../src/store/postgres/row-cache.js';
+import { KeyIndex } from '../../../src/store/postgres/key-index.js';
 import { UnitPlan } from '../../../src/store/postgres/unit-of-work.js';
 import { UnitPostgres } from '../../../src/store/postgres/unit-connection.js';
 import { STORE_SCHEMA } from '../../../src/store/postgres/store-schema.js';
@@ -44,7 +45,7 @@ test('postgres: rows read ahead only while units queue, kept with their versions
   t.after(() => connection.close());
   // One lane: while a unit is in flight, the next one waits.
   const units = { size: 0, lanes: 1 };
-  const ahead = new ReadAhead(cache, { reader: () => connection }, units, () => null);
+  const ahead = new ReadAhead(cache, new KeyIndex(), { reader: () => connection }, units, () => null);
   const keys = {
     events: [
       ['default', 'web-1', 'http'],
@@ -78,7 +79,7 @@ test('postgres: rows read ahead only while units queue, kept with their versions
   assert.deepEqual(new UnitPlan({ pairs: [], v2: keys }, cache).reads, [], 'a unit planned now reads nothing');
 
   // Out of reach: nothing is asked.
-  const away = new ReadAhead(new RowCache(), { reader: () => assert.fail('no connection opened') }, units, () => 'out of reach');
+  const away = new ReadAhead(new RowCache(), new KeyIndex(), { reader: () => assert.fail('no connection opened') }, units, () => 'out of reach');
   away.want(() => keys);
   await sleep(100);
   assert.deepEqual(away.counts, { reads: 0, rows: 0 });
