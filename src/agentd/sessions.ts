@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { secretsDeliveryFor, type SecretsDelivery } from '../secrets/index.js';
 import { encodeFrame, MESSAGE } from './frames.js';
 import { encodeProtobuf, type AgentMessageType } from './proto/codec.js';
+import type { Entity } from '../v2/index.js';
 
 /** Who connected, as the handshake established it. */
 export interface AgentIdentity {
@@ -28,7 +29,7 @@ export class AgentSession {
   /** The agent's last keepalive while it waits for its transaction: its later events wait for it too. */
   keepaliveWriting: Promise<void> | null = null;
   /** The entity as last stored (keepalive, API change): what its events carry, without a read per event. */
-  entity: Record<string, unknown> | null = null;
+  entity: Entity | null = null;
   /** Closed for sending malformed frames: what it still sends is dropped unread. */
   discarding = false;
   /** Subscriptions the agent's stored entity holds (the header's until its first keepalive). */
