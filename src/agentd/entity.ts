@@ -1,23 +1,33 @@
 // The agent's entity: the stored configuration (the API may change it) with the state each keepalive brings.
-import type { Json } from '../json.js';
 import type { StateStore } from '../store/index.js';
 import type { AgentIdentity } from './sessions.js';
-import { serveAs } from '../v2/index.js';
-import type { Entity, ObjectMeta } from '../v2/index.js';
+import { isObject, type AgentPayload } from './frames.js';
+import { serveAs, typeProblem } from '../v2/index.js';
+import type { Decoded, Entity, EntityConfig, ObjectMeta } from '../v2/index.js';
 
 /** An agent's entity past `typeProblem('Entity')`: its fields of their Sensu Go types, named in its namespace. */
 export type AgentEntity = Entity & { metadata: ObjectMeta & { name: string; namespace: string } };
 
-/** The entity to store from a keepalive: a new agent's own entity, else the stored configuration with the new state. */
-export function entityFromKeepalive(identity: AgentIdentity, posted: Json, stored: Json | null, nowS: number): Json {
+/**
+ * The entity to store from a keepalive: a new agent's own entity, else the stored configuration with the new state.
+ * What the agent posted is not checked yet: `typedAgentEntity` says whether the result is an entity.
+ */
+export function entityFromKeepalive(identity: AgentIdentity, posted: AgentPayload, stored: Entity | null, nowS: number): Record<string, unknown> {
   const { name, namespace } = identity;
   const version = String(posted.sensu_agent_version ?? '');
-  const state: Json = { system: posted.system ?? {}, last_seen: nowS, sensu_agent_version: version };
+  const state = { system: posted.system ?? {}, last_seen: nowS, sensu_agent_version: version };
   // As Sensu Go's agentd on each keepalive: the agent's own subscription comes back if an API edit dropped it.
   if (stored) return { ...stored, ...state, entity_class: 'agent', subscriptions: withEntitySubscription(name, stored.subscriptions) };
   const subscriptions = withEntitySubscription(name, Array.isArray(posted.subscriptions) ? posted.subscriptions : identity.subscriptions);
-  const metadata = { ...(posted.metadata ?? {}), name, namespace, created_by: identity.user };
+  // Metadata that is no object (a string, a list) brings nothing: its characters or items are no labels.
+  const metadata = { ...(isObject(posted.metadata) ? posted.metadata : {}), name, namespace, created_by: identity.user };
   return { ...posted, ...state, entity_class: 'agent', subscriptions, metadata };
+}
+
+/** `entityFromKeepalive`'s entity once each field present has its Sensu Go type (it names the entity), else the field named. */
+export function typedAgentEntity(entity: unknown): Decoded<AgentEntity> {
+  const problem = typeProblem('Entity', entity);
+  return problem === null ? { value: entity as AgentEntity, problem: null } : { value: null, problem };
 }
 
 /** The subscriptions with the agent's own `entity:NAME` (Sensu Go's AddEntitySubscription). */
@@ -26,7 +36,7 @@ function withEntitySubscription(name: string, subscriptions: unknown): string[] 
 }
 
 /** What an `entity_config` frame carries (core/v3 EntityConfig, from the one table): the stored entity's configuration, never its state. */
-export function entityConfig(entity: Json): Json {
+export function entityConfig(entity: Entity): EntityConfig {
   return serveAs('EntityConfig', entity);
 }
 
@@ -34,15 +44,30 @@ export function entityConfig(entity: Json): Json {
 const ENTITY_NOT_FOUND = 'not found';
 
 /** The first `entity_config` of a session: the agent waits for it before it sends anything (agent/agent.go). */
-export function initialEntityConfig(namespace: string, stored: Json | null): Json {
+export function initialEntityConfig(namespace: string, stored: Entity | null): EntityConfig {
   return stored ? entityConfig(stored) : { metadata: { name: ENTITY_NOT_FOUND, namespace }, entity_class: 'agent' };
 }
+
+/** An agent's legacy client record: what /clients lists and the keepalive monitor reads. */
+export type AgentClientRecord = {
+  readonly name: string;
+  readonly address: string;
+  readonly subscriptions: string[];
+  readonly version: string;
+  readonly timestamp: number;
+  readonly entity_class: 'agent';
+  readonly namespace: string;
+  readonly connected: boolean;
+  readonly keepalive: { readonly thresholds: { readonly warning: number; readonly critical: number } };
+  readonly deregister: boolean;
+  readonly deregistration?: { readonly handler: string };
+};
 
 /**
  * The legacy client record of an agent: /clients lists it, and the one keepalive monitor watches it with the agent's
  * own timeouts (warning: the keepalive check's `timeout`, critical: its `ttl`).
  */
-export function clientRecordOf(entity: AgentEntity, keepaliveCheck: { readonly timeout?: unknown; readonly ttl?: unknown }, nowS: number): Json {
+export function clientRecordOf(entity: AgentEntity, keepaliveCheck: { readonly timeout?: unknown; readonly ttl?: unknown }, nowS: number): AgentClientRecord {
   const { name, namespace } = entity.metadata;
   // The keepalive check is not validated: its thresholds are read as numbers, or the defaults.
   const warning = Number(keepaliveCheck.timeout) > 0 ? Number(keepaliveCheck.timeout) : 120;

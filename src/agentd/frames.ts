@@ -3,6 +3,12 @@
 /** Agent → backend: `keepalive`, `event`; backend → agent: `entity_config`, `check_request`. */
 export const MESSAGE = { keepalive: 'keepalive', event: 'event', entityConfig: 'entity_config', checkRequest: 'check_request' } as const;
 
+/** A frame's payload as parsed (JSON, or protobuf read as its JSON), before any of its fields is checked. */
+export type AgentPayload = Readonly<Record<string, unknown>>;
+
+/** A JSON object, not a list: what a payload's field must be to be read as one. */
+export const isObject = (value: unknown): value is AgentPayload => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 const NEWLINE = 0x0a;
 
 export function encodeFrame(type: string, payload: Buffer | string): Buffer {

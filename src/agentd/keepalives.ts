@@ -3,9 +3,9 @@ import { legacyNamespace, type Settings } from '../config/index.js';
 import type { EventDraft } from '../legacy/index.js';
 import { TurnBatch, type StateStore } from '../store/index.js';
 import { keepaliveCheck, receiveKeepalive } from '../keepalives/index.js';
-import type { Json } from '../json.js';
-import { typeProblem } from '../v2/index.js';
-import { entityFromKeepalive, clientRecordOf, type AgentEntity } from './entity.js';
+import { entityFromKeepalive, clientRecordOf, typedAgentEntity, type AgentEntity } from './entity.js';
+import { isObject, type AgentPayload } from './frames.js';
+import type { Entity } from '../v2/index.js';
 import type { AgentSession } from './sessions.js';
 import type { ReadClock } from '../schedule/index.js';
 
@@ -19,14 +19,14 @@ export interface KeepaliveDeps {
 
 interface Pending {
   readonly session: AgentSession;
-  readonly body: Json;
+  readonly body: AgentPayload;
   readonly resolve: () => void;
 }
 
 /** A keepalive written: what its session learns once the transaction committed. */
 interface Written {
   readonly session: AgentSession;
-  readonly entity: Json;
+  readonly entity: AgentEntity;
   readonly registration: EventDraft | null;
 }
 
@@ -43,7 +43,7 @@ export class KeepaliveWriter {
   constructor(private readonly deps: KeepaliveDeps) {}
 
   /** Resolves once the keepalive is committed (or refused, and logged why). */
-  submit(session: AgentSession, body: Json): Promise<void> {
+  submit(session: AgentSession, body: AgentPayload): Promise<void> {
     return new Promise((resolve) => this.pending.add({ session, body, resolve }));
   }
 
@@ -92,7 +92,7 @@ export class KeepaliveWriter {
     for (const { session, entity, registration } of written) {
       session.entity = entity;
       session.lastKeepaliveMs = nowMs;
-      session.subscriptions = new Set(entity.subscriptions as string[]);
+      session.subscriptions = new Set(entity.subscriptions ?? []);
       if (registration) this.deps.onRegistration(registration);
     }
     for (const { resolve } of batch) resolve();
@@ -115,18 +115,18 @@ export class KeepaliveWriter {
           return null;
         }
         if (claim.takenOver) logger.warn({ agent: name, namespace, reason: claim.takenOver }, 'agent takes over a stale client record of its name');
-        const posted = body.entity !== null && typeof body.entity === 'object' ? (body.entity as Json) : {};
-        const entity = entityFromKeepalive(session.identity, posted, store.resources.getEntity(namespace, name), nowS);
+        // An entity that is no object (a string, a list) brings nothing: its characters or items are no fields.
+        const posted = isObject(body.entity) ? body.entity : {};
+        const stored: Entity | null = store.resources.getEntity(namespace, name);
         // An entity sensuctl could not decode would break every listing of the namespace: refused, the old one kept.
-        const typed = typeProblem('Entity', entity);
-        if (typed) {
-          if (!this.illTypedOnce.has(session)) logger.warn({ agent: name, namespace, reason: typed }, 'agent keepalive refused: ill-typed entity');
+        const { value: entity, problem } = typedAgentEntity(entityFromKeepalive(session.identity, posted, stored, nowS));
+        if (!entity) {
+          if (!this.illTypedOnce.has(session)) logger.warn({ agent: name, namespace, reason: problem }, 'agent keepalive refused: ill-typed entity');
           this.illTypedOnce.add(session);
           return null;
         }
-        const valid = entity as AgentEntity;
-        const check: unknown = body.check;
-        const outcome = receiveKeepalive(store, settings, clientRecordOf(valid, check !== null && typeof check === 'object' ? check : {}, nowS), nowMs);
+        const check = isObject(body.check) ? body.check : {};
+        const outcome = receiveKeepalive(store, settings, clientRecordOf(entity, check, nowS), nowMs);
         if (!outcome.accepted) {
           logger.warn({ agent: name, namespace }, outcome.reason);
           return null;
@@ -147,7 +147,12 @@ export class KeepaliveWriter {
  * deleted name, or a record whose keepalives went critical (a host moved from sensu-client to sensu-agent) — never a
  * live client's, nor a proxy client's, which has no keepalive to go stale.
  */
-function claimName(settings: Settings, existing: Json | null, namespace: string, nowMs: number): { refused: string } | { takenOver: string | null } {
+function claimName(
+  settings: Settings,
+  existing: Record<string, unknown> | null,
+  namespace: string,
+  nowMs: number,
+): { refused: string } | { takenOver: string | null } {
   if (!existing || existing.invalidated) return { takenOver: null };
   const agent = existing.entity_class === 'agent';
   if (agent && existing.namespace === namespace) return { takenOver: null };

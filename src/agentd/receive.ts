@@ -4,22 +4,21 @@ import type { EventDraft } from '../legacy/index.js';
 import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { StateStore } from '../store/index.js';
 import type { EventIntake } from '../intake/index.js';
-import type { Json } from '../json.js';
 import { legacyNamespace } from '../config/index.js';
 import { MAX_JSON_DEPTH, DEPTH_MESSAGE } from '../json-depth.js';
-import { bytesNestTooDeep, decodeFrame, MESSAGE } from './frames.js';
+import { bytesNestTooDeep, decodeFrame, isObject, MESSAGE, type AgentPayload } from './frames.js';
 import { proxyTargetProblem } from './proxy-target.js';
 import { decodeProtobuf } from './proto/codec.js';
 import { RefusalLog } from './refusals.js';
 import { KeepaliveWriter } from './keepalives.js';
 import type { AgentSession } from './sessions.js';
 import type { ReadClock } from '../schedule/index.js';
-import { typedEvent } from '../v2/index.js';
+import { typedEvent, type Entity } from '../v2/index.js';
 
 /** Who scheduled conf.d checks to agents (the scheduler): the one that reads their events back as legacy results. */
 export interface LegacyChecks {
   /** A conf.d check's event as the legacy result it stands for (or why it is refused); null for any other event. */
-  legacyResultOf(namespace: string, agent: string, event: Json): { result: CheckResult } | { refused: string } | null;
+  legacyResultOf(namespace: string, agent: string, event: AgentPayload): { result: CheckResult } | { refused: string } | null;
 }
 
 export interface ReceiveDeps {
@@ -45,14 +44,15 @@ function uuidOf(id: unknown): string | undefined {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** What a refusal's log line names a payload's check by: its `metadata.name`, whatever that holds. */
+const checkNameOf = (check: unknown): unknown => (isObject(check) && isObject(check.metadata) ? check.metadata.name : undefined);
 
 /** The payload as a JSON object, or why it is refused: the depth rule every door applies is read before parsing. */
-function parseObject(payload: Buffer): Json | string {
+function parseObject(payload: Buffer): AgentPayload | string {
   if (bytesNestTooDeep(payload, MAX_JSON_DEPTH)) return `the payload is ${DEPTH_MESSAGE}`;
   try {
     const value: unknown = JSON.parse(payload.toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : 'the payload is not a JSON object';
+    return isObject(value) ? value : 'the payload is not a JSON object';
   } catch {
     return 'the payload is not a JSON object';
   }
@@ -98,7 +98,7 @@ export class AgentMessages {
   }
 
   /** Registers or updates the entity, and the client record the keepalive monitor watches: with the turn's others. */
-  keepalive(session: AgentSession, body: Json): Promise<void> {
+  keepalive(session: AgentSession, body: AgentPayload): Promise<void> {
     const written = this.keepalives.submit(session, body);
     session.keepaliveWriting = written;
     void written.then(() => {
@@ -108,31 +108,33 @@ export class AgentMessages {
   }
 
   /** A check result or metrics from the agent, on its stored entity, into the one intake (as the v2 API's PUT). */
-  async event(session: AgentSession, body: Json): Promise<void> {
+  async event(session: AgentSession, body: AgentPayload): Promise<void> {
     const { store, logger } = this.deps;
     const { name, namespace, user } = session.identity;
     // An event after a keepalive not yet written goes on the entity that keepalive registers, as it did when sent.
     if (session.keepaliveWriting) await session.keepaliveWriting;
-    const stored = session.entity ?? store.resources.getEntity(namespace, name);
+    const stored: Entity | null = session.entity ?? store.resources.getEntity(namespace, name);
     const legacy = this.deps.legacyChecks?.legacyResultOf(namespace, name, body) ?? null;
     if (legacy && 'refused' in legacy) return this.refuse(session, `agent result of a legacy check refused: ${legacy.refused}`, {});
     if (legacy) return this.legacyResult(name, namespace, legacy.result);
-    const proxied = proxyTargetProblem(store, legacyNamespace(this.deps.settings()), namespace, name, body.check as Json | undefined);
-    if (proxied) return this.refuse(session, `agent event refused: ${proxied}`, { check: body.check?.metadata?.name });
-    const event: Json = { ...body, id: uuidOf(body.id), metadata: { namespace } };
+    const check = isObject(body.check) ? body.check : undefined;
+    const proxied = proxyTargetProblem(store, legacyNamespace(this.deps.settings()), namespace, name, check);
+    if (proxied) return this.refuse(session, `agent event refused: ${proxied}`, { check: checkNameOf(check) });
+    const event: Record<string, unknown> = { ...body, id: uuidOf(body.id), metadata: { namespace } };
     // Stored in the agent's namespace, its check says that namespace, whatever one it was sent with.
-    if (isObject(body.check) && (body.check.metadata === undefined || body.check.metadata === null || isObject(body.check.metadata)))
-      event.check = { ...body.check, metadata: { ...body.check.metadata, namespace } };
+    if (check && (check.metadata === undefined || check.metadata === null || isObject(check.metadata)))
+      event.check = { ...check, metadata: { ...check.metadata, namespace } };
     if (stored) event.entity = stored;
-    else if (event.entity && typeof event.entity === 'object')
-      event.entity = { ...event.entity, entity_class: 'agent', metadata: { ...event.entity.metadata, name, namespace } };
+    // An entity that is no object (a list, a string) is left as sent: the type check below refuses it.
+    else if (isObject(body.entity))
+      event.entity = { ...body.entity, entity_class: 'agent', metadata: { ...(isObject(body.entity.metadata) ? body.entity.metadata : {}), name, namespace } };
     // Typed at the door, as sent with what the door added: a field Sensu Go's clients cannot decode is refused here.
     const { value: typed, problem } = typedEvent(event);
-    if (!typed) return this.refuse(session, `agent event refused: ${problem}`, { check: event.check?.metadata?.name });
+    if (!typed) return this.refuse(session, `agent event refused: ${problem}`, { check: checkNameOf(event.check) });
     try {
       // Kept until stored: an agent is never told an event was not, so the store's outage must not drop it.
       const answer = await this.deps.intake.submitEvent(namespace, typed, user, true);
-      if (!answer.ok) this.refuse(session, `agent event refused: ${answer.message}`, { check: event.check?.metadata?.name });
+      if (!answer.ok) this.refuse(session, `agent event refused: ${answer.message}`, { check: typed.check?.metadata?.name });
     } catch (error) {
       logger.error({ err: error, agent: name, namespace }, 'agent event not stored');
     }

@@ -1,4 +1,3 @@
-import type { Json } from '../json.js';
 import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
@@ -15,6 +14,7 @@ import { Heartbeat } from './heartbeat.js';
 import { FrameQueue } from './frame-queue.js';
 import { deregisterOnLoss } from './deregister.js';
 import type { IntakeTopics } from '../intake/index.js';
+import type { Entity } from '../v2/index.js';
 
 export interface AgentdDeps extends HandshakeDeps, ReceiveDeps {
   /** The connected agents: shared with who sends them check requests. */
@@ -121,9 +121,9 @@ export class AgentdServer {
   /** Tells the agent its entity changed through the API (labels, subscriptions): Sensu Go's `entity_config`. */
   sendEntityConfig(namespace: string, name: string): boolean {
     const session = this.sessions.get(namespace, name);
-    const entity = session ? this.deps.resources.getEntity(namespace, name) : null;
+    const entity: Entity | null = session ? this.deps.resources.getEntity(namespace, name) : null;
     if (!session || !entity) return false;
-    session.subscriptions = new Set((entity.subscriptions ?? []) as string[]);
+    session.subscriptions = new Set(entity.subscriptions ?? []);
     session.entity = entity;
     return session.send(MESSAGE.entityConfig, entityConfig(entity));
   }
@@ -214,12 +214,12 @@ export class AgentdServer {
       .catch((error: Error) => this.deps.logger.error({ err: error, agent: session.identity.name }, 'agent message failed'));
   }
 
-  private storedEntity({ namespace, name }: { namespace: string; name: string }): Promise<Json | null> {
+  private storedEntity({ namespace, name }: { namespace: string; name: string }): Promise<Entity | null> {
     const { store, resources } = this.deps;
     return store.read({ pairs: [], v2: { events: [], entities: [[namespace, name]] } }, () => resources.getEntity(namespace, name));
   }
 
-  private open(session: AgentSession, ws: WebSocket, stored: Json | null): void {
+  private open(session: AgentSession, ws: WebSocket, stored: Entity | null): void {
     const { logger } = this.deps;
     const { name, namespace, mtls } = session.identity;
     this.sessions.add(session)?.close(1000, 'replaced by a new connection of the same agent');

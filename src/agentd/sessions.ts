@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { secretsDeliveryFor, type SecretsDelivery } from '../secrets/index.js';
 import { encodeFrame, MESSAGE } from './frames.js';
 import { encodeProtobuf, type AgentMessageType } from './proto/codec.js';
+import type { CheckRequest, Entity, EntityConfig } from '../v2/index.js';
 
 /** Who connected, as the handshake established it. */
 export interface AgentIdentity {
@@ -18,6 +19,16 @@ export interface AgentIdentity {
 // What each frame the backend sends carries, as a corev2 protobuf type.
 const SENT_TYPE: Readonly<Record<string, AgentMessageType>> = { [MESSAGE.checkRequest]: 'CheckRequest', [MESSAGE.entityConfig]: 'EntityConfig' };
 
+/** A value as a sender hands it over: read only, its lists too (sending it changes nothing of it). */
+type Sent<T> = T extends readonly (infer U)[] ? readonly Sent<U>[] : T extends object ? { readonly [K in keyof T]: Sent<T[K]> } : T;
+
+/** What each frame the backend sends carries: Sensu Go's corev2 type of it; a frame of another type, any object. */
+interface SentFrames {
+  [MESSAGE.entityConfig]: EntityConfig;
+  [MESSAGE.checkRequest]: Sent<CheckRequest>;
+}
+type SentPayload<T extends string> = T extends keyof SentFrames ? SentFrames[T] : object;
+
 /** The payload formats of Sensu Go's agent transport: the agent asks for protobuf and falls back to JSON. */
 export const FORMAT = { protobuf: 'application/octet-stream', json: 'application/json' } as const;
 
@@ -28,7 +39,7 @@ export class AgentSession {
   /** The agent's last keepalive while it waits for its transaction: its later events wait for it too. */
   keepaliveWriting: Promise<void> | null = null;
   /** The entity as last stored (keepalive, API change): what its events carry, without a read per event. */
-  entity: Record<string, unknown> | null = null;
+  entity: Entity | null = null;
   /** Closed for sending malformed frames: what it still sends is dropped unread. */
   discarding = false;
   /** Subscriptions the agent's stored entity holds (the header's until its first keepalive). */
@@ -53,10 +64,10 @@ export class AgentSession {
   }
 
   /** Sends one frame (a JSON object, as protobuf for a protobuf session): false when the socket is no longer open. */
-  send(type: string, payload: unknown): boolean {
+  send<T extends string>(type: T, payload: SentPayload<T>): boolean {
     if (this.socket.readyState !== this.socket.OPEN) return false;
     const protobufType = this.protobuf ? SENT_TYPE[type] : undefined;
-    const body = protobufType ? encodeProtobuf(protobufType, payload as Record<string, unknown>) : JSON.stringify(payload);
+    const body = protobufType ? encodeProtobuf(protobufType, payload) : JSON.stringify(payload);
     this.socket.send(encodeFrame(type, typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.length)), { binary: true });
     return true;
   }

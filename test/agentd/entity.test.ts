@@ -44,6 +44,15 @@ test("a new agent's keepalive without subscriptions takes the handshake's; missi
   assert.deepEqual(entity.metadata, { name: 'web-01', namespace: 'ops', created_by: 'agent' });
 });
 
+test("a new agent's metadata that is no object brings nothing: a string's characters or a list's items are no fields of it", () => {
+  for (const metadata of ['ab', ['x'], 5, null])
+    assert.deepEqual(
+      entityFromKeepalive(identity, { metadata }, null, 5).metadata,
+      { name: 'web-01', namespace: 'ops', created_by: 'agent' },
+      String(metadata),
+    );
+});
+
 test('a known agent keeps its stored configuration; the keepalive brings only its state, and its own subscription back', () => {
   const stored = {
     entity_class: 'agent',
@@ -90,7 +99,7 @@ test("a session's first entity_config is the stored entity's, or Sensu Go's not-
   assert.deepEqual(initialEntityConfig('ops', null), { metadata: { name: 'not found', namespace: 'ops' }, entity_class: 'agent' });
   const stored = { metadata: { name: 'web-01', namespace: 'ops' }, entity_class: 'agent', subscriptions: ['linux'], last_seen: 5 };
   assert.deepEqual(initialEntityConfig('ops', stored), entityConfig(stored));
-  assert.equal(initialEntityConfig('ops', stored).last_seen, undefined);
+  assert.equal('last_seen' in initialEntityConfig('ops', stored), false);
 });
 
 const agentEntity = (fields: Partial<AgentEntity> = {}): AgentEntity => ({

@@ -80,6 +80,14 @@ test('an entity Sensu Go could not decode is refused and the stored one kept', a
   assert.ok(messages().includes('agent keepalive refused: ill-typed entity'));
 });
 
+test("a posted entity that is a list brings nothing of its own: the agent is registered with its handshake's name and subscriptions", async (t) => {
+  const { store, writer, session } = await writerFor(t, 'listed');
+  await writer.submit(session, { entity: ['stray'], check: { metadata: { name: 'keepalive' }, interval: 20, timeout: 120 } });
+  const entity = store.resources.getEntity('default', 'listed');
+  assert.deepEqual(Object.keys(entity ?? {}).sort(), ['entity_class', 'last_seen', 'metadata', 'sensu_agent_version', 'subscriptions', 'system']);
+  assert.deepEqual(entity?.subscriptions, ['linux', 'entity:listed']);
+});
+
 const AGENTS = 40;
 const basic = 'Basic ' + Buffer.from(`agent:${AGENT_PASSWORD}`).toString('base64');
 

@@ -107,6 +107,25 @@ test('an event whose check fails validation is refused and logged with its check
   assert.equal(store.resources.getEvent('default', 'web-01', 'bad name!'), null);
 });
 
+test("an unregistered agent's event whose entity is a list is refused, as Sensu Go cannot decode it; metadata that is no object brings no fields", async (t) => {
+  const { store, messagesIn, session, messages } = await setUp(t);
+  const check = { metadata: { name: 'disk' }, status: 0, output: 'ok', interval: 10 };
+  await messagesIn.receive(session, frame('event', { entity: ['web-01'], check }));
+  assert.equal(store.resources.getEvent('default', 'web-01', 'disk'), null);
+  assert.ok(
+    messages().some((m) => m.startsWith('agent event refused: ') && m.includes('entity')),
+    messages().join('\n'),
+  );
+  await messagesIn.receive(session, frame('event', { entity: { metadata: 'ab' }, check }));
+  const stored = store.resources.getEvent('default', 'web-01', 'disk') as Record<string, any> | null;
+  assert.equal(stored?.entity.metadata.name, 'web-01');
+  assert.deepEqual(
+    Object.keys(stored?.entity.metadata ?? {}).filter((key) => /^\d+$/.test(key)),
+    [],
+    'no characters of the string as fields',
+  );
+});
+
 test('a connection that sends only malformed frames is closed with 1008', async (t) => {
   const { messagesIn, session, closed, messages } = await setUp(t);
   for (let i = 0; i < GARBAGE_LIMIT; i++) await messagesIn.receive(session, Buffer.from('garbage'));

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type protobuf from 'protobufjs';
-import type { Json } from '../../json.js';
+import type { AgentPayload } from '../frames.js';
 import { redactedLabels } from '../../config/index.js';
 import { COREV2_PROTO } from '../../v2/index.js';
 import { wireProblem } from './wire-scan.js';
@@ -68,6 +68,10 @@ function planOf(type: protobuf.Type): TypePlan {
 // An int64 as its number (the signed high word times 2^32 plus the low word), without building a Long's helpers.
 const toNumber = (value: unknown): number =>
   typeof value === 'number' ? value : (value as protobuf.Long).high * 4294967296 + ((value as protobuf.Long).low >>> 0);
+/** An object as protobufjs and the agent's JSON build it, its fields written one by one. */
+type Fields = Record<string, unknown>;
+// What the encoder reads as a message: an object of whatever shape (a list too, as protobufjs reads one), fields unchecked.
+const isFields = (value: unknown): value is Readonly<Fields> => value !== null && typeof value === 'object';
 const isZero = (value: unknown) => value === 0 || value === '' || value === false || value === null || value === undefined;
 
 function uuidText(bytes: Uint8Array): string | null {
@@ -101,7 +105,7 @@ function fieldJson(value: unknown, field: FieldPlan): unknown {
   return field.omitEmpty && isZero(scalar) ? undefined : scalar;
 }
 
-function writeFields(message: protobuf.Message, plan: TypePlan, out: Json): void {
+function writeFields(message: protobuf.Message, plan: TypePlan, out: Fields): void {
   const source = message as unknown as Record<string, unknown>;
   for (const field of plan.fields) {
     if (field.skip) continue;
@@ -115,29 +119,29 @@ function writeFields(message: protobuf.Message, plan: TypePlan, out: Json): void
 }
 
 // The one redaction policy, as every other door serves an entity.
-function redactEntity(entity: Json): void {
-  if (entity.metadata && typeof entity.metadata === 'object') entity.metadata = redactedLabels(entity.metadata, entity.redact);
+function redactEntity(entity: Fields): void {
+  if (isFields(entity.metadata)) entity.metadata = redactedLabels(entity.metadata, entity.redact);
 }
 
 /** A decoded message as the agent's JSON for it: the shape the JSON door receives. */
-function toJson(message: protobuf.Message, plan: TypePlan): Json {
+function toJson(message: protobuf.Message, plan: TypePlan): Fields {
   if (plan.hookList) {
     const { type, hooks } = message as unknown as { type: string; hooks: string[] };
     return { [type]: hooks.length > 0 ? [...hooks] : null };
   }
-  const out: Json = {};
+  const out: Fields = {};
   writeFields(message, plan, out);
   if (plan.entity) redactEntity(out);
   return out;
 }
 
 /** The plain object protobufjs encodes from the JSON shape this daemon writes (the reverse of toJson). */
-function fromJson(json: Json, plan: TypePlan): Json {
+function fromJson(json: Readonly<Fields>, plan: TypePlan): Fields {
   if (plan.hookList) {
     const [type, hooks] = Object.entries(json)[0] ?? ['', []];
     return { type, hooks: Array.isArray(hooks) ? hooks : [] };
   }
-  const out: Json = {};
+  const out: Fields = {};
   for (const field of plan.fields) {
     if (field.skip) continue;
     if (field.flatten) {
@@ -146,11 +150,11 @@ function fromJson(json: Json, plan: TypePlan): Json {
     }
     const value: unknown = json[field.name];
     if (value === null || value === undefined) continue;
-    const inner = (item: unknown) => (field.sub && item && typeof item === 'object' ? fromJson(item as Json, field.sub) : item);
+    const inner = (item: unknown) => (field.sub && isFields(item) ? fromJson(item, field.sub) : item);
     if (field.repeated) out[field.name] = Array.isArray(value) ? value.map(inner) : [];
-    else if (field.map) out[field.name] = Object.fromEntries(Object.entries(value as Json).map(([key, item]) => [key, inner(item)]));
+    else if (field.map) out[field.name] = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inner(item)]));
     else if (field.uuid) out[field.name] = Buffer.from(String(value).replace(/-/g, ''), 'hex');
-    else out[field.name] = field.sub ? (typeof value === 'object' ? fromJson(value as Json, field.sub) : undefined) : value;
+    else out[field.name] = field.sub ? (isFields(value) ? fromJson(value, field.sub) : undefined) : value;
   }
   return out;
 }
@@ -195,7 +199,7 @@ export interface DecodeLimits {
 }
 
 /** A protobuf payload as the agent's JSON for it, or why it is refused (wire types, lengths, depth, size read first). */
-export function decodeProtobuf(name: AgentMessageType, payload: Uint8Array, limits: DecodeLimits): Json | string {
+export function decodeProtobuf(name: AgentMessageType, payload: Uint8Array, limits: DecodeLimits): AgentPayload | string {
   const plan = typeOf(name);
   const budget: DecodeBudget | undefined = limits.maxJsonBytes === undefined ? undefined : { maxJsonBytes: limits.maxJsonBytes, emptyJsonBytes };
   const problem = wireProblem(payload, plan.type, limits.maxDepth, budget);
@@ -208,7 +212,8 @@ export function decodeProtobuf(name: AgentMessageType, payload: Uint8Array, limi
 }
 
 /** A JSON object this daemon sends, as the protobuf message of the same type. */
-export function encodeProtobuf(name: AgentMessageType, json: Json): Uint8Array {
+export function encodeProtobuf(name: AgentMessageType, json: object): Uint8Array {
   const { type } = typeOf(name);
-  return type.encode(type.fromObject(fromJson(json, planOf(type)))).finish();
+  // Read field by field by the schema's names: a field the type does not have is never read.
+  return type.encode(type.fromObject(fromJson(json as Readonly<Fields>, planOf(type)))).finish();
 }
