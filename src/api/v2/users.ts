@@ -80,9 +80,11 @@ async function saveUser(
   if (!isSensuName(name)) return fail(reply, 'invalid', sensuNameProblem(name, 'username')!);
   if (body.username !== undefined && body.username !== name)
     return fail(reply, 'invalid', `the name of the resource (${String(body.username)}) does not match the name of the URI (${name})`);
-  const { groups, provider: sentProvider } = body;
+  const { groups, provider: sentProvider, disabled } = body;
   if (groups !== undefined && !isStringList(groups)) return fail(reply, 'invalid', 'groups must be a list of strings');
   if (sentProvider !== undefined && typeof sentProvider !== 'string') return fail(reply, 'invalid', 'provider must be a string');
+  // As Sensu Go decodes a User: a boolean or null (false), never a string such as "false" read as true.
+  if (disabled !== undefined && disabled !== null && typeof disabled !== 'boolean') return fail(reply, 'invalid', 'disabled must be a boolean');
   const existing = v2.getUser(name);
   if (existing && mode === 'create') return fail(reply, 'exists', 'resource already exists');
   const provider = sentProvider ?? existing?.provider;
@@ -114,7 +116,7 @@ async function saveUser(
     ...rest,
     username: name,
     groups: groups ?? existing?.groups ?? [],
-    disabled: body.disabled === undefined ? Boolean(existing?.disabled) : Boolean(body.disabled),
+    disabled: disabled === undefined ? Boolean(existing?.disabled) : Boolean(disabled),
     ...(provider !== undefined ? { provider } : {}),
   };
   const refused = privilegeProblem(request, deps, name, existing, body, user);
