@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isDeepStrictEqual } from 'node:util';
 import { fail, callerOf, type V2ApiDeps } from '../v2/context.js';
 import { sensuNameProblem } from '../../rules/index.js';
+import { isPlainObject } from '../../config/index.js';
 import { listResponse } from '../v2/listing.js';
 import { missingNamespace } from '../v2/resources.js';
 import { PROVIDER_FIELDS, SECRET_FIELDS } from '../../v2/index.js';
@@ -72,7 +73,10 @@ const bodyOf = (request: FastifyRequest): Json | null => {
 
 /** metadata with the URL's name filled in; a message when they disagree or the name is unusable. */
 function metadataFor(body: Json, name: string): Json | string {
-  const metadata = { ...(body.metadata ?? {}) } as Json;
+  // null is none, as Go reads it; a string or a list was spread into fields ("abc": 0, 1 and 2).
+  const sent: unknown = body.metadata ?? {};
+  if (!isPlainObject(sent)) return 'metadata must be a map';
+  const metadata = { ...sent } as Json;
   metadata.name ||= name;
   if (metadata.name !== name) return `the name of the resource (${String(metadata.name)}) does not match the name of the URI (${name})`;
   return sensuNameProblem(name) ?? metadata;
