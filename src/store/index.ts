@@ -8,7 +8,7 @@ export { backupSqliteStore, type BackupCopy } from './sqlite/backup.js';
 export { planUpgrade, upgradeStore, checksInMissingNamespaces, type UpgradePlan } from './sqlite/upgrade.js';
 export { missingNamespaceChecks, missingNamespacesMessage } from './tables/missing-namespaces.js';
 export { type EventRow, type V2EventStore } from './event-store.js';
-export { parsePostgresConfig } from './postgres/config.js';
+export { parsePostgresConfig, type PostgresConfig } from './postgres/config.js';
 export { pgEnvironment, poolConfigOf } from './postgres/connection.js';
 export { type EventStoreRouter } from './postgres/event-router.js';
 export { startEventStores } from './postgres/start.js';
