@@ -5,7 +5,6 @@ import type { EmbeddedEventStore } from '../store/index.js';
 import { eventProblem, silencedBy } from '../v2/index.js';
 import type { Check, DecodedEvent, Entity, Event, ObjectMeta } from '../v2/index.js';
 
-import type { Json } from '../json.js';
 export type Publish = { ok: true; event: Event; replay?: boolean } | { ok: false; message: string; limited?: boolean };
 
 /** Whether one more entity may be created; a message saying why not otherwise. */
@@ -51,7 +50,7 @@ function silence(store: ResourceTables, namespace: string, event: ValidEvent & {
   if (silenced.length > 0) event.check.is_silenced = true;
 }
 
-type Prepared = { ok: true; event: ValidEvent; row?: EventRow; metrics?: unknown } | { ok: false; message: string; limited?: boolean };
+type Prepared = { ok: true; event: ValidEvent; row?: EventRow; metrics?: Event['metrics'] } | { ok: false; message: string; limited?: boolean };
 
 /** CreateOrReplace up to the event store: defaults, validation, id, created_by, proxy entity; `row` when it has a check. */
 function prepareEvent(store: ResourceTables, namespace: string, body: DecodedEvent, nowS: number, createdBy: string | undefined, gate: Admission): Prepared {
@@ -83,7 +82,7 @@ function prepareEvent(store: ResourceTables, namespace: string, body: DecodedEve
 // A sender's replay (same event id and sequence, after a crash before it saw our answer) changes nothing.
 const isReplay = (previous: { id?: unknown; sequence?: unknown } | null, event: Event) =>
   previous !== null && Number(event.sequence) > 0 && previous.id === event.id && previous.sequence === event.sequence;
-const stored = (updated: Json, metrics: unknown): Publish => ({ ok: true, event: metrics ? { ...updated, metrics } : updated });
+const stored = (updated: Event, metrics: Event['metrics']): Publish => ({ ok: true, event: metrics ? { ...updated, metrics } : updated });
 
 /**
  * CreateOrReplace and the event store update: defaults, validation, id, created_by, proxy entity, history.

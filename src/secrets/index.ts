@@ -15,6 +15,9 @@ export {
   providerProblem,
   secretProblem,
   withClientDefaults,
+  type SecretReference,
+  type SecretsProvider,
+  type VaultClientSpec,
 } from './model.js';
 export { outageResult } from './outage.js';
 export { SecretsResolver, type SecretsLookup } from './resolver.js';

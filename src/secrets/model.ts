@@ -31,8 +31,27 @@ export interface VaultClientSpec {
   readonly version: 'v1' | 'v2';
   readonly max_retries: number;
   readonly timeout: string;
-  readonly tls?: { ca_cert?: string; client_cert?: string; client_key?: string; cname?: string };
+  /** null: none, as Go reads it into its TLS pointer. */
+  readonly tls?: { ca_cert?: string; client_cert?: string; client_key?: string; cname?: string } | null;
   readonly rate_limiter?: { limit?: number; burst?: number };
+}
+
+/** A secrets provider as stored (cluster-wide): the Env provider's spec is empty, an ExternalProvider's holds its vault client. */
+export interface SecretsProvider {
+  readonly type: string;
+  readonly api_version: string;
+  /** As sent, with its name, no namespace and its creator: nothing else in it is checked. */
+  readonly metadata: Record<string, unknown>;
+  readonly spec: { readonly client?: VaultClientSpec };
+}
+
+/** A secret as stored (namespaced): the id it names at a provider. */
+export interface SecretReference {
+  readonly type: string;
+  readonly api_version: string;
+  /** As sent, with its name, namespace and creator: nothing else in it is checked. */
+  readonly metadata: Record<string, unknown>;
+  readonly spec: { readonly id: string; readonly provider: string };
 }
 
 const CLIENT_KEYS = new Set(['address', 'token', 'version', 'max_retries', 'timeout', 'tls', 'rate_limiter']);

@@ -1,6 +1,6 @@
 export { StateStore } from './open-state-store.js';
 export { GroupRetry, type StoredResult, type HistoryEntry, type V2Keys, type UnitKeys } from './state-store.js';
-export { ResourceTables, type ApiKeyRow } from './tables/v2-resources.js';
+export { ResourceTables, type ApiKeyRow, type StoredUser } from './tables/v2-resources.js';
 export { remainingSeconds } from './tables/expiring-table.js';
 export { Outbox, type OutboxRow, type DeadLetter } from './tables/bridge-outbox.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
@@ -8,7 +8,7 @@ export { backupSqliteStore, type BackupCopy } from './sqlite/backup.js';
 export { planUpgrade, upgradeStore, checksInMissingNamespaces, type UpgradePlan } from './sqlite/upgrade.js';
 export { missingNamespaceChecks, missingNamespacesMessage } from './tables/missing-namespaces.js';
 export { type EventRow, type V2EventStore } from './event-store.js';
-export { parsePostgresConfig } from './postgres/config.js';
+export { parsePostgresConfig, type PostgresConfig } from './postgres/config.js';
 export { pgEnvironment, poolConfigOf } from './postgres/connection.js';
 export { type EventStoreRouter } from './postgres/event-router.js';
 export { startEventStores } from './postgres/start.js';

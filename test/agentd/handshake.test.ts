@@ -75,7 +75,7 @@ test('past the entity limit a new agent is refused with 402; one whose entity is
 test("a password change applies at once: the cached credentials are not taken after the user's record changed", async (t) => {
   const { resources, admit } = await handshakeServer(t);
   assert.equal((await admit(agentHeaders('web-01'))).ok, true);
-  resources.putUser('agent', { ...resources.getUser('agent'), password_hash: await hashPassword('changed') });
+  resources.putUser('agent', { ...resources.getUser('agent')!, password_hash: await hashPassword('changed') });
   assert.deepEqual(await admit(agentHeaders('web-01')), { ok: false, status: 401, message: 'bad credentials' });
   assert.equal((await admit(agentHeaders('web-01', { authorization: basic('agent', 'changed') }))).ok, true);
 });

@@ -334,6 +334,14 @@ const USERS: Sequence[] = [
   { id: 'users.no-password', steps: [{ method: 'POST', path: '/api/core/v2/users', body: { username: 'u-nopw' } }] },
   { id: 'users.get-missing', steps: [{ method: 'GET', path: '/api/core/v2/users/nobody' }] },
   { id: 'users.existing', steps: [{ method: 'POST', path: '/api/core/v2/users', body: { username: 'admin', password: PASSWORD } }] },
+  // disabled is a boolean: a string, even "false", is refused (it is not read as true).
+  {
+    id: 'users.disabled-not-boolean',
+    steps: [
+      { method: 'POST', path: '/api/core/v2/users', body: { username: 'u-dstr', password: PASSWORD, disabled: 'false' } },
+      { method: 'GET', path: '/api/core/v2/users/u-dstr' },
+    ],
+  },
   {
     id: 'users.disable',
     steps: [

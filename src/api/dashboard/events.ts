@@ -1,7 +1,8 @@
 import type { StateStore } from '../../store/index.js';
 import { silenceKeys } from '../../intake/index.js';
 import { param } from './deps.js';
-import type { Json } from '../../json.js';
+import { isPlainObject } from '../../config/index.js';
+import type { Check, Event } from '../../v2/index.js';
 
 /** One open event as the dashboard lists it, legacy or v2 alike. */
 export interface EventRow {
@@ -30,15 +31,17 @@ const clip = (text: unknown) => String(text ?? '').slice(0, MAX_OUTPUT);
  * result), and the v2 events that are not failing mirrors of a legacy result (those are the same story told twice).
  */
 export function openEvents(store: StateStore, mirrorNamespace: string, nowMs: number): EventRow[] {
-  const silences = new Map(store.silences.list(nowMs).map((e) => [e.key, e.value as Json]));
+  const silences = new Map(store.silences.list(nowMs).map((e) => [e.key, e.value]));
   const now = Math.floor(nowMs / 1000);
   const rows: EventRow[] = [];
   // A Sensu Go agent's legacy record (its keepalive) mirrors into the agent's own namespace, not the legacy one.
-  const namespaceOf = (client: Json) => (client.entity_class === 'agent' && typeof client.namespace === 'string' ? client.namespace : mirrorNamespace);
+  const namespaceOf = (client: Record<string, unknown>) =>
+    client.entity_class === 'agent' && typeof client.namespace === 'string' ? client.namespace : mirrorNamespace;
   const mirrored = new Set(store.listResults().map((r) => `${mirrorNamespace}\u0000${r.client}\u0000${String(r.check.name)}`));
   for (const event of store.listEvents()) {
-    const client = (event.client ?? {}) as Json;
-    const check = (event.check ?? {}) as Json;
+    // A legacy event's parts as stored, read field by field.
+    const client = isPlainObject(event.client) ? event.client : {};
+    const check = isPlainObject(event.check) ? event.check : {};
     mirrored.add(`${namespaceOf(client)}\u0000${String(client.name)}\u0000${String(check.name)}`);
     const clientSubs = strings(client.subscriptions);
     const silencedBy = silenceKeys(clientSubs, String(check.name)).filter((key) => {
@@ -62,10 +65,10 @@ export function openEvents(store: StateStore, mirrorNamespace: string, nowMs: nu
       subscriptions: [...new Set([...strings(check.subscribers), ...clientSubs])],
     });
   }
-  for (const event of store.resources.listEvents(null) as Json[]) {
+  for (const event of store.resources.listEvents(null) as Event[]) {
     const namespace = String(event.metadata?.namespace ?? event.entity?.metadata?.namespace ?? '');
     const entity = String(event.entity?.metadata?.name ?? '');
-    const check = (event.check ?? {}) as Json;
+    const check: Check = event.check ?? {};
     const name = String(check.metadata?.name ?? '');
     if (Number(check.status ?? 0) === 0) continue;
     if (mirrored.has(`${namespace}\u0000${entity}\u0000${name}`)) continue;
@@ -78,7 +81,7 @@ export function openEvents(store: StateStore, mirrorNamespace: string, nowMs: nu
       status: Number(check.status),
       output: clip(check.output),
       occurrences: Number(check.occurrences ?? 1),
-      history: (Array.isArray(check.history) ? check.history : []).map((h: Json) => Number(h?.status ?? 0)),
+      history: (Array.isArray(check.history) ? check.history : []).map((h) => Number(h?.status ?? 0)),
       last_ok: Number(check.last_ok) > 0 ? Number(check.last_ok) : null,
       timestamp: Number(event.timestamp ?? check.executed ?? 0),
       action: check.state === 'flapping' ? 'flapping' : 'create',

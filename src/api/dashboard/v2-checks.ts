@@ -2,15 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { V2ApiDeps } from '../v2/context.js';
 import { fail, callerOf } from '../v2/context.js';
 import { PREFIX, type DashboardDeps } from './deps.js';
-
-import type { Json } from '../../json.js';
+import type { CheckConfig } from '../../v2/index.js';
 
 /** The v2 CheckConfigs of a namespace with their next scheduled request, and "Run now" (ad hoc execution). */
 export function registerV2CheckRoutes(app: FastifyInstance, deps: V2ApiDeps, dash: DashboardDeps): void {
   app.get(`${PREFIX}/namespaces/:namespace/checks`, (request) => {
     const { namespace } = request.params as { namespace: string };
     const next = new Map((dash.v2Checks?.nextExecutions() ?? []).filter((n) => n.namespace === namespace).map((n) => [n.name, n.next]));
-    return deps.store.resources.listResources('CheckConfig', namespace).map((c: Json) => ({
+    return deps.store.resources.listResources('CheckConfig', namespace).map((c: CheckConfig) => ({
       name: String(c.metadata?.name),
       namespace,
       command: c.command ?? null,

@@ -3,8 +3,7 @@ import { fail, callerOf, type V2ApiDeps } from '../v2/context.js';
 import { parsePostgresConfig } from '../../store/index.js';
 import { listResponse } from '../v2/listing.js';
 import { PROVIDER_FIELDS } from '../../v2/index.js';
-import type { Json } from '../../json.js';
-import type { EventStoreRouter } from '../../store/index.js';
+import type { EventStoreRouter, PostgresConfig } from '../../store/index.js';
 import { redactDsn } from '../../config/index.js';
 import { CREDENTIAL_MASK } from '../../secrets/index.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -22,7 +21,7 @@ export function dsnToStore(given: string, stored: string | undefined): { dsn: st
   };
 }
 
-const withoutWriter = (config: { metadata: Json; spec: Json }) => ({ ...config, metadata: { ...config.metadata, created_by: undefined } });
+const withoutWriter = (config: PostgresConfig) => ({ ...config, metadata: { ...config.metadata, created_by: undefined } });
 
 const BASE = '/api/enterprise/store/v1/provider';
 /** Admin-only route patterns (access.ts): the event store is cluster-wide. */
@@ -34,9 +33,7 @@ const BASE = '/api/enterprise/store/v1/provider';
 export function registerStoreRoutes(app: FastifyInstance, deps: V2ApiDeps, router: EventStoreRouter): void {
   const find = (name: string) => router.configs().find((c) => c.metadata.name === name);
   // Pages and selects like every other list (`limit`/`continue`, `fieldSelector` on provider.name).
-  app.get(BASE, (request, reply) =>
-    listResponse(request, reply, router.configs() as unknown as Json[], PROVIDER_FIELDS, (c) => String(c.metadata?.name ?? '')),
-  );
+  app.get(BASE, (request, reply) => listResponse(request, reply, router.configs(), PROVIDER_FIELDS, (c) => String(c.metadata?.name ?? '')));
   app.get(`${BASE}/:name`, (request, reply) => find((request.params as { name: string }).name) ?? fail(reply, 'notFound', 'not found'));
   const put = async (request: FastifyRequest, reply: FastifyReply) => {
     const parsed = parsePostgresConfig(request.body, (request.params as { name?: string }).name);
@@ -50,7 +47,7 @@ export function registerStoreRoutes(app: FastifyInstance, deps: V2ApiDeps, route
       metadata: { ...parsed.config.metadata, created_by: callerOf(request).username },
     };
     // What is stored already (a read written back): no change, so no reconnection either.
-    if (stored && isDeepStrictEqual(withoutWriter(stored as never), withoutWriter(config as never))) return reply.code(201).type('application/json').send();
+    if (stored && isDeepStrictEqual(withoutWriter(stored), withoutWriter(config))) return reply.code(201).type('application/json').send();
     if (config.spec.strict === true) {
       const problem = await router.check(config);
       if (problem) return fail(reply, 'invalid', `PostgresConfig ${config.metadata.name} refused (strict): ${problem}`);

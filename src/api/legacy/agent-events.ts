@@ -1,23 +1,27 @@
 // A Sensu Go agent's check events, stored once as v2 events, read as the legacy API shows events, results and history.
 import type { StateStore, V2EventStore } from '../../store/index.js';
 import type { EventIntake } from '../../intake/index.js';
-import { legacyCheckOf, legacyEventOf, typedEvent } from '../../v2/index.js';
-import type { Json } from '../../json.js';
+import { legacyCheckOf, legacyEventOf, typedEvent, type Event } from '../../v2/index.js';
+import { isPlainObject } from '../../config/index.js';
+
+/** A legacy record (a client, an event, a result, a check) as the store holds it: its fields read where they matter. */
+type LegacyRecord = Record<string, unknown>;
 
 /** One check of an agent: its legacy client record, the namespace its entity lives in, and its stored v2 event. */
 export interface AgentCheck {
-  readonly client: Json;
+  readonly client: LegacyRecord;
   readonly namespace: string;
-  readonly event: Json;
+  readonly event: Event;
 }
 
-const isAgent = (client: Json | null): client is Json =>
+const isAgent = (client: LegacyRecord | null): client is LegacyRecord =>
   client !== null && !client.invalidated && client.entity_class === 'agent' && typeof client.namespace === 'string';
-const checkName = (event: Json) => String(event.check?.metadata?.name ?? '');
+const checkName = (event: Event) => String(event.check?.metadata?.name ?? '');
 // Open as the legacy registry keeps an event: while its status is not OK.
-const isOpen = (event: Json) => Number(event.check?.status ?? 0) !== 0;
+const isOpen = (event: Event) => Number(event.check?.status ?? 0) !== 0;
+const nameIn = (part: unknown) => String(isPlainObject(part) ? part.name : undefined);
 // The legacy list order: client, then check (the store's ORDER BY client, check_name).
-const byClientAndCheck = (a: Json, b: Json) => compare(String(a.client?.name), String(b.client?.name)) || compare(String(a.check?.name), String(b.check?.name));
+const byClientAndCheck = (a: LegacyRecord, b: LegacyRecord) => compare(nameIn(a.client), nameIn(b.client)) || compare(nameIn(a.check), nameIn(b.check));
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -30,7 +34,7 @@ export class AgentEventView {
     private readonly store: StateStore,
     private readonly events: V2EventStore,
     // The legacy API's rule for which agents a caller sees (checkbridge.namespace's unless configured otherwise).
-    private readonly shows: (client: Json) => boolean,
+    private readonly shows: (client: LegacyRecord) => boolean,
   ) {}
 
   /** The checks of one agent, or of every agent without a name. */
@@ -52,7 +56,7 @@ export class AgentEventView {
   }
 
   /** The open events of one agent or of all, as legacy events. */
-  async openEvents(name?: string): Promise<Json[]> {
+  async openEvents(name?: string): Promise<LegacyRecord[]> {
     return (await this.open(name)).map(({ event, client }) => legacyEventOf(event, client));
   }
 
@@ -63,7 +67,7 @@ export class AgentEventView {
   }
 
   /** Legacy events first (the store's own), then the agents', in the legacy list order. */
-  async withLegacy(legacy: Json[], name?: string): Promise<Json[]> {
+  async withLegacy(legacy: LegacyRecord[], name?: string): Promise<LegacyRecord[]> {
     const agents = await this.openEvents(name);
     return agents.length === 0 ? legacy : [...legacy, ...agents].sort(byClientAndCheck);
   }
@@ -84,23 +88,23 @@ export class AgentEventView {
 }
 
 /** A legacy result of an agent's check: the client's name and the check with its statuses as `history`. */
-export const agentResultOf = ({ client, event }: AgentCheck): { client: string; check: Json } => ({
+export const agentResultOf = ({ client, event }: AgentCheck): { client: string; check: LegacyRecord } => ({
   client: String(client.name),
   check: legacyCheckOf(event.check ?? {}),
 });
 
 /** An agent's check as `/clients/NAME/history` lists a check: its one history, the v2 event's. */
-export function agentHistoryOf(found: AgentCheck): Json {
+export function agentHistoryOf(found: AgentCheck): LegacyRecord {
   const { history, ...result } = agentResultOf(found).check;
   const statuses = (history as string[]).map(Number);
   return { check: result.name, history: statuses, last_execution: result.executed, last_status: statuses.at(-1) ?? result.status, last_result: result };
 }
 
 /** Legacy and agent results together, in the legacy list order (client, then check). */
-export const sortResults = <T extends { client: string; check: Json }>(results: T[]): T[] =>
+export const sortResults = <T extends { client: string; check: LegacyRecord }>(results: T[]): T[] =>
   results.sort((a, b) => compare(a.client, b.client) || compare(String(a.check.name), String(b.check.name)));
 /** Legacy and agent history entries together, in check order. */
-export const sortHistory = (entries: Json[]): Json[] => entries.sort((a, b) => compare(String(a.check), String(b.check)));
+export const sortHistory = (entries: LegacyRecord[]): LegacyRecord[] => entries.sort((a, b) => compare(String(a.check), String(b.check)));
 
 /**
  * Legacy resolve of an agent's event: an OK of the same check, submitted to the one intake as a v2 event (as
@@ -109,7 +113,8 @@ export const sortHistory = (entries: Json[]): Json[] => entries.sort((a, b) => c
 export async function resolveAgentEvent(intake: EventIntake, store: StateStore, found: AgentCheck, nowMs: number): Promise<string | null> {
   const now = Math.floor(nowMs / 1000);
   const name = String(found.client.name);
-  const { history: _history, ...check } = found.event.check as Json;
+  // An agent's stored event has its check: the store keys it by the check's name.
+  const { history: _history, ...check } = found.event.check ?? {};
   const entity = store.resources.getEntity(found.namespace, name) ?? found.event.entity;
   const { value: event, problem } = typedEvent({
     entity,

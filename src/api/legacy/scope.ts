@@ -3,12 +3,11 @@
 import type { Settings } from '../../config/index.js';
 import { legacyApiAllNamespacesOf, legacyNamespace } from '../../config/index.js';
 import type { StateStore } from '../../store/index.js';
-import type { Json } from '../../json.js';
 
 /** The one rule, for one settings snapshot. */
 export interface LegacyScope {
   /** Whether a client record is shown (a legacy client always is). */
-  shows(client: Json): boolean;
+  shows(client: Record<string, unknown>): boolean;
   /** Whether a client name is hidden: it names an agent record of a namespace the caller does not see. */
   hides(name: string): boolean;
   /** The items of a list whose client is shown (one read of the client records). */
@@ -17,7 +16,7 @@ export interface LegacyScope {
 
 export function legacyScope(store: StateStore, settings: Settings): LegacyScope {
   const [namespace, all] = [legacyNamespace(settings), legacyApiAllNamespacesOf(settings)];
-  const shows = (client: Json) => all || client.entity_class !== 'agent' || client.namespace === namespace;
+  const shows = (client: Record<string, unknown>) => all || client.entity_class !== 'agent' || client.namespace === namespace;
   const hides = (name: string) => {
     const client = store.getClient(name);
     return client !== null && !shows(client);

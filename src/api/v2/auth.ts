@@ -5,6 +5,7 @@ import { hashApiKey } from '../../auth/index.js';
 import { nowS, type Caller, type V2ApiDeps } from './context.js';
 import { directoryLogin, isActive, isExternal } from '../../auth/index.js';
 import { accessCacheOf } from './access-cache.js';
+import type { StoredUser } from '../../store/index.js';
 
 const text = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/plain; charset=utf-8').send(body);
 
@@ -21,13 +22,7 @@ function basic(request: FastifyRequest): { user: string; password: string } | nu
  * (an unknown user against a hash nobody matches). A user of an external provider has no local password: a hash
  * stored for one (an earlier version let them set one) never signs them in, so removal from the directory ends their access.
  */
-export async function checkPassword(
-  deps: V2ApiDeps,
-  user: string,
-  password: string,
-  signal?: AbortSignal,
-  priority = false,
-): Promise<Record<string, unknown> | null> {
+export async function checkPassword(deps: V2ApiDeps, user: string, password: string, signal?: AbortSignal, priority = false): Promise<StoredUser | null> {
   const record = deps.store.resources.getUser(user);
   const stored: unknown = record && !isExternal(record) ? record.password_hash : undefined;
   const unusable = storedHashProblem(stored);

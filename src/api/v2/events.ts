@@ -1,15 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, eventStoreOf, type V2ApiDeps } from './context.js';
 import { selectorsOf, page } from './listing.js';
-import { shapeEvent, EVENT_FIELDS, decodeEvent } from '../../v2/index.js';
+import { shapeEvent, EVENT_FIELDS, decodeEvent, type Event } from '../../v2/index.js';
 import { missingNamespace } from './resources.js';
-
-import type { Json } from '../../json.js';
 import { IntakeFull } from '../../intake/index.js';
 type Params = { namespace: string; entity?: string; check?: string };
 
 // Paging order and resume key: namespace, entity, check (Sensu Go's etcd key order).
-const eventKey = (e: Json) =>
+const eventKey = (e: Event) =>
   `${e.metadata?.namespace ?? e.entity?.metadata?.namespace ?? ''}/${e.entity?.metadata?.name ?? ''}/${e.check?.metadata?.name ?? ''}`;
 
 /** The events API: list, get, create or replace (201, empty), delete (204). */

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from './context.js';
 import { parseSelector, matchesSelector, SelectorError, type Op, type FieldSet } from '../../v2/index.js';
 import { redactOutput } from '../../config/index.js';
-import type { Json } from '../../json.js';
 
 /** Every selector operation must name a field the resource has (or one of its labels): a typo is a 400, not "everything". */
 function unknownField(ops: readonly Op[], set: FieldSet): string | null {
@@ -47,7 +46,7 @@ export function selectorsOf(request: FastifyRequest, reply: FastifyReply, set: F
 }
 
 /** `fieldSelector` and `labelSelector` matched in memory; null after a 400. */
-function select<T>(request: FastifyRequest, reply: FastifyReply, items: T[], set: FieldSet): T[] | null {
+function select<T extends object>(request: FastifyRequest, reply: FastifyReply, items: T[], set: FieldSet): T[] | null {
   const selectors = selectorsOf(request, reply, set);
   if (!selectors) return null;
   let out = items;
@@ -55,8 +54,8 @@ function select<T>(request: FastifyRequest, reply: FastifyReply, items: T[], set
     [selectors.fields, set.fields],
     [selectors.labels, set.labels],
   ] as const) {
-    // Selectors read what the caller may see: a selector on a secret label must not confirm a guess.
-    if (ops) out = out.filter((item) => matchesSelector(ops, read(redactOutput(item) as Json)));
+    // Selectors read what the caller may see: a selector on a secret label must not confirm a guess (redaction keeps the shape).
+    if (ops) out = out.filter((item) => matchesSelector(ops, read(redactOutput(item) as T)));
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { isExternal } from '../../auth/index.js';
 import { isClusterAdmin } from '../../auth/index.js';
 import { rbacView } from './rbac-store.js';
 import { deferLogin, loginLimiterOf } from './auth.js';
-import type { Json } from '../../json.js';
+import { isPlainObject } from '../../config/index.js';
 
 export const passwordProblem = (password: unknown) => (typeof password !== 'string' || password.length < 8 ? 'password must be at least 8 characters' : null);
 
@@ -14,13 +14,13 @@ export const externalMessage = (name: string, provider: unknown) =>
 
 const USAGE = 'send {"password": <current password>, "new_password": <new password>} (or "password_hash": <bcrypt hash of the new one>, as sensuctl does)';
 
-/** A new password as sent: in plain text, or as sensuctl's bcrypt hash of it. */
-type NewPassword = { plain: string } | { bcrypt: string };
+/** A new password as sent, unchecked: in plain text, or as sensuctl's bcrypt hash of it. */
+type NewPassword = { plain: unknown } | { bcrypt: unknown };
 
 /** The current password and the new one the body carries, or why it cannot be read. */
 function readBody(body: unknown, resetting: boolean): { current: string | null; next: NewPassword } | { problem: string } {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return { problem: `request body must be a JSON object: ${USAGE}` };
-  const { password, new_password: newPassword, password_hash: newHash } = body as Json;
+  if (!isPlainObject(body)) return { problem: `request body must be a JSON object: ${USAGE}` };
+  const { password, new_password: newPassword, password_hash: newHash } = body;
   if (password !== undefined && typeof password !== 'string') return { problem: 'password (the current password) must be a string' };
   if (newHash !== undefined) return { current: password ?? null, next: { bcrypt: newHash } };
   if (newPassword !== undefined) return { current: password ?? null, next: { plain: newPassword } };
@@ -79,8 +79,8 @@ export async function changePassword(deps: V2ApiDeps, request: FastifyRequest, r
  * always with the current password; the same change as above.
  */
 export async function changePasswordFromWeb(deps: V2ApiDeps, request: FastifyRequest, reply: FastifyReply) {
-  const body = request.body as Json | null;
-  if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.password !== 'string' || typeof body.password_new !== 'string')
+  const body = request.body;
+  if (!isPlainObject(body) || typeof body.password !== 'string' || typeof body.password_new !== 'string')
     return fail(reply, 'invalid', 'send {"password": <current password>, "password_new": <new password>}, both strings');
   request.body = { password: body.password, new_password: body.password_new };
   return changePassword(deps, request, reply);
@@ -88,12 +88,13 @@ export async function changePasswordFromWeb(deps: V2ApiDeps, request: FastifyReq
 
 /** What is stored for a new password: a bcrypt hash as given (its length is sensuctl's to check), a plain one hashed. */
 export async function storedHashOf(next: NewPassword): Promise<{ hash: string } | { problem: string }> {
+  // Each check lets only a string through.
   if ('bcrypt' in next) {
     const problem = bcryptHashProblem(next.bcrypt);
-    return problem ? { problem } : { hash: next.bcrypt };
+    return problem ? { problem } : { hash: String(next.bcrypt) };
   }
   const problem = passwordProblem(next.plain);
-  return problem ? { problem } : { hash: await hashPassword(next.plain) };
+  return problem ? { problem } : { hash: await hashPassword(String(next.plain)) };
 }
 
 /**
@@ -113,8 +114,8 @@ export async function resetPassword(deps: V2ApiDeps, request: FastifyRequest, re
       `unauthorized to perform action: user "${caller.username}" may not reset the password of user "${name}": only cluster admins may`,
     );
   if (isExternal(user)) return fail(reply, 'invalid', externalMessage(name, user.provider));
-  const body = (request.body ?? {}) as Json;
-  const stored = await storedHashOf({ bcrypt: body.password_hash });
+  const body = request.body;
+  const stored = await storedHashOf({ bcrypt: isPlainObject(body) ? body.password_hash : undefined });
   if ('problem' in stored) return fail(reply, 'invalid', stored.problem);
   v2.putUser(name, { ...user, password_hash: stored.hash });
   v2.deleteUserSessions(name);

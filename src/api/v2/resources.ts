@@ -3,14 +3,23 @@ import { fail, callerOf, nowS, type V2ApiDeps } from './context.js';
 import { listResponse } from './listing.js';
 import { entityTable, legacyClientOnly, deleteEntityEvents, agentManaged } from './entity-view.js';
 import { SILENCED } from './silenced.js';
-import { RBAC_FIELDS, RESOURCE_FIELDS, decodeAs, redactedMetadata, serveAs, shapeMetadata, typeProblem, type ObjectMeta } from '../../v2/index.js';
+import {
+  RBAC_FIELDS,
+  RESOURCE_FIELDS,
+  decodeAs,
+  redactedMetadata,
+  serveAs,
+  shapeMetadata,
+  typeProblem,
+  type ObjectMeta,
+  type SensuGoTypes,
+} from '../../v2/index.js';
 import { assetNameProblem, kindProblem, sensuNameProblem } from '../../rules/index.js';
 import { assetProblem, runtimeAssetsProblem } from '../../assets/index.js';
 import { SECRET_USERS } from '../../secrets/index.js';
 import { secretRefsProblem } from '../../config/index.js';
 import { mergePatchRoute } from './merge-patch.js';
 import { created, resourceKind, type Resource, type ResourceKind, type ResourceWriter } from './resource-writer.js';
-import type { Json } from '../../json.js';
 
 export type { ResourceKind } from './resource-writer.js';
 
@@ -22,8 +31,11 @@ export function missingNamespace(v2: V2ApiDeps['store']['resources'], namespace:
   return v2.namespaceExists(namespace) ? null : `the namespace ${namespace} does not exist`;
 }
 
-// Each kind's validation is the rule book's; the runtime assets' names are the asset rules'.
-const withAssets = (type: string) => (resource: Json) => runtimeAssetsProblem(resource) ?? kindProblem(type, resource);
+// Each kind's validation is the rule book's; the runtime assets' names (of the kinds that run commands) are the asset rules'.
+const withAssets =
+  <K extends 'CheckConfig' | 'Handler' | 'HookConfig' | 'Mutator'>(type: K) =>
+  (resource: SensuGoTypes[K]) =>
+    runtimeAssetsProblem(resource) ?? kindProblem(type, resource);
 
 /** The kinds the generic routes serve in each namespace (the RBAC ones are rbac-routes.ts'). */
 export const NAMESPACED_RESOURCE_KINDS: ResourceKind[] = [

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fail, callerOf, type V2ApiDeps } from './context.js';
-import { sensuNameProblem } from '../../rules/index.js';
+import { isSensuName, sensuNameProblem } from '../../rules/index.js';
 import { verifyPassword } from '../../auth/index.js';
 import { listResponse } from './listing.js';
 import { USER_FIELDS } from '../../v2/index.js';
@@ -8,10 +8,19 @@ import { isExternal } from '../../auth/index.js';
 import { heldUserProblem, isClusterAdmin, membershipProblem, otherUserProblem, type GrantView } from '../../auth/index.js';
 import { rbacView, RBAC_TYPE } from './rbac-store.js';
 import { changePassword, changePasswordFromWeb, resetPassword, externalMessage, storedHashOf } from './password-change.js';
-import type { Json } from '../../json.js';
+import { isPlainObject } from '../../config/index.js';
+import type { StoredUser } from '../../store/index.js';
+
+/** A user body as sent: an object whose fields are checked where they are read. */
+type UserBody = Record<string, unknown>;
+
+/** A user as saveUser stores it: groups and disabled always set. */
+type SavedUser = StoredUser & { groups: string[]; disabled: boolean };
+
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** What the API shows of a user: never a password or its hash. */
-const view = (user: Json) => ({ username: user.username, groups: user.groups ?? [], disabled: Boolean(user.disabled) });
+const view = (user: StoredUser) => ({ username: user.username, groups: user.groups ?? [], disabled: Boolean(user.disabled) });
 
 /** The RBAC view and every namespace holding role bindings: what the membership rule reads. */
 const grantViewOf = (deps: V2ApiDeps): GrantView => ({
@@ -24,14 +33,14 @@ function privilegeProblem(
   request: FastifyRequest,
   deps: V2ApiDeps,
   name: string,
-  existing: Json | null,
-  body: Json,
-  user: Json,
+  existing: StoredUser | null,
+  body: UserBody,
+  user: SavedUser,
 ): { kind: 'forbidden' | 'invalid'; message: string } | null {
   const caller = callerOf(request);
   const grants = grantViewOf(deps);
   const held = new Set<string>(existing?.groups ?? []);
-  const added = (user.groups as string[]).filter((g) => !held.has(g));
+  const added = user.groups.filter((g) => !held.has(g));
   const membership = membershipProblem(grants, caller, name, added, !existing);
   if (membership) return { kind: 'forbidden', message: membership };
   if (existing && (body.password !== undefined || body.password_hash !== undefined)) {
@@ -50,7 +59,7 @@ function privilegeProblem(
   if (existing) {
     // Disabling, re-enabling or otherwise changing someone who holds more than the caller is a cluster admin's.
     const action = Boolean(existing.disabled) === user.disabled ? 'change' : user.disabled ? 'disable' : 're-enable';
-    const held = heldUserProblem(grants, caller, name, (existing.groups ?? []) as string[], action);
+    const held = heldUserProblem(grants, caller, name, existing.groups ?? [], action);
     if (held) return { kind: 'forbidden', message: held };
   }
   return null;
@@ -61,23 +70,24 @@ async function saveUser(
   deps: V2ApiDeps,
   request: FastifyRequest,
   reply: FastifyReply,
-  name: string,
-  body: Json | null,
+  name: unknown,
+  body: unknown,
   mode: 'create' | 'upsert',
   status?: number,
 ) {
   const v2 = deps.store.resources;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(reply, 'invalid', 'request body must be a JSON object (user)');
-  const badName = sensuNameProblem(name, 'username');
-  if (badName) return fail(reply, 'invalid', badName);
+  if (!isPlainObject(body)) return fail(reply, 'invalid', 'request body must be a JSON object (user)');
+  if (!isSensuName(name)) return fail(reply, 'invalid', sensuNameProblem(name, 'username')!);
   if (body.username !== undefined && body.username !== name)
     return fail(reply, 'invalid', `the name of the resource (${String(body.username)}) does not match the name of the URI (${name})`);
-  if (body.groups !== undefined && (!Array.isArray(body.groups) || body.groups.some((g: unknown) => typeof g !== 'string')))
-    return fail(reply, 'invalid', 'groups must be a list of strings');
-  if (body.provider !== undefined && typeof body.provider !== 'string') return fail(reply, 'invalid', 'provider must be a string');
+  const { groups, provider: sentProvider, disabled } = body;
+  if (groups !== undefined && !isStringList(groups)) return fail(reply, 'invalid', 'groups must be a list of strings');
+  if (sentProvider !== undefined && typeof sentProvider !== 'string') return fail(reply, 'invalid', 'provider must be a string');
+  // As Sensu Go decodes a User: a boolean or null (false), never a string such as "false" read as true.
+  if (disabled !== undefined && disabled !== null && typeof disabled !== 'boolean') return fail(reply, 'invalid', 'disabled must be a boolean');
   const existing = v2.getUser(name);
   if (existing && mode === 'create') return fail(reply, 'exists', 'resource already exists');
-  const provider = body.provider ?? existing?.provider;
+  const provider = sentProvider ?? existing?.provider;
   const external = isExternal({ provider });
   // External users have no local password: none is set, and a new one needs none.
   const setsPassword = body.password !== undefined || body.password_hash !== undefined;
@@ -102,11 +112,11 @@ async function saveUser(
     hash = stored.hash;
   }
   const { password_hash: kept, ...rest } = existing ?? {};
-  const user: Json = {
+  const user: SavedUser = {
     ...rest,
     username: name,
-    groups: body.groups ?? existing?.groups ?? [],
-    disabled: body.disabled === undefined ? Boolean(existing?.disabled) : Boolean(body.disabled),
+    groups: groups ?? existing?.groups ?? [],
+    disabled: disabled === undefined ? Boolean(existing?.disabled) : Boolean(disabled),
     ...(provider !== undefined ? { provider } : {}),
   };
   const refused = privilegeProblem(request, deps, name, existing, body, user);
@@ -130,15 +140,13 @@ async function saveUser(
  */
 export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void {
   const v2 = deps.store.resources;
-  const save = (request: FastifyRequest, reply: FastifyReply, name: string, body: Json | null, mode: 'create' | 'upsert') =>
+  const save = (request: FastifyRequest, reply: FastifyReply, name: unknown, body: unknown, mode: 'create' | 'upsert') =>
     saveUser(deps, request, reply, name, body, mode);
   app.post('/api/core/v2/users', (request, reply) => {
-    const body = request.body as Json | null;
-    return save(request, reply, body?.username, body, 'create');
+    const body = request.body;
+    return save(request, reply, isPlainObject(body) ? body.username : undefined, body, 'create');
   });
-  app.put('/api/core/v2/users/:name', (request, reply) =>
-    save(request, reply, (request.params as { name: string }).name, request.body as Json | null, 'upsert'),
-  );
+  app.put('/api/core/v2/users/:name', (request, reply) => save(request, reply, (request.params as { name: string }).name, request.body, 'upsert'));
   app.get('/api/core/v2/users', (request, reply) => listResponse(request, reply, v2.listUsers().map(view), USER_FIELDS, (u) => String(u.username)));
   app.get('/api/core/v2/users/:name', (request, reply) => {
     const name = (request.params as { name: string }).name;
@@ -151,7 +159,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     const user = v2.getUser(name);
     if (!user) return fail(reply, 'notFound', 'not found');
     if (name === callerOf(request).username) return fail(reply, 'invalid', 'you cannot disable yourself');
-    const held = heldUserProblem(grantViewOf(deps), callerOf(request), name, (user.groups ?? []) as string[], 'disable');
+    const held = heldUserProblem(grantViewOf(deps), callerOf(request), name, user.groups ?? [], 'disable');
     if (held) return fail(reply, 'forbidden', held);
     v2.putUser(name, { ...user, disabled: true });
     v2.deleteUserSessions(name);
@@ -161,7 +169,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
   app.put('/api/core/v2/users/:name/change_password', (request, reply) => changePasswordFromWeb(deps, request, reply));
   app.put('/api/core/v2/users/:name/reset_password', (request, reply) => resetPassword(deps, request, reply));
   // sensuctl's `user reinstate`, `add-group`, `remove-group`, `remove-groups`: one change to an existing user, under the same rules.
-  const change = (request: FastifyRequest, reply: FastifyReply, edit: (user: Json, group: string) => Json) => {
+  const change = (request: FastifyRequest, reply: FastifyReply, edit: (user: StoredUser, group: string) => UserBody) => {
     const { name, group } = request.params as { name: string; group?: string };
     const user = v2.getUser(name);
     // Sensu Go answers these changes as created (PUT) or emptied (DELETE), whatever the user was before.
@@ -173,7 +181,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: V2ApiDeps): void 
     change(request, reply, (user, group) => ({ groups: [...new Set([...(user.groups ?? []), group])] })),
   );
   app.delete('/api/core/v2/users/:name/groups/:group', (request, reply) =>
-    change(request, reply, (user, group) => ({ groups: (user.groups ?? []).filter((g: string) => g !== group) })),
+    change(request, reply, (user, group) => ({ groups: (user.groups ?? []).filter((g) => g !== group) })),
   );
   app.delete('/api/core/v2/users/:name/groups', (request, reply) => change(request, reply, () => ({ groups: [] })));
 }

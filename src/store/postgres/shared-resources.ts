@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { SqlDatabase } from '../sql/database.js';
-import { ResourceTables, type ApiKeyRow } from '../tables/v2-resources.js';
+import { ResourceTables, type ApiKeyRow, type StoredUser } from '../tables/v2-resources.js';
 import { RESOURCE_GENERATION } from './store-schema.js';
 import type { Json } from '../../json.js';
 
@@ -18,7 +18,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
-const parsed = (data: string | null) => (data === null ? null : (JSON.parse(data) as Json));
+const parsed = <T = Json>(data: string | null) => (data === null ? null : (JSON.parse(data) as T));
 
 /**
  * The v2 tables of a store several servers share, with the configuration every request reads (resources, users, API
@@ -115,11 +115,11 @@ export class SharedResourceTables extends ResourceTables {
     return [...(this.namespaceLists.get(kind) ?? remember(this.namespaceLists, kind, super.namespacesWith(kind)))];
   }
 
-  override getUser(name: string): Json | null {
+  override getUser(name: string): StoredUser | null {
     if (!this.live) return super.getUser(name);
     const held = this.users.get(name);
-    if (held !== undefined) return parsed(held);
-    return parsed(remember(this.users, name, (this.s.getUser!.get(name) as DataRow | undefined)?.data ?? null));
+    if (held !== undefined) return parsed<StoredUser>(held);
+    return parsed<StoredUser>(remember(this.users, name, (this.s.getUser!.get(name) as DataRow | undefined)?.data ?? null));
   }
 
   override getApiKey(keyHash: string): ApiKeyRow | null {
@@ -140,7 +140,7 @@ export class SharedResourceTables extends ResourceTables {
     return removed;
   }
 
-  override putUser(name: string, user: Json): void {
+  override putUser(name: string, user: StoredUser): void {
     super.putUser(name, user);
     this.users.clear();
   }

@@ -7,7 +7,21 @@ import type { Json } from '../../json.js';
 /** How stale another server's resource write may be to this one's readers of the generation (the v2 scheduler). */
 const SHARED_GENERATION_MS = 100;
 type DataRow = { data: string };
-const parse = (row: DataRow | undefined) => (row ? (JSON.parse(row.data) as Json) : null);
+const parse = <T = Json>(row: DataRow | undefined) => (row ? (JSON.parse(row.data) as T) : null);
+
+/**
+ * A user as stored: Sensu Go's User with the bcrypt hash of its password (never the password itself, and neither is
+ * ever served), and the external provider that signs it in, when one does.
+ */
+export interface StoredUser {
+  username: string;
+  groups?: string[];
+  disabled?: boolean;
+  password_hash?: string;
+  /** The external provider's name; none, '' or 'basic': a local user. */
+  provider?: string;
+  provider_type?: string;
+}
 
 export interface ApiKeyRow {
   readonly keyHash: string;
@@ -203,11 +217,11 @@ export class ResourceTables {
     return (this.s.namespacesWith!.all(kind) as { namespace: string }[]).map((r) => r.namespace);
   }
 
-  getUser(name: string): Json | null {
-    return parse(this.s.getUser!.get(name) as DataRow | undefined);
+  getUser(name: string): StoredUser | null {
+    return parse<StoredUser>(this.s.getUser!.get(name) as DataRow | undefined);
   }
 
-  putUser(name: string, user: Json): void {
+  putUser(name: string, user: StoredUser): void {
     this.accessWrites++;
     this.s.putUser!.run(name, JSON.stringify(user));
   }
@@ -249,8 +263,8 @@ export class ResourceTables {
     this.s.putSession!.run(id, username, refreshId, expiresAt);
   }
 
-  listUsers(): Json[] {
-    return (this.s.listUsers!.all() as DataRow[]).map((r) => JSON.parse(r.data) as Json);
+  listUsers(): StoredUser[] {
+    return (this.s.listUsers!.all() as DataRow[]).map((r) => JSON.parse(r.data) as StoredUser);
   }
 
   deleteSession(id: string): void {

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { instanceFor, getJson, ADMIN_PASSWORD } from '../../helpers/instance.js';
 import { runCli } from '../../helpers/cli.js';
 import { call, adminToken } from '../v2/v2-helpers.js';
+import { v2App } from '../../helpers/v2-api.js';
 
 const BASE = '/api/enterprise/secrets/v1';
 const vault = (name: string, client: Record<string, unknown> = {}) => ({
@@ -163,4 +164,24 @@ test('secrets/v1 API: providers (one Env, vaults over TLS only) and secrets, adm
   writeFileSync(join(root, 'dump.yaml'), dumped.stdout);
   const again = runCli(['create', '-f', join(root, 'dump.yaml'), '--url', v2], asAdmin);
   assert.equal(again.code, 0, again.stderr);
+});
+
+test('a provider or secret whose metadata is not a map is refused, not stored with its characters or items as fields', async (t) => {
+  const { app, bearer, store } = v2App(t);
+  store.resources.putUser('admin', { username: 'admin', groups: ['cluster-admins'] });
+  const authorization = await bearer('admin', ['cluster-admins']);
+  const put = (path: string, body: object) => app.inject({ method: 'PUT', url: `${BASE}${path}`, headers: { authorization }, payload: body });
+  for (const metadata of ['abc', ['abc'], 7]) {
+    const provider = await put('/providers/vault-m', { ...vault('vault-m'), metadata });
+    assert.deepEqual([provider.statusCode, provider.json().message], [400, 'metadata must be a map'], JSON.stringify(metadata));
+    const secret = await put('/namespaces/default/secrets/db', { type: 'Secret', api_version: 'secrets/v1', metadata, spec: { provider: 'env', id: 'X' } });
+    assert.deepEqual([secret.statusCode, secret.json().message], [400, 'metadata must be a map'], JSON.stringify(metadata));
+  }
+  assert.equal(store.resources.getResource('SecretsProvider', '', 'vault-m'), null);
+  assert.equal(store.resources.getResource('Secret', 'default', 'db'), null);
+  // null is no metadata, as Go reads it: the URL names the resource.
+  assert.equal(
+    (await put('/namespaces/default/secrets/db', { type: 'Secret', api_version: 'secrets/v1', metadata: null, spec: { provider: 'env', id: 'X' } })).statusCode,
+    201,
+  );
 });

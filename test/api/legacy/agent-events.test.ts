@@ -57,7 +57,7 @@ function fixture(t: TestContext) {
   return { store, events, view };
 }
 
-const keys = (found: AgentCheck[]) => found.map(({ client, namespace, event }) => `${namespace}/${String(client.name)}/${String(event.check.metadata.name)}`);
+const keys = (found: AgentCheck[]) => found.map(({ client, namespace, event }) => `${namespace}/${String(client.name)}/${String(event.check?.metadata?.name)}`);
 
 test('agent events: the checks of shown, valid agents, less those the legacy side holds as its own results', async (t) => {
   const { view } = fixture(t);
@@ -84,7 +84,7 @@ test("agent events: the caller's rule decides which agents are read", async (t) 
 test('agent events: one check by name, null for a legacy-held check, an unseen agent, a legacy client or no event', async (t) => {
   const { view } = fixture(t);
   const found = await view.check('agent-a', 'cpu');
-  assert.deepEqual([found?.namespace, found?.client.name, found?.event.check.status], ['team-a', 'agent-a', 0]);
+  assert.deepEqual([found?.namespace, found?.client.name, found?.event.check?.status], ['team-a', 'agent-a', 0]);
   for (const [client, check] of [
     ['agent-a', 'keepalive'],
     ['agent-b', 'mem'],
@@ -94,14 +94,15 @@ test('agent events: one check by name, null for a legacy-held check, an unseen a
   ] as const)
     assert.equal(await view.check(client, check), null, `${client}/${check}`);
   assert.equal(await view.openEvent('agent-a', 'cpu'), null, 'an OK check is no open event');
-  assert.equal((await view.openEvent('agent-a', 'disk'))?.event.check.status, 2);
+  assert.equal((await view.openEvent('agent-a', 'disk'))?.event.check?.status, 2);
 });
 
 test('agent events: open events read as legacy events, merged after legacy ones in client then check order', async (t) => {
   const { store, view } = fixture(t);
   const [event] = await view.openEvents('agent-a');
   assert.deepEqual(event!.client, store.getClient('agent-a'));
-  assert.deepEqual([event!.check.name, event!.check.status, event!.check.history, event!.timestamp], ['disk', 2, ['0', '2'], NOW - 9]);
+  const check = event!.check as Record<string, unknown>;
+  assert.deepEqual([check.name, check.status, check.history, event!.timestamp], ['disk', 2, ['0', '2'], NOW - 9]);
   const legacy = [
     { client: { name: 'zeta' }, check: { name: 'a' } },
     { client: { name: 'agent-a' }, check: { name: 'zzz' } },

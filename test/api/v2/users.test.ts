@@ -40,7 +40,7 @@ test('a user is created with a password, shown without it, and refused a second 
   assert.equal((await admin('GET', `${USERS}/nobody`)).statusCode, 404);
 });
 
-test('a body is checked: its name, groups, provider, and a password or its hash', async (t) => {
+test('a body is checked: its name, groups, provider, disabled, and a password or its hash', async (t) => {
   const { admin } = await v2Api(t);
   const message = async (method: Method, url: string, body: object) => (await admin(method, url, body)).json().message as string;
   assert.equal(await message('POST', USERS, { username: 'carl' }), 'a password or its hash (password_hash) is required');
@@ -52,6 +52,9 @@ test('a body is checked: its name, groups, provider, and a password or its hash'
   );
   assert.equal(await message('PUT', `${USERS}/carl`, { password: 'carl-pass-1', groups: [1] }), 'groups must be a list of strings');
   assert.equal(await message('PUT', `${USERS}/carl`, { password: 'carl-pass-1', provider: 3 }), 'provider must be a string');
+  // "false" is not false: it once disabled the user (and ended their sessions).
+  assert.equal(await message('PUT', `${USERS}/carl`, { password: 'carl-pass-1', disabled: 'false' }), 'disabled must be a boolean');
+  assert.equal(await message('PUT', `${USERS}/carl`, { password: 'carl-pass-1', disabled: 0 }), 'disabled must be a boolean');
   const other = bcryptjs.hashSync('another-pass', 4);
   assert.equal(
     await message('PUT', `${USERS}/carl`, { password: 'carl-pass-1', password_hash: other }),

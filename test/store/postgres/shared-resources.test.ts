@@ -116,10 +116,10 @@ test('each read is its own copy, and this server’s own writes show at once', a
   assert.deepEqual(tables.getResource('CheckConfig', 'default', 'disk'), { v: 2 });
   assert.equal(tables.deleteResource('CheckConfig', 'default', 'disk'), true);
   assert.equal(tables.getResource('CheckConfig', 'default', 'disk'), null);
-  tables.putUser('carol', { v: 1 });
-  assert.deepEqual(tables.getUser('carol'), { v: 1 });
-  tables.putUser('carol', { v: 2 });
-  assert.deepEqual(tables.getUser('carol'), { v: 2 });
+  tables.putUser('carol', { username: 'carol', groups: ['one'] });
+  assert.deepEqual(tables.getUser('carol'), { username: 'carol', groups: ['one'] });
+  tables.putUser('carol', { username: 'carol', groups: ['two'] });
+  assert.deepEqual(tables.getUser('carol'), { username: 'carol', groups: ['two'] });
   tables.putApiKey({ keyHash: 'k', username: 'carol', createdBy: 'carol', createdAt: 1, hint: 'h' });
   assert.equal(tables.getApiKey('k')?.username, 'carol');
   assert.equal(tables.deleteApiKey('k'), true);

@@ -53,7 +53,7 @@ test('shared with other servers, every read of the access generation is a new on
 test('the resource generation changes with resource writes only', (t) => {
   const { v2 } = tables(t);
   const first = v2.resourceGeneration;
-  v2.putUser('admin', {});
+  v2.putUser('admin', { username: 'admin' });
   assert.equal(v2.resourceGeneration, first);
   v2.putResource('CheckConfig', 'default', 'cpu', {});
   const second = v2.resourceGeneration;
@@ -83,7 +83,7 @@ test('whether a namespace exists is held until the next access write; shared, it
   db.prepare('INSERT INTO v2_resources VALUES (?, ?, ?, ?)').run('Namespace', '', 'ops', '{"name":"ops"}');
   assert.equal(v2.namespaceExists('ops'), false);
   assert.equal(shared.namespaceExists('ops'), true);
-  v2.putUser('someone', {});
+  v2.putUser('someone', { username: 'someone' });
   assert.equal(v2.namespaceExists('ops'), true);
 });
 
