@@ -63,7 +63,8 @@ test('postgres: group commits of other rows are in flight together, each in its 
   // Three groups of other clients, each a little after the one before (it is in flight by then).
   for (let group = 0; group < 3; group++) {
     for (let i = 0; i < 8; i++) submitted.push(intake.submit(result(`client-${group}-${i}`, 'disk', 2, 1000)));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Well within the first one's two round trips (120 ms and more), so that all three are open together for a while.
+    await new Promise((resolve) => setTimeout(resolve, 40));
   }
   await Promise.all(submitted);
   const most = await watch.stop();
