@@ -4,3 +4,4 @@ export { buildHttpSocket } from './http-socket.js';
 export { keepalivePayload } from './keepalive.js';
 export { listenClientSocket } from './socket.js';
 export { WireResults } from './wire-results.js';
+export { KeepaliveSession } from './keepalive-session.js';

@@ -1,8 +1,8 @@
-import { deepMerge, type Settings, socketLimitsOf, keepaliveIntervalOf } from '../../config/index.js';
-import type { CheckResult, ResultIntake } from '../../execute/index.js';
+import { type Settings, socketLimitsOf, keepaliveIntervalOf } from '../../config/index.js';
+import type { ResultIntake } from '../../execute/index.js';
 import { systemClock } from '../../schedule/index.js';
 import { transportInfo, type Transport } from '../../transport/index.js';
-import { ClientRole } from '../../client/index.js';
+import { ClientRole, KeepaliveSession } from '../../client/index.js';
 import { listenClientSocket } from '../../client/index.js';
 import { buildHttpSocket } from '../../client/index.js';
 import type { SecretsLookup } from '../../secrets/index.js';
@@ -87,31 +87,14 @@ export function buildClient(parts: ClientParts, logger: Logger) {
     },
     stop: async () => void (await httpSocket?.close()),
   };
-  let keepalives: NodeJS.Timeout | undefined;
-  const session: Service = {
-    name: 'keepalives',
-    async start() {
-      keepalives = setInterval(() => parts.keepalive(hub.current()), keepaliveIntervalOf(settings) * 1000);
-    },
-    async stop() {
-      const current = hub.current();
-      if (current.client.deregister === true && parts.isRunning())
-        await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
-      clearInterval(keepalives);
-    },
-  };
-  // A client that asks to deregister says so once, on the way out.
-  const deregister = (s: Settings) => intake.submit(deregistrationOf(s, Math.floor(Date.now() / 1000)));
+  const session = new KeepaliveSession({
+    settings: hub.current,
+    keepalive: parts.keepalive,
+    intake,
+    intervalMs: keepaliveIntervalOf(settings) * 1000,
+    isRunning: parts.isRunning,
+    logger,
+  });
   const summary = () => ({ standalone: client.standaloneChecks(), subscriptions: client.subscriptions() });
   return { client, services: [checks, socketService, agentApi, session], summary };
-}
-
-/** The client's deregistration result: its settings over the defaults (status 0 included), name, output and times forced. */
-function deregistrationOf(s: Settings, now: number): CheckResult {
-  const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
-  const status = typeof check.status === 'number' ? check.status : 1;
-  return {
-    client: String(s.client.name),
-    check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status, issued: now, executed: now },
-  };
 }

@@ -17,7 +17,7 @@ export async function composeClient(base: DaemonBase): Promise<Daemon> {
   const broker = daemonTransport.transport as WireTransport;
   const { results, keepalive } = wireClient(broker, hub.current, logger);
   const client = buildClient(
-    { hub, flags: base.flags, transport: broker, execution, intake: results, keepalive: () => keepalive(), isRunning: () => lifecycle.isRunning() },
+    { hub, flags: base.flags, transport: broker, execution, intake: results, keepalive, isRunning: () => lifecycle.isRunning() },
     logger,
   );
   const watcher = buildWatcher(base.sources, base.initial, hub, () => lifecycle.isStopping(), logger);

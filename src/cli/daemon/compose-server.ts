@@ -97,7 +97,7 @@ function composeLocalClient(
   const { hub, flags, lifecycle, logger } = base;
   const { transport, broker } = daemonTransport;
   const fleetClient = broker ? wireClient(broker, hub.current, logger) : null;
-  const keepalive = fleetClient ? () => fleetClient.keepalive() : receiveOwnKeepalive(store.store, store.intake, logger);
+  const keepalive = fleetClient ? fleetClient.keepalive : receiveOwnKeepalive(store.store, store.intake, logger);
   const client = buildClient(
     {
       hub,
