@@ -48,7 +48,7 @@ export interface ApiParts {
 export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service; v2Api: Service } {
   const { hub, flags, sources, transport, leadership, publisher, serverResults, bridgeView, agents } = parts;
   const { store, intake, events } = parts.store;
-  const spawner = parts.execution.spawner;
+  const spawner = parts.execution.processes.spawner;
   const settings = hub.current();
   let api: ReturnType<typeof buildLegacyApi> | null = null;
   let v2Api: ReturnType<typeof buildV2Api> | null = null;

@@ -39,12 +39,20 @@ export interface ClientParts {
 export function buildClient(parts: ClientParts, logger: Logger) {
   const { hub, flags, transport, execution, intake } = parts;
   const settings = hub.current();
-  const client = new ClientRole({ clock: systemClock, transport, intake, run: execution.run, logger, assets: execution.assets.legacy, secrets: parts.secrets });
+  const client = new ClientRole({
+    clock: systemClock,
+    transport,
+    intake,
+    run: execution.processes.run,
+    logger,
+    assets: execution.assets.legacy,
+    secrets: parts.secrets,
+  });
   hub.onApply((s) => {
     parts.keepalive(s);
     client.apply(s);
   });
-  execution.settleAtStop(() => client.stop());
+  execution.processes.settleAtStop(() => client.stop());
   const checks: Service = {
     name: 'checks',
     start: async () => undefined,

@@ -22,7 +22,7 @@ export async function composeClient(base: DaemonBase): Promise<Daemon> {
   );
   const watcher = buildWatcher(base.sources, base.initial, hub, () => lifecycle.isStopping(), logger);
   return {
-    services: [daemonTransport.service, execution.service, ...client.services, daemonTransport.consuming, watcher.service],
+    services: [daemonTransport.service, execution.processes, ...client.services, daemonTransport.consuming, watcher.service],
     reload: watcher.reload,
     summary: () => ({ transport: broker.name, ...client.summary() }),
   };

@@ -62,7 +62,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
       channelService,
       election,
       bridgeService,
-      execution.service,
+      execution.processes,
       handling,
       ...local.services,
       legacyApi,
