@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { datastoreWarningsOf, storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
+import { storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
 import { openIntake } from '../../intake/index.js';
+import { DatastoreWarnings } from '../../store/index.js';
 import { SecretsResolver, RemoteSecrets } from '../../secrets/index.js';
 import { outageResult } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
@@ -37,15 +38,7 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   const store = openStateStore(dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) }, logger);
   warnPastEntityLimit(store, entityLimitOf(settings), legacyNamespace(settings), logger);
   // Slow reads and log syncs are warnings; the thresholds are settings (live), so a test can lower them.
-  const storeLog = logger.child({ component: 'store' });
-  store.watchDatastore({
-    readMs: () => datastoreWarningsOf(hub.current()).readMs,
-    syncMs: () => datastoreWarningsOf(hub.current()).syncMs,
-    report: (kind, ms, what) => {
-      const { readMs, syncMs } = datastoreWarningsOf(hub.current());
-      storeLog.warn({ kind, ms: Math.round(ms * 10) / 10, what, engine: store.engine }, `datastore ${kind} took over ${kind === 'read' ? readMs : syncMs} ms`);
-    },
-  });
+  store.watchDatastore(new DatastoreWarnings(hub.current, logger.child({ component: 'store' }), store.engine));
   // The intake, with where v2 events live and each legacy event's v2 translation (and bridge outbox row) attached.
   const { intake, events } = await openIntake(store, hub.current, { clock: systemClock, logger, bridgeNamespace: options.bridgeNamespace });
   const namespace = () => legacyNamespace(hub.current());
