@@ -6,6 +6,6 @@ export { applySilencing, silenceKeys } from './silencing.js';
 export { withoutExpiredTombstone, type Processed } from './processor.js';
 export { Intake, isV2Event, type EventIntake, type IntakeEvent } from './intake.js';
 export { IntakeFull } from './backlog.js';
-export { EntityGate, entityRefusal } from './entity-gate.js';
+export { EntityGate, entityRefusal, warnPastEntityLimit } from './entity-gate.js';
 export { openIntake, type EventStores, type IntakeOptions } from './open-intake.js';
 export { IntakeTopics, Topic, type EntityChange } from './topics.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
+import { storeQuotaOf, legacyNamespace } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
-import { openIntake } from '../../intake/index.js';
+import { openIntake, warnPastEntityLimit } from '../../intake/index.js';
 import { DatastoreWarnings } from '../../store/index.js';
 import { SecretsResolver, RemoteSecrets } from '../../secrets/index.js';
 import { outageResult } from '../../secrets/index.js';
@@ -20,23 +20,12 @@ export interface StoreOptions {
 
 export type DaemonStore = Awaited<ReturnType<typeof buildStore>>;
 
-/** At start: a store that already holds the limit's worth of entities refuses every new one; say so at once. */
-function warnPastEntityLimit(store: { countEntities(upTo: number, legacyNamespace: string): number }, limit: number, namespace: string, logger: Logger): void {
-  if (limit === 0) return;
-  const known = store.countEntities(Number.MAX_SAFE_INTEGER, namespace);
-  if (known < limit) return;
-  logger.warn(
-    { entities: known, entity_limit: limit },
-    `the store already knows ${known} clients and entities, ${known > limit ? 'past' : 'at'} the entity limit of ${limit}: new ones are refused, existing ones keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`,
-  );
-}
-
 /** The state store, its one intake and event stores, and the secrets resolved from it; closed last of all. */
 export async function buildStore(options: StoreOptions, hub: SettingsHub, logger: Logger) {
   const { dsn, stateDir } = options;
   const settings = hub.current();
   const store = openStateStore(dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) }, logger);
-  warnPastEntityLimit(store, entityLimitOf(settings), legacyNamespace(settings), logger);
+  warnPastEntityLimit(store, settings, logger);
   // Slow reads and log syncs are warnings; the thresholds are settings (live), so a test can lower them.
   store.watchDatastore(new DatastoreWarnings(hub.current, logger.child({ component: 'store' }), store.engine));
   // The intake, with where v2 events live and each legacy event's v2 translation (and bridge outbox row) attached.
