@@ -5,3 +5,4 @@ export { keepalivePayload } from './keepalive.js';
 export { listenClientSocket } from './socket.js';
 export { WireResults } from './wire-results.js';
 export { KeepaliveSession } from './keepalive-session.js';
+export { ClientChecks } from './client-checks.js';

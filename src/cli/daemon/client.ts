@@ -2,12 +2,12 @@ import { type Settings, socketLimitsOf, keepaliveIntervalOf } from '../../config
 import type { ResultIntake } from '../../execute/index.js';
 import { systemClock } from '../../schedule/index.js';
 import { transportInfo, type Transport } from '../../transport/index.js';
-import { ClientRole, KeepaliveSession } from '../../client/index.js';
+import { ClientChecks, ClientRole, KeepaliveSession } from '../../client/index.js';
 import { listenClientSocket } from '../../client/index.js';
 import { buildHttpSocket } from '../../client/index.js';
 import type { SecretsLookup } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
-import { within, type Service } from '../lifecycle.js';
+import type { Service } from '../lifecycle.js';
 import { listenerFrom, listenFailure, startHttpListener } from '../listeners.js';
 import { listenerHttps } from '../tls-options.js';
 import { warnIfInsecure } from '../insecure-listener.js';
@@ -53,13 +53,7 @@ export function buildClient(parts: ClientParts, logger: Logger) {
     client.apply(s);
   });
   execution.processes.settleAtStop(() => client.stop());
-  const checks: Service = {
-    name: 'checks',
-    start: async () => undefined,
-    async stop(deadline) {
-      if (!(await within(client.stop(), deadline - Date.now()))) logger.warn({ checks: true }, 'still running at stop: their processes are stopped');
-    },
-  };
+  const checks = new ClientChecks(client, logger);
   let socket: Awaited<ReturnType<typeof listenClientSocket>> | null = null;
   const socketService: Service = {
     name: 'client socket',
