@@ -3,7 +3,7 @@ import { systemClock } from '../../schedule/index.js';
 import type { Transport, WireTransport } from '../../transport/index.js';
 import type { ClusterChannel, Leadership } from '../../cluster/index.js';
 import { Fleet } from '../../fleet/index.js';
-import { isV2Event } from '../../intake/index.js';
+import { kickOnLegacyEvents } from '../../intake/index.js';
 import { WireResults } from '../../client/index.js';
 import { Keepalives, MonitorResults } from '../../keepalives/index.js';
 import { DutyGate, Scheduling, ServerDuties } from '../../scheduling/index.js';
@@ -44,8 +44,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
   // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too.
   const serverResults = broker ? new WireResults(broker, logger) : intake;
   const monitorResults = broker ? new MonitorResults(store, intake, serverResults) : intake;
-  // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
-  intake.topics.committed.subscribe((emitted) => void (isV2Event(emitted) || sender?.kick()));
+  kickOnLegacyEvents(intake.topics, sender);
   const gate = new DutyGate(leadership, broker);
   const { leading } = gate;
   sender?.fence(leading); // each once-per-cluster action asks, as it goes out, whether leadership is still confirmed
