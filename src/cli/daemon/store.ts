@@ -4,7 +4,7 @@ import { systemClock } from '../../schedule/index.js';
 import { openIntake, warnPastEntityLimit } from '../../intake/index.js';
 import { DatastoreWarnings } from '../../store/index.js';
 import { SecretsResolver, RemoteSecrets } from '../../secrets/index.js';
-import { outageResult } from '../../secrets/index.js';
+import { OutageReports } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import { openStateStore } from '../state-store.js';
@@ -35,7 +35,7 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   const secrets = new SecretsResolver({
     store: store.resources,
     logger,
-    onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())),
+    onOutage: new OutageReports(intake, hub.current).report,
   });
   // What goes to remote clients and agents: the values over mutual TLS only, a withheld one said once per check and member.
   const remoteSecrets = new RemoteSecrets((ns, refs) => secrets.resolve(ns, refs), logger);
