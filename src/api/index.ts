@@ -2,3 +2,4 @@
 export { buildLegacyApi } from './legacy/server.js';
 export { buildV2Api } from './v2/server.js';
 export { ServerFigures } from './v2/server-figures.js';
+export { serverMetrics } from './v2/server-metrics.js';

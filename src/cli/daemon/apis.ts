@@ -3,7 +3,7 @@ import type { ResultIntake } from '../../execute/index.js';
 import { legacyApiListenerOf, v2ApiListenerOf, legacyNamespace } from '../../config/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/index.js';
-import { buildV2Api, ServerFigures } from '../../api/index.js';
+import { buildV2Api, ServerFigures, serverMetrics } from '../../api/index.js';
 import { TokenIssuer, newSigningKey } from '../../auth/index.js';
 import { ensureAdmin } from '../../auth/index.js';
 import type { CheckRequestPublisher, V2CheckScheduler } from '../../scheduling/index.js';
@@ -21,7 +21,6 @@ import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
 import { deliverAdminPassword } from './admin-password.js';
 import { systemClock } from '../../schedule/index.js';
-import { serverMetrics } from './server-metrics.js';
 
 export interface ApiParts {
   readonly hub: SettingsHub;

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServerFigures } from '../../../src/api/v2/server-figures.js';
 import { BridgeSender, bridgeConfigOf } from '../../../src/bridge/index.js';
-import { serverMetrics } from '../../../src/cli/daemon/server-metrics.js';
+import { serverMetrics } from '../../../src/api/v2/server-metrics.js';
 import { capturedLogger } from '../../helpers/log-capture.js';
 import { sqliteStore } from '../../helpers/sqlite-store.js';
 
