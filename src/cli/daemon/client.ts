@@ -3,7 +3,7 @@ import type { ResultIntake } from '../../execute/index.js';
 import { systemClock } from '../../schedule/index.js';
 import { transportInfo, type Transport } from '../../transport/index.js';
 import { ClientChecks, ClientRole, KeepaliveSession } from '../../client/index.js';
-import { listenClientSocket } from '../../client/index.js';
+import { listenClientSocket, localClientOf } from '../../client/index.js';
 import { buildHttpSocket } from '../../client/index.js';
 import type { SecretsLookup } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
@@ -64,7 +64,7 @@ export function buildClient(parts: ClientParts, logger: Logger) {
         ...listenerFrom('socket', flags, { bind: socketConfig.bind, port: socketConfig.port }, { bind: '127.0.0.1', port: 3030 }),
         intake,
         logger,
-        client: () => ({ name: String(hub.current().client.name), signature: hub.current().client.signature as string | undefined }),
+        client: () => localClientOf(hub.current()),
         clock: systemClock,
         maxMessageBytes: parts.maxMessageBytes,
         bufferLimitBytes: socketLimitsOf(settings).bufferLimitBytes,
