@@ -5,6 +5,7 @@ import type { ClusterChannel, Leadership } from '../../cluster/index.js';
 import { Fleet } from '../../fleet/index.js';
 import { kickOnLegacyEvents } from '../../intake/index.js';
 import { WireResults } from '../../client/index.js';
+import { liveClients } from '../../store/index.js';
 import { Keepalives, MonitorResults } from '../../keepalives/index.js';
 import { DutyGate, Scheduling, ServerDuties } from '../../scheduling/index.js';
 import type { BridgeSender } from '../../bridge/index.js';
@@ -36,7 +37,7 @@ export interface ServerParts {
 export function buildServer(parts: ServerParts, logger: Logger) {
   const { hub, broker, sender, leadership, isStopping } = parts;
   const { store, intake } = parts.store;
-  const clients = () => store.listClients().filter((c) => !c.invalidated);
+  const clients = () => liveClients(store);
   // Over a broker, a remote legacy client runs a check without its secrets: said once per check and client.
   const transport = broker
     ? withWithheldSecretsLogged(parts.transport, { clients, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets })
