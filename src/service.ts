@@ -24,3 +24,10 @@ export class FailureReport {
     for (const report of this.listeners) report(error);
   }
 }
+
+/** Whether `work` settled within `ms` (the timer never outlives the answer). */
+export function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, ms))));
+  return Promise.race([work.then(() => true), late]).finally(() => clearTimeout(timer));
+}

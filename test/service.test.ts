@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FailureReport } from '../src/service.js';
+import { FailureReport, within } from '../src/service.js';
 
 test('a failure reaches every listener, once, however often it is reported', () => {
   const report = new FailureReport();
@@ -26,4 +26,10 @@ test('no failure, nothing heard', () => {
   let heard = 0;
   report.listen(() => heard++);
   assert.equal(heard, 0);
+});
+
+test('within: true for work that settles in time, false for work still going at the deadline', async () => {
+  assert.equal(await within(new Promise((resolve) => setTimeout(resolve, 10)), 1000), true);
+  assert.equal(await within(new Promise(() => undefined), 30), false);
+  assert.equal(await within(Promise.resolve(), -5), true, 'a deadline already past still hears work already done');
 });

@@ -2,3 +2,4 @@
 export { bridgeConfigOf } from './config.js';
 export { bridgeSummary, prometheusText, type BridgeView } from './metrics.js';
 export { BridgeSender } from './sender.js';
+export { OutboxTicker } from './outbox-ticker.js';

@@ -1,19 +1,12 @@
 import type { Logger } from '../log.js';
 import type { Service } from '../service.js';
 
-export type { Service } from '../service.js';
+export { within, type Service } from '../service.js';
 
 // Checks and handlers get this long to finish at stop before their process groups are stopped.
 export const STOP_GRACE_MS = 10_000;
 // After the grace: how long stopped work gets to settle, and the stopped daemon to exit.
 export const SETTLE_MS = 3000;
-
-/** Whether `work` settled within `ms` (the timer never outlives the answer). */
-export function within(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, ms))));
-  return Promise.race([work.then(() => true), late]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Starts services in order and stops them in reverse within one grace. A stop is only asked for once start-up is over

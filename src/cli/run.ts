@@ -14,7 +14,7 @@ import { DaemonSignals } from './signals.js';
 import { SettingsHub } from './daemon/settings-hub.js';
 import { composeClient } from './daemon/compose-client.js';
 import { composeServer } from './daemon/compose-server.js';
-import { settleHeapAfterStart } from './daemon/settle-heap.js';
+import { settleHeapAfterStart } from './settle-heap.js';
 import type { RunFlags } from './daemon/run-flags.js';
 
 /** The daemon: server and client roles in one process over the in-process transport; conf.d edits apply live. */

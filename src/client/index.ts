@@ -2,5 +2,7 @@
 export { ClientRole } from './client-role.js';
 export { buildHttpSocket } from './http-socket.js';
 export { keepalivePayload } from './keepalive.js';
-export { listenClientSocket } from './socket.js';
+export { listenClientSocket, localClientOf } from './socket.js';
 export { WireResults } from './wire-results.js';
+export { KeepaliveSession } from './keepalive-session.js';
+export { ClientChecks } from './client-checks.js';

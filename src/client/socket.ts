@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket, type AddressInfo } from 'node:net';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import type { Logger } from 'pino';
+import type { Settings } from '../config/index.js';
 import type { CheckResult, ResultIntake } from '../execute/index.js';
 import { prepareResult, EntityLimitError } from '../legacy/index.js';
 import { CheckbridgeError } from '../errors.js';
@@ -21,6 +22,11 @@ export interface SocketOptions {
   readonly bufferLimitBytes?: number | undefined;
   /** checkbridge.socket_message_timeout (in ms here): a message must be complete this long after its first byte. */
   readonly messageDeadlineMs?: number | undefined;
+}
+
+/** The local client as the socket's results name it: its name, and its signature when it has one. */
+export function localClientOf(settings: Settings): { name: string; signature?: string | undefined } {
+  return { name: String(settings.client.name), signature: settings.client.signature as string | undefined };
 }
 
 export interface SocketListeners {

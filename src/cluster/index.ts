@@ -9,6 +9,7 @@ export type { Leadership, ServerEntry } from './leadership.js';
 export { AlwaysLeader } from './leadership.js';
 export { PostgresElector, ELECTION_LOCK } from './postgres-elector.js';
 export type { ClusterChannel } from './pg-channel.js';
+export { ChannelService, channelKey } from './channel-service.js';
 
 /** With a shared store's DSN, an election on that PostgreSQL; without, this server alone is always the leader. */
 export function leadershipFor(dsn: string | null, identity: { name: string; pid: number }, logger: Logger): Leadership {

@@ -113,6 +113,16 @@ export function agentdRateOf(settings: Settings): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 }
 
+// An agent's largest frame is one event: 1 MiB, what the legacy API and the agent HTTP API take as a body (the v2 API
+// takes 512,000 bytes); a larger frame closes the connection, and parsing one costs a single turn a bounded time.
+const AGENTD_MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/** checkbridge.agentd.max_message_bytes: a positive whole number of bytes, else 1 MiB. */
+export function agentdMaxMessageBytesOf(settings: Settings): number {
+  const value = Number((agentdListenerOf(settings) as { max_message_bytes?: unknown }).max_message_bytes);
+  return Number.isInteger(value) && value > 0 ? value : AGENTD_MAX_MESSAGE_BYTES;
+}
+
 /** `api.user` and `api.password` when both are set: every legacy API request must then carry them (basic auth). */
 export function legacyApiCredentialsOf(settings: Settings): { user: string; password: string } | null {
   const api = apiOf(settings);

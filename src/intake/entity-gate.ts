@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
 import { entityLimitOf, legacyNamespace } from '../config/index.js';
 import { atEntityLimit, entityLimitMessage } from '../legacy/index.js';
@@ -31,4 +32,16 @@ export class EntityGate {
 
   /** See `entityRefusal`: the settings read now. */
   readonly refusal = (name?: string): string | null => entityRefusal(this.store, this.settings(), name);
+}
+
+/** At start: a store that already holds the limit's worth of entities refuses every new one; said at once. */
+export function warnPastEntityLimit(store: Pick<EntityCounts, 'countEntities'>, settings: Settings, logger: Logger): void {
+  const limit = entityLimitOf(settings);
+  if (limit === 0) return;
+  const known = store.countEntities(Number.MAX_SAFE_INTEGER, legacyNamespace(settings));
+  if (known < limit) return;
+  logger.warn(
+    { entities: known, entity_limit: limit },
+    `the store already knows ${known} clients and entities, ${known > limit ? 'past' : 'at'} the entity limit of ${limit}: new ones are refused, existing ones keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`,
+  );
 }

@@ -1,6 +1,8 @@
 import type { StateStore } from '../store/index.js';
 import type { EventRow } from '../store/index.js';
 import type { Processed } from './processor.js';
+import { isV2Event } from './intake-types.js';
+import type { IntakeTopics } from './topics.js';
 import { translateEvent } from '../v2/index.js';
 
 /**
@@ -44,4 +46,9 @@ export function legacyToV2Writer(
     }
     events?.stage([{ namespace: ns, entity, check, event: v2 }]);
   };
+}
+
+/** The bridge's sender kicked after each committed legacy event, which may have added to its outbox (v2 API events are not bridged). */
+export function kickOnLegacyEvents(topics: Pick<IntakeTopics, 'committed'>, sender: { kick(): void } | null): void {
+  topics.committed.subscribe((emitted) => void (isV2Event(emitted) || sender?.kick()));
 }

@@ -3,3 +3,4 @@ export { keepaliveCheck, monitorKeepalives, monitorTtl, receiveKeepalive, storeK
 export { V2TtlMonitor } from './v2-ttl.js';
 export { Keepalives, type KeepalivesDeps } from './service.js';
 export { receiveOwnKeepalive } from './own-keepalive.js';
+export { MonitorResults } from './monitor-results.js';

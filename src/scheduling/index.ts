@@ -7,3 +7,4 @@ export { LegacyAgentChecks } from './legacy-agent-checks.js';
 export { V2CheckScheduler, type ExecuteOptions, type ExecuteOutcome, type NextExecution } from './v2-check-scheduler.js';
 export { buildV2Request, timingOfConfig } from './v2-check-config.js';
 export { Scheduling, type SchedulingDeps } from './service.js';
+export { DutyGate, ServerDuties, type ServerDutiesDeps } from './server-duties.js';

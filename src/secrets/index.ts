@@ -19,7 +19,7 @@ export {
   type SecretsProvider,
   type VaultClientSpec,
 } from './model.js';
-export { outageResult } from './outage.js';
+export { OutageReports, outageResult } from './outage.js';
 export { SecretsResolver, type SecretsLookup } from './resolver.js';
 export { vaultPathOf } from './vault-provider.js';
 export { withSecrets } from './with-secrets.js';

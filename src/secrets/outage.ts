@@ -1,4 +1,5 @@
-import type { CheckResult } from '../execute/index.js';
+import type { Settings } from '../config/index.js';
+import type { CheckResult, ResultIntake } from '../execute/index.js';
 import type { OutageChange } from './resolver.js';
 import { asLegacyName } from '../rules/index.js';
 
@@ -13,4 +14,14 @@ export function outageResult(entity: string, change: OutageChange, nowMs: number
   const now = Math.floor(nowMs / 1000);
   const output = change.down ? `secrets provider ${change.provider} is unavailable: ${change.reason}` : `secrets provider ${change.provider} is available`;
   return { client: entity, check: { name: outageCheckName(change.provider), output, status: change.down ? 2 : 0, executed: now, issued: now } };
+}
+
+/** A provider's outages, each a result of this daemon's own entity (the client name of the settings in force) into `intake`. */
+export class OutageReports {
+  constructor(
+    private readonly intake: ResultIntake,
+    private readonly settings: () => Settings,
+  ) {}
+
+  readonly report = (change: OutageChange): void => void this.intake.submit(outageResult(String(this.settings().client.name), change, Date.now()));
 }

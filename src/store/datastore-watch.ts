@@ -1,5 +1,7 @@
 // Datastore read requests over 100 ms and log syncs over 1 s are logged as warnings (thresholds settable).
 import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { datastoreWarningsOf, type Settings } from '../config/index.js';
 import type { SqlDatabase, SqlParam, SqlStatement } from './sql/database.js';
 
 export interface DatastoreWatch {
@@ -8,6 +10,24 @@ export interface DatastoreWatch {
   /** Milliseconds a log sync (a WAL checkpoint and its fsync, a PostgreSQL COMMIT) may take before it is reported. */
   readonly syncMs: () => number;
   readonly report: (kind: 'read' | 'log sync', ms: number, what: string) => void;
+}
+
+/** The daemon's watch: the thresholds of the settings in force (live, so a test can lower them), each slow one a warning. */
+export class DatastoreWarnings implements DatastoreWatch {
+  constructor(
+    private readonly settings: () => Settings,
+    private readonly log: Logger,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
+
+  readonly readMs = (): number => datastoreWarningsOf(this.settings()).readMs;
+
+  readonly syncMs = (): number => datastoreWarningsOf(this.settings()).syncMs;
+
+  readonly report = (kind: 'read' | 'log sync', ms: number, what: string): void => {
+    const { readMs, syncMs } = datastoreWarningsOf(this.settings());
+    this.log.warn({ kind, ms: Math.round(ms * 10) / 10, what, engine: this.engine }, `datastore ${kind} took over ${kind === 'read' ? readMs : syncMs} ms`);
+  };
 }
 
 /** Where the store's statements look for a watch: none until the daemon sets one (then each read is timed). */

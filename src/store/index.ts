@@ -16,3 +16,5 @@ export { EmbeddedEventStore } from './tables/embedded-event-store.js';
 export { TurnBatch } from './turn-batch.js';
 export { ResultIds, resultIdKeyString, type ResultIdKey } from './tables/result-ids.js';
 export { RehearsalHistory, FIRST_PER_CHECK, type RehearsedEvent, type RehearsedCheck, type RehearsalReport } from './tables/rehearsal-history.js';
+export { DatastoreWarnings } from './datastore-watch.js';
+export { liveClients } from './live-clients.js';

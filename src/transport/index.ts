@@ -16,3 +16,4 @@ export { RabbitTransport } from './rabbitmq/transport.js';
 export { redisOptions } from './redis/settings.js';
 export { RedisTransport } from './redis/transport.js';
 export { clientQueueName } from './wire-names.js';
+export { BrokerConsumers, TransportConnections } from './transport-services.js';

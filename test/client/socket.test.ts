@@ -3,7 +3,8 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { listenClientSocket } from '../../src/client/socket.js';
+import { listenClientSocket, localClientOf } from '../../src/client/socket.js';
+import { settingsOf } from '../helpers/settings.js';
 import { CheckbridgeError } from '../../src/errors.js';
 import { systemClock } from '../../src/schedule/clock.js';
 import { instanceFor, getJson } from '../helpers/instance.js';
@@ -11,6 +12,8 @@ import { tcpExchange, udpSend } from '../helpers/net.js';
 import { capturedLogger } from '../helpers/log-capture.js';
 import { sqliteIntake } from '../helpers/sqlite-intake.js';
 import { until } from '../helpers/wait.js';
+
+const settings = settingsOf({ client: { name: 'door', address: '127.0.0.1', subscriptions: [], signature: 'sig' } });
 
 /** The socket in this process, on a free port, in front of a real intake on SQLite. */
 async function clientSocket(t: TestContext, options: { maxMessageBytes?: number } = {}) {
@@ -21,7 +24,7 @@ async function clientSocket(t: TestContext, options: { maxMessageBytes?: number 
     port: 0,
     intake,
     logger,
-    client: () => ({ name: 'door', signature: 'sig' }),
+    client: () => localClientOf(settings),
     clock: systemClock,
     ...options,
   });
@@ -89,4 +92,10 @@ test('an array on the client socket: a refused result fails only itself, its nei
   const history = await getJson(`${api}/clients/array-host/history`);
   assert.deepEqual((history.body as { check: string; history: number[] }[]).find((h) => h.check === 'after')?.history, [2, 0, 2]);
   assert.equal((await getJson(`${api}/results/new-proxy/refused`)).status, 404);
+});
+
+test('the local client of the settings: its name, and its signature when it has one', () => {
+  assert.deepEqual(localClientOf(settings), { name: 'door', signature: 'sig' });
+  const unsigned = localClientOf(settingsOf({ client: { name: 'door', address: '127.0.0.1', subscriptions: [] } }));
+  assert.deepEqual([unsigned.name, unsigned.signature], ['door', undefined]);
 });

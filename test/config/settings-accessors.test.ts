@@ -65,3 +65,11 @@ test('configured values win over the defaults; an entity limit or buffer that is
   assert.equal(read.legacyApiListenerOf(settings).port, 4568);
   assert.equal(read.v2ApiListenerOf(settings).port, 8088);
 });
+
+test("an agent's largest message: checkbridge.agentd.max_message_bytes when a positive whole number, else 1 MiB", () => {
+  const limit = (value: unknown) => read.agentdMaxMessageBytesOf(settingsOf({ checkbridge: { agentd: { max_message_bytes: value } } }));
+  assert.equal(read.agentdMaxMessageBytesOf(settingsOf({})), 1024 * 1024);
+  assert.equal(limit(4096), 4096);
+  assert.equal(limit('4096'), 4096, 'a number written as a string');
+  for (const refused of [0, -1, 1.5, 'big', null]) assert.equal(limit(refused), 1024 * 1024, String(refused));
+});

@@ -1,7 +1,9 @@
 // The one entity-limit gate: when a new entity is admitted, when refused, and with which message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EntityGate, entityRefusal } from '../../src/intake/entity-gate.js';
+import { EntityGate, entityRefusal, warnPastEntityLimit } from '../../src/intake/entity-gate.js';
+import { capturedLogger } from '../helpers/log-capture.js';
+import { sqliteStore } from '../helpers/sqlite-store.js';
 import { entityLimitMessage } from '../../src/legacy/index.js';
 import { settingsOf } from '../helpers/settings.js';
 
@@ -43,4 +45,20 @@ test('the bound gate reads the settings as they are now', () => {
   assert.equal(gate.refusal(), entityLimitMessage(3));
   settings = limited(5);
   assert.equal(gate.refusal('new'), null);
+});
+
+test('at start, a store at or past the limit is said once, with the figures; below it, or with no limit, nothing is said', (t) => {
+  const store = sqliteStore(t);
+  for (const name of ['web-1', 'web-2']) store.putClient({ name, subscriptions: [] });
+  const said = (limit: number) => {
+    const { logger, lines } = capturedLogger();
+    warnPastEntityLimit(store, limited(limit), logger);
+    return lines.map((l) => [l.level, l.entities, l.entity_limit, l.msg]);
+  };
+  const message = (position: string, limit: number) =>
+    `the store already knows 2 clients and entities, ${position} the entity limit of ${limit}: new ones are refused, existing ones keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`;
+  assert.deepEqual(said(2), [[40, 2, 2, message('at', 2)]]);
+  assert.deepEqual(said(1), [[40, 2, 1, message('past', 1)]]);
+  assert.deepEqual(said(3), []);
+  assert.deepEqual(said(0), []);
 });

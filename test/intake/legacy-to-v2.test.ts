@@ -1,7 +1,15 @@
 // What each legacy event writes beside itself in a real SQLite intake: the v2 event and entity, the namespace, the bridge outbox row, staged rows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { legacyToV2Writer } from '../../src/intake/legacy-to-v2.js';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { kickOnLegacyEvents, legacyToV2Writer } from '../../src/intake/legacy-to-v2.js';
+import { BridgeSender, bridgeConfigOf } from '../../src/bridge/index.js';
+import { typedEvent } from '../../src/v2/index.js';
+import { capturedLogger } from '../helpers/log-capture.js';
+import { until } from '../helpers/wait.js';
 import type { EventRow } from '../../src/store/index.js';
 import { sqliteIntake } from '../helpers/sqlite-intake.js';
 
@@ -107,4 +115,40 @@ test('with an event store, the event is staged for it instead of written to the 
   assert.deepEqual([staged[0]!.namespace, staged[0]!.entity, staged[0]!.check], ['ops', 'web-1', 'disk']);
   assert.equal((staged[0]!.event as Json).check.status, 2);
   assert.notEqual(store.resources.getEntity('ops', 'web-1'), null);
+});
+
+test("a committed legacy event kicks the bridge's sender, which sends the outbox row it wrote; a v2 event does not", async (t) => {
+  const { store, intake } = sqliteIntake(t);
+  intake.withinTransaction(legacyToV2Writer(store, () => 'default', 'default'));
+  const received: string[] = [];
+  const backend = createServer((request, response) => {
+    received.push(String(request.url).split('/').slice(-2).join('/'));
+    request.resume();
+    request.on('end', () => response.writeHead(201).end());
+  });
+  backend.listen(0, '127.0.0.1');
+  await once(backend, 'listening');
+  t.after(() => backend.close());
+  const url = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
+  const sender = new BridgeSender(store.outbox, bridgeConfigOf({ url, api_key: 'k' }, {}, {})!, capturedLogger().logger);
+  t.after(() => sender.stop());
+  sender.start();
+  await sleep(50); // the start's own pump has found the outbox empty
+  kickOnLegacyEvents(intake.topics, sender);
+
+  await intake.submit(result('web-1', 'disk', 2));
+  assert.ok(await until(() => received.length === 1, 5000), 'the legacy event was sent');
+  assert.deepEqual(received, ['web-1/disk']);
+  await sleep(100);
+  // A row waiting without a kick, then a v2 event: it stays waiting.
+  store.outbox.add('default', 'web-2', 'cpu', '{}', Date.now());
+  await intake.submitEvent(
+    'default',
+    typedEvent({ entity: { metadata: { name: 'proxy-1' }, entity_class: 'proxy' }, check: { metadata: { name: 'c' }, status: 0 } }).value!,
+  );
+  await sleep(300);
+  assert.deepEqual(received, ['web-1/disk'], 'a v2 event kicks nothing');
+  await intake.submit(result('web-1', 'disk', 0));
+  assert.ok(await until(() => received.length === 3, 5000), 'the next legacy event sends what waits too');
+  assert.deepEqual(received.slice(1).sort(), ['web-1/disk', 'web-2/cpu']);
 });

@@ -2,7 +2,10 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { WatchHolder, watchedDatabase, type DatastoreWatch } from '../../src/store/datastore-watch.js';
+import { DatastoreWarnings, WatchHolder, watchedDatabase, type DatastoreWatch } from '../../src/store/datastore-watch.js';
+import { capturedLogger } from '../helpers/log-capture.js';
+import { settingsOf } from '../helpers/settings.js';
+import { sqliteStore } from '../helpers/sqlite-store.js';
 
 type Report = [kind: 'read' | 'log sync', what: string];
 
@@ -107,4 +110,31 @@ test("SQLite's lazy iterate, transactions and the connection's state pass throug
   db.close();
   assert.equal(raw.open, false);
   assert.equal(db.open, false);
+});
+
+test("the daemon's warnings: a real store's slow reads and syncs over the thresholds in force, each a warning of the store's log", (t) => {
+  const store = sqliteStore(t);
+  const { logger, lines } = capturedLogger();
+  let settings = settingsOf({ checkbridge: { datastore_warnings: { read_ms: 0, sync_ms: 1 } } });
+  const warnings = new DatastoreWarnings(() => settings, logger, store.engine);
+  assert.deepEqual([warnings.readMs(), warnings.syncMs()], [0, 1]);
+  store.watchDatastore(warnings);
+  store.listClients();
+  const read = lines.find((l) => l.kind === 'read');
+  assert.equal(read?.level, 40);
+  assert.equal(read?.msg, 'datastore read took over 0 ms');
+  assert.equal(read?.engine, 'sqlite');
+  assert.match(String(read?.what), /^SELECT/);
+  assert.equal(typeof read?.ms, 'number');
+  warnings.report('log sync', 12.345, 'WAL checkpoint');
+  assert.deepEqual(
+    lines.filter((l) => l.kind === 'log sync' && l.ms === 12.3).map((l) => [l.what, l.msg]),
+    [['WAL checkpoint', 'datastore log sync took over 1 ms']],
+  );
+  // The thresholds are read live: new settings, new thresholds, and by default none of these reads is slow.
+  settings = settingsOf({});
+  assert.deepEqual([warnings.readMs(), warnings.syncMs()], [100, 1000]);
+  const before = lines.length;
+  store.listClients();
+  assert.equal(lines.length, before);
 });

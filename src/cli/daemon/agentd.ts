@@ -1,7 +1,7 @@
 import { systemClock } from '../../schedule/index.js';
 import { randomUUID } from 'node:crypto';
 import { deliverAdminPassword, AGENT } from './admin-password.js';
-import { agentdListenerOf, agentdRateOf, daemonEnvironment } from '../../config/index.js';
+import { agentdListenerOf, agentdMaxMessageBytesOf, agentdRateOf, daemonEnvironment } from '../../config/index.js';
 import { ensureAgentUser } from '../../auth/index.js';
 import { AgentdServer, SessionRegistry } from '../../agentd/index.js';
 import type { Scheduling } from '../../scheduling/index.js';
@@ -12,10 +12,6 @@ import { listenerHttps } from '../tls-options.js';
 import type { DaemonStore } from './store.js';
 import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
-
-// An agent's largest frame is one event: 1 MiB, what the legacy API and the agent HTTP API take as a body (the v2 API
-// takes 512,000 bytes); a larger frame closes the connection, and parsing one costs a single turn a bounded time.
-const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 
 export interface AgentdView {
   /** Connected agents now (for /health and /metrics). */
@@ -41,7 +37,6 @@ export function buildAgentd(
       );
       const config = agentdListenerOf(hub.current());
       const https = listenerHttps('agent WebSocket', 'checkbridge.agentd.tls', config.tls, flags);
-      const maxMessage = Number((config as { max_message_bytes?: unknown }).max_message_bytes);
       server = new AgentdServer({
         https,
         sessions: new SessionRegistry(),
@@ -56,7 +51,7 @@ export function buildAgentd(
         clock: systemClock,
         rate: () => agentdRateOf(hub.current()),
         backendId: store.resources.secret('backend-id', () => randomUUID()),
-        maxMessageBytes: Number.isInteger(maxMessage) && maxMessage > 0 ? maxMessage : DEFAULT_MAX_MESSAGE_BYTES,
+        maxMessageBytes: agentdMaxMessageBytesOf(hub.current()),
         entityRefusal: intake.entityGate.refusal,
         onRegistration: intake.topics.keepalive.publish,
       });

@@ -3,8 +3,7 @@ import type { ResultIntake } from '../../execute/index.js';
 import { legacyApiListenerOf, v2ApiListenerOf, legacyNamespace } from '../../config/index.js';
 import type { Leadership } from '../../cluster/index.js';
 import { buildLegacyApi } from '../../api/index.js';
-import { buildV2Api } from '../../api/index.js';
-import { bridgeSummary, prometheusText } from '../../bridge/index.js';
+import { buildV2Api, ServerFigures, serverMetrics } from '../../api/index.js';
 import { TokenIssuer, newSigningKey } from '../../auth/index.js';
 import { ensureAdmin } from '../../auth/index.js';
 import type { CheckRequestPublisher, V2CheckScheduler } from '../../scheduling/index.js';
@@ -22,10 +21,6 @@ import type { RunFlags } from './run-flags.js';
 import type { SettingsHub } from './settings-hub.js';
 import { deliverAdminPassword } from './admin-password.js';
 import { systemClock } from '../../schedule/index.js';
-import { serverMetrics } from './server-metrics.js';
-
-const AGENTS_METRIC_HELP =
-  '# HELP checkbridge_agents_connected Sensu Go agents connected to the agent WebSocket now.\n# TYPE checkbridge_agents_connected gauge\n';
 
 export interface ApiParts {
   readonly hub: SettingsHub;
@@ -48,7 +43,7 @@ export interface ApiParts {
 export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service; v2Api: Service } {
   const { hub, flags, sources, transport, leadership, publisher, serverResults, bridgeView, agents } = parts;
   const { store, intake, events } = parts.store;
-  const spawner = parts.execution.spawner;
+  const spawner = parts.execution.processes.spawner;
   const settings = hub.current();
   let api: ReturnType<typeof buildLegacyApi> | null = null;
   let v2Api: ReturnType<typeof buildV2Api> | null = null;
@@ -86,6 +81,7 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
       const legacy = api!;
       const processMetrics = serverMetrics();
       intake.topics.committed.subscribe(processMetrics.eventProcessed);
+      const figures = new ServerFigures({ agents, bridge: bridgeView, process: processMetrics });
       v2Api = buildV2Api({
         https: v2Https,
         store,
@@ -97,14 +93,8 @@ export function buildApis(parts: ApiParts, logger: Logger): { legacyApi: Service
         logger,
         clock: systemClock,
         spawn: spawner.spawn,
-        annotations: () => ({
-          'checkbridge.agents.connected': String(agents.connected()),
-          ...(bridgeView
-            ? Object.fromEntries(Object.entries(bridgeSummary(bridgeView, Date.now()) ?? {}).map(([k, v]) => [`checkbridge.bridge.${k}`, String(v)]))
-            : {}),
-        }),
-        metrics: async () =>
-          `${prometheusText(bridgeView, Date.now())}${AGENTS_METRIC_HELP}checkbridge_agents_connected ${agents.connected()}\n${await processMetrics.text()}`,
+        annotations: figures.annotations,
+        metrics: figures.metrics,
         onEntityWritten: intake.topics.entityWritten,
         executeCheck: (namespace, check, options) => parts.v2Checks.execute(namespace, check, options),
         intake,

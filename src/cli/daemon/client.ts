@@ -1,13 +1,13 @@
-import { deepMerge, type Settings, socketLimitsOf, keepaliveIntervalOf } from '../../config/index.js';
-import type { CheckResult, ResultIntake } from '../../execute/index.js';
+import { type Settings, socketLimitsOf, keepaliveIntervalOf } from '../../config/index.js';
+import type { ResultIntake } from '../../execute/index.js';
 import { systemClock } from '../../schedule/index.js';
 import { transportInfo, type Transport } from '../../transport/index.js';
-import { ClientRole } from '../../client/index.js';
-import { listenClientSocket } from '../../client/index.js';
+import { ClientChecks, ClientRole, KeepaliveSession } from '../../client/index.js';
+import { listenClientSocket, localClientOf } from '../../client/index.js';
 import { buildHttpSocket } from '../../client/index.js';
 import type { SecretsLookup } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
-import { within, type Service } from '../lifecycle.js';
+import type { Service } from '../lifecycle.js';
 import { listenerFrom, listenFailure, startHttpListener } from '../listeners.js';
 import { listenerHttps } from '../tls-options.js';
 import { warnIfInsecure } from '../insecure-listener.js';
@@ -39,19 +39,21 @@ export interface ClientParts {
 export function buildClient(parts: ClientParts, logger: Logger) {
   const { hub, flags, transport, execution, intake } = parts;
   const settings = hub.current();
-  const client = new ClientRole({ clock: systemClock, transport, intake, run: execution.run, logger, assets: execution.assets.legacy, secrets: parts.secrets });
+  const client = new ClientRole({
+    clock: systemClock,
+    transport,
+    intake,
+    run: execution.processes.run,
+    logger,
+    assets: execution.assets.legacy,
+    secrets: parts.secrets,
+  });
   hub.onApply((s) => {
     parts.keepalive(s);
     client.apply(s);
   });
-  execution.settleAtStop(() => client.stop());
-  const checks: Service = {
-    name: 'checks',
-    start: async () => undefined,
-    async stop(deadline) {
-      if (!(await within(client.stop(), deadline - Date.now()))) logger.warn({ checks: true }, 'still running at stop: their processes are stopped');
-    },
-  };
+  execution.processes.settleAtStop(() => client.stop());
+  const checks = new ClientChecks(client, logger);
   let socket: Awaited<ReturnType<typeof listenClientSocket>> | null = null;
   const socketService: Service = {
     name: 'client socket',
@@ -62,7 +64,7 @@ export function buildClient(parts: ClientParts, logger: Logger) {
         ...listenerFrom('socket', flags, { bind: socketConfig.bind, port: socketConfig.port }, { bind: '127.0.0.1', port: 3030 }),
         intake,
         logger,
-        client: () => ({ name: String(hub.current().client.name), signature: hub.current().client.signature as string | undefined }),
+        client: () => localClientOf(hub.current()),
         clock: systemClock,
         maxMessageBytes: parts.maxMessageBytes,
         bufferLimitBytes: socketLimitsOf(settings).bufferLimitBytes,
@@ -87,31 +89,14 @@ export function buildClient(parts: ClientParts, logger: Logger) {
     },
     stop: async () => void (await httpSocket?.close()),
   };
-  let keepalives: NodeJS.Timeout | undefined;
-  const session: Service = {
-    name: 'keepalives',
-    async start() {
-      keepalives = setInterval(() => parts.keepalive(hub.current()), keepaliveIntervalOf(settings) * 1000);
-    },
-    async stop() {
-      const current = hub.current();
-      if (current.client.deregister === true && parts.isRunning())
-        await deregister(current).catch((error) => logger.error({ err: error }, 'deregistration failed'));
-      clearInterval(keepalives);
-    },
-  };
-  // A client that asks to deregister says so once, on the way out.
-  const deregister = (s: Settings) => intake.submit(deregistrationOf(s, Math.floor(Date.now() / 1000)));
+  const session = new KeepaliveSession({
+    settings: hub.current,
+    keepalive: parts.keepalive,
+    intake,
+    intervalMs: keepaliveIntervalOf(settings) * 1000,
+    isRunning: parts.isRunning,
+    logger,
+  });
   const summary = () => ({ standalone: client.standaloneChecks(), subscriptions: client.subscriptions() });
   return { client, services: [checks, socketService, agentApi, session], summary };
-}
-
-/** The client's deregistration result: its settings over the defaults (status 0 included), name, output and times forced. */
-function deregistrationOf(s: Settings, now: number): CheckResult {
-  const check = deepMerge({ handler: 'deregistration', status: 1 }, s.client.deregistration ?? {}) as Record<string, unknown>;
-  const status = typeof check.status === 'number' ? check.status : 1;
-  return {
-    client: String(s.client.name),
-    check: { ...check, name: 'deregistration', output: 'client initiated deregistration', status, issued: now, executed: now },
-  };
 }

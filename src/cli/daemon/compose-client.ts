@@ -17,12 +17,12 @@ export async function composeClient(base: DaemonBase): Promise<Daemon> {
   const broker = daemonTransport.transport as WireTransport;
   const { results, keepalive } = wireClient(broker, hub.current, logger);
   const client = buildClient(
-    { hub, flags: base.flags, transport: broker, execution, intake: results, keepalive: () => keepalive(), isRunning: () => lifecycle.isRunning() },
+    { hub, flags: base.flags, transport: broker, execution, intake: results, keepalive, isRunning: () => lifecycle.isRunning() },
     logger,
   );
   const watcher = buildWatcher(base.sources, base.initial, hub, () => lifecycle.isStopping(), logger);
   return {
-    services: [daemonTransport.service, execution.service, ...client.services, daemonTransport.consuming, watcher.service],
+    services: [daemonTransport.service, execution.processes, ...client.services, daemonTransport.consuming, watcher.service],
     reload: watcher.reload,
     summary: () => ({ transport: broker.name, ...client.summary() }),
   };

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { clusterChannelFor, leadershipFor, type ClusterChannel, type Leadership } from '../../cluster/index.js';
+import { ChannelService, channelKey, clusterChannelFor, leadershipFor, type ClusterChannel, type Leadership } from '../../cluster/index.js';
 import { socketLimitsOf, type Settings } from '../../config/index.js';
 import { bridgeConfigOf, type BridgeSender } from '../../bridge/index.js';
 import { daemonEnvironment } from '../../config/index.js';
@@ -33,10 +32,8 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
   const leadership = leadershipFor(dsn, { name: String(settings.client.name), pid: process.pid }, logger);
   // Check requests for Sensu Go agents connected to another server travel over the shared store's PostgreSQL.
   // Its messages are signed with a key kept in the shared store, read when the channel starts (after the store's start).
-  const channel = clusterChannelFor(dsn, 'checkbridge_check_requests', logger, () =>
-    store.store.resources.secret('cluster-channel-key', () => randomBytes(32).toString('hex')),
-  );
-  const channelService: Service = { name: 'cluster channel', start: async () => channel?.start(), stop: async () => channel?.close() };
+  const channel = clusterChannelFor(dsn, 'checkbridge_check_requests', logger, () => channelKey(store.store.resources));
+  const channelService = new ChannelService(channel);
   const bridge = bridgeConfigOf(settings.raw.bridge, { bridgeUrl: flags.bridgeUrl, bridgeApiKey }, daemonEnvironment());
 
   const execution = buildExecution(base.stateDir, hub, logger);
@@ -62,7 +59,7 @@ export async function composeServer(base: DaemonBase): Promise<Daemon> {
       channelService,
       election,
       bridgeService,
-      execution.service,
+      execution.processes,
       handling,
       ...local.services,
       legacyApi,
@@ -97,7 +94,7 @@ function composeLocalClient(
   const { hub, flags, lifecycle, logger } = base;
   const { transport, broker } = daemonTransport;
   const fleetClient = broker ? wireClient(broker, hub.current, logger) : null;
-  const keepalive = fleetClient ? () => fleetClient.keepalive() : receiveOwnKeepalive(store.store, store.intake, logger);
+  const keepalive = fleetClient ? fleetClient.keepalive : receiveOwnKeepalive(store.store, store.intake, logger);
   const client = buildClient(
     {
       hub,

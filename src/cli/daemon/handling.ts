@@ -23,7 +23,7 @@ export function buildHandling(
     store,
     logger,
     clock: systemClock,
-    spawn: execution.spawner.spawn,
+    spawn: execution.processes.spawner.spawn,
     secrets: secrets.in(() => namespace()),
     deleteClient: (name) => removeClient(store, intake, name, Date.now()),
     assets: execution.assets.legacy,
@@ -32,8 +32,8 @@ export function buildHandling(
     v2: (ns) => ({ assets: execution.assets.v2(store.resources, ns), secrets: secrets.in(ns) }),
     ...(rehearsal ? { observer: rehearsal } : {}),
   });
-  if (rehearsal) execution.settleAtStop(() => rehearsal.settled());
+  if (rehearsal) execution.processes.settleAtStop(() => rehearsal.settled());
   hub.onApply((s) => handling.handlers.checkSettings(s));
-  execution.settleAtStop(() => handling.handlers.drain(SETTLE_MS));
+  execution.processes.settleAtStop(() => handling.handlers.drain(SETTLE_MS));
   return handling;
 }

@@ -3,15 +3,14 @@ import { systemClock } from '../../schedule/index.js';
 import type { Transport, WireTransport } from '../../transport/index.js';
 import type { ClusterChannel, Leadership } from '../../cluster/index.js';
 import { Fleet } from '../../fleet/index.js';
-import { isV2Event } from '../../intake/index.js';
+import { kickOnLegacyEvents } from '../../intake/index.js';
 import { WireResults } from '../../client/index.js';
-import { Keepalives } from '../../keepalives/index.js';
-import { Scheduling } from '../../scheduling/index.js';
+import { liveClients } from '../../store/index.js';
+import { Keepalives, MonitorResults } from '../../keepalives/index.js';
+import { DutyGate, Scheduling, ServerDuties } from '../../scheduling/index.js';
 import type { BridgeSender } from '../../bridge/index.js';
 import { withWithheldSecretsLogged } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
-import type { ResultIntake } from '../../execute/index.js';
-import type { Service } from '../lifecycle.js';
 import type { DaemonStore } from './store.js';
 import type { SettingsHub } from './settings-hub.js';
 
@@ -31,11 +30,6 @@ export interface ServerParts {
   readonly channel: ClusterChannel | null;
 }
 
-/** Except an agent's keepalive or TTL result: the server's own, into the local intake, where no broker message can forge it. */
-function agentResultsLocal(store: DaemonStore['store'], intake: ResultIntake, serverResults: ResultIntake): ResultIntake {
-  return { submit: (result) => (result.fromServer && store.getClient(result.client)?.entity_class === 'agent' ? intake : serverResults).submit(result) };
-}
-
 /**
  * The server role: scheduling, the keepalive and TTL monitors, results from the broker, and the once-per-cluster work
  * done while elected (the election is stopped late, the scheduler and the monitors early).
@@ -43,17 +37,17 @@ function agentResultsLocal(store: DaemonStore['store'], intake: ResultIntake, se
 export function buildServer(parts: ServerParts, logger: Logger) {
   const { hub, broker, sender, leadership, isStopping } = parts;
   const { store, intake } = parts.store;
-  const clients = () => store.listClients().filter((c) => !c.invalidated);
+  const clients = () => liveClients(store);
   // Over a broker, a remote legacy client runs a check without its secrets: said once per check and client.
   const transport = broker
     ? withWithheldSecretsLogged(parts.transport, { clients, local: parts.localClient, namespace: parts.store.namespace, secrets: parts.store.remoteSecrets })
     : parts.transport;
   // The server's own results — the monitors' and the legacy API's POST /results — travel through the broker too.
   const serverResults = broker ? new WireResults(broker, logger) : intake;
-  const monitorResults = broker ? agentResultsLocal(store, intake, serverResults) : intake;
-  // A processed legacy event may have added to the bridge's outbox (v2 API events are not bridged).
-  intake.topics.committed.subscribe((emitted) => void (isV2Event(emitted) || sender?.kick()));
-  const leading = () => leadership.isLeader();
+  const monitorResults = broker ? new MonitorResults(store, intake, serverResults) : intake;
+  kickOnLegacyEvents(intake.topics, sender);
+  const gate = new DutyGate(leadership, broker);
+  const { leading } = gate;
   sender?.fence(leading); // each once-per-cluster action asks, as it goes out, whether leadership is still confirmed
   const scheduling = new Scheduling({
     clock: systemClock,
@@ -67,10 +61,7 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     agentSecrets: parts.store.remoteSecrets,
     channel: parts.channel,
   });
-  // Over a broker, nothing is scheduled until it is connected (legacy bootstraps then).
-  if (broker) scheduling.brokerAway(true);
   hub.onApply((s) => scheduling.apply(s));
-  const mayMonitor = () => !((broker && !broker.connected()) || !leadership.isLeader());
   const keepalives = new Keepalives({
     store,
     events: parts.store.events,
@@ -80,42 +71,11 @@ export function buildServer(parts: ServerParts, logger: Logger) {
     logger,
     clock: systemClock,
     monitorMs: monitorIntervalOf(hub.current()) * 1000,
-    mayMonitor,
+    mayMonitor: gate.mayMonitor,
     leading,
   });
-  let fleet: Fleet | null = null;
-  if (broker) {
-    // Legacy pause and resume: while the broker is away, no check requests and no monitor results.
-    broker.onDisconnected(() => {
-      scheduling.brokerAway(true);
-      logger.warn('transport is not connected: check requests and monitors paused until it is');
-    });
-    broker.onConnected(() => {
-      if (isStopping()) return;
-      scheduling.brokerAway(false);
-      keepalives.reconnected();
-    });
-    fleet = new Fleet({ transport: broker, store, settings: hub.current, intake, logger, clock: systemClock });
-  }
-  const election: Service = {
-    name: 'leadership',
-    async start() {
-      // The once-per-cluster work: subscription-check scheduling, the keepalive and TTL monitors, bridge sending.
-      leadership.start((leader) => {
-        if (isStopping()) return;
-        scheduling.lead(leader);
-        if (!leader) {
-          // Lost: nothing more of it runs here, before anyone else could be elected.
-          keepalives.follow();
-          sender?.pause();
-          return;
-        }
-        sender?.start();
-        keepalives.lead();
-      });
-    },
-    // Last of the once-per-cluster work stopped: the lock goes, and another server may take over at once.
-    stop: () => leadership.close(),
-  };
+  // The election switches the once-per-cluster work; over a broker, its loss and return pause and resume it.
+  const election = new ServerDuties({ leadership, broker, scheduling, keepalives, sender, isStopping, logger });
+  const fleet = broker ? new Fleet({ transport: broker, store, settings: hub.current, intake, logger, clock: systemClock }) : null;
   return { scheduling, keepalives, fleet, serverResults, election };
 }

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import { datastoreWarningsOf, storeQuotaOf, legacyNamespace, entityLimitOf } from '../../config/index.js';
+import { storeQuotaOf, legacyNamespace } from '../../config/index.js';
 import { systemClock } from '../../schedule/index.js';
-import { openIntake } from '../../intake/index.js';
+import { openIntake, warnPastEntityLimit } from '../../intake/index.js';
+import { DatastoreWarnings } from '../../store/index.js';
 import { SecretsResolver, RemoteSecrets } from '../../secrets/index.js';
-import { outageResult } from '../../secrets/index.js';
+import { OutageReports } from '../../secrets/index.js';
 import type { Logger } from '../../log.js';
 import type { Service } from '../lifecycle.js';
 import { openStateStore } from '../state-store.js';
@@ -19,33 +20,14 @@ export interface StoreOptions {
 
 export type DaemonStore = Awaited<ReturnType<typeof buildStore>>;
 
-/** At start: a store that already holds the limit's worth of entities refuses every new one; say so at once. */
-function warnPastEntityLimit(store: { countEntities(upTo: number, legacyNamespace: string): number }, limit: number, namespace: string, logger: Logger): void {
-  if (limit === 0) return;
-  const known = store.countEntities(Number.MAX_SAFE_INTEGER, namespace);
-  if (known < limit) return;
-  logger.warn(
-    { entities: known, entity_limit: limit },
-    `the store already knows ${known} clients and entities, ${known > limit ? 'past' : 'at'} the entity limit of ${limit}: new ones are refused, existing ones keep being monitored; raise or remove the limit with the setting checkbridge.entity_limit (0 for none)`,
-  );
-}
-
 /** The state store, its one intake and event stores, and the secrets resolved from it; closed last of all. */
 export async function buildStore(options: StoreOptions, hub: SettingsHub, logger: Logger) {
   const { dsn, stateDir } = options;
   const settings = hub.current();
   const store = openStateStore(dsn !== null ? { dsn } : { path: join(stateDir, 'checkbridge.db'), quotaBytes: storeQuotaOf(settings) }, logger);
-  warnPastEntityLimit(store, entityLimitOf(settings), legacyNamespace(settings), logger);
+  warnPastEntityLimit(store, settings, logger);
   // Slow reads and log syncs are warnings; the thresholds are settings (live), so a test can lower them.
-  const storeLog = logger.child({ component: 'store' });
-  store.watchDatastore({
-    readMs: () => datastoreWarningsOf(hub.current()).readMs,
-    syncMs: () => datastoreWarningsOf(hub.current()).syncMs,
-    report: (kind, ms, what) => {
-      const { readMs, syncMs } = datastoreWarningsOf(hub.current());
-      storeLog.warn({ kind, ms: Math.round(ms * 10) / 10, what, engine: store.engine }, `datastore ${kind} took over ${kind === 'read' ? readMs : syncMs} ms`);
-    },
-  });
+  store.watchDatastore(new DatastoreWarnings(hub.current, logger.child({ component: 'store' }), store.engine));
   // The intake, with where v2 events live and each legacy event's v2 translation (and bridge outbox row) attached.
   const { intake, events } = await openIntake(store, hub.current, { clock: systemClock, logger, bridgeNamespace: options.bridgeNamespace });
   const namespace = () => legacyNamespace(hub.current());
@@ -53,7 +35,7 @@ export async function buildStore(options: StoreOptions, hub: SettingsHub, logger
   const secrets = new SecretsResolver({
     store: store.resources,
     logger,
-    onOutage: (change) => void intake.submit(outageResult(String(hub.current().client.name), change, Date.now())),
+    onOutage: new OutageReports(intake, hub.current).report,
   });
   // What goes to remote clients and agents: the values over mutual TLS only, a withheld one said once per check and member.
   const remoteSecrets = new RemoteSecrets((ns, refs) => secrets.resolve(ns, refs), logger);

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { settleHeapAfterStart } from '../../../src/cli/daemon/settle-heap.js';
-import { capturedLogger } from '../../helpers/log-capture.js';
-import { until } from '../../helpers/wait.js';
+import { settleHeapAfterStart } from '../../src/cli/settle-heap.js';
+import { capturedLogger } from '../helpers/log-capture.js';
+import { until } from '../helpers/wait.js';
 
 test('after the delay one full collection runs and its effect is logged, the young generation and RSS before and after', async () => {
   const capture = capturedLogger();

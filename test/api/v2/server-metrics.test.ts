@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverMetrics } from '../../../src/cli/daemon/server-metrics.js';
+import { serverMetrics } from '../../../src/api/v2/server-metrics.js';
 import type { IntakeEvent } from '../../../src/intake/index.js';
 
 const v2 = (event: object): IntakeEvent => ({ kind: 'v2', namespace: 'default', event }) as IntakeEvent;
