@@ -97,7 +97,7 @@ export class LegacyAgentChecks {
       config = { ...config, command: escapeTemplateText(String(legacy.command ?? '')), proxy_entity_name: legacy.source };
       const commands = (legacy.hooks ?? {}) as Record<string, Json>;
       hooks = hooks.map((hook) => {
-        const severity = String(hook.metadata.name).slice(legacy.name.length + 1);
+        const severity = String(hook.metadata?.name).slice(legacy.name.length + 1);
         return commands[severity] ? { ...hook, command: escapeTemplateText(String(commands[severity]!.command ?? '')) } : hook;
       });
     }

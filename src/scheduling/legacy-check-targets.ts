@@ -20,7 +20,7 @@ export function legacyRequestOf(request: V2CheckRequest): CheckRequest {
     }
   }
   const out: Json = {
-    name: String(c.metadata.name),
+    name: String(c.metadata?.name),
     command: c.command,
     issued: request.issued,
     interval: c.interval || undefined,

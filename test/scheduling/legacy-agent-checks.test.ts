@@ -44,7 +44,10 @@ test('a conf.d check is sent to agents as its translation, marked as conf.d, iss
   const request = checks.requestOf({ name: 'disk', command: 'check-disk -w 80', issued: 1234 });
   assert.ok(request);
   assert.equal(request.issued, 1234);
-  assert.deepEqual([request.config.metadata.name, request.config.command, request.config.metadata.annotations[CONF_D]], ['disk', 'check-disk -w 80', 'true']);
+  assert.deepEqual(
+    [request.config.metadata?.name, request.config.command, request.config.metadata?.annotations?.[CONF_D]],
+    ['disk', 'check-disk -w 80', 'true'],
+  );
   assert.equal(checks.requestOf({ name: 'unknown', issued: 1 }), null);
 });
 
