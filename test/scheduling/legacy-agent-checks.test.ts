@@ -103,3 +103,18 @@ test('a proxy result is taken only for a proxy client the check could have been 
   assert.ok(taken && 'result' in taken);
   assert.deepEqual([taken.result.client, taken.result.check.source], ['web-1', 'switch-1']);
 });
+
+test('an event whose check.hooks is no list of objects is refused, as the v2 door refuses it, not thrown; a null hook is none', () => {
+  const { checks } = checksOf({ 'web-1': agentRecord });
+  for (const hooks of [{}, 5, 'critical', [null, 'x']])
+    assert.deepEqual(
+      checks.legacyResultOf('default', 'web-1', eventOf({ hooks })),
+      { refused: 'check.hooks must be a list of objects' },
+      JSON.stringify(hooks),
+    );
+  for (const hooks of [null, [null]]) {
+    const outcome = checks.legacyResultOf('default', 'web-1', eventOf({ hooks }));
+    assert.ok(outcome && 'result' in outcome, JSON.stringify(hooks));
+    assert.equal(outcome.result.check.hooks, undefined);
+  }
+});
