@@ -127,7 +127,9 @@ export class LegacyAgentChecks {
     for (const run of runs) {
       if (!isObject(run)) continue;
       const severity = String((isObject(run.metadata) ? run.metadata.name : undefined) ?? '').slice(name.length + 1);
-      if (hooks[severity]) hooks[severity] = { ...hooks[severity], output: run.output, status: run.status, executed: run.executed, duration: run.duration };
+      // Own hooks only: a run named after an Object method (`disk-toString`) is no hook of the definition.
+      if (Object.hasOwn(hooks, severity))
+        hooks[severity] = { ...hooks[severity], output: run.output, status: run.status, executed: run.executed, duration: run.duration };
     }
     // The command comes from the definition, tokens and all, as a legacy client reports it.
     const fields: Record<string, unknown> = {

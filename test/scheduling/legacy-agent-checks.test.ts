@@ -118,3 +118,12 @@ test('an event whose check.hooks is no list of objects is refused, as the v2 doo
     assert.equal(outcome.result.check.hooks, undefined);
   }
 });
+
+test("an agent's hook runs fill only the hooks the definition has, whatever they are named", () => {
+  const { checks } = checksOf({ 'web-1': agentRecord });
+  for (const severity of ['toString', 'constructor', '__proto__']) {
+    const outcome = checks.legacyResultOf('default', 'web-1', eventOf({ hooks: [{ metadata: { name: `disk-${severity}` }, output: 'x', status: 0 }] }));
+    assert.ok(outcome && 'result' in outcome, severity);
+    assert.equal(outcome.result.check.hooks, undefined, severity);
+  }
+});
