@@ -2,4 +2,4 @@
 export { AgentdServer, type AgentdDeps } from './server.js';
 export { deregisterOnLoss } from './deregister.js';
 export { AgentSession, SessionRegistry, type AgentIdentity } from './sessions.js';
-export { MESSAGE } from './frames.js';
+export { MESSAGE, type AgentPayload } from './frames.js';

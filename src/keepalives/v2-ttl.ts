@@ -1,10 +1,8 @@
 import type { Logger } from 'pino';
 import type { StateStore, V2EventStore } from '../store/index.js';
 import { isV2Event, type EventIntake, type IntakeEvent } from '../intake/index.js';
-
-import type { Json } from '../json.js';
 import type { ReadClock } from '../schedule/index.js';
-import { typedEvent } from '../v2/index.js';
+import { typedEvent, type Entity, type Event } from '../v2/index.js';
 
 /** Where a check's results are awaited: the event to fail when none comes (the entity that last reported, for round robin). */
 export interface TtlWatch {
@@ -131,11 +129,11 @@ export class TtlDeadlines {
 }
 
 /** What a v2 event asks of the TTL monitor: a watch (ttl > 0), an end of watching (ttl 0), or nothing (keepalive, no check). */
-export function watchOf(namespace: string, event: Json): { key: string; watch: TtlWatch | null } | null {
-  const check = event?.check;
+export function watchOf(namespace: string, event: Event): { key: string; watch: TtlWatch | null } | null {
+  const check = event.check;
   const checkName = check?.metadata?.name;
-  const entity = event?.entity?.metadata?.name;
-  if (typeof checkName !== 'string' || typeof entity !== 'string' || checkName === 'keepalive') return null;
+  const entity = event.entity?.metadata?.name;
+  if (!check || typeof checkName !== 'string' || typeof entity !== 'string' || checkName === 'keepalive') return null;
   // Sensu Go keys a round-robin check's TTL by the check alone: any member's result keeps it alive.
   const key = check.round_robin === true ? `${namespace}\u0000\u0000${checkName}` : `${namespace}\u0000${entity}\u0000${checkName}`;
   const ttlS = Number(check.ttl);
@@ -143,9 +141,9 @@ export function watchOf(namespace: string, event: Json): { key: string; watch: T
 }
 
 /** The TTL event of a stored event, as Sensu Go's eventd makes it: status 1, the age of the last execution, executed now. */
-export function ttlEventOf(stored: Json, entity: Json, nowS: number): Json {
+export function ttlEventOf(stored: Event, entity: Entity, nowS: number): Event {
   const { id: _id, ...event } = stored;
-  const { duration: _d, issued: _i, hooks: _h, ...check } = stored.check as Json;
+  const { duration: _d, issued: _i, hooks: _h, ...check } = stored.check ?? {};
   const age = nowS - Number(check.executed ?? 0);
   return { ...event, entity, timestamp: nowS, check: { ...check, output: `Last check execution was ${age} seconds ago`, status: 1, executed: nowS } };
 }
@@ -208,7 +206,7 @@ export class V2TtlMonitor {
   /** The stored v2 events that carry a ttl and were not written by a legacy result, each due a ttl after its timestamp. */
   private async rebuild(): Promise<void> {
     let watched = 0;
-    for (const event of await this.deps.events.list({ namespace: null })) {
+    for (const event of (await this.deps.events.list({ namespace: null })) as Event[]) {
       const namespace = String(event.metadata?.namespace ?? event.entity?.metadata?.namespace ?? '');
       const found = watchOf(namespace, event);
       if (!found?.watch || this.deps.store.getResult(found.watch.entity, found.watch.check)) continue;
@@ -219,7 +217,7 @@ export class V2TtlMonitor {
   }
 
   // The event's timestamp, unless it lies in the future (a sender's clock ahead): then now.
-  private basisS(event: Json): number {
+  private basisS(event: Event): number {
     const nowS = Math.floor(this.deps.clock.now() / 1000);
     const at = Number(event.timestamp ?? event.check?.executed);
     return Number.isFinite(at) && at > 0 && at <= nowS ? at : nowS;
@@ -242,8 +240,8 @@ export class V2TtlMonitor {
     const { store, events, intake, clock } = this.deps;
     const fields = { namespace: watch.namespace, entity: watch.entity, check: watch.check };
     try {
-      const entity = store.resources.getEntity(watch.namespace, watch.entity);
-      const stored = entity ? await events.get(watch.namespace, watch.entity, watch.check) : null;
+      const entity: Entity | null = store.resources.getEntity(watch.namespace, watch.entity);
+      const stored: Event | null = entity ? await events.get(watch.namespace, watch.entity, watch.check) : null;
       const found = stored ? watchOf(watch.namespace, stored) : null;
       // Entity or event deleted, or its latest event without a ttl: Sensu Go checks the watch out.
       if (!entity || !stored || !found?.watch) return;

@@ -1,12 +1,12 @@
-import type { Json } from '../json.js';
+import type { Asset, CheckConfig, HookConfig } from '../v2/index.js';
 
 /** A v2 check request as Sensu Go's schedulerd builds it: the CheckConfig, its HookConfigs and Assets, when issued. */
 export interface V2CheckRequest {
-  readonly config: Json;
-  readonly hooks: readonly Json[];
-  readonly assets: readonly Json[];
+  readonly config: CheckConfig;
+  readonly hooks: readonly HookConfig[];
+  readonly assets: readonly Asset[];
   /** The Assets each hook's own `runtime_assets` name, by hook (Sensu Go's `hook_assets`). */
-  readonly hook_assets?: Readonly<Record<string, { readonly assets: readonly Json[] }>>;
+  readonly hook_assets?: Readonly<Record<string, { readonly assets: readonly Asset[] }>>;
   /** Epoch seconds. */
   readonly issued: number;
 }
@@ -14,8 +14,9 @@ export interface V2CheckRequest {
 /** The check of a request as its agent tells runs apart: its name, and the proxy entity it runs for. */
 export function checkRunOf(request: V2CheckRequest): string {
   const config = request.config;
-  const name = String(config.metadata?.name ?? config.name);
-  return config.proxy_entity_name ? `${name}/${String(config.proxy_entity_name)}` : name;
+  // A flat config (no metadata) names itself at the top.
+  const name = String(config.metadata?.name ?? (config as { name?: unknown }).name);
+  return config.proxy_entity_name ? `${name}/${config.proxy_entity_name}` : name;
 }
 
 /** One member of a subscription: its kind (`legacy`, `agent`) and its entity name. */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../config/index.js';
+import type { ProxyRequests, Settings } from '../config/index.js';
 import { legacyNamespace } from '../config/index.js';
 import { translateChecks, escapeTemplateText, type TranslatedChecks } from '../compile/index.js';
 import { prepareResult } from '../legacy/index.js';
@@ -8,8 +8,8 @@ import { evalAttribute } from '../ruby-eval/index.js';
 import type { CheckResult } from '../execute/index.js';
 import type { CheckRequest } from '../transport/index.js';
 import type { CheckRequestTargets, RequestTarget, V2CheckRequest } from './check-request-targets.js';
-
-import type { Json } from '../json.js';
+import type { AgentPayload } from '../agentd/index.js';
+import { isObject } from '../v2/index.js';
 
 /** Marks a request as a conf.d check's: the event that comes back from the agent is handled as a legacy result. */
 const CONF_D_ANNOTATION = 'checkbridge.io/conf.d';
@@ -25,7 +25,7 @@ export interface LegacyAgentChecksDeps {
   readonly targets: CheckRequestTargets;
   readonly logger: Logger;
   /** The client record of that name, or null: what a proxy result's `source` is checked against. */
-  readonly client: (name: string) => Json | null;
+  readonly client: (name: string) => Record<string, unknown> | null;
 }
 
 /**
@@ -67,7 +67,7 @@ export class LegacyAgentChecks {
           { check, attributes: Object.fromEntries(unhonoured.map((w) => [w.attribute, w.message])) },
           'legacy check attributes a Sensu Go agent cannot honour',
         );
-      const assets = ((config.runtime_assets ?? []) as string[]).map((name) => translated.assets.get(name)).filter((a): a is Json => a !== undefined);
+      const assets = ((config.runtime_assets ?? []) as string[]).map((name) => translated.assets.get(name)).filter((a) => a !== undefined);
       const marked = { ...config, metadata: { ...config.metadata, annotations: { ...config.metadata.annotations, [CONF_D_ANNOTATION]: 'true' } } };
       this.requests.set(check, { config: marked, hooks, assets });
     }
@@ -95,10 +95,10 @@ export class LegacyAgentChecks {
     // A proxy request was substituted by the scheduler from the proxy client's attributes, as legacy does.
     if (typeof legacy.source === 'string' && this.settings?.checks[legacy.name]?.proxy_requests) {
       config = { ...config, command: escapeTemplateText(String(legacy.command ?? '')), proxy_entity_name: legacy.source };
-      const commands = (legacy.hooks ?? {}) as Record<string, Json>;
+      const commands = isObject(legacy.hooks) ? legacy.hooks : {};
       hooks = hooks.map((hook) => {
-        const severity = String(hook.metadata.name).slice(legacy.name.length + 1);
-        return commands[severity] ? { ...hook, command: escapeTemplateText(String(commands[severity]!.command ?? '')) } : hook;
+        const run = commands[String(hook.metadata?.name).slice(legacy.name.length + 1)];
+        return isObject(run) ? { ...hook, command: escapeTemplateText(String(run.command ?? '')) } : hook;
       });
     }
     return { config, hooks, assets: prepared.assets, issued: Number(legacy.issued) };
@@ -108,52 +108,67 @@ export class LegacyAgentChecks {
    * An agent's event of a conf.d check as the legacy result its client would have sent (or why it is refused), null
    * when it is not one: the check's output, status and hook run, for the agent's client record (or its proxy `source`).
    */
-  legacyResultOf(namespace: string, agent: string, event: Json): { result: CheckResult } | { refused: string } | null {
-    const check = event.check as Json | undefined;
-    if (namespace !== this.namespace || check?.metadata?.annotations?.[CONF_D_ANNOTATION] !== 'true') return null;
-    const name = String(check.metadata.name);
+  legacyResultOf(namespace: string, agent: string, event: AgentPayload): { result: CheckResult } | { refused: string } | null {
+    const check = isObject(event.check) ? event.check : {};
+    const metadata = isObject(check.metadata) ? check.metadata : {};
+    const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+    if (namespace !== this.namespace || annotations[CONF_D_ANNOTATION] !== 'true') return null;
+    const name = String(metadata.name);
     const definition = this.requests.has(name) ? this.settings?.checks[name] : undefined;
     if (!definition) return null;
     // Client records are keyed by name: only the agent's own record (its keepalive stored) takes its results.
     const own = this.deps.client(agent);
     if (own?.entity_class !== 'agent' || own.namespace !== namespace)
       return { refused: `the client record "${agent}" is not this agent's (no keepalive of it stored, or another client holds the name)` };
-    const hooks: Json = { ...(definition.hooks as Json | undefined) };
-    for (const run of (check.hooks ?? []) as Json[]) {
-      const severity = String(run.metadata?.name ?? '').slice(name.length + 1);
-      if (hooks[severity]) hooks[severity] = { ...hooks[severity], output: run.output, status: run.status, executed: run.executed, duration: run.duration };
+    // Refused as the v2 door refuses them; a null entry is Go's nil hook: none.
+    const runs: unknown = check.hooks ?? [];
+    if (!Array.isArray(runs) || !runs.every((run) => run === null || isObject(run))) return { refused: 'check.hooks must be a list of objects' };
+    const hooks: Record<string, Record<string, unknown>> = { ...definition.hooks };
+    for (const run of runs) {
+      if (!isObject(run)) continue;
+      const severity = String((isObject(run.metadata) ? run.metadata.name : undefined) ?? '').slice(name.length + 1);
+      // Own hooks only: a run named after an Object method (`disk-toString`) is no hook of the definition.
+      if (Object.hasOwn(hooks, severity))
+        hooks[severity] = { ...hooks[severity], output: run.output, status: run.status, executed: run.executed, duration: run.duration };
     }
     // The command comes from the definition, tokens and all, as a legacy client reports it.
-    const fields: Json = { name, output: check.output, status: check.status, executed: check.executed, duration: check.duration, issued: check.issued };
+    const fields: Record<string, unknown> = {
+      name,
+      output: check.output,
+      status: check.status,
+      executed: check.executed,
+      duration: check.duration,
+      issued: check.issued,
+    };
     // Another client's result only where the check names one: its own `source`, or a proxy client its request matched.
     const proxy = check.proxy_entity_name;
     if (proxy && definition.source === proxy) fields.source = proxy;
     else if (proxy && definition.proxy_requests) {
-      const refusal = this.refuseProxySource(String(proxy), definition.proxy_requests as Json);
+      const refusal = this.refuseProxySource(String(proxy), definition.proxy_requests);
       if (refusal) return { refused: refusal };
       fields.source = proxy;
     }
     if (Object.keys(hooks).length > 0) fields.hooks = hooks;
     const prepared = prepareResult(fields, Math.floor(Date.now() / 1000));
     if (!prepared.ok) return { refused: prepared.message };
-    const points = event.metrics?.points;
+    const metrics = isObject(event.metrics) ? event.metrics : {};
     return {
       result: {
         client: agent,
         check: prepared.check,
-        ...(Array.isArray(points) ? { metrics: { handlers: (event.metrics.handlers ?? []) as string[], points } } : {}),
+        ...(Array.isArray(metrics.points) ? { metrics: { handlers: (metrics.handlers ?? []) as string[], points: metrics.points } } : {}),
       },
     };
   }
 
   /** Why `source` is no proxy client the check's request could have gone to (agents' records have no signature to guard them), or null. */
-  private refuseProxySource(source: string, proxyRequests: Json): string | null {
+  private refuseProxySource(source: string, proxyRequests: ProxyRequests): string | null {
     const client = this.deps.client(source);
     const named = `proxy_entity_name "${source}"`;
     if (!client) return `${named} names no client`;
     if (client.entity_class === 'agent') return `${named} names a Sensu Go agent, not a proxy client`;
     if (client.type !== 'proxy' && client.keepalives !== false) return `${named} names a client with keepalives, not a proxy client`;
-    const wanted = (proxyRequests.client_attributes ?? {}) as Json;
+    const wanted = proxyRequests.client_attributes ?? {};
     // As when the request was sent: an expression that fails to evaluate matches nothing.
     const matches =
       Object.keys(wanted).length > 0 &&

@@ -1,7 +1,6 @@
 import type { Transport, CheckRequest } from '../transport/index.js';
 import type { TargetKind, V2CheckRequest } from './check-request-targets.js';
-
-import type { Json } from '../json.js';
+import { isObject, type HookConfig } from '../v2/index.js';
 import type { ReadClock } from '../schedule/index.js';
 
 // A legacy client without keepalive thresholds of its own goes critical after 180 s: no longer a member then.
@@ -12,15 +11,15 @@ export function legacyRequestOf(request: V2CheckRequest): CheckRequest {
   const c = request.config;
   const byName = new Map(request.hooks.map((h) => [String(h.metadata?.name), h]));
   // Legacy runs one hook per severity: the first of each list that exists.
-  const hooks: Record<string, Json> = {};
-  for (const entry of (c.check_hooks ?? []) as Record<string, string[]>[]) {
+  const hooks: Record<string, Pick<HookConfig, 'command' | 'timeout' | 'stdin'>> = {};
+  for (const entry of c.check_hooks ?? []) {
     for (const [severity, names] of Object.entries(entry ?? {})) {
       const hook = (names ?? []).map((n) => byName.get(n)).find(Boolean);
       if (hook && !hooks[severity]) hooks[severity] = { command: hook.command, timeout: hook.timeout || undefined, stdin: hook.stdin === true || undefined };
     }
   }
-  const out: Json = {
-    name: String(c.metadata.name),
+  const out: Record<string, unknown> = {
+    name: String(c.metadata?.name),
     command: c.command,
     issued: request.issued,
     interval: c.interval || undefined,
@@ -45,13 +44,19 @@ export function legacyRequestOf(request: V2CheckRequest): CheckRequest {
   return out as CheckRequest;
 }
 
+/** When a client's keepalive goes critical (its own threshold, or the default), in seconds. */
+function criticalAfterS(client: Record<string, unknown>): number {
+  const thresholds = isObject(client.keepalive) ? client.keepalive.thresholds : undefined;
+  return Number((isObject(thresholds) ? thresholds.critical : undefined) ?? DEFAULT_CRITICAL_S);
+}
+
 // A v2 `entity:NAME` subscription is a legacy client's own `client:NAME` one.
 const legacySubscription = (subscription: string) => (subscription.startsWith('entity:') ? `client:${subscription.slice(7)}` : subscription);
 
 export interface LegacyTargetsDeps {
   readonly transport: Transport;
   /** The client registry. */
-  readonly clients: () => readonly Json[];
+  readonly clients: () => readonly Record<string, unknown>[];
   /** The one namespace legacy clients live in (checkbridge.namespace): they serve the v2 checks of that one only. */
   readonly namespace: () => string;
   readonly clock: ReadClock;
@@ -74,7 +79,7 @@ export function legacyTargets(deps: LegacyTargetsDeps): TargetKind {
               c.entity_class !== 'agent' &&
               Array.isArray(c.subscriptions) &&
               c.subscriptions.includes(wanted) &&
-              nowS - Number(c.timestamp ?? 0) < Number(c.keepalive?.thresholds?.critical ?? DEFAULT_CRITICAL_S),
+              nowS - Number(c.timestamp ?? 0) < criticalAfterS(c),
           )
           .map((c) => String(c.name))
       );

@@ -14,15 +14,13 @@ import { LegacyAgentChecks } from './legacy-agent-checks.js';
 import { V2CheckScheduler } from './v2-check-scheduler.js';
 import { connectedAgents } from './agent-targets.js';
 
-type Json = Record<string, unknown>;
-
 export interface SchedulingDeps {
   readonly clock: Clock;
   readonly store: StateStore;
   /** Where legacy clients get their check requests (their secrets withheld over a broker). */
   readonly transport: Transport;
-  /** The legacy client registry. */
-  readonly clients: () => Json[];
+  /** The legacy client registry: client records, as the store reads them. */
+  readonly clients: () => Record<string, unknown>[];
   readonly namespace: () => string;
   readonly logger: Logger;
   /** Whether this server schedules subscription checks itself (not when servers share a store). */

@@ -7,8 +7,7 @@ import type { CheckRequestTargets, RequestTarget, V2CheckRequest } from './check
 import { CheckDispatcher, type Delivery, type ScheduleHold } from './check-dispatcher.js';
 import { matchingEntities, synthesizedEntity } from './v2-proxy-entities.js';
 import { buildV2Request, timingOfConfig, type CheckConfigSource } from './v2-check-config.js';
-
-import type { Json } from '../json.js';
+import type { CheckConfig, Entity, ProxyRequests } from '../v2/index.js';
 type Timing = ReturnType<typeof timingOf>;
 
 const CHECK_CONFIG_TYPE = 'CheckConfig';
@@ -40,7 +39,7 @@ export interface NextExecution {
   readonly next: number | null;
 }
 
-const timingKey = (config: Json) => `${config.cron ?? ''}|${config.interval ?? ''}`;
+const timingKey = (config: CheckConfig) => `${config.cron ?? ''}|${config.interval ?? ''}`;
 const scheduledKey = (namespace: string, name: string) => `${namespace}\u0000${name}`;
 
 export type V2ScheduleHold = Exclude<ScheduleHold, 'broker away'>;
@@ -56,10 +55,10 @@ export class V2CheckScheduler {
   private readonly dispatcher: CheckDispatcher;
   private readonly log: Logger;
   /** Scheduled checks: key → the timing key they were armed with, and their timing. */
-  private readonly scheduled = new Map<string, { namespace: string; name: string; timingKey: string; timing: Timing; config: Json }>();
+  private readonly scheduled = new Map<string, { namespace: string; name: string; timingKey: string; timing: Timing; config: CheckConfig }>();
   private syncedGeneration = -1;
   /** HookConfigs and Assets read since the last sync, while no resource was written (the per-request reads). */
-  private readonly cache = new Map<string, Json | null>();
+  private readonly cache = new Map<string, Record<string, unknown> | null>();
   /** Set while a request fires at the synced generation: its reads may come from the sync and the cache. */
   private readsCached = false;
   /** What requests read their HookConfigs and Assets through. */
@@ -104,9 +103,9 @@ export class V2CheckScheduler {
     this.syncedGeneration = generation;
     this.cache.clear();
     const started = performance.now();
-    const wanted = new Map<string, Json>();
+    const wanted = new Map<string, CheckConfig>();
     for (const namespace of this.deps.resources.namespacesWith(CHECK_CONFIG_TYPE)) {
-      for (const config of this.deps.resources.listResources(CHECK_CONFIG_TYPE, namespace)) {
+      for (const config of this.deps.resources.listResources(CHECK_CONFIG_TYPE, namespace) as CheckConfig[]) {
         if (config.publish !== true) continue;
         wanted.set(scheduledKey(namespace, String(config.metadata?.name)), config);
       }
@@ -124,7 +123,7 @@ export class V2CheckScheduler {
 
   /** Ad hoc (`POST .../checks/:check/execute`): published now even when `publish` is false or not elected; proxy fan-out without splay. */
   execute(namespace: string, name: string, options: ExecuteOptions = {}): ExecuteOutcome {
-    const config = this.deps.resources.getResource(CHECK_CONFIG_TYPE, namespace, name);
+    const config = this.checkConfig(namespace, name);
     if (!config) return { ok: false, code: 'notFound', reason: `check ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}` };
     const subscriptions = options.subscriptions && options.subscriptions.length > 0 ? [...options.subscriptions] : (config.subscriptions ?? []);
     const now = this.deps.clock.now();
@@ -161,7 +160,7 @@ export class V2CheckScheduler {
     this.pause('stopped');
   }
 
-  private schedule(key: string, namespace: string, config: Json): void {
+  private schedule(key: string, namespace: string, config: CheckConfig): void {
     const { problem, ...timing } = timingOfConfig(namespace, config);
     const name = String(config.metadata?.name);
     if (problem) this.log.error({ namespace, check: name, cron: config.cron }, `check not scheduled: ${problem}`);
@@ -191,10 +190,15 @@ export class V2CheckScheduler {
     // The stored check as it is now (deleted, unpublished or retimed since it was armed): while no resource was
     // written since the last sync, the one it read.
     const current = this.deps.resources.resourceGeneration === this.syncedGeneration;
-    const config = current ? entry.config : this.deps.resources.getResource(CHECK_CONFIG_TYPE, entry.namespace, entry.name);
+    const config = current ? entry.config : this.checkConfig(entry.namespace, entry.name);
     if (!config || config.publish !== true) return this.unschedule(key);
     if (timingKey(config) !== entry.timingKey) return this.schedule(key, entry.namespace, config);
     this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), this.dispatcher.inTerm(), current);
+  }
+
+  /** The CheckConfig as stored now: the store reads any kind, untyped. */
+  private checkConfig(namespace: string, name: string): CheckConfig | null {
+    return this.deps.resources.getResource(CHECK_CONFIG_TYPE, namespace, name) as CheckConfig | null;
   }
 
   /** Publishes with the HookConfig and Asset reads cached while `cached` (the generation still the synced one). */
@@ -208,7 +212,7 @@ export class V2CheckScheduler {
   }
 
   /** A request's HookConfig or Asset: from the cache while the generation holds, else from the store. */
-  private readResource(kind: string, namespace: string, name: string): Json | null {
+  private readResource(kind: string, namespace: string, name: string): Record<string, unknown> | null {
     if (!this.readsCached) return this.deps.resources.getResource(kind, namespace, name);
     const key = `${kind}\u0000${namespace}\u0000${name}`;
     if (!this.cache.has(key)) this.cache.set(key, this.deps.resources.getResource(kind, namespace, name));
@@ -220,10 +224,10 @@ export class V2CheckScheduler {
    * seconds. Proxy entities are matched in the sandbox, off the event loop: one matching per check at a time (a
    * request firing meanwhile is skipped), and published only if `still()` holds once they are known.
    */
-  private dispatch(namespace: string, config: Json, at: number, spread: number, still: () => boolean, cached = false): void {
-    const proxy = config.proxy_requests as Json | undefined;
+  private dispatch(namespace: string, config: CheckConfig, at: number, spread: number, still: () => boolean, cached = false): void {
+    const proxy = config.proxy_requests;
     if (!proxy) return this.publishing(cached, () => this.publish(namespace, config, at));
-    const expressions = (proxy.entity_attributes ?? []) as string[];
+    const expressions = proxy.entity_attributes ?? [];
     // No expression: every entity matches, nothing to wait for.
     if (expressions.length === 0)
       return this.publishing(cached, () => this.fanOut(namespace, config, proxy, this.deps.resources.listEntities(namespace), at, spread, still));
@@ -242,7 +246,7 @@ export class V2CheckScheduler {
       .finally(() => this.matching.delete(key));
   }
 
-  private fanOut(namespace: string, config: Json, proxy: Json, entities: Json[], at: number, spread: number, still: () => boolean): void {
+  private fanOut(namespace: string, config: CheckConfig, proxy: ProxyRequests, entities: Entity[], at: number, spread: number, still: () => boolean): void {
     const stepMs = splayStepMs(entities.length, spread, proxy.splay === true, proxy.splay_coverage);
     entities.forEach((entity, index) => {
       const proxied = this.proxiedFor(namespace, config, entity);
@@ -251,7 +255,7 @@ export class V2CheckScheduler {
   }
 
   /** The check for one proxy entity: its Go templates rendered with the entity's values (Sensu Go's substituteProxyEntityTokens); null, logged, when one cannot be. */
-  private proxiedFor(namespace: string, config: Json, entity: Json): Json | null {
+  private proxiedFor(namespace: string, config: CheckConfig, entity: Entity): CheckConfig | null {
     const rendered = substituteGoTemplates(config, synthesizedEntity(entity));
     const name = String(entity.metadata?.name);
     if (rendered.ok) return { ...rendered.value, proxy_entity_name: name };
@@ -259,12 +263,12 @@ export class V2CheckScheduler {
     return null;
   }
 
-  private publish(namespace: string, config: Json, at: number): void {
+  private publish(namespace: string, config: CheckConfig, at: number): void {
     const request = buildV2Request(this.reader, namespace, config, at);
     const name = String(config.metadata?.name);
     this.dispatcher.deliver(
       scheduledKey(namespace, name),
-      (config.subscriptions ?? []) as string[],
+      config.subscriptions ?? [],
       this.deliveryOf(namespace, config, request),
       { namespace, check: name },
       request.issued,
@@ -272,7 +276,7 @@ export class V2CheckScheduler {
   }
 
   /** Every kind of member over the targets; round robin: one member of the subscription per request, every kind in one ring. */
-  private deliveryOf(namespace: string, config: Json, request: V2CheckRequest): Delivery<RequestTarget> {
+  private deliveryOf(namespace: string, config: CheckConfig, request: V2CheckRequest): Delivery<RequestTarget> {
     const { targets } = this.deps;
     return {
       ring: (subscription) => (config.round_robin === true ? targets.members(namespace, subscription) : null),

@@ -1,12 +1,11 @@
 // Which proxy entities a v2 check request goes to: its entity_attributes evaluated in the sandbox, off the event loop.
 import type { Logger } from 'pino';
 import { evaluateInSandbox, SandboxAllowance, DISPATCH_ALLOWANCE_MS } from '../js-sandbox/index.js';
-
-import type { Json } from '../json.js';
+import type { Entity } from '../v2/index.js';
 
 /** An entity as expressions and templates see it: metadata fields lifted to the top, labels and annotations always maps (Sensu Go's dynamic.Synthesize). */
-export function synthesizedEntity(entity: Json): Json {
-  const metadata = (entity.metadata ?? {}) as Json;
+export function synthesizedEntity(entity: Entity): Record<string, unknown> {
+  const metadata = entity.metadata ?? {};
   return { ...entity, ...metadata, labels: metadata.labels ?? {}, annotations: metadata.annotations ?? {} };
 }
 
@@ -15,12 +14,12 @@ export function synthesizedEntity(entity: Json): Json {
  * another in the namespace's sandbox turn, all sharing one check request's allowance.
  */
 export async function matchingEntities(
-  entities: Json[],
+  entities: Entity[],
   expressions: string[],
   at: { namespace: string; check: string; nowMs: number; log: Logger },
-): Promise<Json[]> {
+): Promise<Entity[]> {
   const allowance = new SandboxAllowance(DISPATCH_ALLOWANCE_MS, 'check request');
-  const matched: Json[] = [];
+  const matched: Entity[] = [];
   for (const entity of entities) {
     const subject = synthesizedEntity(entity);
     let all = true;

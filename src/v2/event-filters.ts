@@ -1,7 +1,6 @@
 import { inTimeWindows, type WindowSet } from '../schedule/index.js';
 import { evaluateInSandbox, type DependencyLookup, type SandboxAllowance } from '../js-sandbox/index.js';
 import type { Event, EventFilter, ObjectMeta } from './generated/interfaces.js';
-import type { Json } from '../json.js';
 
 /** A resolution: the previous history entry was not OK and this status is (needs two entries). */
 export function isResolution(event: Event): boolean {
@@ -21,7 +20,7 @@ const lift = <T extends { metadata?: ObjectMeta | null }>(o: T | null | undefine
 export async function filterAllows(
   filter: EventFilter,
   // The rehearsal's events are of its own model, not decoded: read here as an Event.
-  subjectEvent: Event | Json,
+  subjectEvent: Event | Readonly<Record<string, unknown>>,
   nowMs: number,
   dependencies?: DependencyLookup,
   share: { namespace?: string; allowance?: SandboxAllowance } = {},

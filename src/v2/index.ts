@@ -19,7 +19,7 @@ export { silencedBy } from './silencing.js';
 export { legacyCheckOf, legacyEventOf, translateClient, translateEvent } from './translate.js';
 export { eventProblem } from '../rules/index.js';
 export { typeProblem, WIRE_TYPES } from './wire-types.js';
-export type { WireType, FieldSpec } from './field-spec.js';
+export { isObject, type WireType, type FieldSpec } from './field-spec.js';
 export type * from './generated/interfaces.js';
 export { COREV2_PROTO } from './generated/corev2-proto.js';
 export { decodeAs, serveAs, type Decoded, type TypeName } from './go-json.js';

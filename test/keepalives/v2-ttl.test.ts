@@ -89,13 +89,13 @@ test('TTL watches: keyed by entity and check (by check for round robin); ttl 0 e
   assert.deepEqual(
     [
       lapsed.id,
-      lapsed.entity.metadata.name,
+      lapsed.entity?.metadata?.name,
       lapsed.timestamp,
-      lapsed.check.output,
-      lapsed.check.status,
-      lapsed.check.executed,
-      lapsed.check.duration,
-      lapsed.check.issued,
+      lapsed.check?.output,
+      lapsed.check?.status,
+      lapsed.check?.executed,
+      lapsed.check?.duration,
+      lapsed.check?.issued,
     ],
     [undefined, 'web', 160, 'Last check execution was 60 seconds ago', 1, 160, undefined, undefined],
   );

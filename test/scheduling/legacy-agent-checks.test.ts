@@ -44,7 +44,10 @@ test('a conf.d check is sent to agents as its translation, marked as conf.d, iss
   const request = checks.requestOf({ name: 'disk', command: 'check-disk -w 80', issued: 1234 });
   assert.ok(request);
   assert.equal(request.issued, 1234);
-  assert.deepEqual([request.config.metadata.name, request.config.command, request.config.metadata.annotations[CONF_D]], ['disk', 'check-disk -w 80', 'true']);
+  assert.deepEqual(
+    [request.config.metadata?.name, request.config.command, request.config.metadata?.annotations?.[CONF_D]],
+    ['disk', 'check-disk -w 80', 'true'],
+  );
   assert.equal(checks.requestOf({ name: 'unknown', issued: 1 }), null);
 });
 
@@ -99,4 +102,28 @@ test('a proxy result is taken only for a proxy client the check could have been 
   const taken = proxied('switch-1');
   assert.ok(taken && 'result' in taken);
   assert.deepEqual([taken.result.client, taken.result.check.source], ['web-1', 'switch-1']);
+});
+
+test('an event whose check.hooks is no list of objects is refused, as the v2 door refuses it, not thrown; a null hook is none', () => {
+  const { checks } = checksOf({ 'web-1': agentRecord });
+  for (const hooks of [{}, 5, 'critical', [null, 'x']])
+    assert.deepEqual(
+      checks.legacyResultOf('default', 'web-1', eventOf({ hooks })),
+      { refused: 'check.hooks must be a list of objects' },
+      JSON.stringify(hooks),
+    );
+  for (const hooks of [null, [null]]) {
+    const outcome = checks.legacyResultOf('default', 'web-1', eventOf({ hooks }));
+    assert.ok(outcome && 'result' in outcome, JSON.stringify(hooks));
+    assert.equal(outcome.result.check.hooks, undefined);
+  }
+});
+
+test("an agent's hook runs fill only the hooks the definition has, whatever they are named", () => {
+  const { checks } = checksOf({ 'web-1': agentRecord });
+  for (const severity of ['toString', 'constructor', '__proto__']) {
+    const outcome = checks.legacyResultOf('default', 'web-1', eventOf({ hooks: [{ metadata: { name: `disk-${severity}` }, output: 'x', status: 0 }] }));
+    assert.ok(outcome && 'result' in outcome, severity);
+    assert.equal(outcome.result.check.hooks, undefined, severity);
+  }
 });

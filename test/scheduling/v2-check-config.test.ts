@@ -41,7 +41,7 @@ test('the request carries the config in its namespace, issued in whole seconds, 
     'each hook once, from the namespace only',
   );
   assert.deepEqual(
-    request.assets.map((a) => a.metadata.name),
+    request.assets.map((a) => a.metadata?.name),
     ['tools'],
   );
   assert.equal(request.hook_assets, undefined, 'no hook names an asset');
@@ -56,7 +56,7 @@ test('the assets each hook names travel per hook', (t) => {
   const request = buildV2Request(store.resources, 'ops', check({ check_hooks: [{ critical: ['ps'] }, { warning: ['df'] }] }), 0);
   assert.deepEqual(Object.keys(request.hook_assets!), ['ps']);
   assert.deepEqual(
-    request.hook_assets!.ps!.assets.map((a) => a.metadata.name),
+    request.hook_assets!.ps!.assets.map((a) => a.metadata?.name),
     ['procps'],
   );
   assert.deepEqual(request.assets, []);

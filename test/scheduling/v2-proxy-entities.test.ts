@@ -40,7 +40,7 @@ test('the entities for which every expression holds, in the order given', async 
     log: logger,
   });
   assert.deepEqual(
-    matched.map((e) => e.metadata.name),
+    matched.map((e) => e.metadata?.name),
     ['sw-2', 'sw-1'],
   );
   assert.equal(matched[0], entities[0], 'the stored entities, not their synthesized views');

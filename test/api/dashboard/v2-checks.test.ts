@@ -109,7 +109,7 @@ test('v2 checks: Run now sends an ad hoc request (202 issued), named as from the
   const answer = await call('POST', '/namespaces/default/checks/cpu/execute');
   assert.deepEqual([answer.statusCode, answer.json()], [202, { issued: NOW_MS / 1000 }]);
   assert.deepEqual(
-    sent.map((r) => [r.config.metadata.name, r.issued]),
+    sent.map((r) => [r.config.metadata?.name, r.issued]),
     [['cpu', NOW_MS / 1000]],
   );
   const logged = capture.lines.find((l) => l.msg === 'ad hoc check request');
