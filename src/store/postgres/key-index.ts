@@ -7,6 +7,7 @@ import { v2Key } from './batch-rows.js';
 /** Above this many rows in a table the index is not kept (its memory), and every unknown row is read as before. */
 export const MAX_INDEXED_KEYS = 250_000;
 
+const RETRY_MS = 30_000;
 const TABLES = ['v2Events', 'v2Entities'] as const;
 type IndexedTable = (typeof TABLES)[number];
 
@@ -21,6 +22,8 @@ const indexed = (table: string): table is IndexedTable => (TABLES as readonly st
 export class KeyIndex {
   private readonly keys: Record<IndexedTable, Set<string>> = { v2Events: new Set(), v2Entities: new Set() };
   private state: 'unloaded' | 'loading' | 'ready' | 'off' = 'unloaded';
+  /** After a failed load: not before then again (a slow link is not asked each unit). */
+  private retryAt = 0;
 
   /** Whether the index answers (loaded, and not turned off by its bound). */
   get ready(): boolean {
@@ -42,12 +45,13 @@ export class KeyIndex {
 
   /** Reads every row's key once (`read`: one multi-statement round trip); a failure leaves it to be tried again. */
   async load(read: (sql: string) => Promise<{ readonly results?: readonly SyncRows[] }>): Promise<void> {
-    if (this.state !== 'unloaded') return;
+    if (this.state !== 'unloaded' || Date.now() < this.retryAt) return;
     this.state = 'loading';
     let results: readonly SyncRows[];
     try {
       results = (await read(LOAD)).results ?? [];
     } catch {
+      this.retryAt = Date.now() + RETRY_MS;
       if (this.state === 'loading') this.state = 'unloaded';
       return;
     }

@@ -17,7 +17,7 @@ import { SetWrites } from './set-writes.js';
 import { guarded } from './guarded-connection.js';
 import { LanedPostgres } from './laned-connection.js';
 import { UnitPostgres } from './unit-connection.js';
-import { UnitChecks, UnitPlan, isConflict, unitKeySet, writtenKeys, type WrittenKeys } from './unit-of-work.js';
+import { UnitChecks, UnitPlan, isConflict, lockKeysOf, unitKeySet, writtenKeys, type WrittenKeys } from './unit-of-work.js';
 import { UnitScheduler } from './unit-scheduler.js';
 import { RowCache } from './row-cache.js';
 import { KeyIndex } from './key-index.js';
@@ -139,9 +139,10 @@ export class PostgresStateStore extends BatchedStateStore {
   lockResults(pairs: readonly (readonly [client: string, check: string])[], v2: V2Keys = { events: [], entities: [] }): void {
     // A unit has read its rows and takes their locks at its end.
     if (this.unitLocks) return;
-    // Each client's own key too: a keepalive or another server's just-in-time client waits instead of overwriting,
-    // and two batches that share an entity queue on it before touching its rows (no deadlock between servers).
-    if (pairs.length > 0) this.locks.lockResults.all([...pairs.map(([client, check]) => `${client}/${check}`), ...pairs.map(([client]) => client)]);
+    // Each client's own key too (a keepalive or another server's just-in-time client waits instead of overwriting,
+    // batches sharing an entity queue on it), and the v2 rows' as a unit names them (a unit that read them waits).
+    const keys = lockKeysOf({ pairs, v2 });
+    if (keys.length > 0) this.locks.lockResults.all(keys);
     if (this.db.inTransaction && pairs.length + v2.events.length + v2.entities.length > 0) this.readBatch(pairs, v2);
   }
 

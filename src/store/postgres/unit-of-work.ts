@@ -55,7 +55,7 @@ type Table = keyof typeof READS;
 const TABLES = Object.keys(READS) as Table[];
 
 /** The keys a unit's locks are taken on, as the pessimistic path names them (a client's name, `client/check`, `v2/…`). */
-function lockKeysOf({ pairs, clients = [], v2 = { events: [], entities: [] } }: UnitKeys): string[] {
+export function lockKeysOf({ pairs, clients = [], v2 = { events: [], entities: [] } }: UnitKeys): string[] {
   const names = [...new Set([...pairs.map(([client]) => client), ...clients])];
   return [
     ...pairs.map(([client, check]) => `${client}/${check}`),
@@ -101,7 +101,7 @@ export class UnitPlan {
   readonly lockKeys: string[];
   private readonly order: Table[] = [];
   /** Rows taken as absent without a read (the key index has none): a failed check on them reads them next time. */
-  private readonly assumed: [Table, string][] = [];
+  private readonly assumed = new Map<string, [Table, string]>();
   /** Per table, each key once: its key string and its columns. */
   private readonly keys: Record<Table, Map<string, string[]>>;
 
@@ -129,7 +129,7 @@ export class UnitPlan {
       const missing: string[][] = [];
       for (const [key, parts] of this.keys[table]) {
         if (cache.get(table, key)) continue;
-        if (index?.absent(table, key)) this.assumed.push([table, key]);
+        if (index?.absent(table, key)) this.assumed.set(`${table}\u0000${key}`, [table, key]);
         else missing.push(parts);
       }
       if (missing.length === 0) continue;
@@ -196,7 +196,8 @@ export class UnitPlan {
     for (const table of TABLES) {
       for (const [key, value, version] of this.rowsRead(batch, table)) {
         if (value !== null) this.index?.present(table, key);
-        if (this.cache.get(table, key)) continue;
+        // Taken as absent without a read: nothing was learnt of it.
+        if (this.cache.get(table, key) || this.assumed.has(`${table}\u0000${key}`)) continue;
         this.cache.set(table, key, value, version);
         kept++;
       }
@@ -215,9 +216,15 @@ export class UnitPlan {
 
   /** A unit that did not commit, or whose rows changed: none of its rows is trusted. */
   forget(written?: WrittenKeys): void {
-    for (const [table, key] of this.assumed) this.index?.present(table, key);
+    for (const [table, key] of this.assumed.values()) this.index?.present(table, key);
     for (const table of TABLES) {
-      for (const [key] of this.keys[table]) this.cache.drop(table, key);
+      // A row believed absent (assumed, read or cached so) may be what changed: the next run reads it.
+      const versions = this.seen[table][this.seen[table].length - 1] ?? [];
+      let n = 0;
+      for (const [key] of this.keys[table]) {
+        if (versions[n++] === '') this.index?.present(table, key);
+        this.cache.drop(table, key);
+      }
       for (const key of written?.[table] ?? []) this.cache.drop(table, key);
     }
   }

@@ -67,7 +67,10 @@ test('KeyIndex: answers only once loaded; a row read or written is known; past i
   await failing.load(async () => {
     throw new Error('connection refused');
   });
-  assert.equal(failing.ready, false, 'a failed load answers nothing and is tried again');
+  assert.equal(failing.ready, false, 'a failed load answers nothing');
+  let asked = 0;
+  await failing.load(async () => (asked++, { results: [] }));
+  assert.equal(asked, 0, 'and is not tried again at once (a slow link is not asked each unit)');
 
   const large = new KeyIndex();
   const rows = Array.from({ length: MAX_INDEXED_KEYS + 1 }, (_, i) => ({ namespace: 'default', entity: `e${i}`, check_name: 'c' }));
@@ -111,4 +114,34 @@ test('postgres: a row another server stored after the index was read fails the c
   // Now known: the next event of the row is not taken as absent again.
   await intakeA.submitEvent('default', event('web-2', 'disk', 0));
   assert.deepEqual(historyOf(b, 'web-2', 'disk'), [2, 1, 0]);
+});
+
+test('postgres: a row believed absent that another server then made costs its unit one rerun, not two', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const dsn = await freshDsn();
+  const [a, b] = [StateStore.openPostgres(dsn, {}), StateStore.openPostgres(dsn, {})];
+  t.after(() => (a.close(), b.close()));
+  const entity = (name: string) => ({ pairs: [], v2: { events: [], entities: [['default', name] as const] } });
+  // The first unit starts reading the index; then a unit names `k` without writing it: `k` is known absent.
+  await a.unit(
+    entity('warm'),
+    () => undefined,
+    () => undefined,
+  );
+  await sleep(500);
+  await a.unit(
+    entity('k'),
+    () => assert.equal(a.resources.getEntity('default', 'k'), null),
+    () => undefined,
+  );
+  b.resources.putEntity('default', 'k', { metadata: { name: 'k', namespace: 'default' }, entity_class: 'proxy' });
+  const seen: unknown[] = [];
+  let reruns = 0;
+  await a.unit(
+    entity('k'),
+    () => seen.push(a.resources.getEntity('default', 'k')?.entity_class ?? null),
+    () => reruns++,
+  );
+  assert.deepEqual(seen, [null, 'proxy'], 'the rerun reads the row');
+  assert.equal(reruns, 1);
 });

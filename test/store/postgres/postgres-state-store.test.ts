@@ -1,7 +1,11 @@
 // The whole store on PostgreSQL: the store suite SQLite passes, plus what only a server connection has.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { StateStore } from '../../../src/store/index.js';
+import { SqlStateStore } from '../../../src/store/sql/sql-state-store.js';
+import { v2Key } from '../../../src/store/postgres/batch-rows.js';
+import { ROOT } from '../../helpers/paths.js';
 import { CheckbridgeError } from '../../../src/errors.js';
 import { PostgresQueryError } from '../../../src/store/postgres/query-error.js';
 import { postgresForFile } from '../../servers/postgres.js';
@@ -217,4 +221,31 @@ pgTest('a store listening for changes reports no alarm and no problem once it li
   } finally {
     store.close();
   }
+});
+
+test('postgres: the blocking group commit holds its v2 rows locks as a unit names them: another server cannot take them meanwhile', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const dsn = await freshDsn();
+  const store = StateStore.openPostgres(dsn, {});
+  t.after(() => store.close());
+  const key = ['default', 'r'] as const;
+  // Another server's unit would take this lock before its check; here a separate session tries for half a second.
+  const tryLock = `
+    const pg = require('pg');
+    const c = new pg.Client(${JSON.stringify(dsn)});
+    c.connect()
+      .then(() => c.query("BEGIN; SET LOCAL lock_timeout = '500ms'; SELECT pg_advisory_xact_lock(hashtextextended($$v2/${v2Key(...key)}$$, 0))"))
+      .then(() => process.stdout.write('granted'), (e) => process.stdout.write(e.code === '55P03' ? 'waited' : String(e.message)))
+      .finally(() => c.end());`;
+  let answer = '';
+  // The blocking path (what a unit falls back to after its optimistic runs), run directly.
+  await SqlStateStore.prototype.unit.call(
+    store,
+    { pairs: [], v2: { events: [], entities: [key] } },
+    () => {
+      answer = execFileSync(process.execPath, ['-e', tryLock], { encoding: 'utf8', cwd: ROOT });
+    },
+    () => undefined,
+  );
+  assert.equal(answer, 'waited');
 });
