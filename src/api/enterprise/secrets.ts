@@ -151,7 +151,7 @@ function registerProviderRoutes(app: FastifyInstance, store: Store): void {
 function registerSecretRoutes(app: FastifyInstance, store: Store): void {
   const secretKey = (s: SecretReference) => `${String(s.metadata?.namespace ?? '')}/${String(s.metadata?.name ?? '')}`;
   app.get(`${SECRETS_BASE}/secrets`, (request, reply) => {
-    const all = store.listResources('Namespace', '').flatMap((n) => store.listResources(SECRET_KIND, String(n.name))) as SecretReference[];
+    const all = store.listResources('Namespace', '').flatMap((n) => store.listResources(SECRET_KIND, String(n.name))) as unknown as SecretReference[];
     return listResponse(request, reply, all, SECRET_FIELDS, secretKey);
   });
   const secrets = `${SECRETS_BASE}/namespaces/:namespace/secrets`;
@@ -159,7 +159,7 @@ function registerSecretRoutes(app: FastifyInstance, store: Store): void {
     listResponse(
       request,
       reply,
-      store.listResources(SECRET_KIND, (request.params as { namespace: string }).namespace) as SecretReference[],
+      store.listResources(SECRET_KIND, (request.params as { namespace: string }).namespace) as unknown as SecretReference[],
       SECRET_FIELDS,
       (s) => String(s.metadata?.name ?? ''),
     ),

@@ -45,7 +45,7 @@ function routerOf(t: TestContext, timing: { retryMs?: number; strictWaitMs?: num
   return { store, router, switches, lines: captured.lines };
 }
 
-const embeddedChecks = (store: StateStore) => store.resources.listEvents('default', undefined).map((e) => e.check.metadata.name as string);
+const embeddedChecks = (store: StateStore) => store.resources.listEvents('default', undefined).map((e) => e.check?.metadata?.name as string);
 const pgChecks = async (database: string) =>
   (await server!.query('SELECT sensu_check FROM events ORDER BY sensu_check', database)).rows.map((r) => r.sensu_check as string);
 
