@@ -8,6 +8,7 @@ import { PostgresBackend, checkCanCreateTables, isConnectionError, reason } from
 import { PG_TYPE, type PostgresConfig } from './config.js';
 import type { PgEnvironment } from './connection.js';
 import type { Json } from '../../json.js';
+import type { Event } from '../../v2/index.js';
 
 export interface RouterOptions {
   /** The events in the state store's own table, used while no PostgresConfig routes them elsewhere. */
@@ -133,11 +134,11 @@ export class EventStoreRouter implements V2EventStore {
     this.writing = null;
   }
 
-  get(namespace: string, entity: string, check: string): Promise<Json | null> {
+  get(namespace: string, entity: string, check: string): Promise<Event | null> {
     return this.run((store) => store.get(namespace, entity, check));
   }
 
-  list(query: EventQuery): Promise<Json[]> {
+  list(query: EventQuery): Promise<Event[]> {
     return this.run((store) => store.list(query));
   }
 
@@ -149,7 +150,7 @@ export class EventStoreRouter implements V2EventStore {
     return this.run((store) => store.putMany(rows));
   }
 
-  update(row: EventRow, nowSeconds: number): Promise<Json> {
+  update(row: EventRow, nowSeconds: number): Promise<Event> {
     return this.run((store) => store.update(row, nowSeconds));
   }
 
