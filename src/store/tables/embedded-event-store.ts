@@ -3,7 +3,6 @@ import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { EVENT_FIELDS, matchesSelector, updateEvent, updateOwnedEvent, type Event } from '../../v2/index.js';
 import type { EventState } from './event-states.js';
 import { redactOutput } from '../../config/index.js';
-import type { Json } from '../../json.js';
 
 /**
  * The embedded event store: the state store's own v2_events table, on either engine (SQLite, or the PostgreSQL store
@@ -30,7 +29,8 @@ export class EmbeddedEventStore implements V2EventStore {
     const events = this.v2.listEvents(query.namespace, query.entity);
     if (!query.fields?.length && !query.labels?.length) return events;
     return events.filter((event) => {
-      const seen = redactOutput(event) as Json;
+      // Redaction keeps the event's shape: only secret values change.
+      const seen = redactOutput(event) as Event;
       return (
         (!query.fields || matchesSelector(query.fields, EVENT_FIELDS.fields(seen))) &&
         (!query.labels || matchesSelector(query.labels, EVENT_FIELDS.labels(seen)))
