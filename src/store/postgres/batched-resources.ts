@@ -3,7 +3,6 @@
 import type { SqlDatabase } from '../sql/database.js';
 import { SharedResourceTables } from './shared-resources.js';
 import { v2Key, type BatchRows } from './batch-rows.js';
-import type { Json } from '../../json.js';
 import type { Entity, Event } from '../../v2/index.js';
 
 /** The batch the store holds now, and whether its writes wait for COMMIT (a group commit's first run). */
@@ -29,7 +28,7 @@ export class BatchedResourceTables extends SharedResourceTables {
     return kept !== undefined ? parse<Event>(kept) : super.getEvent(namespace, entity, check);
   }
 
-  override putEvent(namespace: string, entity: string, check: string, event: Json, rememberState = false): void {
+  override putEvent(namespace: string, entity: string, check: string, event: Event, rememberState = false): void {
     const rows = this.access.rows();
     const key = v2Key(namespace, entity, check);
     if (rows && this.access.buffering()) {
@@ -60,7 +59,7 @@ export class BatchedResourceTables extends SharedResourceTables {
     return kept !== undefined ? parse<Entity>(kept) : super.getEntity(namespace, name);
   }
 
-  override putEntity(namespace: string, name: string, entity: Json): void {
+  override putEntity(namespace: string, name: string, entity: Entity): void {
     const rows = this.access.rows();
     const key = v2Key(namespace, name);
     if (rows && this.access.buffering()) {

@@ -136,7 +136,7 @@ export class ResourceTables {
   }
 
   /** `rememberState`: the next update of this event will read it (the v2 PUT); other writers leave nothing held. */
-  putEvent(namespace: string, entity: string, check: string, event: Json, rememberState = false): void {
+  putEvent(namespace: string, entity: string, check: string, event: Event, rememberState = false): void {
     this.s.putEvent!.run(namespace, entity, check, JSON.stringify(event));
     if (rememberState) this.eventStates?.remember(namespace, entity, check, event);
     else this.eventStates?.forget(namespace, entity, check);
@@ -165,7 +165,7 @@ export class ResourceTables {
     return parse<Entity>(this.s.getEntity!.get(namespace, name) as DataRow | undefined);
   }
 
-  putEntity(namespace: string, name: string, entity: Json): void {
+  putEntity(namespace: string, name: string, entity: Entity): void {
     this.s.putEntity!.run(namespace, name, JSON.stringify(entity));
   }
 
