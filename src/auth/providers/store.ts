@@ -5,8 +5,7 @@ import type { Provider } from './provider-spec.js';
 const AUTH_PROVIDER_TYPE = 'AuthProvider' as const;
 
 export const getProvider = (v2: ResourceTables, name: string) => v2.getResource(AUTH_PROVIDER_TYPE, '', name);
-export const putProvider = (v2: ResourceTables, provider: Provider) =>
-  v2.putResource(AUTH_PROVIDER_TYPE, '', provider.metadata.name, provider as unknown as Record<string, unknown>);
+export const putProvider = (v2: ResourceTables, provider: Provider) => v2.putResource(AUTH_PROVIDER_TYPE, '', provider.metadata.name, provider);
 export const deleteProvider = (v2: ResourceTables, name: string) => v2.deleteResource(AUTH_PROVIDER_TYPE, '', name);
 export const listProviders = (v2: ResourceTables) => v2.listResources(AUTH_PROVIDER_TYPE, '');
 

@@ -7,7 +7,6 @@ import { CheckbridgeError } from '../../errors.js';
 import { PostgresBackend, checkCanCreateTables, isConnectionError, reason } from './backend.js';
 import { PG_TYPE, type PostgresConfig } from './config.js';
 import type { PgEnvironment } from './connection.js';
-import type { Json } from '../../json.js';
 import type { Event } from '../../v2/index.js';
 
 export interface RouterOptions {
@@ -71,7 +70,7 @@ export class EventStoreRouter implements V2EventStore {
 
   /** Stores (or replaces) a configuration and starts using it. */
   async configure(config: PostgresConfig): Promise<void> {
-    this.options.resources.putResource(PG_TYPE, '', config.metadata.name, config as unknown as Json);
+    this.options.resources.putResource(PG_TYPE, '', config.metadata.name, config);
     await this.drop(config.metadata.name);
     await this.add(config);
   }
