@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import type { SqlDatabase } from '../sql/database.js';
 import { ResourceTables, type ApiKeyRow, type StoredUser } from '../tables/v2-resources.js';
 import { RESOURCE_GENERATION } from './store-schema.js';
-import type { Json } from '../../json.js';
 import type { ResourceOf } from '../stored-kinds.js';
 
 // Past this many entries a map starts again empty: a bound on memory, not a policy.
@@ -130,7 +129,7 @@ export class SharedResourceTables extends ResourceTables {
   }
 
   // This server's own writes take effect here at once (its notification drops the same again after COMMIT).
-  override putResource(kind: string, namespace: string, name: string, resource: Json): void {
+  override putResource(kind: string, namespace: string, name: string, resource: object): void {
     super.putResource(kind, namespace, name, resource);
     this.dropResources();
   }

@@ -3,7 +3,6 @@ import { performance } from 'node:perf_hooks';
 import { EventStates, type EventState } from './event-states.js';
 import { RESOURCE_GENERATION } from '../postgres/store-schema.js';
 
-import type { Json } from '../../json.js';
 import type { Entity, Event } from '../../v2/index.js';
 import type { ResourceOf } from '../stored-kinds.js';
 /** How stale another server's resource write may be to this one's readers of the generation (the v2 scheduler). */
@@ -195,7 +194,8 @@ export class ResourceTables {
     return parse<ResourceOf<K>>(this.s.getResource!.get(kind, namespace, name) as DataRow | undefined);
   }
 
-  putResource(kind: string, namespace: string, name: string, resource: Json): void {
+  /** Any object, stored as its JSON: its writers check it (typed by kind on reads: ResourceOf). */
+  putResource(kind: string, namespace: string, name: string, resource: object): void {
     this.accessWrites++;
     this.resourceWrites++;
     this.s.putResource!.run(kind, namespace, name, JSON.stringify(resource));
