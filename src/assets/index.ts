@@ -38,7 +38,7 @@ function legacyAssets(settings: Settings): AssetLookup {
 
 /** A namespace's Asset resources. */
 function v2Assets(store: ResourceTables, namespace: string): AssetLookup {
-  return (name) => store.getResource('Asset', namespace, name) as Json | null;
+  return (name) => store.getResource('Asset', namespace, name);
 }
 
 export interface DaemonAssets {

@@ -5,7 +5,7 @@ import { BUILT_IN_CLUSTER_ROLES, BUILT_IN_CLUSTER_ROLE_BINDING, type Binding, ty
 // Stored kinds: Role and RoleBinding per namespace, ClusterRole and ClusterRoleBinding cluster-wide (namespace '').
 export const RBAC_TYPE = { role: 'Role', roleBinding: 'RoleBinding', clusterRole: 'ClusterRole', clusterRoleBinding: 'ClusterRoleBinding' } as const;
 
-const asRole = (stored: Record<string, unknown> | null) => (stored ? { rules: (stored.rules ?? []) as Rule[] } : null);
+const asRole = (stored: { readonly rules?: unknown } | null) => (stored ? { rules: (stored.rules ?? []) as Rule[] } : null);
 
 // Each role of a name has a generation, new when the role is created; a binding written while its role exists applies
 // to that generation alone, so that a role deleted and created again does not revive the old bindings. Kept apart

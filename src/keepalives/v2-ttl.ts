@@ -206,7 +206,7 @@ export class V2TtlMonitor {
   /** The stored v2 events that carry a ttl and were not written by a legacy result, each due a ttl after its timestamp. */
   private async rebuild(): Promise<void> {
     let watched = 0;
-    for (const event of (await this.deps.events.list({ namespace: null })) as Event[]) {
+    for (const event of await this.deps.events.list({ namespace: null })) {
       const namespace = String(event.metadata?.namespace ?? event.entity?.metadata?.namespace ?? '');
       const found = watchOf(namespace, event);
       if (!found?.watch || this.deps.store.getResult(found.watch.entity, found.watch.check)) continue;

@@ -2,14 +2,15 @@
 import type { timingOf } from '../schedule/index.js';
 import { parseGoCron } from '../time/index.js';
 import type { V2CheckRequest } from './check-request-targets.js';
-import type { Asset, CheckConfig, Entity, HookConfig } from '../v2/index.js';
+import type { ResourceOf } from '../store/index.js';
+import type { CheckConfig, Entity } from '../v2/index.js';
 type Timing = ReturnType<typeof timingOf>;
 
 /** Where CheckConfigs, HookConfigs, Assets and entities are read: the v2 resource tables (of any kind: read as the kind asked for). */
 export interface CheckConfigSource {
   namespacesWith(kind: string): string[];
-  listResources(kind: string, namespace: string): Record<string, unknown>[];
-  getResource(kind: string, namespace: string, name: string): Record<string, unknown> | null;
+  listResources<K extends string>(kind: K, namespace: string): ResourceOf<K>[];
+  getResource<K extends string>(kind: K, namespace: string, name: string): ResourceOf<K> | null;
   listEntities(namespace: string): Entity[];
   /** Changes with every resource write (over a shared store, any server's: a counter kept in the store). */
   readonly resourceGeneration: number;
@@ -36,9 +37,9 @@ export function timingOfConfig(namespace: string, config: CheckConfig): Timing &
 export function buildV2Request(resources: Pick<CheckConfigSource, 'getResource'>, namespace: string, config: CheckConfig, issuedMs: number): V2CheckRequest {
   const hookNames = new Set<string>();
   for (const entry of config.check_hooks ?? []) for (const names of Object.values(entry ?? {})) for (const n of names ?? []) hookNames.add(n);
-  const hooks = [...hookNames].map((n) => resources.getResource('HookConfig', namespace, n) as HookConfig | null).filter((h) => h !== null);
+  const hooks = [...hookNames].map((n) => resources.getResource('HookConfig', namespace, n)).filter((h) => h !== null);
   const assetsOf = (names: unknown) =>
-    ((Array.isArray(names) ? names : []) as string[]).map((n) => resources.getResource('Asset', namespace, n) as Asset | null).filter((a) => a !== null);
+    ((Array.isArray(names) ? names : []) as string[]).map((n) => resources.getResource('Asset', namespace, n)).filter((a) => a !== null);
   const hookAssets = hooks
     .filter((h) => Array.isArray(h.runtime_assets) && h.runtime_assets.length > 0)
     .map((h) => [String(h.metadata?.name), { assets: assetsOf(h.runtime_assets) }] as const);

@@ -8,6 +8,7 @@ import { CheckDispatcher, type Delivery, type ScheduleHold } from './check-dispa
 import { matchingEntities, synthesizedEntity } from './v2-proxy-entities.js';
 import { buildV2Request, timingOfConfig, type CheckConfigSource } from './v2-check-config.js';
 import type { CheckConfig, Entity, ProxyRequests } from '../v2/index.js';
+import type { ResourceOf } from '../store/index.js';
 type Timing = ReturnType<typeof timingOf>;
 
 const CHECK_CONFIG_TYPE = 'CheckConfig';
@@ -58,7 +59,8 @@ export class V2CheckScheduler {
   private readonly scheduled = new Map<string, { namespace: string; name: string; timingKey: string; timing: Timing; config: CheckConfig }>();
   private syncedGeneration = -1;
   /** HookConfigs and Assets read since the last sync, while no resource was written (the per-request reads). */
-  private readonly cache = new Map<string, Record<string, unknown> | null>();
+  // Any kind's reads, each under its kind's key: readResource gives back what it put there.
+  private readonly cache = new Map<string, unknown>();
   /** Set while a request fires at the synced generation: its reads may come from the sync and the cache. */
   private readsCached = false;
   /** What requests read their HookConfigs and Assets through. */
@@ -105,7 +107,7 @@ export class V2CheckScheduler {
     const started = performance.now();
     const wanted = new Map<string, CheckConfig>();
     for (const namespace of this.deps.resources.namespacesWith(CHECK_CONFIG_TYPE)) {
-      for (const config of this.deps.resources.listResources(CHECK_CONFIG_TYPE, namespace) as CheckConfig[]) {
+      for (const config of this.deps.resources.listResources(CHECK_CONFIG_TYPE, namespace)) {
         if (config.publish !== true) continue;
         wanted.set(scheduledKey(namespace, String(config.metadata?.name)), config);
       }
@@ -196,9 +198,9 @@ export class V2CheckScheduler {
     this.dispatch(entry.namespace, config, at, spreadSeconds(entry.timing, at), this.dispatcher.inTerm(), current);
   }
 
-  /** The CheckConfig as stored now: the store reads any kind, untyped. */
+  /** The CheckConfig as stored now. */
   private checkConfig(namespace: string, name: string): CheckConfig | null {
-    return this.deps.resources.getResource(CHECK_CONFIG_TYPE, namespace, name) as CheckConfig | null;
+    return this.deps.resources.getResource(CHECK_CONFIG_TYPE, namespace, name);
   }
 
   /** Publishes with the HookConfig and Asset reads cached while `cached` (the generation still the synced one). */
@@ -212,11 +214,11 @@ export class V2CheckScheduler {
   }
 
   /** A request's HookConfig or Asset: from the cache while the generation holds, else from the store. */
-  private readResource(kind: string, namespace: string, name: string): Record<string, unknown> | null {
+  private readResource<K extends string>(kind: K, namespace: string, name: string): ResourceOf<K> | null {
     if (!this.readsCached) return this.deps.resources.getResource(kind, namespace, name);
     const key = `${kind}\u0000${namespace}\u0000${name}`;
     if (!this.cache.has(key)) this.cache.set(key, this.deps.resources.getResource(kind, namespace, name));
-    return this.cache.get(key)!;
+    return this.cache.get(key) as ResourceOf<K> | null;
   }
 
   /**

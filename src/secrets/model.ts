@@ -138,3 +138,11 @@ export function providerForRead(provider: Json): Json {
   // `tls` always present (null without one), as Sensu Go serves its TLS pointer: clients index it unguarded.
   return { ...provider, spec: { ...provider.spec, client: { tls: null, ...provider.spec.client, token: REDACTED } } };
 }
+
+// The store reads these kinds as the types above (they are written only through this module's checks).
+declare module '../store/stored-kinds.js' {
+  interface StoredKinds {
+    [PROVIDER_KIND]: SecretsProvider;
+    [SECRET_KIND]: SecretReference;
+  }
+}

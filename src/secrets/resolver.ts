@@ -49,7 +49,7 @@ export class SecretsResolver {
     const env: Record<string, string> = Object.create(null);
     const values: string[] = [];
     for (const ref of refs) {
-      const secret = this.deps.store.getResource(SECRET_KIND, namespace, ref.secret) as Json | null;
+      const secret = this.deps.store.getResource(SECRET_KIND, namespace, ref.secret);
       const providerName = String(secret?.spec?.provider ?? '');
       try {
         if (!secret) throw new SecretFailure(`no Secret named ${JSON.stringify(ref.secret)} in namespace ${JSON.stringify(namespace)}`, false);
@@ -70,7 +70,7 @@ export class SecretsResolver {
   }
 
   private async read(providerName: string, id: string): Promise<string> {
-    const provider = this.deps.store.getResource(PROVIDER_KIND, '', providerName) as Json | null;
+    const provider = this.deps.store.getResource(PROVIDER_KIND, '', providerName);
     if (!provider) throw new SecretFailure(`no secrets provider named ${JSON.stringify(providerName)}`, false);
     if (provider.type === ENV_TYPE) return envSecret(id);
     if (provider.type !== EXTERNAL_TYPE) throw new SecretFailure(`unknown provider type ${String(provider.type)}`, false);

@@ -1,12 +1,11 @@
 // The v2 event store: one interface, an SQLite and a PostgreSQL implementation, one shared test suite.
-import type { Op } from '../v2/index.js';
-import type { Json } from '../json.js';
+import type { Event, Op } from '../v2/index.js';
 
 export interface EventRow {
   readonly namespace: string;
   readonly entity: string;
   readonly check: string;
-  readonly event: Json;
+  readonly event: Event;
 }
 
 export interface EventQuery {
@@ -22,14 +21,14 @@ export interface EventQuery {
 export interface V2EventStore {
   /** `sqlite`, or `postgres` with the configuration's name. */
   readonly label: string;
-  get(namespace: string, entity: string, check: string): Promise<Json | null>;
+  get(namespace: string, entity: string, check: string): Promise<Event | null>;
   /** Matching events in key order (namespace, entity, check). */
-  list(query: EventQuery): Promise<Json[]>;
+  list(query: EventQuery): Promise<Event[]>;
   delete(namespace: string, entity: string, check: string): Promise<boolean>;
   /** Stores events as given (legacy translations carry their own history); the last row of a key wins. */
   putMany(rows: readonly EventRow[]): Promise<void>;
   /** The backend's event update: history ring of 21, occurrences, watermark, last_ok, state. */
-  update(row: EventRow, nowSeconds: number): Promise<Json>;
+  update(row: EventRow, nowSeconds: number): Promise<Event>;
   /** Whether any event lives in the namespace. */
   hasEvents(namespace: string): Promise<boolean>;
 }

@@ -1,6 +1,7 @@
 export { StateStore } from './open-state-store.js';
 export { GroupRetry, type StoredResult, type HistoryEntry, type V2Keys, type UnitKeys } from './state-store.js';
 export { ResourceTables, type ApiKeyRow, type StoredUser } from './tables/v2-resources.js';
+export type { ResourceOf, StoredKinds, StoredResource } from './stored-kinds.js';
 export { remainingSeconds } from './tables/expiring-table.js';
 export { Outbox, type OutboxRow, type DeadLetter } from './tables/bridge-outbox.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';

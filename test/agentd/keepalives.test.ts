@@ -76,7 +76,7 @@ test('an entity Sensu Go could not decode is refused and the stored one kept', a
   const { store, writer, session, messages } = await writerFor(t, 'odd');
   await writer.submit(session, agentKeepalive('odd', { system: { hostname: 'odd-host' } }));
   await writer.submit(session, agentKeepalive('odd', { system: { hostname: 5 } }));
-  assert.equal(store.resources.getEntity('default', 'odd')?.system.hostname, 'odd-host');
+  assert.equal(store.resources.getEntity('default', 'odd')?.system?.hostname, 'odd-host');
   assert.ok(messages().includes('agent keepalive refused: ill-typed entity'));
 });
 

@@ -60,7 +60,7 @@ test("a keepalive registers the agent's entity and client record; its next event
       check: { metadata: { name: 'keepalive' }, interval: 20, timeout: 120 },
     }),
   );
-  assert.equal(store.resources.getEntity('default', 'web-01')?.metadata.labels.team, 'blue');
+  assert.equal(store.resources.getEntity('default', 'web-01')?.metadata?.labels?.team, 'blue');
   assert.equal(store.getClient('web-01')?.entity_class, 'agent');
   assert.deepEqual([...session.subscriptions].sort(), ['entity:web-01', 'linux']);
   // Sensu Go's JSON carries the id as base64 of its 16 bytes.

@@ -31,8 +31,8 @@ test('an event about an unknown proxy creates its entity (proxy, with its entity
   assert.match(event.id, /^[0-9a-f-]{36}$/);
   assert.deepEqual([event.metadata.created_by, event.check.metadata.created_by, event.check.metadata.namespace], ['alice', 'alice', 'default']);
   const entity = store.resources.getEntity('default', 'switch-1')!;
-  assert.deepEqual([entity.entity_class, entity.subscriptions, entity.metadata.created_by], ['proxy', ['net', 'entity:switch-1'], 'alice']);
-  assert.equal((store.resources.getEvent('default', 'switch-1', 'ping') as Record<string, any>).check.output, 'down');
+  assert.deepEqual([entity.entity_class, entity.subscriptions, entity.metadata?.created_by], ['proxy', ['net', 'entity:switch-1'], 'alice']);
+  assert.equal(store.resources.getEvent('default', 'switch-1', 'ping')?.check?.output, 'down');
 });
 
 test("a check's proxy_entity_name names the entity; a stored entity replaces the posted one", async (t) => {

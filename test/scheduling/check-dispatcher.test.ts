@@ -10,6 +10,7 @@ import { CheckRequestPublisher } from '../../src/scheduling/check-request-publis
 import { CheckRequestTargets } from '../../src/scheduling/check-request-targets.js';
 import { V2CheckScheduler } from '../../src/scheduling/v2-check-scheduler.js';
 import type { CheckConfigSource } from '../../src/scheduling/v2-check-config.js';
+import type { ResourceOf } from '../../src/store/index.js';
 import { InProcessTransport } from '../../src/transport/index.js';
 import { createLogger } from '../../src/log.js';
 import { settingsOf } from '../helpers/settings.js';
@@ -129,8 +130,9 @@ test('the legacy and v2 schedulers spread a proxy fan-out alike: interval 60, co
   };
   const resources: CheckConfigSource = {
     namespacesWith: () => ['default'],
-    listResources: () => [config],
-    getResource: (kind) => (kind === 'CheckConfig' ? config : null),
+    // The one CheckConfig, whatever kind is asked for in a list (the scheduler lists CheckConfigs alone).
+    listResources: <K extends string>() => [config as ResourceOf<K>],
+    getResource: <K extends string>(kind: K) => (kind === 'CheckConfig' ? (config as ResourceOf<K>) : null),
     listEntities: () => names.map((name) => ({ metadata: { name, namespace: 'default' }, entity_class: 'proxy' })),
     resourceGeneration: 1,
   };

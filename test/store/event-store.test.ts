@@ -102,13 +102,13 @@ function sharedCases(name: string, fresh: () => Fresh) {
       }
       const read = await store.get('default', 'web', 'disk');
       assert.deepEqual(read, expected);
-      assert.equal(read!.check.history.length, 21);
+      assert.equal(read!.check!.history!.length, 21);
       assert.deepEqual(
-        read!.check.history.map((h: Json) => h.executed),
+        read!.check!.history!.map((h: Json) => h.executed),
         Array.from({ length: 21 }, (_, i) => 1006 + i),
       );
-      assert.equal(read!.check.last_ok, 1026);
-      assert.equal(read!.check.occurrences, 2);
+      assert.equal(read!.check!.last_ok, 1026);
+      assert.equal(read!.check!.occurrences, 2);
     });
 
     test('a first write keeps the history sent with it; flapping comes from the history, as in legacy', async (t) => {

@@ -36,7 +36,7 @@ test('a schema-5 store migrated on open still refuses writes past its quota', (t
   let refused = false;
   for (let i = 0; i < 1000 && !refused; i++) {
     try {
-      store.resources.putEvent('default', 'new', `c${i}`, { output: 'z'.repeat(2000) });
+      store.resources.putEvent('default', 'new', `c${i}`, { check: { output: 'z'.repeat(2000) } });
     } catch {
       refused = true;
     }

@@ -127,13 +127,13 @@ export function storeSuite(engine: string, given: StoreBackend | { skip: string 
   });
 
   it('v2 tables: events, entities, resources, namespace references, users, API keys, sessions, secrets', (store) => {
-    store.resources.putEvent('default', 'e', 'c', { n: 1 });
-    store.resources.putEvent('default', 'e', 'c', { n: 2 });
-    store.resources.putEvent('ops', 'e', 'c', { n: 3 });
-    assert.deepEqual(store.resources.getEvent('default', 'e', 'c'), { n: 2 });
-    assert.deepEqual(store.resources.listEvents(null), [{ n: 2 }, { n: 3 }]);
-    assert.deepEqual(store.resources.listEvents('default', 'e'), [{ n: 2 }]);
-    store.resources.putEntity('ops', 'e', { kind: 'entity' });
+    store.resources.putEvent('default', 'e', 'c', { sequence: 1 });
+    store.resources.putEvent('default', 'e', 'c', { sequence: 2 });
+    store.resources.putEvent('ops', 'e', 'c', { sequence: 3 });
+    assert.deepEqual(store.resources.getEvent('default', 'e', 'c'), { sequence: 2 });
+    assert.deepEqual(store.resources.listEvents(null), [{ sequence: 2 }, { sequence: 3 }]);
+    assert.deepEqual(store.resources.listEvents('default', 'e'), [{ sequence: 2 }]);
+    store.resources.putEntity('ops', 'e', { entity_class: 'entity' });
     store.resources.putResource('CheckConfig', 'ops', 'cpu', { name: 'cpu' });
     // The store is created with the default namespace.
     assert.deepEqual(store.resources.getResource('Namespace', '', 'default'), { name: 'default' });

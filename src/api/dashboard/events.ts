@@ -2,7 +2,7 @@ import type { StateStore } from '../../store/index.js';
 import { silenceKeys } from '../../intake/index.js';
 import { param } from './deps.js';
 import { isPlainObject } from '../../config/index.js';
-import type { Check, Event } from '../../v2/index.js';
+import type { Check } from '../../v2/index.js';
 
 /** One open event as the dashboard lists it, legacy or v2 alike. */
 export interface EventRow {
@@ -65,7 +65,7 @@ export function openEvents(store: StateStore, mirrorNamespace: string, nowMs: nu
       subscriptions: [...new Set([...strings(check.subscribers), ...clientSubs])],
     });
   }
-  for (const event of store.resources.listEvents(null) as Event[]) {
+  for (const event of store.resources.listEvents(null)) {
     const namespace = String(event.metadata?.namespace ?? event.entity?.metadata?.namespace ?? '');
     const entity = String(event.entity?.metadata?.name ?? '');
     const check: Check = event.check ?? {};

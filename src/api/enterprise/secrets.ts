@@ -113,7 +113,7 @@ function registerProviderRoutes(app: FastifyInstance, store: Store): void {
     if (typeof metadata === 'string') return fail(reply, 'invalid', metadata);
     const problem = providerProblem(body);
     if (problem) return fail(reply, 'invalid', problem);
-    const existing = store.getResource(PROVIDER_KIND, '', name) as SecretsProvider | null;
+    const existing = store.getResource(PROVIDER_KIND, '', name);
     if (existing && (existing.type !== body.type || existing.api_version !== body.api_version))
       return fail(reply, 'invalid', `the type and API version of provider ${name} (${existing.api_version}.${existing.type}) cannot be changed`);
     if (!existing && body.type === ENV_TYPE) return fail(reply, 'invalid', 'exactly one Env provider exists: a second cannot be created');
@@ -151,17 +151,13 @@ function registerProviderRoutes(app: FastifyInstance, store: Store): void {
 function registerSecretRoutes(app: FastifyInstance, store: Store): void {
   const secretKey = (s: SecretReference) => `${String(s.metadata?.namespace ?? '')}/${String(s.metadata?.name ?? '')}`;
   app.get(`${SECRETS_BASE}/secrets`, (request, reply) => {
-    const all = store.listResources('Namespace', '').flatMap((n) => store.listResources(SECRET_KIND, String(n.name))) as SecretReference[];
+    const all = store.listResources('Namespace', '').flatMap((n) => store.listResources(SECRET_KIND, String(n.name)));
     return listResponse(request, reply, all, SECRET_FIELDS, secretKey);
   });
   const secrets = `${SECRETS_BASE}/namespaces/:namespace/secrets`;
   app.get(secrets, (request, reply) =>
-    listResponse(
-      request,
-      reply,
-      store.listResources(SECRET_KIND, (request.params as { namespace: string }).namespace) as SecretReference[],
-      SECRET_FIELDS,
-      (s) => String(s.metadata?.name ?? ''),
+    listResponse(request, reply, store.listResources(SECRET_KIND, (request.params as { namespace: string }).namespace), SECRET_FIELDS, (s) =>
+      String(s.metadata?.name ?? ''),
     ),
   );
   app.get(`${secrets}/:name`, (request, reply) => {
@@ -183,7 +179,7 @@ function registerSecretRoutes(app: FastifyInstance, store: Store): void {
     const { id, provider } = body.spec as SecretReference['spec'];
     const missing = missingNamespace(store, namespace);
     if (missing) return fail(reply, 'notFound', missing);
-    const idProblem = vaultIdProblem(store.getResource(PROVIDER_KIND, '', provider) as SecretsProvider | null, id);
+    const idProblem = vaultIdProblem(store.getResource(PROVIDER_KIND, '', provider), id);
     if (idProblem) return fail(reply, 'invalid', `spec.id: ${idProblem}`);
     metadata.created_by = callerOf(request).username;
     store.putResource(SECRET_KIND, namespace, name, {

@@ -3,7 +3,7 @@
 import type { SqlDatabase } from '../sql/database.js';
 import { SharedResourceTables } from './shared-resources.js';
 import { v2Key, type BatchRows } from './batch-rows.js';
-import type { Json } from '../../json.js';
+import type { Entity, Event } from '../../v2/index.js';
 
 /** The batch the store holds now, and whether its writes wait for COMMIT (a group commit's first run). */
 export interface BatchAccess {
@@ -11,7 +11,8 @@ export interface BatchAccess {
   buffering(): boolean;
 }
 
-const parse = (data: string | null) => (data === null ? null : (JSON.parse(data) as Json));
+// A kept row holds what the batch wrote under its key: the caller's type names that.
+const parse = <T>(data: string | null) => (data === null ? null : (JSON.parse(data) as T));
 
 /** Over the configuration caches of a shared store (SharedResourceTables): both hold for PostgreSQL. */
 export class BatchedResourceTables extends SharedResourceTables {
@@ -22,12 +23,12 @@ export class BatchedResourceTables extends SharedResourceTables {
     super(db);
   }
 
-  override getEvent(namespace: string, entity: string, check: string): Json | null {
+  override getEvent(namespace: string, entity: string, check: string): Event | null {
     const kept = this.access.rows()?.v2Events.get(v2Key(namespace, entity, check));
-    return kept !== undefined ? parse(kept) : super.getEvent(namespace, entity, check);
+    return kept !== undefined ? parse<Event>(kept) : super.getEvent(namespace, entity, check);
   }
 
-  override putEvent(namespace: string, entity: string, check: string, event: Json, rememberState = false): void {
+  override putEvent(namespace: string, entity: string, check: string, event: Event, rememberState = false): void {
     const rows = this.access.rows();
     const key = v2Key(namespace, entity, check);
     if (rows && this.access.buffering()) {
@@ -53,12 +54,12 @@ export class BatchedResourceTables extends SharedResourceTables {
     return removed;
   }
 
-  override getEntity(namespace: string, name: string): Json | null {
+  override getEntity(namespace: string, name: string): Entity | null {
     const kept = this.access.rows()?.v2Entities.get(v2Key(namespace, name));
-    return kept !== undefined ? parse(kept) : super.getEntity(namespace, name);
+    return kept !== undefined ? parse<Entity>(kept) : super.getEntity(namespace, name);
   }
 
-  override putEntity(namespace: string, name: string, entity: Json): void {
+  override putEntity(namespace: string, name: string, entity: Entity): void {
     const rows = this.access.rows();
     const key = v2Key(namespace, name);
     if (rows && this.access.buffering()) {

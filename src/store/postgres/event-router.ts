@@ -7,7 +7,7 @@ import { CheckbridgeError } from '../../errors.js';
 import { PostgresBackend, checkCanCreateTables, isConnectionError, reason } from './backend.js';
 import { PG_TYPE, type PostgresConfig } from './config.js';
 import type { PgEnvironment } from './connection.js';
-import type { Json } from '../../json.js';
+import type { Event } from '../../v2/index.js';
 
 export interface RouterOptions {
   /** The events in the state store's own table, used while no PostgresConfig routes them elsewhere. */
@@ -70,7 +70,7 @@ export class EventStoreRouter implements V2EventStore {
 
   /** Stores (or replaces) a configuration and starts using it. */
   async configure(config: PostgresConfig): Promise<void> {
-    this.options.resources.putResource(PG_TYPE, '', config.metadata.name, config as unknown as Json);
+    this.options.resources.putResource(PG_TYPE, '', config.metadata.name, config);
     await this.drop(config.metadata.name);
     await this.add(config);
   }
@@ -133,11 +133,11 @@ export class EventStoreRouter implements V2EventStore {
     this.writing = null;
   }
 
-  get(namespace: string, entity: string, check: string): Promise<Json | null> {
+  get(namespace: string, entity: string, check: string): Promise<Event | null> {
     return this.run((store) => store.get(namespace, entity, check));
   }
 
-  list(query: EventQuery): Promise<Json[]> {
+  list(query: EventQuery): Promise<Event[]> {
     return this.run((store) => store.list(query));
   }
 
@@ -149,7 +149,7 @@ export class EventStoreRouter implements V2EventStore {
     return this.run((store) => store.putMany(rows));
   }
 
-  update(row: EventRow, nowSeconds: number): Promise<Json> {
+  update(row: EventRow, nowSeconds: number): Promise<Event> {
     return this.run((store) => store.update(row, nowSeconds));
   }
 

@@ -1,10 +1,9 @@
 import type pg from 'pg';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { CheckbridgeError } from '../../errors.js';
-import { updateEvent, HISTORY_LENGTH } from '../../v2/index.js';
+import { updateEvent, HISTORY_LENGTH, type Event } from '../../v2/index.js';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema.js';
 import { selectorColumn, selectorSql } from './selector-sql.js';
-import type { Json } from '../../json.js';
 
 const COLUMNS =
   'sensu_namespace, sensu_entity, sensu_check, status, last_ok, occurrences, occurrences_wm, history_index, history_status, history_ts, state, total_state_change, serialized, selectors';
@@ -13,9 +12,9 @@ const READ = 'serialized, merged, status, last_ok, occurrences, occurrences_wm, 
 const MIGRATION_LOCK = 0x63627067;
 
 /** The columns of an event stored as given: the ring holds its history in time order, the next slot after it. */
-function columnsOf(row: EventRow): Json {
-  const check = (row.event.check ?? {}) as Json;
-  const history = ((check.history ?? []) as Json[]).slice(-HISTORY_LENGTH);
+function columnsOf(row: EventRow): Readonly<Record<string, unknown>> {
+  const check = row.event.check ?? {};
+  const history = (check.history ?? []).slice(-HISTORY_LENGTH);
   return {
     ns: row.namespace,
     entity: row.entity,
@@ -58,15 +57,31 @@ const UPDATE = `INSERT INTO events (${COLUMNS}) SELECT ${VALUES} FROM ${RECORDSE
     serialized = excluded.serialized, previous_serialized = events.serialized, merged = true
   RETURNING ${READ}`;
 
+/** The columns READ selects, as node-postgres gives them (bigint columns as strings). */
+interface ReadColumns {
+  readonly serialized: string;
+  readonly merged: boolean;
+  readonly status: number;
+  readonly last_ok: string;
+  readonly occurrences: number;
+  readonly occurrences_wm: number;
+  readonly history_index: number;
+  readonly history_status: number[];
+  readonly history_ts: string[];
+  readonly state: string;
+  readonly total_state_change: number;
+}
+
 /** An event from its row: merged rows get their history (in time order) and counters from the columns. */
-function eventOf(row: Json): Json {
-  const event = JSON.parse(row.serialized) as Json;
+function eventOf(row: ReadColumns): Event {
+  const event = JSON.parse(row.serialized) as Event;
   if (!row.merged) return event;
   const next = Number(row.history_index);
   const rotate = <T>(values: T[]) => (values.length < HISTORY_LENGTH ? values : [...values.slice(next - 1), ...values.slice(0, next - 1)]);
-  const statuses = rotate(row.history_status as number[]);
-  const times = rotate((row.history_ts as string[]).map(Number));
-  Object.assign(event.check, {
+  const statuses = rotate(row.history_status);
+  const times = rotate(row.history_ts.map(Number));
+  // A merged row was written by update, whose event has a check (updateEvent requires one).
+  Object.assign(event.check!, {
     history: statuses.map((status, i) => ({ status, executed: times[i] })),
     status: row.status,
     state: row.state,
@@ -114,8 +129,8 @@ export class PostgresEventStore implements V2EventStore {
     }
   }
 
-  async get(namespace: string, entity: string, check: string): Promise<Json | null> {
-    const found = await this.pool.query(`SELECT ${READ} FROM events WHERE sensu_namespace = $1 AND sensu_entity = $2 AND sensu_check = $3`, [
+  async get(namespace: string, entity: string, check: string): Promise<Event | null> {
+    const found = await this.pool.query<ReadColumns>(`SELECT ${READ} FROM events WHERE sensu_namespace = $1 AND sensu_entity = $2 AND sensu_check = $3`, [
       namespace,
       entity,
       check,
@@ -123,7 +138,7 @@ export class PostgresEventStore implements V2EventStore {
     return found.rows.length ? eventOf(found.rows[0]) : null;
   }
 
-  async list(query: EventQuery): Promise<Json[]> {
+  async list(query: EventQuery): Promise<Event[]> {
     const params: unknown[] = [];
     const where: string[] = [];
     if (query.namespace !== null) where.push(`sensu_namespace = $${params.push(query.namespace)}`);
@@ -132,7 +147,7 @@ export class PostgresEventStore implements V2EventStore {
     if (query.labels?.length) where.push(selectorSql(query.labels, true, params));
     const sql = `SELECT ${READ} FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY sensu_namespace COLLATE "C", sensu_entity COLLATE "C", sensu_check COLLATE "C"`;
-    return (await this.pool.query(sql, params)).rows.map(eventOf);
+    return (await this.pool.query<ReadColumns>(sql, params)).rows.map(eventOf);
   }
 
   async delete(namespace: string, entity: string, check: string): Promise<boolean> {
@@ -149,10 +164,11 @@ export class PostgresEventStore implements V2EventStore {
     await this.pool.query(PUT_MANY, [JSON.stringify([...last.values()].map(columnsOf))]);
   }
 
-  async update(row: EventRow, nowSeconds: number): Promise<Json> {
+  async update(row: EventRow, nowSeconds: number): Promise<Event> {
     const first = updateEvent(null, row.event, nowSeconds);
-    const check = first.check as Json;
-    const done = await this.pool.query(UPDATE, [
+    // updateEvent requires a check (it reads event.check!): it has thrown already when there is none.
+    const check = first.check!;
+    const done = await this.pool.query<ReadColumns>(UPDATE, [
       JSON.stringify([columnsOf({ ...row, event: first })]),
       Number(check.executed ?? 0),
       Number(check.low_flap_threshold ?? 0),

@@ -1,11 +1,11 @@
 // fieldSelector / labelSelector as SQL over the jsonb `selectors` column: containment (@>) uses the GIN index.
-import { EVENT_FIELDS, type Op } from '../../v2/index.js';
+import { EVENT_FIELDS, type Event, type Op } from '../../v2/index.js';
 import { redactOutput } from '../../config/index.js';
-import type { Json } from '../../json.js';
 
 /** The selectors column: the event's fields and its labels, read from the redacted event as the API shows it. */
-export function selectorColumn(event: Json): Json {
-  const seen = redactOutput(event) as Json;
+export function selectorColumn(event: Event): { readonly [field: string]: string | Record<string, string> } {
+  // Redaction keeps the event's shape: only secret values change.
+  const seen = redactOutput(event) as Event;
   return { ...EVENT_FIELDS.fields(seen), labels: { ...EVENT_FIELDS.labels(seen) } };
 }
 

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { SqlDatabase } from '../sql/database.js';
 import { ResourceTables, type ApiKeyRow, type StoredUser } from '../tables/v2-resources.js';
 import { RESOURCE_GENERATION } from './store-schema.js';
-import type { Json } from '../../json.js';
+import type { ResourceOf } from '../stored-kinds.js';
 
 // Past this many entries a map starts again empty: a bound on memory, not a policy.
 const MAX_ENTRIES = 10_000;
@@ -18,7 +18,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
-const parsed = <T = Json>(data: string | null) => (data === null ? null : (JSON.parse(data) as T));
+const parsed = <T>(data: string | null) => (data === null ? null : (JSON.parse(data) as T));
 
 /**
  * The v2 tables of a store several servers share, with the configuration every request reads (resources, users, API
@@ -88,16 +88,16 @@ export class SharedResourceTables extends ResourceTables {
     return this.generation;
   }
 
-  override getResource(kind: string, namespace: string, name: string): Json | null {
+  override getResource<K extends string>(kind: K, namespace: string, name: string): ResourceOf<K> | null {
     if (!this.live) return super.getResource(kind, namespace, name);
     const key = JSON.stringify([kind, namespace, name]);
     const held = this.resources.get(key);
-    if (held !== undefined) return parsed(held);
+    if (held !== undefined) return parsed<ResourceOf<K>>(held);
     const row = this.s.getResource!.get(kind, namespace, name) as DataRow | undefined;
-    return parsed(remember(this.resources, key, row?.data ?? null));
+    return parsed<ResourceOf<K>>(remember(this.resources, key, row?.data ?? null));
   }
 
-  override listResources(kind: string, namespace: string): Json[] {
+  override listResources<K extends string>(kind: K, namespace: string): ResourceOf<K>[] {
     if (!this.live) return super.listResources(kind, namespace);
     const key = JSON.stringify([kind, namespace]);
     const held =
@@ -107,7 +107,7 @@ export class SharedResourceTables extends ResourceTables {
         key,
         (this.s.listResources!.all(kind, namespace) as DataRow[]).map((r) => r.data),
       );
-    return held.map((data) => JSON.parse(data) as Json);
+    return held.map((data) => JSON.parse(data) as ResourceOf<K>);
   }
 
   override namespacesWith(kind: string): string[] {
@@ -129,7 +129,7 @@ export class SharedResourceTables extends ResourceTables {
   }
 
   // This server's own writes take effect here at once (its notification drops the same again after COMMIT).
-  override putResource(kind: string, namespace: string, name: string, resource: Json): void {
+  override putResource(kind: string, namespace: string, name: string, resource: object): void {
     super.putResource(kind, namespace, name, resource);
     this.dropResources();
   }

@@ -1,9 +1,8 @@
 import type { ResourceTables } from './v2-resources.js';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
-import { EVENT_FIELDS, matchesSelector, updateEvent, updateOwnedEvent } from '../../v2/index.js';
+import { EVENT_FIELDS, matchesSelector, updateEvent, updateOwnedEvent, type Event } from '../../v2/index.js';
 import type { EventState } from './event-states.js';
 import { redactOutput } from '../../config/index.js';
-import type { Json } from '../../json.js';
 
 /**
  * The embedded event store: the state store's own v2_events table, on either engine (SQLite, or the PostgreSQL store
@@ -18,19 +17,20 @@ export class EmbeddedEventStore implements V2EventStore {
     private readonly transaction: (fn: () => void) => void = (fn) => fn(),
   ) {}
 
-  async get(namespace: string, entity: string, check: string): Promise<Json | null> {
+  async get(namespace: string, entity: string, check: string): Promise<Event | null> {
     return this.getSync(namespace, entity, check);
   }
 
-  getSync(namespace: string, entity: string, check: string): Json | null {
+  getSync(namespace: string, entity: string, check: string): Event | null {
     return this.v2.getEvent(namespace, entity, check);
   }
 
-  async list(query: EventQuery): Promise<Json[]> {
+  async list(query: EventQuery): Promise<Event[]> {
     const events = this.v2.listEvents(query.namespace, query.entity);
     if (!query.fields?.length && !query.labels?.length) return events;
     return events.filter((event) => {
-      const seen = redactOutput(event) as Json;
+      // Redaction keeps the event's shape: only secret values change.
+      const seen = redactOutput(event) as Event;
       return (
         (!query.fields || matchesSelector(query.fields, EVENT_FIELDS.fields(seen))) &&
         (!query.labels || matchesSelector(query.labels, EVENT_FIELDS.labels(seen)))
@@ -51,7 +51,7 @@ export class EmbeddedEventStore implements V2EventStore {
     for (const row of rows) this.v2.putEvent(row.namespace, row.entity, row.check, row.event);
   }
 
-  async update(row: EventRow, nowSeconds: number): Promise<Json> {
+  async update(row: EventRow, nowSeconds: number): Promise<Event> {
     return this.updateSync(row, nowSeconds);
   }
 
@@ -59,7 +59,7 @@ export class EmbeddedEventStore implements V2EventStore {
    * For writers inside an SQLite transaction (the v2 PUT group commit). `previous`: the state already read;
    * `owned`: `row.event` was made for this update and may be changed in place.
    */
-  updateSync(row: EventRow, nowSeconds: number, options: { previous?: EventState | null; owned?: boolean } = {}): Json {
+  updateSync(row: EventRow, nowSeconds: number, options: { previous?: EventState | null; owned?: boolean } = {}): Event {
     const previous = options.previous === undefined ? this.v2.getEventState(row.namespace, row.entity, row.check) : options.previous;
     const updated = options.owned ? updateOwnedEvent(previous, row.event, nowSeconds) : updateEvent(previous, row.event, nowSeconds);
     this.v2.putEvent(row.namespace, row.entity, row.check, updated, true);

@@ -10,12 +10,17 @@ export interface EventState {
   };
 }
 
-import type { Json } from '../../json.js';
 type History = { status: number; executed: number }[];
+/** What stateOf reads of an event, each field unchecked until it is (any event is one). */
+interface StateSource {
+  readonly id?: unknown;
+  readonly sequence?: unknown;
+  readonly check?: unknown;
+}
 
 const MAX_ENTRIES = 10_000;
-const isNumberOrAbsent = (value: unknown) => value === undefined || (typeof value === 'number' && Number.isFinite(value));
-const isPlainObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNumberOrAbsent = (value: unknown): value is number | undefined => value === undefined || (typeof value === 'number' && Number.isFinite(value));
+const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Only items a JSON round trip gives back unchanged ({status, executed} numbers, in that order) are kept; anything else reads the row.
 function historyOf(value: unknown): History | null {
@@ -37,18 +42,14 @@ function historyOf(value: unknown): History | null {
 }
 
 /** The state of `event` exactly as reading its stored JSON back would give it; null when that needs the row itself. */
-function stateOf(event: Json): EventState | null {
+function stateOf(event: StateSource): EventState | null {
   const { id, sequence, check } = event;
   if (!(id === undefined || typeof id === 'string') || !isNumberOrAbsent(sequence)) return null;
-  if (check === undefined) return { id, sequence } as EventState;
+  if (check === undefined) return { id, sequence };
   if (!isPlainObject(check)) return null;
   const history = historyOf(check.history);
   if (!history || !isNumberOrAbsent(check.last_ok) || !isNumberOrAbsent(check.occurrences) || !isNumberOrAbsent(check.occurrences_watermark)) return null;
-  return {
-    id,
-    sequence,
-    check: { history, last_ok: check.last_ok, occurrences: check.occurrences, occurrences_watermark: check.occurrences_watermark } as EventState['check'],
-  } as EventState;
+  return { id, sequence, check: { history, last_ok: check.last_ok, occurrences: check.occurrences, occurrences_watermark: check.occurrences_watermark } };
 }
 
 // Length-prefixed, so that no two (namespace, entity, check) triples share a key whatever their names hold.
@@ -72,7 +73,7 @@ export class EventStates {
   }
 
   /** Keeps the state of `event`, just written (or read), when it can be kept exactly; forgets the key otherwise. */
-  remember(namespace: string, entity: string, check: string, event: Json): void {
+  remember(namespace: string, entity: string, check: string, event: StateSource): void {
     const key = keyOf(namespace, entity, check);
     this.states.delete(key);
     const state = stateOf(event);

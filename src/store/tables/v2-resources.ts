@@ -3,11 +3,14 @@ import { performance } from 'node:perf_hooks';
 import { EventStates, type EventState } from './event-states.js';
 import { RESOURCE_GENERATION } from '../postgres/store-schema.js';
 
-import type { Json } from '../../json.js';
+import type { Entity, Event } from '../../v2/index.js';
+import type { ResourceOf } from '../stored-kinds.js';
 /** How stale another server's resource write may be to this one's readers of the generation (the v2 scheduler). */
 const SHARED_GENERATION_MS = 100;
 type DataRow = { data: string };
-const parse = <T = Json>(row: DataRow | undefined) => (row ? (JSON.parse(row.data) as T) : null);
+// A row holds what was written under its key: the caller's type names that.
+const parse = <T>(row: DataRow | undefined) => (row ? (JSON.parse(row.data) as T) : null);
+const parseAll = <T>(rows: unknown[]) => (rows as DataRow[]).map((r) => JSON.parse(r.data) as T);
 
 /**
  * A user as stored: Sensu Go's User with the bcrypt hash of its password (never the password itself, and neither is
@@ -118,8 +121,8 @@ export class ResourceTables {
     };
   }
 
-  getEvent(namespace: string, entity: string, check: string): Json | null {
-    return parse(this.s.getEvent!.get(namespace, entity, check) as DataRow | undefined);
+  getEvent(namespace: string, entity: string, check: string): Event | null {
+    return parse<Event>(this.s.getEvent!.get(namespace, entity, check) as DataRow | undefined);
   }
 
   /** What an update reads of the stored event (a copy the caller owns); null when there is none. */
@@ -132,7 +135,7 @@ export class ResourceTables {
   }
 
   /** `rememberState`: the next update of this event will read it (the v2 PUT); other writers leave nothing held. */
-  putEvent(namespace: string, entity: string, check: string, event: Json, rememberState = false): void {
+  putEvent(namespace: string, entity: string, check: string, event: Event, rememberState = false): void {
     this.s.putEvent!.run(namespace, entity, check, JSON.stringify(event));
     if (rememberState) this.eventStates?.remember(namespace, entity, check, event);
     else this.eventStates?.forget(namespace, entity, check);
@@ -151,17 +154,17 @@ export class ResourceTables {
   }
 
   /** Events of a namespace (all namespaces when null), optionally of one entity, in key order. */
-  listEvents(namespace: string | null, entity?: string): Json[] {
+  listEvents(namespace: string | null, entity?: string): Event[] {
     const rows =
       namespace === null ? this.s.listAllEvents!.all() : entity === undefined ? this.s.listEvents!.all(namespace) : this.s.listEventsOf!.all(namespace, entity);
-    return (rows as DataRow[]).map((r) => JSON.parse(r.data) as Json);
+    return parseAll<Event>(rows);
   }
 
-  getEntity(namespace: string, name: string): Json | null {
-    return parse(this.s.getEntity!.get(namespace, name) as DataRow | undefined);
+  getEntity(namespace: string, name: string): Entity | null {
+    return parse<Entity>(this.s.getEntity!.get(namespace, name) as DataRow | undefined);
   }
 
-  putEntity(namespace: string, name: string, entity: Json): void {
+  putEntity(namespace: string, name: string, entity: Entity): void {
     this.s.putEntity!.run(namespace, name, JSON.stringify(entity));
   }
 
@@ -169,8 +172,8 @@ export class ResourceTables {
     return this.s.deleteEntity!.run(namespace, name).changes > 0;
   }
 
-  listEntities(namespace: string): Json[] {
-    return (this.s.listEntities!.all(namespace) as DataRow[]).map((r) => JSON.parse(r.data) as Json);
+  listEntities(namespace: string): Entity[] {
+    return parseAll<Entity>(this.s.listEntities!.all(namespace));
   }
 
   private namespaces = { generation: -1, known: new Map<string, boolean>() };
@@ -187,11 +190,12 @@ export class ResourceTables {
     return known;
   }
 
-  getResource(kind: string, namespace: string, name: string): Json | null {
-    return parse(this.s.getResource!.get(kind, namespace, name) as DataRow | undefined);
+  getResource<K extends string>(kind: K, namespace: string, name: string): ResourceOf<K> | null {
+    return parse<ResourceOf<K>>(this.s.getResource!.get(kind, namespace, name) as DataRow | undefined);
   }
 
-  putResource(kind: string, namespace: string, name: string, resource: Json): void {
+  /** Any object, stored as its JSON: its writers check it (typed by kind on reads: ResourceOf). */
+  putResource(kind: string, namespace: string, name: string, resource: object): void {
     this.accessWrites++;
     this.resourceWrites++;
     this.s.putResource!.run(kind, namespace, name, JSON.stringify(resource));
@@ -208,8 +212,8 @@ export class ResourceTables {
     return this.s.namespaceReferences!.all({ ns: namespace }) as { kind: string; name: string }[];
   }
 
-  listResources(kind: string, namespace: string): Json[] {
-    return (this.s.listResources!.all(kind, namespace) as DataRow[]).map((r) => JSON.parse(r.data) as Json);
+  listResources<K extends string>(kind: K, namespace: string): ResourceOf<K>[] {
+    return parseAll<ResourceOf<K>>(this.s.listResources!.all(kind, namespace));
   }
 
   /** Every namespace holding a resource of `kind`, whether or not a Namespace of that name exists. */

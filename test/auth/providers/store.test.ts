@@ -33,7 +33,11 @@ test('a provider is kept by name with its secret, listed in name order, and dele
     listProviders(v2).map((p) => p.metadata.name),
     ['a', 'b'],
   );
-  assert.equal(v2.getResource('AuthProvider', '', 'a')?.spec.client_secret, 'kept-secret', 'cluster-wide, under no namespace');
+  assert.equal(
+    (v2.getResource('AuthProvider', '', 'a')?.spec as { client_secret?: string } | undefined)?.client_secret,
+    'kept-secret',
+    'cluster-wide, under no namespace',
+  );
   assert.equal(deleteProvider(v2, 'b'), true);
   assert.equal(deleteProvider(v2, 'b'), false);
   assert.deepEqual(

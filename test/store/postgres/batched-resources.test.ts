@@ -7,6 +7,11 @@ import { BatchRows, v2Key } from '../../../src/store/postgres/batch-rows.js';
 import { SyncPostgres } from '../../../src/store/postgres/sync-client.js';
 import { STORE_SCHEMA, migrateStore } from '../../../src/store/postgres/store-schema.js';
 import { postgresForFile } from '../../servers/postgres.js';
+import type { Entity, Event } from '../../../src/v2/index.js';
+
+// The tables keep any JSON under a key: these rows are opaque payloads, not events or entities.
+const opaqueEvent = (fields: Record<string, unknown>) => fields as Event;
+const opaqueEntity = (fields: Record<string, unknown>) => fields as Entity;
 
 const { server, missing, freshDsn } = await postgresForFile('batchedres');
 
@@ -39,9 +44,9 @@ test('without a batch, reads and writes are the database’s', async (t) => {
   if (!s) return;
   const { tables, db } = s;
   assert.deepEqual(tables.getEvent('default', 'web', 'disk'), { v: 1 });
-  tables.putEvent('default', 'web', 'cpu', { v: 2 });
+  tables.putEvent('default', 'web', 'cpu', opaqueEvent({ v: 2 }));
   assert.equal(tables.deleteEvent('default', 'web', 'disk'), true);
-  tables.putEntity('default', 'db', { v: 3 });
+  tables.putEntity('default', 'db', opaqueEntity({ v: 3 }));
   assert.equal(tables.deleteEntity('default', 'web'), true);
   assert.deepEqual(stored(db), { events: [{ entity: 'web', check_name: 'cpu', data: '{"v":2}' }], entities: [{ name: 'db', data: '{"v":3}' }] });
 });
@@ -60,7 +65,7 @@ test('with a batch, its rows answer reads (absent ones too), and each write goes
   assert.equal(tables.getEvent('default', 'web', 'cpu'), null, 'known absent');
   assert.deepEqual(tables.getEntity('default', 'other'), null, 'not in the batch: read from the database');
 
-  tables.putEvent('default', 'web', 'disk', { v: 5 });
+  tables.putEvent('default', 'web', 'disk', opaqueEvent({ v: 5 }));
   assert.equal(batch.v2Events.get(v2Key('default', 'web', 'disk')), '{"v":5}');
   assert.equal(tables.deleteEntity('default', 'web'), true);
   assert.equal(batch.v2Entities.get(v2Key('default', 'web')), null);
@@ -85,10 +90,10 @@ test('buffering, writes wait in the batch and answer its reads; an unchanged ent
   batch.v2Entities.set(v2Key('default', 'web'), '{"v":1}');
   const before = stored(db);
 
-  tables.putEntity('default', 'web', { v: 1 });
+  tables.putEntity('default', 'web', opaqueEntity({ v: 1 }));
   assert.equal(batch.pending.size, 0, 'unchanged: no write');
-  tables.putEvent('default', 'web', 'cpu', { v: 7 });
-  tables.putEntity('default', 'db', { v: 8 });
+  tables.putEvent('default', 'web', 'cpu', opaqueEvent({ v: 7 }));
+  tables.putEntity('default', 'db', opaqueEntity({ v: 8 }));
   assert.equal(tables.deleteEvent('default', 'web', 'disk'), true);
   assert.equal(tables.deleteEvent('default', 'web', 'gone'), false, 'known absent: nothing removed');
   assert.deepEqual(tables.getEvent('default', 'web', 'cpu'), { v: 7 });

@@ -45,7 +45,7 @@ function routerOf(t: TestContext, timing: { retryMs?: number; strictWaitMs?: num
   return { store, router, switches, lines: captured.lines };
 }
 
-const embeddedChecks = (store: StateStore) => store.resources.listEvents('default', undefined).map((e) => e.check.metadata.name as string);
+const embeddedChecks = (store: StateStore) => store.resources.listEvents('default', undefined).map((e) => e.check?.metadata?.name as string);
 const pgChecks = async (database: string) =>
   (await server!.query('SELECT sensu_check FROM events ORDER BY sensu_check', database)).rows.map((r) => r.sensu_check as string);
 
@@ -58,7 +58,7 @@ test('without a configuration events stay in the embedded store and no health is
   router.stage([row('staged')]);
   assert.deepEqual(embeddedChecks(store), ['staged'], 'written at once, inside the caller’s transaction');
   await router.putMany([row('put')]);
-  assert.equal((await router.get('default', 'web', 'put'))?.check.status, 1);
+  assert.equal((await router.get('default', 'web', 'put'))?.check?.status, 1);
   assert.equal(await router.hasEvents('default'), true);
 });
 
@@ -83,9 +83,9 @@ test('a configured PostgreSQL takes the events; staged rows go there once commit
   await Promise.all([(router.stage([row('three')]), router.flushStaged()), (router.stage([row('four')]), router.flushStaged())]);
   assert.deepEqual(await pgChecks(database), ['four', 'one', 'three', 'two']);
   assert.deepEqual(embeddedChecks(store), []);
-  assert.equal((await router.update(row('one', 2), 20)).check.occurrences, 1);
+  assert.equal((await router.update(row('one', 2), 20)).check!.occurrences, 1);
   assert.deepEqual(
-    (await router.list({ namespace: 'default' })).map((e) => e.check.metadata.name),
+    (await router.list({ namespace: 'default' })).map((e) => e.check!.metadata!.name),
     ['four', 'one', 'three', 'two'],
   );
   assert.equal(await router.delete('default', 'web', 'two'), true);

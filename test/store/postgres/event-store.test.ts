@@ -49,7 +49,7 @@ test('updates merge in the database; a plain write after them stores the event a
   await store.update(row('web', 'disk', 1, 100), 1000);
   const second = await store.update(row('web', 'disk', 1, 160), 1000);
   assert.deepEqual(
-    [second.check.occurrences, second.check.state, second.check.history],
+    [second.check!.occurrences, second.check!.state, second.check!.history!],
     [
       2,
       'failing',

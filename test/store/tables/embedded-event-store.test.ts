@@ -31,7 +31,7 @@ test("it is labelled 'sqlite' whichever engine holds it, and a batch is written 
   await events.putMany([row('b', 'cpu', 0), row('a', 'cpu', 1), row('a', 'cpu', 2)]);
   assert.equal(transactions, 1);
   assert.deepEqual(names(await events.list({ namespace: 'default' })), ['a/cpu', 'b/cpu']);
-  assert.equal((await events.get('default', 'a', 'cpu'))!.check.status, 2, 'the last row of a key wins');
+  assert.equal((await events.get('default', 'a', 'cpu'))!.check!.status, 2, 'the last row of a key wins');
   assert.equal(events.getSync('default', 'a', 'disk'), null);
 });
 
@@ -59,7 +59,7 @@ test('selectors match the redacted event, and the events listed are as stored', 
   // A secret is not found by its value, only as redacted.
   assert.deepEqual(names(await list(undefined, 'password == hunter2')), []);
   const [found] = await list(undefined, 'password == REDACTED');
-  assert.equal(found!.check.metadata.labels.password, 'hunter2');
+  assert.equal(found!.check!.metadata!.labels!.password, 'hunter2');
   assert.deepEqual(names(await events.list({ namespace: 'default', entity: 'b' })), ['b/cpu']);
 });
 
@@ -72,10 +72,10 @@ test('an update counts occurrences from the stored event and is stored; hasEvent
     { ...row('a', 'cpu', 2), event: { ...event('a', 'cpu', 2), check: { ...event('a', 'cpu', 2).check, executed: 160 } } },
     160,
   );
-  assert.equal(first.check.occurrences, 1);
-  assert.equal(second.check.occurrences, 2);
+  assert.equal(first.check!.occurrences, 1);
+  assert.equal(second.check!.occurrences, 2);
   assert.deepEqual(
-    second.check.history.map((h: Json) => [h.status, h.executed]),
+    second.check!.history!.map((h: Json) => [h.status, h.executed]),
     [
       [2, 100],
       [2, 160],
@@ -94,7 +94,7 @@ test('an update given the previous state builds on it instead of the stored one;
   const events = new EmbeddedEventStore(store.resources);
   events.updateSync(row('a', 'cpu', 2), 100);
   const fresh = events.updateSync(row('a', 'cpu', 2), 100, { previous: null });
-  assert.equal(fresh.check.occurrences, 1, 'no previous state: a first event');
+  assert.equal(fresh.check!.occurrences, 1, 'no previous state: a first event');
   const owned = row('a', 'cpu', 0);
   const updated = events.updateSync(owned, 100, { owned: true });
   assert.equal(updated, owned.event);

@@ -47,17 +47,17 @@ test('a deleted event starts again from its first write', (t) => {
   assert.equal(store.resources.deleteEvent('default', 'e', 'c'), true);
   const updated = events.updateSync(row(2, 3), 3);
   assert.deepEqual(statuses(updated), [2]);
-  assert.equal(updated.check.occurrences, 1);
+  assert.equal(updated.check!.occurrences, 1);
 });
 
 test('what a caller does to an event it was given does not reach the next update', (t) => {
   const { events } = openStore(t);
   const first = events.updateSync(row(0, 1), 1);
-  first.check.history[0].status = 99;
-  first.check.occurrences = 42;
+  first.check!.history![0].status = 99;
+  first.check!.occurrences = 42;
   const second = events.updateSync(row(0, 2), 2);
   assert.deepEqual(statuses(second), [0, 0]);
-  assert.equal(second.check.occurrences, 2);
+  assert.equal(second.check!.occurrences, 2);
 });
 
 test('history entries with more than status and executed, and counters JSON cannot hold, read back as stored', (t) => {
@@ -65,9 +65,9 @@ test('history entries with more than status and executed, and counters JSON cann
   // A client's first write keeps its own history; its occurrences ("many") counts to NaN, which is stored as null.
   events.updateSync(row(0, 2, { history: [{ status: 0, executed: 1, note: 'kept' }], occurrences: 'many' }), 2);
   const second = events.updateSync(row(0, 3), 3);
-  assert.deepEqual(second.check.history[0], { status: 0, executed: 1, note: 'kept' });
+  assert.deepEqual(second.check!.history![0], { status: 0, executed: 1, note: 'kept' });
   // Stored null reads back as 0 occurrences, so this third equal status counts 1 (a NaN held in memory would stay NaN).
-  assert.equal(second.check.occurrences, 1);
+  assert.equal(second.check!.occurrences, 1);
 });
 
 test('the state held for an event is the one stored, when the store is reopened too', (t) => {
@@ -81,7 +81,7 @@ test('the state held for an event is the one stored, when the store is reopened 
   t.after(() => again.close());
   const updated = new EmbeddedEventStore(again.resources).updateSync(row(1, 2), 2);
   assert.deepEqual(statuses(updated), [1, 1]);
-  assert.equal(updated.check.occurrences, 2);
+  assert.equal(updated.check!.occurrences, 2);
 });
 
 test('history entries a client wrote with executed before status keep that order in later updates, as stored', (t) => {

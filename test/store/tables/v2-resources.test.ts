@@ -28,7 +28,7 @@ test('the access generation holds across reads and changes with every write of w
     false,
   );
   assert.equal(
-    changes(() => v2.putEvent('default', 'e', 'c', { n: 1 })),
+    changes(() => v2.putEvent('default', 'e', 'c', { sequence: 1 })),
     false,
   );
   for (const write of [
@@ -123,16 +123,16 @@ test('an API key is found by its ID; an empty ID finds none', (t) => {
 test('entities are listed per namespace in name order; an unchanged entity is not written again', (t) => {
   const { db, v2 } = tables(t);
   const changes = () => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  v2.putEntity('default', 'b', { n: 1 });
-  v2.putEntity('default', 'a', { n: 2 });
-  v2.putEntity('ops', 'c', { n: 3 });
+  v2.putEntity('default', 'b', { entity_class: '1' });
+  v2.putEntity('default', 'a', { entity_class: '2' });
+  v2.putEntity('ops', 'c', { entity_class: '3' });
   const before = changes();
-  v2.putEntity('default', 'b', { n: 1 });
+  v2.putEntity('default', 'b', { entity_class: '1' });
   assert.equal(changes(), before);
-  v2.putEntity('default', 'b', { n: 4 });
+  v2.putEntity('default', 'b', { entity_class: '4' });
   assert.equal(changes(), before + 1);
-  assert.deepEqual(v2.listEntities('default'), [{ n: 2 }, { n: 4 }]);
-  assert.deepEqual(v2.getEntity('ops', 'c'), { n: 3 });
+  assert.deepEqual(v2.listEntities('default'), [{ entity_class: '2' }, { entity_class: '4' }]);
+  assert.deepEqual(v2.getEntity('ops', 'c'), { entity_class: '3' });
   assert.equal(v2.getEntity('ops', 'a'), null);
 });
 
