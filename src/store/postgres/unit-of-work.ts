@@ -100,8 +100,8 @@ export class UnitPlan {
   /** Keys of the advisory locks round trip 2 takes, as the pessimistic path names them. */
   readonly lockKeys: string[];
   private readonly order: Table[] = [];
-  /** Rows taken as absent without a read (the key index has none): a failed check on them reads them next time. */
-  private readonly assumed = new Map<string, [Table, string]>();
+  /** Rows taken as absent without a read (the key index has none): the read ahead learnt nothing of them. */
+  private readonly assumed = new Set<string>();
   /** Per table, each key once: its key string and its columns. */
   private readonly keys: Record<Table, Map<string, string[]>>;
 
@@ -129,7 +129,7 @@ export class UnitPlan {
       const missing: string[][] = [];
       for (const [key, parts] of this.keys[table]) {
         if (cache.get(table, key)) continue;
-        if (index?.absent(table, key)) this.assumed.set(`${table}\u0000${key}`, [table, key]);
+        if (index?.absent(table, key)) this.assumed.add(`${table}\u0000${key}`);
         else missing.push(parts);
       }
       if (missing.length === 0) continue;
@@ -216,9 +216,8 @@ export class UnitPlan {
 
   /** A unit that did not commit, or whose rows changed: none of its rows is trusted. */
   forget(written?: WrittenKeys): void {
-    for (const [table, key] of this.assumed.values()) this.index?.present(table, key);
     for (const table of TABLES) {
-      // A row believed absent (assumed, read or cached so) may be what changed: the next run reads it.
+      // A row believed absent (assumed: its version is '' too, read or cached so) may be what changed: the next run reads it.
       const versions = this.seen[table][this.seen[table].length - 1] ?? [];
       let n = 0;
       for (const [key] of this.keys[table]) {
