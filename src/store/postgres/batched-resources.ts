@@ -9,6 +9,11 @@ import type { Entity, Event } from '../../v2/index.js';
 export interface BatchAccess {
   rows(): BatchRows | null;
   buffering(): boolean;
+  /**
+   * Runs a write of a v2 row outside any group commit (the API's) holding the row's lock, as group commits take it: one
+   * that read the row under its lock cannot then write over this write with what it read before.
+   */
+  locked<T>(key: string, write: () => T): T;
 }
 
 // A kept row holds what the batch wrote under its key: the caller's type names that.
@@ -36,8 +41,9 @@ export class BatchedResourceTables extends SharedResourceTables {
       rows.pending.v2Events.set(key, [namespace, entity, check]);
       return;
     }
+    if (!rows) return this.access.locked(key, () => super.putEvent(namespace, entity, check, event, rememberState));
     super.putEvent(namespace, entity, check, event, rememberState);
-    rows?.v2Events.set(key, JSON.stringify(event));
+    rows.v2Events.set(key, JSON.stringify(event));
   }
 
   override deleteEvent(namespace: string, entity: string, check: string): boolean {
@@ -49,8 +55,9 @@ export class BatchedResourceTables extends SharedResourceTables {
       rows.pending.v2Events.set(key, [namespace, entity, check]);
       return kept !== null;
     }
+    if (!rows) return this.access.locked(key, () => super.deleteEvent(namespace, entity, check));
     const removed = super.deleteEvent(namespace, entity, check);
-    rows?.v2Events.set(key, null);
+    rows.v2Events.set(key, null);
     return removed;
   }
 
@@ -70,8 +77,9 @@ export class BatchedResourceTables extends SharedResourceTables {
       rows.pending.v2Entities.set(key, [namespace, name]);
       return;
     }
+    if (!rows) return this.access.locked(key, () => super.putEntity(namespace, name, entity));
     super.putEntity(namespace, name, entity);
-    rows?.v2Entities.set(key, JSON.stringify(entity));
+    rows.v2Entities.set(key, JSON.stringify(entity));
   }
 
   override deleteEntity(namespace: string, name: string): boolean {
@@ -83,8 +91,9 @@ export class BatchedResourceTables extends SharedResourceTables {
       rows.pending.v2Entities.set(key, [namespace, name]);
       return kept !== null;
     }
+    if (!rows) return this.access.locked(key, () => super.deleteEntity(namespace, name));
     const removed = super.deleteEntity(namespace, name);
-    rows?.v2Entities.set(key, null);
+    rows.v2Entities.set(key, null);
     return removed;
   }
 }

@@ -1,7 +1,7 @@
 // The v2 events and entities this server knows to exist in PostgreSQL: read once in the background, then kept by its
 // own units. A unit's row that is neither cached nor known here is taken as absent without a round trip to read it;
 // its COMMIT's check proves that (a row another writer made meanwhile fails the check, and the unit runs again, reading).
-import type { SyncRows } from './sync-worker.js';
+import type { SyncRows } from './statement-runner.js';
 import { v2Key } from './batch-rows.js';
 
 /** Above this many rows in a table the index is not kept (its memory), and every unknown row is read as before. */
@@ -24,6 +24,8 @@ export class KeyIndex {
   private state: 'unloaded' | 'loading' | 'ready' | 'off' = 'unloaded';
   /** After a failed load: not before then again (a slow link is not asked each unit). */
   private retryAt = 0;
+  /** Hears the index turned off by its bound: which table, and how many rows it had seen. */
+  onTurnedOff: (table: IndexedTable, rows: number) => void = () => undefined;
 
   /** Whether the index answers (loaded, and not turned off by its bound). */
   get ready(): boolean {
@@ -40,7 +42,7 @@ export class KeyIndex {
     if (!indexed(table) || this.state === 'off') return;
     const keys = this.keys[table];
     keys.add(key);
-    if (keys.size > MAX_INDEXED_KEYS) this.turnOff();
+    if (keys.size > MAX_INDEXED_KEYS) this.turnOff(table, keys.size);
   }
 
   /** Reads every row's key once (`read`: one multi-statement round trip); a failure leaves it to be tried again. */
@@ -57,15 +59,17 @@ export class KeyIndex {
     }
     if (this.state !== 'loading') return;
     const [events = [], entities = []] = results.map((result) => result.rows);
-    if (events.length > MAX_INDEXED_KEYS || entities.length > MAX_INDEXED_KEYS) return this.turnOff();
+    if (events.length > MAX_INDEXED_KEYS) return this.turnOff('v2Events', events.length);
+    if (entities.length > MAX_INDEXED_KEYS) return this.turnOff('v2Entities', entities.length);
     for (const row of events) this.keys.v2Events.add(v2Key(String(row.namespace), String(row.entity), String(row.check_name)));
     for (const row of entities) this.keys.v2Entities.add(v2Key(String(row.namespace), String(row.name)));
     this.state = 'ready';
-    if (this.keys.v2Events.size > MAX_INDEXED_KEYS || this.keys.v2Entities.size > MAX_INDEXED_KEYS) this.turnOff();
+    for (const table of TABLES) if (this.keys[table].size > MAX_INDEXED_KEYS) return this.turnOff(table, this.keys[table].size);
   }
 
-  private turnOff(): void {
+  private turnOff(table: IndexedTable, rows: number): void {
     this.state = 'off';
-    for (const table of TABLES) this.keys[table].clear();
+    for (const each of TABLES) this.keys[each].clear();
+    this.onTurnedOff(table, rows);
   }
 }

@@ -4,28 +4,29 @@ import type { UnitKeys, V2Keys } from '../state-store.js';
 import { ReadAhead } from './read-ahead.js';
 import { BatchedStateStore } from './batched-state-store.js';
 import { SyncPostgres } from './sync-client.js';
-import { PostgresQueryError } from './query-error.js';
-import { pgEnvironment, poolConfigOf, redactDsn, type PgEnvironment } from './connection.js';
+import { BlockedRead, PostgresQueryError } from './query-error.js';
+import { pgEnvironment, redactDsn, type PgEnvironment } from './connection.js';
 import type { Logger } from 'pino';
 import { SharedResourceTables } from './shared-resources.js';
-import { ChangeListener } from './change-listener.js';
+import { StoreReach } from './store-reach.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './store-schema.js';
 import type { BatchRows } from './batch-rows.js';
 import { batchStatements, readBatchBlocking, type BatchStatements } from './blocking-batch-reads.js';
 import { BatchedResourceTables } from './batched-resources.js';
 import { SetWrites } from './set-writes.js';
 import { guarded } from './guarded-connection.js';
-import { LanedPostgres } from './laned-connection.js';
-import { UnitPostgres } from './unit-connection.js';
+import type { LanedPostgres } from './laned-connection.js';
+import type { UnitPostgres } from './unit-connection.js';
+import { storeLanes } from './store-lanes.js';
 import { UnitChecks, UnitPlan, isConflict, lockKeysOf, unitKeySet, writtenKeys, type WrittenKeys } from './unit-of-work.js';
 import { UnitScheduler } from './unit-scheduler.js';
 import { RowCache } from './row-cache.js';
-import { KeyIndex } from './key-index.js';
-import { ReachProbe, SILENT_MS } from './reach-probe.js';
+import { KeyIndex, MAX_INDEXED_KEYS } from './key-index.js';
 const OPTIMISTIC_RUNS = 3; // runs of a unit whose rows changed under it, before it runs with its locks taken first
+const READS_AHEAD = 4; // reads a unit's processing needed, each read outside it and the unit run again, before it runs blocking
 // Units in flight together (a connection each): enough that the network's wait is shared; each costs a connection.
 const UNIT_LANES = 3;
-type UnitOutcome<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly conflict: boolean };
+type UnitOutcome<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly conflict: boolean; readonly blocked?: BlockedRead['read'] };
 
 /**
  * The state store several servers share: the same tables on PostgreSQL. Writers of the same rows queue on advisory
@@ -39,8 +40,8 @@ export class PostgresStateStore extends BatchedStateStore {
   private readonly setWrites: SetWrites;
   /** A group commit's rows: what `lockResults` locked and the v2 rows named with it, a statement per table (see BatchRows). */
   protected batch: BatchRows | null = null;
-  /** The configuration caches' notifications, once the daemon listens (listenForChanges). */
-  private listener: ChangeListener | null = null;
+  /** What is known of PostgreSQL's reach (the listening connection, once the daemon listens; the units' waits). */
+  private readonly reach: StoreReach;
   private readonly checks: UnitChecks;
   private readonly units: UnitScheduler;
   private readonly rows = new RowCache();
@@ -48,16 +49,19 @@ export class PostgresStateStore extends BatchedStateStore {
   /** While a unit's processing runs: the advisory lock keys its round trip 2 takes. */
   private unitLocks: Set<string> | null = null;
   private readonly ahead: ReadAhead;
+  /** Units that read what they needed outside themselves and ran again, and units that ran as the blocking group commit. */
+  readonly unitFigures = { readsAhead: 0, blocking: 0 };
 
   private constructor(
     /** The connections themselves (their savepoint modes), under `db`'s timed reads. */
     private readonly lanes: LanedPostgres,
     openedAtVersion: number,
     /** Where the listening connection goes (the store's own DSN and variables). */
-    private readonly where: { dsn: string; env: PgEnvironment },
+    where: { dsn: string; env: PgEnvironment },
   ) {
     const self: { store?: PostgresStateStore } = {};
-    const access = { rows: () => self.store?.batch ?? null, buffering: () => self.store?.buffering() ?? false };
+    const locked = <T>(key: string, write: () => T) => self.store!.locked(key, write);
+    const access = { rows: () => self.store?.batch ?? null, buffering: () => self.store?.buffering() ?? false, locked };
     super(
       guarded(lanes, () => self.store?.sendPending()),
       { openedAtVersion, shared: true, resourceTables: (db) => new BatchedResourceTables(db, access) },
@@ -66,7 +70,8 @@ export class PostgresStateStore extends BatchedStateStore {
     this.setWrites = new SetWrites(lanes);
     this.checks = new UnitChecks(lanes);
     this.units = new UnitScheduler(lanes.unitLaneCount);
-    this.ahead = new ReadAhead(this.rows, this.index, lanes, this.units, () => this.outOfReach());
+    this.reach = new StoreReach(lanes, this.units, this.resources as SharedResourceTables, where);
+    this.ahead = new ReadAhead(this.rows, this.index, lanes, this.units, () => this.reach.outOfReach());
     // A PostgreSQL COMMIT is its log sync.
     lanes.main.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
     this.locks = batchStatements((sql) => this.db.prepare(sql));
@@ -77,14 +82,9 @@ export class PostgresStateStore extends BatchedStateStore {
     const db = new SyncPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
     try {
       const version = migrateStore(db);
-      const unit = () => {
-        const lane = new UnitPostgres(dsn, pgEnvironment(env), redactDsn(dsn), STORE_SCHEMA);
-        lane.onCommit = db.onCommit;
-        return lane;
-      };
-      const away: { store?: PostgresStateStore } = {};
-      const lanes = new LanedPostgres(db, unit, () => away.store?.outOfReach() ?? null, UNIT_LANES);
-      return (away.store = new PostgresStateStore(lanes, version, { dsn, env: pgEnvironment(env) }));
+      const [away, where] = [{} as { store?: PostgresStateStore }, { dsn, env: pgEnvironment(env) }];
+      const lanes = storeLanes(db, where, () => away.store?.reach, UNIT_LANES);
+      return (away.store = new PostgresStateStore(lanes, version, where));
     } catch (error) {
       db.close();
       if (error instanceof CheckbridgeError) throw error;
@@ -92,39 +92,23 @@ export class PostgresStateStore extends BatchedStateStore {
     }
   }
 
-  /** Caches on: configuration reads come from memory, dropped by each change any server commits (a daemon's store). */
-  override async listenForChanges(logger: Logger): Promise<void> {
-    if (this.listener) return;
-    const { max: _max, ...connection } = poolConfigOf(this.where.dsn, 1, this.where.env);
-    const reach = new ReachProbe(this.where.dsn, this.where.env);
-    this.listener = new ChangeListener(connection, this.resources as SharedResourceTables, logger.child({ component: 'store' }), reach);
-    // A statement blocking the thread is given up once PostgreSQL has not answered the probe for as long.
-    this.lanes.main.giveUp = (waited) => (waited > SILENT_MS ? reach.silent : null);
-    await this.listener.start();
+  override listenForChanges(logger: Logger): Promise<void> {
+    const off = `the key index is off: past ${MAX_INDEXED_KEYS} rows, a group commit reads the rows it does not know`;
+    this.index.onTurnedOff = (table, rows) => logger.child({ component: 'store' }).info({ table, rows }, off);
+    return this.reach.listen(logger);
   }
 
-  /** Degraded while a daemon's store does not hear other servers' changes: its configuration is read from PostgreSQL. */
   alarm(): string | null {
-    const slow = this.units.waiting();
-    if (slow) return `DEGRADED: ${slow}; the doors push back until it answers`;
-    const away = this.listener ? (this.listener.notListening ?? (this.resources as SharedResourceTables).untrusted) : null;
-    return away === null ? null : `DEGRADED: not listening for other servers' changes (${away}); configuration read from PostgreSQL`;
+    return this.reach.alarm();
   }
 
   /** A daemon's store answers from what it knows (its listening connection's probes, its units' waits): no statement. */
   override problem(): string {
-    if (!this.listener) return super.problem();
-    const away = this.outOfReach() ?? this.lanes.main.lost ?? this.listener.notListening;
-    return away === null ? '' : new CheckbridgeError('CB_STORE_UNAVAILABLE', away).message;
-  }
-
-  /** Why PostgreSQL counts as out of reach (a unit stuck waiting, a connection lost, the probe silent), or null; nothing asked. */
-  private outOfReach(): string | null {
-    return this.units.waiting() ?? this.lanes.unitLost ?? this.listener?.silent ?? null;
+    return this.reach.problem() ?? super.problem();
   }
 
   override close(): void {
-    void this.listener?.close();
+    this.reach.close();
     super.close();
   }
 
@@ -144,6 +128,11 @@ export class PostgresStateStore extends BatchedStateStore {
     const keys = lockKeysOf({ pairs, v2 });
     if (keys.length > 0) this.locks.lockResults.all(keys);
     if (this.db.inTransaction && pairs.length + v2.events.length + v2.entities.length > 0) this.readBatch(pairs, v2);
+  }
+
+  /** A v2 row's write outside a group commit: in a transaction of its own holding the row's lock (inside one, as it is). */
+  private locked<T>(key: string, write: () => T): T {
+    return this.db.inTransaction ? write() : this.transaction(() => (this.locks.lockResults.run([`v2/${key}`]), write()));
   }
 
   lockClients(names: readonly string[]): void {
@@ -204,7 +193,7 @@ export class PostgresStateStore extends BatchedStateStore {
   override async read<T>(keys: UnitKeys, fn: () => T): Promise<T> {
     const plan = new UnitPlan(keys, new RowCache());
     if (!plan.reads) return fn();
-    const away = this.outOfReach();
+    const away = this.reach.outOfReach();
     if (away !== null) throw new CheckbridgeError('CB_STORE_UNAVAILABLE', away);
     const { results = [] } = await this.lanes.reader().requestAsync({ sql: plan.reads.join(';\n'), simple: true, multi: true });
     this.batch = plan.batchOf(results);
@@ -233,7 +222,7 @@ export class PostgresStateStore extends BatchedStateStore {
   private async unitOn<T>(lane: UnitPostgres, keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
     this.ahead.readIndex();
     let ran = false;
-    for (let run = 0; run < OPTIMISTIC_RUNS; run++) {
+    for (let run = 0, readsAhead = 0; run < OPTIMISTIC_RUNS; run++) {
       // Planned once its turn came: a unit before it that shared its rows has written them.
       const plan = new UnitPlan(keys, this.rows, this.index);
       if (!plan.reads) break;
@@ -241,9 +230,18 @@ export class PostgresStateStore extends BatchedStateStore {
       const outcome = await this.runUnit(lane, plan, fn, keys.pairs.length > 0);
       ran = true;
       if (outcome.done) return outcome.value;
+      // A read its keys did not name (a configuration list not yet held, while held ones are): read on the reader, then again.
+      if (outcome.blocked && (this.resources as SharedResourceTables).holding && readsAhead++ < READS_AHEAD && this.reach.outOfReach() === null) {
+        const { rows } = await this.lanes.reader().requestAsync({ sql: outcome.blocked.sql, params: outcome.blocked.params });
+        lane.answeredReads.put(outcome.blocked, rows);
+        this.unitFigures.readsAhead++;
+        run--;
+        continue;
+      }
       if (!outcome.conflict) break;
     }
     if (ran) retrying();
+    this.unitFigures.blocking++;
     return super.unit(keys, fn, retrying);
   }
 
@@ -286,6 +284,7 @@ export class PostgresStateStore extends BatchedStateStore {
   /** A unit that did not commit: run again when that can help, else its error. */
   private unitFailed(error: unknown): UnitOutcome<never> {
     this.resources.forgetEventStates();
+    if (error instanceof BlockedRead) return { done: false, conflict: false, blocked: error.read };
     if (error instanceof PostgresQueryError && error.transactionLost) return { done: false, conflict: isConflict(error) };
     throw this.failure(error);
   }

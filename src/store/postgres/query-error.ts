@@ -11,3 +11,15 @@ export class PostgresQueryError extends Error {
     this.name = 'PostgresQueryError';
   }
 }
+
+/** A read a transaction needed that its connection cannot wait for without blocking the thread: the transaction is lost. */
+export class BlockedRead extends PostgresQueryError {
+  constructor(
+    message: string,
+    /** The read, when it may be answered from outside the transaction (a plain SELECT): read it so, then run again. */
+    readonly read: { readonly sql: string; readonly params: readonly unknown[] } | null,
+  ) {
+    super(message, null, true);
+    this.name = 'BlockedRead';
+  }
+}

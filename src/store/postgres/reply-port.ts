@@ -1,7 +1,7 @@
 // The worker's answers, matched to their statements by id: a caller waiting synchronously and one waiting
 // asynchronously may both be reading the same port.
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import type { SyncReply } from './sync-worker.js';
+import type { SyncReply } from './statement-runner.js';
 
 export class ReplyPort {
   /** Replies awaited asynchronously, and those of them already taken off the port by another waiter. */
@@ -33,7 +33,8 @@ export async function flagMoved(flag: Int32Array, seen: number, ms: number): Pro
   const waiting = waitAsync(flag, 0, seen, ms);
   if (!waiting.async) return;
   // An async wait holds no handle: the timer keeps the process alive until the answer comes.
-  const alive = setTimeout(() => undefined, ms);
+  // (longer than the wait: were it to fire first, nothing else might be left to keep the process alive for the wait's end)
+  const alive = setTimeout(() => undefined, ms + 1000);
   await (waiting.value as Promise<unknown>).finally(() => clearTimeout(alive));
 }
 

@@ -58,6 +58,11 @@ export class SharedResourceTables extends ResourceTables {
     this.heardAt = Math.max(this.heardAt, at);
   }
 
+  /** Whether configuration reads are answered from memory now (none waits for PostgreSQL). */
+  get holding(): boolean {
+    return this.live;
+  }
+
   /** Why what is held is not trusted now, or null when it is. */
   get untrusted(): string | null {
     if (!this.on || this.live) return null;

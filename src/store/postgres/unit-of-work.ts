@@ -8,7 +8,7 @@ import type { UnitKeys } from '../state-store.js';
 import { BatchRows, pairKey, v2Key } from './batch-rows.js';
 import { inline, toPositional } from './placeholders.js';
 import { PostgresQueryError } from './query-error.js';
-import type { SyncRows } from './sync-worker.js';
+import type { SyncRows } from './statement-runner.js';
 import type { RowCache } from './row-cache.js';
 import type { KeyIndex } from './key-index.js';
 

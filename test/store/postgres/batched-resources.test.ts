@@ -19,7 +19,7 @@ interface Setup {
   tables: BatchedResourceTables;
   db: SyncPostgres;
   /** The batch the tables see (null: none), and whether its writes wait for COMMIT. */
-  state: { batch: BatchRows | null; buffering: boolean };
+  state: { batch: BatchRows | null; buffering: boolean; locked: string[] };
 }
 
 async function setUp(t: TestContext): Promise<Setup | null> {
@@ -29,8 +29,9 @@ async function setUp(t: TestContext): Promise<Setup | null> {
   migrateStore(db);
   db.exec(`INSERT INTO v2_events VALUES ('default', 'web', 'disk', '{"v":1}');
     INSERT INTO v2_entities VALUES ('default', 'web', '{"v":1}')`);
-  const state: Setup['state'] = { batch: null, buffering: false };
-  const tables = new BatchedResourceTables(db, { rows: () => state.batch, buffering: () => state.buffering });
+  const state: Setup['state'] = { batch: null, buffering: false, locked: [] };
+  const locked = <T>(key: string, write: () => T) => (state.locked.push(key), write());
+  const tables = new BatchedResourceTables(db, { rows: () => state.batch, buffering: () => state.buffering, locked });
   return { tables, db, state };
 }
 
@@ -39,16 +40,17 @@ const stored = (db: SyncPostgres) => ({
   entities: db.prepare('SELECT name, data FROM v2_entities ORDER BY 1').all(),
 });
 
-test('without a batch, reads and writes are the database’s', async (t) => {
+test('without a batch, reads and writes are the database’s, each write holding its row’s lock', async (t) => {
   const s = await setUp(t);
   if (!s) return;
-  const { tables, db } = s;
+  const { tables, db, state } = s;
   assert.deepEqual(tables.getEvent('default', 'web', 'disk'), { v: 1 });
   tables.putEvent('default', 'web', 'cpu', opaqueEvent({ v: 2 }));
   assert.equal(tables.deleteEvent('default', 'web', 'disk'), true);
   tables.putEntity('default', 'db', opaqueEntity({ v: 3 }));
   assert.equal(tables.deleteEntity('default', 'web'), true);
   assert.deepEqual(stored(db), { events: [{ entity: 'web', check_name: 'cpu', data: '{"v":2}' }], entities: [{ name: 'db', data: '{"v":3}' }] });
+  assert.deepEqual(state.locked, [v2Key('default', 'web', 'cpu'), v2Key('default', 'web', 'disk'), v2Key('default', 'db'), v2Key('default', 'web')]);
 });
 
 test('with a batch, its rows answer reads (absent ones too), and each write goes to the database and the batch', async (t) => {

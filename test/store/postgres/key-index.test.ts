@@ -73,6 +73,8 @@ test('KeyIndex: answers only once loaded; a row read or written is known; past i
   assert.equal(asked, 0, 'and is not tried again at once (a slow link is not asked each unit)');
 
   const large = new KeyIndex();
+  const offs: unknown[] = [];
+  large.onTurnedOff = (table, count) => offs.push([table, count]);
   const rows = Array.from({ length: MAX_INDEXED_KEYS + 1 }, (_, i) => ({ namespace: 'default', entity: `e${i}`, check_name: 'c' }));
   await large.load(async () => ({
     results: [
@@ -81,6 +83,17 @@ test('KeyIndex: answers only once loaded; a row read or written is known; past i
     ],
   }));
   assert.equal(large.absent('v2Events', v2Key('default', 'other', 'c')), false, 'too many rows to index: every unknown row is read');
+  assert.deepEqual(offs, [['v2Events', MAX_INDEXED_KEYS + 1]], 'said once, with the table');
+
+  // Grown past the bound by this server's own units: off, and said so.
+  const grown = new KeyIndex();
+  grown.onTurnedOff = (table, count) => offs.push([table, count]);
+  await grown.load(async () => ({ results: [{ rows: [], rowCount: 0, command: 'SELECT' }, { rows: [], rowCount: 0, command: 'SELECT' }] }));
+  for (let i = 0; i <= MAX_INDEXED_KEYS; i++) grown.present('v2Entities', v2Key('default', `e${i}`));
+  assert.equal(grown.ready, false);
+  assert.deepEqual(offs.at(-1), ['v2Entities', MAX_INDEXED_KEYS + 1]);
+  grown.present('v2Entities', v2Key('default', 'later'));
+  assert.equal(offs.length, 2, 'once');
 });
 
 test('postgres: a new entity first event commits in one round trip once the index is read (nothing read before it)', async (t) => {

@@ -1,11 +1,9 @@
 // PostgreSQL behind the store's synchronous interface: statements answered while the caller blocks, writes inside a
-// transaction deferred (their row counts when asked), savepoints, a caught failure that aborted the transaction, and a
-// statement the server does not answer in time given up rather than hung.
+// transaction deferred (their row counts when asked), savepoints, and a caught failure that aborted the transaction.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { SyncPostgres } from '../../../src/store/postgres/sync-client.js';
 import { PostgresQueryError } from '../../../src/store/postgres/query-error.js';
-import { CheckbridgeError } from '../../../src/errors.js';
 import { postgresForFile } from '../../servers/postgres.js';
 
 const { server, missing, freshDsn } = await postgresForFile('sync');
@@ -123,34 +121,4 @@ test('a transaction whose failure was caught inside does not count as committed'
     (error: unknown) => error instanceof PostgresQueryError && error.code === '25P02' && /rolled back/.test(error.message),
   );
   assert.deepEqual(rows(db), []);
-});
-
-test('a statement not answered in time fails naming the store, and the next one runs on a new connection', async (t) => {
-  const db = await connected(t, 2000);
-  if (!db) return;
-  assert.throws(
-    () => db.prepare('SELECT pg_sleep(5)').get(),
-    (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE' && /sync-test: Query read timeout$/.test(error.message),
-  );
-  assert.deepEqual(db.prepare('SELECT 1 AS one').get(), { one: 1 });
-});
-
-test('a caller giving up while it blocks ends the statement with its reason; the connection is replaced', async (t) => {
-  const db = await connected(t);
-  if (!db) return;
-  db.giveUp = (waited) => (waited > 100 ? 'the probe is silent' : null);
-  assert.throws(() => db.prepare('SELECT pg_sleep(5)').get(), /sync-test: the probe is silent$/);
-  db.giveUp = null;
-  assert.deepEqual(db.prepare('SELECT 2 AS two').get(), { two: 2 });
-});
-
-test('a closed connection refuses statements', async (t) => {
-  const db = await connected(t);
-  if (!db) return;
-  db.close();
-  assert.equal(db.open, false);
-  assert.throws(
-    () => db.prepare('SELECT 1').get(),
-    (error: unknown) => error instanceof CheckbridgeError && error.code === 'CB_STORE_UNAVAILABLE' && /the store is closed/.test(error.message),
-  );
 });

@@ -99,3 +99,29 @@ test('postgres: an event of an entity already stored, unchanged, commits in one 
   assert.equal(most, 1, JSON.stringify({ before: before.per_connection, after: after.per_connection }));
   assert.equal((store.resources.getEvent('default', 'web-1', 'http') as { check: { status: number } }).check.status, 1);
 });
+
+test('postgres: a unit whose processing needs a list it was not given (silences not yet held) reads it outside and runs again, never blocking', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const { store } = await storeBehindProxy(t, await freshDatabase(), 0);
+  store.resources.putResource('Silenced', 'default', 'web-1:http', {
+    metadata: { name: 'web-1:http', namespace: 'default' },
+    subscription: 'entity:web-1',
+    check: 'http',
+    expire: -1,
+    expire_on_resolve: false,
+  });
+  // Listening from empty caches: the namespace's silences are read the first time an event needs them.
+  await store.listenForChanges(capturedLogger().logger);
+  const figures = (store as unknown as { unitFigures: { readsAhead: number; blocking: number } }).unitFigures;
+  const answer = await intakeOf(store).submitEvent(
+    'default',
+    typedEvent({
+      entity: { entity_class: 'proxy', metadata: { name: 'web-1', namespace: 'default' } },
+      check: { metadata: { name: 'http', namespace: 'default' }, interval: 60, status: 2, output: 'down', executed: 1700000000 },
+    }).value!,
+  );
+  assert.ok(answer.ok);
+  const stored = store.resources.getEvent('default', 'web-1', 'http') as { check: { is_silenced?: boolean; silenced?: string[] } };
+  assert.deepEqual([stored.check.is_silenced, stored.check.silenced], [true, ['web-1:http']]);
+  assert.deepEqual(figures, { readsAhead: 1, blocking: 0 });
+});
