@@ -3,7 +3,7 @@ import type { EventRow } from '../store/index.js';
 import type { Processed } from './processor.js';
 import { isV2Event } from './intake-types.js';
 import type { IntakeTopics } from './topics.js';
-import { translateEvent } from '../v2/index.js';
+import { translateEvent, type Event } from '../v2/index.js';
 
 /**
  * What each processed legacy event writes, inside the transaction that stores it: the core/v2 event and its entity
@@ -36,15 +36,15 @@ export function legacyToV2Writer(
     const entity = String(v2.entity.metadata.name);
     const check = String(v2.check.metadata.name);
     const stored = agent ? store.resources.getEntity(ns, entity) : null;
-    if (stored) v2.entity = stored;
-    else store.resources.putEntity(ns, entity, v2.entity);
-    if (!events) store.resources.putEvent(ns, entity, check, v2);
+    if (!stored) store.resources.putEntity(ns, entity, v2.entity);
+    const event: Event = stored ? { ...v2, entity: stored } : v2;
+    if (!events) store.resources.putEvent(ns, entity, check, event);
     if (bridgeNamespace !== null) {
       // The bridge sends the same translation without history (the backend keeps its own); the sender adds `sequence`.
-      const { sequence: _sequence, ...body } = bridgeNamespace === ns ? v2 : translateEvent(processed.event, processed.history, bridgeNamespace);
+      const { sequence: _sequence, ...body } = bridgeNamespace === ns ? event : translateEvent(processed.event, processed.history, bridgeNamespace);
       store.outbox.add(bridgeNamespace, entity, check, JSON.stringify({ ...body, check: { ...body.check, history: undefined } }), Date.now());
     }
-    events?.stage([{ namespace: ns, entity, check, event: v2 }]);
+    events?.stage([{ namespace: ns, entity, check, event }]);
   };
 }
 

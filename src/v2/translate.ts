@@ -1,10 +1,22 @@
 import type { EventDraft } from '../legacy/index.js';
 import { metricTagList } from '../metrics/index.js';
-import type { Json } from '../json.js';
 import type { Check, Entity, Event, ObjectMeta } from './generated/interfaces.js';
 
 /** A translated entity or check: its metadata is always there. */
 type WithMetadata<T> = T & { metadata: ObjectMeta };
+/** A legacy event as a core/v2 Event: its check and entity always there, with their metadata. */
+export type TranslatedEvent = Event & { check: WithMetadata<Check>; entity: WithMetadata<Entity> };
+/** A legacy client or check result: any attributes, of whatever type the sender gave. */
+type Legacy = Readonly<Record<string, unknown>>;
+
+// A legacy attribute as the v2 field's type: the Go decoder of sensuctl and the backend refuses a number sent as a
+// string, so a legacy value of the wrong type is converted (a number's text) or left at the field's zero value.
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const texts = (value: unknown): string[] | null => (Array.isArray(value) ? value.map(String) : null);
+const number = (value: unknown): number => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : 0;
+};
 
 /** One entry of a check's stored history: the status and when it ran. */
 interface TimedStatus {
@@ -12,7 +24,7 @@ interface TimedStatus {
   readonly executed: number;
 }
 
-const handlersOf = (check: Json): string[] => {
+const handlersOf = (check: Legacy): string[] => {
   const list = check.handlers ?? check.handler;
   return list === undefined || list === null ? [] : (Array.isArray(list) ? list : [list]).map(String);
 };
@@ -21,42 +33,43 @@ const handlersOf = (check: Json): string[] => {
 const v2Status = (status: unknown) => (Number(status) < 0 ? 3 : Number(status));
 
 /** A legacy client as a core/v2 Entity: `agent`, or `proxy` for a source or a client without keepalives. */
-export function translateClient(client: Json, namespace: string): WithMetadata<Entity> {
+export function translateClient(client: Legacy, namespace: string): WithMetadata<Entity> {
   const name = String(client.name);
-  const subscriptions = ((client.subscriptions ?? []) as string[]).map((s) => (s === `client:${name}` ? `entity:${name}` : s));
+  const subscriptions = (texts(client.subscriptions) ?? []).map((s) => (s === `client:${name}` ? `entity:${name}` : s));
   if (!subscriptions.includes(`entity:${name}`)) subscriptions.push(`entity:${name}`);
+  const handler = (client.deregistration as Legacy | undefined)?.handler;
   return {
     entity_class: client.type === 'proxy' || client.keepalives === false ? 'proxy' : 'agent',
-    system: { hostname: client.hostname ?? (client.type === 'proxy' ? undefined : name), network: { interfaces: null } },
+    system: { hostname: text(client.hostname) ?? (client.type === 'proxy' ? undefined : name), network: { interfaces: null } },
     subscriptions,
     last_seen: Number(client.timestamp ?? 0),
     deregister: client.deregister === true,
-    deregistration: client.deregistration?.handler ? { handler: client.deregistration.handler } : {},
+    deregistration: handler ? { handler: String(handler) } : {},
     metadata: { name, namespace },
     sensu_agent_version: client.type === 'proxy' ? '' : String(client.version ?? ''),
   };
 }
 
 /** A legacy event as a core/v2 Event (client → agent or proxy entity, `source` → proxy entity, history with times). */
-export function translateEvent(event: EventDraft, history: readonly TimedStatus[], namespace: string): Json {
-  const check = event.check as Json;
-  const entity = translateClient(event.client as Json, namespace);
+export function translateEvent(event: EventDraft, history: readonly TimedStatus[], namespace: string): TranslatedEvent {
+  const { check } = event;
+  const entity = translateClient(event.client, namespace);
   const status = v2Status(check.status);
   const state = event.action === 'flapping' ? 'flapping' : status === 0 ? 'passing' : 'failing';
   const v2Check: WithMetadata<Check> = {
-    command: check.command,
+    command: text(check.command),
     handlers: handlersOf(check),
-    high_flap_threshold: check.high_flap_threshold ?? 0,
-    interval: check.interval ?? 0,
-    low_flap_threshold: check.low_flap_threshold ?? 0,
-    publish: check.publish ?? false,
-    subscriptions: check.subscribers ?? [],
-    proxy_entity_name: check.source ?? '',
-    stdin: check.stdin ?? false,
-    cron: check.cron,
-    ttl: check.ttl ?? 0,
-    timeout: check.timeout ?? 0,
-    duration: check.duration,
+    high_flap_threshold: number(check.high_flap_threshold),
+    interval: number(check.interval),
+    low_flap_threshold: number(check.low_flap_threshold),
+    publish: check.publish === true,
+    subscriptions: texts(check.subscribers) ?? [],
+    proxy_entity_name: text(check.source) ?? '',
+    stdin: check.stdin === true,
+    cron: text(check.cron),
+    ttl: number(check.ttl),
+    timeout: number(check.timeout),
+    duration: check.duration === undefined ? undefined : number(check.duration),
     executed: Number(check.executed ?? 0),
     history: history.map((h) => ({ status: v2Status(h.status), executed: h.executed })),
     issued: Number(check.issued ?? 0),
@@ -68,8 +81,8 @@ export function translateEvent(event: EventDraft, history: readonly TimedStatus[
     occurrences: event.occurrences,
     occurrences_watermark: event.occurrences_watermark,
     silenced: event.silenced_by.length > 0 ? event.silenced_by : undefined,
-    output_metric_format: check.output_metric_format ?? '',
-    output_metric_handlers: check.output_metric_handlers ?? null,
+    output_metric_format: text(check.output_metric_format) ?? '',
+    output_metric_handlers: texts(check.output_metric_handlers),
     output_metric_tags: check.output_metric_tags === undefined || check.output_metric_tags === null ? undefined : metricTagList(check.output_metric_tags),
     metadata: { name: String(check.name), namespace },
     is_silenced: event.silenced,
@@ -80,8 +93,8 @@ export function translateEvent(event: EventDraft, history: readonly TimedStatus[
 }
 
 /** A core/v2 check as a legacy check result: `name`, `subscribers`, `source`, statuses only in `history`. */
-export function legacyCheckOf(check: Check): Json {
-  const legacy: Json = {
+export function legacyCheckOf(check: Check): Record<string, unknown> {
+  const legacy: Record<string, unknown> = {
     name: String(check.metadata?.name ?? ''),
     command: check.command,
     interval: check.interval,
@@ -103,8 +116,24 @@ export function legacyCheckOf(check: Check): Json {
   return Object.fromEntries(Object.entries(legacy).filter(([, value]) => value !== undefined));
 }
 
+/** A core/v2 event as the legacy API serves it. */
+export interface LegacyEventView {
+  [attribute: string]: unknown;
+  id: string | undefined;
+  client: Record<string, unknown>;
+  check: Record<string, unknown>;
+  occurrences: number;
+  occurrences_watermark: number;
+  last_ok: number | null;
+  last_state_change: number | null;
+  action: 'flapping' | 'create';
+  timestamp: number;
+  silenced: boolean;
+  silenced_by: string[];
+}
+
 /** A core/v2 event as a legacy event (the reverse of `translateEvent`), its client being the legacy record given. */
-export function legacyEventOf(event: Event, client: Json): Json {
+export function legacyEventOf(event: Event, client: Record<string, unknown>): LegacyEventView {
   const check: Check & { last_state_change?: number } = event.check ?? {};
   const silencedBy = Array.isArray(check.silenced) ? check.silenced.map(String) : [];
   return {

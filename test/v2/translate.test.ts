@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { legacyEventOf, translateEvent } from '../../src/v2/translate.js';
+import { typedEvent } from '../../src/v2/decoded-event.js';
 
 const client = { name: 'web-1', entity_class: 'agent', namespace: 'prod', subscriptions: ['linux'], version: '6.12.0' };
 
@@ -111,4 +112,41 @@ test('legacyEventOf reads back what translateEvent wrote: name, status, output, 
     ],
     ['load', 1, 'high', 10, 11, 30, ['linux'], ['mail'], ['0', '1'], 2, 5, 12],
   );
+});
+
+test('translateEvent: a legacy attribute of the wrong type becomes the v2 field’s type, so a Go decoder takes the event', () => {
+  const draft = {
+    id: 'l-2',
+    // What a socket result may carry: numbers as text, a single subscriber, handlers of metrics as one name.
+    client: { name: 'web-1', subscriptions: 'linux', hostname: 7, deregistration: { handler: 'gone' } },
+    check: {
+      name: 'load',
+      status: 2,
+      output: 'high',
+      interval: '60',
+      ttl: 'soon',
+      timeout: null,
+      publish: 'true',
+      subscribers: 'linux',
+      command: 42,
+      duration: '1.5',
+      output_metric_handlers: 'influx',
+    },
+    occurrences: 1,
+    occurrences_watermark: 1,
+    last_ok: null,
+    last_state_change: null,
+    action: 'create' as const,
+    timestamp: 12,
+    silenced: false,
+    silenced_by: [],
+  };
+  const event = translateEvent(draft, [{ status: 2, executed: 11 }], 'default');
+  const { check, entity } = event;
+  assert.deepEqual(
+    [check.interval, check.ttl, check.timeout, check.publish, check.subscriptions, check.command, check.duration, check.output_metric_handlers],
+    [60, 0, 0, false, [], undefined, 1.5, null],
+  );
+  assert.deepEqual([entity.subscriptions, entity.system?.hostname, entity.deregistration], [['entity:web-1'], 'web-1', { handler: 'gone' }]);
+  assert.equal(typedEvent(JSON.parse(JSON.stringify(event))).problem, null);
 });
