@@ -88,7 +88,12 @@ test('KeyIndex: answers only once loaded; a row read or written is known; past i
   // Grown past the bound by this server's own units: off, and said so.
   const grown = new KeyIndex();
   grown.onTurnedOff = (table, count) => offs.push([table, count]);
-  await grown.load(async () => ({ results: [{ rows: [], rowCount: 0, command: 'SELECT' }, { rows: [], rowCount: 0, command: 'SELECT' }] }));
+  await grown.load(async () => ({
+    results: [
+      { rows: [], rowCount: 0, command: 'SELECT' },
+      { rows: [], rowCount: 0, command: 'SELECT' },
+    ],
+  }));
   for (let i = 0; i <= MAX_INDEXED_KEYS; i++) grown.present('v2Entities', v2Key('default', `e${i}`));
   assert.equal(grown.ready, false);
   assert.deepEqual(offs.at(-1), ['v2Entities', MAX_INDEXED_KEYS + 1]);
