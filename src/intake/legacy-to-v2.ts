@@ -22,8 +22,9 @@ export function legacyToV2Writer(
   let present = '';
   const ensureNamespace = (ns: string) => {
     if (ns === present) return;
-    if (!store.resources.getResource('Namespace', '', ns)) store.resources.putResource('Namespace', '', ns, { name: ns });
-    present = ns;
+    // Known present only once read so: one written here may yet be rolled back with its transaction.
+    if (store.resources.getResource('Namespace', '', ns)) present = ns;
+    else store.resources.putResource('Namespace', '', ns, { name: ns });
   };
   ensureNamespace(namespace());
   return (processed) => {

@@ -152,3 +152,26 @@ test("a committed legacy event kicks the bridge's sender, which sends the outbox
   assert.ok(await until(() => received.length === 3, 5000), 'the next legacy event sends what waits too');
   assert.deepEqual(received.slice(1).sort(), ['web-1/disk', 'web-2/cpu']);
 });
+
+test('a namespace the writer created in a transaction rolled back is created again by the next event', (t) => {
+  const { store } = sqliteIntake(t);
+  let ns = 'ops';
+  const write = legacyToV2Writer(store, () => ns, null);
+  const processed = (client: string) =>
+    ({
+      event: { client: { name: client }, check: { name: 'disk', status: 0, output: '', executed: NOW, issued: NOW }, action: 'create', silenced_by: [] },
+      history: [],
+    }) as never;
+  // A reload names another namespace; the first event written into it is rolled back with its transaction.
+  ns = 'reloaded';
+  assert.throws(() =>
+    store.transaction(() => {
+      write(processed('web-1'));
+      throw new Error('the group commit failed');
+    }),
+  );
+  assert.equal(store.resources.getResource('Namespace', '', 'reloaded'), null);
+  store.transaction(() => write(processed('web-2')));
+  assert.deepEqual(store.resources.getResource('Namespace', '', 'reloaded'), { name: 'reloaded' });
+  assert.ok(store.resources.getEvent('reloaded', 'web-2', 'disk'));
+});

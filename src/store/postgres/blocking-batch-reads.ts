@@ -6,7 +6,10 @@ import { BatchRows, pairKey, v2Key } from './batch-rows.js';
 import { READS } from './unit-of-work.js';
 
 type Row = Record<string, unknown>;
-export type BatchStatements = Record<'lockResults' | 'batchClients' | 'batchResults' | 'batchEvents' | 'batchV2Events' | 'batchV2Entities', SqlStatement>;
+export type BatchStatements = Record<
+  'lockResults' | 'lockTimeout' | 'batchClients' | 'batchResults' | 'batchEvents' | 'batchV2Events' | 'batchV2Entities',
+  SqlStatement
+>;
 
 /** The locks and the reads, prepared once. */
 export function batchStatements(prepare: (sql: string) => SqlStatement): BatchStatements {
@@ -15,6 +18,8 @@ export function batchStatements(prepare: (sql: string) => SqlStatement): BatchSt
     lockResults: prepare(
       'SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest(?::text[]) AS key ORDER BY k) AS keys',
     ),
+    // A write outside a group commit waits this long for a row's lock, no longer (its thread waits with it).
+    lockTimeout: prepare("SET LOCAL lock_timeout = '250ms'"),
     // The unit's reads (each row with its version, unused here), run one at a time.
     batchClients: prepare(READS.clients),
     batchResults: prepare(READS.results),

@@ -7,29 +7,36 @@ import type { SyncPostgres } from './sync-client.js';
 import { UnitPostgres } from './unit-connection.js';
 import { bind, toPositional } from './placeholders.js';
 
+/**
+ * Where a unit's connection runs: `awaited` ones only ever await (on the main thread, in a daemon), `blocking` ones
+ * let a read the unit did not name block for its answer (in a worker thread: units of legacy results, which may claim
+ * result ids or consume silences inside).
+ */
+export type UnitKind = 'awaited' | 'blocking';
+
 export class LanedPostgres implements SqlDatabase {
-  private readonly unitLanes: (UnitPostgres | undefined)[];
+  private readonly unitLanes: Record<UnitKind, (UnitPostgres | undefined)[]>;
   private readLane: UnitPostgres | undefined;
   private current: SyncPostgres;
 
   constructor(
     readonly main: SyncPostgres,
-    /** Opens a unit's connection, the first time a unit runs on it (a command that never commits a group opens none). */
-    private readonly openUnit: () => UnitPostgres,
+    /** Opens a unit's connection, the first time a unit of its kind runs on it (a command that never commits a group opens none). */
+    private readonly openUnit: (kind: UnitKind) => UnitPostgres,
     /** Why PostgreSQL counts as out of reach now (a unit stuck waiting), or null: the other lane then refuses at once. */
     private readonly unreachable: () => string | null = () => null,
     /** How many units may be in flight together, each on a connection of its own. */
     readonly unitLaneCount = 1,
   ) {
     this.current = main;
-    this.unitLanes = new Array<UnitPostgres | undefined>(unitLaneCount);
+    this.unitLanes = { awaited: new Array<UnitPostgres | undefined>(unitLaneCount), blocking: new Array<UnitPostgres | undefined>(unitLaneCount) };
   }
 
-  /** The unit connection `index` (0 to unitLaneCount - 1); the first asked for opens them all, connecting meanwhile. */
-  unit(index = 0): UnitPostgres {
-    if (this.unitLanes[index] === undefined)
-      for (let i = 0; i < this.unitLaneCount; i++) if (this.unitLanes[i] === undefined) (this.unitLanes[i] = this.openUnit()).warm();
-    return this.unitLanes[index]!;
+  /** The unit connection `index` (0 to unitLaneCount - 1) of `kind`; the first asked for opens those of its kind, connecting meanwhile. */
+  unit(index = 0, kind: UnitKind = 'awaited'): UnitPostgres {
+    const lanes = this.unitLanes[kind];
+    if (lanes[index] === undefined) for (let i = 0; i < this.unitLaneCount; i++) if (lanes[i] === undefined) (lanes[i] = this.openUnit(kind)).warm();
+    return lanes[index]!;
   }
 
   /**
@@ -37,7 +44,7 @@ export class LanedPostgres implements SqlDatabase {
    * time: on the other lane they would queue ahead of the statements that block the thread.
    */
   reader(): UnitPostgres {
-    if (this.readLane === undefined) (this.readLane = this.openUnit()).warm();
+    if (this.readLane === undefined) (this.readLane = this.openUnit('awaited')).warm();
     return this.readLane;
   }
 
@@ -50,7 +57,7 @@ export class LanedPostgres implements SqlDatabase {
 
   /** Why a unit's connection is lost now, or null (the other one waits a moment for its own reconnection). */
   get unitLost(): string | null {
-    for (const lane of this.unitLanes) if (lane?.lost) return lane.lost;
+    for (const lane of [...this.unitLanes.awaited, ...this.unitLanes.blocking]) if (lane?.lost) return lane.lost;
     return null;
   }
 
@@ -106,7 +113,7 @@ export class LanedPostgres implements SqlDatabase {
   }
 
   close(): void {
-    for (const lane of [...this.unitLanes, this.readLane]) lane?.close();
+    for (const lane of [...this.unitLanes.awaited, ...this.unitLanes.blocking, this.readLane]) lane?.close();
     this.main.close();
   }
 }

@@ -11,14 +11,15 @@ import { SharedResourceTables } from './shared-resources.js';
 import { StoreReach } from './store-reach.js';
 import { STORE_SCHEMA, migrateStore, storeSchemaVersion } from './store-schema.js';
 import type { BatchRows } from './batch-rows.js';
-import { batchStatements, readBatchBlocking, type BatchStatements } from './blocking-batch-reads.js';
+import { batchStatements } from './blocking-batch-reads.js';
 import { BatchedResourceTables } from './batched-resources.js';
 import { SetWrites } from './set-writes.js';
 import { guarded } from './guarded-connection.js';
 import type { LanedPostgres } from './laned-connection.js';
 import type { UnitPostgres } from './unit-connection.js';
 import { storeLanes } from './store-lanes.js';
-import { UnitChecks, UnitPlan, isConflict, lockKeysOf, unitKeySet, writtenKeys, type WrittenKeys } from './unit-of-work.js';
+import { lockedWrite } from './locked-write.js';
+import { UnitChecks, UnitPlan, isConflict, unitKeySet, writtenKeys, type WrittenKeys } from './unit-of-work.js';
 import { UnitScheduler } from './unit-scheduler.js';
 import { RowCache } from './row-cache.js';
 import { KeyIndex, MAX_INDEXED_KEYS } from './key-index.js';
@@ -36,7 +37,6 @@ type UnitOutcome<T> = { readonly done: true; readonly value: T } | { readonly do
 export class PostgresStateStore extends BatchedStateStore {
   readonly engine = 'postgres' as const;
   readonly sqlite = null;
-  private readonly locks: BatchStatements;
   private readonly setWrites: SetWrites;
   /** A group commit's rows: what `lockResults` locked and the v2 rows named with it, a statement per table (see BatchRows). */
   protected batch: BatchRows | null = null;
@@ -46,9 +46,9 @@ export class PostgresStateStore extends BatchedStateStore {
   private readonly units: UnitScheduler;
   private readonly rows = new RowCache();
   private readonly index = new KeyIndex(); // the v2 rows known to exist: one neither cached nor known is taken as absent
-  /** While a unit's processing runs: the advisory lock keys its round trip 2 takes. */
-  private unitLocks: Set<string> | null = null;
   private readonly ahead: ReadAhead;
+  /** The configuration writes counted when the running unit's processing began (for its answered reads). */
+  private runWrites = 0;
   /** Units that read what they needed outside themselves and ran again, and units that ran as the blocking group commit. */
   readonly unitFigures = { readsAhead: 0, blocking: 0 };
 
@@ -75,6 +75,7 @@ export class PostgresStateStore extends BatchedStateStore {
     // A PostgreSQL COMMIT is its log sync.
     lanes.main.onCommit = (ms) => this.watchHolder.sync(ms, 'COMMIT');
     this.locks = batchStatements((sql) => this.db.prepare(sql));
+    this.savepointsOf = lanes.main;
   }
 
   /** Opens the store on PostgreSQL (`dsn`: URL or keyword string; the PG* variables fill in the rest), creating or migrating its tables. */
@@ -120,35 +121,9 @@ export class PostgresStateStore extends BatchedStateStore {
     return storeSchemaVersion(this.lanes.main);
   }
 
-  lockResults(pairs: readonly (readonly [client: string, check: string])[], v2: V2Keys = { events: [], entities: [] }): void {
-    // A unit has read its rows and takes their locks at its end.
-    if (this.unitLocks) return;
-    // Each client's own key too (a keepalive or another server's just-in-time client waits instead of overwriting,
-    // batches sharing an entity queue on it), and the v2 rows' as a unit names them (a unit that read them waits).
-    const keys = lockKeysOf({ pairs, v2 });
-    if (keys.length > 0) this.locks.lockResults.all(keys);
-    if (this.db.inTransaction && pairs.length + v2.events.length + v2.entities.length > 0) this.readBatch(pairs, v2);
-  }
-
-  /** A v2 row's write outside a group commit: in a transaction of its own holding the row's lock (inside one, as it is). */
+  /** A v2 row's write outside a group commit, holding the row's lock (locked-write.ts). */
   private locked<T>(key: string, write: () => T): T {
-    return this.db.inTransaction ? write() : this.transaction(() => (this.locks.lockResults.run([`v2/${key}`]), write()));
-  }
-
-  lockClients(names: readonly string[]): void {
-    if (names.length === 0) return;
-    // Inside a unit, a client it did not name is locked before its next read (a deferred lock, no round trip of its own).
-    if (this.unitLocks) {
-      if (!names.every((name) => this.unitLocks!.has(name))) this.locks.lockResults.run([...names]);
-      return;
-    }
-    this.locks.lockResults.all([...names]);
-  }
-
-  private readBatch(pairs: readonly (readonly [string, string])[], v2: V2Keys): void {
-    this.sendPending();
-    this.batch = readBatchBlocking(this.locks, pairs, v2);
-    this.silences.snapshotUntilReset();
+    return lockedWrite(this.locks, this.db.inTransaction, (fn) => this.transaction(fn), key, write);
   }
 
   /** Whether writes wait for COMMIT, kept in the batch: a group commit's first run, whose failure reruns it whole. */
@@ -157,7 +132,7 @@ export class PostgresStateStore extends BatchedStateStore {
   }
 
   /** Sends the batch's pending writes as set-based statements (deferred: they travel with the next statement). */
-  private sendPending(): void {
+  protected sendPending(): void {
     if (this.batch && this.batch.pending.size > 0) this.setWrites.send(this.batch);
   }
 
@@ -165,28 +140,6 @@ export class PostgresStateStore extends BatchedStateStore {
   protected dropBatch(): void {
     this.sendPending();
     this.batch = null;
-  }
-
-  /**
-   * The savepoints of the first run do not wait for their writes (the batch's writes travel together); should a write
-   * fail, that run is rolled back whole and `fn` runs again with each savepoint waiting for its writes.
-   */
-  groupCommit<T>(fn: () => T, retrying: () => void): T {
-    this.lanes.main.awaitSavepoints = false;
-    try {
-      // The batch's writes go as a few set-based statements just before COMMIT, in the same transaction.
-      return this.transaction(() => {
-        const result = fn();
-        this.sendPending();
-        return result;
-      });
-    } catch (error) {
-      if (!(error instanceof PostgresQueryError && error.transactionLost)) throw error;
-    } finally {
-      this.lanes.main.awaitSavepoints = true;
-    }
-    retrying();
-    return this.transaction(fn);
   }
 
   /** Every row read (another server may have changed it since this one's cache), one round trip awaited on the reader connection. */
@@ -216,11 +169,18 @@ export class PostgresStateStore extends BatchedStateStore {
 
   /** A unit of work (unit-of-work.ts), beside others of other rows; rerun if its rows changed, else blocking with its locks first. */
   override unit<T>(keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
-    return this.units.run(unitKeySet(keys), (lane) => this.unitOn(this.lanes.unit(lane), keys, fn, retrying));
+    // Legacy results (and units naming nothing) may claim result ids or consume silences inside: where a read may block.
+    const v2Only = keys.pairs.length === 0 && (keys.v2?.events.length ?? 0) + (keys.v2?.entities.length ?? 0) > 0;
+    return this.units.run(unitKeySet(keys), (lane) => this.unitOn(this.lanes.unit(lane, v2Only ? 'awaited' : 'blocking'), keys, fn, retrying));
   }
 
   private async unitOn<T>(lane: UnitPostgres, keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
+    return this.unitRuns(lane, keys, fn, retrying).finally(() => lane.answeredReads.clear());
+  }
+
+  private async unitRuns<T>(lane: UnitPostgres, keys: UnitKeys, fn: () => T, retrying: () => void): Promise<T> {
     this.ahead.readIndex();
+    const shared = this.resources as SharedResourceTables;
     let ran = false;
     for (let run = 0, readsAhead = 0; run < OPTIMISTIC_RUNS; run++) {
       // Planned once its turn came: a unit before it that shared its rows has written them.
@@ -231,9 +191,11 @@ export class PostgresStateStore extends BatchedStateStore {
       ran = true;
       if (outcome.done) return outcome.value;
       // A read its keys did not name (a configuration list not yet held, while held ones are): read on the reader, then again.
-      if (outcome.blocked && (this.resources as SharedResourceTables).holding && readsAhead++ < READS_AHEAD && this.reach.outOfReach() === null) {
+      if (outcome.blocked && shared.holding && readsAhead++ < READS_AHEAD && this.reach.outOfReach() === null) {
+        const heard = shared.heard;
         const { rows } = await this.lanes.reader().requestAsync({ sql: outcome.blocked.sql, params: outcome.blocked.params });
-        lane.answeredReads.put(outcome.blocked, rows);
+        // Good for this unit's runs while no change is heard, and in each run until it writes configuration itself.
+        lane.answeredReads.put(outcome.blocked, rows, () => shared.heard === heard && shared.configWrites === this.runWrites);
         this.unitFigures.readsAhead++;
         run--;
         continue;
@@ -250,8 +212,10 @@ export class PostgresStateStore extends BatchedStateStore {
     const read = await lane.beginUnit(legacy ? [...plan.reads!, this.silences.allSql] : plan.reads!);
     const batch = plan.batchOf(read);
     let [value, written]: [T | undefined, WrittenKeys | undefined] = [undefined, undefined];
+    const shared = this.resources as SharedResourceTables;
     try {
       value = this.lanes.onUnitLane(lane, () => {
+        this.runWrites = shared.configWrites;
         lane.awaitSavepoints = false;
         this.batch = batch;
         this.unitLocks = new Set(plan.lockKeys);
@@ -266,7 +230,7 @@ export class PostgresStateStore extends BatchedStateStore {
     } catch (error) {
       plan.forget(written);
       await lane.rollbackUnit();
-      return this.unitFailed(error);
+      return this.unitFailed(error, shared.configWrites !== this.runWrites);
     } finally {
       lane.awaitSavepoints = true;
       this.unitLocks = null;
@@ -281,9 +245,10 @@ export class PostgresStateStore extends BatchedStateStore {
     return { done: true, value: value as T };
   }
 
-  /** A unit that did not commit: run again when that can help, else its error. */
-  private unitFailed(error: unknown): UnitOutcome<never> {
-    this.resources.forgetEventStates();
+  /** A unit that did not commit: run again when that can help, else its error; what it read after writing is forgotten. */
+  private unitFailed(error: unknown, wroteConfiguration = true): UnitOutcome<never> {
+    // A unit given up for a read it could not wait for, having written no configuration, held nothing it made.
+    if (!(error instanceof BlockedRead) || wroteConfiguration) this.resources.forgetEventStates();
     if (error instanceof BlockedRead) return { done: false, conflict: false, blocked: error.read };
     if (error instanceof PostgresQueryError && error.transactionLost) return { done: false, conflict: isConflict(error) };
     throw this.failure(error);

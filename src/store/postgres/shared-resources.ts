@@ -35,6 +35,9 @@ export class SharedResourceTables extends ResourceTables {
   private readonly namespaceLists = new Map<string, string[]>();
   private readonly users = new Map<string, string | null>();
   private readonly keys = new Map<string, ApiKeyRow | null>();
+  /** Changes heard (any server's commits, this one's included), and configuration written by this server, so far. */
+  heard = 0;
+  configWrites = 0;
   /** The `counters` row as last read while listening; null once a resource write may have moved it. */
   private generation: number | null = null;
 
@@ -49,6 +52,7 @@ export class SharedResourceTables extends ResourceTables {
 
   /** Listening starts (from empty caches: what committed before is read from the database) or stops (all dropped). */
   setListening(on: boolean): void {
+    this.heard++;
     this.on = on;
     this.heardAt = -Infinity;
     this.dropAll();
@@ -72,6 +76,7 @@ export class SharedResourceTables extends ResourceTables {
 
   /** A committed write to `table` (by any server, this one included); any other text drops everything (a hint only). */
   changed(table: string): void {
+    this.heard++;
     if (table === 'v2_resources') this.dropResources();
     else if (table === 'users') this.users.clear();
     else if (table === 'api_keys') this.keys.clear();
@@ -135,27 +140,32 @@ export class SharedResourceTables extends ResourceTables {
 
   // This server's own writes take effect here at once (its notification drops the same again after COMMIT).
   override putResource(kind: string, namespace: string, name: string, resource: object): void {
+    this.configWrites++;
     super.putResource(kind, namespace, name, resource);
     this.dropResources();
   }
 
   override deleteResource(kind: string, namespace: string, name: string): boolean {
+    this.configWrites++;
     const removed = super.deleteResource(kind, namespace, name);
     this.dropResources();
     return removed;
   }
 
   override putUser(name: string, user: StoredUser): void {
+    this.configWrites++;
     super.putUser(name, user);
     this.users.clear();
   }
 
   override putApiKey(row: ApiKeyRow): void {
+    this.configWrites++;
     super.putApiKey(row);
     this.keys.clear();
   }
 
   override deleteApiKey(keyHash: string): boolean {
+    this.configWrites++;
     const removed = super.deleteApiKey(keyHash);
     this.keys.clear();
     return removed;

@@ -69,11 +69,10 @@ export class UnitPostgres extends SyncPostgres {
     } finally {
       this.depth = 0;
       this.changesOf.clear();
-      this.answeredReads.clear();
     }
   }
 
-  /** Rows read outside the unit that needed them (it could not wait): its next run takes each once. */
+  /** Rows read outside the unit that needed them (it could not wait): its next runs take them (cleared by the store). */
   readonly answeredReads = new AnsweredReads();
 
   protected override readWithoutBlocking(sql: string, params: unknown[]): Record<string, unknown>[] {
@@ -89,7 +88,6 @@ export class UnitPostgres extends SyncPostgres {
 
   /** Ends the unit's transaction without its writes. */
   async rollbackUnit(): Promise<void> {
-    this.answeredReads.clear();
     if (!this.inTransaction) return;
     this.depth = 0;
     this.changesOf.clear();

@@ -20,14 +20,19 @@ test('only a plain SELECT may be answered from outside its transaction', () => {
     assert.equal(read(sql), null, sql);
 });
 
-test('an answer is taken once, by the same statement with the same values', () => {
+test('an answer holds for the same statement with the same values while it holds good, and not once it does not', () => {
   const answers = new AnsweredReads();
   const read = { sql: 'SELECT n FROM t WHERE k = $1', params: ['a'] };
-  answers.put(read, [{ n: 1 }]);
+  let good = true;
+  answers.put(read, [{ n: 1 }], () => good);
   assert.equal(answers.take({ sql: read.sql, params: ['b'] }), undefined, 'other values');
   assert.deepEqual(answers.take({ sql: read.sql, params: ['a'] }), [{ n: 1 }]);
-  assert.equal(answers.take(read), undefined, 'taken once');
-  answers.put(read, []);
+  assert.deepEqual(answers.take(read), [{ n: 1 }], 'again: the same read in the same run');
+  good = false;
+  assert.equal(answers.take(read), undefined, 'a change heard, or a write of its own: no longer');
+  good = true;
+  assert.equal(answers.take(read), undefined, 'and dropped');
+  answers.put(read, [], () => true);
   answers.clear();
   assert.equal(answers.take(read), undefined, 'cleared');
 });

@@ -1,7 +1,7 @@
 // The whole store on PostgreSQL: the store suite SQLite passes, plus what only a server connection has.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { StateStore } from '../../../src/store/index.js';
 import { SqlStateStore } from '../../../src/store/sql/sql-state-store.js';
 import { v2Key } from '../../../src/store/postgres/batch-rows.js';
@@ -248,34 +248,4 @@ test('postgres: the blocking group commit holds its v2 rows locks as a unit name
     () => undefined,
   );
   assert.equal(answer, 'waited');
-});
-
-test('postgres: an entity written outside a group commit waits for the row’s lock: a commit holding it cannot then write over it', async (t) => {
-  if (!server) return void t.skip(missing!);
-  const dsn = await freshDsn();
-  const store = StateStore.openPostgres(dsn, {});
-  t.after(() => store.close());
-  const entity = (label: string) => ({ entity_class: 'proxy', metadata: { name: 'r', namespace: 'default', labels: { by: label } } });
-  store.resources.putEntity('default', 'r', entity('first'));
-  // Another server's group commit: it holds the row's lock, and writes what it read before the lock is released.
-  const commit = `
-    const pg = require('pg');
-    const c = new pg.Client(${JSON.stringify(dsn)});
-    c.connect()
-      .then(() => c.query("BEGIN; SELECT pg_advisory_xact_lock(hashtextextended($$v2/${v2Key('default', 'r')}$$, 0))"))
-      .then(() => (process.stdout.write('locked'), new Promise((resolve) => setTimeout(resolve, 500))))
-      .then(() => c.query(${JSON.stringify(`UPDATE checkbridge_store.v2_entities SET data = '${JSON.stringify(entity('commit'))}' WHERE namespace = 'default' AND name = 'r'; COMMIT`)}))
-      .then(() => c.end());`;
-  const child = spawn(process.execPath, ['-e', commit], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let said = '';
-  child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
-    void exited.then(() => reject(new Error(`the other commit ended before it held the lock: ${said}`)));
-  });
-  // The API's write: it waits for the lock, so it lands after the other commit, not under it.
-  store.resources.putEntity('default', 'r', entity('api'));
-  assert.equal(await exited, 0);
-  assert.deepEqual(store.resources.getEntity('default', 'r')?.metadata?.labels, { by: 'api' });
 });

@@ -148,3 +148,21 @@ test('listening without having heard lately: nothing held is trusted, reads go t
   tables.setListening(false);
   assert.deepEqual(tables.getResource('CheckConfig', 'default', 'disk'), { v: 3 });
 });
+
+test('it counts the changes it heard and the configuration it wrote: what an answer read beside a unit holds good against', async (t) => {
+  const servers = await twoServers(t);
+  if (!servers) return;
+  const { tables } = servers;
+  listen(tables);
+  const [heard, wrote] = [tables.heard, tables.configWrites];
+  tables.changed('v2_resources');
+  tables.changed('users');
+  assert.deepEqual([tables.heard - heard, tables.configWrites - wrote], [2, 0]);
+  tables.putResource('CheckConfig', 'default', 'disk', { v: 1 });
+  tables.deleteResource('CheckConfig', 'default', 'disk');
+  tables.putUser('bob', { username: 'bob', disabled: false } as never);
+  assert.deepEqual([tables.heard - heard, tables.configWrites - wrote], [2, 3]);
+  // Listening again starts from empty caches: no answer read before holds either.
+  tables.setListening(true);
+  assert.equal(tables.heard - heard, 3);
+});

@@ -137,21 +137,25 @@ test('a statement that would block the thread is refused outside a unit, and ins
   await db.rollbackUnit();
 });
 
-test('a read answered ahead is taken by the unit that runs again, once', async (t) => {
+test('a read answered ahead is taken by the unit that runs again, while it holds good; cleared, it blocks again', async (t) => {
   const db = await connected(t);
   if (!db) return;
   const read = { sql: 'SELECT n FROM t WHERE k = $1', params: ['b'] };
   await db.beginUnit(['SELECT 1']);
-  db.answeredReads.put(read, [{ n: 42 }]);
+  let good = true;
+  db.answeredReads.put(read, [{ n: 42 }], () => good);
   assert.deepEqual(db.prepare('SELECT n FROM t WHERE k = ?').get('b'), { n: 42 });
-  // Taken: the same read again would block.
+  assert.deepEqual(db.prepare('SELECT n FROM t WHERE k = ?').get('b'), { n: 42 }, 'read twice, answered twice');
+  good = false;
   assert.throws(() => db.prepare('SELECT n FROM t WHERE k = ?').get('b'), BlockedRead);
   await db.rollbackUnit();
-  // What was not taken goes with the unit.
+  // Kept across the unit's runs until its store clears them.
   await db.beginUnit(['SELECT 1']);
-  db.answeredReads.put(read, [{ n: 42 }]);
+  db.answeredReads.put(read, [{ n: 43 }], () => true);
   await db.rollbackUnit();
   await db.beginUnit(['SELECT 1']);
+  assert.deepEqual(db.prepare('SELECT n FROM t WHERE k = ?').get('b'), { n: 43 });
+  db.answeredReads.clear();
   assert.throws(() => db.prepare('SELECT n FROM t WHERE k = ?').get('b'), BlockedRead);
   await db.rollbackUnit();
 });

@@ -125,3 +125,18 @@ test('postgres: a unit whose processing needs a list it was not given (silences 
   assert.deepEqual([stored.check.is_silenced, stored.check.silenced], [true, ['web-1:http']]);
   assert.deepEqual(figures, { readsAhead: 1, blocking: 0 });
 });
+
+test('postgres: on a listening store, results with ids (claimed inside their unit) commit in a unit where the claim may wait, never as the blocking commit', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const { store } = await storeBehindProxy(t, await freshDatabase(), 0);
+  await store.listenForChanges(capturedLogger().logger);
+  const figures = (store as unknown as { unitFigures: { readsAhead: number; blocking: number } }).unitFigures;
+  const intake = intakeOf(store);
+  const sent = (i: number) => ({ ...result(`client-${i}`, 'disk', 1, 1000 + i), id: `r-${i}` });
+  await Promise.all(Array.from({ length: 8 }, (_, i) => intake.submit(sent(i))));
+  // The same ids again: copies, recognised by their claims.
+  await Promise.all(Array.from({ length: 8 }, (_, i) => intake.submit(sent(i))));
+  await intake.flushed();
+  assert.equal(store.getResult('client-3', 'disk')?.history.length, 1, 'a copy is not handled twice');
+  assert.equal(figures.blocking, 0);
+});
