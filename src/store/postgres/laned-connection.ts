@@ -51,7 +51,9 @@ export class LanedPostgres implements SqlDatabase {
   /** A read awaited on the reader connection (the API's events and entities), refused at once while PostgreSQL is away. */
   readonly readRows = async (sql: string, params: readonly unknown[]): Promise<{ data: string }[]> => {
     const positional = toPositional(sql);
-    const { rows } = await this.checked(this).reader().requestAsync({ sql: positional.text, params: bind(positional, params) });
+    const { rows } = await this.checked(this)
+      .reader()
+      .requestAsync({ sql: positional.text, params: bind(positional, params) });
     return rows as { data: string }[];
   };
 

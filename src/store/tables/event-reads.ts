@@ -27,7 +27,11 @@ const parsed = <T>(rows: readonly { data: string }[]) => rows.map((row) => JSON.
 export async function listEventsAwaited(v2: Tables, namespace: string | null, entity?: string): Promise<Event[]> {
   if (!v2.readRows) return v2.listEvents(namespace, entity);
   const [sql, params] =
-    namespace === null ? [EVENT_READS.listAllEvents, []] : entity === undefined ? [EVENT_READS.listEvents, [namespace]] : [EVENT_READS.listEventsOf, [namespace, entity]];
+    namespace === null
+      ? [EVENT_READS.listAllEvents, []]
+      : entity === undefined
+        ? [EVENT_READS.listEvents, [namespace]]
+        : [EVENT_READS.listEventsOf, [namespace, entity]];
   return parsed<Event>(await v2.readRows(sql, params));
 }
 
