@@ -4,6 +4,7 @@ import type { SqlDatabase } from '../sql/database.js';
 import { SharedResourceTables } from './shared-resources.js';
 import { v2Key, type BatchRows } from './batch-rows.js';
 import type { Entity, Event } from '../../v2/index.js';
+import type { ReadRows } from '../tables/event-reads.js';
 
 /** The batch the store holds now, and whether its writes wait for COMMIT (a group commit's first run). */
 export interface BatchAccess {
@@ -14,6 +15,8 @@ export interface BatchAccess {
    * that read the row under its lock cannot then write over this write with what it read before.
    */
   locked<T>(key: string, write: () => T): T;
+  /** Reads awaited without blocking the thread (the reader connection): the API's reads of events and entities. */
+  readonly readRows?: ReadRows;
 }
 
 // A kept row holds what the batch wrote under its key: the caller's type names that.
@@ -26,6 +29,7 @@ export class BatchedResourceTables extends SharedResourceTables {
     private readonly access: BatchAccess,
   ) {
     super(db);
+    this.readRows = access.readRows ?? null;
   }
 
   override getEvent(namespace: string, entity: string, check: string): Event | null {

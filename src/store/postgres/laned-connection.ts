@@ -5,6 +5,7 @@ import { CheckbridgeError } from '../../errors.js';
 import type { SqlDatabase, SqlStatement } from '../sql/database.js';
 import type { SyncPostgres } from './sync-client.js';
 import { UnitPostgres } from './unit-connection.js';
+import { bind, toPositional } from './placeholders.js';
 
 /**
  * Where a unit's connection runs: `awaited` ones only ever await (on the main thread, in a daemon), `blocking` ones
@@ -46,6 +47,15 @@ export class LanedPostgres implements SqlDatabase {
     if (this.readLane === undefined) (this.readLane = this.openUnit('awaited')).warm();
     return this.readLane;
   }
+
+  /** A read awaited on the reader connection (the API's events and entities), refused at once while PostgreSQL is away. */
+  readonly readRows = async (sql: string, params: readonly unknown[]): Promise<{ data: string }[]> => {
+    const positional = toPositional(sql);
+    const { rows } = await this.checked(this)
+      .reader()
+      .requestAsync({ sql: positional.text, params: bind(positional, params) });
+    return rows as { data: string }[];
+  };
 
   /** Why a unit's connection is lost now, or null (the other one waits a moment for its own reconnection). */
   get unitLost(): string | null {

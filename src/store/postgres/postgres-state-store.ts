@@ -61,7 +61,7 @@ export class PostgresStateStore extends BatchedStateStore {
   ) {
     const self: { store?: PostgresStateStore } = {};
     const locked = <T>(key: string, write: () => T) => self.store!.locked(key, write);
-    const access = { rows: () => self.store?.batch ?? null, buffering: () => self.store?.buffering() ?? false, locked };
+    const access = { rows: () => self.store?.batch ?? null, buffering: () => self.store?.buffering() ?? false, locked, readRows: lanes.readRows };
     super(
       guarded(lanes, () => self.store?.sendPending()),
       { openedAtVersion, shared: true, resourceTables: (db) => new BatchedResourceTables(db, access) },

@@ -2,6 +2,7 @@ import type { ResourceTables } from './v2-resources.js';
 import type { EventQuery, EventRow, V2EventStore } from '../event-store.js';
 import { EVENT_FIELDS, matchesSelector, updateEvent, updateOwnedEvent, type Event } from '../../v2/index.js';
 import type { EventState } from './event-states.js';
+import { getEventAwaited, listEventsAwaited } from './event-reads.js';
 import { redactOutput } from '../../config/index.js';
 
 /**
@@ -18,7 +19,7 @@ export class EmbeddedEventStore implements V2EventStore {
   ) {}
 
   async get(namespace: string, entity: string, check: string): Promise<Event | null> {
-    return this.getSync(namespace, entity, check);
+    return getEventAwaited(this.v2, namespace, entity, check);
   }
 
   getSync(namespace: string, entity: string, check: string): Event | null {
@@ -26,7 +27,7 @@ export class EmbeddedEventStore implements V2EventStore {
   }
 
   async list(query: EventQuery): Promise<Event[]> {
-    const events = this.v2.listEvents(query.namespace, query.entity);
+    const events = await listEventsAwaited(this.v2, query.namespace, query.entity);
     if (!query.fields?.length && !query.labels?.length) return events;
     return events.filter((event) => {
       // Redaction keeps the event's shape: only secret values change.
@@ -67,6 +68,6 @@ export class EmbeddedEventStore implements V2EventStore {
   }
 
   async hasEvents(namespace: string): Promise<boolean> {
-    return this.v2.listEvents(namespace).length > 0;
+    return (await listEventsAwaited(this.v2, namespace)).length > 0;
   }
 }

@@ -7,6 +7,8 @@ import type { Entity, Event } from '../../v2/index.js';
 import type { ResourceOf } from '../stored-kinds.js';
 /** How stale another server's resource write may be to this one's readers of the generation (the v2 scheduler). */
 const SHARED_GENERATION_MS = 100;
+import { EVENT_READS, type ReadRows } from './event-reads.js';
+
 type DataRow = { data: string };
 // A row holds what was written under its key: the caller's type names that.
 const parse = <T>(row: DataRow | undefined) => (row ? (JSON.parse(row.data) as T) : null);
@@ -37,6 +39,8 @@ export interface ApiKeyRow {
 
 /** The v2 API's tables: events and entities per namespace, generic resources, users, API keys, sessions, secrets. */
 export class ResourceTables {
+  /** The API's reads of events and entities awaited without blocking the thread (a shared store's), or null (SQLite's). */
+  readRows: ReadRows | null = null;
   protected readonly s: Record<string, SqlStatement>;
   protected accessWrites = 0;
 
@@ -78,19 +82,19 @@ export class ResourceTables {
     this.eventStates = this.shared ? null : new EventStates();
     const p = (sql: string) => db.prepare(sql);
     this.s = {
-      getEvent: p('SELECT data FROM v2_events WHERE namespace = ? AND entity = ? AND check_name = ?'),
+      getEvent: p(EVENT_READS.getEvent),
       putEvent: p('INSERT INTO v2_events VALUES (?, ?, ?, ?) ON CONFLICT (namespace, entity, check_name) DO UPDATE SET data = excluded.data'),
       deleteEvent: p('DELETE FROM v2_events WHERE namespace = ? AND entity = ? AND check_name = ?'),
-      listEvents: p('SELECT data FROM v2_events WHERE namespace = ? ORDER BY entity, check_name'),
-      listEventsOf: p('SELECT data FROM v2_events WHERE namespace = ? AND entity = ? ORDER BY check_name'),
-      listAllEvents: p('SELECT data FROM v2_events ORDER BY namespace, entity, check_name'),
+      listEvents: p(EVENT_READS.listEvents),
+      listEventsOf: p(EVENT_READS.listEventsOf),
+      listAllEvents: p(EVENT_READS.listAllEvents),
       getEntity: p('SELECT data FROM v2_entities WHERE namespace = ? AND name = ?'),
       // Each result writes its entity, which mostly has not changed: an unchanged row is left as it is (no page written).
       putEntity: p(
         'INSERT INTO v2_entities VALUES (?, ?, ?) ON CONFLICT (namespace, name) DO UPDATE SET data = excluded.data WHERE v2_entities.data IS DISTINCT FROM excluded.data',
       ),
       deleteEntity: p('DELETE FROM v2_entities WHERE namespace = ? AND name = ?'),
-      listEntities: p('SELECT data FROM v2_entities WHERE namespace = ? ORDER BY name'),
+      listEntities: p(EVENT_READS.listEntities),
       getResource: p('SELECT data FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
       putResource: p('INSERT INTO v2_resources VALUES (?, ?, ?, ?) ON CONFLICT (kind, namespace, name) DO UPDATE SET data = excluded.data'),
       deleteResource: p('DELETE FROM v2_resources WHERE kind = ? AND namespace = ? AND name = ?'),
