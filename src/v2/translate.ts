@@ -116,21 +116,8 @@ export function legacyCheckOf(check: Check): Record<string, unknown> {
   return Object.fromEntries(Object.entries(legacy).filter(([, value]) => value !== undefined));
 }
 
-/** A core/v2 event as the legacy API serves it. */
-export interface LegacyEventView {
-  [attribute: string]: unknown;
-  id: string | undefined;
-  client: Record<string, unknown>;
-  check: Record<string, unknown>;
-  occurrences: number;
-  occurrences_watermark: number;
-  last_ok: number | null;
-  last_state_change: number | null;
-  action: 'flapping' | 'create';
-  timestamp: number;
-  silenced: boolean;
-  silenced_by: string[];
-}
+/** A core/v2 event as the legacy API serves it: a legacy event, whose id may be missing. */
+export type LegacyEventView = Omit<EventDraft, 'id'> & { id: string | undefined; [attribute: string]: unknown };
 
 /** A core/v2 event as a legacy event (the reverse of `translateEvent`), its client being the legacy record given. */
 export function legacyEventOf(event: Event, client: Record<string, unknown>): LegacyEventView {
