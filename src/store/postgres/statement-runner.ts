@@ -2,8 +2,13 @@
 // nobody waiting; they come with the next request) go together as one simple query, with the COMMIT after them when
 // one follows. A lost connection is reported down until it has connected again on its own. It runs in a connection's
 // worker thread (sync-worker.ts) or on the main thread (main-thread-link.ts).
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { poolConfigOf, type PgEnvironment } from './connection.js';
+
+// The driver is loaded by the first connection, as the other PostgreSQL parts do: a daemon on SQLite never loads it.
+const load = createRequire(import.meta.url);
+const driver = () => load('pg') as typeof pg;
 
 export interface SyncRequest {
   readonly id: number;
@@ -60,7 +65,7 @@ const rowsOf = (result: pg.QueryResult | undefined): SyncRows => ({
 const RETRY_MS = 500;
 // int8 (COUNT, BIGINT epochs) and numeric as numbers, for this connection only: the store's values fit a double.
 const asNumber = (value: string) => Number(value);
-const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 || oid === 1700 ? asNumber : pg.types.getTypeParser(oid, format)) };
+const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 || oid === 1700 ? asNumber : driver().types.getTypeParser(oid, format)) };
 
 const isCommit = (request: SyncRequest) => request.simple === true && request.sql === 'COMMIT';
 
@@ -127,7 +132,7 @@ export class StatementRunner {
     this.client = null;
     this.broken = false;
     const { max: _max, ...config } = poolConfigOf(this.config.dsn, 1, this.config.env);
-    const fresh = new pg.Client({ ...config, types, query_timeout: this.config.queryTimeoutMs });
+    const fresh = new (driver().Client)({ ...config, types, query_timeout: this.config.queryTimeoutMs });
     fresh.on('error', () => (this.broken = true));
     try {
       await fresh.connect();
@@ -156,7 +161,7 @@ export class StatementRunner {
   private failureOf(error: unknown): SyncFailure {
     const e = error as Error & { code?: unknown };
     // A server error leaves the connection usable; anything else (refused, reset, timed out, shut down) does not.
-    const unavailable = !(error instanceof pg.DatabaseError) || /^(08|57P)/.test(String(e.code));
+    const unavailable = !(error instanceof driver().DatabaseError) || /^(08|57P)/.test(String(e.code));
     if (unavailable) this.broken = true;
     return { message: e.message, code: typeof e.code === 'string' ? e.code : null, unavailable };
   }
