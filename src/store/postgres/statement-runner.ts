@@ -65,7 +65,9 @@ const rowsOf = (result: pg.QueryResult | undefined): SyncRows => ({
 const RETRY_MS = 500;
 // int8 (COUNT, BIGINT epochs) and numeric as numbers, for this connection only: the store's values fit a double.
 const asNumber = (value: string) => Number(value);
-const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 || oid === 1700 ? asNumber : driver().types.getTypeParser(oid, format)) };
+const types = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 || oid === 1700 ? asNumber : driver().types.getTypeParser(oid, format)),
+};
 
 const isCommit = (request: SyncRequest) => request.simple === true && request.sql === 'COMMIT';
 
