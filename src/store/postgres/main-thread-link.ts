@@ -28,6 +28,8 @@ export class MainThreadLink implements Link {
       config,
       (down) => (this.isDown = down),
       (client) => {
+        // The socket of a connection replaced while statements were in flight no longer holds the process.
+        this.socket?.unref();
         this.socket = socketOf(client);
         if (this.inFlight === 0) this.socket?.unref();
       },

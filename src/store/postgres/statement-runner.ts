@@ -82,6 +82,8 @@ export class StatementRunner {
   /** COMMITs submitted and not yet run: the deferred writes before one wait to travel with it (one round trip for both). */
   private commitsQueued = 0;
   private probing = false;
+  /** Whether a connection ever worked: before, a refusal is the caller's error (a wrong password at start, say). */
+  private everConnected = false;
   private stopped = false;
 
   constructor(
@@ -149,8 +151,23 @@ export class StatementRunner {
       throw new Error('the connection was closed');
     }
     this.client = fresh;
+    this.everConnected = true;
     this.onConnected(fresh);
     return fresh;
+  }
+
+  /**
+   * The connection, connecting first if it is not; once one has worked, a refusal to connect again (too many
+   * connections, a database not accepting them) is a lost connection too: reported down, retried in the background.
+   */
+  private async connected(): Promise<pg.Client> {
+    try {
+      return await this.connection();
+    } catch (error) {
+      if (!this.everConnected) throw error;
+      const e = error as Error & { code?: unknown };
+      throw Object.assign(new Error(e.message), { code: e.code });
+    }
   }
 
   /** Prepared once per connection under a stable name (pg re-prepares on a new connection). */
@@ -164,6 +181,7 @@ export class StatementRunner {
     const e = error as Error & { code?: unknown };
     // A server error leaves the connection usable; anything else (refused, reset, timed out, shut down) does not.
     const unavailable = !(error instanceof driver().DatabaseError) || /^(08|57P)/.test(String(e.code));
+    // (A refusal to connect again is a plain Error marked so: not a DatabaseError, it counts as lost.)
     if (unavailable) this.broken = true;
     return { message: e.message, code: typeof e.code === 'string' ? e.code : null, unavailable };
   }
@@ -210,7 +228,7 @@ export class StatementRunner {
       }
       if (request.barrier) return { id: request.id, changes: done, rows: [], rowCount: 0, command: 'BARRIER' };
       if (request.inTransaction && (this.client === null || this.broken)) return { id: request.id, changes: done, error: this.lostTransaction() };
-      const c = await this.connection();
+      const c = await this.connected();
       const result = request.simple
         ? await c.query(request.sql)
         : await c.query({ name: this.nameOf(request.sql), text: request.sql, values: request.params as unknown[] });

@@ -87,3 +87,40 @@ test('once destroyed, nothing more runs: a request is answered as unavailable', 
   const reply = await r.submit({ id: 2, sql: 'SELECT 1' });
   assert.ok('error' in reply && reply.error.unavailable);
 });
+
+test('once connected, a refusal to connect again is a lost connection: reported down, and up once it is accepted', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const dsn = await freshDsn();
+  const name = new URL(dsn).pathname.slice(1);
+  const downs: boolean[] = [];
+  const r = new StatementRunner({ dsn, env: {}, queryTimeoutMs: 10_000, searchPath: 'public' }, (down) => downs.push(down));
+  t.after(() => (r.destroy(false), void server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`)));
+  const pid = rowsOf(await r.submit({ id: 1, sql: 'SELECT pg_backend_pid() AS pid' }))[0]!.pid;
+  await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+  await server.query(`SELECT pg_terminate_backend(${Number(pid)})`);
+  let refused: SyncReply | null = null;
+  for (let id = 2; id < 50 && !refused; id++) {
+    const reply = await r.submit({ id, sql: 'SELECT 1' });
+    if ('error' in reply && reply.error.code === '55000') refused = reply;
+  }
+  assert.ok(refused && 'error' in refused, 'the refusal is seen');
+  assert.equal(refused.error.unavailable, true, 'a lost connection, not the statement’s error');
+  assert.equal(downs[0], true);
+  await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+  for (let i = 0; i < 300 && downs.at(-1) !== false; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(downs.at(-1), false, 'up again');
+  assert.deepEqual(rowsOf(await r.submit({ id: 60, sql: 'SELECT 1 AS one' })), [{ one: 1 }]);
+});
+
+test('a refusal of the first connection (a wrong database, say) is the caller’s error, not a lost connection', async (t) => {
+  if (!server) return void t.skip(missing!);
+  const dsn = new URL(await freshDsn());
+  dsn.pathname = '/no_such_database';
+  const downs: boolean[] = [];
+  const r = new StatementRunner({ dsn: dsn.href, env: {}, queryTimeoutMs: 10_000, searchPath: 'public' }, (down) => downs.push(down));
+  t.after(() => r.destroy(false));
+  const reply = await r.submit({ id: 1, sql: 'SELECT 1' });
+  assert.ok('error' in reply);
+  assert.deepEqual([reply.error.code, reply.error.unavailable], ['3D000', false]);
+  assert.deepEqual(downs, []);
+});
