@@ -1,11 +1,9 @@
 // The whole store on PostgreSQL: the store suite SQLite passes, plus what only a server connection has.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { StateStore } from '../../../src/store/index.js';
 import { SqlStateStore } from '../../../src/store/sql/sql-state-store.js';
-import { v2Key } from '../../../src/store/postgres/batch-rows.js';
-import { ROOT } from '../../helpers/paths.js';
+import { tryRowLock } from '../../helpers/row-lock.js';
 import { CheckbridgeError } from '../../../src/errors.js';
 import { PostgresQueryError } from '../../../src/store/postgres/query-error.js';
 import { postgresForFile } from '../../servers/postgres.js';
@@ -230,20 +228,13 @@ test('postgres: the blocking group commit holds its v2 rows locks as a unit name
   t.after(() => store.close());
   const key = ['default', 'r'] as const;
   // Another server's unit would take this lock before its check; here a separate session tries for half a second.
-  const tryLock = `
-    const pg = require('pg');
-    const c = new pg.Client(${JSON.stringify(dsn)});
-    c.connect()
-      .then(() => c.query("BEGIN; SET LOCAL lock_timeout = '500ms'; SELECT pg_advisory_xact_lock(hashtextextended($$v2/${v2Key(...key)}$$, 0))"))
-      .then(() => process.stdout.write('granted'), (e) => process.stdout.write(e.code === '55P03' ? 'waited' : String(e.message)))
-      .finally(() => c.end());`;
   let answer = '';
   // The blocking path (what a unit falls back to after its optimistic runs), run directly.
   await SqlStateStore.prototype.unit.call(
     store,
     { pairs: [], v2: { events: [], entities: [key] } },
     () => {
-      answer = execFileSync(process.execPath, ['-e', tryLock], { encoding: 'utf8', cwd: ROOT });
+      answer = tryRowLock(dsn, ...key);
     },
     () => undefined,
   );
