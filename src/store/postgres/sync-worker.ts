@@ -5,8 +5,6 @@ import { workerData, type MessagePort } from 'node:worker_threads';
 import type { PgEnvironment } from './connection.js';
 import { StatementRunner, type SyncRequest } from './statement-runner.js';
 
-export type { SyncFailure, SyncReply, SyncRequest, SyncRows } from './statement-runner.js';
-
 interface Data {
   readonly dsn: string;
   readonly env: PgEnvironment;

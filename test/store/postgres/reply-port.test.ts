@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { ReplyPort, flagMoved, waitForFlag } from '../../../src/store/postgres/reply-port.js';
-import type { SyncReply } from '../../../src/store/postgres/sync-worker.js';
+import type { SyncReply } from '../../../src/store/postgres/statement-runner.js';
 
 const reply = (id: number): SyncReply => ({ id, changes: [], rows: [{ id }], rowCount: 1, command: 'SELECT' });
 const rowsOf = (answer: SyncReply | undefined) => (answer && 'rows' in answer ? answer.rows : undefined);

@@ -4,7 +4,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { SyncReply, SyncRequest } from '../../../src/store/postgres/sync-worker.js';
+import type { SyncReply, SyncRequest } from '../../../src/store/postgres/statement-runner.js';
 import { postgresForFile } from '../../servers/postgres.js';
 
 const { server, missing, freshDsn } = await postgresForFile('worker');
